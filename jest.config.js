@@ -1,0 +1,20 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  // swc strips types only; `npm test` runs tsc --noEmit first for the type check.
+  transform: {
+    '^.+\\.(t|j)s$': [
+      '@swc/jest',
+      { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
+    ],
+  },
+  // @middy/* ships ESM only: let swc turn it into CommonJS for jest.
+  transformIgnorePatterns: ['/node_modules/(?!@middy/)'],
+  // One DynamoDB Local for the whole run; each test file uses its own factory ids.
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  setupFiles: ['<rootDir>/test/support/env.ts'],
+  testTimeout: 30_000,
+};

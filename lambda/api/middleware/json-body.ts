@@ -1,0 +1,29 @@
+import type { MiddlewareObj } from '@middy/core';
+import { clip } from '../../domain/clip';
+import { apiError } from '../responses';
+import type { ApiEvent } from '../types';
+
+/**
+ * Parses the body as JSON into `event.body`; malformed or empty gives 400
+ * (spec 7). The Content-Type is not enforced: a JSON body is read as JSON.
+ * Our own rather than @middy/http-json-body-parser, which answers 415/422
+ * where the spec wants 400.
+ */
+export function jsonBody(): MiddlewareObj<ApiEvent> {
+  return {
+    name: 'jsonBody',
+    before: ({ event }) => {
+      const text = event.isBase64Encoded && event.body ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+      if (!text || text.trim() === '') {
+        throw apiError(400, 'Request body is empty: send a JSON object, like {"email": "ada@example.com"}.');
+      }
+      try {
+        (event as { body: unknown }).body = JSON.parse(text);
+      } catch (error) {
+        // V8 quotes part of the input in its message: keep it short.
+        const reason = error instanceof SyntaxError ? `: ${clip(error.message, 160)}` : '';
+        throw apiError(400, `Request body is not valid JSON${reason}.`);
+      }
+    },
+  };
+}

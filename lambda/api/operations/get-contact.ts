@@ -1,0 +1,49 @@
+import { findContactByEmail, findContactById } from '../../domain/find-contact';
+import type { ContactStore } from '../../domain/ports';
+import { apiError, json } from '../responses';
+import type { RouteHandler } from '../types';
+import { callerOf } from './caller';
+
+/** Path segments arrive URL-encoded; a bad escape cannot name a contact. */
+function decodeSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+/** GET /api/v1/contacts/{id}: 404 also for another factory's id (spec 4.2, 5.6). */
+export function getContactRoute(store: ContactStore): RouteHandler {
+  return async (event, context) => {
+    const raw = event.pathParameters?.id ?? '';
+    const id = decodeSegment(raw);
+    const contact = id === undefined ? undefined : await findContactById(store, callerOf(context).factoryId, id);
+    if (!contact) throw apiError(404, `No contact with id ${JSON.stringify(id ?? raw)} in your factory.`);
+    return json(200, { contact });
+  };
+}
+
+/**
+ * GET /api/v1/contacts?email=: 400 without the parameter (spec 4.3). A `+`
+ * sent unencoded arrives as a space; addresses never hold spaces, so it is
+ * read back as `+`.
+ */
+export function findContactRoute(store: ContactStore): RouteHandler {
+  return async (event, context) => {
+    const values = event.multiValueQueryStringParameters?.email ?? [];
+    const single = event.queryStringParameters?.email;
+    const all = values.length > 0 ? values : single === undefined ? [] : [single];
+    if (all.length > 1) throw apiError(400, 'Send the email query parameter once.');
+    const email = all[0]?.trim().replace(/ /g, '+');
+    if (!email) {
+      throw apiError(
+        400,
+        'Missing query parameter "email": use GET /api/v1/contacts?email=<URL-encoded address>, or GET /api/v1/contacts/{id}.',
+      );
+    }
+    const contact = await findContactByEmail(store, callerOf(context).factoryId, email);
+    if (!contact) throw apiError(404, `No contact with email ${JSON.stringify(email)} in your factory.`);
+    return json(200, { contact });
+  };
+}

@@ -1,0 +1,19 @@
+import { createError, type HttpError } from '@middy/util';
+import type { ApiResult } from './types';
+
+export const JSON_CONTENT_TYPE = 'application/json';
+
+/** A JSON response. */
+export function json(statusCode: number, body: unknown, headers: Record<string, string> = {}): ApiResult {
+  return { statusCode, headers: { 'Content-Type': JSON_CONTENT_TYPE, ...headers }, body: JSON.stringify(body) };
+}
+
+/**
+ * An error the caller can act on. @middy/http-error-handler turns it into the
+ * response: its message is the JSON body `{"error": …}`, so the handler sends
+ * it as application/json.
+ */
+export function apiError(statusCode: number, message: string, headers: Record<string, string> = {}): HttpError {
+  const error = createError(statusCode, JSON.stringify({ error: message }), { expose: true });
+  return Object.assign(error, { headers });
+}

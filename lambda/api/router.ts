@@ -1,0 +1,37 @@
+import httpRouterHandler, { type Method } from '@middy/http-router';
+import { apiError } from './responses';
+import type { ApiEvent, ApiResult, RouteHandler } from './types';
+
+export interface Route {
+  method: Exclude<Method, 'ANY'>;
+  /** Path pattern, parameters in braces: `/api/v1/contacts/{id}`. */
+  path: string;
+  handler: RouteHandler;
+}
+
+/** Same matching as @middy/http-router: `{name}` is one segment, a trailing slash is optional. */
+function pattern(path: string): RegExp {
+  const body = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^/}]+\\?\}/g, '[^/]+');
+  return new RegExp(`^${body}/?$`);
+}
+
+/**
+ * Routes with @middy/http-router; where the router finds no route, answers
+ * 405 with `Allow` when the path exists under other methods (spec 4.4), 404
+ * otherwise.
+ */
+export function createRouter(routes: Route[]): RouteHandler {
+  const patterns = routes.map((route) => ({ route, regexp: pattern(route.path) }));
+  return httpRouterHandler<ApiEvent, ApiResult>({
+    routes,
+    notFoundResponse: ({ method, path }) => {
+      const matching = patterns.filter(({ regexp }) => regexp.test(path));
+      if (matching.length === 0) {
+        throw apiError(404, `No such endpoint: ${method} ${path}. The contacts API lives under /api/v1/contacts.`);
+      }
+      const allow = [...new Set(matching.map(({ route }) => route.method))].sort().join(', ');
+      const template = matching[0]?.route.path ?? path;
+      throw apiError(405, `Method ${method} is not allowed on ${template}; allowed: ${allow}.`, { Allow: allow });
+    },
+  }) as unknown as RouteHandler;
+}

@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto';
+import { sha256Hex } from './hash';
+
+export const SECRET_KEY_PREFIX = 'dfsk_';
+export const PUBLISHABLE_KEY_PREFIX = 'dfpk_';
+export type KeyType = 'secret' | 'publishable';
+
+const SECRET_SHAPE = /^dfsk_[A-Za-z0-9_-]{16,128}$/;
+
+/** What the Authorization header holds, decided without any I/O. */
+export type Credential =
+  | { kind: 'missing' }
+  | { kind: 'not-bearer' }
+  | { kind: 'publishable' }
+  | { kind: 'malformed' }
+  | { kind: 'secret'; secret: string };
+
+/** Reads `Authorization: Bearer <key>`; keys anywhere else are not read (spec 5.2). */
+export function readCredential(authorization: string | undefined): Credential {
+  if (authorization === undefined || authorization.trim() === '') return { kind: 'missing' };
+  const match = /^\s*bearer\s+(\S+)\s*$/i.exec(authorization);
+  if (!match) return { kind: 'not-bearer' };
+  const key = match[1] as string;
+  if (key.startsWith(PUBLISHABLE_KEY_PREFIX)) return { kind: 'publishable' };
+  if (!SECRET_SHAPE.test(key)) return { kind: 'malformed' };
+  return { kind: 'secret', secret: key };
+}
+
+/**
+ * The stored form of a key. Secrets are 256-bit random, so a plain sha256 is
+ * enough (no salt or slow hash needed): the table never holds the secret.
+ */
+export function hashSecret(secret: string): string {
+  return sha256Hex(secret);
+}
+
+export interface NewKey {
+  secret: string;
+  keyHash: string;
+  keyId: string;
+  /** Last four characters, so an operator can tell keys apart in a list. */
+  hint: string;
+}
+
+/** A fresh key of the given type: `dfsk_`/`dfpk_` + 43 base64url characters. */
+export function generateKey(type: KeyType): NewKey {
+  const prefix = type === 'secret' ? SECRET_KEY_PREFIX : PUBLISHABLE_KEY_PREFIX;
+  const secret = prefix + randomBytes(32).toString('base64url');
+  return {
+    secret,
+    keyHash: hashSecret(secret),
+    keyId: `key_${randomBytes(8).toString('hex')}`,
+    hint: secret.slice(-4),
+  };
+}

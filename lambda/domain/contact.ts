@@ -1,0 +1,67 @@
+/** Where a contact came from (spec 2.3). `api` is the default on creation. */
+export const SOURCES = ['api', 'external_crm', 'ads', 'manual'] as const;
+export type Source = (typeof SOURCES)[number];
+
+/** The enrichment object of spec 2.2. */
+export interface Enrichment {
+  provider: string;
+  at: string;
+  fields: Record<string, string>;
+}
+
+/** A contact as stored and as returned by the API (spec 2.1). */
+export interface Contact {
+  id: string;
+  factoryId: string;
+  companyId?: string;
+  email: string;
+  name?: string;
+  title?: string;
+  phone?: string;
+  page?: string;
+  source: string;
+  createdAt: string;
+  updatedAt: string;
+  location?: string;
+  enriched?: boolean;
+  enrichment?: Enrichment;
+}
+
+/** Caller-writable free-text fields and their order in responses. */
+export const TEXT_FIELDS = ['name', 'title', 'phone', 'page'] as const;
+export type TextField = (typeof TEXT_FIELDS)[number];
+
+/** The fields an enrichment pass may fill (only when empty). */
+export const ENRICHABLE_FIELDS = ['name', 'title', 'phone', 'location'] as const;
+export type EnrichableField = (typeof ENRICHABLE_FIELDS)[number];
+
+const RESPONSE_ORDER = [
+  'id',
+  'factoryId',
+  'companyId',
+  'email',
+  'name',
+  'title',
+  'phone',
+  'page',
+  'source',
+  'createdAt',
+  'updatedAt',
+  'location',
+  'enriched',
+  'enrichment',
+] as const satisfies readonly (keyof Contact)[];
+
+/**
+ * The public view of a contact: known fields only, in a stable order, absent
+ * (not null) when unset, so `enriched`/`enrichment` are missing on a contact
+ * never enriched (spec 2.2 rule 2).
+ */
+export function contactView(contact: Contact): Contact {
+  const view: Record<string, unknown> = {};
+  for (const field of RESPONSE_ORDER) {
+    const value = contact[field];
+    if (value !== undefined && value !== null) view[field] = value;
+  }
+  return view as unknown as Contact;
+}

@@ -1,0 +1,20 @@
+const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//;
+const LABEL = '[a-z0-9\\u00a1-\\uffff](?:[a-z0-9\\u00a1-\\uffff-]*[a-z0-9\\u00a1-\\uffff])?';
+const HOSTNAME = new RegExp(`^(?=.{1,253}$)${LABEL}(?:\\.${LABEL})+$`, 'u');
+
+/**
+ * Normalizes a company domain to a bare lowercase host (spec 2.3): scheme,
+ * leading `www.`, path (including a trailing slash), port and case are
+ * dropped. Returns undefined when what is left is not a host name.
+ *
+ *   normalizeDomain('https://www.Acme.io/') === 'acme.io'
+ */
+export function normalizeDomain(raw: string): string | undefined {
+  let host = raw.trim().toLowerCase().replace(SCHEME, '').replace(/^\/\//, '');
+  host = host.split(/[/?#]/, 1)[0] ?? '';
+  host = host.slice(host.lastIndexOf('@') + 1); // user:pass@ in a pasted URL
+  host = host.replace(/:\d*$/, '').replace(/\.$/, '');
+  // Only strip `www.` when a registrable name is left ("www.com" stays).
+  if (host.startsWith('www.') && host.indexOf('.', 4) !== -1) host = host.slice(4);
+  return HOSTNAME.test(host) ? host : undefined;
+}

@@ -1,0 +1,49 @@
+import type { Contact, Source, TextField } from './contact';
+
+/**
+ * What the domain needs from storage. The DynamoDB adapter in `lambda/store`
+ * implements these; nothing here knows about AWS or HTTP.
+ */
+
+/** One upsert, applied atomically by the store. */
+export interface ContactWrite {
+  factoryId: string;
+  id: string;
+  email: string;
+  /** Fields the caller sent; each overwrites the stored value. */
+  fields: Partial<Record<TextField, string>>;
+  /** Sent source; when absent the stored one is kept, or `api` on creation. */
+  source?: Source;
+  /** Company to link, only if the contact has no link yet. */
+  companyId?: string;
+  now: string;
+  /** Unique per request: the store marks the record with it on creation. */
+  creationToken: string;
+}
+
+export interface CompanyRecord {
+  factoryId: string;
+  id: string;
+  domain: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface ContactStore {
+  /** Creates or updates the contact in one atomic write; tells which happened. */
+  writeContact(write: ContactWrite): Promise<{ contact: Contact; created: boolean }>;
+  /** Creates the company unless one with its domain exists (first writer wins). */
+  createCompanyIfMissing(company: CompanyRecord): Promise<void>;
+  getContact(factoryId: string, id: string): Promise<Contact | undefined>;
+}
+
+export type AuthDecision =
+  | { outcome: 'allowed'; factoryId: string; keyId: string }
+  | { outcome: 'unknown' }
+  | { outcome: 'revoked' }
+  | { outcome: 'throttled'; retryAfterSeconds: number; limitPerMinute: number };
+
+export interface KeyAuthorizer {
+  /** Checks the key and counts the request against its limit, in one step. */
+  authorize(keyHash: string, nowMs: number): Promise<AuthDecision>;
+}

@@ -1,0 +1,91 @@
+import * as z from 'zod/mini';
+import { clip } from './clip';
+import { SOURCES, type Source } from './contact';
+import { normalizeEmail } from './email';
+import { TEXT_LIMITS } from './limits';
+import { normalizeDomain } from './normalize-domain';
+
+/** Shows a caller's value in an error message without echoing a huge payload. */
+const quote = (value: string): string => JSON.stringify(clip(value, 60));
+
+/**
+ * An optional string field. `null`, `""` and blank strings count as omitted:
+ * the API has no way to clear a field (spec 3, merge rule 2).
+ */
+const optionalString = (field: string) =>
+  z.pipe(
+    z.optional(z.nullable(z.string({ error: `${field} must be a string` }))),
+    z.transform((value) => {
+      const trimmed = value?.trim();
+      return trimmed ? trimmed : undefined;
+    }),
+  );
+
+/** Free text is clipped, never rejected, for being long (spec 8). */
+const clippedText = (field: keyof typeof TEXT_LIMITS) =>
+  z.pipe(
+    optionalString(field),
+    z.transform((value) => (value === undefined ? undefined : clip(value, TEXT_LIMITS[field]))),
+  );
+
+const email = z.pipe(
+  z.string({
+    error: (issue) => (issue.input === undefined || issue.input === null ? 'email is required' : 'email must be a string'),
+  }),
+  z.transform((raw, ctx) => {
+    const check = normalizeEmail(raw);
+    if (check.ok) return check.email;
+    ctx.issues.push({ code: 'custom', message: check.problem, input: raw });
+    return z.NEVER;
+  }),
+);
+
+const companyDomain = z.pipe(
+  optionalString('companyDomain'),
+  z.transform((raw, ctx) => {
+    if (raw === undefined) return undefined;
+    const domain = normalizeDomain(raw);
+    if (domain !== undefined) return domain;
+    ctx.issues.push({
+      code: 'custom',
+      message: `companyDomain must be a domain like example.com or https://www.example.com/ (got ${quote(raw)})`,
+      input: raw,
+    });
+    return z.NEVER;
+  }),
+);
+
+const source = z.pipe(
+  optionalString('source'),
+  z.transform((raw, ctx): Source | undefined => {
+    if (raw === undefined) return undefined;
+    if ((SOURCES as readonly string[]).includes(raw)) return raw as Source;
+    ctx.issues.push({
+      code: 'custom',
+      message: `source must be one of ${SOURCES.join(', ')} (got ${quote(raw)})`,
+      input: raw,
+    });
+    return z.NEVER;
+  }),
+);
+
+/**
+ * The upsert body (spec 2.3). Unknown fields are dropped, so newer clients
+ * work against this server (spec 9).
+ */
+export const upsertBody = z.object(
+  {
+    email,
+    name: clippedText('name'),
+    company: clippedText('company'),
+    companyDomain,
+    title: clippedText('title'),
+    phone: clippedText('phone'),
+    page: clippedText('page'),
+    source,
+  },
+  { error: 'Request body must be a JSON object, like {"email": "ada@example.com"}' },
+);
+
+/** A validated, normalized upsert body. Undefined fields were omitted, null or blank. */
+export type UpsertInput = z.output<typeof upsertBody>;

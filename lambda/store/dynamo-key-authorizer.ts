@@ -1,0 +1,109 @@
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import type { AuthDecision, KeyAuthorizer } from '../domain/ports';
+import { minuteWindow, retryAfterSeconds } from '../domain/rate-window';
+import { isConditionalCheckFailed, storageCall, StorageUnavailableError } from './errors';
+import type { KeyItem } from './key-item';
+
+type Attempt = 'count' | 'open';
+
+const NAMES = {
+  '#status': 'status',
+  '#keyType': 'keyType',
+  '#window': 'rlWindow',
+  '#count': 'rlCount',
+  '#lastUsedAt': 'lastUsedAt',
+};
+const USABLE = '#status = :active AND #keyType = :secret';
+
+/**
+ * Authentication and rate limiting in one conditional UpdateItem on the key's
+ * item, so a revoked key fails on its very next request and the count is
+ * exact across any number of concurrent Lambdas.
+ *
+ * The limit is a fixed one-minute window held in two attributes. Moving into
+ * a new window and counting inside the current one need different updates,
+ * so each request makes one guess: "count" (the window it last saw for this
+ * key is still current) or "open" (a new window). A wrong guess fails its
+ * condition and the item returned with the failure says what to do instead;
+ * this costs a second call only on the first request of a minute that another
+ * container already opened.
+ */
+export class DynamoKeyAuthorizer implements KeyAuthorizer {
+  /** Window last seen per key hash in this container: the basis of the guess. */
+  private readonly lastWindow = new Map<string, number>();
+
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async authorize(keyHash: string, nowMs: number): Promise<AuthDecision> {
+    let window = minuteWindow(nowMs);
+    let attempt: Attempt = this.lastWindow.get(keyHash) === window ? 'count' : 'open';
+    // Three tries cover any interleaving of "open" and "count" at a window edge.
+    for (let tries = 0; tries < 3; tries += 1) {
+      try {
+        const result = await storageCall('UpdateItem (authorize key)', () =>
+          this.doc.send(this.command(keyHash, attempt, window, nowMs)),
+        );
+        const item = result.Attributes as KeyItem;
+        this.remember(keyHash, window);
+        return { outcome: 'allowed', factoryId: item.factoryId, keyId: item.keyId };
+      } catch (error) {
+        if (!isConditionalCheckFailed(error)) throw error;
+        const old = error.Item ? (unmarshall(error.Item as Record<string, AttributeValue>) as KeyItem) : undefined;
+        if (!old || old.keyType !== 'secret') return { outcome: 'unknown' };
+        if (old.status !== 'active') return { outcome: 'revoked' };
+        const stored = old.rlWindow ?? -1;
+        if (stored >= window) {
+          // Current window (or a container whose clock runs slightly ahead opened the next one).
+          window = stored;
+          if ((old.rlCount ?? 0) >= old.rateLimit) {
+            this.remember(keyHash, window);
+            return {
+              outcome: 'throttled',
+              retryAfterSeconds: retryAfterSeconds(window, nowMs),
+              limitPerMinute: old.rateLimit,
+            };
+          }
+          attempt = 'count';
+        } else {
+          attempt = 'open';
+        }
+      }
+    }
+    throw new StorageUnavailableError('UpdateItem (authorize key)', new Error('the key item kept changing under three attempts'));
+  }
+
+  private command(keyHash: string, attempt: Attempt, window: number, nowMs: number): UpdateCommand {
+    const count = attempt === 'count';
+    return new UpdateCommand({
+      TableName: this.tableName,
+      Key: { keyHash },
+      UpdateExpression: count
+        ? 'SET #count = #count + :one, #lastUsedAt = :now'
+        : 'SET #window = :window, #count = :one, #lastUsedAt = :now',
+      ConditionExpression: count
+        ? `${USABLE} AND #window = :window AND #count < #limit`
+        : `${USABLE} AND (attribute_not_exists(#window) OR #window < :window)`,
+      ExpressionAttributeNames: count ? { ...NAMES, '#limit': 'rateLimit' } : NAMES,
+      ExpressionAttributeValues: {
+        ':active': 'active',
+        ':secret': 'secret',
+        ':window': window,
+        ':one': 1,
+        ':now': new Date(nowMs).toISOString(),
+      },
+      ReturnValues: 'ALL_NEW',
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    });
+  }
+
+  private remember(keyHash: string, window: number): void {
+    // Bounded: only keys that authenticated land here, and a container serves few.
+    if (this.lastWindow.size > 10_000) this.lastWindow.clear();
+    this.lastWindow.set(keyHash, window);
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * DynamoDB could not complete a call (timeout, throttling, network, service
+ * error). The API answers 503: every write is idempotent, so retrying is safe.
+ */
+export class StorageUnavailableError extends Error {
+  override readonly name = 'StorageUnavailableError';
+  constructor(operation: string, cause: unknown) {
+    super(`${operation} failed: ${cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause)}`, {
+      cause,
+    });
+  }
+}
+
+/** A conditional write whose condition did not hold. */
+export function isConditionalCheckFailed(error: unknown): error is Error & { Item?: Record<string, unknown> } {
+  return error instanceof Error && error.name === 'ConditionalCheckFailedException';
+}
+
+/** Client-side faults that are about load, not about the request: worth a retry. */
+const RETRYABLE_CLIENT_FAULTS = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'LimitExceededException',
+  'TransactionConflictException',
+  'TransactionInProgressException',
+]);
+
+/**
+ * True for failures of the store rather than of our request: timeouts,
+ * network errors, throttling and service errors. A malformed request (a bug
+ * of ours, like a ValidationException) is not, and must not be hidden as 503.
+ */
+export function isTransientStorageError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const fault = (error as { $fault?: string }).$fault;
+  if (fault === 'client') return RETRYABLE_CLIENT_FAULTS.has(error.name);
+  return true;
+}
+
+/**
+ * Runs one DynamoDB call. Transient failures become StorageUnavailableError
+ * (the API's 503); a failed condition and our own bugs pass through as they are.
+ */
+export async function storageCall<T>(operation: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (isConditionalCheckFailed(error) || !isTransientStorageError(error)) throw error;
+    throw new StorageUnavailableError(operation, error);
+  }
+}

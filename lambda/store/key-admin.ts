@@ -1,0 +1,142 @@
+import { BatchGetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { generateKey, type KeyType } from '../domain/api-key';
+import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../domain/limits';
+import { isConditionalCheckFailed } from './errors';
+import type { KeyItem } from './key-item';
+import { KEYS_BY_FACTORY, KEYS_BY_KEY_ID } from './schema';
+
+/** A key as operators see it: never the secret, never its hash. */
+export interface KeySummary {
+  keyId: string;
+  factoryId: string;
+  type: KeyType;
+  status: KeyItem['status'];
+  rateLimit: number;
+  hint: string;
+  createdAt: string;
+  revokedAt?: string;
+  lastUsedAt?: string;
+  origins?: string[];
+}
+
+export interface CreateKeyOptions {
+  factoryId: string;
+  type: KeyType;
+  rateLimit?: number;
+  origins?: string[];
+  now?: Date;
+}
+
+function summarize(item: KeyItem): KeySummary {
+  const summary: KeySummary = {
+    keyId: item.keyId,
+    factoryId: item.factoryId,
+    type: item.keyType,
+    status: item.status,
+    rateLimit: item.rateLimit,
+    hint: item.hint,
+    createdAt: item.createdAt,
+  };
+  if (item.revokedAt) summary.revokedAt = item.revokedAt;
+  if (item.lastUsedAt) summary.lastUsedAt = item.lastUsedAt;
+  if (item.origins) summary.origins = item.origins;
+  return summary;
+}
+
+/** Issuing, listing and revoking keys: the operations behind the `keys` command. */
+export class KeyAdmin {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  /** Stores a new key (its hash, never the secret) and returns the secret once. */
+  async create(options: CreateKeyOptions): Promise<KeySummary & { key: string }> {
+    const key = generateKey(options.type);
+    const item: KeyItem = {
+      keyHash: key.keyHash,
+      keyId: key.keyId,
+      factoryId: options.factoryId,
+      keyType: options.type,
+      status: 'active',
+      rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
+      createdAt: (options.now ?? new Date()).toISOString(),
+      hint: key.hint,
+    };
+    if (options.type === 'publishable') item.origins = options.origins ?? [];
+    await this.doc.send(
+      new PutCommand({ TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(keyHash)' }),
+    );
+    return { key: key.secret, ...summarize(item) };
+  }
+
+  /** The factory's keys, oldest first. */
+  async list(factoryId: string): Promise<KeySummary[]> {
+    const hashes: string[] = [];
+    let cursor: Record<string, unknown> | undefined;
+    do {
+      const page = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: KEYS_BY_FACTORY.indexName,
+          KeyConditionExpression: 'factoryId = :f',
+          ExpressionAttributeValues: { ':f': factoryId },
+          ExclusiveStartKey: cursor,
+        }),
+      );
+      for (const item of page.Items ?? []) hashes.push(item.keyHash as string);
+      cursor = page.LastEvaluatedKey;
+    } while (cursor);
+    const items = await this.getMany(hashes);
+    return items.map(summarize).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.keyId.localeCompare(b.keyId));
+  }
+
+  /**
+   * Revokes a key; from its next request on it gives 401. Revoking twice is
+   * harmless and keeps the first revocation time. Undefined when no such key.
+   */
+  async revoke(keyId: string, now: Date = new Date()): Promise<KeySummary | undefined> {
+    const found = await this.doc.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: KEYS_BY_KEY_ID.indexName,
+        KeyConditionExpression: 'keyId = :k',
+        ExpressionAttributeValues: { ':k': keyId },
+      }),
+    );
+    const keyHash = found.Items?.[0]?.keyHash as string | undefined;
+    if (!keyHash) return undefined;
+    try {
+      const result = await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { keyHash },
+          UpdateExpression: 'SET #status = :revoked, revokedAt = if_not_exists(revokedAt, :now)',
+          ConditionExpression: 'attribute_exists(keyHash)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':revoked': 'revoked', ':now': now.toISOString() },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return summarize(result.Attributes as KeyItem);
+    } catch (error) {
+      if (isConditionalCheckFailed(error)) return undefined;
+      throw error;
+    }
+  }
+
+  private async getMany(hashes: string[]): Promise<KeyItem[]> {
+    const items: KeyItem[] = [];
+    for (let start = 0; start < hashes.length; start += 100) {
+      let request: Record<string, { Keys: Record<string, unknown>[] }> | undefined = {
+        [this.tableName]: { Keys: hashes.slice(start, start + 100).map((keyHash) => ({ keyHash })) },
+      };
+      while (request && Object.keys(request).length > 0) {
+        const page = await this.doc.send(new BatchGetCommand({ RequestItems: request }));
+        items.push(...((page.Responses?.[this.tableName] ?? []) as KeyItem[]));
+        request = page.UnprocessedKeys as typeof request;
+      }
+    }
+    return items;
+  }
+}

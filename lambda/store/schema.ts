@@ -1,0 +1,37 @@
+/**
+ * Key schema of both tables: the one source for the CDK stack, the local
+ * table creation and the code that reads and writes items.
+ *
+ * contacts table   PK factoryId (S)   SK sk (S)
+ *   contact item   sk = contact id        "ct_0123456789abcdef"
+ *   company item   sk = "company#" + domain, attribute id = "co_…"
+ *
+ * keys table       PK keyHash (S) = sha256 of the secret
+ *   GSI byFactory  PK factoryId, SK keyId  (keys only: `keys list`)
+ *   GSI byKeyId    PK keyId                (keys only: `keys revoke`)
+ */
+export const CONTACTS_KEY = { partitionKey: 'factoryId', sortKey: 'sk' } as const;
+export const KEYS_KEY = { partitionKey: 'keyHash' } as const;
+export const KEYS_BY_FACTORY = { indexName: 'byFactory', partitionKey: 'factoryId', sortKey: 'keyId' } as const;
+export const KEYS_BY_KEY_ID = { indexName: 'byKeyId', partitionKey: 'keyId' } as const;
+
+export const CONTACT_SK_PREFIX = 'ct_';
+export const COMPANY_SK_PREFIX = 'company#';
+
+export const companySortKey = (domain: string): string => `${COMPANY_SK_PREFIX}${domain}`;
+
+export interface TableNames {
+  contacts: string;
+  keys: string;
+}
+
+/** Names used on one machine (DynamoDB Local) when the environment names none. */
+export const LOCAL_TABLE_NAMES: TableNames = { contacts: 'contacts', keys: 'contacts-keys' };
+
+/** Table names from the environment the stack gives the Lambda. */
+export function tableNamesFromEnv(env: NodeJS.ProcessEnv = process.env): TableNames {
+  return {
+    contacts: env.CONTACTS_TABLE_NAME || LOCAL_TABLE_NAMES.contacts,
+    keys: env.KEYS_TABLE_NAME || LOCAL_TABLE_NAMES.keys,
+  };
+}

@@ -1,0 +1,49 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { Construct } from 'constructs';
+import { CONTACTS_KEY, KEYS_BY_FACTORY, KEYS_BY_KEY_ID, KEYS_KEY } from '../lambda/store/schema';
+
+/**
+ * The service's two tables, key schema from lambda/store/schema.ts (the same
+ * the local tables are created with). On-demand, point-in-time recovery,
+ * encrypted with the AWS managed key, kept when the stack is deleted.
+ */
+export class ContactsTables extends Construct {
+  readonly contacts: Table;
+  readonly keys: Table;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    const common = {
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      encryption: TableEncryption.AWS_MANAGED,
+      removalPolicy: RemovalPolicy.RETAIN,
+      deletionProtection: true,
+    };
+
+    this.contacts = new Table(this, 'Contacts', {
+      ...common,
+      partitionKey: { name: CONTACTS_KEY.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: CONTACTS_KEY.sortKey, type: AttributeType.STRING },
+    });
+
+    this.keys = new Table(this, 'Keys', {
+      ...common,
+      partitionKey: { name: KEYS_KEY.partitionKey, type: AttributeType.STRING },
+    });
+    // Keys-only indexes: the per-request counter updates never touch them,
+    // so rate limiting costs no index writes.
+    this.keys.addGlobalSecondaryIndex({
+      indexName: KEYS_BY_FACTORY.indexName,
+      partitionKey: { name: KEYS_BY_FACTORY.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: KEYS_BY_FACTORY.sortKey, type: AttributeType.STRING },
+      projectionType: ProjectionType.KEYS_ONLY,
+    });
+    this.keys.addGlobalSecondaryIndex({
+      indexName: KEYS_BY_KEY_ID.indexName,
+      partitionKey: { name: KEYS_BY_KEY_ID.partitionKey, type: AttributeType.STRING },
+      projectionType: ProjectionType.KEYS_ONLY,
+    });
+  }
+}

@@ -1,0 +1,30 @@
+import { SetupError } from './setup-error';
+
+/** Prints one JSON document on stdout: the machine-readable result of a command. */
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** A usage problem: the message, then the command's usage text. */
+export class UsageError extends SetupError {}
+
+const FACTORY_ID = /^fac_[A-Za-z0-9_-]{1,64}$/;
+
+/** Checks a factory id given on the command line. */
+export function factoryIdArg(value: string | undefined): string {
+  if (!value) throw new UsageError('--factory <fac_id> is required');
+  if (!FACTORY_ID.test(value)) {
+    throw new UsageError(`--factory must look like fac_<letters, digits, _ or ->, got "${value}"`);
+  }
+  return value;
+}
+
+/** A positive whole number given on the command line. */
+export function positiveIntArg(name: string, value: string | undefined, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1 || number > max) {
+    throw new UsageError(`${name} must be a whole number from 1 to ${max}, got "${value}"`);
+  }
+  return number;
+}

@@ -1,0 +1,179 @@
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+
+export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+export interface AdapterOptions {
+  /** API Gateway's own payload limit; larger requests never reach the handler. */
+  maxBodyBytes?: number;
+  /** The Lambda timeout the handler sees through context.getRemainingTimeInMillis(). */
+  timeoutMs?: number;
+}
+
+const GATEWAY_MAX_BODY = 10 * 1024 * 1024;
+
+/** Decodes a query component as API Gateway does: `+` is a space, bad escapes stay as sent. */
+function decodeComponent(value: string): string {
+  const spaced = value.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return spaced;
+  }
+}
+
+function parseQuery(query: string) {
+  const single: Record<string, string> = {};
+  const multi: Record<string, string[]> = {};
+  for (const part of query.split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    const name = decodeComponent(eq === -1 ? part : part.slice(0, eq));
+    const value = eq === -1 ? '' : decodeComponent(part.slice(eq + 1));
+    single[name] = value;
+    (multi[name] ??= []).push(value);
+  }
+  const any = Object.keys(single).length > 0;
+  return { single: any ? single : null, multi: any ? multi : null };
+}
+
+/** The API Gateway REST (v1) proxy event for a request: what `{proxy+}` with Lambda proxy integration sends. */
+export function toProxyEvent(req: IncomingMessage, body: Buffer, requestId: string): APIGatewayProxyEvent {
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const path = q === -1 ? url : url.slice(0, q);
+  const query = parseQuery(q === -1 ? '' : url.slice(q + 1));
+  const headers: Record<string, string> = {};
+  const multiValueHeaders: Record<string, string[]> = {};
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i] as string;
+    const value = req.rawHeaders[i + 1] as string;
+    headers[name] = value;
+    (multiValueHeaders[name] ??= []).push(value);
+  }
+  const method = req.method ?? 'GET';
+  const sourceIp = req.socket.remoteAddress ?? '127.0.0.1';
+  return {
+    resource: '/{proxy+}',
+    path,
+    httpMethod: method,
+    headers,
+    multiValueHeaders,
+    queryStringParameters: query.single,
+    multiValueQueryStringParameters: query.multi,
+    pathParameters: path.length > 1 ? { proxy: path.slice(1) } : null,
+    stageVariables: null,
+    body: body.length > 0 ? body.toString('utf8') : null,
+    isBase64Encoded: false,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      authorizer: null,
+      protocol: `HTTP/${req.httpVersion}`,
+      httpMethod: method,
+      path: `/local${path}`,
+      stage: 'local',
+      requestId,
+      requestTimeEpoch: Date.now(),
+      resourceId: 'local',
+      resourcePath: '/{proxy+}',
+      identity: {
+        accessKey: null,
+        accountId: null,
+        apiKey: null,
+        apiKeyId: null,
+        caller: null,
+        clientCert: null,
+        cognitoAuthenticationProvider: null,
+        cognitoAuthenticationType: null,
+        cognitoIdentityId: null,
+        cognitoIdentityPoolId: null,
+        principalOrgId: null,
+        sourceIp,
+        user: null,
+        userAgent: headers['User-Agent'] ?? headers['user-agent'] ?? null,
+        userArn: null,
+      },
+    },
+  };
+}
+
+function lambdaContext(requestId: string, timeoutMs: number): Context {
+  const deadline = Date.now() + timeoutMs;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: 'contacts-api-local',
+    functionVersion: '$LATEST',
+    invokedFunctionArn: 'arn:aws:lambda:local:000000000000:function:contacts-api-local',
+    memoryLimitInMB: '512',
+    awsRequestId: requestId,
+    logGroupName: 'local',
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+function send(res: ServerResponse, result: APIGatewayProxyResult) {
+  const body = result.body ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
+  for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, String(value));
+  for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) res.setHeader(name, values.map(String));
+  res.setHeader('Content-Length', body.length);
+  res.writeHead(result.statusCode);
+  res.end(body);
+}
+
+function gatewayError(res: ServerResponse, statusCode: number, message: string) {
+  send(res, { statusCode, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ error: message }) });
+}
+
+/**
+ * A small HTTP server that does what API Gateway does in front of the
+ * Lambda: builds a proxy event per request, calls the very same handler and
+ * writes its result back. Requests over API Gateway's 10 MB limit are
+ * refused here, as there.
+ */
+export function createHttpAdapter(handler: ProxyHandler, options: AdapterOptions = {}): Server {
+  const maxBody = options.maxBodyBytes ?? GATEWAY_MAX_BODY;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  return createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let refused = false;
+    req.on('data', (chunk: Buffer) => {
+      if (refused) return;
+      size += chunk.length;
+      if (size > maxBody) {
+        refused = true;
+        gatewayError(res, 413, `Request body exceeds ${maxBody} bytes.`);
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (refused) return;
+      const requestId = randomUUID();
+      const event = toProxyEvent(req, Buffer.concat(chunks), requestId);
+      handler(event, lambdaContext(requestId, timeoutMs)).then(
+        (result) => send(res, result),
+        () => gatewayError(res, 502, 'Internal server error'),
+      );
+    });
+  });
+}
+
+/** Listens and resolves with the bound port; a busy port is a rejected promise with code EADDRINUSE. */
+export function listen(server: Server, port: number, host?: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.removeListener('error', reject);
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : port);
+    });
+  });
+}

@@ -1,0 +1,129 @@
+import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { ListTablesCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { OUTPUTS } from '../../lib/outputs';
+import { createDynamoClient, DEFAULT_DYNAMO_CONFIG } from '../../lambda/store/dynamo-client';
+import { tableNamesFromEnv, type TableNames } from '../../lambda/store/schema';
+import { startDynamoDbLocal } from './dynamodb-local';
+import { DEFAULT_DYNAMODB_PORT, LOCAL_DATA_DIR } from './paths';
+import { portFromEnv } from './ports';
+import { SetupError } from './setup-error';
+import { assertTablesExist, ensureTables } from './tables';
+
+export interface StoreConnection {
+  client: DynamoDBClient;
+  doc: DynamoDBDocumentClient;
+  tables: TableNames;
+  /** Where the store is, for messages: an endpoint or a stack. */
+  where: string;
+  close(): Promise<void>;
+}
+
+export interface StoreTarget {
+  /** A deployed stack: table names come from its outputs. */
+  stack?: string;
+  region?: string;
+}
+
+
+// Operator commands are not on a request path: allow slower answers than the Lambda does.
+const CLI_CONFIG = { ...DEFAULT_DYNAMO_CONFIG, requestTimeoutMs: 10_000, connectionTimeoutMs: 3000 };
+
+function open(client: DynamoDBClient, tables: TableNames, where: string, close: () => Promise<void>): StoreConnection {
+  const doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  return {
+    client,
+    doc,
+    tables,
+    where,
+    close: async () => {
+      client.destroy();
+      await close();
+    },
+  };
+}
+
+async function answersAsDynamoDb(client: DynamoDBClient): Promise<boolean> {
+  try {
+    await client.send(new ListTablesCommand({ Limit: 1 }));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function connectStack(stack: string, region: string | undefined): Promise<StoreConnection> {
+  const cfn = new CloudFormationClient({ region });
+  let outputs: Record<string, string> = {};
+  try {
+    const found = await cfn.send(new DescribeStacksCommand({ StackName: stack }));
+    for (const output of found.Stacks?.[0]?.Outputs ?? []) {
+      if (output.OutputKey && output.OutputValue) outputs[output.OutputKey] = output.OutputValue;
+    }
+  } catch (error) {
+    throw new SetupError(
+      `could not read stack "${stack}"${region ? ` in ${region}` : ''}: ${error instanceof Error ? error.message : String(error)} (check --stack, --region or AWS_REGION, and your AWS credentials)`,
+    );
+  } finally {
+    cfn.destroy();
+  }
+  const tables = { contacts: outputs[OUTPUTS.contactsTable], keys: outputs[OUTPUTS.keysTable] };
+  if (!tables.contacts || !tables.keys) {
+    throw new SetupError(`stack "${stack}" has no ${OUTPUTS.contactsTable}/${OUTPUTS.keysTable} outputs: is it the contacts service stack?`);
+  }
+  const client = createDynamoClient({ ...CLI_CONFIG, region });
+  return open(client, tables as TableNames, `stack ${stack}`, async () => undefined);
+}
+
+/**
+ * The store an operator command works on, with no flags the same one a
+ * running `npm start` uses:
+ *   --stack NAME          the deployed stack's tables (names from its outputs)
+ *   DYNAMODB_ENDPOINT     that endpoint (tables must exist)
+ *   otherwise             DynamoDB Local on DYNAMODB_PORT (default 8000); when
+ *                         nothing listens there, the embedded one is started
+ *                         on .data/ for the command and stopped after it.
+ */
+export async function connectStore(target: StoreTarget = {}): Promise<StoreConnection> {
+  if (target.stack) return connectStack(target.stack, target.region);
+
+  const tables = tableNamesFromEnv();
+  const endpoint = process.env.DYNAMODB_ENDPOINT;
+  if (endpoint) {
+    const client = createDynamoClient({ ...CLI_CONFIG, endpoint });
+    if (!(await answersAsDynamoDb(client))) {
+      client.destroy();
+      throw new SetupError(`no DynamoDB answers at DYNAMODB_ENDPOINT=${endpoint}: start it, or unset DYNAMODB_ENDPOINT`);
+    }
+    await assertTablesExist(client, [tables.contacts, tables.keys], endpoint, 'start the service once with npm start, which creates them').catch(
+      (error) => {
+        client.destroy();
+        throw error;
+      },
+    );
+    return open(client, tables, endpoint, async () => undefined);
+  }
+
+  const port = portFromEnv('DYNAMODB_PORT', DEFAULT_DYNAMODB_PORT);
+  const local = `http://localhost:${port}`;
+  const running = createDynamoClient({ ...CLI_CONFIG, endpoint: local, maxAttempts: 1 });
+  if (await answersAsDynamoDb(running)) {
+    running.destroy();
+    // The DynamoDB Local of a running `npm start`: it created the tables.
+    const client = createDynamoClient({ ...CLI_CONFIG, endpoint: local });
+    await assertTablesExist(client, [tables.contacts, tables.keys], local, 'is that the DynamoDB Local of this project? (npm start creates the tables)').catch(
+      (error) => {
+        client.destroy();
+        throw error;
+      },
+    );
+    return open(client, tables, local, async () => undefined);
+  }
+  running.destroy();
+
+  // Nothing running: open the same data folder npm start uses, for this command only.
+  const dynamo = await startDynamoDbLocal({ port, dataDir: LOCAL_DATA_DIR, fastStart: true });
+  const client = createDynamoClient({ ...CLI_CONFIG, endpoint: dynamo.endpoint });
+  await ensureTables(client, tables);
+  return open(client, tables, `${dynamo.endpoint} (.data/)`, dynamo.stop);
+}

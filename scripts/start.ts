@@ -1,0 +1,72 @@
+/**
+ * npm start: the contacts API on http://localhost:$PORT, the same handler as
+ * on Lambda behind a small HTTP adapter, on an embedded DynamoDB Local whose
+ * data lives in .data/ (or on DYNAMODB_ENDPOINT when set).
+ */
+import type { Server } from 'node:http';
+import { relative } from 'node:path';
+import { createDynamoClient, DEFAULT_DYNAMO_CONFIG } from '../lambda/store/dynamo-client';
+import { tableNamesFromEnv } from '../lambda/store/schema';
+import { startDynamoDbLocal, type DynamoDbLocal } from './lib/dynamodb-local';
+import { createHttpAdapter, listen } from './lib/http-adapter';
+import { DEFAULT_API_PORT, DEFAULT_DYNAMODB_PORT, LOCAL_DATA_DIR } from './lib/paths';
+import { isPortInUse, portFromEnv } from './lib/ports';
+import { runMain, SetupError } from './lib/setup-error';
+import { ensureTables } from './lib/tables';
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+runMain(async () => {
+  const port = portFromEnv('PORT', DEFAULT_API_PORT);
+  const dynamoPort = portFromEnv('DYNAMODB_PORT', DEFAULT_DYNAMODB_PORT);
+  const busy = () =>
+    new SetupError(`port ${port} is already in use: stop what listens there, or pick another port (PORT=${port + 1} npm start)`);
+  if (await isPortInUse(port)) throw busy();
+
+  let dynamo: DynamoDbLocal | undefined;
+  let server: Server | undefined;
+  let stopping = false;
+  // One handler for the whole life of the process (tools like tsx add their own: keep those).
+  const shutdown = async () => {
+    if (stopping) return;
+    stopping = true;
+    say('stopping …');
+    server?.close();
+    server?.closeAllConnections();
+    await dynamo?.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown());
+  process.once('SIGTERM', () => void shutdown());
+
+  let endpoint = process.env.DYNAMODB_ENDPOINT;
+  if (!endpoint) {
+    say(`starting DynamoDB Local on port ${dynamoPort} (data in ${relative(process.cwd(), LOCAL_DATA_DIR) || '.'}) …`);
+    dynamo = await startDynamoDbLocal({ port: dynamoPort, dataDir: LOCAL_DATA_DIR });
+    endpoint = dynamo.endpoint;
+  }
+
+  try {
+    process.env.DYNAMODB_ENDPOINT = endpoint;
+    const admin = createDynamoClient({ ...DEFAULT_DYNAMO_CONFIG, endpoint, requestTimeoutMs: 10_000 });
+    const created = await ensureTables(admin, tableNamesFromEnv()).catch((error: unknown) => {
+      throw new SetupError(
+        `could not prepare the tables at ${endpoint}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    });
+    admin.destroy();
+    if (created.length > 0) say(`created tables: ${created.join(', ')}`);
+
+    // The Lambda entry point itself, configured by the environment as on AWS.
+    const { handler } = await import('../lambda/api/handler');
+    server = createHttpAdapter(handler);
+    await listen(server, port).catch((error: NodeJS.ErrnoException) => {
+      throw error.code === 'EADDRINUSE' ? busy() : error;
+    });
+    say(`Contacts API listening on http://localhost:${port}`);
+    say('Issue a key with: npm run --silent keys -- create --factory fac_demo');
+  } catch (error) {
+    await dynamo?.stop();
+    throw error;
+  }
+});

@@ -1,0 +1,124 @@
+
+import { KeyAdmin } from '../../lambda/store/key-admin';
+import { bearer, issueKey, newFactoryId, realDependencies, startLocalApi, tables, testDoc, type LocalApi } from '../support/local-api';
+
+const MINUTE = 60_000;
+/** A clock the test moves: 20 s into some minute. */
+const clock = { now: Math.floor(Date.now() / MINUTE) * MINUTE + 20_000 };
+
+let apiA: LocalApi;
+let apiB: LocalApi;
+beforeAll(async () => {
+  // Two handler instances on one table: two Lambda containers.
+  apiA = await startLocalApi({ ...realDependencies(), now: () => clock.now });
+  apiB = await startLocalApi({ ...realDependencies(), now: () => clock.now });
+});
+afterAll(async () => {
+  await apiA.close();
+  await apiB.close();
+});
+
+const read = (api: LocalApi, key: string, path = '/api/v1/contacts?email=someone%40example.com') =>
+  api.request('GET', path, { headers: bearer(key) });
+
+async function keyWithLimit(rateLimit: number) {
+  return (await issueKey(newFactoryId('rate'), { rateLimit })).key;
+}
+
+describe('per-key rate limit (spec 8): requests per minute, 429 with Retry-After', () => {
+  test('allows the limit, then answers 429 with Retry-After and a JSON error', async () => {
+    const key = await keyWithLimit(5);
+    const statuses = [];
+    for (let i = 0; i < 5; i += 1) statuses.push((await read(apiA, key)).status);
+    expect(statuses).toEqual([404, 404, 404, 404, 404]);
+    const limited = await read(apiA, key);
+    expect(limited.status).toBe(429);
+    expect(limited.headers['retry-after']).toMatch(/^\d+$/);
+    expect(limited.json.error).toMatch(/Rate limit of 5 requests per minute/);
+  });
+
+  test('Retry-After is the whole seconds left in the current minute', async () => {
+    const key = await keyWithLimit(1);
+    const saved = clock.now;
+    clock.now = Math.floor(saved / MINUTE) * MINUTE + 45_200;
+    await read(apiA, key);
+    const limited = await read(apiA, key);
+    clock.now = saved;
+    expect(limited.headers['retry-after']).toBe('15');
+  });
+
+  test('counts every authenticated request, whatever its route or outcome', async () => {
+    const key = await keyWithLimit(3);
+    await apiA.request('DELETE', '/api/v1/contacts', { headers: bearer(key) });
+    await apiA.request('GET', '/nowhere', { headers: bearer(key) });
+    await apiA.request('POST', '/api/v1/contacts', { headers: bearer(key), body: '{' });
+    expect((await read(apiA, key)).status).toBe(429);
+  });
+
+  test('a throttled key gets 429 before routing (even on an unknown path)', async () => {
+    const key = await keyWithLimit(1);
+    await read(apiA, key);
+    expect((await read(apiA, key, '/nowhere')).status).toBe(429);
+  });
+
+  test('does not count requests refused for their Origin header', async () => {
+    const key = await keyWithLimit(2);
+    for (let i = 0; i < 5; i += 1) {
+      await apiA.request('GET', '/api/v1/contacts', { headers: { ...bearer(key), Origin: 'https://x.example' } });
+    }
+    expect((await read(apiA, key)).status).toBe(404);
+  });
+
+  test('starts afresh in the next minute', async () => {
+    const key = await keyWithLimit(2);
+    await read(apiA, key);
+    await read(apiA, key);
+    expect((await read(apiA, key)).status).toBe(429);
+    clock.now += MINUTE;
+    expect((await read(apiA, key)).status).toBe(404);
+    expect((await read(apiB, key)).status).toBe(404);
+    expect((await read(apiA, key)).status).toBe(429);
+  });
+
+  test('is exact across containers under 60 parallel requests', async () => {
+    const key = await keyWithLimit(20);
+    const results = await Promise.all(Array.from({ length: 60 }, (_, i) => read(i % 2 ? apiA : apiB, key)));
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 404)).toHaveLength(20);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(40);
+  });
+
+  test('is exact when parallel requests meet a new minute in several containers', async () => {
+    const key = await keyWithLimit(15);
+    // Both containers have seen this key in the current minute…
+    await read(apiA, key);
+    await read(apiB, key);
+    clock.now += MINUTE;
+    // …and now race into the next one.
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => read(i % 2 ? apiA : apiB, key)));
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 404)).toHaveLength(15);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(25);
+  });
+
+  test('a key gets 30,000 requests per minute unless told otherwise', async () => {
+    const admin = new KeyAdmin(testDoc(), tables.keys);
+    const created = await admin.create({ factoryId: newFactoryId('rate'), type: 'secret' });
+    expect(created.rateLimit).toBe(30_000);
+  });
+});
+
+describe('the limiter needs no in-memory state', () => {
+  test('a fresh container (new handler) sees the count others made', async () => {
+    const key = await keyWithLimit(2);
+    await read(apiA, key);
+    await read(apiB, key);
+    const fresh = await startLocalApi({ ...realDependencies(), now: () => clock.now });
+    try {
+      expect((await read(fresh, key)).status).toBe(429);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+

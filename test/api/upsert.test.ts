@@ -1,0 +1,200 @@
+import { createHash } from 'node:crypto';
+import { bearer, issueKey, newFactoryId, startLocalApi, type LocalApi } from '../support/local-api';
+
+/** Spec 2.1, computed independently of the code under test. */
+const expectedId = (factoryId: string, email: string) =>
+  `ct_${createHash('sha256').update(`${factoryId}:${email.toLowerCase()}`).digest('hex').slice(0, 16)}`;
+
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+let api: LocalApi;
+let factoryId: string;
+let auth: Record<string, string>;
+let n = 0;
+const email = (label = 'p') => `${label}.${(n += 1)}@example.com`;
+const upsert = (body: unknown) => api.request('POST', '/api/v1/contacts', { headers: auth, body });
+
+beforeAll(async () => {
+  api = await startLocalApi();
+  factoryId = newFactoryId('upsert');
+  auth = bearer((await issueKey(factoryId)).key);
+});
+afterAll(() => api.close());
+
+describe('POST /api/v1/contacts creates a contact', () => {
+  test('answers 201 with created true and the contact as stored', async () => {
+    const address = email();
+    const res = await upsert({ email: address, name: 'Ada Lovelace', title: 'Analyst' });
+    expect(res.status).toBe(201);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.json.created).toBe(true);
+    expect(res.json.contact).toEqual({
+      id: expectedId(factoryId, address),
+      factoryId,
+      email: address,
+      name: 'Ada Lovelace',
+      title: 'Analyst',
+      source: 'api',
+      createdAt: expect.stringMatching(ISO_UTC),
+      updatedAt: expect.stringMatching(ISO_UTC),
+    });
+    expect(res.json.contact.createdAt).toBe(res.json.contact.updatedAt);
+  });
+
+  test('derives the id from factory and lowercased email: ct_ + 16 hex of sha256', async () => {
+    const res = await upsert({ email: 'Mixed.Case@Example.COM' });
+    expect(res.json.contact.id).toBe(expectedId(factoryId, 'mixed.case@example.com'));
+    expect(res.json.contact.id).toMatch(/^ct_[0-9a-f]{16}$/);
+  });
+
+  test('stores the email trimmed and lowercased', async () => {
+    const res = await upsert({ email: '  Grace.Hopper@Example.com ' });
+    expect(res.status).toBe(201);
+    expect(res.json.contact.email).toBe('grace.hopper@example.com');
+  });
+
+  test('returns phone and page on reads too', async () => {
+    const res = await upsert({ email: email(), phone: '+44 20 7946 0000', page: '/pricing' });
+    expect(res.json.contact).toMatchObject({ phone: '+44 20 7946 0000', page: '/pricing' });
+  });
+
+  test('ignores unknown body fields', async () => {
+    const res = await upsert({ email: email(), name: 'N', favouriteColour: 'teal', factoryId: 'fac_other', id: 'ct_0000000000000000' });
+    expect(res.status).toBe(201);
+    expect(res.json.contact).not.toHaveProperty('favouriteColour');
+    expect(res.json.contact.factoryId).toBe(factoryId);
+    expect(res.json.contact.id).not.toBe('ct_0000000000000000');
+  });
+
+  test('accepts each documented source value', async () => {
+    for (const source of ['api', 'external_crm', 'ads', 'manual']) {
+      const res = await upsert({ email: email(source), source });
+      expect(res.status).toBe(201);
+      expect(res.json.contact.source).toBe(source);
+    }
+  });
+});
+
+describe('POST /api/v1/contacts updates an existing contact', () => {
+  test('answers 200 with created false for the same email in another case, createdAt unchanged', async () => {
+    const address = email('case');
+    const first = await upsert({ email: address });
+    const second = await upsert({ email: address.toUpperCase(), name: 'Later' });
+    expect(second.status).toBe(200);
+    expect(second.json.created).toBe(false);
+    expect(second.json.contact.id).toBe(first.json.contact.id);
+    expect(second.json.contact.createdAt).toBe(first.json.contact.createdAt);
+    expect(Date.parse(second.json.contact.updatedAt)).toBeGreaterThanOrEqual(Date.parse(first.json.contact.updatedAt));
+  });
+
+  test('keeps stored values of fields the body omits', async () => {
+    const address = email('merge');
+    await upsert({ email: address, name: 'Ada', title: 'CTO', phone: '123', page: '/a' });
+    const res = await upsert({ email: address, title: 'CEO' });
+    expect(res.json.contact).toMatchObject({ name: 'Ada', title: 'CEO', phone: '123', page: '/a' });
+  });
+
+  test('treats null and empty strings as omitted: they never clear a stored value', async () => {
+    const address = email('clear');
+    await upsert({ email: address, name: 'Ada', title: 'CTO', phone: '123' });
+    const res = await upsert({ email: address, name: null, title: '', phone: '   ', source: null });
+    expect(res.status).toBe(200);
+    expect(res.json.contact).toMatchObject({ name: 'Ada', title: 'CTO', phone: '123', source: 'api' });
+  });
+
+  test('defaults source to api only on creation; an update without source keeps it', async () => {
+    const address = email('source');
+    const created = await upsert({ email: address, source: 'ads' });
+    expect(created.json.contact.source).toBe('ads');
+    const kept = await upsert({ email: address, name: 'X' });
+    expect(kept.json.contact.source).toBe('ads');
+    const changed = await upsert({ email: address, source: 'manual' });
+    expect(changed.json.contact.source).toBe('manual');
+  });
+
+  test('is safe to retry: the same request twice gives one record', async () => {
+    const body = { email: email('retry'), name: 'Same' };
+    const first = await upsert(body);
+    const second = await upsert(body);
+    expect([first.status, second.status]).toEqual([201, 200]);
+    expect(second.json.contact).toEqual({ ...first.json.contact, updatedAt: second.json.contact.updatedAt });
+  });
+});
+
+describe('free text is clipped, never rejected', () => {
+  test.each([
+    ['name', 200],
+    ['title', 200],
+    ['phone', 64],
+    ['page', 2048],
+  ])('clips %s to %i characters', async (field, limit) => {
+    const res = await upsert({ email: email(field), [field]: 'x'.repeat(limit + 50) });
+    expect(res.status).toBe(201);
+    expect(res.json.contact[field]).toBe('x'.repeat(limit));
+  });
+
+  test('keeps a value of exactly the limit whole', async () => {
+    const res = await upsert({ email: email(), name: 'y'.repeat(200) });
+    expect(res.json.contact.name).toHaveLength(200);
+  });
+
+  test('counts characters, not UTF-16 units, and never splits one', async () => {
+    const res = await upsert({ email: email(), name: '😀'.repeat(250) });
+    expect(Array.from(res.json.contact.name as string)).toHaveLength(200);
+    expect(res.json.contact.name).toBe('😀'.repeat(200));
+  });
+});
+
+describe('email is validated, never truncated (422)', () => {
+  const local = (length: number) => 'a'.repeat(length - '@example.com'.length);
+
+  test('accepts an address of exactly 254 characters', async () => {
+    const address = `${local(254)}@example.com`;
+    const res = await upsert({ email: address });
+    expect(res.status).toBe(201);
+    expect(res.json.contact.email).toBe(address);
+  });
+
+  test.each([
+    ['missing', {}],
+    ['null', { email: null }],
+    ['empty', { email: '' }],
+    ['not a string', { email: 42 }],
+    ['without @', { email: 'ada.example.com' }],
+    ['with two @', { email: 'ada@lovelace@example.com' }],
+    ['without a name', { email: '@example.com' }],
+    ['without a domain', { email: 'ada@' }],
+    ['with a space inside', { email: 'ada lovelace@example.com' }],
+    ['of 255 characters', { email: `${'a'.repeat(255 - 12)}@example.com` }],
+  ])('refuses an email %s', async (_label, body) => {
+    const res = await upsert(body);
+    expect(res.status).toBe(422);
+    expect(res.json).toEqual({ error: expect.stringContaining('email') });
+  });
+
+  test('refuses an unknown source with 422 naming the accepted values', async () => {
+    const res = await upsert({ email: email(), source: 'hubspotz' });
+    expect(res.status).toBe(422);
+    expect(res.json.error).toMatch(/source must be one of api, external_crm, ads, manual/);
+  });
+
+  test('refuses a wrongly typed optional field with 422', async () => {
+    const res = await upsert({ email: email(), name: { first: 'Ada' } });
+    expect(res.status).toBe(422);
+    expect(res.json.error).toBe('name must be a string');
+  });
+
+  test('refuses a body that is not a JSON object with 422', async () => {
+    for (const body of ['[]', '"ada@example.com"', '42', 'null']) {
+      const res = await upsert(body);
+      expect(res.status).toBe(422);
+      expect(res.json.error).toMatch(/must be a JSON object/);
+    }
+  });
+
+  test('lists every problem of a body in one message', async () => {
+    const res = await upsert({ email: 'nope', source: 'web' });
+    expect(res.status).toBe(422);
+    expect(res.json.error).toMatch(/email.*; source/);
+  });
+});

@@ -1,0 +1,122 @@
+import { bearer, endpoint, newFactoryId, startLocalApi, type LocalApi } from '../support/local-api';
+import { runScript } from '../support/commands';
+
+/** The keys command against the run's DynamoDB Local. */
+const keys = (...args: string[]) => runScript('keys', args, { DYNAMODB_ENDPOINT: endpoint() });
+
+let api: LocalApi;
+beforeAll(async () => {
+  api = await startLocalApi();
+});
+afterAll(() => api.close());
+
+describe('npm run keys -- create', () => {
+  test('prints one JSON object with the secret, shown once, and a key id; the key works', async () => {
+    const factoryId = newFactoryId('cli');
+    const result = await keys('create', '--factory', factoryId);
+    expect(result.status).toBe(0);
+    const created = JSON.parse(result.stdout);
+    expect(created).toMatchObject({ key: expect.stringMatching(/^dfsk_/), keyId: expect.stringMatching(/^key_/), factoryId, rateLimit: 30000 });
+    const res = await api.request('POST', '/api/v1/contacts', { headers: bearer(created.key), body: { email: 'cli@example.com' } });
+    expect(res.status).toBe(201);
+    expect(res.json.contact.factoryId).toBe(factoryId);
+  });
+
+  test('--rate-limit sets the per-minute limit', async () => {
+    const result = await keys('create', '--factory', newFactoryId('cli'), '--rate-limit', '120');
+    expect(JSON.parse(result.stdout).rateLimit).toBe(120);
+  });
+
+  test('--type publishable issues a dfpk_ key bound to its origins', async () => {
+    const result = await keys('create', '--factory', newFactoryId('cli'), '--type', 'publishable', '--origin', 'https://www.Example.com', '--origin', 'http://localhost:5173');
+    expect(result.status).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      key: expect.stringMatching(/^dfpk_/),
+      type: 'publishable',
+      origins: ['https://www.example.com', 'http://localhost:5173'],
+    });
+  });
+
+  test.each([
+    [['create'], /--factory <fac_id> is required/],
+    [['create', '--factory', 'acme'], /--factory must look like fac_/],
+    [['create', '--factory', 'fac_x', '--rate-limit', '0'], /--rate-limit must be a whole number/],
+    [['create', '--factory', 'fac_x', '--type', 'publishable'], /needs at least one --origin/],
+    [['create', '--factory', 'fac_x', '--type', 'publishable', '--origin', 'https://x.com/path'], /no path/],
+    [['create', '--factory', 'fac_x', '--type', 'admin'], /--type must be secret or publishable/],
+    [['frobnicate'], /unknown command/],
+    [[], /a command is required/],
+    [['create', '--factory', 'fac_x', '--colour', 'red'], /Unknown option '--colour'/],
+  ])('refuses %j with exit code 2, one error line and the usage', async (args, message) => {
+    const result = await keys(...args);
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.split('\n')[0]).toMatch(message);
+    expect(result.stderr).toMatch(/^usage: npm run --silent keys/m);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('npm run keys -- list', () => {
+  test("lists the factory's keys, never a secret or its hash", async () => {
+    const factoryId = newFactoryId('cli');
+    const first = JSON.parse((await keys('create', '--factory', factoryId)).stdout);
+    const second = JSON.parse((await keys('create', '--factory', factoryId, '--rate-limit', '10')).stdout);
+    const result = await keys('list', '--factory', factoryId);
+    expect(result.status).toBe(0);
+    const listed = JSON.parse(result.stdout);
+    expect(listed.map((k: { keyId: string }) => k.keyId).sort()).toEqual([first.keyId, second.keyId].sort());
+    expect(result.stdout).not.toContain(first.key.slice(5));
+    expect(result.stdout).not.toMatch(/keyHash|[0-9a-f]{64}/);
+    expect(listed[0]).toMatchObject({ status: 'active', type: 'secret', hint: expect.any(String), createdAt: expect.any(String) });
+  });
+
+  test('lists nothing for a factory without keys', async () => {
+    const result = await keys('list', '--factory', newFactoryId('empty'));
+    expect(JSON.parse(result.stdout)).toEqual([]);
+  });
+});
+
+describe('npm run keys -- revoke', () => {
+  test('revokes: the key gets 401 from its next request, and the list shows it revoked', async () => {
+    const factoryId = newFactoryId('cli');
+    const created = JSON.parse((await keys('create', '--factory', factoryId)).stdout);
+    const result = await keys('revoke', created.keyId);
+    expect(result.status).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ keyId: created.keyId, status: 'revoked', revokedAt: expect.any(String) });
+    const res = await api.request('GET', '/api/v1/contacts?email=a%40b.co', { headers: bearer(created.key) });
+    expect(res.status).toBe(401);
+    const listed = JSON.parse((await keys('list', '--factory', factoryId)).stdout);
+    expect(listed[0].status).toBe('revoked');
+  });
+
+  test('revoking twice keeps the first revocation time', async () => {
+    const created = JSON.parse((await keys('create', '--factory', newFactoryId('cli'))).stdout);
+    const first = JSON.parse((await keys('revoke', created.keyId)).stdout);
+    const second = JSON.parse((await keys('revoke', created.keyId)).stdout);
+    expect(second.revokedAt).toBe(first.revokedAt);
+  });
+
+  test('an unknown key id is a one-line error, exit code 1', async () => {
+    const result = await keys('revoke', 'key_0000000000000000');
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toMatch(/^error: no key with id key_0000000000000000/);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('the store the command works on', () => {
+  test('a missing table is a one-line error that says what to do', async () => {
+    const result = await runScript('keys', ['list', '--factory', 'fac_x'], { DYNAMODB_ENDPOINT: endpoint(), KEYS_TABLE_NAME: 'no-such-table' });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toMatch(/^error: table "no-such-table" does not exist at .*npm start/);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  test('an endpoint where no DynamoDB answers is a one-line error', async () => {
+    const result = await runScript('keys', ['list', '--factory', 'fac_x'], { DYNAMODB_ENDPOINT: 'http://127.0.0.1:9' });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toMatch(/^error: no DynamoDB answers at DYNAMODB_ENDPOINT=http:\/\/127.0.0.1:9/);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,36 @@
+import middy from '@middy/core';
+import httpErrorHandler from '@middy/http-error-handler';
+import { serverErrors } from '../../lambda/api/middleware/server-errors';
+import { apiError } from '../../lambda/api/responses';
+import { StorageUnavailableError } from '../../lambda/store/errors';
+import { context } from '../support/events';
+
+const failingWith = (error: Error) =>
+  middy()
+    .use(httpErrorHandler({ logger: false, fallbackMessage: '{"error":"internal"}' }))
+    .use(serverErrors())
+    .handler(async () => {
+      throw error;
+    });
+
+describe('serverErrors', () => {
+  test('turns a storage failure into 503 with Retry-After', async () => {
+    const res = await failingWith(new StorageUnavailableError('GetItem', new Error('socket hang up')))({}, context());
+    expect(res).toMatchObject({ statusCode: 503, headers: { 'Retry-After': '1' } });
+    expect(JSON.parse(res.body).error).toMatch(/retry the same request/);
+  });
+
+  test("turns middy's early timeout into 503", async () => {
+    const timeout = Object.assign(new Error('aborted'), { name: 'TimeoutError' });
+    expect((await failingWith(timeout)({}, context())).statusCode).toBe(503);
+  });
+
+  test('leaves an HTTP error as it is', async () => {
+    expect((await failingWith(apiError(404, 'nope'))({}, context())).statusCode).toBe(404);
+  });
+
+  test('leaves a bug a 500, without its details in the body', async () => {
+    const res = await failingWith(new TypeError('x is undefined'))({}, context());
+    expect(res).toMatchObject({ statusCode: 500, body: '{"error":"internal"}' });
+  });
+});

@@ -1,0 +1,73 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+
+export const ROOT = join(__dirname, '..', '..');
+const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+
+export interface CommandResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a project script (scripts/<name>.ts) the way `npm run` does, and waits for it. */
+export function runScript(name: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CommandResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [TSX, join(ROOT, 'scripts', `${name}.ts`), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+/** Starts a long-running project script; resolves once its output matches `ready`. */
+export function startScript(name: string, env: NodeJS.ProcessEnv, ready: RegExp, timeoutMs = 60_000) {
+  const child: ChildProcess = spawn(process.execPath, [TSX, join(ROOT, 'scripts', `${name}.ts`)], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+  });
+  const output = { stdout: '', stderr: '' };
+  child.stdout?.on('data', (chunk) => (output.stdout += chunk));
+  child.stderr?.on('data', (chunk) => (output.stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const started = new Promise<RegExpMatchArray>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`not ready in ${timeoutMs} ms:\n${output.stdout}\n${output.stderr}`)), timeoutMs);
+    const check = () => {
+      const match = output.stdout.match(ready);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match);
+      }
+    };
+    child.stdout?.on('data', check);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code} before ready:\n${output.stdout}\n${output.stderr}`));
+    });
+  });
+  return { child, output, exited, started };
+}
+
+/** True while a process with that pid exists. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Pids of running DynamoDB Local java processes whose command line mentions `needle`. */
+export function dynamoDbLocalPids(needle: string): number[] {
+  const ps = spawnSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
+  return ps.stdout
+    .split('\n')
+    .filter((line) => line.includes('DynamoDBLocal.jar') && line.includes(needle))
+    .map((line) => Number(line.trim().split(/\s+/)[0]));
+}

@@ -1,0 +1,3 @@
+// Each test worker: quiet logs, and no Node-version notice from the AWS SDK.
+process.env.LOG_LEVEL = 'silent';
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
