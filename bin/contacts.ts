@@ -8,6 +8,8 @@ import { ContactsStack } from '../lib/contacts-stack';
  *   throttleRate         stage-wide requests per second (default 1000)
  *   throttleBurst        stage-wide burst (default 2000)
  *   cloudWatchRole       false when the account already has API Gateway's logging role
+ *   platformName         enrichment.provider on enriched contacts (default "platform")
+ *   controlRoomRoleArn   IAM role allowed to invoke the enrichment function
  */
 const app = new App();
 
@@ -29,4 +31,6 @@ new ContactsStack(app, context('stackName') ?? 'ContactsService', {
   throttleRatePerSecond: numberContext('throttleRate'),
   throttleBurst: numberContext('throttleBurst'),
   createCloudWatchRole: context('cloudWatchRole') !== 'false',
+  platformName: context('platformName'),
+  controlRoomPrincipalArn: context('controlRoomRoleArn'),
 });

@@ -6,4 +6,6 @@ export const OUTPUTS = {
   apiUrl: 'ApiUrl',
   contactsTable: 'ContactsTableName',
   keysTable: 'KeysTableName',
+  referenceTable: 'ReferenceTableName',
+  enrichmentFunction: 'EnrichmentFunctionName',
 } as const;

@@ -1,16 +1,17 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { CONTACTS_KEY, KEYS_BY_FACTORY, KEYS_BY_KEY_ID, KEYS_KEY } from '../lambda/store/schema';
+import { CONTACTS_KEY, KEYS_BY_FACTORY, KEYS_BY_KEY_ID, KEYS_KEY, REFERENCE_KEY } from '../lambda/store/schema';
 
 /**
- * The service's two tables, key schema from lambda/store/schema.ts (the same
+ * The service's tables (contacts, keys, and the enrichment reference dataset), key schema from lambda/store/schema.ts (the same
  * the local tables are created with). On-demand, point-in-time recovery,
  * encrypted with the AWS managed key, kept when the stack is deleted.
  */
 export class ContactsTables extends Construct {
   readonly contacts: Table;
   readonly keys: Table;
+  readonly reference: Table;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
@@ -44,6 +45,12 @@ export class ContactsTables extends Construct {
       indexName: KEYS_BY_KEY_ID.indexName,
       partitionKey: { name: KEYS_BY_KEY_ID.partitionKey, type: AttributeType.STRING },
       projectionType: ProjectionType.KEYS_ONLY,
+    });
+
+    // The vendor dataset enrichment reads, loaded by `enrich -- load-dataset`.
+    this.reference = new Table(this, 'Reference', {
+      ...common,
+      partitionKey: { name: REFERENCE_KEY.partitionKey, type: AttributeType.STRING },
     });
   }
 }

@@ -63,5 +63,10 @@ export function contactView(contact: Contact): Contact {
     const value = contact[field];
     if (value !== undefined && value !== null) view[field] = value;
   }
+  // DynamoDB keeps no key order in maps: give the enrichment object the spec's.
+  if (contact.enrichment) {
+    const { provider, at, fields } = contact.enrichment;
+    view.enrichment = { provider, at, fields };
+  }
   return view as unknown as Contact;
 }

@@ -6,32 +6,46 @@
  *   contact item   sk = contact id        "ct_0123456789abcdef"
  *   company item   sk = "company#" + domain, attribute id = "co_…"
  *
+ *   usage item     sk = "usage#" + period ("usage#2026-11"): billed enrichment passes
+ *
  * keys table       PK keyHash (S) = sha256 of the secret
  *   GSI byFactory  PK factoryId, SK keyId  (keys only: `keys list`)
  *   GSI byKeyId    PK keyId                (keys only: `keys revoke`)
+ *
+ * reference table  PK email (S): the vendor dataset enrichment reads
  */
 export const CONTACTS_KEY = { partitionKey: 'factoryId', sortKey: 'sk' } as const;
 export const KEYS_KEY = { partitionKey: 'keyHash' } as const;
 export const KEYS_BY_FACTORY = { indexName: 'byFactory', partitionKey: 'factoryId', sortKey: 'keyId' } as const;
 export const KEYS_BY_KEY_ID = { indexName: 'byKeyId', partitionKey: 'keyId' } as const;
 
+export const REFERENCE_KEY = { partitionKey: 'email' } as const;
+
 export const CONTACT_SK_PREFIX = 'ct_';
 export const COMPANY_SK_PREFIX = 'company#';
+export const USAGE_SK_PREFIX = 'usage#';
 
 export const companySortKey = (domain: string): string => `${COMPANY_SK_PREFIX}${domain}`;
+export const usageSortKey = (period: string): string => `${USAGE_SK_PREFIX}${period}`;
 
 export interface TableNames {
   contacts: string;
   keys: string;
+  reference: string;
 }
 
 /** Names used on one machine (DynamoDB Local) when the environment names none. */
-export const LOCAL_TABLE_NAMES: TableNames = { contacts: 'contacts', keys: 'contacts-keys' };
+export const LOCAL_TABLE_NAMES: TableNames = {
+  contacts: 'contacts',
+  keys: 'contacts-keys',
+  reference: 'contacts-reference',
+};
 
-/** Table names from the environment the stack gives the Lambda. */
+/** Table names from the environment the stack gives the Lambdas. */
 export function tableNamesFromEnv(env: NodeJS.ProcessEnv = process.env): TableNames {
   return {
     contacts: env.CONTACTS_TABLE_NAME || LOCAL_TABLE_NAMES.contacts,
     keys: env.KEYS_TABLE_NAME || LOCAL_TABLE_NAMES.keys,
+    reference: env.REFERENCE_TABLE_NAME || LOCAL_TABLE_NAMES.reference,
   };
 }

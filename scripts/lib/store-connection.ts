@@ -52,7 +52,13 @@ async function answersAsDynamoDb(client: DynamoDBClient): Promise<boolean> {
   }
 }
 
-async function connectStack(stack: string, region: string | undefined): Promise<StoreConnection> {
+const OUTPUT_OF: Record<keyof TableNames, string> = {
+  contacts: OUTPUTS.contactsTable,
+  keys: OUTPUTS.keysTable,
+  reference: OUTPUTS.referenceTable,
+};
+
+async function connectStack(stack: string, region: string | undefined, need: (keyof TableNames)[]): Promise<StoreConnection> {
   const cfn = new CloudFormationClient({ region });
   let outputs: Record<string, string> = {};
   try {
@@ -67,12 +73,17 @@ async function connectStack(stack: string, region: string | undefined): Promise<
   } finally {
     cfn.destroy();
   }
-  const tables = { contacts: outputs[OUTPUTS.contactsTable], keys: outputs[OUTPUTS.keysTable] };
-  if (!tables.contacts || !tables.keys) {
-    throw new SetupError(`stack "${stack}" has no ${OUTPUTS.contactsTable}/${OUTPUTS.keysTable} outputs: is it the contacts service stack?`);
+  const missing = need.filter((table) => !outputs[OUTPUT_OF[table]]).map((table) => OUTPUT_OF[table]);
+  if (missing.length > 0) {
+    throw new SetupError(`stack "${stack}" has no ${missing.join(', ')} output: is it the contacts service stack, deployed from this version?`);
   }
+  const tables: TableNames = {
+    contacts: outputs[OUTPUTS.contactsTable] ?? '',
+    keys: outputs[OUTPUTS.keysTable] ?? '',
+    reference: outputs[OUTPUTS.referenceTable] ?? '',
+  };
   const client = createDynamoClient({ ...CLI_CONFIG, region });
-  return open(client, tables as TableNames, `stack ${stack}`, async () => undefined);
+  return open(client, tables, `stack ${stack}`, async () => undefined);
 }
 
 /**
@@ -84,8 +95,12 @@ async function connectStack(stack: string, region: string | undefined): Promise<
  *                         nothing listens there, the embedded one is started
  *                         on .data/ for the command and stopped after it.
  */
-export async function connectStore(target: StoreTarget = {}): Promise<StoreConnection> {
-  if (target.stack) return connectStack(target.stack, target.region);
+export async function connectStore(
+  target: StoreTarget = {},
+  need: (keyof TableNames)[] = ['contacts', 'keys'],
+): Promise<StoreConnection> {
+  if (target.stack) return connectStack(target.stack, target.region, need);
+  const needed = (tables: TableNames) => need.map((table) => tables[table]);
 
   const tables = tableNamesFromEnv();
   const endpoint = process.env.DYNAMODB_ENDPOINT;
@@ -95,7 +110,7 @@ export async function connectStore(target: StoreTarget = {}): Promise<StoreConne
       client.destroy();
       throw new SetupError(`no DynamoDB answers at DYNAMODB_ENDPOINT=${endpoint}: start it, or unset DYNAMODB_ENDPOINT`);
     }
-    await assertTablesExist(client, [tables.contacts, tables.keys], endpoint, 'start the service once with npm start, which creates them').catch(
+    await assertTablesExist(client, needed(tables), endpoint, 'start the service once with npm start, which creates them').catch(
       (error) => {
         client.destroy();
         throw error;
@@ -111,7 +126,7 @@ export async function connectStore(target: StoreTarget = {}): Promise<StoreConne
     running.destroy();
     // The DynamoDB Local of a running `npm start`: it created the tables.
     const client = createDynamoClient({ ...CLI_CONFIG, endpoint: local });
-    await assertTablesExist(client, [tables.contacts, tables.keys], local, 'is that the DynamoDB Local of this project? (npm start creates the tables)').catch(
+    await assertTablesExist(client, needed(tables), local, 'is that the DynamoDB Local of this project? (npm start creates the tables)').catch(
       (error) => {
         client.destroy();
         throw error;

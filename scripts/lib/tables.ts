@@ -5,7 +5,7 @@ import {
   type CreateTableCommandInput,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
-import { CONTACTS_KEY, KEYS_BY_FACTORY, KEYS_BY_KEY_ID, KEYS_KEY, type TableNames } from '../../lambda/store/schema';
+import { CONTACTS_KEY, KEYS_BY_FACTORY, KEYS_BY_KEY_ID, KEYS_KEY, REFERENCE_KEY, type TableNames } from '../../lambda/store/schema';
 import { SetupError } from './setup-error';
 
 /** The same key schema the CDK stack deploys (both read lambda/store/schema.ts). */
@@ -47,6 +47,12 @@ export function tableDefinitions(names: TableNames): CreateTableCommandInput[] {
           Projection: { ProjectionType: 'KEYS_ONLY' },
         },
       ],
+    },
+    {
+      TableName: names.reference,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [{ AttributeName: REFERENCE_KEY.partitionKey, AttributeType: 'S' }],
+      KeySchema: [{ AttributeName: REFERENCE_KEY.partitionKey, KeyType: 'HASH' }],
     },
   ];
 }

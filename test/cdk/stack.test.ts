@@ -10,9 +10,15 @@ import { endpoint, issueKey, newFactoryId } from '../support/local-api';
 let template: Template;
 let assemblyDir: string;
 
+const CONTROL_ROOM = 'arn:aws:iam::123456789012:role/ControlRoom';
+
 beforeAll(() => {
   const app = new App();
-  const stack = new ContactsStack(app, 'TestContacts', { env: { account: '123456789012', region: 'eu-west-1' } });
+  const stack = new ContactsStack(app, 'TestContacts', {
+    env: { account: '123456789012', region: 'eu-west-1' },
+    platformName: 'Acme Platform',
+    controlRoomPrincipalArn: CONTROL_ROOM,
+  });
   template = Template.fromStack(stack);
   assemblyDir = app.synth().directory;
 }, 120_000);
@@ -20,10 +26,39 @@ beforeAll(() => {
 /** Resources of a type whose properties match. */
 const resources = (type: string, props: object = {}) => template.findResources(type, { Properties: props });
 
+/** Logical id of the Lambda function whose description starts with `prefix`. */
+function functionId(prefix: string): string {
+  const found = Object.entries(resources('AWS::Lambda::Function')).filter(([, f]: [string, any]) =>
+    String(f.Properties.Description).startsWith(prefix),
+  );
+  expect(found).toHaveLength(1);
+  return found[0]![0];
+}
+
+/** DynamoDB permissions of a function's role: table logical id → sorted actions. */
+function dynamoGrants(fnId: string): Record<string, string[]> {
+  const fn = (resources('AWS::Lambda::Function') as any)[fnId];
+  const roleId = fn.Properties.Role['Fn::GetAtt'][0];
+  const policies = Object.values(resources('AWS::IAM::Policy')).filter((p: any) =>
+    p.Properties.Roles.some((r: any) => r.Ref === roleId),
+  ) as any[];
+  const grants: Record<string, string[]> = {};
+  for (const statement of policies.flatMap((p) => p.Properties.PolicyDocument.Statement)) {
+    const actions = [statement.Action].flat().filter((a: string) => a.startsWith('dynamodb:'));
+    if (actions.length === 0) continue;
+    for (const resource of [statement.Resource].flat()) {
+      const ref = JSON.stringify(resource).match(/"(Tables\w+?)[0-9A-F]{8}"/)?.[1] ?? JSON.stringify(resource);
+      grants[ref] = [...new Set([...(grants[ref] ?? []), ...actions])].sort();
+    }
+  }
+  return grants;
+}
+
 describe('Lambda (issue point 5)', () => {
-  test('one API function: Node.js 22, arm64, bundled handler, bounded timeout, table names in env', () => {
-    template.resourceCountIs('AWS::Lambda::Function', 1);
+  test('the API function: Node.js 22, arm64, bundled handler, bounded timeout, table names in env', () => {
+    template.resourceCountIs('AWS::Lambda::Function', 2);
     template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: Match.stringLikeRegexp('^Contacts API'),
       Runtime: 'nodejs22.x',
       Architectures: ['arm64'],
       Handler: 'index.handler',
@@ -39,9 +74,12 @@ describe('Lambda (issue point 5)', () => {
     let bundlePath: string;
     let code: string;
     beforeAll(() => {
-      const asset = readdirSync(assemblyDir).find((name) => name.startsWith('asset.') && existsSync(join(assemblyDir, name, 'index.mjs')));
-      if (!asset) throw new Error(`no bundled asset in ${assemblyDir}`);
-      bundlePath = join(assemblyDir, asset, 'index.mjs');
+      const fn = (resources('AWS::Lambda::Function') as any)[functionId('Contacts API')];
+      const asset = fn.Metadata?.['aws:asset:path'] as string | undefined;
+      const candidates = readdirSync(assemblyDir).filter((name) => name.startsWith('asset.') && existsSync(join(assemblyDir, name, 'index.mjs')));
+      const dir = asset ?? candidates.find((name) => fn.Properties.Code.S3Key.startsWith(name.slice('asset.'.length)));
+      if (!dir) throw new Error(`no bundled asset for the API function in ${assemblyDir}`);
+      bundlePath = join(assemblyDir, dir, 'index.mjs');
       code = readFileSync(bundlePath, 'utf8');
     });
 
@@ -101,15 +139,44 @@ describe('Lambda (issue point 5)', () => {
     });
   });
 
-  test("the function's role may call exactly UpdateItem/GetItem on contacts and UpdateItem on keys", () => {
-    const policies = Object.values(resources('AWS::IAM::Policy'));
-    const statements = policies.flatMap((p: any) => p.Properties.PolicyDocument.Statement);
-    const dynamo = statements.filter((s: any) => [s.Action].flat().some((a: string) => a.startsWith('dynamodb:')));
-    const summary = dynamo.map((s: any) => ({ actions: [s.Action].flat().sort(), resource: JSON.stringify(s.Resource) }));
-    expect(summary).toHaveLength(2);
-    expect(summary.find((s) => s.resource.includes('TablesContacts'))?.actions).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
-    expect(summary.find((s) => s.resource.includes('TablesKeys'))?.actions).toEqual(['dynamodb:UpdateItem']);
-    expect(JSON.stringify(statements)).not.toMatch(/"dynamodb:\*"|"\*"/);
+  test("the API function's role may call exactly UpdateItem/GetItem on contacts and UpdateItem on keys", () => {
+    expect(dynamoGrants(functionId('Contacts API'))).toEqual({
+      TablesContacts: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+      TablesKeys: ['dynamodb:UpdateItem'],
+    });
+  });
+
+  test('no policy grants a wildcard action', () => {
+    const statements = Object.values(resources('AWS::IAM::Policy')).flatMap((p: any) => p.Properties.PolicyDocument.Statement);
+    expect(JSON.stringify(statements)).not.toMatch(/"dynamodb:\*"|"Action":"\*"/);
+  });
+});
+
+describe('the enrichment function (internal)', () => {
+  test('runs the enrichment handler with the platform name as provider', () => {
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: Match.stringLikeRegexp('^Contacts enrichment'),
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      Timeout: 300,
+      Environment: { Variables: Match.objectLike({ PLATFORM_NAME: 'Acme Platform', REFERENCE_TABLE_NAME: { Ref: Match.anyValue() } }) },
+    });
+  });
+
+  test('is not reachable through API Gateway: no route and no permission for it', () => {
+    const enrichment = functionId('Contacts enrichment');
+    const methods = JSON.stringify(resources('AWS::ApiGateway::Method'));
+    expect(methods).not.toContain(enrichment);
+    const permissions = Object.values(resources('AWS::Lambda::Permission')) as any[];
+    const onEnrichment = permissions.filter((p) => JSON.stringify(p.Properties.FunctionName).includes(enrichment));
+    expect(onEnrichment.map((p) => p.Properties.Principal)).toEqual([CONTROL_ROOM]);
+  });
+
+  test('may only read contacts and write passes (UpdateItem), and read the reference dataset', () => {
+    expect(dynamoGrants(functionId('Contacts enrichment'))).toEqual({
+      TablesContacts: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
+      TablesReference: ['dynamodb:GetItem'],
+    });
   });
 });
 
@@ -172,9 +239,9 @@ describe('API Gateway (issue point 6)', () => {
 });
 
 describe('tables (issue point 7)', () => {
-  test('both on demand, with point-in-time recovery, encryption, retained on delete', () => {
+  test('all on demand, with point-in-time recovery, encryption, deletion protection, retained on delete', () => {
     const tables = template.findResources('AWS::DynamoDB::Table');
-    expect(Object.keys(tables)).toHaveLength(2);
+    expect(Object.keys(tables)).toHaveLength(3);
     for (const table of Object.values(tables) as any[]) {
       expect(table.DeletionPolicy).toBe('Retain');
       expect(table.UpdateReplacePolicy).toBe('Retain');
@@ -182,6 +249,7 @@ describe('tables (issue point 7)', () => {
         BillingMode: 'PAY_PER_REQUEST',
         PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
         SSESpecification: { SSEEnabled: true },
+        DeletionProtectionEnabled: true,
       });
     }
   });
@@ -207,8 +275,8 @@ describe('tables (issue point 7)', () => {
 });
 
 describe('outputs', () => {
-  test('the API URL and the table names the keys command reads', () => {
+  test('the API URL, the table names the commands read, and the enrichment function', () => {
     const outputs = template.toJSON().Outputs;
-    expect(Object.keys(outputs).sort()).toEqual([OUTPUTS.apiUrl, OUTPUTS.contactsTable, OUTPUTS.keysTable].sort());
+    expect(Object.keys(outputs).sort()).toEqual(Object.values(OUTPUTS).sort());
   });
 });

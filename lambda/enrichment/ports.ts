@@ -1,0 +1,57 @@
+import type { Contact } from '../domain/contact';
+import type { PassPlan } from './plan-pass';
+
+/** A contact as the enrichment pass reads it, with its pass bookkeeping. */
+export interface StoredContact extends Contact {
+  /** Time of the last billed pass (internal: never returned by the API). */
+  enrichmentCheckedAt?: string;
+}
+
+export type ApplyOutcome =
+  /** Written: the contact update and the usage increment, together. */
+  | { outcome: 'applied' }
+  /** The contact is no longer as planned (or is gone): plan again from `current`. */
+  | { outcome: 'conflict'; current?: StoredContact }
+  /** The same pass (same token) was applied before: nothing written now. */
+  | { outcome: 'duplicate' };
+
+export interface PassWrite {
+  factoryId: string;
+  /** The contact the plan was made from. */
+  contact: StoredContact;
+  plan: Extract<PassPlan, { kind: 'fill' | 'complete' }>;
+  /** Bulk runs also require the contact to be still unenriched and unbilled. */
+  bulk: boolean;
+  at: string;
+  /** Billing period, `YYYY-MM` (UTC). */
+  period: string;
+  /** Idempotency token of this write: the same token is never applied twice. */
+  token: string;
+}
+
+export interface ContactPage {
+  /** Contacts of the page that still need a pass (not enriched, never billed). */
+  contacts: StoredContact[];
+  /** Contacts the page looked at, those passed over included. */
+  scanned: number;
+  /** Where the next page starts; undefined at the end. */
+  next?: string;
+}
+
+export interface UsageRecord {
+  period: string;
+  billedPasses: number;
+  lastPassAt?: string;
+}
+
+/** What enrichment needs from storage (DynamoDB adapter: ./dynamo-enrichment-store). */
+export interface EnrichmentStore {
+  getContact(factoryId: string, id: string): Promise<StoredContact | undefined>;
+  /** Applies a planned pass and bills it, atomically, if the contact is still as planned. */
+  applyPass(write: PassWrite): Promise<ApplyOutcome>;
+  /** One page of a factory's contacts, in id order, starting after `cursor`. */
+  pageOfContacts(factoryId: string, cursor: string | undefined, limit: number): Promise<ContactPage>;
+  /** How many contacts the factory has (for progress reporting). */
+  countContacts(factoryId: string): Promise<number>;
+  usage(factoryId: string): Promise<UsageRecord[]>;
+}

@@ -1,0 +1,68 @@
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { clip } from '../../domain/clip';
+import { ENRICHABLE_FIELDS, type EnrichableField } from '../../domain/contact';
+import { normalizeEmail } from '../../domain/email';
+import { storageCall } from '../../store/errors';
+import type { EnrichmentSource, FoundFields, LookupSubject } from './source';
+
+/** Longest value kept per field (the API's own clipping where it has one). */
+const FIELD_LIMITS: Record<EnrichableField, number> = { name: 200, title: 200, phone: 64, location: 200 };
+
+/** One person of the vendor's reference dataset, as stored (keyed by lowercased email). */
+export interface ReferenceRecord extends FoundFields {
+  email: string;
+}
+
+export type LineResult = { ok: true; record: ReferenceRecord } | { ok: false; problem: string } | { ok: 'blank' };
+
+/**
+ * Reads one line of the vendor file (JSON Lines, one object per person, keyed
+ * by `email`; `name`, `title`, `phone`, `location` are kept, other keys
+ * ignored, values clipped).
+ */
+export function parseReferenceLine(line: string): LineResult {
+  if (line.trim() === '') return { ok: 'blank' };
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return { ok: false, problem: 'not valid JSON' };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { ok: false, problem: 'not a JSON object' };
+  }
+  const raw = value as Record<string, unknown>;
+  if (typeof raw.email !== 'string') return { ok: false, problem: 'no "email" string' };
+  const email = normalizeEmail(raw.email);
+  if (!email.ok) return { ok: false, problem: email.problem };
+  const record: ReferenceRecord = { email: email.email };
+  for (const field of ENRICHABLE_FIELDS) {
+    const fieldValue = raw[field];
+    if (typeof fieldValue === 'string' && fieldValue.trim() !== '') {
+      record[field] = clip(fieldValue.trim(), FIELD_LIMITS[field]);
+    }
+  }
+  return { ok: true, record };
+}
+
+/** Offline source: the vendor's reference dataset, loaded into its own table by `enrich -- load-dataset`. */
+export class ReferenceDataset implements EnrichmentSource {
+  readonly name = 'reference-dataset';
+
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async lookup({ email }: LookupSubject): Promise<FoundFields> {
+    const result = await storageCall('GetItem (reference dataset)', () =>
+      this.doc.send(new GetCommand({ TableName: this.tableName, Key: { email: email.toLowerCase() } })),
+    );
+    const found: FoundFields = {};
+    for (const field of ENRICHABLE_FIELDS) {
+      const value = result.Item?.[field];
+      if (typeof value === 'string' && value !== '') found[field] = value;
+    }
+    return found;
+  }
+}

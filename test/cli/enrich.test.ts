@@ -1,0 +1,124 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { uniqueEmail } from '../support/enrichment';
+import { spawnSync } from 'node:child_process';
+import { ROOT, runScript } from '../support/commands';
+import { bearer, endpoint, issueKey, newFactoryId, startLocalApi, type LocalApi } from '../support/local-api';
+
+const enrich = (...args: string[]) => runScript('enrich', args, { DYNAMODB_ENDPOINT: endpoint(), PLATFORM_NAME: 'CLI Platform' });
+
+let api: LocalApi;
+let dir: string;
+beforeAll(async () => {
+  api = await startLocalApi();
+  dir = mkdtempSync(join(tmpdir(), 'enrich-cli-'));
+});
+afterAll(() => api.close());
+
+async function factoryWith(emails: string[]) {
+  const factoryId = newFactoryId('cli');
+  const auth = bearer((await issueKey(factoryId)).key);
+  const ids: string[] = [];
+  for (const email of emails) {
+    ids.push((await api.request('POST', '/api/v1/contacts', { headers: auth, body: { email } })).json.contact.id);
+  }
+  return { factoryId, auth, ids };
+}
+
+describe('npm run enrich -- load-dataset', () => {
+  test('loads a JSON Lines file and reports loaded and invalid lines', async () => {
+    const a = uniqueEmail();
+    const file = join(dir, 'vendor.jsonl');
+    writeFileSync(file, [JSON.stringify({ email: a, title: 'Chemist' }), 'not json', '', JSON.stringify({ name: 'no email' })].join('\n'));
+    const result = await enrich('load-dataset', file);
+    expect(result.status).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      file,
+      lines: 4,
+      loaded: 1,
+      invalid: 2,
+      problems: [
+        { line: 2, problem: 'not valid JSON' },
+        { line: 4, problem: 'no "email" string' },
+      ],
+    });
+  });
+
+  test('a missing file is a one-line error', async () => {
+    const result = await enrich('load-dataset', join(dir, 'nope.jsonl'));
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toBe(`error: no file at ${join(dir, 'nope.jsonl')}`);
+  });
+});
+
+describe('npm run enrich -- --factory … --all / --contact / --email, and usage', () => {
+  test('--all enriches the factory and prints the JSON summary; usage shows the billed passes', async () => {
+    const known = [uniqueEmail(), uniqueEmail()];
+    const file = join(dir, 'known.jsonl');
+    writeFileSync(file, known.map((email) => JSON.stringify({ email, location: 'Nairobi' })).join('\n'));
+    expect((await enrich('load-dataset', file)).status).toBe(0);
+    const { factoryId, auth, ids } = await factoryWith([...known, uniqueEmail()]);
+
+    const result = await enrich('--factory', factoryId, '--all');
+    expect(result.status).toBe(0);
+    expect(result.stderr).toBe(''); // no progress bar when stderr is not a terminal
+    expect(JSON.parse(result.stdout)).toMatchObject({ factoryId, seen: 3, skipped: 0, enriched: 2, misses: 1, billed: 2 });
+
+    const read = await api.request('GET', `/api/v1/contacts/${ids[0]}`, { headers: auth });
+    expect(read.json.contact).toMatchObject({ location: 'Nairobi', enriched: true, enrichment: { provider: 'CLI Platform' } });
+
+    const again = JSON.parse((await enrich('--factory', factoryId, '--all')).stdout);
+    expect(again).toMatchObject({ seen: 3, skipped: 2, billed: 0 });
+
+    const usage = JSON.parse((await enrich('usage', '--factory', factoryId)).stdout);
+    expect(usage).toEqual({ factoryId, periods: [expect.objectContaining({ billedPasses: 2 })] });
+  }, 30_000);
+
+  test('--all draws a progress bar when stderr is a terminal', async () => {
+    const { factoryId } = await factoryWith([uniqueEmail(), uniqueEmail()]);
+    // `script` runs the command on a pseudo-terminal, as a person at a terminal would.
+    const command = `${process.execPath} ${join(ROOT, 'node_modules/tsx/dist/cli.mjs')} scripts/enrich.ts --factory ${factoryId} --all`;
+    const run = spawnSync('script', ['-qec', command, '/dev/null'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, DYNAMODB_ENDPOINT: endpoint() },
+    });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/█+ 100% 2\/2 contacts · 0 enriched, 2 misses, 0 skipped/);
+    expect(run.stdout).toMatch(/"seen": 2/);
+  }, 30_000);
+
+  test('--contact and --email refresh one contact', async () => {
+    const email = uniqueEmail();
+    const file = join(dir, 'one.jsonl');
+    writeFileSync(file, JSON.stringify({ email, title: 'Engineer' }));
+    await enrich('load-dataset', file);
+    const { factoryId, ids } = await factoryWith([email]);
+    const byId = JSON.parse((await enrich('--factory', factoryId, '--contact', ids[0] as string)).stdout);
+    expect(byId).toMatchObject({ factoryId, contactId: ids[0], outcome: 'enriched', billed: true });
+    const byEmail = JSON.parse((await enrich('--factory', factoryId, '--email', email.toUpperCase())).stdout);
+    expect(byEmail).toMatchObject({ contactId: ids[0], outcome: 'complete', billed: true });
+  }, 30_000);
+
+  test('an unknown contact is a one-line error', async () => {
+    const result = await enrich('--factory', newFactoryId('cli'), '--contact', 'ct_0000000000000000');
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toMatch(/^error: no contact ct_0000000000000000 in fac_/);
+  });
+
+  test.each([
+    [['--all'], /--factory <fac_id> is required/],
+    [['--factory', 'fac_x'], /say what to enrich/],
+    [['--factory', 'fac_x', '--all', '--contact', 'ct_0000000000000000'], /say what to enrich/],
+    [['--factory', 'fac_x', '--contact', 'ada'], /--contact must be a contact id/],
+    [['--factory', 'fac_x', '--email', 'ada'], /--email: email must contain exactly one/],
+    [['load-dataset'], /load-dataset needs the file/],
+    [['reindex'], /unknown command "reindex"/],
+  ])('refuses %j with exit code 2 and the usage', async (args, message) => {
+    const result = await enrich(...args);
+    expect(result.status).toBe(2);
+    expect(result.stderr.split('\n')[0]).toMatch(message);
+    expect(result.stderr).toMatch(/^usage: npm run --silent enrich/m);
+  });
+});

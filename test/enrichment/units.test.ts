@@ -1,0 +1,145 @@
+import { decodeCursor, encodeCursor, InvalidCursorError } from '../../lambda/enrichment/cursor';
+import { planPass } from '../../lambda/enrichment/plan-pass';
+import { parseRequest } from '../../lambda/enrichment/request';
+import { mapWithConcurrency } from '../../lambda/enrichment/run-bulk';
+import { lookup } from '../../lambda/enrichment/run-pass';
+import { nameFromEmail } from '../../lambda/enrichment/sources/email-name-heuristic';
+import { parseReferenceLine } from '../../lambda/enrichment/sources/reference-dataset';
+import type { Contact } from '../../lambda/domain/contact';
+
+const contact = (fields: Partial<Contact> = {}): Contact => ({
+  id: 'ct_0123456789abcdef',
+  factoryId: 'fac_u',
+  email: 'a@b.co',
+  source: 'api',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  ...fields,
+});
+const AT = '2026-11-21T12:00:00.000Z';
+
+describe('planPass', () => {
+  test('nothing found: a miss', () => {
+    expect(planPass(contact(), {}, 'P', AT)).toEqual({ kind: 'miss' });
+  });
+
+  test('fills only the empty fields and records all found', () => {
+    const plan = planPass(contact({ name: 'Set' }), { name: 'Found', title: 'T' }, 'P', AT);
+    expect(plan).toEqual({
+      kind: 'fill',
+      found: { name: 'Found', title: 'T' },
+      fill: { title: 'T' },
+      expectSet: { name: true, title: false },
+      enrichment: { provider: 'P', at: AT, fields: { name: 'Found', title: 'T' } },
+      markEnriched: true,
+    });
+  });
+
+  test('all found fields set on a contact never enriched: complete, no enrichment written', () => {
+    const plan = planPass(contact({ name: 'Set' }), { name: 'Found' }, 'P', AT);
+    expect(plan).toMatchObject({ kind: 'complete', fill: {}, markEnriched: false, enrichment: undefined });
+  });
+
+  test('all found fields set on a contact enriched before: complete, enrichment updated', () => {
+    const plan = planPass(contact({ name: 'Set', enriched: true }), { name: 'Found' }, 'P', AT);
+    expect(plan).toMatchObject({ kind: 'complete', markEnriched: false, enrichment: { at: AT, fields: { name: 'Found' } } });
+  });
+});
+
+describe('sources', () => {
+  test.each([
+    ['ada.lovelace@example.com', 'Ada Lovelace'],
+    ['grace_hopper@navy.mil', 'Grace Hopper'],
+    ['mary-jane.watson@example.com', 'Mary-Jane Watson'],
+    ['jean.luc.picard@example.com', 'Jean Luc Picard'],
+    ['ada.lovelace+crm@example.com', 'Ada Lovelace'],
+    ['zoë.müller@example.de', 'Zoë Müller'],
+  ])('nameFromEmail(%s) = %s', (email, name) => {
+    expect(nameFromEmail(email)).toBe(name);
+  });
+
+  test.each(['ada@example.com', 'info@example.com', 'no.reply@example.com', 'j.doe@example.com', 'user.1234@example.com', 'a.b.c.d@example.com'])(
+    'nameFromEmail(%s) finds nothing',
+    (email) => {
+      expect(nameFromEmail(email)).toBeUndefined();
+    },
+  );
+
+  test('lookup merges sources in order, first value per field', async () => {
+    const found = await lookup(
+      [
+        { name: 'first', lookup: async () => ({ name: 'From first' }) },
+        { name: 'second', lookup: async () => ({ name: 'From second', title: 'T' }) },
+      ],
+      'a@b.co',
+    );
+    expect(found).toEqual({ name: 'From first', title: 'T' });
+  });
+
+  test.each([
+    ['{"email":"Ada@Example.com","name":" Ada ","title":"CTO","phone":"1","location":"London","extra":1}', { ok: true, record: { email: 'ada@example.com', name: 'Ada', title: 'CTO', phone: '1', location: 'London' } }],
+    ['{"email":"b@c.co","name":""}', { ok: true, record: { email: 'b@c.co' } }],
+    ['   ', { ok: 'blank' }],
+    ['{oops', { ok: false, problem: 'not valid JSON' }],
+    ['[1,2]', { ok: false, problem: 'not a JSON object' }],
+    ['{"name":"x"}', { ok: false, problem: 'no "email" string' }],
+    ['{"email":"not an email"}', { ok: false, problem: expect.stringContaining('email') }],
+  ])('parseReferenceLine(%s)', (line, expected) => {
+    expect(parseReferenceLine(line)).toEqual(expected);
+  });
+
+  test('parseReferenceLine clips long values', () => {
+    const result = parseReferenceLine(JSON.stringify({ email: 'a@b.co', name: 'n'.repeat(300), phone: '9'.repeat(100) }));
+    expect(result).toMatchObject({ ok: true, record: { name: 'n'.repeat(200), phone: '9'.repeat(64) } });
+  });
+});
+
+describe('cursor', () => {
+  test('round-trips for its factory', () => {
+    expect(decodeCursor(encodeCursor('fac_a', 'ct_0123456789abcdef'), 'fac_a')).toBe('ct_0123456789abcdef');
+  });
+
+  test('refuses another factory and garbage', () => {
+    expect(() => decodeCursor(encodeCursor('fac_a', 'ct_0123456789abcdef'), 'fac_b')).toThrow(InvalidCursorError);
+    expect(() => decodeCursor('%%%', 'fac_a')).toThrow(InvalidCursorError);
+    expect(() => decodeCursor(Buffer.from('{"f":"fac_a","c":"company#x"}').toString('base64url'), 'fac_a')).toThrow(InvalidCursorError);
+  });
+});
+
+describe('parseRequest (what the control room sends)', () => {
+  test('a contactId makes a refresh, its absence a bulk run', () => {
+    expect(parseRequest({ factoryId: 'fac_a', contactId: 'ct_0123456789abcdef' })).toEqual({
+      kind: 'refresh',
+      factoryId: 'fac_a',
+      contactId: 'ct_0123456789abcdef',
+    });
+    expect(parseRequest({ factoryId: 'fac_a', cursor: 'abc' })).toEqual({ kind: 'bulk', factoryId: 'fac_a', cursor: 'abc' });
+  });
+
+  test.each([
+    [null, /expected/],
+    [{}, /factoryId must be a string/],
+    [{ factoryId: 'acme' }, /factoryId must look like/],
+    [{ factoryId: 'fac_a', contactId: 'x' }, /contactId must be a contact id/],
+    [{ factoryId: 'fac_a', contactId: 'ct_0123456789abcdef', passId: 'not valid!' }, /passId/],
+    [{ factoryId: 'fac_a', cursor: 5 }, /cursor must be the string/],
+  ])('refuses %j with a message saying what to fix', (event, message) => {
+    expect(() => parseRequest(event)).toThrow(message);
+  });
+});
+
+describe('mapWithConcurrency', () => {
+  test('keeps order and never runs more than the limit at once', async () => {
+    let running = 0;
+    let peak = 0;
+    const out = await mapWithConcurrency([1, 2, 3, 4, 5, 6, 7], 3, async (n) => {
+      running += 1;
+      peak = Math.max(peak, running);
+      await new Promise((resolve) => setTimeout(resolve, 5 * (8 - n)));
+      running -= 1;
+      return n * 10;
+    });
+    expect(out).toEqual([10, 20, 30, 40, 50, 60, 70]);
+    expect(peak).toBe(3);
+  });
+});
