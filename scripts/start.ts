@@ -12,6 +12,7 @@ import { createHttpAdapter, listen } from './lib/http-adapter';
 import { DEFAULT_API_PORT, DEFAULT_DYNAMODB_PORT, LOCAL_DATA_DIR } from './lib/paths';
 import { isPortInUse, portFromEnv } from './lib/ports';
 import { runMain, SetupError } from './lib/setup-error';
+import { liveStore, removeLock, writeLock } from './lib/store-lock';
 import { ensureTables } from './lib/tables';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -22,22 +23,37 @@ runMain(async () => {
   const busy = () =>
     new SetupError(`port ${port} is already in use: stop what listens there, or pick another port (PORT=${port + 1} npm start)`);
   if (await isPortInUse(port)) throw busy();
+  const running = liveStore(LOCAL_DATA_DIR, say);
+  if (running) {
+    throw new SetupError(
+      `the local store is already served by ${running.command} (pid ${running.serverPid}, ${running.endpoint}): stop it first`,
+    );
+  }
 
   let dynamo: DynamoDbLocal | undefined;
   let server: Server | undefined;
   let stopping = false;
-  // One handler for the whole life of the process (tools like tsx add their own: keep those).
-  const shutdown = async () => {
-    if (stopping) return;
+  const stop = async () => {
+    if (stopping) {
+      // A second signal while stopping: leave now (the exit hook kills DynamoDB Local).
+      removeLock(LOCAL_DATA_DIR);
+      process.exit(1);
+    }
     stopping = true;
     say('stopping …');
     server?.close();
     server?.closeAllConnections();
     await dynamo?.stop();
+    removeLock(LOCAL_DATA_DIR);
     process.exit(0);
   };
-  process.once('SIGINT', () => void shutdown());
-  process.once('SIGTERM', () => void shutdown());
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+  // `kill <npm pid>` ends npm without passing the signal on: stop when the parent goes away.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) void stop();
+  }, 500).unref();
 
   let endpoint = process.env.DYNAMODB_ENDPOINT;
   if (!endpoint) {
@@ -45,6 +61,7 @@ runMain(async () => {
     dynamo = await startDynamoDbLocal({ port: dynamoPort, dataDir: LOCAL_DATA_DIR });
     endpoint = dynamo.endpoint;
   }
+  writeLock(LOCAL_DATA_DIR, { serverPid: process.pid, javaPid: dynamo?.pid, endpoint, command: 'npm start' });
 
   try {
     process.env.DYNAMODB_ENDPOINT = endpoint;
@@ -67,6 +84,7 @@ runMain(async () => {
     say('Issue a key with: npm run --silent keys -- create --factory fac_demo');
   } catch (error) {
     await dynamo?.stop();
+    removeLock(LOCAL_DATA_DIR);
     throw error;
   }
 });

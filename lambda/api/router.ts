@@ -1,4 +1,5 @@
 import httpRouterHandler, { type Method } from '@middy/http-router';
+import { clip } from '../domain/clip';
 import { apiError } from './responses';
 import type { ApiEvent, ApiResult, RouteHandler } from './types';
 
@@ -27,7 +28,7 @@ export function createRouter(routes: Route[]): RouteHandler {
     notFoundResponse: ({ method, path }) => {
       const matching = patterns.filter(({ regexp }) => regexp.test(path));
       if (matching.length === 0) {
-        throw apiError(404, `No such endpoint: ${method} ${path}. The contacts API lives under /api/v1/contacts.`);
+        throw apiError(404, `No such endpoint: ${method} ${clip(path, 300)}. The contacts API lives under /api/v1/contacts.`);
       }
       const allow = [...new Set(matching.map(({ route }) => route.method))].sort().join(', ');
       const template = matching[0]?.route.path ?? path;

@@ -3,7 +3,9 @@ import { EMAIL_MAX_CHARS } from './limits';
 
 export type EmailCheck = { ok: true; email: string } | { ok: false; problem: string };
 
-const FORBIDDEN = /[\s\u0000-\u001f\u007f<>(),;:\\"[\]]/u;
+// Spaces and separators, control and invisible format characters (zero-width,
+// direction overrides), lone surrogates, and the specials of RFC 5322.
+const FORBIDDEN = /[\s\p{Z}\p{Cc}\p{Cf}\p{Cs}<>(),;:\\"[\]]/u;
 const HOST = /^[^.]+(\.[^.]+)+$/;
 
 /**
@@ -13,7 +15,8 @@ const HOST = /^[^.]+(\.[^.]+)+$/;
 export function normalizeEmail(raw: string): EmailCheck {
   const email = raw.trim();
   if (email === '') return { ok: false, problem: 'email is required' };
-  const length = charCount(email);
+  // The stored form is lowercased, which can lengthen a few letters ("İ"): both must fit.
+  const length = Math.max(charCount(email), charCount(email.toLowerCase()));
   if (length > EMAIL_MAX_CHARS) {
     return { ok: false, problem: `email must be at most ${EMAIL_MAX_CHARS} characters (got ${length})` };
   }
@@ -24,7 +27,7 @@ export function normalizeEmail(raw: string): EmailCheck {
   const [local, domain] = parts as [string, string];
   if (local === '') return { ok: false, problem: 'email needs a name before the "@"' };
   if (FORBIDDEN.test(email)) {
-    return { ok: false, problem: 'email must not contain spaces, control characters or any of <>(),;:\\"[]' };
+    return { ok: false, problem: 'email must not contain spaces, control or invisible characters, or any of <>(),;:\\"[]' };
   }
   if (!HOST.test(domain)) {
     return { ok: false, problem: 'email needs a domain after the "@", like example.com' };

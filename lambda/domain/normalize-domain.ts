@@ -1,11 +1,15 @@
+import { domainToASCII } from 'node:url';
+
 const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//;
-const LABEL = '[a-z0-9\\u00a1-\\uffff](?:[a-z0-9\\u00a1-\\uffff-]*[a-z0-9\\u00a1-\\uffff])?';
-const HOSTNAME = new RegExp(`^(?=.{1,253}$)${LABEL}(?:\\.${LABEL})+$`, 'u');
+const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
+const HOSTNAME = new RegExp(`^(?=.{1,253}$)${LABEL}(?:\\.${LABEL})+$`);
 
 /**
  * Normalizes a company domain to a bare lowercase host (spec 2.3): scheme,
  * leading `www.`, path (including a trailing slash), port and case are
- * dropped. Returns undefined when what is left is not a host name.
+ * dropped, and an international name takes its ASCII (punycode) form, so
+ * `münchen.de` and `xn--mnchen-3ya.de` are one company. Returns undefined
+ * when what is left is not a host name.
  *
  *   normalizeDomain('https://www.Acme.io/') === 'acme.io'
  */
@@ -16,5 +20,6 @@ export function normalizeDomain(raw: string): string | undefined {
   host = host.replace(/:\d*$/, '').replace(/\.$/, '');
   // Only strip `www.` when a registrable name is left ("www.com" stays).
   if (host.startsWith('www.') && host.indexOf('.', 4) !== -1) host = host.slice(4);
-  return HOSTNAME.test(host) ? host : undefined;
+  const ascii = domainToASCII(host);
+  return ascii && HOSTNAME.test(ascii) ? ascii : undefined;
 }

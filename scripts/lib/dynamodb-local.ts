@@ -1,6 +1,6 @@
 import { ListTablesCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isPortInUse } from './ports';
 import { SetupError } from './setup-error';
@@ -46,26 +46,6 @@ export function checkJava(): void {
   }
 }
 
-/** Stops a DynamoDB Local left running by an earlier run that was killed (its pid file is still there). */
-function stopLeftover(pidFile: string): void {
-  let pid: number;
-  try {
-    pid = Number(readFileSync(pidFile, 'utf8').trim());
-  } catch {
-    return;
-  }
-  try {
-    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    if (cmdline.includes('DynamoDBLocal.jar')) {
-      process.kill(-pid, 'SIGKILL');
-      process.stderr.write(`stopped a DynamoDB Local left over by an earlier run (pid ${pid})\n`);
-    }
-  } catch {
-    // not running any more
-  }
-  rmSync(pidFile, { force: true });
-}
-
 async function waitUntilReady(endpoint: string, child: ChildProcess, timeoutMs: number, output: () => string) {
   const client = new DynamoDBClient({
     endpoint,
@@ -100,8 +80,6 @@ async function waitUntilReady(endpoint: string, child: ChildProcess, timeoutMs: 
 export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise<DynamoDbLocal> {
   const { port, dataDir } = options;
   checkJava();
-  const pidFile = dataDir ? join(dataDir, 'dynamodb-local.pid') : undefined;
-  if (pidFile) stopLeftover(pidFile);
   if (await isPortInUse(port)) {
     throw new SetupError(
       `port ${port} (DynamoDB Local) is already in use: stop what listens there, set DYNAMODB_PORT to a free port, or set DYNAMODB_ENDPOINT=http://localhost:${port} if it is a DynamoDB you want to use`,
@@ -138,7 +116,6 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise
   });
   if (!spawned || child.pid === undefined) throw new SetupError('could not start java for DynamoDB Local');
   const pid = child.pid;
-  if (pidFile) writeFileSync(pidFile, `${pid}\n`);
 
   // If this process dies without stop(), take the java process group with it.
   const killOnExit = () => {
@@ -164,7 +141,6 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise
     const timer = setTimeout(killOnExit, 5000);
     await exited;
     clearTimeout(timer);
-    if (pidFile) rmSync(pidFile, { force: true });
   };
 
   const endpoint = `http://localhost:${port}`;

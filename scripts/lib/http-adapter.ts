@@ -1,6 +1,9 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { BODY_LIMIT_BYTES } from '../../lambda/domain/limits';
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -23,9 +26,12 @@ function decodeComponent(value: string): string {
   }
 }
 
+/** A map from request-chosen names: no prototype, so "__proto__" or "constructor" are plain keys. */
+const dictionary = <T>(): Record<string, T> => Object.create(null) as Record<string, T>;
+
 function parseQuery(query: string) {
-  const single: Record<string, string> = {};
-  const multi: Record<string, string[]> = {};
+  const single = dictionary<string>();
+  const multi = dictionary<string[]>();
   for (const part of query.split('&')) {
     if (part === '') continue;
     const eq = part.indexOf('=');
@@ -40,12 +46,17 @@ function parseQuery(query: string) {
 
 /** The API Gateway REST (v1) proxy event for a request: what `{proxy+}` with Lambda proxy integration sends. */
 export function toProxyEvent(req: IncomingMessage, body: Buffer, requestId: string): APIGatewayProxyEvent {
-  const url = req.url ?? '/';
+  let url = req.url ?? '/';
+  // An absolute-form target ("GET http://host/path") names the same resource.
+  if (/^https?:\/\//i.test(url)) {
+    const parsed = new URL(url);
+    url = `${parsed.pathname}${parsed.search}`;
+  }
   const q = url.indexOf('?');
   const path = q === -1 ? url : url.slice(0, q);
   const query = parseQuery(q === -1 ? '' : url.slice(q + 1));
-  const headers: Record<string, string> = {};
-  const multiValueHeaders: Record<string, string[]> = {};
+  const headers = dictionary<string>();
+  const multiValueHeaders = dictionary<string[]>();
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i] as string;
     const value = req.rawHeaders[i + 1] as string;
@@ -64,8 +75,9 @@ export function toProxyEvent(req: IncomingMessage, body: Buffer, requestId: stri
     multiValueQueryStringParameters: query.multi,
     pathParameters: path.length > 1 ? { proxy: path.slice(1) } : null,
     stageVariables: null,
-    body: body.length > 0 ? body.toString('utf8') : null,
-    isBase64Encoded: false,
+    // Text as text; bytes that are not UTF-8 as base64, so nothing is lost or resized.
+    body: body.length === 0 ? null : isUtf8(body) ? body.toString('utf8') : body.toString('base64'),
+    isBase64Encoded: body.length > 0 && !isUtf8(body),
     requestContext: {
       accountId: 'local',
       apiId: 'local',
@@ -130,6 +142,22 @@ function gatewayError(res: ServerResponse, statusCode: number, message: string) 
   send(res, { statusCode, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ error: message }) });
 }
 
+/** Requests Node's HTTP parser refuses (bad method, oversized headers…) get the API's error shape too. */
+function refuseMalformed(error: NodeJS.ErrnoException, socket: Duplex) {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'Request headers are too large.']
+      : [400, 'Bad Request', 'Malformed HTTP request.'];
+  const body = JSON.stringify({ error: message });
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 /**
  * A small HTTP server that does what API Gateway does in front of the
  * Lambda: builds a proxy event per request, calls the very same handler and
@@ -139,7 +167,7 @@ function gatewayError(res: ServerResponse, statusCode: number, message: string) 
 export function createHttpAdapter(handler: ProxyHandler, options: AdapterOptions = {}): Server {
   const maxBody = options.maxBodyBytes ?? GATEWAY_MAX_BODY;
   const timeoutMs = options.timeoutMs ?? 10_000;
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let refused = false;
@@ -148,7 +176,7 @@ export function createHttpAdapter(handler: ProxyHandler, options: AdapterOptions
       size += chunk.length;
       if (size > maxBody) {
         refused = true;
-        gatewayError(res, 413, `Request body exceeds ${maxBody} bytes.`);
+        gatewayError(res, 413, `Request body too large: the limit is ${BODY_LIMIT_BYTES / 1024} KiB.`);
         req.resume();
         return;
       }
@@ -164,6 +192,8 @@ export function createHttpAdapter(handler: ProxyHandler, options: AdapterOptions
       );
     });
   });
+  server.on('clientError', refuseMalformed);
+  return server;
 }
 
 /** Listens and resolves with the bound port; a busy port is a rejected promise with code EADDRINUSE. */

@@ -1,15 +1,15 @@
-import { createConnection, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import { SetupError } from './setup-error';
 
-/** True when something accepts TCP connections on 127.0.0.1:port. */
+/**
+ * True when the port cannot be bound: something listens on it, on any
+ * interface (IPv4 or IPv6), as a server of ours would need.
+ */
 export function isPortInUse(port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = createConnection({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
+    const probe = createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'EADDRINUSE' || error.code === 'EACCES'));
+    probe.listen(port, () => probe.close(() => resolve(false)));
   });
 }
 
@@ -18,7 +18,7 @@ export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(0, () => {
       const address = server.address();
       server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
     });

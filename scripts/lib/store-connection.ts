@@ -7,6 +7,7 @@ import { tableNamesFromEnv, type TableNames } from '../../lambda/store/schema';
 import { startDynamoDbLocal } from './dynamodb-local';
 import { DEFAULT_DYNAMODB_PORT, LOCAL_DATA_DIR } from './paths';
 import { portFromEnv } from './ports';
+import { liveStore, removeLock, writeLock } from './store-lock';
 import { SetupError } from './setup-error';
 import { assertTablesExist, ensureTables } from './tables';
 
@@ -91,9 +92,10 @@ async function connectStack(stack: string, region: string | undefined, need: (ke
  * running `npm start` uses:
  *   --stack NAME          the deployed stack's tables (names from its outputs)
  *   DYNAMODB_ENDPOINT     that endpoint (tables must exist)
- *   otherwise             DynamoDB Local on DYNAMODB_PORT (default 8000); when
- *                         nothing listens there, the embedded one is started
- *                         on .data/ for the command and stopped after it.
+ *   otherwise             the store a running `npm start` serves (found
+ *                         through .data/dynamodb/store.json, whatever its
+ *                         ports); when none runs, the embedded DynamoDB Local
+ *                         is started on .data/ for the command and stopped after it.
  */
 export async function connectStore(
   target: StoreTarget = {},
@@ -119,26 +121,36 @@ export async function connectStore(
     return open(client, tables, endpoint, async () => undefined);
   }
 
-  const port = portFromEnv('DYNAMODB_PORT', DEFAULT_DYNAMODB_PORT);
-  const local = `http://localhost:${port}`;
-  const running = createDynamoClient({ ...CLI_CONFIG, endpoint: local, maxAttempts: 1 });
-  if (await answersAsDynamoDb(running)) {
-    running.destroy();
-    // The DynamoDB Local of a running `npm start`: it created the tables.
-    const client = createDynamoClient({ ...CLI_CONFIG, endpoint: local });
-    await assertTablesExist(client, needed(tables), local, 'is that the DynamoDB Local of this project? (npm start creates the tables)').catch(
-      (error) => {
-        client.destroy();
-        throw error;
-      },
-    );
-    return open(client, tables, local, async () => undefined);
+  // A running `npm start` (or another command) serving this project's store: use it.
+  const live = liveStore(LOCAL_DATA_DIR, (line) => process.stderr.write(`${line}\n`));
+  if (live) {
+    const client = createDynamoClient({ ...CLI_CONFIG, endpoint: live.endpoint });
+    if (!(await answersAsDynamoDb(client))) {
+      client.destroy();
+      throw new SetupError(`${live.command} (pid ${live.serverPid}) serves the local store at ${live.endpoint}, but it does not answer: is it still starting? Try again`);
+    }
+    await assertTablesExist(client, needed(tables), live.endpoint, 'restart npm start, which creates them').catch((error) => {
+      client.destroy();
+      throw error;
+    });
+    return open(client, tables, live.endpoint, async () => undefined);
   }
-  running.destroy();
 
   // Nothing running: open the same data folder npm start uses, for this command only.
+  const port = portFromEnv('DYNAMODB_PORT', DEFAULT_DYNAMODB_PORT);
   const dynamo = await startDynamoDbLocal({ port, dataDir: LOCAL_DATA_DIR, fastStart: true });
+  writeLock(LOCAL_DATA_DIR, { serverPid: process.pid, javaPid: dynamo.pid, endpoint: dynamo.endpoint, command: 'a keys/enrich command' });
+  const stop = async () => {
+    await dynamo.stop();
+    removeLock(LOCAL_DATA_DIR);
+  };
   const client = createDynamoClient({ ...CLI_CONFIG, endpoint: dynamo.endpoint });
-  await ensureTables(client, tables);
-  return open(client, tables, `${dynamo.endpoint} (.data/)`, dynamo.stop);
+  try {
+    await ensureTables(client, tables);
+  } catch (error) {
+    client.destroy();
+    await stop();
+    throw error;
+  }
+  return open(client, tables, `${dynamo.endpoint} (.data/)`, stop);
 }

@@ -1,4 +1,5 @@
 import { KeyAdmin } from '../../lambda/store/key-admin';
+import { send } from '../support/http';
 import { bearer, issueKey, newFactoryId, revokeKey, startLocalApi, tables, testDoc, type LocalApi } from '../support/local-api';
 
 let api: LocalApi;
@@ -54,7 +55,18 @@ describe('authentication (spec 5): every failure is 401 with a JSON error', () =
     expect(publishable.key).toMatch(/^dfpk_/);
     const res = await api.request('POST', '/api/v1/contacts', { headers: bearer(publishable.key), body });
     expect401(res);
-    expect(res.json.error).toMatch(/secret key/);
+    const unknown = await api.request('POST', '/api/v1/contacts', { headers: bearer(`dfsk_${'Z'.repeat(43)}`), body });
+    expect(res.json).toEqual(unknown.json);
+  });
+
+  test('several Authorization headers are refused, whatever their order', async () => {
+    for (const order of [[key, 'dfsk_nope'], ['dfsk_nope', key]]) {
+      const res = await send(api.baseUrl, 'GET', '/api/v1/contacts?email=a%40b.co', {
+        rawHeaders: order.flatMap((k) => ['Authorization', `Bearer ${k}`]),
+      });
+      expect401(res);
+      expect(res.json.error).toMatch(/one Authorization header/);
+    }
   });
 
   test('a revoked key fails on its very next request', async () => {

@@ -46,6 +46,15 @@ describe('companyDomain links the contact to a company found or created by domai
     expect(await companyItems(factoryId)).toHaveLength(1);
   });
 
+  test('an international domain and its ASCII (punycode) form find the same company', async () => {
+    const { factoryId, upsert } = await factory();
+    const a = await upsert({ email: 'a@muenchen.example', companyDomain: 'https://www.MÜNCHEN.de/' });
+    const b = await upsert({ email: 'b@muenchen.example', companyDomain: 'xn--mnchen-3ya.de' });
+    expect(a.json.contact.companyId).toBe(expectedCompanyId(factoryId, 'xn--mnchen-3ya.de'));
+    expect(b.json.contact.companyId).toBe(a.json.contact.companyId);
+    expect(await companyItems(factoryId)).toHaveLength(1);
+  });
+
   test('finds an existing company: a later contact with another `company` name links to it unchanged', async () => {
     const { factoryId, upsert } = await factory();
     await upsert({ email: 'a@umbrella.com', company: 'Umbrella', companyDomain: 'umbrella.com' });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { uniqueEmail } from '../support/enrichment';
 import { spawnSync } from 'node:child_process';
-import { ROOT, runScript } from '../support/commands';
+import { NODE_TS, ROOT, runScript } from '../support/commands';
 import { bearer, endpoint, issueKey, newFactoryId, startLocalApi, type LocalApi } from '../support/local-api';
 
 const enrich = (...args: string[]) => runScript('enrich', args, { DYNAMODB_ENDPOINT: endpoint(), PLATFORM_NAME: 'CLI Platform' });
@@ -78,7 +78,7 @@ describe('npm run enrich -- --factory … --all / --contact / --email, and usage
   test('--all draws a progress bar when stderr is a terminal', async () => {
     const { factoryId } = await factoryWith([uniqueEmail(), uniqueEmail()]);
     // `script` runs the command on a pseudo-terminal, as a person at a terminal would.
-    const command = `${process.execPath} ${join(ROOT, 'node_modules/tsx/dist/cli.mjs')} scripts/enrich.ts --factory ${factoryId} --all`;
+    const command = `${NODE_TS.join(' ')} scripts/enrich.ts --factory ${factoryId} --all`;
     const run = spawnSync('script', ['-qec', command, '/dev/null'], {
       cwd: ROOT,
       encoding: 'utf8',

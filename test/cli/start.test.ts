@@ -1,9 +1,10 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { freePort } from '../../scripts/lib/ports';
-import { dynamoDbLocalPids, isAlive, runScript, startScript } from '../support/commands';
+import { freePort, isPortInUse } from '../../scripts/lib/ports';
+import { dynamoDbLocalPids, isAlive, ROOT, runScript, startScript } from '../support/commands';
 import { send } from '../support/http';
 
 /**
@@ -13,7 +14,7 @@ import { send } from '../support/http';
  */
 let dataDir: string;
 let env: NodeJS.ProcessEnv;
-beforeAll(async () => {
+beforeEach(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'contacts-start-'));
   env = {
     DYNAMODB_ENDPOINT: '',
@@ -22,15 +23,27 @@ beforeAll(async () => {
     CONTACTS_DATA_DIR: dataDir,
   };
 });
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+afterEach(() => {
+  for (const pid of dynamoDbLocalPids(dataDir)) process.kill(pid, 'SIGKILL');
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 const URL_LINE = /Contacts API listening on (http:\/\/localhost:\d+)/;
 
-async function start() {
-  const run = startScript('start', env, URL_LINE);
+async function start(extra: NodeJS.ProcessEnv = {}) {
+  const run = startScript('start', { ...env, ...extra }, URL_LINE);
   const [, baseUrl] = await run.started;
   return { ...run, baseUrl: baseUrl as string };
 }
+
+const waitFor = async (check: () => boolean | Promise<boolean>, ms = 10_000) => {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return false;
+};
 
 describe('npm start', () => {
   test('serves the API, shares its store with the keys command, keeps data across a restart, stops cleanly', async () => {
@@ -39,7 +52,8 @@ describe('npm start', () => {
     expect(first.baseUrl).toBe(`http://localhost:${env.PORT}`);
     const javaPids = dynamoDbLocalPids(dataDir);
     expect(javaPids).toHaveLength(1);
-    const issued = await runScript('keys', ['create', '--factory', 'fac_start'], env);
+    // No DYNAMODB_PORT for the command: it finds the running store by itself.
+    const issued = await runScript('keys', ['create', '--factory', 'fac_start'], { ...env, DYNAMODB_PORT: '' });
     expect(issued.status).toBe(0);
     const { key } = JSON.parse(issued.stdout);
     const auth = { Authorization: `Bearer ${key}` };
@@ -64,6 +78,47 @@ describe('npm start', () => {
     }
   }, 120_000);
 
+  test('stops, and stops DynamoDB Local, when npm itself gets SIGTERM', async () => {
+    const npm = spawn('npm', ['start'], { cwd: ROOT, env: { ...process.env, ...env } });
+    let output = '';
+    npm.stdout.on('data', (chunk) => (output += chunk));
+    expect(await waitFor(() => URL_LINE.test(output), 60_000)).toBe(true);
+    const javaPids = dynamoDbLocalPids(dataDir);
+    expect(javaPids).toHaveLength(1);
+    npm.kill('SIGTERM');
+    expect(await waitFor(() => javaPids.every((pid) => !isAlive(pid)))).toBe(true);
+    expect(await waitFor(async () => !(await isPortInUse(Number(env.PORT))))).toBe(true);
+  }, 90_000);
+
+  test('a second npm start on the same data says who serves it, and changes nothing', async () => {
+    const first = await start();
+    try {
+      const result = await runScript('start', [], { ...env, PORT: String(await freePort()), DYNAMODB_PORT: String(await freePort()) });
+      expect(result.status).toBe(1);
+      expect(result.stderr.trim()).toMatch(/^error: the local store is already served by npm start \(pid \d+, http:\/\/localhost:\d+\): stop it first$/);
+      expect((await send(first.baseUrl, 'GET', '/api/v1/contacts')).status).toBe(401);
+    } finally {
+      first.child.kill('SIGTERM');
+      await first.exited;
+    }
+  }, 90_000);
+
+  test('after a kill -9, the next start stops the DynamoDB Local left behind and starts normally', async () => {
+    const first = await start();
+    const [orphan] = dynamoDbLocalPids(dataDir);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    expect(isAlive(orphan as number)).toBe(true);
+    const second = await start();
+    try {
+      expect(second.output.stdout).toMatch(/stopped the DynamoDB Local \(pid \d+\) left running by an earlier npm start that was killed/);
+      expect(isAlive(orphan as number)).toBe(false);
+    } finally {
+      second.child.kill('SIGTERM');
+      await second.exited;
+    }
+  }, 90_000);
+
   test('the keys command starts the embedded store itself when npm start is not running', async () => {
     const issued = await runScript('keys', ['create', '--factory', 'fac_offline'], env);
     expect(issued.status).toBe(0);
@@ -87,16 +142,20 @@ describe('npm start', () => {
     }
   });
 
-  test('a busy DynamoDB Local port is a one-line error that names the way out', async () => {
-    const blocker = createServer();
-    const port = await freePort();
-    await new Promise<void>((resolve) => blocker.listen(port, '127.0.0.1', resolve));
-    try {
-      const result = await runScript('start', [], { ...env, DYNAMODB_PORT: String(port) });
-      expect(result.status).toBe(1);
-      expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^error: port ${port} \\(DynamoDB Local\\) is already in use: .*DYNAMODB_PORT`))]);
-    } finally {
-      blocker.close();
+  test('a busy DynamoDB Local port (on IPv4 or IPv6) is a one-line error that names the way out', async () => {
+    for (const host of ['127.0.0.1', '::1']) {
+      const blocker = createServer();
+      const port = await freePort();
+      await new Promise<void>((resolve) => blocker.listen(port, host, resolve));
+      try {
+        const result = await runScript('start', [], { ...env, DYNAMODB_PORT: String(port) });
+        expect(result.status).toBe(1);
+        expect(result.stderr.trim().split('\n')).toEqual([
+          expect.stringMatching(new RegExp(`^error: port ${port} \\(DynamoDB Local\\) is already in use: .*DYNAMODB_PORT`)),
+        ]);
+      } finally {
+        blocker.close();
+      }
     }
   });
 

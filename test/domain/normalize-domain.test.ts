@@ -16,7 +16,9 @@ describe('normalizeDomain', () => {
     ['sub.acme.co.uk', 'sub.acme.co.uk'],
     ['www2.acme.io', 'www2.acme.io'],
     ['www.com', 'www.com'],
-    ['müller.de', 'müller.de'],
+    ['müller.de', 'xn--mller-kva.de'],
+    ['MÜNCHEN.de', 'xn--mnchen-3ya.de'],
+    ['xn--mnchen-3ya.de', 'xn--mnchen-3ya.de'],
   ])('%s → %s', (input, expected) => {
     expect(normalizeDomain(input)).toBe(expected);
   });

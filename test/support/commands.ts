@@ -2,7 +2,8 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 
 export const ROOT = join(__dirname, '..', '..');
-const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+/** How package.json runs the scripts: node with tsx as a loader, one process. */
+export const NODE_TS = [process.execPath, '--import', 'tsx'] as const;
 
 export interface CommandResult {
   status: number | null;
@@ -13,7 +14,7 @@ export interface CommandResult {
 /** Runs a project script (scripts/<name>.ts) the way `npm run` does, and waits for it. */
 export function runScript(name: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CommandResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [TSX, join(ROOT, 'scripts', `${name}.ts`), ...args], {
+    const child = spawn(NODE_TS[0], [...NODE_TS.slice(1), join(ROOT, 'scripts', `${name}.ts`), ...args], {
       cwd: ROOT,
       env: { ...process.env, ...env },
     });
@@ -27,7 +28,7 @@ export function runScript(name: string, args: string[], env: NodeJS.ProcessEnv =
 
 /** Starts a long-running project script; resolves once its output matches `ready`. */
 export function startScript(name: string, env: NodeJS.ProcessEnv, ready: RegExp, timeoutMs = 60_000) {
-  const child: ChildProcess = spawn(process.execPath, [TSX, join(ROOT, 'scripts', `${name}.ts`)], {
+  const child: ChildProcess = spawn(NODE_TS[0], [...NODE_TS.slice(1), join(ROOT, 'scripts', `${name}.ts`)], {
     cwd: ROOT,
     env: { ...process.env, ...env },
   });

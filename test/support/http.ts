@@ -1,4 +1,5 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { connect } from 'node:net';
 
 export interface HttpResponse {
   status: number;
@@ -10,7 +11,9 @@ export interface HttpResponse {
 
 export interface RequestOptions {
   headers?: Record<string, string>;
-  /** A string is sent as is; anything else as JSON. */
+  /** Headers as name, value, name, value…: to send one header several times. */
+  rawHeaders?: string[];
+  /** A string or Buffer is sent as is; anything else as JSON. */
   body?: unknown;
 }
 
@@ -18,9 +21,19 @@ export interface RequestOptions {
 export function send(baseUrl: string, method: string, path: string, options: RequestOptions = {}): Promise<HttpResponse> {
   const url = new URL(path, baseUrl);
   const payload =
-    options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
-  const headers: Record<string, string | number> = { ...options.headers };
-  if (payload !== undefined) headers['Content-Length'] = Buffer.byteLength(payload);
+    options.body === undefined
+      ? undefined
+      : typeof options.body === 'string' || Buffer.isBuffer(options.body)
+        ? options.body
+        : JSON.stringify(options.body);
+  // Raw headers go out as given: Host included (node adds it only to object headers).
+  const headers: Record<string, string | number> | string[] = options.rawHeaders
+    ? ['Host', url.host, ...options.rawHeaders]
+    : { ...options.headers };
+  if (payload !== undefined) {
+    if (Array.isArray(headers)) headers.push('Content-Length', String(Buffer.byteLength(payload)));
+    else headers['Content-Length'] = Buffer.byteLength(payload);
+  }
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
@@ -39,5 +52,18 @@ export function send(baseUrl: string, method: string, path: string, options: Req
     req.on('error', reject);
     if (payload !== undefined) req.write(payload);
     req.end();
+  });
+}
+
+/** Writes bytes straight to the socket (for requests no HTTP client would send); resolves with the raw answer. */
+export function rawRequest(baseUrl: string, request: string | Buffer): Promise<string> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    // Write without ending: the server closes after its answer (send "Connection: close").
+    const socket = connect(Number(port), hostname, () => socket.write(request));
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk.toString('utf8')));
+    socket.on('close', () => resolve(answer));
+    socket.on('error', reject);
   });
 }

@@ -6,11 +6,14 @@ import type { ApiContext, ApiEvent } from '../types';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="contacts"' };
 
+/** One message for every key that is not a usable secret key: a publishable key is refused exactly like an unknown one (spec 5.4). */
+const UNKNOWN_KEY = 'Unknown API key: send a secret key (dfsk_…) issued for your factory, copied whole.';
+
 const REJECTIONS: Record<Exclude<Credential['kind'], 'secret'>, string> = {
   missing: 'Missing API key: send "Authorization: Bearer dfsk_…" (keys in query parameters are not read).',
   'not-bearer': 'The Authorization header must be "Bearer <secret key>", like "Bearer dfsk_…".',
-  publishable: 'Publishable keys (dfpk_…) cannot call the contacts API: use a secret key (dfsk_…) from your backend.',
-  malformed: 'Unknown API key: check that you copied the whole dfsk_… key.',
+  publishable: UNKNOWN_KEY,
+  malformed: UNKNOWN_KEY,
 };
 
 /**
@@ -24,6 +27,9 @@ export function authenticate(keys: KeyAuthorizer, now: () => number = Date.now):
   return {
     name: 'authenticate',
     before: async ({ event, context }) => {
+      if ((event.multiValueHeaders?.authorization?.length ?? 0) > 1) {
+        throw apiError(401, 'Send one Authorization header, not several.', CHALLENGE);
+      }
       const credential = readCredential(event.headers?.authorization);
       if (credential.kind !== 'secret') throw apiError(401, REJECTIONS[credential.kind], CHALLENGE);
 
@@ -33,7 +39,7 @@ export function authenticate(keys: KeyAuthorizer, now: () => number = Date.now):
           context.caller = { factoryId: decision.factoryId, keyId: decision.keyId };
           return;
         case 'unknown':
-          throw apiError(401, REJECTIONS.malformed, CHALLENGE);
+          throw apiError(401, UNKNOWN_KEY, CHALLENGE);
         case 'revoked':
           throw apiError(401, 'This API key has been revoked: ask your platform team for a new one.', CHALLENGE);
         case 'throttled':

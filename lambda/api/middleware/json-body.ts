@@ -18,7 +18,8 @@ export function jsonBody(): MiddlewareObj<ApiEvent> {
         throw apiError(400, 'Request body is empty: send a JSON object, like {"email": "ada@example.com"}.');
       }
       try {
-        (event as { body: unknown }).body = JSON.parse(text);
+        // A UTF-8 byte order mark is not JSON, but it is harmless: skip it.
+        (event as { body: unknown }).body = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
       } catch (error) {
         // V8 quotes part of the input in its message: keep it short.
         const reason = error instanceof SyntaxError ? `: ${clip(error.message, 160)}` : '';

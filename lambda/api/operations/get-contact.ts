@@ -1,8 +1,12 @@
+import { clip } from '../../domain/clip';
 import { findContactByEmail, findContactById } from '../../domain/find-contact';
 import type { ContactStore } from '../../domain/ports';
 import { apiError, json } from '../responses';
 import type { RouteHandler } from '../types';
 import { callerOf } from './caller';
+
+/** A caller's value in a message, clipped: errors never echo a huge input. */
+const quote = (value: string) => JSON.stringify(clip(value, 300));
 
 /** Path segments arrive URL-encoded; a bad escape cannot name a contact. */
 function decodeSegment(segment: string): string | undefined {
@@ -19,7 +23,7 @@ export function getContactRoute(store: ContactStore): RouteHandler {
     const raw = event.pathParameters?.id ?? '';
     const id = decodeSegment(raw);
     const contact = id === undefined ? undefined : await findContactById(store, callerOf(context).factoryId, id);
-    if (!contact) throw apiError(404, `No contact with id ${JSON.stringify(id ?? raw)} in your factory.`);
+    if (!contact) throw apiError(404, `No contact with id ${quote(id ?? raw)} in your factory.`);
     return json(200, { contact });
   };
 }
@@ -43,7 +47,7 @@ export function findContactRoute(store: ContactStore): RouteHandler {
       );
     }
     const contact = await findContactByEmail(store, callerOf(context).factoryId, email);
-    if (!contact) throw apiError(404, `No contact with email ${JSON.stringify(email)} in your factory.`);
+    if (!contact) throw apiError(404, `No contact with email ${quote(email)} in your factory.`);
     return json(200, { contact });
   };
 }
