@@ -9,11 +9,9 @@ import {
   RestApi,
 } from 'aws-cdk-lib/aws-apigateway';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { join } from 'node:path';
-import { BUNDLING, LAMBDA_ARCHITECTURE, LAMBDA_RUNTIME, PROJECT_ROOT } from './bundling';
+import { ServiceFunction } from './service-function';
 
 export interface ContactsApiProps {
   contactsTable: Table;
@@ -38,31 +36,20 @@ const errorBody = (message: string) => ({ 'application/json': `{"error": ${JSON.
  */
 export class ContactsApi extends Construct {
   readonly api: RestApi;
-  readonly handler: NodejsFunction;
+  readonly handler: ServiceFunction;
 
   constructor(scope: Construct, id: string, props: ContactsApiProps) {
     super(scope, id);
 
-    this.handler = new NodejsFunction(this, 'Handler', {
+    this.handler = new ServiceFunction(this, 'Handler', {
       description: 'Contacts API: upsert and read contacts (API Gateway proxy)',
-      entry: join(PROJECT_ROOT, 'lambda', 'api', 'handler.ts'),
-      handler: 'handler',
-      projectRoot: PROJECT_ROOT,
-      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
-      runtime: LAMBDA_RUNTIME,
-      architecture: LAMBDA_ARCHITECTURE,
-      memorySize: 1024,
+      entry: 'api/handler.ts',
       // The handler answers 503 half a second before this; DynamoDB calls are bounded well inside it.
       timeout: Duration.seconds(10),
-      bundling: BUNDLING,
       environment: {
         CONTACTS_TABLE_NAME: props.contactsTable.tableName,
         KEYS_TABLE_NAME: props.keysTable.tableName,
       },
-      logGroup: new LogGroup(this, 'HandlerLogs', {
-        retention: RetentionDays.ONE_MONTH,
-        removalPolicy: RemovalPolicy.DESTROY,
-      }),
     });
 
     // Least privilege: exactly the calls the handler makes.

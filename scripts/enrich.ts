@@ -11,7 +11,6 @@
  * deployed stack's tables with --stack <name> [--region <region>].
  */
 import { existsSync, statSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { contactId } from '../lambda/domain/contact-id';
 import { normalizeEmail } from '../lambda/domain/email';
 import { platformName } from '../lambda/enrichment/config';
@@ -19,10 +18,10 @@ import { DynamoEnrichmentStore } from '../lambda/enrichment/dynamo-enrichment-st
 import { runBulk } from '../lambda/enrichment/run-bulk';
 import { runPass, type EnrichmentContext } from '../lambda/enrichment/run-pass';
 import { configuredSources } from '../lambda/enrichment/sources';
-import { factoryIdArg, printJson, UsageError } from './lib/cli';
+import { COMMON_OPTIONS, factoryIdArg, parseCommandLine, printJson, runCommand, UsageError } from './lib/cli';
 import { loadDataset } from './lib/load-dataset';
 import { ProgressBar } from './lib/progress';
-import { runMain, SetupError } from './lib/setup-error';
+import { SetupError } from './lib/setup-error';
 import { connectStore, type StoreConnection } from './lib/store-connection';
 
 const USAGE = `usage: npm run --silent enrich -- <what> [options]
@@ -45,24 +44,13 @@ function enrichmentContext(store: StoreConnection): EnrichmentContext {
 }
 
 async function main(argv: string[]) {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        factory: { type: 'string' },
-        contact: { type: 'string' },
-        email: { type: 'string' },
-        all: { type: 'boolean' },
-        stack: { type: 'string' },
-        region: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
+  const parsed = parseCommandLine(argv, {
+    factory: { type: 'string' },
+    contact: { type: 'string' },
+    email: { type: 'string' },
+    all: { type: 'boolean' },
+    ...COMMON_OPTIONS,
+  });
   const { values, positionals } = parsed;
   const [command, ...rest] = positionals;
   if (values.help || command === 'help') {
@@ -137,14 +125,4 @@ async function main(argv: string[]) {
   }
 }
 
-runMain(async () => {
-  try {
-    await main(process.argv.slice(2));
-  } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`error: ${error.message}\n\n${USAGE}\n`);
-      process.exit(2);
-    }
-    throw error;
-  }
-});
+runCommand(USAGE, main);

@@ -9,11 +9,10 @@
  * With no flags it works on the same store as `npm start`; add
  * --stack <name> [--region <region>] for a deployed stack.
  */
-import { parseArgs } from 'node:util';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../lambda/domain/limits';
 import { KeyAdmin } from '../lambda/store/key-admin';
-import { factoryIdArg, positiveIntArg, printJson, UsageError } from './lib/cli';
-import { runMain, SetupError } from './lib/setup-error';
+import { COMMON_OPTIONS, factoryIdArg, parseCommandLine, positiveIntArg, printJson, runCommand, UsageError } from './lib/cli';
+import { SetupError } from './lib/setup-error';
 import { connectStore } from './lib/store-connection';
 
 const USAGE = `usage: npm run --silent keys -- <command> [options]
@@ -46,24 +45,13 @@ function originArg(value: string): string {
 }
 
 async function main(argv: string[]) {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        factory: { type: 'string' },
-        type: { type: 'string' },
-        origin: { type: 'string', multiple: true },
-        'rate-limit': { type: 'string' },
-        stack: { type: 'string' },
-        region: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
+  const parsed = parseCommandLine(argv, {
+    factory: { type: 'string' },
+    type: { type: 'string' },
+    origin: { type: 'string', multiple: true },
+    'rate-limit': { type: 'string' },
+    ...COMMON_OPTIONS,
+  });
   const { values, positionals } = parsed;
   const [command, ...rest] = positionals;
   if (values.help || command === 'help') {
@@ -123,14 +111,4 @@ async function main(argv: string[]) {
   }
 }
 
-runMain(async () => {
-  try {
-    await main(process.argv.slice(2));
-  } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`error: ${error.message}\n\n${USAGE}\n`);
-      process.exit(2);
-    }
-    throw error;
-  }
-});
+runCommand(USAGE, main);

@@ -1,4 +1,5 @@
-import { SetupError } from './setup-error';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { runMain, SetupError } from './setup-error';
 
 /** Prints one JSON document on stdout: the machine-readable result of a command. */
 export function printJson(value: unknown): void {
@@ -27,4 +28,38 @@ export function positiveIntArg(name: string, value: string | undefined, max: num
     throw new UsageError(`${name} must be a whole number from 1 to ${max}, got "${value}"`);
   }
   return number;
+}
+
+/** Options every operator command takes: where the store is, and help. */
+export const COMMON_OPTIONS = {
+  stack: { type: 'string' },
+  region: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** Parses a command line; a parsing problem (unknown option, missing value) is a UsageError. */
+export function parseCommandLine<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/**
+ * Runs a command: a UsageError prints the message and the usage and exits
+ * with 2; other failures go through runMain (one line, exit 1).
+ */
+export function runCommand(usage: string, main: (argv: string[]) => Promise<void>): void {
+  runMain(async () => {
+    try {
+      await main(process.argv.slice(2));
+    } catch (error) {
+      if (error instanceof UsageError) {
+        process.stderr.write(`error: ${error.message}\n\n${usage}\n`);
+        process.exit(2);
+      }
+      throw error;
+    }
+  });
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { companyItems, getItem } from '../support/items';
-import { bearer, issueKey, newFactoryId, startLocalApi, type LocalApi } from '../support/local-api';
+import { newTenant, startLocalApi, type LocalApi } from '../support/local-api';
 
 const expectedCompanyId = (factoryId: string, domain: string) =>
   `co_${createHash('sha256').update(`${factoryId}:${domain}`).digest('hex').slice(0, 16)}`;
@@ -12,12 +12,7 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 /** A fresh factory per test: company assertions count the factory's companies. */
-async function factory() {
-  const factoryId = newFactoryId('company');
-  const auth = bearer((await issueKey(factoryId)).key);
-  const upsert = (body: unknown) => api.request('POST', '/api/v1/contacts', { headers: auth, body });
-  return { factoryId, upsert };
-}
+const factory = () => newTenant(api, 'company');
 
 describe('companyDomain links the contact to a company found or created by domain', () => {
   test('links a new contact and creates the company, named by `company`', async () => {

@@ -1,5 +1,5 @@
 import { companyItems, contactItems } from '../support/items';
-import { bearer, issueKey, newFactoryId, startLocalApi, type LocalApi } from '../support/local-api';
+import { newTenant, startLocalApi, type LocalApi } from '../support/local-api';
 
 const PARALLEL = 30;
 
@@ -9,12 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-async function factory() {
-  const factoryId = newFactoryId('race');
-  const auth = bearer((await issueKey(factoryId)).key);
-  const upsert = (body: unknown) => api.request('POST', '/api/v1/contacts', { headers: auth, body });
-  return { factoryId, upsert };
-}
+const factory = () => newTenant(api, 'race');
 
 const times = <T>(n: number, make: (i: number) => Promise<T>) => Promise.all(Array.from({ length: n }, (_, i) => make(i)));
 

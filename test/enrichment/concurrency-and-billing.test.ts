@@ -6,7 +6,7 @@ import { runBulk, type BulkSummary } from '../../lambda/enrichment/run-bulk';
 import { runPass } from '../../lambda/enrichment/run-pass';
 import { billedPasses, enrichmentContext, referencePerson, uniqueEmail } from '../support/enrichment';
 import { contactItems } from '../support/items';
-import { bearer, issueKey, newFactoryId, startLocalApi, tables, testDoc, type LocalApi } from '../support/local-api';
+import { newFactoryId, newTenant, startLocalApi, tables, testDoc, type LocalApi } from '../support/local-api';
 
 const PARALLEL = 25;
 
@@ -16,13 +16,14 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
+/** A fresh factory; upsert and read give the contact, as the API returns it. */
 async function factory() {
-  const factoryId = newFactoryId('billing');
-  const auth = bearer((await issueKey(factoryId)).key);
-  const upsert = async (body: Record<string, unknown>) =>
-    (await api.request('POST', '/api/v1/contacts', { headers: auth, body })).json.contact;
-  const read = async (id: string) => (await api.request('GET', `/api/v1/contacts/${id}`, { headers: auth })).json.contact;
-  return { factoryId, upsert, read };
+  const tenant = await newTenant(api, 'billing');
+  return {
+    factoryId: tenant.factoryId,
+    upsert: async (body: Record<string, unknown>) => (await tenant.upsert(body)).json.contact,
+    read: async (id: string) => (await tenant.read(id)).json.contact,
+  };
 }
 
 /** `count` contacts, the first `withFinds` of them known to the reference dataset. */

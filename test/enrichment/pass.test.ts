@@ -1,7 +1,7 @@
 import { runPass } from '../../lambda/enrichment/run-pass';
 import { billedPasses, enrichmentContext, PROVIDER, referencePerson, uniqueEmail } from '../support/enrichment';
 import { getItem } from '../support/items';
-import { bearer, issueKey, newFactoryId, startLocalApi, type LocalApi } from '../support/local-api';
+import { newFactoryId, newTenant, startLocalApi, type LocalApi } from '../support/local-api';
 
 let api: LocalApi;
 beforeAll(async () => {
@@ -9,13 +9,14 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
+/** A fresh factory; upsert and read give the contact, as the API returns it. */
 async function factory() {
-  const factoryId = newFactoryId('enrich');
-  const auth = bearer((await issueKey(factoryId)).key);
-  const upsert = async (body: Record<string, unknown>) =>
-    (await api.request('POST', '/api/v1/contacts', { headers: auth, body })).json.contact;
-  const read = async (id: string) => (await api.request('GET', `/api/v1/contacts/${id}`, { headers: auth })).json.contact;
-  return { factoryId, upsert, read };
+  const tenant = await newTenant(api, 'enrich');
+  return {
+    factoryId: tenant.factoryId,
+    upsert: async (body: Record<string, unknown>) => (await tenant.upsert(body)).json.contact,
+    read: async (id: string) => (await tenant.read(id)).json.contact,
+  };
 }
 
 const context = enrichmentContext();

@@ -74,3 +74,15 @@ export async function revokeKey(keyId: string) {
 }
 
 export const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
+
+/** A fresh factory with its own key, and the calls tests make as that tenant. */
+export async function newTenant(api: LocalApi, label = 't') {
+  const factoryId = newFactoryId(label);
+  const auth = bearer((await issueKey(factoryId)).key);
+  return {
+    factoryId,
+    auth,
+    upsert: (body: unknown) => api.request('POST', '/api/v1/contacts', { headers: auth, body }),
+    read: (id: string) => api.request('GET', `/api/v1/contacts/${id}`, { headers: auth }),
+  };
+}

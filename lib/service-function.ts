@@ -1,0 +1,65 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { join } from 'node:path';
+
+export const PROJECT_ROOT = join(__dirname, '..');
+
+/**
+ * esbuild on this machine (no Docker): one minified ESM file per function,
+ * the AWS SDK bundled in (pinned, and tree-shaken via its ESM builds), no
+ * source maps to load at cold start, and the SDK's credential chain reduced
+ * to the environment credentials Lambda provides.
+ */
+export const BUNDLING: BundlingOptions = {
+  minify: true,
+  sourceMap: false,
+  target: 'node22',
+  format: OutputFormat.ESM,
+  mainFields: ['module', 'main'],
+  bundleAwsSDK: true,
+  externalModules: [],
+  forceDockerBundling: false,
+  // Some CommonJS dependencies call require() for Node built-ins.
+  banner: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);",
+  esbuildArgs: {
+    // See lambda/sdk/lambda-credentials.ts: environment credentials only, as on Lambda.
+    '--alias:@aws-sdk/credential-provider-node': './lambda/sdk/lambda-credentials.ts',
+  },
+};
+
+export interface ServiceFunctionProps {
+  description: string;
+  /** The handler module, relative to lambda/: `api/handler.ts`. Its export is `handler`. */
+  entry: string;
+  timeout: Duration;
+  environment: Record<string, string>;
+}
+
+/**
+ * A Lambda function of this service: Node.js 22 on arm64, 1 GB, bundled as
+ * above, logs kept a month.
+ */
+export class ServiceFunction extends NodejsFunction {
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    super(scope, id, {
+      description: props.description,
+      entry: join(PROJECT_ROOT, 'lambda', props.entry),
+      handler: 'handler',
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: 1024,
+      timeout: props.timeout,
+      bundling: BUNDLING,
+      environment: props.environment,
+      logGroup: new LogGroup(scope, `${id}Logs`, {
+        retention: RetentionDays.ONE_MONTH,
+        removalPolicy: RemovalPolicy.DESTROY,
+      }),
+    });
+  }
+}
