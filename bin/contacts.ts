@@ -8,7 +8,8 @@ import { ContactsStack } from '../lib/contacts-stack';
  *   throttleRate         stage-wide requests per second (default 1000)
  *   throttleBurst        stage-wide burst (default 2000)
  *   cloudWatchRole       false when the account already has API Gateway's logging role
- *   platformName         enrichment.provider on enriched contacts (default "platform")
+ *   platformName         enrichment.provider on enriched contacts: set once in cdk.json, so
+ *                        every deploy keeps it (a -c on one deploy would not)
  *   controlRoomRoleArn   IAM role allowed to invoke the enrichment function
  */
 const app = new App();

@@ -34,10 +34,11 @@ export class ContactsStack extends Stack {
       throttleBurst: props.throttleBurst ?? 2000,
       createCloudWatchRole: props.createCloudWatchRole ?? true,
     });
+    const platformName = props.platformName ?? DEFAULT_PLATFORM_NAME;
     this.enrichment = new ContactsEnrichment(this, 'Enrichment', {
       contactsTable: this.tables.contacts,
       referenceTable: this.tables.reference,
-      platformName: props.platformName ?? DEFAULT_PLATFORM_NAME,
+      platformName,
       controlRoomPrincipalArn: props.controlRoomPrincipalArn,
     });
 
@@ -48,6 +49,10 @@ export class ContactsStack extends Stack {
     new CfnOutput(this, OUTPUTS.contactsTable, { value: this.tables.contacts.tableName });
     new CfnOutput(this, OUTPUTS.keysTable, { value: this.tables.keys.tableName });
     new CfnOutput(this, OUTPUTS.referenceTable, { value: this.tables.reference.tableName });
+    new CfnOutput(this, OUTPUTS.platformName, {
+      value: platformName,
+      description: 'enrichment.provider on enriched contacts; the enrich command uses it with --stack',
+    });
     new CfnOutput(this, OUTPUTS.enrichmentFunction, {
       value: this.enrichment.handler.functionName,
       description: 'Internal: the control room invokes it with IAM (see README, Enrichment)',

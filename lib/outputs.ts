@@ -8,4 +8,5 @@ export const OUTPUTS = {
   keysTable: 'KeysTableName',
   referenceTable: 'ReferenceTableName',
   enrichmentFunction: 'EnrichmentFunctionName',
+  platformName: 'PlatformName',
 } as const;

@@ -38,6 +38,9 @@ export interface ServiceFunctionProps {
   environment: Record<string, string>;
 }
 
+/** Async invocations are never retried by Lambda: a retry could run a pass twice. Callers retry, with a passId. */
+const NO_ASYNC_RETRIES = 0;
+
 /**
  * A Lambda function of this service: Node.js 22 on arm64, 1 GB, bundled as
  * above, logs kept a month.
@@ -56,6 +59,7 @@ export class ServiceFunction extends NodejsFunction {
       timeout: props.timeout,
       bundling: BUNDLING,
       environment: props.environment,
+      retryAttempts: NO_ASYNC_RETRIES,
       logGroup: new LogGroup(scope, `${id}Logs`, {
         retention: RetentionDays.ONE_MONTH,
         removalPolicy: RemovalPolicy.DESTROY,

@@ -1,7 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { CONTACTS_KEY, KEYS_BY_FACTORY, KEYS_BY_KEY_ID, KEYS_KEY, REFERENCE_KEY } from '../lambda/store/schema';
+import { CONTACTS_KEY, EXPIRES_AT, KEYS_BY_FACTORY, KEYS_BY_KEY_ID, KEYS_KEY, REFERENCE_KEY } from '../lambda/store/schema';
 
 /**
  * The service's tables (contacts, keys, and the enrichment reference dataset), key schema from lambda/store/schema.ts (the same
@@ -25,6 +25,8 @@ export class ContactsTables extends Construct {
 
     this.contacts = new Table(this, 'Contacts', {
       ...common,
+      // Only the enrichment passId items carry it: they expire, everything else stays.
+      timeToLiveAttribute: EXPIRES_AT,
       partitionKey: { name: CONTACTS_KEY.partitionKey, type: AttributeType.STRING },
       sortKey: { name: CONTACTS_KEY.sortKey, type: AttributeType.STRING },
     });

@@ -39,7 +39,8 @@ function enrichmentContext(store: StoreConnection): EnrichmentContext {
   return {
     store: new DynamoEnrichmentStore(store.doc, store.tables.contacts),
     sources: configuredSources(store.doc, store.tables.reference),
-    provider: platformName(),
+    // A deployed stack's own name when working on it; locally PLATFORM_NAME or the default.
+    provider: store.platformName ?? platformName(),
   };
 }
 

@@ -35,6 +35,11 @@ export type TextField = (typeof TEXT_FIELDS)[number];
 export const ENRICHABLE_FIELDS = ['name', 'title', 'phone', 'location'] as const;
 export type EnrichableField = (typeof ENRICHABLE_FIELDS)[number];
 
+const fieldRank = (field: string) => {
+  const rank = (ENRICHABLE_FIELDS as readonly string[]).indexOf(field);
+  return rank === -1 ? ENRICHABLE_FIELDS.length : rank;
+};
+
 const RESPONSE_ORDER = [
   'id',
   'factoryId',
@@ -63,10 +68,11 @@ export function contactView(contact: Contact): Contact {
     const value = contact[field];
     if (value !== undefined && value !== null) view[field] = value;
   }
-  // DynamoDB keeps no key order in maps: give the enrichment object the spec's.
+  // DynamoDB keeps no key order in maps: give the enrichment object the spec's, and its fields a fixed one.
   if (contact.enrichment) {
     const { provider, at, fields } = contact.enrichment;
-    view.enrichment = { provider, at, fields };
+    const ordered = Object.keys(fields).sort((a, b) => fieldRank(a) - fieldRank(b) || a.localeCompare(b));
+    view.enrichment = { provider, at, fields: Object.fromEntries(ordered.map((field) => [field, fields[field]])) };
   }
   return view as unknown as Contact;
 }

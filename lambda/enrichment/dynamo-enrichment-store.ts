@@ -1,16 +1,77 @@
 import type { AttributeValue, CancellationReason } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { randomUUID } from 'node:crypto';
 import { ENRICHABLE_FIELDS } from '../domain/contact';
+import { sha256Hex } from '../domain/hash';
 import { itemToContact } from '../store/contact-item';
-import { storageCall } from '../store/errors';
-import { CONTACT_SK_PREFIX, USAGE_SK_PREFIX, usageSortKey } from '../store/schema';
+import { isConditionalCheckFailed, storageCall } from '../store/errors';
+import { CONTACT_SK_PREFIX, passSortKey, USAGE_SK_PREFIX, usageSortKey } from '../store/schema';
 import { decodeCursor, encodeCursor } from './cursor';
 import type { ApplyOutcome, ContactPage, EnrichmentStore, PassWrite, StoredContact, UsageRecord } from './ports';
 
 const PAGE_PROJECTION = ['sk', 'factoryId', 'email', ...ENRICHABLE_FIELDS, 'enriched', 'enrichmentCheckedAt'];
 
-/** EnrichmentStore on the contacts table (usage items live in each factory's partition). */
+/**
+ * A factory's usage of a month is spread over this many items, so passes
+ * running in parallel rarely meet on one item (DynamoDB cancels transactions
+ * that touch an item another transaction holds). `usage()` adds them up.
+ */
+export const USAGE_SHARDS = 32;
+
+/** How long a passId is remembered: far longer than any control-room retry. */
+const PASS_ID_TTL_SECONDS = 7 * 24 * 3600;
+
+/** The contact update of a plan: fields with if_not_exists, guarded by the exact state the plan saw. */
+function contactUpdate(write: PassWrite, tableName: string) {
+  const { plan, contact } = write;
+  const names: Record<string, string> = { '#sk': 'sk', '#enriched': 'enriched', '#updatedAt': 'updatedAt' };
+  const values: Record<string, unknown> = { ':ct': CONTACT_SK_PREFIX, ':at': write.at };
+  const sets = ['#updatedAt = :at'];
+  const conditions = ['begins_with(#sk, :ct)'];
+  for (const [field, isSet] of Object.entries(plan.expectSet)) {
+    names[`#${field}`] = field;
+    conditions.push(isSet ? `attribute_exists(#${field})` : `attribute_not_exists(#${field})`);
+  }
+  for (const [field, value] of Object.entries(plan.fill)) {
+    values[`:${field}`] = value;
+    sets.push(`#${field} = if_not_exists(#${field}, :${field})`);
+  }
+  if (plan.markEnriched || contact.enriched === true) values[':true'] = true;
+  if (plan.markEnriched) sets.push('#enriched = :true');
+  if (plan.enrichment) {
+    names['#enrichment'] = 'enrichment';
+    values[':enrichment'] = plan.enrichment;
+    sets.push('#enrichment = :enrichment');
+  }
+  if (plan.billed) {
+    // Marks a billed pass: bulk runs skip the contact from now on.
+    names['#checked'] = 'enrichmentCheckedAt';
+    sets.push('#checked = :at');
+  }
+  // The plan decided from the contact's enriched state: require it unchanged.
+  conditions.push(contact.enriched === true ? '#enriched = :true' : 'attribute_not_exists(#enriched)');
+  if (write.bulk) {
+    names['#checked'] = 'enrichmentCheckedAt';
+    conditions.push('attribute_not_exists(#checked)');
+  }
+  return {
+    TableName: tableName,
+    Key: { factoryId: write.factoryId, sk: contact.id },
+    UpdateExpression: `SET ${sets.join(', ')}`,
+    ConditionExpression: conditions.join(' AND '),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+}
+
+/** EnrichmentStore on the contacts table (usage and passId items live in each factory's partition). */
 export class DynamoEnrichmentStore implements EnrichmentStore {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
@@ -26,85 +87,82 @@ export class DynamoEnrichmentStore implements EnrichmentStore {
   }
 
   /**
-   * One TransactWriteItems: the contact update (fields with if_not_exists,
-   * guarded by the exact empty/set state the plan saw) and the usage
-   * increment. Both or neither: no bill without a pass, no pass without a
-   * bill. The token makes an SDK retry of a landed transaction a no-op.
+   * A billed pass is one TransactWriteItems: the contact update, the usage
+   * increment and (with a passId) the pass's marker. All or nothing: no bill
+   * without a pass, no pass without a bill, no pass applied twice. Its
+   * ClientRequestToken makes the SDK's own retry of a transaction that landed
+   * a no-op. A pass that is not billed (a miss recorded on a contact enriched
+   * before) is a single conditional UpdateItem.
    */
   async applyPass(write: PassWrite): Promise<ApplyOutcome> {
-    const { plan, contact } = write;
-    const names: Record<string, string> = { '#sk': 'sk', '#enriched': 'enriched', '#checked': 'enrichmentCheckedAt' };
-    const values: Record<string, unknown> = { ':ct': CONTACT_SK_PREFIX, ':at': write.at };
-    const sets = ['#checked = :at'];
-    const conditions = ['begins_with(#sk, :ct)'];
+    const update = contactUpdate(write, this.tableName);
+    if (!write.plan.billed) return this.applyUnbilled(write, update);
 
-    for (const [field, isSet] of Object.entries(plan.expectSet)) {
-      names[`#${field}`] = field;
-      conditions.push(isSet ? `attribute_exists(#${field})` : `attribute_not_exists(#${field})`);
+    const shard = String(parseInt(sha256Hex(write.contact.id).slice(0, 8), 16) % USAGE_SHARDS).padStart(2, '0');
+    const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [
+      { Update: { ...update, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } },
+      {
+        Update: {
+          TableName: this.tableName,
+          Key: { factoryId: write.factoryId, sk: usageSortKey(write.period, shard) },
+          UpdateExpression: 'ADD #billed :one SET #period = :period, #lastPassAt = :at',
+          ExpressionAttributeNames: { '#billed': 'billedPasses', '#period': 'period', '#lastPassAt': 'lastPassAt' },
+          ExpressionAttributeValues: { ':one': 1, ':period': write.period, ':at': write.at },
+        },
+      },
+    ];
+    if (write.passId !== undefined) {
+      items.push({
+        Put: {
+          TableName: this.tableName,
+          Item: {
+            factoryId: write.factoryId,
+            sk: passSortKey(write.contact.id, write.passId),
+            passId: write.passId,
+            contactId: write.contact.id,
+            at: write.at,
+            expiresAt: Math.floor(Date.parse(write.at) / 1000) + PASS_ID_TTL_SECONDS,
+          },
+          ConditionExpression: 'attribute_not_exists(sk)',
+        },
+      });
     }
-    for (const [field, value] of Object.entries(plan.fill)) {
-      values[`:${field}`] = value;
-      sets.push(`#${field} = if_not_exists(#${field}, :${field})`);
-    }
-    if (plan.markEnriched || contact.enriched === true) values[':true'] = true;
-    if (plan.markEnriched) sets.push('#enriched = :true');
-    if (plan.enrichment) {
-      names['#enrichment'] = 'enrichment';
-      values[':enrichment'] = plan.enrichment;
-      sets.push('#enrichment = :enrichment');
-    }
-    // The plan decided from the contact's enriched state: require it unchanged.
-    conditions.push(contact.enriched === true ? '#enriched = :true' : 'attribute_not_exists(#enriched)');
-    if (write.bulk) conditions.push('attribute_not_exists(#checked)');
-
     try {
       await storageCall('TransactWriteItems (enrichment pass)', () =>
-        this.doc.send(
-          new TransactWriteCommand({
-            ClientRequestToken: write.token,
-            TransactItems: [
-              {
-                Update: {
-                  TableName: this.tableName,
-                  Key: { factoryId: write.factoryId, sk: contact.id },
-                  UpdateExpression: `SET ${sets.join(', ')}`,
-                  ConditionExpression: conditions.join(' AND '),
-                  ExpressionAttributeNames: names,
-                  ExpressionAttributeValues: values,
-                  ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-                },
-              },
-              {
-                Update: {
-                  TableName: this.tableName,
-                  Key: { factoryId: write.factoryId, sk: usageSortKey(write.period) },
-                  UpdateExpression: 'ADD #billed :one SET #period = :period, #lastPassAt = :at',
-                  ExpressionAttributeNames: { '#billed': 'billedPasses', '#period': 'period', '#lastPassAt': 'lastPassAt' },
-                  ExpressionAttributeValues: { ':one': 1, ':period': write.period, ':at': write.at },
-                },
-              },
-            ],
-          }),
-        ),
+        this.doc.send(new TransactWriteCommand({ ClientRequestToken: randomUUID(), TransactItems: items })),
       );
       return { outcome: 'applied' };
     } catch (error) {
-      if (!(error instanceof Error)) throw error;
-      if (error.name === 'IdempotentParameterMismatchException') return { outcome: 'duplicate' };
-      if (error.name !== 'TransactionCanceledException') throw error;
+      if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') throw error;
       const reasons = (error as Error & { CancellationReasons?: CancellationReason[] }).CancellationReasons ?? [];
+      if (reasons[2]?.Code === 'ConditionalCheckFailed') return { outcome: 'duplicate' };
       const reason = reasons[0];
       if (reason?.Code === 'ConditionalCheckFailed') {
         const current = reason.Item
           ? (itemToContact(unmarshall(reason.Item as Record<string, AttributeValue>)) as StoredContact)
           : undefined;
-        return { outcome: 'conflict', current };
+        return { outcome: 'conflict', reason: 'changed', current };
       }
-      // Another transaction held the item: read it again and re-plan.
       if (reasons.some((r) => r.Code === 'TransactionConflict')) {
-        return { outcome: 'conflict', current: await this.getContact(write.factoryId, contact.id) };
+        return { outcome: 'conflict', reason: 'busy', current: write.contact };
       }
       throw error;
+    }
+  }
+
+  private async applyUnbilled(write: PassWrite, update: ReturnType<typeof contactUpdate>): Promise<ApplyOutcome> {
+    if (!write.plan.enrichment) return { outcome: 'applied' }; // nothing to write
+    try {
+      await storageCall('UpdateItem (enrichment record)', () =>
+        this.doc.send(new UpdateCommand({ ...update, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' })),
+      );
+      return { outcome: 'applied' };
+    } catch (error) {
+      if (!isConditionalCheckFailed(error)) throw error;
+      const current = error.Item
+        ? (itemToContact(unmarshall(error.Item as Record<string, AttributeValue>)) as StoredContact)
+        : undefined;
+      return { outcome: 'conflict', reason: 'changed', current };
     }
   }
 
@@ -155,6 +213,7 @@ export class DynamoEnrichmentStore implements EnrichmentStore {
     return count;
   }
 
+  /** Billed passes per period (month), newest last: the shards of each period added up. */
   async usage(factoryId: string): Promise<UsageRecord[]> {
     const result = await storageCall('Query (usage)', () =>
       this.doc.send(
@@ -166,10 +225,15 @@ export class DynamoEnrichmentStore implements EnrichmentStore {
         }),
       ),
     );
-    return (result.Items ?? []).map((item) => ({
-      period: String(item.period),
-      billedPasses: Number(item.billedPasses ?? 0),
-      ...(item.lastPassAt ? { lastPassAt: String(item.lastPassAt) } : {}),
-    }));
+    const periods = new Map<string, UsageRecord>();
+    for (const item of result.Items ?? []) {
+      const period = String(item.period);
+      const record = periods.get(period) ?? { period, billedPasses: 0 };
+      record.billedPasses += Number(item.billedPasses ?? 0);
+      const at = item.lastPassAt ? String(item.lastPassAt) : undefined;
+      if (at && (!record.lastPassAt || at > record.lastPassAt)) record.lastPassAt = at;
+      periods.set(period, record);
+    }
+    return [...periods.values()].sort((a, b) => a.period.localeCompare(b.period));
   }
 }

@@ -30,7 +30,7 @@ const BULK_RESERVE_MS = 60_000;
 export async function handler(event: unknown, context: Context): Promise<PassResult | BulkResult> {
   const request = parseRequest(event);
   if (request.kind === 'refresh') {
-    return runPass(enrichment, request.factoryId, request.contactId, { bulk: false, token: request.passId });
+    return runPass(enrichment, request.factoryId, request.contactId, { bulk: false, passId: request.passId });
   }
   return runBulk(enrichment, request.factoryId, {
     cursor: request.cursor,

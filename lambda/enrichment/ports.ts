@@ -8,25 +8,28 @@ export interface StoredContact extends Contact {
 }
 
 export type ApplyOutcome =
-  /** Written: the contact update and the usage increment, together. */
+  /** Written: the contact update and, for a billed pass, the usage increment, together. */
   | { outcome: 'applied' }
-  /** The contact is no longer as planned (or is gone): plan again from `current`. */
-  | { outcome: 'conflict'; current?: StoredContact }
-  /** The same pass (same token) was applied before: nothing written now. */
+  /**
+   * Not written. `changed`: the contact is no longer as planned (or is gone):
+   * plan again from `current`. `busy`: another transaction held an item: wait, then retry.
+   */
+  | { outcome: 'conflict'; reason: 'changed' | 'busy'; current?: StoredContact }
+  /** This pass (its passId) was applied before: nothing written now. */
   | { outcome: 'duplicate' };
 
 export interface PassWrite {
   factoryId: string;
   /** The contact the plan was made from. */
   contact: StoredContact;
-  plan: Extract<PassPlan, { kind: 'fill' | 'complete' }>;
+  plan: PassPlan;
   /** Bulk runs also require the contact to be still unenriched and unbilled. */
   bulk: boolean;
   at: string;
   /** Billing period, `YYYY-MM` (UTC). */
   period: string;
-  /** Idempotency token of this write: the same token is never applied twice. */
-  token: string;
+  /** The control room's id for this pass: a pass with the same id on this contact is never applied twice. */
+  passId?: string;
 }
 
 export interface ContactPage {

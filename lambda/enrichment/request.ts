@@ -4,8 +4,8 @@ const factoryId = z.string({ error: 'factoryId must be a string like "fac_acme"'
   z.regex(/^fac_[A-Za-z0-9_-]{1,64}$/, { error: 'factoryId must look like "fac_acme"' }),
 );
 
-/** A single-record refresh: `{factoryId, contactId, passId?}`. */
-const refresh = z.object({
+/** A single-record refresh: `{factoryId, contactId, passId?}`. Strict: a misspelt key is an error, never a bulk run. */
+const refresh = z.strictObject({
   factoryId,
   contactId: z.string({ error: 'contactId must be a string' }).check(
     z.regex(/^ct_[0-9a-f]{16}$/, { error: 'contactId must be a contact id: ct_ + 16 hex characters' }),
@@ -16,7 +16,7 @@ const refresh = z.object({
 });
 
 /** A bulk run: `{factoryId, cursor?}`. */
-const bulk = z.object({
+const bulk = z.strictObject({
   factoryId,
   cursor: z.optional(z.string({ error: 'cursor must be the string a previous run returned' })),
 });
@@ -33,7 +33,14 @@ export function parseRequest(event: unknown): EnrichmentRequest {
   if (!isObject) throw new InvalidRequestError('expected {"factoryId", "contactId"} (refresh) or {"factoryId", "cursor"?} (bulk)');
   const wantsRefresh = 'contactId' in event;
   const result = (wantsRefresh ? refresh : bulk).safeParse(event);
-  if (!result.success) throw new InvalidRequestError(result.error.issues.map((issue) => issue.message).join('; '));
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}: a refresh takes {factoryId, contactId, passId?}, a bulk run {factoryId, cursor?}`
+        : issue.message,
+    );
+    throw new InvalidRequestError(problems.join('; '));
+  }
   return wantsRefresh
     ? { kind: 'refresh', ...(result.data as z.output<typeof refresh>) }
     : { kind: 'bulk', ...(result.data as z.output<typeof bulk>) };

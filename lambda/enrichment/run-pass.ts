@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { StorageUnavailableError } from '../store/errors';
 import { planPass } from './plan-pass';
 import type { EnrichmentStore, StoredContact } from './ports';
-import type { EnrichmentSource, FoundFields } from './sources/source';
+import type { EnrichmentSource, Findings, FoundFields } from './sources/source';
 
 export interface EnrichmentContext {
   store: EnrichmentStore;
@@ -16,39 +16,43 @@ export interface EnrichmentContext {
 export type PassOutcome =
   /** Filled at least one empty field; billed. */
   | 'enriched'
-  /** Found values, but every such field was already set; billed, not enriched. */
+  /** A data source found values, but every such field was already set; billed, not enriched. */
   | 'complete'
-  /** Found nothing; free, nothing written. */
+  /** Found nothing new; free. */
   | 'miss'
   /** Bulk only: already enriched or billed before; free, nothing written. */
   | 'skipped'
   | 'not-found'
-  /** This pass token was applied before (a retried invocation); nothing written now. */
+  /** This passId was applied to this contact before (a retried invocation); nothing written now. */
   | 'duplicate';
 
 export interface PassResult {
   contactId: string;
   outcome: PassOutcome;
   billed: boolean;
-  /** Everything the sources found (empty for a miss). */
+  /** Everything the sources found. */
   found: FoundFields;
 }
 
-const ATTEMPTS = 4;
+const ATTEMPTS = 6;
 
 /** Asks every source (in parallel) and merges in source order, first value per field. */
-export async function lookup(sources: EnrichmentSource[], email: string): Promise<FoundFields> {
+export async function lookup(sources: EnrichmentSource[], email: string): Promise<Findings> {
   const answers = await Promise.all(sources.map((source) => source.lookup({ email })));
   const found: FoundFields = {};
-  for (const answer of answers) {
-    for (const [field, value] of Object.entries(answer) as [keyof FoundFields, string][]) {
-      if (found[field] === undefined && value) found[field] = value;
-    }
-  }
-  return found;
+  let lookedUp = false;
+  answers.forEach((answer, index) => {
+    const entries = Object.entries(answer).filter(([, value]) => value) as [keyof FoundFields, string][];
+    if (entries.length > 0 && !sources[index]?.derived) lookedUp = true;
+    for (const [field, value] of entries) found[field] ??= value;
+  });
+  return { found, lookedUp };
 }
 
 const isDone = (contact: StoredContact) => contact.enriched === true || contact.enrichmentCheckedAt !== undefined;
+
+/** Waits a little, more each attempt, with jitter: lets a competing transaction finish. */
+const backoff = (attempt: number) => sleep(Math.random() * 25 * 2 ** attempt);
 
 /**
  * One enrichment pass over one contact. `bulk` passes skip a contact already
@@ -57,14 +61,14 @@ const isDone = (contact: StoredContact) => contact.enriched === true || contact.
  * the state the plan was made from: when a caller's upsert lands in between,
  * the pass plans again from the new state, so it never overwrites a value.
  *
- * `token` identifies the pass for idempotency: a retried invocation with the
- * same token (within DynamoDB's ten-minute window) is not applied or billed twice.
+ * `passId` (from the control room) makes a retried invocation safe: a pass
+ * with that id applied to this contact before is not applied or billed again.
  */
 export async function runPass(
   context: EnrichmentContext,
   factoryId: string,
   contactId: string,
-  options: { bulk: boolean; contact?: StoredContact; token?: string },
+  options: { bulk: boolean; contact?: StoredContact; passId?: string },
 ): Promise<PassResult> {
   let contact = options.contact ?? (await context.store.getContact(factoryId, contactId));
   const result = (outcome: PassOutcome, billed = false, found: FoundFields = {}): PassResult => ({
@@ -76,11 +80,11 @@ export async function runPass(
   if (!contact) return result('not-found');
   if (options.bulk && isDone(contact)) return result('skipped');
 
-  const found = await lookup(context.sources, contact.email);
+  const findings = await lookup(context.sources, contact.email);
   for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
     const at = (context.now?.() ?? new Date()).toISOString();
-    const plan = planPass(contact, found, context.provider, at);
-    if (plan.kind === 'miss') return result('miss');
+    const plan = planPass(contact, findings, context.provider, at);
+    if (plan.kind === 'miss' && !plan.enrichment) return result('miss', false, findings.found);
     const applied = await context.store.applyPass({
       factoryId,
       contact,
@@ -88,17 +92,22 @@ export async function runPass(
       bulk: options.bulk,
       at,
       period: at.slice(0, 7),
-      // A re-planned write is a different write: it needs a token of its own.
-      token: attempt === 0 && options.token ? options.token : randomUUID(),
+      passId: options.passId,
     });
-    if (applied.outcome === 'applied') return result(plan.kind === 'fill' ? 'enriched' : 'complete', true, found);
-    if (applied.outcome === 'duplicate') return result('duplicate', false, found);
+    if (applied.outcome === 'applied') {
+      return result(plan.kind === 'fill' ? 'enriched' : plan.kind, plan.billed, findings.found);
+    }
+    if (applied.outcome === 'duplicate') return result('duplicate', false, findings.found);
+    if (applied.reason === 'busy') {
+      await backoff(attempt);
+      continue;
+    }
     if (!applied.current) return result('not-found');
     contact = applied.current;
     if (options.bulk && isDone(contact)) return result('skipped');
   }
   throw new StorageUnavailableError(
     'TransactWriteItems (enrichment pass)',
-    new Error(`contact ${contactId} kept changing during ${ATTEMPTS} attempts`),
+    new Error(`contact ${contactId} kept changing or stayed busy during ${ATTEMPTS} attempts`),
   );
 }

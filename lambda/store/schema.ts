@@ -6,7 +6,8 @@
  *   contact item   sk = contact id        "ct_0123456789abcdef"
  *   company item   sk = "company#" + domain, attribute id = "co_…"
  *
- *   usage item     sk = "usage#" + period ("usage#2026-11"): billed enrichment passes
+ *   usage item     sk = "usage#" + period + "#" + shard ("usage#2026-11#07"): billed enrichment passes
+ *   pass item      sk = "pass#" + contact id + "#" + passId: a control-room pass applied (expires)
  *
  * keys table       PK keyHash (S) = sha256 of the secret
  *   GSI byFactory  PK factoryId, SK keyId  (keys only: `keys list`)
@@ -24,9 +25,13 @@ export const REFERENCE_KEY = { partitionKey: 'email' } as const;
 export const CONTACT_SK_PREFIX = 'ct_';
 export const COMPANY_SK_PREFIX = 'company#';
 export const USAGE_SK_PREFIX = 'usage#';
+export const PASS_SK_PREFIX = 'pass#';
+/** Attribute DynamoDB's time to live reads (epoch seconds): only pass items have it. */
+export const EXPIRES_AT = 'expiresAt';
 
 export const companySortKey = (domain: string): string => `${COMPANY_SK_PREFIX}${domain}`;
-export const usageSortKey = (period: string): string => `${USAGE_SK_PREFIX}${period}`;
+export const usageSortKey = (period: string, shard: string): string => `${USAGE_SK_PREFIX}${period}#${shard}`;
+export const passSortKey = (contactId: string, passId: string): string => `${PASS_SK_PREFIX}${contactId}#${passId}`;
 
 export interface TableNames {
   contacts: string;

@@ -37,13 +37,29 @@ export const COMMON_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-/** Parses a command line; a parsing problem (unknown option, missing value) is a UsageError. */
+/**
+ * Parses a command line. A parsing problem (unknown option, missing value),
+ * an option given twice that takes one value, or --region without --stack
+ * is a UsageError.
+ */
 export function parseCommandLine<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T) {
+  let parsed;
   try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args, options, allowPositionals: true, strict: true, tokens: true });
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
+  const seen = new Set<string>();
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'option' || options[token.name]?.multiple) continue;
+    if (seen.has(token.name)) throw new UsageError(`--${token.name} is given twice: give it once`);
+    seen.add(token.name);
+  }
+  const values = parsed.values as Record<string, unknown>;
+  if (values.region !== undefined && values.stack === undefined) {
+    throw new UsageError('--region goes with --stack <name> (locally there is no region)');
+  }
+  return parsed;
 }
 
 /**

@@ -5,7 +5,10 @@ import { parseReferenceLine, type ReferenceRecord } from '../../lambda/enrichmen
 
 export interface LoadSummary {
   lines: number;
+  /** People written (distinct emails). */
   loaded: number;
+  /** Lines for an email an earlier line of the file had: the later line wins. */
+  duplicates: number;
   invalid: number;
   /** The first problems, with their line numbers. */
   problems: { line: number; problem: string }[];
@@ -27,7 +30,8 @@ async function writeBatch(doc: DynamoDBDocumentClient, table: string, records: R
 /**
  * Loads a vendor file (JSON Lines keyed by email) into the reference table.
  * Later lines for the same email replace earlier ones; reloading a file is
- * harmless. Invalid lines are counted and listed, never fatal.
+ * harmless; people absent from a newer file are not removed. Invalid lines
+ * are counted and listed, never fatal.
  */
 export async function loadDataset(
   doc: DynamoDBDocumentClient,
@@ -35,14 +39,14 @@ export async function loadDataset(
   file: string,
   onProgress?: (summary: LoadSummary) => void,
 ): Promise<LoadSummary> {
-  const summary: LoadSummary = { lines: 0, loaded: 0, invalid: 0, problems: [] };
+  const summary: LoadSummary = { lines: 0, loaded: 0, duplicates: 0, invalid: 0, problems: [] };
+  const seen = new Set<string>();
   let batch = new Map<string, ReferenceRecord>();
   const flush = async () => {
     if (batch.size === 0) return;
     const records = [...batch.values()];
     batch = new Map();
     await writeBatch(doc, table, records);
-    summary.loaded += records.length;
     onProgress?.(summary);
   };
   const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
@@ -54,6 +58,11 @@ export async function loadDataset(
       summary.invalid += 1;
       if (summary.problems.length < MAX_PROBLEMS_SHOWN) summary.problems.push({ line: summary.lines, problem: parsed.problem });
       continue;
+    }
+    if (seen.has(parsed.record.email)) summary.duplicates += 1;
+    else {
+      seen.add(parsed.record.email);
+      summary.loaded += 1;
     }
     // One batch may not hold the same key twice: flush first, so the later line wins.
     if (batch.has(parsed.record.email)) await flush();

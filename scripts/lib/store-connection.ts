@@ -17,6 +17,8 @@ export interface StoreConnection {
   tables: TableNames;
   /** Where the store is, for messages: an endpoint or a stack. */
   where: string;
+  /** A deployed stack's `enrichment.provider` name (its PlatformName output). */
+  platformName?: string;
   close(): Promise<void>;
 }
 
@@ -84,7 +86,7 @@ async function connectStack(stack: string, region: string | undefined, need: (ke
     reference: outputs[OUTPUTS.referenceTable] ?? '',
   };
   const client = createDynamoClient({ ...CLI_CONFIG, region });
-  return open(client, tables, `stack ${stack}`, async () => undefined);
+  return { ...open(client, tables, `stack ${stack}`, async () => undefined), platformName: outputs[OUTPUTS.platformName] };
 }
 
 /**

@@ -163,6 +163,13 @@ describe('the enrichment function (internal)', () => {
     });
   });
 
+  test('is never retried by Lambda on async invocations (a retry could run a pass twice)', () => {
+    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: functionId('Contacts enrichment') },
+      MaximumRetryAttempts: 0,
+    });
+  });
+
   test('is not reachable through API Gateway: no route and no permission for it', () => {
     const enrichment = functionId('Contacts enrichment');
     const methods = JSON.stringify(resources('AWS::ApiGateway::Method'));
@@ -254,8 +261,9 @@ describe('tables (issue point 7)', () => {
     }
   });
 
-  test('the contacts table is keyed by factory and sort key, as the code expects', () => {
+  test('the contacts table is keyed by factory and sort key, as the code expects, and expires passId items', () => {
     template.hasResourceProperties('AWS::DynamoDB::Table', {
+      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
       KeySchema: [
         { AttributeName: CONTACTS_KEY.partitionKey, KeyType: 'HASH' },
         { AttributeName: CONTACTS_KEY.sortKey, KeyType: 'RANGE' },
@@ -275,8 +283,9 @@ describe('tables (issue point 7)', () => {
 });
 
 describe('outputs', () => {
-  test('the API URL, the table names the commands read, and the enrichment function', () => {
+  test('the API URL, the table names the commands read, the enrichment function and the platform name', () => {
     const outputs = template.toJSON().Outputs;
     expect(Object.keys(outputs).sort()).toEqual(Object.values(OUTPUTS).sort());
+    expect(outputs[OUTPUTS.platformName].Value).toBe('Acme Platform');
   });
 });

@@ -30,13 +30,21 @@ describe('npm run enrich -- load-dataset', () => {
   test('loads a JSON Lines file and reports loaded and invalid lines', async () => {
     const a = uniqueEmail();
     const file = join(dir, 'vendor.jsonl');
-    writeFileSync(file, [JSON.stringify({ email: a, title: 'Chemist' }), 'not json', '', JSON.stringify({ name: 'no email' })].join('\n'));
+    const lines = [
+      `\ufeff${JSON.stringify({ email: a, title: 'Chemist' })}`, // a byte order mark first, as some exports write
+      'not json',
+      '',
+      JSON.stringify({ name: 'no email' }),
+      JSON.stringify({ email: a.toUpperCase(), title: 'Physicist' }),
+    ];
+    writeFileSync(file, lines.join('\n'));
     const result = await enrich('load-dataset', file);
     expect(result.status).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({
       file,
-      lines: 4,
+      lines: 5,
       loaded: 1,
+      duplicates: 1,
       invalid: 2,
       problems: [
         { line: 2, problem: 'not valid JSON' },
@@ -115,6 +123,8 @@ describe('npm run enrich -- --factory … --all / --contact / --email, and usage
     [['--factory', 'fac_x', '--email', 'ada'], /--email: email must contain exactly one/],
     [['load-dataset'], /load-dataset needs the file/],
     [['reindex'], /unknown command "reindex"/],
+    [['--factory', 'fac_x', '--all', '--factory', 'fac_y'], /--factory is given twice/],
+    [['--factory', 'fac_x', '--all', '--region', 'eu-west-1'], /--region goes with --stack/],
   ])('refuses %j with exit code 2 and the usage', async (args, message) => {
     const result = await enrich(...args);
     expect(result.status).toBe(2);

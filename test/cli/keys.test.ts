@@ -47,6 +47,8 @@ describe('npm run keys -- create', () => {
     [['frobnicate'], /unknown command/],
     [[], /a command is required/],
     [['create', '--factory', 'fac_x', '--colour', 'red'], /Unknown option '--colour'/],
+    [['create', '--factory', 'fac_x', '--factory', 'fac_y'], /--factory is given twice/],
+    [['list', '--factory', 'fac_x', '--region', 'eu-west-1'], /--region goes with --stack/],
   ])('refuses %j with exit code 2, one error line and the usage', async (args, message) => {
     const result = await keys(...args);
     expect(result.status).toBe(2);

@@ -99,11 +99,47 @@ describe('billing is exact under retries', () => {
     const contact = await upsert({ email });
     const context = enrichmentContext();
     const passId = '6f1c0b9e-5a3d-4c2e-9a7b-1d2e3f4a5b6c';
-    const first = await runPass(context, factoryId, contact.id, { bulk: false, token: passId });
-    const retry = await runPass(context, factoryId, contact.id, { bulk: false, token: passId });
+    const first = await runPass(context, factoryId, contact.id, { bulk: false, passId });
+    const retry = await runPass(context, factoryId, contact.id, { bulk: false, passId });
     expect([first.outcome, retry.outcome]).toEqual(['enriched', 'duplicate']);
     expect([first.billed, retry.billed]).toEqual([true, false]);
     expect(await billedPasses(factoryId)).toBe(1);
+  });
+
+  test('a retried passId is billed once even when the first invocation had to re-plan around a caller write', async () => {
+    const { factoryId, upsert } = await factory();
+    const email = uniqueEmail();
+    await referencePerson(email, { title: 'Vendor', location: 'Porto' });
+    const contact = await upsert({ email });
+    let raced = false;
+    class RacingStore extends DynamoEnrichmentStore {
+      override async applyPass(write: PassWrite) {
+        if (!raced) {
+          raced = true;
+          await upsert({ email, title: 'Caller' });
+        }
+        return super.applyPass(write);
+      }
+    }
+    const passId = 'a3f1c2d4-0000-4000-8000-000000000001';
+    const racing = enrichmentContext({ store: new RacingStore(testDoc(), tables.contacts) });
+    const first = await runPass(racing, factoryId, contact.id, { bulk: false, passId });
+    const retry = await runPass(enrichmentContext(), factoryId, contact.id, { bulk: false, passId });
+    expect([first.outcome, retry.outcome]).toEqual(['enriched', 'duplicate']);
+    expect(await billedPasses(factoryId)).toBe(1);
+  });
+
+  test('one passId on two contacts is two passes', async () => {
+    const { factoryId, upsert } = await factory();
+    const context = enrichmentContext();
+    const passId = 'a3f1c2d4-0000-4000-8000-000000000002';
+    for (const location of ['Graz', 'Linz']) {
+      const email = uniqueEmail();
+      await referencePerson(email, { location });
+      const contact = await upsert({ email });
+      expect((await runPass(context, factoryId, contact.id, { bulk: false, passId })).outcome).toBe('enriched');
+    }
+    expect(await billedPasses(factoryId)).toBe(2);
   });
 
   test('a transaction sent again after its answer was lost (as the SDK retries) is applied and billed once', async () => {

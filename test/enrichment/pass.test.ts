@@ -20,7 +20,7 @@ async function factory() {
 }
 
 const context = enrichmentContext();
-const refresh = (factoryId: string, contactId: string, token?: string) => runPass(context, factoryId, contactId, { bulk: false, token });
+const refresh = (factoryId: string, contactId: string, passId?: string) => runPass(context, factoryId, contactId, { bulk: false, passId });
 
 describe('a pass fills only empty fields', () => {
   test('fills the empty fields, keeps the caller\'s values, and records everything found', async () => {
@@ -40,6 +40,7 @@ describe('a pass fills only empty fields', () => {
       fields: { name: 'Vendor Name', title: 'CTO', location: 'Lisbon' },
     });
     expect(Object.keys(after.enrichment)).toEqual(['provider', 'at', 'fields']);
+    expect(Object.keys(after.enrichment.fields)).toEqual(['name', 'title', 'location']);
   });
 
   test('the provider is the platform constant, never a data source name', async () => {
@@ -50,6 +51,17 @@ describe('a pass fills only empty fields', () => {
     const after = await read(contact.id);
     expect(after).toMatchObject({ name: 'Marie Curie', enriched: true });
     expect(after.enrichment.provider).toBe(PROVIDER);
+  });
+
+  test('moves updatedAt when it fills something', async () => {
+    const { factoryId, upsert, read } = await factory();
+    const email = uniqueEmail();
+    await referencePerson(email, { phone: '+1 555 0100' });
+    const contact = await upsert({ email });
+    await refresh(factoryId, contact.id);
+    const after = await read(contact.id);
+    expect(after.updatedAt > contact.updatedAt).toBe(true);
+    expect(after.createdAt).toBe(contact.createdAt);
   });
 
   test('a later caller write wins over an enriched value (enrichment never blocks the caller)', async () => {
@@ -111,7 +123,39 @@ describe('a pass that finds values for fields all already set (README: Enrichmen
   });
 });
 
+describe('values derived from the contact itself (the name heuristic)', () => {
+  test('fill an empty name and are billed like any fill', async () => {
+    const { factoryId, upsert, read } = await factory();
+    const contact = await upsert({ email: `nikola.tesla@${uniqueEmail('d').split('@')[0]}.com` });
+    expect(await refresh(factoryId, contact.id)).toMatchObject({ outcome: 'enriched', billed: true });
+    expect((await read(contact.id)).name).toBe('Nikola Tesla');
+  });
+
+  test('that fill nothing make a free miss, not a billed pass', async () => {
+    const { factoryId, upsert, read } = await factory();
+    const contact = await upsert({ email: `nikola.tesla@${uniqueEmail('d').split('@')[0]}.com`, name: 'N. Tesla' });
+    expect(await refresh(factoryId, contact.id)).toMatchObject({ outcome: 'miss', billed: false, found: { name: 'Nikola Tesla' } });
+    expect(await billedPasses(factoryId)).toBe(0);
+    expect(await read(contact.id)).not.toHaveProperty('enrichment');
+  });
+});
+
 describe('refresh', () => {
+  test('that finds nothing on a contact enriched before records the pass: at moves, fields empty, free', async () => {
+    const { factoryId, upsert, read } = await factory();
+    const email = uniqueEmail();
+    await referencePerson(email, { location: 'Berlin' });
+    const contact = await upsert({ email });
+    await refresh(factoryId, contact.id);
+    const first = await read(contact.id);
+    await referencePerson(email, {});
+    expect(await refresh(factoryId, contact.id)).toMatchObject({ outcome: 'miss', billed: false });
+    const after = await read(contact.id);
+    expect(after).toMatchObject({ location: 'Berlin', enriched: true, enrichment: { provider: PROVIDER, fields: {} } });
+    expect(after.enrichment.at > first.enrichment.at).toBe(true);
+    expect(await billedPasses(factoryId)).toBe(1);
+  });
+
   test('re-enriches a contact already enriched (a deliberate action)', async () => {
     const { factoryId, upsert } = await factory();
     const email = uniqueEmail();

@@ -19,14 +19,31 @@ const contact = (fields: Partial<Contact> = {}): Contact => ({
 const AT = '2026-11-21T12:00:00.000Z';
 
 describe('planPass', () => {
-  test('nothing found: a miss', () => {
-    expect(planPass(contact(), {}, 'P', AT)).toEqual({ kind: 'miss' });
+  const looked = (found: Record<string, string>) => ({ found, lookedUp: Object.keys(found).length > 0 });
+
+  test('nothing found: a miss, nothing to write', () => {
+    expect(planPass(contact(), looked({}), 'P', AT)).toMatchObject({ kind: 'miss', billed: false, enrichment: undefined });
+  });
+
+  test('nothing found on a contact enriched before: a free miss, recorded in enrichment', () => {
+    expect(planPass(contact({ enriched: true }), looked({}), 'P', AT)).toMatchObject({
+      kind: 'miss',
+      billed: false,
+      enrichment: { provider: 'P', at: AT, fields: {} },
+      markEnriched: false,
+    });
+  });
+
+  test('only derived values, filling nothing: a miss', () => {
+    const plan = planPass(contact({ name: 'Set' }), { found: { name: 'Derived' }, lookedUp: false }, 'P', AT);
+    expect(plan).toMatchObject({ kind: 'miss', billed: false, enrichment: undefined });
   });
 
   test('fills only the empty fields and records all found', () => {
-    const plan = planPass(contact({ name: 'Set' }), { name: 'Found', title: 'T' }, 'P', AT);
+    const plan = planPass(contact({ name: 'Set' }), looked({ name: 'Found', title: 'T' }), 'P', AT);
     expect(plan).toEqual({
       kind: 'fill',
+      billed: true,
       found: { name: 'Found', title: 'T' },
       fill: { title: 'T' },
       expectSet: { name: true, title: false },
@@ -36,12 +53,12 @@ describe('planPass', () => {
   });
 
   test('all found fields set on a contact never enriched: complete, no enrichment written', () => {
-    const plan = planPass(contact({ name: 'Set' }), { name: 'Found' }, 'P', AT);
-    expect(plan).toMatchObject({ kind: 'complete', fill: {}, markEnriched: false, enrichment: undefined });
+    const plan = planPass(contact({ name: 'Set' }), looked({ name: 'Found' }), 'P', AT);
+    expect(plan).toMatchObject({ kind: 'complete', billed: true, fill: {}, markEnriched: false, enrichment: undefined });
   });
 
   test('all found fields set on a contact enriched before: complete, enrichment updated', () => {
-    const plan = planPass(contact({ name: 'Set', enriched: true }), { name: 'Found' }, 'P', AT);
+    const plan = planPass(contact({ name: 'Set', enriched: true }), looked({ name: 'Found' }), 'P', AT);
     expect(plan).toMatchObject({ kind: 'complete', markEnriched: false, enrichment: { at: AT, fields: { name: 'Found' } } });
   });
 });
@@ -58,22 +75,45 @@ describe('sources', () => {
     expect(nameFromEmail(email)).toBe(name);
   });
 
-  test.each(['ada@example.com', 'info@example.com', 'no.reply@example.com', 'j.doe@example.com', 'user.1234@example.com', 'a.b.c.d@example.com'])(
+  test.each([
+    'ada@example.com',
+    'info@example.com',
+    'no.reply@example.com',
+    'no_reply@example.com',
+    'do.not.reply@example.com',
+    'customer.service@example.com',
+    'sales.team@example.com',
+    'admin.admin@example.com',
+    'mail.delivery@example.com',
+    'j.doe@example.com',
+    'user.1234@example.com',
+    'a.b.c.d@example.com',
+  ])(
     'nameFromEmail(%s) finds nothing',
     (email) => {
       expect(nameFromEmail(email)).toBeUndefined();
     },
   );
 
+  test('nameFromEmail reads decomposed accents as composed ones', () => {
+    expect(nameFromEmail('zoe\u0301.mu\u0308ller@example.de')).toBe('Zoé Müller');
+  });
+
   test('lookup merges sources in order, first value per field', async () => {
-    const found = await lookup(
+    const findings = await lookup(
       [
         { name: 'first', lookup: async () => ({ name: 'From first' }) },
         { name: 'second', lookup: async () => ({ name: 'From second', title: 'T' }) },
       ],
       'a@b.co',
     );
-    expect(found).toEqual({ name: 'From first', title: 'T' });
+    expect(findings).toEqual({ found: { name: 'From first', title: 'T' }, lookedUp: true });
+  });
+
+  test('lookup tells whether a data source, not only a derived one, found something', async () => {
+    const derived = { name: 'heuristic', derived: true, lookup: async () => ({ name: 'Derived' }) };
+    const empty = { name: 'dataset', lookup: async () => ({}) };
+    expect(await lookup([empty, derived], 'a@b.co')).toEqual({ found: { name: 'Derived' }, lookedUp: false });
   });
 
   test.each([
@@ -86,6 +126,13 @@ describe('sources', () => {
     ['{"email":"not an email"}', { ok: false, problem: expect.stringContaining('email') }],
   ])('parseReferenceLine(%s)', (line, expected) => {
     expect(parseReferenceLine(line)).toEqual(expected);
+  });
+
+  test('parseReferenceLine skips a byte order mark, refuses replacement characters, strips control characters', () => {
+    expect(parseReferenceLine('\ufeff{"email":"a@b.co"}')).toEqual({ ok: true, record: { email: 'a@b.co' } });
+    expect(parseReferenceLine('{"email":"a@b.co","name":"Bad \ufffd byte"}')).toEqual({ ok: false, problem: 'not valid UTF-8' });
+    const dirty = JSON.stringify({ email: 'a@b.co', name: 'Ada\u0000 \u202eLovelace', title: '\u0007' });
+    expect(parseReferenceLine(dirty)).toEqual({ ok: true, record: { email: 'a@b.co', name: 'Ada Lovelace' } });
   });
 
   test('parseReferenceLine clips long values', () => {
@@ -123,6 +170,8 @@ describe('parseRequest (what the control room sends)', () => {
     [{ factoryId: 'fac_a', contactId: 'x' }, /contactId must be a contact id/],
     [{ factoryId: 'fac_a', contactId: 'ct_0123456789abcdef', passId: 'not valid!' }, /passId/],
     [{ factoryId: 'fac_a', cursor: 5 }, /cursor must be the string/],
+    [{ factoryId: 'fac_a', contact: 'ct_0123456789abcdef' }, /unknown key "contact"/],
+    [{ factoryId: 'fac_a', contactId: 'ct_0123456789abcdef', cursor: 'x' }, /unknown key "cursor"/],
   ])('refuses %j with a message saying what to fix', (event, message) => {
     expect(() => parseRequest(event)).toThrow(message);
   });

@@ -1,9 +1,12 @@
 import type { EnrichmentSource, FoundFields, LookupSubject } from './source';
 
-/** Shared mailboxes: their local part names a role, not a person. */
-const ROLE_MAILBOXES = new Set([
-  'admin', 'billing', 'contact', 'hello', 'help', 'hr', 'info', 'jobs', 'marketing', 'mail',
-  'no.reply', 'noreply', 'office', 'press', 'sales', 'security', 'support', 'team',
+/** Words of shared mailboxes: an address with any of them names a role, not a person. */
+const ROLE_WORDS = new Set([
+  'account', 'accounts', 'admin', 'billing', 'bounce', 'care', 'contact', 'customer', 'delivery', 'dev',
+  'do', 'donotreply', 'enquiries', 'finance', 'hello', 'help', 'helpdesk', 'hr', 'info', 'invoice', 'it',
+  'jobs', 'legal', 'mail', 'mailer', 'marketing', 'media', 'news', 'newsletter', 'no', 'noreply', 'not',
+  'notifications', 'office', 'ops', 'orders', 'postmaster', 'press', 'privacy', 'reply', 'root', 'sales',
+  'security', 'service', 'services', 'shop', 'support', 'system', 'team', 'test', 'webmaster',
 ]);
 
 const capitalize = (word: string) =>
@@ -18,10 +21,10 @@ const capitalize = (word: string) =>
  * two or three letter-only parts, never role mailboxes like sales@.
  */
 export function nameFromEmail(email: string): string | undefined {
-  const local = email.toLowerCase().split('@')[0]?.split('+')[0] ?? '';
-  if (ROLE_MAILBOXES.has(local)) return undefined;
+  const local = email.normalize('NFC').toLowerCase().split('@')[0]?.split('+')[0] ?? '';
   const parts = local.split(/[._]/);
   if (parts.length < 2 || parts.length > 3) return undefined;
+  if (parts.some((part) => ROLE_WORDS.has(part)) || new Set(parts).size < parts.length) return undefined;
   if (!parts.every((part) => /^\p{L}{2,}(-\p{L}{2,})*$/u.test(part))) return undefined;
   return parts.map(capitalize).join(' ');
 }
@@ -29,6 +32,7 @@ export function nameFromEmail(email: string): string | undefined {
 /** Offline source: derives a name from the address itself. */
 export class EmailNameHeuristic implements EnrichmentSource {
   readonly name = 'email-name-heuristic';
+  readonly derived = true;
 
   async lookup({ email }: LookupSubject): Promise<FoundFields> {
     const name = nameFromEmail(email);

@@ -15,13 +15,18 @@ export interface ReferenceRecord extends FoundFields {
 
 export type LineResult = { ok: true; record: ReferenceRecord } | { ok: false; problem: string } | { ok: 'blank' };
 
+// Control characters and direction overrides have no place in a name or a title.
+const UNPRINTABLE = /[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
 /**
  * Reads one line of the vendor file (JSON Lines, one object per person, keyed
  * by `email`; `name`, `title`, `phone`, `location` are kept, other keys
- * ignored, values clipped).
+ * ignored, values cleaned of control characters and clipped).
  */
-export function parseReferenceLine(line: string): LineResult {
+export function parseReferenceLine(rawLine: string): LineResult {
+  const line = rawLine.charCodeAt(0) === 0xfeff ? rawLine.slice(1) : rawLine; // a byte order mark
   if (line.trim() === '') return { ok: 'blank' };
+  if (line.includes('\ufffd')) return { ok: false, problem: 'not valid UTF-8' };
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -37,10 +42,8 @@ export function parseReferenceLine(line: string): LineResult {
   if (!email.ok) return { ok: false, problem: email.problem };
   const record: ReferenceRecord = { email: email.email };
   for (const field of ENRICHABLE_FIELDS) {
-    const fieldValue = raw[field];
-    if (typeof fieldValue === 'string' && fieldValue.trim() !== '') {
-      record[field] = clip(fieldValue.trim(), FIELD_LIMITS[field]);
-    }
+    const fieldValue = typeof raw[field] === 'string' ? raw[field].replace(UNPRINTABLE, '').trim() : '';
+    if (fieldValue !== '') record[field] = clip(fieldValue, FIELD_LIMITS[field]);
   }
   return { ok: true, record };
 }

@@ -16,5 +16,18 @@ export interface LookupSubject {
  */
 export interface EnrichmentSource {
   readonly name: string;
+  /**
+   * True for a source that only derives values from the contact itself (a
+   * name from the address): its finds fill empty fields, but on their own
+   * never make a pass billable when they fill nothing.
+   */
+  readonly derived?: boolean;
   lookup(subject: LookupSubject): Promise<FoundFields>;
+}
+
+/** What all sources found for one contact. */
+export interface Findings {
+  found: FoundFields;
+  /** A non-derived source (a data lookup) found at least one value. */
+  lookedUp: boolean;
 }
