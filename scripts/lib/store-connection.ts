@@ -28,7 +28,6 @@ export interface StoreTarget {
   region?: string;
 }
 
-
 // Operator commands are not on a request path: allow slower answers than the Lambda does.
 const CLI_CONFIG = { ...DEFAULT_DYNAMO_CONFIG, requestTimeoutMs: 10_000, connectionTimeoutMs: 3000 };
 

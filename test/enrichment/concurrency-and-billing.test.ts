@@ -37,6 +37,24 @@ async function population(upsert: (body: Record<string, unknown>) => Promise<{ i
   return ids;
 }
 
+/**
+ * The real store with a fault injected around it: `caller` (an upsert) runs
+ * just before the pass's first write, as if it had raced it.
+ */
+function racingStore(caller: () => Promise<unknown>) {
+  let raced = false;
+  class RacingStore extends DynamoEnrichmentStore {
+    override async applyPass(write: PassWrite) {
+      if (!raced) {
+        raced = true;
+        await caller();
+      }
+      return super.applyPass(write);
+    }
+  }
+  return new RacingStore(testDoc(), tables.contacts);
+}
+
 const add = (a: BulkSummary, b: BulkSummary): BulkSummary => ({
   seen: a.seen + b.seen,
   skipped: a.skipped + b.skipped,
@@ -53,18 +71,7 @@ describe('a caller upsert racing a pass', () => {
     await referencePerson(email, { title: 'Vendor Title', location: 'Rome' });
     const contact = await upsert({ email });
 
-    // Fault injection around the real store: the caller writes just before the pass's first write.
-    let raced = false;
-    class RacingStore extends DynamoEnrichmentStore {
-      override async applyPass(write: PassWrite) {
-        if (!raced) {
-          raced = true;
-          await upsert({ email, title: 'Caller Title' });
-        }
-        return super.applyPass(write);
-      }
-    }
-    const store = new RacingStore(testDoc(), tables.contacts);
+    const store = racingStore(() => upsert({ email, title: 'Caller Title' }));
     const result = await runPass(enrichmentContext({ store }), factoryId, contact.id, { bulk: false });
     expect(result.outcome).toBe('enriched');
     const after = await read(contact.id);
@@ -111,18 +118,8 @@ describe('billing is exact under retries', () => {
     const email = uniqueEmail();
     await referencePerson(email, { title: 'Vendor', location: 'Porto' });
     const contact = await upsert({ email });
-    let raced = false;
-    class RacingStore extends DynamoEnrichmentStore {
-      override async applyPass(write: PassWrite) {
-        if (!raced) {
-          raced = true;
-          await upsert({ email, title: 'Caller' });
-        }
-        return super.applyPass(write);
-      }
-    }
     const passId = 'a3f1c2d4-0000-4000-8000-000000000001';
-    const racing = enrichmentContext({ store: new RacingStore(testDoc(), tables.contacts) });
+    const racing = enrichmentContext({ store: racingStore(() => upsert({ email, title: 'Caller' })) });
     const first = await runPass(racing, factoryId, contact.id, { bulk: false, passId });
     const retry = await runPass(enrichmentContext(), factoryId, contact.id, { bulk: false, passId });
     expect([first.outcome, retry.outcome]).toEqual(['enriched', 'duplicate']);
