@@ -54,10 +54,6 @@ async function main(argv: string[]) {
   });
   const { values, positionals } = parsed;
   const [command, ...rest] = positionals;
-  if (values.help || command === 'help') {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
   const target = { stack: values.stack, region: values.region };
 
   if (command === 'load-dataset') {

@@ -54,10 +54,6 @@ async function main(argv: string[]) {
   });
   const { values, positionals } = parsed;
   const [command, ...rest] = positionals;
-  if (values.help || command === 'help') {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
   if (!command) throw new UsageError('a command is required: create, list or revoke');
 
   // Check every argument before touching the store.

@@ -28,6 +28,11 @@ export const USAGE_SHARDS = 32;
 /** How long a passId is remembered: far longer than any control-room retry. */
 const PASS_ID_TTL_SECONDS = 7 * 24 * 3600;
 
+/** The contact in an item a failed condition returned (raw attribute values, even through the document client). */
+function returnedContact(item: Record<string, unknown> | undefined): StoredContact | undefined {
+  return item ? (itemToContact(unmarshall(item as Record<string, AttributeValue>)) as StoredContact) : undefined;
+}
+
 /** The contact update of a plan: fields with if_not_exists, guarded by the exact state the plan saw. */
 function contactUpdate(write: PassWrite, tableName: string) {
   const { plan, contact } = write;
@@ -138,10 +143,7 @@ export class DynamoEnrichmentStore implements EnrichmentStore {
       if (reasons[2]?.Code === 'ConditionalCheckFailed') return { outcome: 'duplicate' };
       const reason = reasons[0];
       if (reason?.Code === 'ConditionalCheckFailed') {
-        const current = reason.Item
-          ? (itemToContact(unmarshall(reason.Item as Record<string, AttributeValue>)) as StoredContact)
-          : undefined;
-        return { outcome: 'conflict', reason: 'changed', current };
+        return { outcome: 'conflict', reason: 'changed', current: returnedContact(reason.Item) };
       }
       if (reasons.some((r) => r.Code === 'TransactionConflict')) {
         return { outcome: 'conflict', reason: 'busy', current: write.contact };
@@ -159,10 +161,7 @@ export class DynamoEnrichmentStore implements EnrichmentStore {
       return { outcome: 'applied' };
     } catch (error) {
       if (!isConditionalCheckFailed(error)) throw error;
-      const current = error.Item
-        ? (itemToContact(unmarshall(error.Item as Record<string, AttributeValue>)) as StoredContact)
-        : undefined;
-      return { outcome: 'conflict', reason: 'changed', current };
+      return { outcome: 'conflict', reason: 'changed', current: returnedContact(error.Item) };
     }
   }
 

@@ -36,9 +36,12 @@ export function dynamoConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Dynam
  * reused by every invocation, with keep-alive sockets.
  */
 export function createDocumentClient(config: DynamoConfig): DynamoDBDocumentClient {
-  return DynamoDBDocumentClient.from(createDynamoClient(config), {
-    marshallOptions: { removeUndefinedValues: true },
-  });
+  return documentClientOf(createDynamoClient(config));
+}
+
+/** The document client over a low-level one, with the marshalling every store here expects. */
+export function documentClientOf(client: DynamoDBClient): DynamoDBDocumentClient {
+  return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 }
 
 /** The low-level client under the document client (table administration). */

@@ -30,11 +30,10 @@ export function positiveIntArg(name: string, value: string | undefined, max: num
   return number;
 }
 
-/** Options every operator command takes: where the store is, and help. */
+/** Options every operator command takes: where the store is (help is handled by runCommand). */
 export const COMMON_OPTIONS = {
   stack: { type: 'string' },
   region: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
 } as const;
 
 /**
@@ -63,13 +62,19 @@ export function parseCommandLine<T extends NonNullable<ParseArgsConfig['options'
 }
 
 /**
- * Runs a command: a UsageError prints the message and the usage and exits
- * with 2; other failures go through runMain (one line, exit 1).
+ * Runs a command: `--help`, `-h` or `help` prints the usage; a UsageError
+ * prints the message and the usage and exits with 2; other failures go
+ * through runMain (one line, exit 1).
  */
 export function runCommand(usage: string, main: (argv: string[]) => Promise<void>): void {
   runMain(async () => {
+    const argv = process.argv.slice(2);
+    if (argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') {
+      process.stdout.write(`${usage}\n`);
+      return;
+    }
     try {
-      await main(process.argv.slice(2));
+      await main(argv);
     } catch (error) {
       if (error instanceof UsageError) {
         process.stderr.write(`error: ${error.message}\n\n${usage}\n`);

@@ -1,8 +1,8 @@
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { ListTablesCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { OUTPUTS } from '../../lib/outputs';
-import { createDynamoClient, DEFAULT_DYNAMO_CONFIG } from '../../lambda/store/dynamo-client';
+import { createDynamoClient, DEFAULT_DYNAMO_CONFIG, documentClientOf } from '../../lambda/store/dynamo-client';
 import { tableNamesFromEnv, type TableNames } from '../../lambda/store/schema';
 import { startDynamoDbLocal } from './dynamodb-local';
 import { DEFAULT_DYNAMODB_PORT, LOCAL_DATA_DIR } from './paths';
@@ -32,7 +32,7 @@ export interface StoreTarget {
 const CLI_CONFIG = { ...DEFAULT_DYNAMO_CONFIG, requestTimeoutMs: 10_000, connectionTimeoutMs: 3000 };
 
 function open(client: DynamoDBClient, tables: TableNames, where: string, close: () => Promise<void>): StoreConnection {
-  const doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  const doc = documentClientOf(client);
   return {
     client,
     doc,
