@@ -1,0 +1,36 @@
+/**
+ * Names shared by the API Lambda (which emits them) and the stack (whose
+ * alarms and dashboard read them). Metrics are CloudWatch embedded metric
+ * format lines on stdout: no API calls.
+ */
+export const SERVICE_NAME = 'contacts-api';
+export const METRICS_NAMESPACE = 'ContactsService';
+
+/** Dimension sets: every metric carries `service`; `Requests` also `route` and `statusClass`. */
+export const DIMENSIONS = {
+  service: 'service',
+  route: 'route',
+  statusClass: 'statusClass',
+} as const;
+
+export const METRIC = {
+  /** Count per request, dimensions service + route ("POST /api/v1/contacts", "unmatched") + statusClass ("2xx"…"5xx"). */
+  requests: 'Requests',
+  /** Count per request, dimension service only: the totals the alarms divide by. */
+  requestsTotal: 'RequestsTotal',
+  contactsCreated: 'ContactsCreated',
+  contactsUpdated: 'ContactsUpdated',
+  /** 429 answers. */
+  rateLimited: 'RateLimited',
+  /** 503 answers (storage unavailable or timeout). */
+  storageUnavailable: 'StorageUnavailable',
+  /** 5xx answers of any kind (503 included). */
+  serverErrors: 'ServerErrors',
+  /** Milliseconds per DynamoDB call (one value per call). */
+  dynamoLatency: 'DynamoDBLatency',
+  /** DynamoDB calls made by one request. */
+  dynamoCalls: 'DynamoDBCalls',
+} as const;
+
+/** The response header that carries the request id also written in the request's log line. */
+export const REQUEST_ID_HEADER = 'X-Request-Id';
