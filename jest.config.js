@@ -3,6 +3,8 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // test/bundle runs under jest.bundle.config.js only (it needs the synthesized asset).
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/bundle/'],
   // swc strips types only; `npm test` runs tsc --noEmit first for the type check.
   transform: {
     '^.+\\.(t|j)s$': [

@@ -2,22 +2,52 @@
  * npm start: the contacts API on http://localhost:$PORT, the same handler as
  * on Lambda behind a small HTTP adapter, on an embedded DynamoDB Local whose
  * data lives in .data/ (or on DYNAMODB_ENDPOINT when set).
+ * `npm start -- --bundle` serves the file `cdk synth` bundles for Lambda
+ * instead of the TypeScript sources.
  */
 import type { Server } from 'node:http';
 import { relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ApiHandler } from '../lambda/api/app';
 import { createDynamoClient, DEFAULT_DYNAMO_CONFIG } from '../lambda/store/dynamo-client';
 import { tableNamesFromEnv } from '../lambda/store/schema';
+import { buildApiAsset } from './lib/api-asset';
+import { parseCommandLine, runCommand, UsageError } from './lib/cli';
 import { startDynamoDbLocal, type DynamoDbLocal } from './lib/dynamodb-local';
 import { createHttpAdapter, listen } from './lib/http-adapter';
-import { DEFAULT_API_PORT, DEFAULT_DYNAMODB_PORT, LOCAL_DATA_DIR } from './lib/paths';
+import { DEFAULT_API_PORT, DEFAULT_DYNAMODB_PORT, LOCAL_DATA_DIR, PROJECT_ROOT } from './lib/paths';
 import { isPortInUse, portFromEnv } from './lib/ports';
-import { runMain, SetupError } from './lib/setup-error';
+import { SetupError } from './lib/setup-error';
 import { liveStore, removeLock, writeLock } from './lib/store-lock';
 import { ensureTables } from './lib/tables';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
-runMain(async () => {
+const USAGE = `usage: npm start [-- --bundle]
+
+Starts the contacts API on http://localhost:$PORT (default 3000) on an
+embedded DynamoDB Local (data in .data/), or on DYNAMODB_ENDPOINT when set.
+
+  --bundle   serve the Lambda asset that \`cdk synth\` builds (cdk.out/asset.…/index.mjs),
+             the file \`cdk deploy\` uploads, instead of the TypeScript sources
+
+Environment: PORT, DYNAMODB_PORT (default 8000), DYNAMODB_ENDPOINT, LOG_LEVEL
+(DEBUG, INFO, WARN, ERROR, SILENT; default INFO: one JSON line per request).`;
+
+/** The handler to serve: the Lambda entry point's sources, or the asset `cdk synth` bundles from them. */
+async function loadHandler(bundle: boolean): Promise<ApiHandler> {
+  if (!bundle) return (await import('../lambda/api/handler')).handler;
+  say('synthesizing the stack (cdk synth) for the bundled Lambda asset …');
+  const asset = buildApiAsset(`${PROJECT_ROOT}/cdk.out`);
+  say(`serving ${relative(process.cwd(), asset.file)} (${asset.bytes} bytes)`);
+  return ((await import(pathToFileURL(asset.file).href)) as { handler: ApiHandler }).handler;
+}
+
+runCommand(USAGE, async (argv) => {
+  const { values, positionals } = parseCommandLine(argv, { bundle: { type: 'boolean' } });
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  // Metrics are for CloudWatch; locally they would only bury the request log.
+  process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   const port = portFromEnv('PORT', DEFAULT_API_PORT);
   const dynamoPort = portFromEnv('DYNAMODB_PORT', DEFAULT_DYNAMODB_PORT);
   const busy = () =>
@@ -75,7 +105,7 @@ runMain(async () => {
     if (created.length > 0) say(`created tables: ${created.join(', ')}`);
 
     // The Lambda entry point itself, configured by the environment as on AWS.
-    const { handler } = await import('../lambda/api/handler');
+    const handler = await loadHandler(values.bundle === true);
     server = createHttpAdapter(handler);
     await listen(server, port).catch((error: NodeJS.ErrnoException) => {
       throw error.code === 'EADDRINUSE' ? busy() : error;

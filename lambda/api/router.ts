@@ -17,6 +17,23 @@ function pattern(path: string): RegExp {
 }
 
 /**
+ * Names the route a request went to, for logs and metrics: the method and
+ * path template (`GET /api/v1/contacts/{id}`), `<template> (other method)` for
+ * a known path under a method it does not serve, `unmatched` otherwise. Never
+ * the raw path: it could hold an email or a key, and it is unbounded.
+ */
+export function routeLabeler(routes: Pick<Route, 'method' | 'path'>[]): (method: string, path: string) => string {
+  const patterns = routes.map((route) => ({ route, regexp: pattern(route.path) }));
+  return (method, path) => {
+    const onPath = patterns.filter(({ regexp }) => regexp.test(path));
+    const exact = onPath.find(({ route }) => route.method === method);
+    if (exact) return `${method} ${exact.route.path}`;
+    const template = onPath[0]?.route.path;
+    return template === undefined ? 'unmatched' : `${template} (other method)`;
+  };
+}
+
+/**
  * Routes with @middy/http-router; where the router finds no route, answers
  * 405 with `Allow` when the path exists under other methods (spec 4.4), 404
  * otherwise.

@@ -10,6 +10,14 @@ export type ApiEvent = APIGatewayProxyEvent;
 export type ApiResult = APIGatewayProxyResult;
 export interface ApiContext extends Context {
   caller?: Caller;
+  /**
+   * Set when a read runs while its key is still being confirmed (see
+   * authenticate): the confirmed caller, or the rejection (401, 429, 503)
+   * that must be answered instead of the read's result.
+   */
+  confirmation?: Promise<Caller>;
+  /** The class of the error behind a 5xx, for the request log. */
+  failure?: string;
 }
 
 /** An event whose body has been parsed (and maybe validated) by the body middlewares. */

@@ -53,3 +53,15 @@ export function generateKey(type: KeyType): NewKey {
     hint: secret.slice(-4),
   };
 }
+
+/** Anything shaped like one of our keys, wherever it appears in a text. */
+const KEY_IN_TEXT = /\b(df[sp]k_)[A-Za-z0-9_-]+/g;
+
+/**
+ * Masks every key-shaped token in a text, keeping its prefix: for messages and
+ * logs that may quote what a caller sent (a path, a JSON parse error), so no
+ * answer or log line ever carries a whole key.
+ */
+export function redactKeys(text: string): string {
+  return text.replace(KEY_IN_TEXT, '$1…');
+}

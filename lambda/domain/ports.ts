@@ -46,4 +46,11 @@ export type AuthDecision =
 export interface KeyAuthorizer {
   /** Checks the key and counts the request against its limit, in one step. */
   authorize(keyHash: string, nowMs: number): Promise<AuthDecision>;
+  /**
+   * The factory and key id of a key this process has already seen allowed,
+   * without I/O. A key's factory never changes, so this may be used to start
+   * a read before `authorize` answers; it says nothing about whether the key
+   * is still active or within its limit.
+   */
+  knownCaller(keyHash: string): { factoryId: string; keyId: string } | undefined;
 }

@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { recordDynamoCalls } from '../observability/dynamo-stats';
 
 export interface DynamoConfig {
   /** DynamoDB Local or another endpoint; unset means the AWS regional endpoint. */
@@ -48,7 +49,7 @@ export function documentClientOf(client: DynamoDBClient): DynamoDBDocumentClient
 export function createDynamoClient(config: DynamoConfig): DynamoDBClient {
   const agent = { keepAlive: true, maxSockets: 50 };
   const local = config.endpoint !== undefined;
-  return new DynamoDBClient({
+  const client = new DynamoDBClient({
     endpoint: config.endpoint,
     // DynamoDB Local accepts any region and credentials (it runs with -sharedDb).
     region: config.region ?? (local ? 'us-east-1' : undefined),
@@ -63,4 +64,7 @@ export function createDynamoClient(config: DynamoConfig): DynamoDBClient {
       httpsAgent: agent,
     },
   });
+  // Per-request call counts and latencies for the request log and metrics.
+  recordDynamoCalls(client);
+  return client;
 }

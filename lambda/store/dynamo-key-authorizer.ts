@@ -31,8 +31,11 @@ const USABLE = '#status = :active AND #keyType = :secret';
  * container already opened.
  */
 export class DynamoKeyAuthorizer implements KeyAuthorizer {
-  /** Window last seen per key hash in this container: the basis of the guess. */
-  private readonly lastWindow = new Map<string, number>();
+  /**
+   * Per key hash allowed in this container: its factory and key id (never
+   * change) and the window last seen (the basis of the guess).
+   */
+  private readonly seen = new Map<string, { factoryId: string; keyId: string; window: number }>();
 
   constructor(
     private readonly doc: DynamoDBDocumentClient,
@@ -41,7 +44,7 @@ export class DynamoKeyAuthorizer implements KeyAuthorizer {
 
   async authorize(keyHash: string, nowMs: number): Promise<AuthDecision> {
     let window = minuteWindow(nowMs);
-    let attempt: Attempt = this.lastWindow.get(keyHash) === window ? 'count' : 'open';
+    let attempt: Attempt = this.seen.get(keyHash)?.window === window ? 'count' : 'open';
     // Three tries cover any interleaving of "open" and "count" at a window edge.
     for (let tries = 0; tries < 3; tries += 1) {
       try {
@@ -49,19 +52,21 @@ export class DynamoKeyAuthorizer implements KeyAuthorizer {
           this.doc.send(this.command(keyHash, attempt, window, nowMs)),
         );
         const item = result.Attributes as KeyItem;
-        this.remember(keyHash, window);
+        this.remember(keyHash, item, window);
         return { outcome: 'allowed', factoryId: item.factoryId, keyId: item.keyId };
       } catch (error) {
         if (!isConditionalCheckFailed(error)) throw error;
         const old = error.Item ? (unmarshall(error.Item as Record<string, AttributeValue>) as KeyItem) : undefined;
-        if (!old || old.keyType !== 'secret') return { outcome: 'unknown' };
-        if (old.status !== 'active') return { outcome: 'revoked' };
+        if (!old || old.keyType !== 'secret' || old.status !== 'active') {
+          this.seen.delete(keyHash);
+          return { outcome: old?.keyType === 'secret' ? 'revoked' : 'unknown' };
+        }
         const stored = old.rlWindow ?? -1;
         if (stored >= window) {
           // Current window (or a container whose clock runs slightly ahead opened the next one).
           window = stored;
           if ((old.rlCount ?? 0) >= old.rateLimit) {
-            this.remember(keyHash, window);
+            this.remember(keyHash, old, window);
             return {
               outcome: 'throttled',
               retryAfterSeconds: retryAfterSeconds(window, nowMs),
@@ -101,9 +106,14 @@ export class DynamoKeyAuthorizer implements KeyAuthorizer {
     });
   }
 
-  private remember(keyHash: string, window: number): void {
-    // Bounded: only keys that authenticated land here, and a container serves few.
-    if (this.lastWindow.size > 10_000) this.lastWindow.clear();
-    this.lastWindow.set(keyHash, window);
+  knownCaller(keyHash: string): { factoryId: string; keyId: string } | undefined {
+    const known = this.seen.get(keyHash);
+    return known && { factoryId: known.factoryId, keyId: known.keyId };
+  }
+
+  private remember(keyHash: string, item: KeyItem, window: number): void {
+    // Bounded: only active secret keys land here, and a container serves few.
+    if (this.seen.size > 10_000) this.seen.clear();
+    this.seen.set(keyHash, { factoryId: item.factoryId, keyId: item.keyId, window });
   }
 }

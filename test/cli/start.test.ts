@@ -30,8 +30,8 @@ afterEach(() => {
 
 const URL_LINE = /Contacts API listening on (http:\/\/localhost:\d+)/;
 
-async function start(extra: NodeJS.ProcessEnv = {}) {
-  const run = startScript('start', { ...env, ...extra }, URL_LINE);
+async function start(extra: NodeJS.ProcessEnv = {}, args: string[] = []) {
+  const run = startScript('start', { ...env, ...extra }, URL_LINE, 90_000, args);
   const [, baseUrl] = await run.started;
   return { ...run, baseUrl: baseUrl as string };
 }
@@ -44,6 +44,13 @@ const waitFor = async (check: () => boolean | Promise<boolean>, ms = 10_000) => 
   }
   return false;
 };
+
+/** The JSON log lines a run printed. */
+const logLines = (stdout: string): Record<string, unknown>[] =>
+  stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 describe('npm start', () => {
   test('serves the API, shares its store with the keys command, keeps data across a restart, stops cleanly', async () => {
@@ -170,5 +177,55 @@ describe('npm start', () => {
     const result = await runScript('start', [], { ...env, PORT: 'eighty' });
     expect(result.status).toBe(1);
     expect(result.stderr.trim()).toBe('error: PORT=eighty is not a port number (1-65535)');
+  });
+
+  test("prints one JSON log line per request, with the response's X-Request-Id and never the key", async () => {
+    const run = await start({ LOG_LEVEL: 'INFO' });
+    const issued = await runScript('keys', ['create', '--factory', 'fac_logs'], env);
+    const { key } = JSON.parse(issued.stdout);
+    // The key where a careless caller might also put it: query string, another header, a body field.
+    const upsert = await send(run.baseUrl, 'POST', `/api/v1/contacts?api_key=${key}`, {
+      headers: { Authorization: `Bearer ${key}`, 'X-Api-Key': key },
+      body: { email: 'logged@example.com', name: key },
+    });
+    const unknown = await send(run.baseUrl, 'GET', `/api/v1/contacts/${key}`, { headers: { Authorization: `Bearer ${key}x` } });
+    expect([upsert.status, unknown.status]).toEqual([201, 401]);
+    const ids = [upsert, unknown].map((res) => String(res.headers['x-request-id']));
+    expect(await waitFor(() => logLines(run.output.stdout + run.output.stderr).length >= 2)).toBe(true);
+    const lines = logLines(run.output.stdout + run.output.stderr);
+    expect(lines.find((line) => line.requestId === ids[0])).toMatchObject({
+      message: 'request',
+      route: 'POST /api/v1/contacts',
+      status: 201,
+      factoryId: 'fac_logs',
+      dynamoCalls: 2,
+    });
+    expect(lines.find((line) => line.requestId === ids[1])).toMatchObject({ status: 401, dynamoCalls: 1 });
+    expect(run.output.stdout + run.output.stderr).not.toContain(key.slice(5));
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+  }, 120_000);
+
+  test('--bundle serves the Lambda asset that cdk synth builds', async () => {
+    const run = await start({}, ['--bundle']);
+    try {
+      expect(run.output.stdout).toMatch(/serving cdk\.out\/asset\.[0-9a-f]{64}\/index\.mjs \(\d+ bytes\)/);
+      const issued = await runScript('keys', ['create', '--factory', 'fac_bundle'], env);
+      const { key } = JSON.parse(issued.stdout);
+      const res = await send(run.baseUrl, 'POST', '/api/v1/contacts', {
+        headers: { Authorization: `Bearer ${key}` },
+        body: { email: 'bundled@example.com' },
+      });
+      expect(res.status).toBe(201);
+    } finally {
+      run.child.kill('SIGTERM');
+      expect(await run.exited).toBe(0);
+    }
+  }, 120_000);
+
+  test('an unknown option is a usage error, exit code 2', async () => {
+    const result = await runScript('start', ['--bundel'], env);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/Unknown option '--bundel'[\s\S]*usage: npm start/);
   });
 });

@@ -1,5 +1,6 @@
 import middy from '@middy/core';
-import { authenticate } from '../../lambda/api/middleware/authenticate';
+import { answerWhenConfirmed, authenticate } from '../../lambda/api/middleware/authenticate';
+import type { ApiContext, RouteHandler } from '../../lambda/api/types';
 import { hashSecret } from '../../lambda/domain/api-key';
 import type { AuthDecision, KeyAuthorizer } from '../../lambda/domain/ports';
 import { context, errorMessage, proxyEvent } from '../support/events';
@@ -7,16 +8,39 @@ import { context, errorMessage, proxyEvent } from '../support/events';
 const SECRET = `dfsk_${'k'.repeat(43)}`;
 
 /** A KeyAuthorizer answering a fixed decision and recording what it was asked. */
-function authorizer(decision: AuthDecision) {
+function authorizer(decision: AuthDecision, known?: { factoryId: string; keyId: string }) {
   const calls: string[] = [];
   const keys: KeyAuthorizer = {
     authorize: async (keyHash) => {
       calls.push(keyHash);
       return decision;
     },
+    knownCaller: () => known,
   };
   return { keys, calls };
 }
+
+/** An authorizer whose answer the test releases, for a key the container has seen. */
+function pendingAuthorizer(known: { factoryId: string; keyId: string }) {
+  let release!: (decision: AuthDecision) => void;
+  let fail!: (error: Error) => void;
+  const answer = new Promise<AuthDecision>((resolve, reject) => {
+    release = resolve;
+    fail = reject;
+  });
+  const keys: KeyAuthorizer = { authorize: () => answer, knownCaller: () => known };
+  return { keys, release, fail };
+}
+
+/** The pipeline's shape: authenticate, then routes wrapped by answerWhenConfirmed. */
+const withRoute = (keys: KeyAuthorizer, route: RouteHandler) =>
+  middy<ReturnType<typeof proxyEvent>, unknown, Error, ApiContext>()
+    .use(authenticate(keys, () => 0))
+    .handler(answerWhenConfirmed(route));
+
+const KNOWN = { factoryId: 'fac_a', keyId: 'key_1' };
+const AUTH = { authorization: `Bearer ${SECRET}` };
+const read: RouteHandler = async (_event, ctx) => ({ statusCode: 200, body: JSON.stringify(ctx.caller) });
 
 const run = (keys: KeyAuthorizer, headers: Record<string, string>) => {
   const ctx = context();
@@ -59,5 +83,79 @@ describe('authenticate', () => {
     const error = await run(keys, { authorization: `Bearer ${SECRET}` }).catch((e: unknown) => e);
     expect(error).toMatchObject({ statusCode: 429, headers: { 'Retry-After': '7' } });
     expect(errorMessage(error)).toMatch(/100 requests per minute/);
+  });
+
+  describe('reads with a key the container has seen', () => {
+    test('a GET starts its read before the key is confirmed, and answers once it is', async () => {
+      const { keys, release } = pendingAuthorizer(KNOWN);
+      let readStarted = false;
+      const answer = withRoute(keys, async (event, ctx) => {
+        readStarted = true;
+        return read(event, ctx);
+      })(proxyEvent({ httpMethod: 'GET', headers: AUTH }), context() as ApiContext);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(readStarted).toBe(true);
+      release({ outcome: 'allowed', ...KNOWN });
+      expect(JSON.parse((await answer as { body: string }).body)).toEqual(KNOWN);
+    });
+
+    test('a POST waits for the confirmation before its route starts', async () => {
+      const { keys, release } = pendingAuthorizer(KNOWN);
+      let routeStarted = false;
+      const answer = withRoute(keys, async (event, ctx) => {
+        routeStarted = true;
+        return read(event, ctx);
+      })(proxyEvent({ httpMethod: 'POST', headers: AUTH }), context() as ApiContext);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(routeStarted).toBe(false);
+      release({ outcome: 'allowed', ...KNOWN });
+      await answer;
+      expect(routeStarted).toBe(true);
+    });
+
+    test.each([
+      ['revoked', { outcome: 'revoked' } as const, 401],
+      ['throttled', { outcome: 'throttled', retryAfterSeconds: 3, limitPerMinute: 5 } as const, 429],
+    ])('the read is discarded when the key turns out %s', async (_label, decision, status) => {
+      const { keys, release } = pendingAuthorizer(KNOWN);
+      const answer = withRoute(keys, read)(proxyEvent({ httpMethod: 'GET', headers: AUTH }), context() as ApiContext);
+      release(decision);
+      await expect(answer).rejects.toMatchObject({ statusCode: status });
+    });
+
+    test("the confirmation's failure wins over the read's own error", async () => {
+      const { keys, release } = pendingAuthorizer(KNOWN);
+      const notFound = Object.assign(new Error('{"error":"no such contact"}'), { statusCode: 404 });
+      const answer = withRoute(keys, async () => {
+        throw notFound;
+      })(proxyEvent({ httpMethod: 'GET', headers: AUTH }), context() as ApiContext);
+      release({ outcome: 'unknown' });
+      await expect(answer).rejects.toMatchObject({ statusCode: 401 });
+    });
+
+    test("the confirmation's failure wins over a route that throws synchronously (the router's 404)", async () => {
+      const { keys, release } = pendingAuthorizer(KNOWN);
+      const notFound = Object.assign(new Error('{"error":"no such endpoint"}'), { statusCode: 404 });
+      const answer = withRoute(keys, () => {
+        throw notFound;
+      })(proxyEvent({ httpMethod: 'GET', headers: AUTH }), context() as ApiContext);
+      release({ outcome: 'throttled', retryAfterSeconds: 3, limitPerMinute: 5 });
+      await expect(answer).rejects.toMatchObject({ statusCode: 429 });
+    });
+
+    test('a storage failure of the confirmation is the answer even when the read succeeded', async () => {
+      const { keys, fail } = pendingAuthorizer(KNOWN);
+      const answer = withRoute(keys, read)(proxyEvent({ httpMethod: 'GET', headers: AUTH }), context() as ApiContext);
+      const outage = new Error('keys table unavailable');
+      fail(outage);
+      await expect(answer).rejects.toBe(outage);
+    });
+
+    test('a confirmation naming another factory makes the read run again for that factory', async () => {
+      const { keys, release } = pendingAuthorizer(KNOWN);
+      const answer = withRoute(keys, read)(proxyEvent({ httpMethod: 'GET', headers: AUTH }), context() as ApiContext);
+      release({ outcome: 'allowed', factoryId: 'fac_b', keyId: 'key_1' });
+      expect(JSON.parse((await answer as { body: string }).body)).toEqual({ factoryId: 'fac_b', keyId: 'key_1' });
+    });
   });
 });

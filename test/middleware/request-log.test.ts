@@ -1,5 +1,28 @@
 import middy from '@middy/core';
+import { withDynamoStats } from '../../lambda/observability/dynamo-stats';
 import { proxyEvent, context } from '../support/events';
+
+/** The middleware with a logger built at INFO (the test env is silent), and the lines it writes. */
+function loadAtInfo() {
+  process.env.LOG_LEVEL = 'INFO';
+  let requestLog!: typeof import('../../lambda/api/middleware/request-log').requestLog;
+  let stats!: typeof import('../../lambda/observability/dynamo-stats');
+  jest.isolateModules(() => {
+    ({ requestLog } = require('../../lambda/api/middleware/request-log'));
+    stats = require('../../lambda/observability/dynamo-stats');
+  });
+  // Errors and warnings go to stderr, the rest to stdout: on Lambda both reach CloudWatch Logs.
+  const lines: string[] = [];
+  for (const stream of [process.stdout, process.stderr]) {
+    jest.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(String(chunk));
+      return true;
+    });
+  }
+  return { requestLog, stats, entries: () => lines.join('').trim().split('\n').map((line) => JSON.parse(line)) };
+}
+
+const routeOf = () => 'POST /api/v1/contacts';
 
 describe('requestLog', () => {
   const original = process.env.LOG_LEVEL;
@@ -8,31 +31,74 @@ describe('requestLog', () => {
     jest.restoreAllMocks();
   });
 
-  test('logs method, path, status and caller, never the query string, headers or body', async () => {
-    process.env.LOG_LEVEL = 'info';
+  test('writes one line with request id, route, status, latency, DynamoDB calls, factory and key id', async () => {
+    const { requestLog, stats, entries } = loadAtInfo();
+    const ctx = { ...context(), caller: { factoryId: 'fac_log', keyId: 'key_log' } };
+    const handler = middy().use(requestLog(routeOf)).handler(async () => {
+      const current = stats.currentDynamoStats();
+      if (current) {
+        current.calls += 2;
+        current.latenciesMs.push(3, 4);
+      }
+      return { statusCode: 201, body: '{}' };
+    });
+    await stats.withDynamoStats(() =>
+      handler(proxyEvent({ httpMethod: 'POST', requestContext: { requestId: 'req-123' } as never }), ctx as never),
+    );
+    expect(entries()).toEqual([
+      expect.objectContaining({
+        level: 'INFO',
+        message: 'request',
+        requestId: 'req-123',
+        lambdaRequestId: 'test-request',
+        route: 'POST /api/v1/contacts',
+        status: 201,
+        latencyMs: expect.any(Number),
+        dynamoCalls: 2,
+        dynamoMs: 7,
+        factoryId: 'fac_log',
+        keyId: 'key_log',
+      }),
+    ]);
+  });
+
+  test('never writes the path, query string, headers or body', async () => {
+    const { requestLog, entries } = loadAtInfo();
+    const handler = middy().use(requestLog(routeOf)).handler(async () => ({ statusCode: 200, body: '{"contact":{}}' }));
+    await withDynamoStats(() =>
+      handler(
+        proxyEvent({
+          httpMethod: 'POST',
+          path: '/api/v1/contacts/private.person@example.com',
+          queryStringParameters: { email: 'secret.person@example.com' },
+          headers: { authorization: 'Bearer dfsk_topsecret' },
+          body: '{"email":"secret.person@example.com"}',
+        }),
+        context() as never,
+      ),
+    );
+    const text = JSON.stringify(entries());
+    expect(text).not.toMatch(/person@|dfsk_|Bearer/);
+  });
+
+  test('logs a 5xx at error level with the class of the error behind it', async () => {
+    const { requestLog, entries } = loadAtInfo();
+    const ctx = { ...context(), failure: 'StorageUnavailableError(TimeoutError)' };
+    const handler = middy().use(requestLog(routeOf)).handler(async () => ({ statusCode: 503, body: '{}' }));
+    await handler(proxyEvent(), ctx as never);
+    expect(entries()).toEqual([
+      expect.objectContaining({ level: 'ERROR', status: 503, errorClass: 'StorageUnavailableError(TimeoutError)' }),
+    ]);
+  });
+
+  test('writes nothing at level SILENT', async () => {
+    process.env.LOG_LEVEL = 'silent';
     let requestLog!: typeof import('../../lambda/api/middleware/request-log').requestLog;
     jest.isolateModules(() => {
       ({ requestLog } = require('../../lambda/api/middleware/request-log'));
     });
-    const lines: string[] = [];
-    jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      lines.push(String(chunk));
-      return true;
-    });
-    const ctx = { ...context(), caller: { factoryId: 'fac_log', keyId: 'key_log' } };
-    const handler = middy().use(requestLog()).handler(async () => ({ statusCode: 201, body: '{"contact":{}}' }));
-    await handler(
-      proxyEvent({
-        httpMethod: 'POST',
-        path: '/api/v1/contacts',
-        queryStringParameters: { email: 'secret.person@example.com' },
-        headers: { authorization: 'Bearer dfsk_topsecret' },
-        body: '{"email":"secret.person@example.com"}',
-      }),
-      ctx as never,
-    );
-    const entry = JSON.parse(lines.join(''));
-    expect(entry).toMatchObject({ message: 'request', method: 'POST', path: '/api/v1/contacts', status: 201, factoryId: 'fac_log', keyId: 'key_log' });
-    expect(lines.join('')).not.toMatch(/secret|dfsk_/);
+    const writes = [process.stdout, process.stderr].map((stream) => jest.spyOn(stream, 'write').mockImplementation(() => true));
+    await middy().use(requestLog(routeOf)).handler(async () => ({ statusCode: 503, body: '{}' }))(proxyEvent(), context() as never);
+    for (const write of writes) expect(write).not.toHaveBeenCalled();
   });
 });

@@ -27,8 +27,8 @@ export function runScript(name: string, args: string[], env: NodeJS.ProcessEnv =
 }
 
 /** Starts a long-running project script; resolves once its output matches `ready`. */
-export function startScript(name: string, env: NodeJS.ProcessEnv, ready: RegExp, timeoutMs = 60_000) {
-  const child: ChildProcess = spawn(NODE_TS[0], [...NODE_TS.slice(1), join(ROOT, 'scripts', `${name}.ts`)], {
+export function startScript(name: string, env: NodeJS.ProcessEnv, ready: RegExp, timeoutMs = 60_000, args: string[] = []) {
+  const child: ChildProcess = spawn(NODE_TS[0], [...NODE_TS.slice(1), join(ROOT, 'scripts', `${name}.ts`), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
   });

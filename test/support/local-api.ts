@@ -6,6 +6,7 @@ import { DynamoContactStore } from '../../lambda/store/dynamo-contact-store';
 import { DynamoKeyAuthorizer } from '../../lambda/store/dynamo-key-authorizer';
 import { KeyAdmin, type CreateKeyOptions } from '../../lambda/store/key-admin';
 import { tableNamesFromEnv } from '../../lambda/store/schema';
+import { startBundledServer } from '../../scripts/lib/bundled-server';
 import { createHttpAdapter, listen } from '../../scripts/lib/http-adapter';
 import { send, type HttpResponse, type RequestOptions } from './http';
 
@@ -36,6 +37,8 @@ export function realDependencies(config: Partial<DynamoConfig> = {}): ApiDepende
 
 export interface LocalApi {
   baseUrl: string;
+  /** The serving process when it is not this one (the bundled asset). */
+  pid?: number;
   request(method: string, path: string, options?: RequestOptions): Promise<HttpResponse>;
   close(): Promise<void>;
 }
@@ -46,6 +49,8 @@ export interface LocalApi {
  * stores (fault injection) or control the clock.
  */
 export async function startLocalApi(deps?: ApiDependencies): Promise<LocalApi> {
+  const bundleDir = process.env.CONTACTS_API_BUNDLE_DIR;
+  if (!deps && bundleDir) return startBundledApi(bundleDir);
   const handler: ApiHandler = deps ? createApiHandler(deps) : (await import('../../lambda/api/handler')).handler;
   const server: Server = createHttpAdapter(handler);
   const port = await listen(server, 0, '127.0.0.1');
@@ -58,6 +63,34 @@ export async function startLocalApi(deps?: ApiDependencies): Promise<LocalApi> {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * Under jest.bundle.config.js: the synthesized Lambda asset in its own Node
+ * process, configured as the stack configures the function.
+ */
+async function startBundledApi(dir: string): Promise<LocalApi> {
+  const server = await startBundledServer(dir, {
+    DYNAMODB_ENDPOINT: endpoint(),
+    CONTACTS_TABLE_NAME: tables.contacts,
+    KEYS_TABLE_NAME: tables.keys,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    LOG_LEVEL: 'ERROR',
+    POWERTOOLS_METRICS_DISABLED: 'true',
+  });
+  return {
+    baseUrl: server.baseUrl,
+    pid: server.pid,
+    request: (method, path, options) => send(server.baseUrl, method, path, options),
+    close: async () => {
+      await server.stop();
+      // A 5xx or a crash inside the asset is logged at ERROR: surface it in the failing run.
+      if (server.stderr().trim()) throw new Error(`the bundled API wrote errors:\n${server.stderr()}`);
+    },
   };
 }
 

@@ -1,8 +1,8 @@
 import type { MiddlewareObj } from '@middy/core';
 import { hashSecret, readCredential, type Credential } from '../../domain/api-key';
-import type { KeyAuthorizer } from '../../domain/ports';
+import type { AuthDecision, KeyAuthorizer } from '../../domain/ports';
 import { apiError } from '../responses';
-import type { ApiContext, ApiEvent } from '../types';
+import type { ApiContext, ApiEvent, Caller, RouteHandler } from '../types';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="contacts"' };
 
@@ -16,12 +16,37 @@ const REJECTIONS: Record<Exclude<Credential['kind'], 'secret'>, string> = {
   malformed: UNKNOWN_KEY,
 };
 
+/** The caller a decision allows, or the error to answer instead. */
+function admit(decision: AuthDecision): Caller {
+  switch (decision.outcome) {
+    case 'allowed':
+      return { factoryId: decision.factoryId, keyId: decision.keyId };
+    case 'unknown':
+      throw apiError(401, UNKNOWN_KEY, CHALLENGE);
+    case 'revoked':
+      throw apiError(401, 'This API key has been revoked: ask your platform team for a new one.', CHALLENGE);
+    case 'throttled':
+      throw apiError(
+        429,
+        `Rate limit of ${decision.limitPerMinute} requests per minute exceeded for this key: retry after ${decision.retryAfterSeconds} s.`,
+        { 'Retry-After': String(decision.retryAfterSeconds) },
+      );
+  }
+}
+
 /**
  * Authenticates the secret key and counts the request against its per-minute
  * limit, in one conditional DynamoDB write (see DynamoKeyAuthorizer):
  * 401 for a missing, unknown, revoked or wrong-type key, 429 with
  * `Retry-After` over the limit. On success the tenant, taken from the key
  * only, is `context.caller`.
+ *
+ * A GET with a key this container has seen allowed does not wait: its
+ * factory is known (it never changes), so the read starts at once, in
+ * parallel with the check, and `context.confirmation` holds the check's
+ * outcome. `answerWhenConfirmed` releases the read's answer only once the key
+ * is confirmed, and answers the check's 401/429/503 otherwise. Writes always
+ * wait for the check.
  */
 export function authenticate(keys: KeyAuthorizer, now: () => number = Date.now): MiddlewareObj<ApiEvent, unknown, Error, ApiContext> {
   return {
@@ -33,22 +58,45 @@ export function authenticate(keys: KeyAuthorizer, now: () => number = Date.now):
       const credential = readCredential(event.headers?.authorization);
       if (credential.kind !== 'secret') throw apiError(401, REJECTIONS[credential.kind], CHALLENGE);
 
-      const decision = await keys.authorize(hashSecret(credential.secret), now());
-      switch (decision.outcome) {
-        case 'allowed':
-          context.caller = { factoryId: decision.factoryId, keyId: decision.keyId };
-          return;
-        case 'unknown':
-          throw apiError(401, UNKNOWN_KEY, CHALLENGE);
-        case 'revoked':
-          throw apiError(401, 'This API key has been revoked: ask your platform team for a new one.', CHALLENGE);
-        case 'throttled':
-          throw apiError(
-            429,
-            `Rate limit of ${decision.limitPerMinute} requests per minute exceeded for this key: retry after ${decision.retryAfterSeconds} s.`,
-            { 'Retry-After': String(decision.retryAfterSeconds) },
-          );
+      const keyHash = hashSecret(credential.secret);
+      const known = event.httpMethod === 'GET' ? keys.knownCaller(keyHash) : undefined;
+      const confirmation = keys.authorize(keyHash, now()).then(admit);
+      if (!known) {
+        context.caller = await confirmation;
+        return;
       }
+      context.caller = known;
+      context.confirmation = confirmation;
+      // Awaited by answerWhenConfirmed; this only keeps Node from reporting a
+      // rejection as unhandled while the read is still running.
+      confirmation.catch(() => undefined);
     },
+  };
+}
+
+/**
+ * Wraps the routes: when the read ran before its key was confirmed, waits for
+ * the confirmation and lets its failure win over whatever the read produced,
+ * so the answer and the precedence of errors are those of a request that
+ * waited. In the (impossible) case of a key now naming another factory, the
+ * read is done again for the confirmed caller.
+ */
+export function answerWhenConfirmed(routes: RouteHandler): RouteHandler {
+  return async (event, context) => {
+    const { confirmation } = context;
+    if (!confirmation) return routes(event, context);
+    const speculative = context.caller;
+    // Called inside an async function: a route (or the router's 404) may throw synchronously.
+    const run = async () => routes(event, context);
+    const [confirmed, answer] = await Promise.allSettled([confirmation, run()]);
+    if (confirmed.status === 'rejected') throw confirmed.reason;
+    context.confirmation = undefined;
+    if (confirmed.value.factoryId !== speculative?.factoryId) {
+      context.caller = confirmed.value;
+      return routes(event, context);
+    }
+    context.caller = confirmed.value;
+    if (answer.status === 'rejected') throw answer.reason;
+    return answer.value;
   };
 }

@@ -1,33 +1,50 @@
 import type { MiddlewareObj } from '@middy/core';
-import { log } from '../log';
+import { currentDynamoStats } from '../../observability/dynamo-stats';
+import { logger } from '../../observability/logger';
+import { requestIdOf } from '../request-id';
 import type { ApiContext, ApiEvent, ApiResult } from '../types';
 
+let coldStart = true;
+
 /**
- * One log line per request: method, path, status, latency and the caller's
- * factory and key id. Never the query string (it can hold an email), headers
- * or the body.
+ * One log line per request (Powertools Logger, JSON): request id (the one in
+ * the `X-Request-Id` response header), route, status, latency, DynamoDB calls
+ * and their time, the caller's factory and key id, and for a 5xx the class of
+ * the error behind it. Never the raw path or query string (they can hold an
+ * email or a key), headers or the body.
  */
-export function requestLog(): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext, { startedAt?: number }> {
+export function requestLog(
+  routeOf: (method: string, path: string) => string,
+): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext, { startedAt?: number }> {
   const done = ({ event, context, response, internal }: {
     event: ApiEvent;
     context: ApiContext;
     response: ApiResult | null;
     internal: { startedAt?: number };
   }) => {
-    log('info', 'request', {
-      requestId: context.awsRequestId,
-      method: event.httpMethod,
-      path: event.path,
-      status: response?.statusCode,
-      ms: internal.startedAt === undefined ? undefined : Date.now() - internal.startedAt,
+    const status = response?.statusCode ?? 500;
+    const dynamo = currentDynamoStats();
+    const fields = {
+      requestId: requestIdOf(event, context),
+      lambdaRequestId: context.awsRequestId,
+      route: routeOf(event.httpMethod, event.path),
+      status,
+      latencyMs: internal.startedAt === undefined ? undefined : Math.round(performance.now() - internal.startedAt),
+      dynamoCalls: dynamo?.calls,
+      dynamoMs: dynamo && Math.round(dynamo.latenciesMs.reduce((sum, ms) => sum + ms, 0)),
       factoryId: context.caller?.factoryId,
       keyId: context.caller?.keyId,
-    });
+      errorClass: status >= 500 ? (context.failure ?? 'unknown') : undefined,
+      coldStart,
+    };
+    coldStart = false;
+    if (status >= 500) logger.error('request', fields);
+    else logger.info('request', fields);
   };
   return {
     name: 'requestLog',
     before: ({ internal }) => {
-      internal.startedAt = Date.now();
+      internal.startedAt = performance.now();
     },
     after: done,
     onError: done,

@@ -1,8 +1,15 @@
 import type { MiddlewareObj } from '@middy/core';
+import { redactKeys } from '../../domain/api-key';
 import { StorageUnavailableError } from '../../store/errors';
-import { log } from '../log';
+import { logger } from '../../observability/logger';
 import { apiError } from '../responses';
 import type { ApiContext } from '../types';
+
+/** `StorageUnavailableError(ThrottlingException)`, `TypeError`: what an operator searches the logs for. */
+function failureClass(error: Error): string {
+  const cause = (error as { cause?: unknown }).cause;
+  return cause instanceof Error ? `${error.name}(${cause.name})` : error.name;
+}
 
 const isHttpError = (error: unknown): boolean =>
   error instanceof Error && typeof (error as { statusCode?: unknown }).statusCode === 'number';
@@ -21,8 +28,9 @@ export function serverErrors(): MiddlewareObj<unknown, unknown, Error, ApiContex
       const { error, context } = request;
       if (!error || isHttpError(error)) return;
       const requestId = context.awsRequestId;
+      context.failure = failureClass(error);
       if (error instanceof StorageUnavailableError || error.name === 'TimeoutError') {
-        log('warn', 'storage unavailable', { requestId, error: error.message });
+        logger.warn('storage unavailable', { lambdaRequestId: requestId, errorClass: context.failure, error: redactKeys(error.message) });
         request.error = apiError(
           503,
           'The contacts store is temporarily unavailable: retry the same request (retrying is safe and cannot create a duplicate).',
@@ -30,7 +38,12 @@ export function serverErrors(): MiddlewareObj<unknown, unknown, Error, ApiContex
         );
         return;
       }
-      log('error', 'unexpected error', { requestId, error: error.message, stack: error.stack });
+      logger.error('unexpected error', {
+        lambdaRequestId: requestId,
+        errorClass: context.failure,
+        error: redactKeys(error.message),
+        stack: error.stack && redactKeys(error.stack),
+      });
     },
   };
 }

@@ -1,0 +1,29 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildApiAsset } from '../../scripts/lib/api-asset';
+import { prepareBundledApi } from '../../scripts/lib/bundled-server';
+import globalSetup from './global-setup';
+
+declare global {
+  var __bundleFolders: string[] | undefined;
+}
+
+/**
+ * For jest.bundle.config.js: DynamoDB Local as usual, then `cdk synth`, and
+ * the API function's asset copied with the local HTTP adapter into a folder
+ * outside the project. startLocalApi() then serves that file from a plain
+ * Node process instead of importing lambda/api/handler.ts.
+ */
+export default async function bundleGlobalSetup(): Promise<void> {
+  await globalSetup();
+  const started = Date.now();
+  const assembly = mkdtempSync(join(tmpdir(), 'contacts-assembly-'));
+  globalThis.__bundleFolders = [assembly];
+  const asset = buildApiAsset(assembly);
+  process.env.CONTACTS_API_BUNDLE_DIR = await prepareBundledApi(asset);
+  globalThis.__bundleFolders.push(process.env.CONTACTS_API_BUNDLE_DIR);
+  process.stdout.write(
+    `API asset ${asset.hash.slice(0, 12)}… (${asset.bytes} bytes) synthesized in ${Date.now() - started} ms, served from ${process.env.CONTACTS_API_BUNDLE_DIR}\n`,
+  );
+}
