@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
   EndpointType,
@@ -9,8 +9,12 @@ import {
   RestApi,
 } from 'aws-cdk-lib/aws-apigateway';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
+import { METRICS_NAMESPACE, SERVICE_NAME } from '../lambda/observability/names';
+import type { LogLevel } from './deploy-options';
+import { grantTableCalls } from './grants';
 import { ServiceFunction } from './service-function';
 
 export interface ContactsApiProps {
@@ -24,6 +28,13 @@ export interface ContactsApiProps {
    * off when the account (region) already has one set.
    */
   createCloudWatchRole: boolean;
+  stageName: string;
+  memorySize: number;
+  logLevel: LogLevel;
+  logRetention: RetentionDays;
+  accessLogRetention: RetentionDays;
+  /** Of the log groups. */
+  removalPolicy: RemovalPolicy;
 }
 
 /** `{"error": <message>}` for a gateway response. */
@@ -37,6 +48,7 @@ const errorBody = (message: string) => ({ 'application/json': `{"error": ${JSON.
 export class ContactsApi extends Construct {
   readonly api: RestApi;
   readonly handler: ServiceFunction;
+  readonly accessLogs: LogGroup;
 
   constructor(scope: Construct, id: string, props: ContactsApiProps) {
     super(scope, id);
@@ -46,36 +58,46 @@ export class ContactsApi extends Construct {
       entry: 'api/handler.ts',
       // The handler answers 503 half a second before this; DynamoDB calls are bounded well inside it.
       timeout: Duration.seconds(10),
+      memorySize: props.memorySize,
+      logRetention: props.logRetention,
+      logRemovalPolicy: props.removalPolicy,
       environment: {
         CONTACTS_TABLE_NAME: props.contactsTable.tableName,
         KEYS_TABLE_NAME: props.keysTable.tableName,
+        LOG_LEVEL: props.logLevel,
+        // The names the alarms and the dashboard read (lambda/observability/names.ts).
+        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+        POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
       },
     });
 
     // Least privilege: exactly the calls the handler makes.
-    props.contactsTable.grant(this.handler, 'dynamodb:UpdateItem', 'dynamodb:GetItem');
-    props.keysTable.grant(this.handler, 'dynamodb:UpdateItem');
+    grantTableCalls(props.contactsTable, this.handler, 'dynamodb:UpdateItem', 'dynamodb:GetItem');
+    grantTableCalls(props.keysTable, this.handler, 'dynamodb:UpdateItem');
 
-    const accessLogs = new LogGroup(this, 'AccessLogs', {
-      retention: RetentionDays.THREE_MONTHS,
-      removalPolicy: RemovalPolicy.RETAIN,
+    this.accessLogs = new LogGroup(this, 'AccessLogs', {
+      retention: props.accessLogRetention,
+      removalPolicy: props.removalPolicy,
     });
 
     this.api = new RestApi(this, 'Api', {
-      restApiName: 'contacts-service',
+      // Named after the stack: API Gateway's metrics (and so the alarms) tell APIs apart by this name.
+      restApiName: Stack.of(this).stackName,
       description: 'Contacts service: server-to-server contacts API',
       endpointConfiguration: { types: [EndpointType.REGIONAL] },
       cloudWatchRole: props.createCloudWatchRole,
-      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      // The role is the account's (one per region): other APIs may rely on it after this stack is gone.
+      // (CDK refuses a removal policy for a role it does not create.)
+      cloudWatchRoleRemovalPolicy: props.createCloudWatchRole ? RemovalPolicy.RETAIN : undefined,
       deployOptions: {
-        stageName: 'prod',
+        stageName: props.stageName,
         throttlingRateLimit: props.throttleRatePerSecond,
         throttlingBurstLimit: props.throttleBurst,
         metricsEnabled: true,
         // Execution logs could record headers (keys): access logs only, without query strings.
         loggingLevel: MethodLoggingLevel.OFF,
         dataTraceEnabled: false,
-        accessLogDestination: new LogGroupLogDestination(accessLogs),
+        accessLogDestination: new LogGroupLogDestination(this.accessLogs),
         accessLogFormat: AccessLogFormat.custom(
           JSON.stringify({
             requestId: '$context.requestId',
@@ -126,5 +148,53 @@ export class ContactsApi extends Construct {
       responseHeaders: { 'Retry-After': "'1'" },
       templates: errorBody('The request timed out: retry the same request (retrying is safe).'),
     });
+
+    this.suppressNagFindings();
+  }
+
+  /** cdk-nag AwsSolutions findings this API deliberately does not follow, each with its reason. */
+  private suppressNagFindings(): void {
+    NagSuppressions.addResourceSuppressions(this.api, [
+      {
+        id: 'AwsSolutions-APIG2',
+        reason:
+          'The Lambda validates every request (body size, JSON, then content with zod) and answers the specification\'s own 400/413/422 {"error"} bodies, after the key check and in the README\'s precedence order. An API Gateway request validator would answer earlier, in another order and shape, so none is configured.',
+      },
+    ]);
+    NagSuppressions.addResourceSuppressions(this.api.methods, [
+      {
+        id: 'AwsSolutions-APIG4',
+        reason:
+          'The Lambda authenticates every request itself: a secret key (Authorization: Bearer dfsk_…) is looked up by its sha256 in the keys table, in the same conditional write that counts its rate limit (README: Keys, Precedence). An API Gateway authorizer would add a second lookup per request and could not keep the specified precedence (403 for an Origin header before 401).',
+      },
+      {
+        id: 'AwsSolutions-COG4',
+        reason:
+          'Callers are servers holding API keys issued with the keys command, not users of a Cognito user pool; the Lambda authenticates the keys (see AwsSolutions-APIG4).',
+      },
+    ]);
+    NagSuppressions.addResourceSuppressions(this.api.deploymentStage, [
+      {
+        id: 'AwsSolutions-APIG3',
+        reason:
+          'No WAF web ACL: out of scope for this service for now. Protection in place: every route needs a valid secret key, each key has an exact per-minute limit, and the stage throttle caps all keys together. A web ACL can be associated with the stage later.',
+      },
+      {
+        id: 'AwsSolutions-APIG6',
+        reason:
+          'Execution logging is off on purpose: at INFO it records request headers, which carry secret keys. Every request is still logged: JSON access logs without headers or query strings, and one line per request from the Lambda.',
+      },
+    ]);
+    const cloudWatchRole = this.api.node.tryFindChild('CloudWatchRole');
+    if (cloudWatchRole) {
+      NagSuppressions.addResourceSuppressions(cloudWatchRole, [
+        {
+          id: 'AwsSolutions-IAM4',
+          reason:
+            'AmazonAPIGatewayPushToCloudWatchLogs is the policy API Gateway documents for its account-level logging role. That role serves every REST API of the account in this region, so it cannot be narrowed to this stack\'s log group.',
+          appliesTo: ['Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs'],
+        },
+      ]);
+    }
   }
 }

@@ -1,45 +1,76 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { DEFAULT_PLATFORM_NAME } from '../lambda/enrichment/config';
+import { ServiceAlarms } from './alarms';
 import { ContactsApi } from './contacts-api';
 import { ContactsEnrichment } from './contacts-enrichment';
+import { ServiceDashboard } from './dashboard';
+import { resolveDeployOptions, type DeployOptions } from './deploy-options';
 import { OUTPUTS } from './outputs';
 import { ContactsTables } from './tables';
 
 export { OUTPUTS };
 
-export interface ContactsStackProps extends StackProps {
-  throttleRatePerSecond?: number;
-  throttleBurst?: number;
-  createCloudWatchRole?: boolean;
-  /** `enrichment.provider`: the platform's own name. */
-  platformName?: string;
-  /** The control room's IAM role, allowed to invoke the enrichment function. */
-  controlRoomPrincipalArn?: string;
-}
+/** The deploy options (lib/deploy-options.ts), each optional: defaults fill the rest. */
+export interface ContactsStackProps extends StackProps, Partial<DeployOptions> {}
 
-/** The contacts service: tables, the API Lambda and its REST API, the internal enrichment Lambda. */
+/** CloudWatch Logs' retention values are the numbers of days themselves. */
+const retention = (days: number): RetentionDays => days as RetentionDays;
+
+/**
+ * The contacts service: tables, the API Lambda and its REST API, the internal
+ * enrichment Lambda, and the alarms and dashboard that watch them.
+ */
 export class ContactsStack extends Stack {
+  readonly options: DeployOptions;
   readonly tables: ContactsTables;
   readonly api: ContactsApi;
   readonly enrichment: ContactsEnrichment;
+  readonly alarms: ServiceAlarms;
+  readonly dashboard: ServiceDashboard;
 
   constructor(scope: Construct, id: string, props: ContactsStackProps = {}) {
     super(scope, id, props);
-    this.tables = new ContactsTables(this, 'Tables');
+    const options = resolveDeployOptions(props);
+    this.options = options;
+    const removalPolicy = options.removalPolicy === 'destroy' ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN;
+
+    this.tables = new ContactsTables(this, 'Tables', { removalPolicy });
     this.api = new ContactsApi(this, 'ContactsApi', {
       contactsTable: this.tables.contacts,
       keysTable: this.tables.keys,
-      throttleRatePerSecond: props.throttleRatePerSecond ?? 1000,
-      throttleBurst: props.throttleBurst ?? 2000,
-      createCloudWatchRole: props.createCloudWatchRole ?? true,
+      throttleRatePerSecond: options.throttleRate,
+      throttleBurst: options.throttleBurst,
+      createCloudWatchRole: options.cloudWatchRole,
+      stageName: options.stageName,
+      memorySize: options.apiMemoryMb,
+      logLevel: options.logLevel,
+      logRetention: retention(options.logRetentionDays),
+      accessLogRetention: retention(options.accessLogRetentionDays),
+      removalPolicy,
     });
-    const platformName = props.platformName ?? DEFAULT_PLATFORM_NAME;
     this.enrichment = new ContactsEnrichment(this, 'Enrichment', {
       contactsTable: this.tables.contacts,
       referenceTable: this.tables.reference,
-      platformName,
-      controlRoomPrincipalArn: props.controlRoomPrincipalArn,
+      platformName: options.platformName,
+      controlRoomPrincipalArn: options.controlRoomRoleArn,
+      logLevel: options.logLevel,
+      logRetention: retention(options.logRetentionDays),
+      removalPolicy,
+    });
+    this.alarms = new ServiceAlarms(this, 'Alarms', {
+      stage: this.api.api.deploymentStage,
+      apiFunction: this.api.handler,
+      enrichmentFunction: this.enrichment.handler,
+      contactsTable: this.tables.contacts,
+      keysTable: this.tables.keys,
+      alarmEmail: options.alarmEmail,
+    });
+    this.dashboard = new ServiceDashboard(this, 'Dashboard', {
+      stage: this.api.api.deploymentStage,
+      apiFunction: this.api.handler,
+      enrichmentFunction: this.enrichment.handler,
+      alarms: this.alarms.alarms,
     });
 
     new CfnOutput(this, OUTPUTS.apiUrl, {
@@ -50,12 +81,28 @@ export class ContactsStack extends Stack {
     new CfnOutput(this, OUTPUTS.keysTable, { value: this.tables.keys.tableName });
     new CfnOutput(this, OUTPUTS.referenceTable, { value: this.tables.reference.tableName });
     new CfnOutput(this, OUTPUTS.platformName, {
-      value: platformName,
+      value: options.platformName,
       description: 'enrichment.provider on enriched contacts; the enrich command uses it with --stack',
     });
     new CfnOutput(this, OUTPUTS.enrichmentFunction, {
       value: this.enrichment.handler.functionName,
       description: 'Internal: the control room invokes it with IAM (see README, Enrichment)',
     });
+    new CfnOutput(this, OUTPUTS.defaultRateLimit, {
+      value: String(options.defaultRateLimit),
+      description: 'Requests per minute of keys created with keys --stack and no --rate-limit',
+    });
+    new CfnOutput(this, OUTPUTS.alarmTopic, {
+      value: this.alarms.topic.topicArn,
+      description: 'SNS topic every alarm notifies (ALARM and OK): subscribe on-call here',
+    });
+    new CfnOutput(this, OUTPUTS.dashboard, {
+      value: this.dashboard.dashboard.dashboardName,
+      description: 'CloudWatch dashboard of this stack',
+    });
+    // Where the runbook's Logs Insights queries run.
+    new CfnOutput(this, OUTPUTS.apiLogGroup, { value: this.api.handler.logGroup.logGroupName });
+    new CfnOutput(this, OUTPUTS.accessLogGroup, { value: this.api.accessLogs.logGroupName });
+    new CfnOutput(this, OUTPUTS.enrichmentLogGroup, { value: this.enrichment.handler.logGroup.logGroupName });
   }
 }

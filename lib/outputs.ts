@@ -1,6 +1,7 @@
 /**
  * Names of the stack outputs. The operator commands (keys, enrich) read the
- * table names from them, so this file stays free of CDK imports.
+ * table names and the default rate limit from them, so this file stays free
+ * of CDK imports.
  */
 export const OUTPUTS = {
   apiUrl: 'ApiUrl',
@@ -9,4 +10,25 @@ export const OUTPUTS = {
   referenceTable: 'ReferenceTableName',
   enrichmentFunction: 'EnrichmentFunctionName',
   platformName: 'PlatformName',
+  defaultRateLimit: 'DefaultRateLimit',
+  alarmTopic: 'AlarmTopicArn',
+  dashboard: 'DashboardName',
+  apiLogGroup: 'ApiLogGroupName',
+  accessLogGroup: 'AccessLogGroupName',
+  enrichmentLogGroup: 'EnrichmentLogGroupName',
 } as const;
+
+/**
+ * The `DefaultRateLimit` output as a number: requests per minute for keys
+ * created without `--rate-limit`. Undefined when the output is absent (a
+ * stack deployed before the option existed); a value that is not a positive
+ * whole number is an error, never silently replaced.
+ */
+export function rateLimitFromOutput(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const limit = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(limit) || limit < 1) {
+    throw new Error(`the ${OUTPUTS.defaultRateLimit} output is "${value}", not a number of requests per minute`);
+  }
+  return limit;
+}

@@ -1,7 +1,9 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { join } from 'node:path';
 
@@ -36,17 +38,35 @@ export interface ServiceFunctionProps {
   entry: string;
   timeout: Duration;
   environment: Record<string, string>;
+  /** MB; CPU grows with it. */
+  memorySize: number;
+  logRetention: RetentionDays;
+  /** What deleting the stack does to the function's log group. */
+  logRemovalPolicy: RemovalPolicy;
 }
 
 /** Async invocations are never retried by Lambda: a retry could run a pass twice. Callers retry, with a passId. */
 const NO_ASYNC_RETRIES = 0;
 
 /**
- * A Lambda function of this service: Node.js 22 on arm64, 1 GB, bundled as
- * above, logs kept a month.
+ * A Lambda function of this service: Node.js 22 on arm64, bundled as above,
+ * writing to its own log group. Its role starts empty (no AWS managed
+ * policy): it may write to that log group only, and callers grant the table
+ * calls it makes.
  */
 export class ServiceFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    const logGroup = new LogGroup(scope, `${id}Logs`, {
+      retention: props.logRetention,
+      removalPolicy: props.logRemovalPolicy,
+    });
+    const role = new Role(scope, `${id}Role`, {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Execution role of ${props.description.split(':')[0]}`,
+    });
+    // Instead of AWSLambdaBasicExecutionRole (logs on every log group of the account).
+    logGroup.grantWrite(role);
+
     super(scope, id, {
       description: props.description,
       entry: join(PROJECT_ROOT, 'lambda', props.entry),
@@ -55,15 +75,21 @@ export class ServiceFunction extends NodejsFunction {
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
-      memorySize: 1024,
+      memorySize: props.memorySize,
       timeout: props.timeout,
       bundling: BUNDLING,
       environment: props.environment,
       retryAttempts: NO_ASYNC_RETRIES,
-      logGroup: new LogGroup(scope, `${id}Logs`, {
-        retention: RetentionDays.ONE_MONTH,
-        removalPolicy: RemovalPolicy.DESTROY,
-      }),
+      role,
+      logGroup,
     });
+
+    NagSuppressions.addResourceSuppressions(this, [
+      {
+        id: 'AwsSolutions-L1',
+        reason:
+          'Node.js 22 is a maintained LTS runtime, pinned on purpose together with the bundle target node22 above: moving to a newer runtime is a deliberate change of both, tested on the bundle, never a side effect of a CDK upgrade.',
+      },
+    ]);
   }
 }

@@ -3,24 +3,34 @@ import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } fr
 import { Construct } from 'constructs';
 import { CONTACTS_KEY, EXPIRES_AT, KEYS_BY_FACTORY, KEYS_BY_KEY_ID, KEYS_KEY, REFERENCE_KEY } from '../lambda/store/schema';
 
+export interface ContactsTablesProps {
+  /**
+   * RETAIN (production, the default): kept when the stack is deleted, and
+   * deletion protection on. DESTROY (a non-production stage that asked for
+   * it): deleted with the stack, deletion protection off.
+   */
+  removalPolicy: RemovalPolicy;
+}
+
 /**
- * The service's tables (contacts, keys, and the enrichment reference dataset), key schema from lambda/store/schema.ts (the same
- * the local tables are created with). On-demand, point-in-time recovery,
- * encrypted with the AWS managed key, kept when the stack is deleted.
+ * The service's tables (contacts, keys, and the enrichment reference
+ * dataset), key schema from lambda/store/schema.ts (the same the local tables
+ * are created with). On-demand, point-in-time recovery, encrypted with the
+ * AWS managed key.
  */
 export class ContactsTables extends Construct {
   readonly contacts: Table;
   readonly keys: Table;
   readonly reference: Table;
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, props: ContactsTablesProps) {
     super(scope, id);
     const common = {
       billingMode: BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       encryption: TableEncryption.AWS_MANAGED,
-      removalPolicy: RemovalPolicy.RETAIN,
-      deletionProtection: true,
+      removalPolicy: props.removalPolicy,
+      deletionProtection: props.removalPolicy === RemovalPolicy.RETAIN,
     };
 
     this.contacts = new Table(this, 'Contacts', {

@@ -11,9 +11,10 @@
  */
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../lambda/domain/limits';
 import { KeyAdmin } from '../lambda/store/key-admin';
+import { RATE_LIMIT_RANGE } from '../lib/deploy-options';
 import { COMMON_OPTIONS, factoryIdArg, parseCommandLine, positiveIntArg, printJson, runCommand, UsageError } from './lib/cli';
 import { SetupError } from './lib/setup-error';
-import { connectStore } from './lib/store-connection';
+import { connectStore, type StoreConnection } from './lib/store-connection';
 
 const USAGE = `usage: npm run --silent keys -- <command> [options]
 
@@ -26,9 +27,8 @@ const USAGE = `usage: npm run --silent keys -- <command> [options]
 options for every command:
   --stack <name> [--region <region>]   work on a deployed stack's tables instead of the local store
 
-The default rate limit is ${DEFAULT_RATE_LIMIT_PER_MINUTE} requests per minute.`;
-
-const MAX_RATE_LIMIT = 1_000_000;
+Without --rate-limit a key gets ${DEFAULT_RATE_LIMIT_PER_MINUTE} requests per minute, or with --stack
+the stack's defaultRateLimit (its DefaultRateLimit output).`;
 
 /** A website origin: scheme, host and optional port; no path. */
 function originArg(value: string): string {
@@ -57,7 +57,7 @@ async function main(argv: string[]) {
   if (!command) throw new UsageError('a command is required: create, list or revoke');
 
   // Check every argument before touching the store.
-  let run: (admin: KeyAdmin) => Promise<void>;
+  let run: (admin: KeyAdmin, store: StoreConnection) => Promise<void>;
   switch (command) {
     case 'create': {
       const factoryId = factoryIdArg(values.factory);
@@ -70,9 +70,11 @@ async function main(argv: string[]) {
         throw new UsageError('a publishable key needs at least one --origin (the website it is used on)');
       }
       if (type === 'secret' && origins.length > 0) throw new UsageError('--origin is only for --type publishable');
-      const rateLimit = positiveIntArg('--rate-limit', values['rate-limit'], MAX_RATE_LIMIT);
+      const rateLimit = positiveIntArg('--rate-limit', values['rate-limit'], RATE_LIMIT_RANGE.max);
       if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
-      run = async (admin) => printJson(await admin.create({ factoryId, type, rateLimit, origins }));
+      // Otherwise the deployed stack's default, or locally KeyAdmin's.
+      run = async (admin, store) =>
+        printJson(await admin.create({ factoryId, type, rateLimit: rateLimit ?? store.defaultRateLimit, origins }));
       break;
     }
     case 'list': {
@@ -101,7 +103,7 @@ async function main(argv: string[]) {
 
   const store = await connectStore({ stack: values.stack, region: values.region });
   try {
-    await run(new KeyAdmin(store.doc, store.tables.keys));
+    await run(new KeyAdmin(store.doc, store.tables.keys), store);
   } finally {
     await store.close();
   }

@@ -4,6 +4,8 @@
  * format lines on stdout: no API calls.
  */
 export const SERVICE_NAME = 'contacts-api';
+/** The `service` field of the enrichment Lambda's log lines. */
+export const ENRICHMENT_SERVICE_NAME = 'contacts-enrichment';
 export const METRICS_NAMESPACE = 'ContactsService';
 
 /** Dimension sets: every metric carries `service`; `Requests` also `route` and `statusClass`. */

@@ -2,7 +2,7 @@ import { fromEnv } from '@aws-sdk/credential-provider-env';
 
 /**
  * Stands in for `@aws-sdk/credential-provider-node` in the Lambda bundle
- * only (an esbuild alias in lib/bundling.ts). On Lambda the function's
+ * only (an esbuild alias in lib/service-function.ts). On Lambda the function's
  * credentials are always in the environment, so the rest of the default
  * chain (profiles, SSO, STS web identity, process, IMDS, …) and the nested
  * STS/SSO clients it pulls in never run there: leaving them out takes about

@@ -1,7 +1,7 @@
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { ListTablesCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { OUTPUTS } from '../../lib/outputs';
+import { OUTPUTS, rateLimitFromOutput } from '../../lib/outputs';
 import { createDynamoClient, DEFAULT_DYNAMO_CONFIG, documentClientOf } from '../../lambda/store/dynamo-client';
 import { tableNamesFromEnv, type TableNames } from '../../lambda/store/schema';
 import { startDynamoDbLocal } from './dynamodb-local';
@@ -19,6 +19,8 @@ export interface StoreConnection {
   where: string;
   /** A deployed stack's `enrichment.provider` name (its PlatformName output). */
   platformName?: string;
+  /** A deployed stack's requests per minute for new keys (its DefaultRateLimit output). */
+  defaultRateLimit?: number;
   close(): Promise<void>;
 }
 
@@ -84,8 +86,18 @@ async function connectStack(stack: string, region: string | undefined, need: (ke
     keys: outputs[OUTPUTS.keysTable] ?? '',
     reference: outputs[OUTPUTS.referenceTable] ?? '',
   };
+  let defaultRateLimit: number | undefined;
+  try {
+    defaultRateLimit = rateLimitFromOutput(outputs[OUTPUTS.defaultRateLimit]);
+  } catch (error) {
+    throw new SetupError(`stack "${stack}": ${error instanceof Error ? error.message : String(error)}`);
+  }
   const client = createDynamoClient({ ...CLI_CONFIG, region });
-  return { ...open(client, tables, `stack ${stack}`, async () => undefined), platformName: outputs[OUTPUTS.platformName] };
+  return {
+    ...open(client, tables, `stack ${stack}`, async () => undefined),
+    platformName: outputs[OUTPUTS.platformName],
+    defaultRateLimit,
+  };
 }
 
 /**

@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ContactsStack, OUTPUTS } from '../../lib/contacts-stack';
+import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../../lambda/observability/names';
 import { CONTACTS_KEY, KEYS_BY_FACTORY, KEYS_BY_KEY_ID, KEYS_KEY } from '../../lambda/store/schema';
 import { endpoint, issueKey, newFactoryId } from '../support/local-api';
 
@@ -17,7 +18,7 @@ beforeAll(() => {
   const stack = new ContactsStack(app, 'TestContacts', {
     env: { account: '123456789012', region: 'eu-west-1' },
     platformName: 'Acme Platform',
-    controlRoomPrincipalArn: CONTROL_ROOM,
+    controlRoomRoleArn: CONTROL_ROOM,
   });
   template = Template.fromStack(stack);
   assemblyDir = app.synth().directory;
@@ -99,7 +100,7 @@ describe('Lambda (issue point 5)', () => {
       for (const unused of ['sso-oidc', 'AssumeRoleWithWebIdentity', 'credential_process']) expect(code).not.toContain(unused);
     });
 
-    test('runs: the deployed handler file answers a proxy event from DynamoDB Local', async () => {
+    test('runs with the environment the stack gives it: answers a proxy event from DynamoDB Local, metrics in the alarms\' namespace', async () => {
       const factoryId = newFactoryId('bundle');
       const { key } = await issueKey(factoryId);
       const event = {
@@ -117,7 +118,12 @@ describe('Lambda (issue point 5)', () => {
       const script = `
         const { handler } = await import(${JSON.stringify(bundlePath)});
         const result = await handler(${JSON.stringify(event)}, { awsRequestId: 'b', getRemainingTimeInMillis: () => 10000 });
-        process.stdout.write(JSON.stringify(result));`;
+        process.stdout.write('\\nRESULT ' + JSON.stringify(result) + '\\n');`;
+      // The variables the template sets as plain text (table names are references: the local ones stand in).
+      const fn = (resources('AWS::Lambda::Function') as any)[functionId('Contacts API')];
+      const stackEnv = Object.fromEntries(
+        Object.entries(fn.Properties.Environment.Variables as Record<string, unknown>).filter(([, v]) => typeof v === 'string'),
+      ) as Record<string, string>;
       const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
         encoding: 'utf8',
         env: {
@@ -126,16 +132,23 @@ describe('Lambda (issue point 5)', () => {
           AWS_SECRET_ACCESS_KEY: 'local',
           AWS_REGION: 'eu-west-1',
           AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-          LOG_LEVEL: 'silent',
+          ...stackEnv,
+          LOG_LEVEL: 'SILENT',
           DYNAMODB_ENDPOINT: endpoint(),
           CONTACTS_TABLE_NAME: process.env.CONTACTS_TABLE_NAME,
           KEYS_TABLE_NAME: process.env.KEYS_TABLE_NAME,
         },
       });
       expect(run.stderr).toBe('');
-      const result = JSON.parse(run.stdout);
+      const lines = run.stdout.split('\n').filter(Boolean);
+      const result = JSON.parse(lines.find((line) => line.startsWith('RESULT '))!.slice('RESULT '.length));
       expect(result.statusCode).toBe(201);
       expect(JSON.parse(result.body).contact.factoryId).toBe(factoryId);
+      // Embedded metric format lines: what CloudWatch turns into the metrics the alarms read.
+      const emf = lines.filter((line) => line.includes('"_aws"')).map((line) => JSON.parse(line));
+      const totals = emf.find((m) => m._aws.CloudWatchMetrics[0].Metrics.some((d: { Name: string }) => d.Name === METRIC.requestsTotal));
+      expect(totals).toMatchObject({ service: SERVICE_NAME, [METRIC.requestsTotal]: 1 });
+      expect(totals._aws.CloudWatchMetrics[0].Namespace).toBe(METRICS_NAMESPACE);
     });
   });
 
@@ -149,6 +162,39 @@ describe('Lambda (issue point 5)', () => {
   test('no policy grants a wildcard action', () => {
     const statements = Object.values(resources('AWS::IAM::Policy')).flatMap((p: any) => p.Properties.PolicyDocument.Statement);
     expect(JSON.stringify(statements)).not.toMatch(/"dynamodb:\*"|"Action":"\*"/);
+  });
+
+  test('no grant reaches a table index (no caller queries one)', () => {
+    const statements = Object.values(resources('AWS::IAM::Policy')).flatMap((p: any) => p.Properties.PolicyDocument.Statement);
+    expect(JSON.stringify(statements)).not.toMatch(/\/index/);
+  });
+
+  test.each(['Contacts API', 'Contacts enrichment'])(
+    '%s: its role has no AWS managed policy and may write logs to its own log group only',
+    (prefix) => {
+      const fn = (resources('AWS::Lambda::Function') as any)[functionId(prefix)];
+      const roleId = fn.Properties.Role['Fn::GetAtt'][0];
+      expect((resources('AWS::IAM::Role') as any)[roleId].Properties.ManagedPolicyArns).toBeUndefined();
+      const statements = (Object.values(resources('AWS::IAM::Policy')) as any[])
+        .filter((p) => p.Properties.Roles.some((r: any) => r.Ref === roleId))
+        .flatMap((p) => p.Properties.PolicyDocument.Statement)
+        .filter((st: any) => [st.Action].flat().some((a: string) => a.startsWith('logs:')));
+      expect(statements).toEqual([
+        {
+          Effect: 'Allow',
+          Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+          Resource: { 'Fn::GetAtt': [fn.Properties.LoggingConfig.LogGroup.Ref, 'Arn'] },
+        },
+      ]);
+    },
+  );
+});
+
+describe('logs', () => {
+  test('function logs are kept 30 days and access logs 90 by default, and kept when the stack is deleted', () => {
+    const groups = Object.values(template.findResources('AWS::Logs::LogGroup')) as any[];
+    expect(groups.map((g) => g.Properties.RetentionInDays).sort()).toEqual([30, 30, 90]);
+    for (const group of groups) expect(group.DeletionPolicy).toBe('Retain');
   });
 });
 
@@ -283,9 +329,10 @@ describe('tables (issue point 7)', () => {
 });
 
 describe('outputs', () => {
-  test('the API URL, the table names the commands read, the enrichment function and the platform name', () => {
+  test('the API URL, the names the commands and the runbook read, the platform name and the default rate limit', () => {
     const outputs = template.toJSON().Outputs;
     expect(Object.keys(outputs).sort()).toEqual(Object.values(OUTPUTS).sort());
     expect(outputs[OUTPUTS.platformName].Value).toBe('Acme Platform');
+    expect(outputs[OUTPUTS.defaultRateLimit].Value).toBe('30000');
   });
 });

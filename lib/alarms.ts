@@ -1,0 +1,245 @@
+import { Duration, Stack } from 'aws-cdk-lib';
+import type { Stage } from 'aws-cdk-lib/aws-apigateway';
+import {
+  Alarm,
+  ComparisonOperator,
+  MathExpression,
+  Metric,
+  TreatMissingData,
+  type IMetric,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { Operation, type Table } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { Construct } from 'constructs';
+import { DIMENSIONS, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../lambda/observability/names';
+
+/** Where each alarm's description points: docs/runbook.md has one section per alarm, titled by its slug. */
+export const RUNBOOK = 'docs/runbook.md';
+
+const PERIOD = Duration.minutes(5);
+
+/**
+ * One alarm. Every alarm compares with >= and treats missing data as fine:
+ * no traffic is no problem, and the error metrics only exist when errors do.
+ */
+export interface AlarmSpec {
+  /** The alarm name after the stack name, and its runbook section. */
+  slug: string;
+  /** What the alarm means, first line of its description. */
+  meaning: string;
+  metric: IMetric;
+  threshold: number;
+  /** Alarm when this many of the last `evaluationPeriods` 5-minute periods breach. */
+  datapointsToAlarm: number;
+  evaluationPeriods: number;
+}
+
+/** An alarm and the spec it was made from. */
+export interface ServiceAlarm {
+  spec: AlarmSpec;
+  alarm: Alarm;
+}
+
+export interface ServiceAlarmsProps {
+  stage: Stage;
+  apiFunction: IFunction;
+  enrichmentFunction: IFunction;
+  contactsTable: Table;
+  keysTable: Table;
+  /** Subscribed to the topic when given. */
+  alarmEmail?: string;
+}
+
+/** A metric the API Lambda writes (embedded metric format), by its shared name. */
+export function serviceMetric(metricName: string, statistic = 'Sum'): Metric {
+  return new Metric({
+    namespace: METRICS_NAMESPACE,
+    metricName,
+    dimensionsMap: { [DIMENSIONS.service]: SERVICE_NAME },
+    statistic,
+    period: PERIOD,
+  });
+}
+
+/**
+ * Percentage of requests that failed, counted only once at least
+ * `minFailures` failed in the period: a single failure among three requests
+ * at night is not an incident, while a total outage at low traffic still is.
+ * FILL: an error count with no datapoint is zero, not missing.
+ */
+export function failureRate(failures: IMetric, requests: IMetric, minFailures: number, label: string): MathExpression {
+  return new MathExpression({
+    expression: `IF(FILL(failures, 0) >= ${minFailures}, 100 * FILL(failures, 0) / requests, 0)`,
+    usingMetrics: { failures, requests },
+    period: PERIOD,
+    label,
+  });
+}
+
+/**
+ * A DynamoDB per-operation metric (ThrottledRequests, SystemErrors) summed
+ * over the operations this service calls. Each term is FILLed: these
+ * metrics exist only when non-zero, and a plain `a + b` has no value when
+ * either term is missing, so it would never alarm on one operation alone.
+ */
+export function tableOperationsSum(table: Table, metricName: string, operations: Operation[], label: string): MathExpression {
+  const usingMetrics: Record<string, IMetric> = {};
+  for (const operation of operations) {
+    usingMetrics[`op_${operation.toLowerCase()}`] = table.metric(metricName, {
+      dimensionsMap: { TableName: table.tableName, Operation: operation },
+      statistic: 'Sum',
+      period: PERIOD,
+    });
+  }
+  return new MathExpression({
+    expression: Object.keys(usingMetrics)
+      .map((id) => `FILL(${id}, 0)`)
+      .join(' + '),
+    usingMetrics,
+    period: PERIOD,
+    label,
+  });
+}
+
+/** The calls made on each table: the API and enrichment functions, and the keys command. */
+const CONTACTS_OPERATIONS = [Operation.GET_ITEM, Operation.UPDATE_ITEM, Operation.QUERY, Operation.TRANSACT_WRITE_ITEMS];
+const KEYS_OPERATIONS = [Operation.UPDATE_ITEM, Operation.PUT_ITEM, Operation.QUERY, Operation.BATCH_GET_ITEM];
+
+/**
+ * The service's alarms and the SNS topic they notify (on ALARM and on OK).
+ * Thresholds and why: see docs/runbook.md, which has a section per alarm.
+ */
+export class ServiceAlarms extends Construct {
+  readonly topic: Topic;
+  /** In the order the dashboard shows them. */
+  readonly alarms: ServiceAlarm[];
+
+  constructor(scope: Construct, id: string, props: ServiceAlarmsProps) {
+    super(scope, id);
+    const stack = Stack.of(this);
+    const namePrefix = `${stack.stackName}-`;
+
+    this.topic = new Topic(this, 'Topic', { displayName: `${stack.stackName} alarms`, enforceSSL: true });
+    // A topic policy replaces SNS's default one, so say explicitly that this
+    // account's alarms, and only those named after this stack, may publish.
+    this.topic.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'CloudWatchAlarmsPublish',
+        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': stack.account },
+          ArnLike: { 'aws:SourceArn': `arn:${stack.partition}:cloudwatch:${stack.region}:${stack.account}:alarm:${namePrefix}*` },
+        },
+      }),
+    );
+    if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
+
+    const { stage } = props;
+    const requests = stage.metricCount({ statistic: 'Sum', period: PERIOD });
+    const specs: AlarmSpec[] = [
+      {
+        slug: 'api-5xx-rate',
+        meaning: 'At least 1% of API requests answered 5xx (with at least 5 of them) in 2 of the last 3 five-minute periods.',
+        metric: failureRate(stage.metricServerError({ statistic: 'Sum', period: PERIOD }), requests, 5, '5xx, % of requests'),
+        threshold: 1,
+        datapointsToAlarm: 2,
+        evaluationPeriods: 3,
+      },
+      {
+        slug: 'api-503-rate',
+        meaning: 'At least 1% of requests answered 503 (storage unavailable; at least 5 of them) in 2 of the last 3 five-minute periods.',
+        metric: failureRate(serviceMetric(METRIC.storageUnavailable), serviceMetric(METRIC.requestsTotal), 5, '503, % of requests'),
+        threshold: 1,
+        datapointsToAlarm: 2,
+        evaluationPeriods: 3,
+      },
+      {
+        slug: 'api-latency-p99',
+        meaning: 'API Gateway latency p99 at or above 2 s for 15 minutes: requests are waiting on retried DynamoDB calls or timeouts.',
+        metric: stage.metricLatency({ statistic: 'p99', period: PERIOD, label: 'latency p99 (ms)' }),
+        threshold: 2000,
+        datapointsToAlarm: 3,
+        evaluationPeriods: 3,
+      },
+      {
+        slug: 'api-function-errors',
+        meaning: 'The API Lambda failed 3 or more invocations in 5 minutes (crash, timeout or out of memory: the handler answers every handled error itself).',
+        metric: props.apiFunction.metricErrors({ statistic: 'Sum', period: PERIOD, label: 'API function errors' }),
+        threshold: 3,
+        datapointsToAlarm: 1,
+        evaluationPeriods: 1,
+      },
+      {
+        slug: 'api-function-throttles',
+        meaning: 'Lambda refused to run the API function (concurrency exhausted) at least once in 5 minutes: those requests failed.',
+        metric: props.apiFunction.metricThrottles({ statistic: 'Sum', period: PERIOD, label: 'API function throttles' }),
+        threshold: 1,
+        datapointsToAlarm: 1,
+        evaluationPeriods: 1,
+      },
+      {
+        slug: 'enrichment-function-errors',
+        meaning: 'The enrichment Lambda failed 3 or more invocations in 5 minutes (malformed control-room requests, crashes, timeouts).',
+        metric: props.enrichmentFunction.metricErrors({ statistic: 'Sum', period: PERIOD, label: 'enrichment function errors' }),
+        threshold: 3,
+        datapointsToAlarm: 1,
+        evaluationPeriods: 1,
+      },
+      {
+        slug: 'enrichment-function-throttles',
+        meaning: 'Lambda refused to run the enrichment function (concurrency exhausted) at least once in 5 minutes.',
+        metric: props.enrichmentFunction.metricThrottles({ statistic: 'Sum', period: PERIOD, label: 'enrichment function throttles' }),
+        threshold: 1,
+        datapointsToAlarm: 1,
+        evaluationPeriods: 1,
+      },
+      ...tableSpecs('contacts', props.contactsTable, CONTACTS_OPERATIONS),
+      ...tableSpecs('keys', props.keysTable, KEYS_OPERATIONS),
+    ];
+
+    const action = new SnsAction(this.topic);
+    this.alarms = specs.map((spec) => {
+      const alarm = new Alarm(this, spec.slug, {
+        alarmName: `${namePrefix}${spec.slug}`,
+        alarmDescription: `${spec.meaning} Runbook: ${RUNBOOK}#${spec.slug}`,
+        metric: spec.metric,
+        threshold: spec.threshold,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: spec.evaluationPeriods,
+        datapointsToAlarm: spec.datapointsToAlarm,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      });
+      alarm.addAlarmAction(action);
+      alarm.addOkAction(action);
+      return { spec, alarm };
+    });
+  }
+}
+
+/** Throttled requests and DynamoDB-side errors of one table. */
+function tableSpecs(name: string, table: Table, operations: Operation[]): AlarmSpec[] {
+  return [
+    {
+      slug: `${name}-table-throttles`,
+      meaning: `10 or more requests to the ${name} table were throttled in 5 minutes (the SDK retries them; sustained, they become 503s).`,
+      metric: tableOperationsSum(table, 'ThrottledRequests', operations, `${name} table throttled requests`),
+      threshold: 10,
+      datapointsToAlarm: 1,
+      evaluationPeriods: 1,
+    },
+    {
+      slug: `${name}-table-system-errors`,
+      meaning: `DynamoDB answered 5 or more requests to the ${name} table with a server error in 5 minutes.`,
+      metric: tableOperationsSum(table, 'SystemErrors', operations, `${name} table system errors`),
+      threshold: 5,
+      datapointsToAlarm: 1,
+      evaluationPeriods: 1,
+    },
+  ];
+}

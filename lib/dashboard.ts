@@ -1,0 +1,118 @@
+import { Duration, Stack } from 'aws-cdk-lib';
+import type { Stage } from 'aws-cdk-lib/aws-apigateway';
+import {
+  AlarmStatusWidget,
+  AlarmWidget,
+  Dashboard,
+  GraphWidget,
+  MathExpression,
+  TextWidget,
+  type IWidget,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Construct } from 'constructs';
+import { DIMENSIONS, METRIC, METRICS_NAMESPACE } from '../lambda/observability/names';
+import { RUNBOOK, serviceMetric, type ServiceAlarm } from './alarms';
+
+export interface ServiceDashboardProps {
+  stage: Stage;
+  apiFunction: IFunction;
+  enrichmentFunction: IFunction;
+  /** Shown first, each as a graph with its threshold. */
+  alarms: ServiceAlarm[];
+}
+
+const PERIOD = Duration.minutes(5);
+const ROW = 24;
+
+/** Lays widgets out left to right, `perRow` to a row. */
+function rows(widgets: IWidget[], perRow: number): IWidget[][] {
+  const out: IWidget[][] = [];
+  for (let start = 0; start < widgets.length; start += perRow) out.push(widgets.slice(start, start + perRow));
+  return out;
+}
+
+/**
+ * One dashboard per stack: the alarms' state, each alarm's metric against its
+ * threshold, then the traffic and the service's own metrics around them.
+ */
+export class ServiceDashboard extends Construct {
+  readonly dashboard: Dashboard;
+
+  constructor(scope: Construct, id: string, props: ServiceDashboardProps) {
+    super(scope, id);
+    const { stage, apiFunction, enrichmentFunction } = props;
+    const name = Stack.of(this).stackName;
+    this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: name, defaultInterval: Duration.hours(12) });
+
+    const third = ROW / 3;
+    const alarmGraphs = props.alarms.map(({ spec, alarm }) => new AlarmWidget({ alarm, title: spec.slug, width: third, height: 6 }));
+
+    const context: IWidget[] = [
+      new GraphWidget({
+        title: 'Requests and answers (API Gateway)',
+        width: third,
+        left: [
+          stage.metricCount({ statistic: 'Sum', period: PERIOD, label: 'requests' }),
+          stage.metricClientError({ statistic: 'Sum', period: PERIOD, label: '4xx' }),
+          stage.metricServerError({ statistic: 'Sum', period: PERIOD, label: '5xx' }),
+        ],
+      }),
+      new GraphWidget({
+        title: 'Answers by route and status class',
+        width: third,
+        left: [
+          new MathExpression({
+            expression: `SEARCH('{${METRICS_NAMESPACE},${DIMENSIONS.service},${DIMENSIONS.route},${DIMENSIONS.statusClass}} MetricName="${METRIC.requests}"', 'Sum', ${PERIOD.toSeconds()})`,
+            usingMetrics: {},
+            label: '',
+            period: PERIOD,
+          }),
+        ],
+      }),
+      new GraphWidget({
+        title: 'Latency (API Gateway, ms)',
+        width: third,
+        left: ['p50', 'p90', 'p99'].map((statistic) => stage.metricLatency({ statistic, period: PERIOD, label: statistic })),
+      }),
+      new GraphWidget({
+        title: 'Rate limited (429) and contacts written',
+        width: third,
+        left: [
+          serviceMetric(METRIC.rateLimited).with({ label: '429 answers' }),
+          serviceMetric(METRIC.contactsCreated).with({ label: 'contacts created' }),
+          serviceMetric(METRIC.contactsUpdated).with({ label: 'contacts updated' }),
+        ],
+      }),
+      new GraphWidget({
+        title: 'DynamoDB per call (ms) and calls per request',
+        width: third,
+        left: ['p50', 'p99'].map((statistic) => serviceMetric(METRIC.dynamoLatency, statistic).with({ label: `call ${statistic}` })),
+        right: [serviceMetric(METRIC.dynamoCalls, 'Average').with({ label: 'calls per request' })],
+      }),
+      new GraphWidget({
+        title: 'Lambda duration p99 (ms) and concurrency',
+        width: third,
+        left: [
+          apiFunction.metricDuration({ statistic: 'p99', period: PERIOD, label: 'API p99' }),
+          enrichmentFunction.metricDuration({ statistic: 'p99', period: PERIOD, label: 'enrichment p99' }),
+        ],
+        right: [
+          apiFunction.metric('ConcurrentExecutions', { statistic: 'Maximum', period: PERIOD, label: 'API concurrency' }),
+          enrichmentFunction.metric('ConcurrentExecutions', { statistic: 'Maximum', period: PERIOD, label: 'enrichment concurrency' }),
+        ],
+      }),
+    ];
+
+    this.dashboard.addWidgets(
+      new TextWidget({
+        markdown: `# Contacts service: ${name}\nEach alarm is explained, with what to do, in \`${RUNBOOK}\` (section = alarm name after \`${name}-\`).`,
+        width: ROW,
+        height: 2,
+      }),
+    );
+    this.dashboard.addWidgets(new AlarmStatusWidget({ title: 'Alarms', alarms: props.alarms.map(({ alarm }) => alarm), width: ROW, height: 4 }));
+    for (const row of rows(alarmGraphs, 3)) this.dashboard.addWidgets(...row);
+    for (const row of rows(context, 3)) this.dashboard.addWidgets(...row);
+  }
+}

@@ -1,0 +1,217 @@
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../../lambda/observability/names';
+import { OUTPUTS } from '../../lib/outputs';
+import { resourcesOf, synthStack } from './synth';
+
+const STACK = 'TestAlarms';
+
+interface AlarmProps {
+  AlarmName: string;
+  AlarmDescription: string;
+  Threshold: number;
+  ComparisonOperator: string;
+  EvaluationPeriods: number;
+  DatapointsToAlarm: number;
+  TreatMissingData: string;
+  AlarmActions: unknown[];
+  OKActions: unknown[];
+  /** CDK writes an alarm on one labelled metric, or on metric math, as a list of metrics. */
+  Metrics: { Id: string; Expression?: string; MetricStat?: { Metric: { Namespace: string; MetricName: string; Dimensions: { Name: string; Value: unknown }[] }; Period: number; Stat: string } }[];
+}
+
+let template: Template;
+let alarms: Record<string, AlarmProps>;
+
+beforeAll(() => {
+  ({ template } = synthStack({ alarmEmail: 'oncall@example.com' }, STACK));
+  alarms = Object.fromEntries(
+    Object.values(resourcesOf(template, 'AWS::CloudWatch::Alarm')).map((a) => {
+      const props = a.Properties as unknown as AlarmProps;
+      return [props.AlarmName.replace(`${STACK}-`, ''), props];
+    }),
+  );
+}, 60_000);
+
+/** The alarm's metrics of one name, with their dimensions as a map. */
+const metricsNamed = (alarm: AlarmProps, metricName: string) =>
+  alarm.Metrics
+    .filter((m) => m.MetricStat?.Metric.MetricName === metricName)
+    .map((m) => ({
+      namespace: m.MetricStat!.Metric.Namespace,
+      stat: m.MetricStat!.Stat,
+      period: m.MetricStat!.Period,
+      dimensions: Object.fromEntries(m.MetricStat!.Metric.Dimensions.map((d) => [d.Name, d.Value])),
+    }));
+
+test.each([
+  // name, threshold, datapoints to alarm, of evaluation periods
+  ['api-5xx-rate', 1, 2, 3],
+  ['api-503-rate', 1, 2, 3],
+  ['api-latency-p99', 2000, 3, 3],
+  ['api-function-errors', 3, 1, 1],
+  ['api-function-throttles', 1, 1, 1],
+  ['enrichment-function-errors', 3, 1, 1],
+  ['enrichment-function-throttles', 1, 1, 1],
+  ['contacts-table-throttles', 10, 1, 1],
+  ['contacts-table-system-errors', 5, 1, 1],
+  ['keys-table-throttles', 10, 1, 1],
+  ['keys-table-system-errors', 5, 1, 1],
+])('alarm %s: >= %d in %d of %d five-minute periods, missing data is fine', (name, threshold, datapoints, periods) => {
+  const alarm = alarms[name];
+  expect(alarm).toBeDefined();
+  expect(alarm).toMatchObject({
+    Threshold: threshold,
+    ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    DatapointsToAlarm: datapoints,
+    EvaluationPeriods: periods,
+    TreatMissingData: 'notBreaching',
+  });
+  const periodsSeen = alarm.Metrics.flatMap((m) => (m.MetricStat ? [m.MetricStat.Period] : []));
+  expect(new Set(periodsSeen)).toEqual(new Set([300]));
+});
+
+test('there are no other alarms', () => {
+  expect(Object.keys(alarms)).toHaveLength(11);
+});
+
+test('every alarm notifies the alarm topic when it fires and when it clears', () => {
+  const [topicId] = Object.keys(resourcesOf(template, 'AWS::SNS::Topic'));
+  for (const alarm of Object.values(alarms)) {
+    expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
+    expect(alarm.OKActions).toEqual([{ Ref: topicId }]);
+  }
+});
+
+test('the 5xx rate is API Gateway 5XXError over Count of this stage, counted from 5 errors on', () => {
+  const alarm = alarms['api-5xx-rate']!;
+  const [errors] = metricsNamed(alarm, '5XXError');
+  const [requests] = metricsNamed(alarm, 'Count');
+  expect(errors).toMatchObject({ namespace: 'AWS/ApiGateway', stat: 'Sum', dimensions: { ApiName: STACK } });
+  expect(requests).toMatchObject({ namespace: 'AWS/ApiGateway', stat: 'Sum', dimensions: { ApiName: STACK } });
+  expect(errors!.dimensions.Stage).toEqual(requests!.dimensions.Stage);
+  expect(alarm.Metrics.find((m) => m.Expression)!.Expression).toBe('IF(FILL(failures, 0) >= 5, 100 * FILL(failures, 0) / requests, 0)');
+});
+
+test('the 503 rate is the Lambda\'s StorageUnavailable over RequestsTotal, in the namespace and service it writes', () => {
+  const alarm = alarms['api-503-rate']!;
+  for (const name of [METRIC.storageUnavailable, METRIC.requestsTotal]) {
+    expect(metricsNamed(alarm, name)).toEqual([{ namespace: METRICS_NAMESPACE, stat: 'Sum', period: 300, dimensions: { service: SERVICE_NAME } }]);
+  }
+  expect(alarm.Metrics.find((m) => m.Expression)!.Expression).toMatch(/^IF\(FILL\(failures, 0\) >= 5, 100 \* FILL\(failures, 0\) \/ requests, 0\)$/);
+});
+
+test('the API function writes its metrics in the namespace and service the alarms read', () => {
+  template.hasResourceProperties('AWS::Lambda::Function', {
+    Description: Match.stringLikeRegexp('^Contacts API'),
+    Environment: { Variables: Match.objectLike({ POWERTOOLS_SERVICE_NAME: SERVICE_NAME, POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE }) },
+  });
+});
+
+test('latency is API Gateway Latency p99 of this stage', () => {
+  const [stageId] = Object.keys(resourcesOf(template, 'AWS::ApiGateway::Stage'));
+  expect(metricsNamed(alarms['api-latency-p99']!, 'Latency')).toEqual([
+    { namespace: 'AWS/ApiGateway', stat: 'p99', period: 300, dimensions: { ApiName: STACK, Stage: { Ref: stageId } } },
+  ]);
+});
+
+test.each([
+  ['api-function-errors', 'Errors', 'Contacts API'],
+  ['api-function-throttles', 'Throttles', 'Contacts API'],
+  ['enrichment-function-errors', 'Errors', 'Contacts enrichment'],
+  ['enrichment-function-throttles', 'Throttles', 'Contacts enrichment'],
+])('%s watches Lambda %s of the %s function', (name, metricName, description) => {
+  const [fnId] = Object.keys(resourcesOf(template, 'AWS::Lambda::Function', { Description: Match.stringLikeRegexp(`^${description}`) }));
+  expect(metricsNamed(alarms[name]!, metricName)).toEqual([
+    { namespace: 'AWS/Lambda', stat: 'Sum', period: 300, dimensions: { FunctionName: { Ref: fnId } } },
+  ]);
+});
+
+test.each([
+  ['contacts-table-throttles', 'ThrottledRequests', 'TablesContacts', ['GetItem', 'UpdateItem', 'Query', 'TransactWriteItems']],
+  ['contacts-table-system-errors', 'SystemErrors', 'TablesContacts', ['GetItem', 'UpdateItem', 'Query', 'TransactWriteItems']],
+  ['keys-table-throttles', 'ThrottledRequests', 'TablesKeys', ['UpdateItem', 'PutItem', 'Query', 'BatchGetItem']],
+  ['keys-table-system-errors', 'SystemErrors', 'TablesKeys', ['UpdateItem', 'PutItem', 'Query', 'BatchGetItem']],
+])('%s sums %s of the operations made on %s, each missing value counted as 0', (name, metricName, table, operations) => {
+  const alarm = alarms[name]!;
+  const metrics = metricsNamed(alarm, metricName);
+  expect(metrics.map((m) => m.dimensions.Operation)).toEqual(operations);
+  for (const metric of metrics) {
+    expect(metric).toMatchObject({ namespace: 'AWS/DynamoDB', stat: 'Sum' });
+    expect(JSON.stringify(metric.dimensions.TableName)).toMatch(new RegExp(`"${table}[0-9A-F]{8}"`));
+  }
+  const ids = alarm.Metrics.filter((m) => m.MetricStat).map((m) => m.Id);
+  expect(alarm.Metrics.find((m) => m.Expression)!.Expression).toBe(ids.map((id) => `FILL(${id}, 0)`).join(' + '));
+});
+
+describe('the alarm topic', () => {
+  test('mails the alarmEmail address', () => {
+    template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'oncall@example.com' });
+  });
+
+  test('has no subscriber without alarmEmail', () => {
+    const { template: withoutEmail } = synthStack({}, 'TestNoEmail');
+    withoutEmail.resourceCountIs('AWS::SNS::Subscription', 0);
+    withoutEmail.resourceCountIs('AWS::SNS::Topic', 1);
+  }, 60_000);
+
+  test('lets only this account\'s alarms named after the stack publish, and only over TLS', () => {
+    const [policy] = Object.values(resourcesOf(template, 'AWS::SNS::TopicPolicy'));
+    const statements = (policy!.Properties.PolicyDocument as { Statement: Record<string, unknown>[] }).Statement;
+    expect(statements).toContainEqual(
+      expect.objectContaining({ Effect: 'Deny', Action: 'sns:Publish', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+    );
+    const allow = statements.find((s) => s.Effect === 'Allow')!;
+    expect(allow).toMatchObject({ Principal: { Service: 'cloudwatch.amazonaws.com' }, Action: 'sns:Publish' });
+    expect(allow.Condition).toMatchObject({ StringEquals: { 'aws:SourceAccount': '123456789012' } });
+    expect(JSON.stringify(allow.Condition)).toContain(`:cloudwatch:eu-west-1:123456789012:alarm:${STACK}-*`);
+  });
+
+  test('is an output, for subscribing more on-call channels', () => {
+    const [topicId] = Object.keys(resourcesOf(template, 'AWS::SNS::Topic'));
+    expect(template.toJSON().Outputs[OUTPUTS.alarmTopic].Value).toEqual({ Ref: topicId });
+  });
+});
+
+test('every alarm\'s description links its own section of the runbook', () => {
+  const runbook = readFileSync(join(__dirname, '..', '..', 'docs', 'runbook.md'), 'utf8');
+  const headings = new Set([...runbook.matchAll(/^#{2,4} +`?([a-z0-9-]+)`?\s*$/gm)].map((m) => m[1]));
+  for (const [name, alarm] of Object.entries(alarms)) {
+    expect(alarm.AlarmDescription).toMatch(new RegExp(`Runbook: docs/runbook\\.md#${name}$`));
+    expect(headings).toContain(name);
+  }
+});
+
+describe('the dashboard', () => {
+  let widgets: { type: string; properties: { title?: string; alarms?: unknown[]; annotations?: { alarms?: unknown[] } } }[];
+  beforeAll(() => {
+    const [dashboard] = Object.values(resourcesOf(template, 'AWS::CloudWatch::Dashboard'));
+    // The body is a Fn::Join of JSON text and tokens: put each token back as a JSON string to parse it.
+    const parts = (dashboard!.Properties.DashboardBody as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1];
+    widgets = JSON.parse(parts.map((p) => (typeof p === 'string' ? p : JSON.stringify(JSON.stringify(p)).slice(1, -1))).join('')).widgets;
+  });
+
+  const alarmRef = (name: string) => {
+    const [id] = Object.keys(resourcesOf(template, 'AWS::CloudWatch::Alarm', { AlarmName: `${STACK}-${name}` }));
+    return JSON.stringify({ 'Fn::GetAtt': [id, 'Arn'] });
+  };
+
+  test('shows the state of every alarm in one widget', () => {
+    const status = widgets.filter((w) => w.type === 'alarm');
+    expect(status).toHaveLength(1);
+    expect(new Set(status[0]!.properties.alarms)).toEqual(new Set(Object.keys(alarms).map(alarmRef)));
+  });
+
+  test('graphs every alarm\'s metric against its threshold, titled by the alarm', () => {
+    for (const name of Object.keys(alarms)) {
+      const graph = widgets.find((w) => w.properties.title === name);
+      expect(graph?.properties.annotations?.alarms).toEqual([alarmRef(name)]);
+    }
+  });
+
+  test('is named after the stack, and an output', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: STACK });
+    expect(template.toJSON().Outputs[OUTPUTS.dashboard].Value).toEqual({ Ref: Object.keys(resourcesOf(template, 'AWS::CloudWatch::Dashboard'))[0] });
+  });
+});

@@ -1,0 +1,195 @@
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../../lambda/domain/limits';
+import { DEFAULT_DEPLOY_OPTIONS, resolveDeployOptions } from '../../lib/deploy-options';
+import { OUTPUTS, rateLimitFromOutput } from '../../lib/outputs';
+import { resourcesOf, synthStack } from './synth';
+
+const PROJECT_ROOT = join(__dirname, '..', '..');
+
+describe('resolveDeployOptions', () => {
+  test('fills every option it is not given with its default', () => {
+    expect(resolveDeployOptions({})).toEqual({
+      stageName: 'prod',
+      throttleRate: 1000,
+      throttleBurst: 2000,
+      cloudWatchRole: true,
+      platformName: 'platform',
+      defaultRateLimit: DEFAULT_RATE_LIMIT_PER_MINUTE,
+      logRetentionDays: 30,
+      accessLogRetentionDays: 90,
+      apiMemoryMb: 1024,
+      logLevel: 'INFO',
+      removalPolicy: 'retain',
+    });
+  });
+
+  test('reads -c values, which arrive as strings, into their types', () => {
+    expect(
+      resolveDeployOptions({
+        stageName: 'staging',
+        throttleRate: '250.5',
+        throttleBurst: '500',
+        cloudWatchRole: 'false',
+        defaultRateLimit: '600',
+        logRetentionDays: '14',
+        accessLogRetentionDays: '365',
+        alarmEmail: 'oncall@example.com',
+        apiMemoryMb: '1769',
+        logLevel: 'debug',
+        removalPolicy: 'DESTROY',
+        controlRoomRoleArn: 'arn:aws:iam::123456789012:role/ControlRoom',
+      }),
+    ).toEqual({
+      ...DEFAULT_DEPLOY_OPTIONS,
+      stageName: 'staging',
+      throttleRate: 250.5,
+      throttleBurst: 500,
+      cloudWatchRole: false,
+      defaultRateLimit: 600,
+      logRetentionDays: 14,
+      accessLogRetentionDays: 365,
+      alarmEmail: 'oncall@example.com',
+      apiMemoryMb: 1769,
+      logLevel: 'DEBUG',
+      removalPolicy: 'destroy',
+      controlRoomRoleArn: 'arn:aws:iam::123456789012:role/ControlRoom',
+    });
+  });
+
+  test.each([
+    ['stageName', 'pro d', /letters, digits, - or _/],
+    ['throttleRate', '0', /a positive number/],
+    ['throttleBurst', '1.5', /a positive whole number/],
+    ['cloudWatchRole', 'yes', /true or false/],
+    ['platformName', ' ', /a name of 1 to 100 characters/],
+    ['controlRoomRoleArn', 'ControlRoom', /an IAM role ARN/],
+    ['defaultRateLimit', '0', /a whole number from 1 to 1000000/],
+    ['defaultRateLimit', '2000000', /a whole number from 1 to 1000000/],
+    ['logRetentionDays', '10', /a number of days CloudWatch Logs accepts: 1, 3, 5/],
+    ['accessLogRetentionDays', 'forever', /a number of days CloudWatch Logs accepts/],
+    ['alarmEmail', 'oncall', /an email address/],
+    ['apiMemoryMb', '64', /a whole number from 128 to 10240/],
+    ['logLevel', 'verbose', /one of DEBUG, INFO, WARN, ERROR, SILENT/],
+    ['removalPolicy', 'snapshot', /one of retain, destroy/],
+  ])('refuses %s=%j with a message naming the option and what it accepts', (name, value, expected) => {
+    expect(() => resolveDeployOptions({ stageName: 'dev', [name]: value })).toThrow(`-c ${name}=${value}: expected `);
+    expect(() => resolveDeployOptions({ stageName: 'dev', [name]: value })).toThrow(expected);
+  });
+
+  test('refuses removalPolicy=destroy on the production stage', () => {
+    expect(() => resolveDeployOptions({ removalPolicy: 'destroy' })).toThrow(/-c removalPolicy=destroy: expected retain on the production stage/);
+  });
+});
+
+describe('a stack deployed with options', () => {
+  let template: Template;
+  beforeAll(() => {
+    ({ template } = synthStack({
+      stageName: 'staging',
+      apiMemoryMb: 2048,
+      logLevel: 'WARN',
+      logRetentionDays: 7,
+      accessLogRetentionDays: 365,
+      removalPolicy: 'destroy',
+      defaultRateLimit: 600,
+    }));
+  }, 60_000);
+
+  test('serves the API on the stage it names, and the ApiUrl output ends with that stage', () => {
+    const stages = resourcesOf(template, 'AWS::ApiGateway::Stage', { StageName: 'staging' });
+    expect(Object.keys(stages)).toHaveLength(1);
+    const url = template.toJSON().Outputs[OUTPUTS.apiUrl].Value['Fn::Join'][1] as unknown[];
+    expect(url.slice(-2)).toEqual([{ Ref: Object.keys(stages)[0] }, '/']);
+  });
+
+  test('gives the API function its memory, and leaves the enrichment function at 1 GB', () => {
+    template.hasResourceProperties('AWS::Lambda::Function', { Description: Match.stringLikeRegexp('^Contacts API'), MemorySize: 2048 });
+    template.hasResourceProperties('AWS::Lambda::Function', { Description: Match.stringLikeRegexp('^Contacts enrichment'), MemorySize: 1024 });
+  });
+
+  test('sets LOG_LEVEL on both functions', () => {
+    const functions = Object.values(resourcesOf(template, 'AWS::Lambda::Function')) as { Properties: { Environment: { Variables: Record<string, unknown> } } }[];
+    expect(functions.map((f) => f.Properties.Environment.Variables.LOG_LEVEL)).toEqual(['WARN', 'WARN']);
+  });
+
+  test('keeps the functions\' logs logRetentionDays and the access logs accessLogRetentionDays', () => {
+    const days = Object.values(resourcesOf(template, 'AWS::Logs::LogGroup')).map((g) => g.Properties.RetentionInDays).sort();
+    expect(days).toEqual([365, 7, 7]);
+  });
+
+  test('removalPolicy=destroy: tables and logs go with the stack, and deletion protection is off', () => {
+    for (const type of ['AWS::DynamoDB::Table', 'AWS::Logs::LogGroup']) {
+      for (const resource of Object.values(template.findResources(type)) as { DeletionPolicy: string; Properties: Record<string, unknown> }[]) {
+        expect(resource.DeletionPolicy).toBe('Delete');
+        if (type === 'AWS::DynamoDB::Table') expect(resource.Properties.DeletionProtectionEnabled).toBe(false);
+      }
+    }
+  });
+
+  test('the DefaultRateLimit output holds defaultRateLimit, as the keys command reads it', () => {
+    const output = template.toJSON().Outputs[OUTPUTS.defaultRateLimit].Value as string;
+    expect(rateLimitFromOutput(output)).toBe(600);
+  });
+});
+
+describe('rateLimitFromOutput (what keys --stack create uses without --rate-limit)', () => {
+  test('is undefined for a stack without the output, so the built-in default applies', () => {
+    expect(rateLimitFromOutput(undefined)).toBeUndefined();
+  });
+
+  test.each(['', 'abc', '0', '1.5', '-3'])('refuses a malformed output %j instead of guessing', (value) => {
+    expect(() => rateLimitFromOutput(value)).toThrow(/DefaultRateLimit output/);
+  });
+});
+
+describe('bin/contacts.ts (what cdk synth and cdk deploy run)', () => {
+  const synthApp = (context: Record<string, string>) => {
+    const outdir = mkdtempSync(join(tmpdir(), 'contacts-bin-'));
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'bin/contacts.ts'], {
+      cwd: PROJECT_ROOT,
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        CDK_OUTDIR: outdir,
+        CDK_VALIDATION: 'false',
+        // As `cdk synth -c …` passes them; bundling skipped, the template is what matters here.
+        CDK_CONTEXT_JSON: JSON.stringify({ ...context, 'aws:cdk:bundling-stacks': [] }),
+      },
+    });
+    const read = (file: string) => JSON.parse(readFileSync(join(outdir, file), 'utf8'));
+    return { run, read, cleanup: () => rmSync(outdir, { recursive: true, force: true }) };
+  };
+
+  test('reads every option from -c context', () => {
+    const { run, read, cleanup } = synthApp({
+      stackName: 'ContactsDev',
+      stageName: 'dev',
+      removalPolicy: 'destroy',
+      alarmEmail: 'oncall@example.com',
+      defaultRateLimit: '120',
+    });
+    try {
+      expect(run.stderr).not.toMatch(/Error/);
+      expect(run.status).toBe(0);
+      const template = read('ContactsDev.template.json');
+      const resources = Object.values(template.Resources) as { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string }[];
+      expect(resources.find((r) => r.Type === 'AWS::ApiGateway::Stage')?.Properties.StageName).toBe('dev');
+      expect(resources.find((r) => r.Type === 'AWS::DynamoDB::Table')?.DeletionPolicy).toBe('Delete');
+      expect(resources.find((r) => r.Type === 'AWS::SNS::Subscription')?.Properties.Endpoint).toBe('oncall@example.com');
+      expect(template.Outputs[OUTPUTS.defaultRateLimit].Value).toBe('120');
+    } finally {
+      cleanup();
+    }
+  }, 60_000);
+
+  test('stops with the option named when a value is bad', () => {
+    const { run, cleanup } = synthApp({ apiMemoryMb: '64' });
+    cleanup();
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toContain('-c apiMemoryMb=64: expected a whole number from 128 to 10240');
+  }, 60_000);
+});
