@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
@@ -14,8 +15,11 @@ const NAMES = {
   '#window': 'rlWindow',
   '#count': 'rlCount',
   '#lastUsedAt': 'lastUsedAt',
+  '#lastRequest': 'rlLastRequest',
 };
 const USABLE = '#status = :active AND #keyType = :secret';
+/** Not this very request again: an SDK retry of a write that landed but whose answer was lost. */
+const NOT_REPEATED = '(attribute_not_exists(#lastRequest) OR #lastRequest <> :request)';
 
 /**
  * Authentication and rate limiting in one conditional UpdateItem on the key's
@@ -29,6 +33,12 @@ const USABLE = '#status = :active AND #keyType = :secret';
  * condition and the item returned with the failure says what to do instead;
  * this costs a second call only on the first request of a minute that another
  * container already opened.
+ *
+ * Each request writes its own token with its count. When the SDK retries a
+ * write that landed but whose answer was lost, the retry fails its condition
+ * and the returned item carries our token: the request is allowed, counted
+ * once. (Should another request on the same key land in between, the token
+ * is no longer ours and the retry counts again: the limit then errs strict.)
  */
 export class DynamoKeyAuthorizer implements KeyAuthorizer {
   /**
@@ -43,13 +53,15 @@ export class DynamoKeyAuthorizer implements KeyAuthorizer {
   ) {}
 
   async authorize(keyHash: string, nowMs: number): Promise<AuthDecision> {
+    // Marks the count this request makes, so a retry of a write that landed counts nothing more.
+    const request = randomUUID();
     let window = minuteWindow(nowMs);
     let attempt: Attempt = this.seen.get(keyHash)?.window === window ? 'count' : 'open';
     // Three tries cover any interleaving of "open" and "count" at a window edge.
     for (let tries = 0; tries < 3; tries += 1) {
       try {
         const result = await storageCall('UpdateItem (authorize key)', () =>
-          this.doc.send(this.command(keyHash, attempt, window, nowMs)),
+          this.doc.send(this.command(keyHash, attempt, window, nowMs, request)),
         );
         const item = result.Attributes as KeyItem;
         this.remember(keyHash, item, window);
@@ -60,6 +72,11 @@ export class DynamoKeyAuthorizer implements KeyAuthorizer {
         if (!old || old.keyType !== 'secret' || old.status !== 'active') {
           this.seen.delete(keyHash);
           return { outcome: old?.keyType === 'secret' ? 'revoked' : 'unknown' };
+        }
+        if (old.rlLastRequest === request) {
+          // Our own earlier attempt landed (its answer was lost): the request is counted, once.
+          this.remember(keyHash, old, old.rlWindow ?? window);
+          return { outcome: 'allowed', factoryId: old.factoryId, keyId: old.keyId };
         }
         const stored = old.rlWindow ?? -1;
         if (stored >= window) {
@@ -82,17 +99,17 @@ export class DynamoKeyAuthorizer implements KeyAuthorizer {
     throw new StorageUnavailableError('UpdateItem (authorize key)', new Error('the key item kept changing under three attempts'));
   }
 
-  private command(keyHash: string, attempt: Attempt, window: number, nowMs: number): UpdateCommand {
+  private command(keyHash: string, attempt: Attempt, window: number, nowMs: number, request: string): UpdateCommand {
     const count = attempt === 'count';
     return new UpdateCommand({
       TableName: this.tableName,
       Key: { keyHash },
       UpdateExpression: count
-        ? 'SET #count = #count + :one, #lastUsedAt = :now'
-        : 'SET #window = :window, #count = :one, #lastUsedAt = :now',
+        ? 'SET #count = #count + :one, #lastUsedAt = :now, #lastRequest = :request'
+        : 'SET #window = :window, #count = :one, #lastUsedAt = :now, #lastRequest = :request',
       ConditionExpression: count
-        ? `${USABLE} AND #window = :window AND #count < #limit`
-        : `${USABLE} AND (attribute_not_exists(#window) OR #window < :window)`,
+        ? `${USABLE} AND ${NOT_REPEATED} AND #window = :window AND #count < #limit`
+        : `${USABLE} AND ${NOT_REPEATED} AND (attribute_not_exists(#window) OR #window < :window)`,
       ExpressionAttributeNames: count ? { ...NAMES, '#limit': 'rateLimit' } : NAMES,
       ExpressionAttributeValues: {
         ':active': 'active',
@@ -100,6 +117,7 @@ export class DynamoKeyAuthorizer implements KeyAuthorizer {
         ':window': window,
         ':one': 1,
         ':now': new Date(nowMs).toISOString(),
+        ':request': request,
       },
       ReturnValues: 'ALL_NEW',
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',

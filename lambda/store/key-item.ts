@@ -18,4 +18,6 @@ export interface KeyItem {
   /** Fixed-window throttling state: the current window (epoch minute) and its count. */
   rlWindow?: number;
   rlCount?: number;
+  /** The token of the last counted request: tells an SDK retry of a write that landed from a new request. */
+  rlLastRequest?: string;
 }
