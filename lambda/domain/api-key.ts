@@ -54,8 +54,12 @@ export function generateKey(type: KeyType): NewKey {
   };
 }
 
-/** Anything shaped like one of our keys, wherever it appears in a text. */
-const KEY_IN_TEXT = /\b(df[sp]k_)[A-Za-z0-9_-]+/g;
+/**
+ * Anything shaped like one of our keys, wherever it appears in a text. No
+ * word boundary before it: a key glued to a letter, digit or `_` ("xdfsk_…",
+ * a path segment "_dfsk_…") is a key all the same, and used to go out whole.
+ */
+const KEY_IN_TEXT = /(df[sp]k_)[A-Za-z0-9_-]+/g;
 
 /**
  * Masks every key-shaped token in a text, keeping its prefix: for messages and

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { BODY_LIMIT_BYTES } from '../../lambda/domain/limits';
 
@@ -48,7 +48,9 @@ function parseQuery(query: string) {
 export function toProxyEvent(req: IncomingMessage, body: Buffer, requestId: string): APIGatewayProxyEvent {
   let url = req.url ?? '/';
   // An absolute-form target ("GET http://host/path") names the same resource.
-  if (/^https?:\/\//i.test(url)) {
+  // One that is no URL ("http://a:99999/") is kept as sent, a path of no
+  // endpoint (404): `new URL` throwing here used to take the server down.
+  if (/^https?:\/\//i.test(url) && URL.canParse(url)) {
     const parsed = new URL(url);
     url = `${parsed.pathname}${parsed.search}`;
   }
@@ -57,8 +59,14 @@ export function toProxyEvent(req: IncomingMessage, body: Buffer, requestId: stri
   const query = parseQuery(q === -1 ? '' : url.slice(q + 1));
   const headers = dictionary<string>();
   const multiValueHeaders = dictionary<string[]>();
+  // Field names are case-insensitive (RFC 9110 5.1): "Authorization" and
+  // "authorization" are one field sent twice, grouped under the first spelling,
+  // so the handler sees the repeat (401) instead of one value hiding the other.
+  const spelling = new Map<string, string>();
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    const name = req.rawHeaders[i] as string;
+    const sent = req.rawHeaders[i] as string;
+    const name = spelling.get(sent.toLowerCase()) ?? sent;
+    spelling.set(sent.toLowerCase(), name);
     const value = req.rawHeaders[i + 1] as string;
     headers[name] = value;
     (multiValueHeaders[name] ??= []).push(value);
@@ -159,6 +167,36 @@ function refuseMalformed(error: NodeJS.ErrnoException, socket: Duplex) {
 }
 
 /**
+ * A CONNECT request reaches the handler like any other method (Node hands it
+ * over as a socket, not a request/response pair): without this, Node closed
+ * the connection with no answer at all.
+ */
+function answerConnect(handler: ProxyHandler, timeoutMs: number) {
+  return (req: IncomingMessage, socket: Duplex) => {
+    // Node leaves this socket without an error listener (a client reset must not crash the server)
+    // and paused: read and drop what follows, or the client's close is never seen and the socket lingers.
+    socket.on('error', () => socket.destroy());
+    socket.resume();
+    const requestId = randomUUID();
+    const reply = (result: APIGatewayProxyResult) => {
+      const body = Buffer.from(result.body ?? '', result.isBase64Encoded ? 'base64' : 'utf8');
+      const fields = Object.entries(result.headers ?? {}).map(([name, value]) => `${name}: ${String(value)}\r\n`);
+      const reason = STATUS_CODES[result.statusCode] ?? '';
+      socket.end(
+        Buffer.concat([
+          Buffer.from(`HTTP/1.1 ${result.statusCode} ${reason}\r\n${fields.join('')}Content-Length: ${body.length}\r\nConnection: close\r\n\r\n`),
+          body,
+        ]),
+      );
+    };
+    const failed = { statusCode: 502, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ error: 'Internal server error' }) };
+    Promise.resolve()
+      .then(() => handler(toProxyEvent(req, Buffer.alloc(0), requestId), lambdaContext(requestId, timeoutMs)))
+      .then(reply, () => reply(failed));
+  };
+}
+
+/**
  * A small HTTP server that does what API Gateway does in front of the
  * Lambda: builds a proxy event per request, calls the very same handler and
  * writes its result back. Requests over API Gateway's 10 MB limit are
@@ -185,14 +223,17 @@ export function createHttpAdapter(handler: ProxyHandler, options: AdapterOptions
     req.on('end', () => {
       if (refused) return;
       const requestId = randomUUID();
-      const event = toProxyEvent(req, Buffer.concat(chunks), requestId);
-      handler(event, lambdaContext(requestId, timeoutMs)).then(
-        (result) => send(res, result),
-        () => gatewayError(res, 502, 'Internal server error'),
-      );
+      // Inside the promise chain: a throw while building the event is a 502 for this request, not a crashed server.
+      Promise.resolve()
+        .then(() => handler(toProxyEvent(req, Buffer.concat(chunks), requestId), lambdaContext(requestId, timeoutMs)))
+        .then(
+          (result) => send(res, result),
+          () => gatewayError(res, 502, 'Internal server error'),
+        );
     });
   });
   server.on('clientError', refuseMalformed);
+  server.on('connect', answerConnect(handler, timeoutMs));
   return server;
 }
 

@@ -1,0 +1,116 @@
+/**
+ * Field values, built from the README's rules rather than from the code:
+ * addresses it accepts and refuses, company domains with the stored form
+ * they must normalize to, free text of every kind, key-shaped tokens.
+ */
+import fc from 'fast-check';
+
+/** Upper-cases the ASCII letters `mask` picks (bit i for character i mod 31): a case variant that shrinks to none. */
+export function withCase(text: string, mask: number): string {
+  let out = '';
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text[i] as string;
+    out += /[a-z]/.test(char) && (mask >> i % 31) & 1 ? char.toUpperCase() : char;
+  }
+  return out;
+}
+
+export const caseVariant = (text: fc.Arbitrary<string>) =>
+  fc.tuple(text, fc.nat()).map(([value, mask]) => withCase(value, mask));
+
+const label = fc.stringMatching(/^[a-z0-9](?:[a-z0-9-]{0,8}[a-z0-9])?$/);
+const tld = fc.constantFrom('com', 'io', 'co.uk', 'de', 'org', 'dev');
+
+/** A lowercase ASCII host whose first label is not `www`: its own normalized form. */
+export const host = fc
+  .tuple(fc.array(label, { minLength: 1, maxLength: 2 }), tld)
+  .map(([labels, suffix]) => [...labels, suffix].join('.'))
+  .filter((name) => !name.startsWith('www.'));
+
+/**
+ * A company domain as a caller may paste it, with the form the README says
+ * is stored: scheme, leading `www.`, path, trailing slash, port and case
+ * dropped; an international name in its ASCII form.
+ */
+export const companyDomain: fc.Arbitrary<{ raw: string; stored: string }> = fc.oneof(
+  fc
+    .record({
+      name: host,
+      scheme: fc.constantFrom('', 'http://', 'https://', 'HTTPS://'),
+      www: fc.constantFrom('', 'www.', 'WWW.'),
+      port: fc.constantFrom('', ':8080', ':443'),
+      path: fc.constantFrom('', '/', '/about', '/a/b?x=1#top'),
+      mask: fc.nat(),
+      pad: fc.constantFrom('', ' ', '\t'),
+    })
+    .map(({ name, scheme, www, port, path, mask, pad }) => ({
+      raw: `${pad}${scheme}${www}${withCase(name, mask)}${port}${path}${pad}`,
+      stored: name,
+    })),
+  fc.constantFrom(
+    { raw: 'münchen.de', stored: 'xn--mnchen-3ya.de' },
+    { raw: 'https://www.MÜNCHEN.de/', stored: 'xn--mnchen-3ya.de' },
+    { raw: 'xn--mnchen-3ya.de', stored: 'xn--mnchen-3ya.de' },
+    { raw: 'acme.io', stored: 'acme.io' },
+    { raw: 'https://www.Acme.io/', stored: 'acme.io' },
+  ),
+);
+
+/** Not a domain by any reading: 422 when sent as `companyDomain`. */
+export const notADomain = fc.constantFrom('acme', 'not a domain', 'http://', 'https:///', '-', '.', '..', 'a..b', 'localhost', 'acme .io');
+
+const localPart = fc.oneof(
+  { weight: 4, arbitrary: fc.stringMatching(/^[a-z0-9](?:[a-z0-9._+-]{0,14}[a-z0-9])?$/) },
+  { weight: 1, arbitrary: fc.constantFrom('søren', 'josé', 'zoë', 'li.lei', 'ünï') },
+);
+
+/** An address the README accepts, in its stored form (lowercase, trimmed). */
+export const storedEmail = fc
+  .tuple(localPart, fc.oneof(host, fc.constant('münchen.de')))
+  .map(([local, domain]) => `${local}@${domain}`);
+
+/** An accepted address as a caller may send it (any case, padded), with its stored form. */
+export const sentEmail = (pool: string[] = []) =>
+  fc
+    .record({
+      stored: pool.length > 0 ? fc.oneof(storedEmail, fc.constantFrom(...pool)) : storedEmail,
+      mask: fc.nat(),
+      pad: fc.constantFrom('', ' ', '  ', '\t'),
+    })
+    .map(({ stored, mask, pad }) => ({ raw: `${pad}${withCase(stored, mask)}${pad}`, stored }));
+
+/** Strings the README says are not an address (422), each for its own reason. */
+export const invalidEmail = fc.oneof(
+  fc.constantFrom(
+    '',
+    '   ',
+    'ada',
+    'ada@',
+    '@example.com',
+    'a@b@example.com',
+    'ada@example',
+    'ada lovelace@example.com',
+    'ada@exam ple.com',
+    'ada\u0000@example.com',
+    'ada\t@example.com',
+    'ada\u200b@example.com',
+    'ada\u202e@example.com',
+    'ada@example.com\u0007',
+  ),
+  // Over 254 characters: refused, never truncated.
+  fc.integer({ min: 255, max: 400 }).map((length) => `${'a'.repeat(length - 12)}@example.com`),
+);
+
+/** Free text of every kind: unicode, blanks and nulls (omitted), long (clipped), lone surrogates. */
+export const freeText: fc.Arbitrary<string | null> = fc.oneof(
+  { weight: 4, arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }) },
+  { weight: 1, arbitrary: fc.constantFrom(null, '', '   ', '\t\n') },
+  { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 60, max: 3000 }), fc.constantFrom('x', 'é', '𝒜', '👩‍💻')).map(([n, c]) => c.repeat(n)) },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 20 }) },
+);
+
+/** A key-shaped token (`dfsk_…`/`dfpk_…`) that no store knows. */
+export const keyShaped = fc.stringMatching(/^df[sp]k_[A-Za-z0-9_-]{16,60}$/);
+
+/** JSON values of any shape, for unknown fields and the fields no caller may set. */
+export const anyJson = fc.jsonValue({ maxDepth: 3 });
