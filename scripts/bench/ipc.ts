@@ -1,0 +1,48 @@
+import type { BareShape, BareTarget } from './bare-client';
+
+/** Messages between the benchmark and its service and bare-client processes. */
+
+export interface CpuSnapshot {
+  /** process.cpuUsage(): user + system, microseconds. */
+  cpuUs: number;
+  /** Bytes the process wrote to stdout (the service's log lines and metrics). */
+  stdoutBytes: number;
+  /** Requests the service answered. */
+  requests: number;
+}
+
+export type ServiceMessage = { type: 'ready'; port: number } | ({ type: 'stats' } & CpuSnapshot) | { type: 'profiling' } | { type: 'profiled'; file: string };
+/** `profile-start`/`profile-stop`: the V8 CPU profiler (what --cpu-prof uses), around the measured part only. */
+export type ServiceCommand = { type: 'stats' } | { type: 'stop' } | { type: 'profile-start' } | { type: 'profile-stop'; file: string };
+
+/**
+ * `bare`: the DynamoDB calls alone; `handler`: the Lambda handler itself
+ * called with API Gateway events, in-process, no HTTP (what runs inside
+ * Lambda, without what API Gateway and the local adapter do).
+ */
+export type LoopMode = 'bare' | 'handler';
+
+export interface BareRun {
+  type: 'run';
+  mode: LoopMode;
+  shape: BareShape;
+  target: BareTarget;
+  /** The HTTP request the handler mode turns into events. */
+  request: { method: string; path: string; headers: Record<string, string>; body?: string };
+  connections: number;
+  warmupMs: number;
+  durationMs: number;
+  /** Profile the measured window (V8 CPU profiler) into this .cpuprofile file. */
+  profileFile?: string;
+}
+
+export interface BareResult {
+  type: 'result';
+  requests: number;
+  seconds: number;
+  p50ms: number;
+  p99ms: number;
+  errors: number;
+  firstError?: string;
+  cpuUs: number;
+}
