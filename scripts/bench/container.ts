@@ -1,8 +1,7 @@
 import { Agent, request as httpRequest, type Server } from 'node:http';
 import { createApiHandler, type ApiHandler } from '../../lambda/api/app';
 import { createDynamoClient, DEFAULT_DYNAMO_CONFIG, documentClientOf } from '../../lambda/store/dynamo-client';
-import { DynamoContactStore } from '../../lambda/store/dynamo-contact-store';
-import { DynamoKeyAuthorizer } from '../../lambda/store/dynamo-key-authorizer';
+import { dynamoDependencies } from '../../lambda/api/dynamo-dependencies';
 import { createHttpAdapter, listen } from '../lib/http-adapter';
 import { CallRecorder, type RequestTrace } from './counting';
 import { installDelay, type DelaySetting } from './delay';
@@ -45,10 +44,7 @@ export async function startContainer(store: BenchStore, options: { record: boole
   recorder?.install(client, { consumedCapacity: true });
   installDelay(client, delay);
   const doc = documentClientOf(client);
-  const handler = createApiHandler({
-    contacts: new DynamoContactStore(doc, store.tables.contacts),
-    keys: new DynamoKeyAuthorizer(doc, store.tables.keys),
-  });
+  const handler = createApiHandler(dynamoDependencies(doc, store.tables));
 
   // Traces by request id: the adapter's id comes back in X-Request-Id.
   const traces = new Map<string, RequestTrace>();

@@ -8,8 +8,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createApiHandler, type ApiHandler } from '../../lambda/api/app';
 import { createDocumentClient, createDynamoClient, documentClientOf, dynamoConfigFromEnv } from '../../lambda/store/dynamo-client';
-import { DynamoContactStore } from '../../lambda/store/dynamo-contact-store';
-import { DynamoKeyAuthorizer } from '../../lambda/store/dynamo-key-authorizer';
+import { dynamoDependencies } from '../../lambda/api/dynamo-dependencies';
 import { tableNamesFromEnv } from '../../lambda/store/schema';
 import { installDelay } from './delay';
 
@@ -40,8 +39,5 @@ export async function entryPoint(delayMs: number): Promise<ApiHandler> {
   if (delayMs === 0) return ((await import('../../lambda/api/handler')) as { handler: ApiHandler }).handler;
   const tables = tableNamesFromEnv();
   const doc = benchDocumentClient(delayMs);
-  return createApiHandler({
-    contacts: new DynamoContactStore(doc, tables.contacts),
-    keys: new DynamoKeyAuthorizer(doc, tables.keys),
-  });
+  return createApiHandler(dynamoDependencies(doc, tables));
 }

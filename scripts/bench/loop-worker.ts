@@ -16,8 +16,7 @@ import { Session } from 'node:inspector/promises';
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import type { ApiHandler } from '../../lambda/api/app';
-import { DynamoContactStore } from '../../lambda/store/dynamo-contact-store';
-import { DynamoKeyAuthorizer } from '../../lambda/store/dynamo-key-authorizer';
+import { dynamoDependencies } from '../../lambda/api/dynamo-dependencies';
 import { tableNamesFromEnv } from '../../lambda/store/schema';
 import { toProxyEvent } from '../lib/http-adapter';
 import { bareOperation } from './bare-client';
@@ -30,7 +29,7 @@ import { percentile } from './stats';
 const delayMs = injectedDelayMs();
 const tables = tableNamesFromEnv();
 const doc = benchDocumentClient(delayMs);
-const deps = { keys: new DynamoKeyAuthorizer(doc, tables.keys), contacts: new DynamoContactStore(doc, tables.contacts) };
+const deps = dynamoDependencies(doc, tables);
 let handler: ApiHandler | undefined;
 
 /** What the local adapter reads of a request, for toProxyEvent: the same event a real request gets. */

@@ -8,8 +8,7 @@ import type { ContactStore, ContactWrite } from '../../lambda/domain/ports';
 import { upsertContact } from '../../lambda/domain/upsert-contact';
 import { upsertBody } from '../../lambda/domain/upsert-input';
 import { createDynamoClient, DEFAULT_DYNAMO_CONFIG, documentClientOf } from '../../lambda/store/dynamo-client';
-import { DynamoContactStore } from '../../lambda/store/dynamo-contact-store';
-import { DynamoKeyAuthorizer } from '../../lambda/store/dynamo-key-authorizer';
+import { dynamoDependencies } from '../../lambda/api/dynamo-dependencies';
 import { contactId } from '../../lambda/domain/contact-id';
 import { PROJECT_ROOT } from '../lib/paths';
 import { bareOperation, type BareShape, type BareTarget } from './bare-client';
@@ -228,7 +227,7 @@ async function bareSequence(store: BenchStore, workload: Workload): Promise<{ se
   const recorder = new CallRecorder(store.tables);
   recorder.install(client, { consumedCapacity: false });
   const doc = documentClientOf(client);
-  const deps = { keys: new DynamoKeyAuthorizer(doc, store.tables.keys), contacts: new DynamoContactStore(doc, store.tables.contacts) };
+  const deps = dynamoDependencies(doc, store.tables);
   const operation = bareOperation(workload.shape, deps, workload.target);
   await operation(); // the first is a cold key: the measured runs are warm
   const { trace, result } = recorder.trace(operation);

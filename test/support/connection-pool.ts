@@ -1,7 +1,7 @@
 /** Load for concurrency tests: many requests over a fixed number of keep-alive connections, as a busy client sends them. */
 import { Agent, request as httpRequest } from 'node:http';
 import type { Socket } from 'node:net';
-import type { HttpResponse } from './http';
+import { readResponse, type HttpResponse } from './http';
 
 export interface PooledRequest {
   method: string;
@@ -36,20 +36,9 @@ export class ConnectionPool {
       allHeaders['Content-Length'] = Buffer.byteLength(payload);
     }
     return new Promise((resolve, reject) => {
-      const req = httpRequest(new URL(path, this.baseUrl), { method, headers: allHeaders, agent: this.agent }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let json: unknown;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            json = undefined;
-          }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-        });
-      });
+      const req = httpRequest(new URL(path, this.baseUrl), { method, headers: allHeaders, agent: this.agent }, (res) =>
+        readResponse(res).then(resolve, reject),
+      );
       req.on('socket', (socket) => this.sockets.add(socket));
       req.on('error', reject);
       if (payload !== undefined) req.write(payload);

@@ -4,8 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { ApiDependencies } from '../../lambda/api/app';
 import { createDynamoClient, DEFAULT_DYNAMO_CONFIG, documentClientOf, type DynamoConfig } from '../../lambda/store/dynamo-client';
-import { DynamoContactStore } from '../../lambda/store/dynamo-contact-store';
-import { DynamoKeyAuthorizer } from '../../lambda/store/dynamo-key-authorizer';
+import { dynamoDependencies } from '../../lambda/api/dynamo-dependencies';
 import { COMPANY_SK_PREFIX, CONTACT_SK_PREFIX } from '../../lambda/store/schema';
 import { endpoint, startLocalApi, tables, type LocalApi } from './local-api';
 
@@ -299,10 +298,7 @@ export async function startFaultyApi(options: { config?: Partial<DynamoConfig>; 
   const client = createDynamoClient(config);
   const faults = new FaultInjector(client, config.requestTimeoutMs);
   const doc = documentClientOf(client);
-  const deps: ApiDependencies = {
-    contacts: new DynamoContactStore(doc, tables.contacts),
-    keys: new DynamoKeyAuthorizer(doc, tables.keys),
-  };
+  const deps: ApiDependencies = dynamoDependencies(doc, tables);
   if (options.now) deps.now = options.now;
   const api = await startLocalApi(deps);
   return {

@@ -1,4 +1,4 @@
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 
 export interface HttpResponse {
@@ -35,20 +35,7 @@ export function send(baseUrl: string, method: string, path: string, options: Req
     else headers['Content-Length'] = Buffer.byteLength(payload);
   }
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-      });
-    });
+    const req = httpRequest(url, { method, headers, agent: false }, (res) => readResponse(res).then(resolve, reject));
     req.on('error', reject);
     if (payload !== undefined) req.write(payload);
     req.end();
@@ -65,5 +52,24 @@ export function rawRequest(baseUrl: string, request: string | Buffer): Promise<s
     socket.on('data', (chunk) => (answer += chunk.toString('utf8')));
     socket.on('close', () => resolve(answer));
     socket.on('error', reject);
+  });
+}
+
+/** Reads a whole response: its status, headers, text, and the text parsed as JSON when it is JSON. */
+export function readResponse(res: IncomingMessage): Promise<HttpResponse> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (chunk: Buffer) => chunks.push(chunk));
+    res.on('error', reject);
+    res.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+      resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+    });
   });
 }

@@ -1,26 +1,12 @@
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { partitionItems } from '../../scripts/lib/fuzz/partition';
 import { tables, testDoc } from './local-api';
 
 const doc = testDoc();
 
 /** Every item of a factory's partition, read straight from DynamoDB Local. */
 export async function factoryItems(factoryId: string): Promise<Record<string, any>[]> {
-  const items: Record<string, any>[] = [];
-  let cursor: Record<string, unknown> | undefined;
-  do {
-    const page = await doc.send(
-      new QueryCommand({
-        TableName: tables.contacts,
-        KeyConditionExpression: 'factoryId = :f',
-        ExpressionAttributeValues: { ':f': factoryId },
-        ConsistentRead: true,
-        ExclusiveStartKey: cursor,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    cursor = page.LastEvaluatedKey;
-  } while (cursor);
-  return items;
+  return partitionItems(doc, tables.contacts, factoryId);
 }
 
 export const companyItems = async (factoryId: string) =>

@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import { createApiHandler, type ApiDependencies, type ApiHandler } from '../../lambda/api/app';
 import { createDocumentClient, DEFAULT_DYNAMO_CONFIG, type DynamoConfig } from '../../lambda/store/dynamo-client';
-import { DynamoContactStore } from '../../lambda/store/dynamo-contact-store';
-import { DynamoKeyAuthorizer } from '../../lambda/store/dynamo-key-authorizer';
+import { dynamoDependencies } from '../../lambda/api/dynamo-dependencies';
 import { KeyAdmin, type CreateKeyOptions } from '../../lambda/store/key-admin';
 import { tableNamesFromEnv } from '../../lambda/store/schema';
 import { startBundledServer } from '../../scripts/lib/bundled-server';
@@ -32,7 +31,7 @@ export function newFactoryId(label = 't'): string {
 /** Stores backed by the run's DynamoDB Local, wired and configured as the Lambda's. */
 export function realDependencies(config: Partial<DynamoConfig> = {}): ApiDependencies {
   const doc = createDocumentClient({ ...DEFAULT_DYNAMO_CONFIG, endpoint: endpoint(), ...config });
-  return { contacts: new DynamoContactStore(doc, tables.contacts), keys: new DynamoKeyAuthorizer(doc, tables.keys) };
+  return dynamoDependencies(doc, tables);
 }
 
 export interface LocalApi {

@@ -1,7 +1,7 @@
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
-/** Every item of a factory's partition of the contacts table, read consistently, as one comparable string. */
-export async function partitionSnapshot(doc: DynamoDBDocumentClient, table: string, factoryId: string): Promise<string> {
+/** Every item of a factory's partition of the contacts table, read consistently, page by page. */
+export async function partitionItems(doc: DynamoDBDocumentClient, table: string, factoryId: string): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let cursor: Record<string, unknown> | undefined;
   do {
@@ -17,6 +17,12 @@ export async function partitionSnapshot(doc: DynamoDBDocumentClient, table: stri
     items.push(...(page.Items ?? []));
     cursor = page.LastEvaluatedKey;
   } while (cursor);
+  return items;
+}
+
+/** The same partition as one comparable string. */
+export async function partitionSnapshot(doc: DynamoDBDocumentClient, table: string, factoryId: string): Promise<string> {
+  const items = await partitionItems(doc, table, factoryId);
   // Attribute order is not kept by DynamoDB: sort keys so equal items compare equal.
   return JSON.stringify(items.map((item) => Object.fromEntries(Object.entries(item).sort(([a], [b]) => a.localeCompare(b)))));
 }

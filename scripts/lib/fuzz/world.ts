@@ -2,8 +2,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
 import { createApiHandler, type ApiHandler } from '../../../lambda/api/app';
 import { generateKey } from '../../../lambda/domain/api-key';
-import { DynamoContactStore } from '../../../lambda/store/dynamo-contact-store';
-import { DynamoKeyAuthorizer } from '../../../lambda/store/dynamo-key-authorizer';
+import { dynamoDependencies } from '../../../lambda/api/dynamo-dependencies';
 import { KeyAdmin } from '../../../lambda/store/key-admin';
 import type { TableNames } from '../../../lambda/store/schema';
 import { apiRequest } from './request';
@@ -48,11 +47,7 @@ export function worldSecrets(world: FuzzWorld): string[] {
 
 /** The API wired as the Lambda wires it, on the given tables, with the frozen clock. */
 export function fuzzHandler(doc: DynamoDBDocumentClient, tables: TableNames): ApiHandler {
-  return createApiHandler({
-    contacts: new DynamoContactStore(doc, tables.contacts),
-    keys: new DynamoKeyAuthorizer(doc, tables.keys),
-    now: () => FROZEN_NOW,
-  });
+  return createApiHandler({ ...dynamoDependencies(doc, tables), now: () => FROZEN_NOW });
 }
 
 async function seed(handler: ApiHandler, factoryId: string, key: string, emails: string[], companyName: string): Promise<Tenant> {
