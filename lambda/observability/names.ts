@@ -8,6 +8,10 @@ export const SERVICE_NAME = 'contacts-api';
 export const ENRICHMENT_SERVICE_NAME = 'contacts-enrichment';
 export const METRICS_NAMESPACE = 'ContactsService';
 
+/** The levels `LOG_LEVEL` takes (the stack's `logLevel` option), quietest last. */
+export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 /** Dimension sets: every metric carries `service`; `Requests` also `route` and `statusClass`. */
 export const DIMENSIONS = {
   service: 'service',

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { companyId } from '../../lambda/domain/company-id';
 import { contactId, isContactId } from '../../lambda/domain/contact-id';
+import { sha256Hex } from '../../lambda/domain/hash';
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -24,5 +25,19 @@ describe('contactId', () => {
 describe('companyId', () => {
   test('is co_ + the first 16 hex of sha256("<factory>:<domain>")', () => {
     expect(companyId('fac_1', 'acme.io')).toBe(`co_${sha('fac_1:acme.io').slice(0, 16)}`);
+  });
+});
+
+// Stored items are keyed by these ids and keys by these hashes: any change
+// to how they are computed orphans existing data, so the values are pinned.
+describe('ids and hashes already stored never change', () => {
+  test('sha256Hex is the standard SHA-256 of the UTF-8 text', () => {
+    expect(sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(sha256Hex('dfsk_é')).toBe('ad1b37c3815f74fb4c6a0b95b848b2974a1be0b59b896e4af16b23f0facabc07');
+  });
+
+  test('a contact id and a company id keep their known values', () => {
+    expect(contactId('fac_1', 'Ada@Example.com')).toBe('ct_fdf4c89a72ce72ee');
+    expect(companyId('fac_1', 'example.com')).toBe('co_dd8a38c2882a72a6');
   });
 });

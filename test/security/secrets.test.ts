@@ -14,7 +14,7 @@ import { issueKey, newFactoryId, revokeKey, tables, testDoc } from '../support/l
  * Keys in every place a caller could put one, in every state a key can be
  * in, with the handler logging at DEBUG: no log line, error body or exception
  * may hold a key. Logs are caught at process.stdout/stderr.write (where the
- * Powertools Logger writes) and at console.*, whatever the log format.
+ * logger and the metrics write) and at console.*, whatever the log format.
  */
 
 interface Handlers {

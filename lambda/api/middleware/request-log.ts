@@ -7,8 +7,8 @@ import type { ApiContext, ApiEvent, ApiResult } from '../types';
 let coldStart = true;
 
 /**
- * One log line per request (Powertools Logger, JSON): request id (the one in
- * the `X-Request-Id` response header), route, status, latency, DynamoDB calls
+ * One JSON log line per request (lambda/observability/logger.ts): request id
+ * (the one in the `X-Request-Id` response header), route, status, latency, DynamoDB calls
  * and their time, the caller's factory and key id, and for a 5xx the class of
  * the error behind it. Never the raw path or query string (they can hold an
  * email or a key), headers or the body.
