@@ -20,6 +20,7 @@ import { measureRoundTrips, type ShapeResult } from './bench/round-trips';
 import { SHAPES } from './bench/shapes';
 import { median } from './bench/stats';
 import { openBenchStore } from './bench/store';
+import { measureHttpHop, type HopResult } from './bench/http-hop';
 import { measureThroughput, profileService } from './bench/throughput';
 
 const PHASES = ['rounds', 'cold', 'throughput', 'profile'] as const;
@@ -31,28 +32,30 @@ Measures the contacts API and prints a report (also written to bench/results.md)
 DynamoDB calls and sequential rounds per request shape, latency with an
 injected DynamoDB delay, throughput of the service against a bare client
 making the same DynamoDB calls (twice: with an in-region network delay on
-every DynamoDB call of both, which is what the target is judged on, and
-with none, CPU-bound on this machine), the Lambda bundle and its cold
-start, and the cost per million requests. Runs on an in-memory DynamoDB
-Local it starts (or on DYNAMODB_ENDPOINT when set). About 4 minutes with
-the defaults.
+every DynamoDB call, which is what the target is judged on, and with none,
+CPU-bound on this machine; beside them the handler called in-process and
+the empty service: the same calls behind the same HTTP adapter, nothing else),
+the Lambda bundle and its cold start, and the cost per million requests.
+Runs on an in-memory DynamoDB Local it starts (or on DYNAMODB_ENDPOINT when
+set). About 8 minutes with the defaults.
 
   --samples N       requests per shape, without and with the delay (default 6)
   --delay MS        delay added to each DynamoDB call in section 2 (default 50)
   --connections N   concurrent connections / bare-client loops of the
                     CPU-bound throughput comparison (default 8)
   --throughput-delay MS
-                    delay added to each DynamoDB call of service, handler and
+                    delay added to each DynamoDB call of service, handler, empty service and
                     bare client in the latency-bound throughput comparison,
                     an in-region round trip (default 5)
   --latency-connections N
                     connections / loops of the latency-bound comparison
                     (default 1: one request at a time, as a Lambda container
                     serves them; more saturates this machine's CPU again)
-  --runs N          throughput runs of service, handler and bare client per
-                    workload and comparison, interleaved (default 10)
+  --runs N          throughput runs of service, handler, empty service and bare
+                    client per workload and comparison, interleaved (default 10)
   --duration S      seconds per throughput run (default 1)
-  --warmup S        warm-up seconds before the first throughput run of each (default 1)
+  --warmup S        warm-up seconds before the first throughput run of each
+                    (default 10: the JIT needs 8-10 s to settle on the SDK here)
   --cold-runs N     fresh Node processes loading the bundle (default 20)
   --profile         profile the service even when the throughput target is met
                     (by default it is profiled only when a latency-bound
@@ -87,7 +90,7 @@ runCommand(USAGE, async (argv) => {
   const throughputDelayMs = positiveIntArg('--throughput-delay', values['throughput-delay'], 1000) ?? 5;
   const latencyConnections = positiveIntArg('--latency-connections', values['latency-connections'], 1000) ?? 1;
   const durationS = positiveIntArg('--duration', values.duration, 3600) ?? 1;
-  const warmupS = positiveIntArg('--warmup', values.warmup, 600) ?? 1;
+  const warmupS = positiveIntArg('--warmup', values.warmup, 600) ?? 10;
   const runs = positiveIntArg('--runs', values.runs, 1000) ?? 10;
   const coldRuns = positiveIntArg('--cold-runs', values['cold-runs'], 1000) ?? 20;
   const out = resolve(values.out ?? `${PROJECT_ROOT}/bench/results.md`);
@@ -107,6 +110,7 @@ runCommand(USAGE, async (argv) => {
   let roundTrips: BenchReport['roundTrips'];
   let coldStart: ColdStartResult | undefined;
   let throughput: ThroughputComparisons | undefined;
+  let httpHop: HopResult[] | undefined;
   let profile: BenchReport['profile'];
   try {
     if (!skip.has('rounds')) {
@@ -141,13 +145,15 @@ runCommand(USAGE, async (argv) => {
         functionEnvironment: coldStart?.environment ?? {},
         onProgress: say,
       };
-      say(`3a. throughput, CPU-bound: ${connections} connections, ${runs} interleaved ${durationS} s runs of service, handler and bare client per workload …`);
+      say(`3a. throughput, CPU-bound: ${connections} connections, ${runs} interleaved ${durationS} s runs of service, handler, empty service and bare client per workload …`);
       const cpuBound = await measureThroughput(store, { ...common, connections, delayMs: 0 });
       say(
-        `3b. throughput, latency-bound: ${latencyConnections} connection(s), the same runs with +${throughputDelayMs} ms on every DynamoDB call of all three …`,
+        `3b. throughput, latency-bound: ${latencyConnections} connection(s), the same runs with +${throughputDelayMs} ms on every DynamoDB call of all four …`,
       );
       const latencyBound = await measureThroughput(store, { ...common, connections: latencyConnections, delayMs: throughputDelayMs });
       throughput = { cpuBound, latencyBound };
+      say('  the cost of one empty HTTP request on this machine, with and without a wait behind it …');
+      httpHop = await measureHttpHop();
       // The target is judged on the latency-bound comparison (see report.ts).
       const below = latencyBound.rows.some((row) => median(row.ratios) < THROUGHPUT_TARGET);
       if (!skip.has('profile') && (below || values.profile === true)) {
@@ -171,6 +177,7 @@ runCommand(USAGE, async (argv) => {
     seconds: (performance.now() - started) / 1000,
     roundTrips,
     throughput,
+    httpHop,
     profile,
     coldStart,
     cost: { roundTripMs: 5, fallbackCpuMs: 1 },

@@ -26,12 +26,17 @@ function allowed(decision: Awaited<ReturnType<KeyAuthorizer['authorize']>>): voi
   if (decision.outcome !== 'allowed') throw new Error(`bare client: key check answered ${decision.outcome}`);
 }
 
-/** One request's worth of calls: upsert = key check, then the write; GET = key check ∥ read (a warm key). */
-export function bareOperation(shape: BareShape, deps: BareDeps, target: BareTarget): () => Promise<void> {
+/**
+ * One request's worth of calls: upsert = key check, then the write; GET =
+ * key check ∥ read (a warm key). Resolves with what the calls returned (the
+ * written contact and whether it was created, or the contact read), which
+ * the empty service (empty-service.ts) sends back as its answer.
+ */
+export function bareOperation(shape: BareShape, deps: BareDeps, target: BareTarget): () => Promise<object> {
   if (shape === 'upsert') {
     return async () => {
       allowed(await deps.keys.authorize(target.keyHash, Date.now()));
-      await deps.contacts.writeContact({ ...target.write, now: new Date().toISOString(), creationToken: randomUUID() });
+      return deps.contacts.writeContact({ ...target.write, now: new Date().toISOString(), creationToken: randomUUID() });
     };
   }
   return async () => {
@@ -41,5 +46,6 @@ export function bareOperation(shape: BareShape, deps: BareDeps, target: BareTarg
     ]);
     allowed(decision);
     if (!contact) throw new Error('bare client: the contact is missing');
+    return { contact };
   };
 }

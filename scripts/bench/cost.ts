@@ -61,7 +61,7 @@ export const US_EAST_1_PRICES: Prices = {
 };
 
 export const PRICES_NOTE =
-  'us-east-1 list prices from memory (as known in mid-2025; not fetched from AWS): check them on aws.amazon.com/api-gateway/pricing, /lambda/pricing, /dynamodb/pricing/on-demand and /cloudwatch/pricing before quoting.';
+  'us-east-1 list prices, first pricing tier, no free tier; checked on 2026-11-22 against published copies (AWS whitepaper on API Gateway costs for REST; AWS posts on Lambda arm64 tiers and on the reduced DynamoDB on-demand price; CloudWatch Logs standard class, from third-party guides), not fetched live from AWS: confirm on aws.amazon.com/api-gateway/pricing, /lambda/pricing, /dynamodb/pricing/on-demand and /cloudwatch/pricing before quoting.';
 
 export interface RequestProfile {
   readUnits: number;

@@ -2,6 +2,9 @@ import type { BareShape, BareTarget } from './bare-client';
 
 /** Messages between the benchmark and its service and bare-client processes. */
 
+/** Set (to the bare client's target, JSON) for serve.ts to answer as the empty service (empty-service.ts). */
+export const EMPTY_SERVICE_ENV = 'BENCH_EMPTY_SERVICE';
+
 export interface CpuSnapshot {
   /** process.cpuUsage(): user + system, microseconds. */
   cpuUs: number;
@@ -45,4 +48,16 @@ export interface BareResult {
   errors: number;
   firstError?: string;
   cpuUs: number;
+}
+
+/** Set (to a DriverSetup, JSON) for instructions-driver.ts, run under valgrind by instructions.ts. */
+export const DRIVER_ENV = 'BENCH_INSTRUCTIONS_SETUP';
+
+export interface DriverSetup {
+  mode: 'bare' | 'handler';
+  shape: BareShape;
+  requests: number;
+  target: BareTarget;
+  /** The HTTP request the handler mode turns into an API Gateway event. */
+  request: { method: 'GET' | 'POST'; path: string; headers: Record<string, string>; body?: string };
 }

@@ -57,7 +57,7 @@ function context(requestId: string): Context {
   };
 }
 
-async function operationFor(command: BareRun): Promise<() => Promise<void>> {
+async function operationFor(command: BareRun): Promise<() => Promise<unknown>> {
   if (command.mode === 'bare') return bareOperation(command.shape, deps, command.target);
   handler ??= await entryPoint(delayMs);
   const run = handler;

@@ -1,7 +1,11 @@
 /**
  * The handler's own cost, without DynamoDB: the whole Middy pipeline
  * (normalizers, Origin and key checks, routing, JSON, zod, logs, metrics)
- * over in-memory stores, CPU microseconds per request. Run on its own:
+ * over in-memory stores, CPU microseconds per request. A lower bound only:
+ * a hot loop of identical requests with stores that answer at once, so
+ * nothing else evicts the pipeline from the CPU's caches and no SDK promise
+ * meets the request's async context. What the handler adds around real
+ * DynamoDB calls is counted by instructions.ts. Run on its own:
  *   node --import tsx scripts/bench/pipeline-cpu.ts
  * with LOG_LEVEL=SILENT POWERTOOLS_METRICS_DISABLED=true to leave telemetry out.
  * Its output goes to stderr; the request log lines (stdout) can go to /dev/null.

@@ -5,6 +5,7 @@ import type { ProfileSummary } from './profile';
 import type { ShapeResult, Spread } from './round-trips';
 import type { Target } from './shapes';
 import { median } from './stats';
+import type { HopResult } from './http-hop';
 import type { ThroughputResult } from './throughput';
 
 /**
@@ -25,6 +26,8 @@ export interface BenchReport {
   seconds: number;
   roundTrips?: { results: ShapeResult[]; delayMs: number; samples: number };
   throughput?: ThroughputComparisons;
+  /** One empty HTTP request's cost on this machine, with and without a wait behind it. */
+  httpHop?: HopResult[];
   /** V8 CPU profiles: the service process (HTTP + handler) and the handler called in-process. */
   profile?: { service: ProfileSummary; handler: ProfileSummary };
   coldStart?: ColdStartResult;
@@ -110,6 +113,16 @@ function targetRows(report: BenchReport): string[][] {
       const cpu = tp.cpuBound.rows.find((other) => other.shape === row.shape);
       const cpuRatio = cpu ? `; CPU-bound ${fixed(median(cpu.handlerRatios), 2)}` : '';
       rows.push(['(for reading the above) handler in-process / bare client', row.label, `latency-bound ${fixed(median(row.handlerRatios), 2)}${cpuRatio}`, '—']);
+    }
+    for (const row of tp.latencyBound.rows) {
+      const cpu = tp.cpuBound.rows.find((other) => other.shape === row.shape);
+      const cpuRatio = cpu ? `; CPU-bound ${fixed(median(cpu.emptyRatios), 2)}` : '';
+      rows.push([
+        '(for reading the above) empty service / bare client: the same calls behind the same local HTTP adapter and autocannon, nothing else; about the best any HTTP service reaches on this machine',
+        row.label,
+        `latency-bound ${fixed(median(row.emptyRatios), 2)}${cpuRatio}`,
+        '—',
+      ]);
     }
   }
   return rows;
@@ -247,11 +260,14 @@ function comparisonTable(result: ThroughputResult, judged: boolean): string {
     row.label,
     fixed(median(row.service.rps), 0),
     fixed(median(row.handler.rps), 0),
+    fixed(median(row.empty.rps), 0),
     fixed(median(row.bare.rps), 0),
     ratioRange(row.ratios),
     ratioRange(row.handlerRatios),
+    ratioRange(row.emptyRatios),
     `${fixed(row.service.p50ms, 0)} / ${fixed(row.service.p99ms, 0)}`,
     `${fixed(row.handler.p50ms, 0)} / ${fixed(row.handler.p99ms, 0)}`,
+    `${fixed(row.empty.p50ms, 0)} / ${fixed(row.empty.p99ms, 0)}`,
     `${fixed(row.bare.p50ms, 0)} / ${fixed(row.bare.p99ms, 0)}`,
     ...(delay > 0 ? [String(row.bareRounds * delay)] : []),
     `${percent(row.service.machineBusy)} / ${percent(row.bare.machineBusy)}`,
@@ -262,18 +278,21 @@ function comparisonTable(result: ThroughputResult, judged: boolean): string {
       'workload',
       'service req/s',
       'handler req/s',
+      'empty service req/s',
       'bare req/s',
       'service / bare',
       'handler / bare',
+      'empty / bare',
       'service p50 / p99 ms',
       'handler p50 / p99 ms',
+      'empty p50 / p99 ms',
       'bare p50 / p99 ms',
       ...(delay > 0 ? [`floor: rounds × ${delay} ms`] : []),
       'machine CPU busy, service / bare runs',
       `target ≥ ${THROUGHPUT_TARGET}`,
     ],
     rows,
-    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', ...(delay > 0 ? (['r'] as const) : []), 'r', 'l'],
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', ...(delay > 0 ? (['r'] as const) : []), 'r', 'l'],
   );
 }
 
@@ -281,8 +300,55 @@ function problemsOf(result: ThroughputResult, name: string): string[] {
   return result.rows.flatMap((row) => [
     ...row.service.problems.map((problem) => `- ${name}, ${row.label}, service: ${problem}`),
     ...row.handler.problems.map((problem) => `- ${name}, ${row.label}, handler: ${problem}`),
+    ...row.empty.problems.map((problem) => `- ${name}, ${row.label}, empty service: ${problem}`),
     ...row.bare.problems.map((problem) => `- ${name}, ${row.label}, bare: ${problem}`),
   ]);
+}
+
+/** ms with its sign, for a difference that noise can make negative. */
+const signedMs = (ms: number) => (ms >= 0 ? `+${fixed(ms, 2)} ms` : `−${fixed(-ms, 2)} ms (noise: within the runs' spread)`);
+
+/**
+ * Where the latency-bound time per request goes, in this run's medians:
+ * the bare client's time, what HTTP alone adds (the empty service), and what the
+ * service adds on top of that (its handler: Middy, validation, logs, metrics).
+ */
+function latencySplit(result: ThroughputResult, hop: HopResult[] | undefined): string {
+  const perRequest = (rps: number[]) => (result.options.connections * 1000) / median(rps);
+  const lines = result.rows.map((row) => {
+    const bare = perRequest(row.bare.rps);
+    const empty = perRequest(row.empty.rps);
+    const service = perRequest(row.service.rps);
+    return `- ${row.label}: ${fixed(bare, 2)} ms per request for the bare client, ${signedMs(empty - bare)} for HTTP alone (the empty service), ${signedMs(service - empty)} more for the service.`;
+  });
+  const hopTable = hop
+    ? `
+
+One empty HTTP request on this machine (scripts/bench/http-hop.ts): autocannon,
+one connection, against a server in another process that answers \`{}\`
+after a wait; the same wait taken in a loop in that process; the
+difference is what the hop itself costs:
+
+${table(
+  ['server waits', 'ms per request over HTTP', 'ms per wait in-process', 'the hop'],
+  hop.map((h) => [`${h.waitMs} ms`, fixed(h.httpMs, 3), h.waitMs === 0 ? '—' : fixed(h.loopMs, 3), `${fixed(h.hopMs, 3)} ms`]),
+  ['l', 'r', 'r', 'r'],
+)}
+
+With no wait both processes stay busy and a hop is cheap; once each request
+waits (as on the network), the cores go idle and every request has to wake
+the server's process, and its answer autocannon's, at a cost the bare
+client (one process, no HTTP) never pays. That wake-up cost belongs to this
+machine, not to the service.`
+    : '';
+  return `**Where the latency-bound time goes** (time per request = connections / req/s, medians):
+
+${lines.join('\n')}
+
+The empty service is the same DynamoDB calls answered over HTTP with nothing else,
+so what it adds is HTTP on this machine: autocannon in another process, the
+request parsed and the answer written, and each process woken for it. What
+the service adds beyond it is its own work per request.${hopTable}`;
 }
 
 /** Why the two ratios differ, in this run's numbers. */
@@ -334,12 +400,14 @@ function throughputSection(report: BenchReport): string {
   const plural = (n: number) => `${n} connection${n === 1 ? '' : 's'}`;
   return `## 3. Throughput against the floor
 
-Three ways to drive the same workload with the same concurrency, each in
+Four ways to drive the same workload with the same concurrency, each in
 its own process: ${cpu.runs} runs of ${cpu.durationS} s each per workload, interleaved in a
-rotating order (service, handler, bare; handler, bare, service; …) after a
-${cpu.warmupS} s warm-up of each, so that load from other jobs on the machine hits all
-three alike. Ratios are taken per run against the bare client's run next to
-it; the median is shown, with the range of the runs in brackets.
+rotating order (service, handler, empty service, bare; handler, empty service, bare, service; …)
+after a ${cpu.warmupS} s warm-up of each (seen on this machine: the SDK's CPU per call
+keeps falling, by about half, for the first 8–10 s of a process), so that
+load from other jobs on the machine hits all four alike. Ratios are taken per
+run against the bare client's run next to it; the median is shown, with the
+range of the runs in brackets.
 
 - **service**: autocannon against the Lambda entry point
   (\`lambda/api/handler.ts\`, with the function's environment: logs and
@@ -347,11 +415,15 @@ it; the median is shown, with the range of the runs in brackets.
 - **handler**: the same entry point called in-process with the API Gateway
   events of the same requests from as many loops: what runs inside a Lambda,
   without the HTTP that API Gateway and the local adapter do;
+- **empty service**: autocannon, as for the service, against the same local HTTP
+  adapter answering with the bare client's calls and nothing else
+  (scripts/bench/empty-service.ts): no Middy, no key parsing, validation, logs
+  or metrics. Not a target: it shows what HTTP alone costs here;
 - **bare**: the same DynamoDB calls made with the service's own store classes
   (same commands, tables and item shapes) from as many loops, nothing around them.
 
 Twice, in the same run: latency-bound, with ${latency.delayMs} ms added to every DynamoDB call
-of all three (an in-region round trip), which is what the target is judged
+of all four (an in-region round trip), which is what the target is judged
 on; and CPU-bound, without a delay. Absolute numbers depend on how busy the
 machine is; the ratios much less. *floor*: no request can take less than its
 sequential rounds × the delay. *machine CPU busy*: the share of all cores'
@@ -366,6 +438,8 @@ client of each side: the bare client's, and the entry point's (rebuilt as
 ${latency.connections === 1 ? 'One connection: one request at a time, as a Lambda container serves them; containers scale out, each with its own CPU. More connections on this machine saturate its cores again (try `--latency-connections 8`).' : `With ${plural(latency.connections)} on this machine, check the busy column: a saturated machine makes this CPU-bound again.`}
 
 ${comparisonTable(tp.latencyBound, true)}
+
+${latencySplit(tp.latencyBound, report.httpHop)}
 
 ### CPU-bound on this machine (DynamoDB Local shares the ${report.machine.cores} cores): informational
 

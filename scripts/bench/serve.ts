@@ -7,12 +7,27 @@
  * comparison when BENCH_DYNAMO_DELAY_MS is set (injected-delay.ts); this
  * file only counts requests and stdout bytes around it, and reports its CPU
  * time when asked.
+ *
+ * With BENCH_EMPTY_SERVICE set (the bare client's target, JSON), it serves the
+ * empty service instead (empty-service.ts): the same calls behind the same adapter,
+ * nothing else.
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { createHttpAdapter, listen } from '../lib/http-adapter';
-import { entryPoint, injectedDelayMs } from './injected-delay';
-import type { ServiceCommand, ServiceMessage } from './ipc';
+import { dynamoDependencies } from '../../lambda/api/dynamo-dependencies';
+import { tableNamesFromEnv } from '../../lambda/store/schema';
+import { createHttpAdapter, listen, type ProxyHandler } from '../lib/http-adapter';
+import type { BareTarget } from './bare-client';
+import { emptyServiceHandler } from './empty-service';
+import { benchDocumentClient, entryPoint, injectedDelayMs } from './injected-delay';
+import { EMPTY_SERVICE_ENV, type ServiceCommand, type ServiceMessage } from './ipc';
+
+async function servedHandler(): Promise<ProxyHandler> {
+  const empty = process.env[EMPTY_SERVICE_ENV];
+  if (!empty) return entryPoint(injectedDelayMs());
+  const deps = dynamoDependencies(benchDocumentClient(injectedDelayMs()), tableNamesFromEnv());
+  return emptyServiceHandler(deps, JSON.parse(empty) as BareTarget);
+}
 
 const reply = (message: ServiceMessage) => process.send?.(message);
 
@@ -24,7 +39,7 @@ async function main(): Promise<void> {
     return write(chunk, ...rest);
   }) as typeof process.stdout.write;
 
-  const handler = await entryPoint(injectedDelayMs());
+  const handler = await servedHandler();
   let requests = 0;
   const server = createHttpAdapter((event, context) => {
     requests += 1;

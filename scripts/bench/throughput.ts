@@ -14,7 +14,7 @@ import { PROJECT_ROOT } from '../lib/paths';
 import { bareOperation, type BareShape, type BareTarget } from './bare-client';
 import { CallRecorder } from './counting';
 import { DELAY_ENV } from './injected-delay';
-import type { BareResult, BareRun, CpuSnapshot, LoopMode, ServiceCommand, ServiceMessage } from './ipc';
+import { EMPTY_SERVICE_ENV, type BareResult, type BareRun, type CpuSnapshot, type LoopMode, type ServiceCommand, type ServiceMessage } from './ipc';
 import { sequenceOf } from './round-trips';
 import { sequentialRounds } from './rounds';
 import { median } from './stats';
@@ -23,17 +23,17 @@ import { benchFactoryId, type BenchStore } from './store';
 export interface ThroughputOptions {
   connections: number;
   /**
-   * Milliseconds added to every DynamoDB call of the service, the handler and
+   * Milliseconds added to every DynamoDB call of the service, the handler, the empty service and
    * the bare client alike (0: none). With none, on one machine, the ratio
    * measures CPU per request; with an in-region round trip it models
    * production, where DynamoDB's work is not on the function's CPU.
    */
   delayMs: number;
-  /** Seconds per run. Short runs, many of them, interleaved: load from other jobs hits all three alike. */
+  /** Seconds per run. Short runs, many of them, interleaved: load from other jobs hits all four alike. */
   durationS: number;
   /** Seconds of warm-up before the first run of each. */
   warmupS: number;
-  /** Runs of service, handler and bare client per workload, in a rotating order. */
+  /** Runs of service, handler, empty service and bare client per workload, in a rotating order. */
   runs: number;
   /** The function's environment from the synthesized template (log level, service name …). */
   functionEnvironment: Record<string, string>;
@@ -58,11 +58,15 @@ export interface ThroughputRow {
   service: SideResult & { stdoutBytesPerRequest: number; loadGeneratorCpuMsPerRequest: number };
   /** The handler called in-process with the same events: no HTTP. */
   handler: SideResult;
+  /** The bare client's calls behind the same local HTTP adapter, driven by the same autocannon (empty-service.ts). */
+  empty: SideResult;
   bare: SideResult;
   /** service / bare, per run (measured back to back). */
   ratios: number[];
   /** handler / bare, per run. */
   handlerRatios: number[];
+  /** empty service / bare, per run: what HTTP alone costs on this machine. */
+  emptyRatios: number[];
   /** The calls of one request, as the recorder saw them. */
   bareSequence: string;
   /** Its sequential rounds: with an injected delay D, no request can take less than rounds × D. */
@@ -151,8 +155,11 @@ interface Service {
   stop(): Promise<void>;
 }
 
-async function startService(store: BenchStore, fromTemplate: Record<string, string>, delayMs: number): Promise<Service> {
-  const helper = new Helper<ServiceMessage>(SERVICE_ENTRY, functionEnv(store, fromTemplate, delayMs));
+/** The service process, or with `emptyTarget` the empty service's (serve.ts). */
+async function startService(store: BenchStore, fromTemplate: Record<string, string>, delayMs: number, emptyTarget?: BareTarget): Promise<Service> {
+  const env = functionEnv(store, fromTemplate, delayMs);
+  if (emptyTarget) env[EMPTY_SERVICE_ENV] = JSON.stringify(emptyTarget);
+  const helper = new Helper<ServiceMessage>(SERVICE_ENTRY, env);
   const ready = await helper.next();
   if (ready.type !== 'ready') throw new Error('the service process did not start');
   return {
@@ -167,7 +174,7 @@ async function startService(store: BenchStore, fromTemplate: Record<string, stri
   };
 }
 
-interface Workload {
+export interface Workload {
   shape: BareShape;
   label: string;
   method: 'GET' | 'POST';
@@ -184,7 +191,7 @@ interface Workload {
  * makes of the same body (the domain function, run on a store that only
  * captures the write).
  */
-async function workloads(store: BenchStore): Promise<{ upsert: Workload; get: Workload; secret: string }> {
+export async function workloads(store: BenchStore): Promise<{ upsert: Workload; get: Workload; secret: string }> {
   const factoryId = benchFactoryId('throughput');
   const { key } = await store.keys.create({ factoryId, type: 'secret', rateLimit: 1_000_000_000 });
   const body = { email: 'grace.hopper@example.com', name: 'Grace Hopper', title: 'Rear Admiral', phone: '+1 202 555 0100', source: 'api' };
@@ -344,15 +351,19 @@ function summarize(samples: { rps: number; p50ms: number; p99ms: number; cpuMsPe
  * Throughput of the service (autocannon, fixed connections and duration,
  * against the Lambda entry point behind the local adapter in its own
  * process), of the same handler called in-process with the same events
- * (no HTTP: what runs inside a Lambda), and of the bare client issuing the
- * same DynamoDB calls with the same concurrency, each in its own process:
+ * (no HTTP: what runs inside a Lambda), of the empty service (the bare
+ * client's calls behind the same adapter, driven by the same autocannon),
+ * and of the bare client issuing the same DynamoDB calls with the same
+ * concurrency, each in its own process:
  * many short runs back to back in a rotating order, so that load from other
- * jobs on the machine hits all three alike; ratios are taken per run.
+ * jobs on the machine hits all four alike; ratios are taken per run.
  */
 export async function measureThroughput(store: BenchStore, options: ThroughputOptions): Promise<ThroughputResult> {
   const say = options.onProgress ?? (() => undefined);
   const { upsert, get } = await workloads(store);
   const service = await startService(store, options.functionEnvironment, options.delayMs);
+  // Both workloads read and write the same contact with the same key: one target.
+  const empty = await startService(store, options.functionEnvironment, options.delayMs, upsert.target);
   // Separate processes: the handler's and the bare client's loops never share a CPU budget.
   const env = functionEnv(store, options.functionEnvironment, options.delayMs);
   const bare = new Helper<BareResult>(LOOP_ENTRY, env);
@@ -363,6 +374,7 @@ export async function measureThroughput(store: BenchStore, options: ThroughputOp
     for (const workload of [upsert, get]) {
       type Run = Awaited<ReturnType<typeof runLoops>>;
       const serviceRuns: Awaited<ReturnType<typeof runService>>[] = [];
+      const emptyRuns: Awaited<ReturnType<typeof runService>>[] = [];
       const handlerRuns: Run[] = [];
       const bareRuns: Run[] = [];
       for (let run = 0; run < options.runs; run += 1) {
@@ -371,14 +383,17 @@ export async function measureThroughput(store: BenchStore, options: ThroughputOp
         const steps = [
           async () => serviceRuns.push(await runService(service, workload, options, first)),
           async () => handlerRuns.push(await runLoops(inProcess, 'handler', workload, options, first)),
+          async () => emptyRuns.push(await runService(empty, workload, options, first)),
           async () => bareRuns.push(await runLoops(bare, 'bare', workload, options, first)),
         ];
         for (let step = 0; step < steps.length; step += 1) await (steps[(step + run) % steps.length] as () => Promise<number>)();
       }
       const ratios = serviceRuns.map((run, index) => run.rps / (bareRuns[index] as Run).rps);
       const handlerRatios = handlerRuns.map((run, index) => run.rps / (bareRuns[index] as Run).rps);
+      const emptyRatios = emptyRuns.map((run, index) => run.rps / (bareRuns[index] as Run).rps);
+      const rps = (runs: { rps: number }[]) => median(runs.map((r) => r.rps)).toFixed(0);
       say(
-        `  ${options.delayMs > 0 ? `+${options.delayMs} ms/call, ` : ''}${workload.label}: service ${median(serviceRuns.map((r) => r.rps)).toFixed(0)} req/s, handler ${median(handlerRuns.map((r) => r.rps)).toFixed(0)} req/s, bare ${median(bareRuns.map((r) => r.rps)).toFixed(0)} req/s; service/bare ${median(ratios).toFixed(2)}, handler/bare ${median(handlerRatios).toFixed(2)} (medians of ${options.runs} runs)`,
+        `  ${options.delayMs > 0 ? `+${options.delayMs} ms/call, ` : ''}${workload.label}: service ${rps(serviceRuns)} req/s, handler ${rps(handlerRuns)} req/s, empty service ${rps(emptyRuns)} req/s, bare ${rps(bareRuns)} req/s; service/bare ${median(ratios).toFixed(2)}, handler/bare ${median(handlerRatios).toFixed(2)}, empty/bare ${median(emptyRatios).toFixed(2)} (medians of ${options.runs} runs)`,
       );
       const recorded = await bareSequence(store, workload);
       rows.push({
@@ -390,15 +405,18 @@ export async function measureThroughput(store: BenchStore, options: ThroughputOp
           loadGeneratorCpuMsPerRequest: median(serviceRuns.map((run) => run.loadGeneratorCpuMsPerRequest)),
         },
         handler: summarize(handlerRuns),
+        empty: summarize(emptyRuns),
         bare: summarize(bareRuns),
         ratios,
         handlerRatios,
+        emptyRatios,
         bareSequence: recorded.sequence,
         bareRounds: recorded.rounds,
       });
     }
   } finally {
     await service.stop();
+    await empty.stop();
     await bare.stop();
     await inProcess.stop();
   }
