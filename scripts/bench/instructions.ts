@@ -27,7 +27,7 @@ import { SetupError } from '../lib/setup-error';
 import { bareOperation, type BareShape } from './bare-client';
 import { DRIVER_ENV, type DriverSetup } from './ipc';
 import { openBenchStore, type BenchStore } from './store';
-import { workloads, type Workload } from './throughput';
+import { functionEnv, workloads, type Workload } from './throughput';
 
 const USAGE = `usage: node --import tsx scripts/bench/instructions.ts [options]
 
@@ -66,21 +66,9 @@ function countInstructions(bundle: string, env: NodeJS.ProcessEnv): Promise<numb
   });
 }
 
+/** The function's environment, as the throughput run gives it (logs and metrics on, to /dev/null here), no injected delay. */
 function driverEnv(store: BenchStore, setup: DriverSetup): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH,
-    DYNAMODB_ENDPOINT: store.endpoint,
-    CONTACTS_TABLE_NAME: store.tables.contacts,
-    KEYS_TABLE_NAME: store.tables.keys,
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    // As the stack configures the function: logs and metrics on (to /dev/null here).
-    LOG_LEVEL: 'INFO',
-    POWERTOOLS_METRICS_DISABLED: 'false',
-    [DRIVER_ENV]: JSON.stringify(setup),
-  };
+  return { ...functionEnv(store, { LOG_LEVEL: 'INFO', POWERTOOLS_METRICS_DISABLED: 'false' }, 0), [DRIVER_ENV]: JSON.stringify(setup) };
 }
 
 /** Instructions per request of one mode: two processes side by side (one per core), N2 − N1 requests apart. */

@@ -85,7 +85,7 @@ const LOOP_ENTRY = join(__dirname, 'loop-worker.ts');
  * What the stack gives the function, pointed at the benchmark's DynamoDB:
  * logs and metrics on, as on Lambda; plus the benchmark's injected delay.
  */
-function functionEnv(store: BenchStore, fromTemplate: Record<string, string>, delayMs: number): NodeJS.ProcessEnv {
+export function functionEnv(store: BenchStore, fromTemplate: Record<string, string>, delayMs: number): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
     ...fromTemplate,
