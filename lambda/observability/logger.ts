@@ -1,8 +1,9 @@
-import { LOG_LEVELS, SERVICE_NAME, type LogLevel } from './names';
+import { LOG_LEVELS, serviceNameFromEnv, type LogLevel } from './names';
 
 type LineLevel = Exclude<LogLevel, 'SILENT'>;
 
-const RANK: Record<LogLevel, number> = { DEBUG: 0, INFO: 1, WARN: 2, ERROR: 3, SILENT: 4 };
+/** Higher is quieter: the order of LOG_LEVELS. */
+const rank = (level: LogLevel): number => LOG_LEVELS.indexOf(level);
 
 export type LogAttributes = Record<string, unknown>;
 
@@ -71,7 +72,7 @@ export class JsonLogger {
 
   constructor(private readonly options: LoggerOptions) {
     const level = options.level.trim().toUpperCase();
-    this.threshold = RANK[(LOG_LEVELS as readonly string[]).includes(level) ? (level as LogLevel) : 'INFO'];
+    this.threshold = rank((LOG_LEVELS as readonly string[]).includes(level) ? (level as LogLevel) : 'INFO');
     this.out = options.out ?? ((line) => process.stdout.write(line));
     this.err = options.err ?? ((line) => process.stderr.write(line));
   }
@@ -93,11 +94,11 @@ export class JsonLogger {
   }
 
   private write(level: LineLevel, message: string, attributes: LogAttributes | undefined): void {
-    if (RANK[level] < this.threshold) return;
+    if (rank(level) < this.threshold) return;
     const base = { level, message, timestamp: new Date().toISOString(), service: this.options.service, xray_trace_id: xrayTraceId() };
     // The base fields come first and win over an attribute of the same name.
     const entry = attributes ? { ...base, ...attributes, ...base } : base;
-    (RANK[level] >= RANK.WARN ? this.err : this.out)(`${serialize(entry, attributes)}\n`);
+    (rank(level) >= rank('WARN') ? this.err : this.out)(`${serialize(entry, attributes)}\n`);
   }
 }
 
@@ -108,6 +109,6 @@ export class JsonLogger {
  * (the variable the stack already sets for each function).
  */
 export const logger = new JsonLogger({
-  service: process.env.POWERTOOLS_SERVICE_NAME?.trim() || SERVICE_NAME,
+  service: serviceNameFromEnv(),
   level: process.env.LOG_LEVEL ?? 'INFO',
 });

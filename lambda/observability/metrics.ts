@@ -1,4 +1,4 @@
-import { DIMENSIONS, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from './names';
+import { DIMENSIONS, METRIC, METRICS_NAMESPACE, serviceNameFromEnv } from './names';
 
 /** What one request did, as the metrics count it. */
 export interface RequestOutcome {
@@ -30,7 +30,7 @@ const TRUTHY = new Set(['1', 'y', 'yes', 't', 'true', 'on']);
 export function metricsOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): MetricsOptions {
   return {
     namespace: env.POWERTOOLS_METRICS_NAMESPACE?.trim() || METRICS_NAMESPACE,
-    service: env.POWERTOOLS_SERVICE_NAME?.trim() || SERVICE_NAME,
+    service: serviceNameFromEnv(env),
     enabled: !TRUTHY.has((env.POWERTOOLS_METRICS_DISABLED ?? '').trim().toLowerCase()),
   };
 }
@@ -57,7 +57,7 @@ export function requestMetricsDocument(outcome: RequestOutcome, options: Pick<Me
     { Name: METRIC.storageUnavailable, Unit: COUNT },
     { Name: METRIC.rateLimited, Unit: COUNT },
   ];
-  const values: Record<string, number | number[]> = {
+  const values: Record<string, number | readonly number[]> = {
     [METRIC.requestsTotal]: 1,
     [METRIC.serverErrors]: flag(status >= 500),
     [METRIC.storageUnavailable]: flag(status === 503),
@@ -74,7 +74,7 @@ export function requestMetricsDocument(outcome: RequestOutcome, options: Pick<Me
     // EMF takes a list of values for one metric: one per call.
     if (dynamo.latenciesMs.length > 0) {
       totals.push({ Name: METRIC.dynamoLatency, Unit: MILLISECONDS });
-      values[METRIC.dynamoLatency] = [...dynamo.latenciesMs];
+      values[METRIC.dynamoLatency] = dynamo.latenciesMs;
     }
   }
   return {

@@ -8,6 +8,11 @@ export const SERVICE_NAME = 'contacts-api';
 export const ENRICHMENT_SERVICE_NAME = 'contacts-enrichment';
 export const METRICS_NAMESPACE = 'ContactsService';
 
+/** The service name the logs and metrics carry: `POWERTOOLS_SERVICE_NAME`, which the stack sets for each function. */
+export function serviceNameFromEnv(env: NodeJS.ProcessEnv = process.env): string {
+  return env.POWERTOOLS_SERVICE_NAME?.trim() || SERVICE_NAME;
+}
+
 /** The levels `LOG_LEVEL` takes (the stack's `logLevel` option), quietest last. */
 export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

@@ -27,7 +27,7 @@ import { SetupError } from '../lib/setup-error';
 import { bareOperation, type BareShape } from './bare-client';
 import { DRIVER_ENV, type DriverSetup } from './ipc';
 import { openBenchStore, type BenchStore } from './store';
-import { functionEnv, workloads, type Workload } from './throughput';
+import { functionEnv, requestOf, workloads, type Workload } from './throughput';
 
 const USAGE = `usage: node --import tsx scripts/bench/instructions.ts [options]
 
@@ -78,7 +78,7 @@ async function perRequest(store: BenchStore, bundle: string, workload: Workload,
     shape: workload.shape,
     requests,
     target: workload.target,
-    request: { method: workload.method, path: workload.path, headers: workload.headers, body: workload.body },
+    request: requestOf(workload),
   });
   const [few, many] = await Promise.all([countInstructions(bundle, driverEnv(store, setup(n1))), countInstructions(bundle, driverEnv(store, setup(n2)))]);
   return (many - few) / (n2 - n1);

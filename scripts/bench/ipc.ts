@@ -1,4 +1,5 @@
 import type { BareShape, BareTarget } from './bare-client';
+import type { BenchRequest } from './container';
 
 /** Messages between the benchmark and its service and bare-client processes. */
 
@@ -31,7 +32,7 @@ export interface BareRun {
   shape: BareShape;
   target: BareTarget;
   /** The HTTP request the handler mode turns into events. */
-  request: { method: string; path: string; headers: Record<string, string>; body?: string };
+  request: BenchRequest;
   connections: number;
   warmupMs: number;
   durationMs: number;
@@ -54,10 +55,10 @@ export interface BareResult {
 export const DRIVER_ENV = 'BENCH_INSTRUCTIONS_SETUP';
 
 export interface DriverSetup {
-  mode: 'bare' | 'handler';
+  mode: LoopMode;
   shape: BareShape;
   requests: number;
   target: BareTarget;
   /** The HTTP request the handler mode turns into an API Gateway event. */
-  request: { method: 'GET' | 'POST'; path: string; headers: Record<string, string>; body?: string };
+  request: BenchRequest;
 }

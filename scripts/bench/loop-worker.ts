@@ -11,15 +11,12 @@
  * clients of both modes.
  */
 import { writeFileSync } from 'node:fs';
-import type { IncomingMessage } from 'node:http';
 import { Session } from 'node:inspector/promises';
-import { randomUUID } from 'node:crypto';
-import type { Context } from 'aws-lambda';
 import type { ApiHandler } from '../../lambda/api/app';
 import { dynamoDependencies } from '../../lambda/api/dynamo-dependencies';
 import { tableNamesFromEnv } from '../../lambda/store/schema';
-import { toProxyEvent } from '../lib/http-adapter';
 import { bareOperation } from './bare-client';
+import { handlerOperation } from './handler-operation';
 import { benchDocumentClient, entryPoint, injectedDelayMs } from './injected-delay';
 import type { BareResult, BareRun } from './ipc';
 import { percentile } from './stats';
@@ -32,42 +29,10 @@ const doc = benchDocumentClient(delayMs);
 const deps = dynamoDependencies(doc, tables);
 let handler: ApiHandler | undefined;
 
-/** What the local adapter reads of a request, for toProxyEvent: the same event a real request gets. */
-function fakeRequest(request: BareRun['request']): IncomingMessage {
-  const rawHeaders = Object.entries(request.headers).flat();
-  if (request.body !== undefined) rawHeaders.push('Content-Length', String(Buffer.byteLength(request.body)));
-  return { url: request.path, method: request.method, rawHeaders, httpVersion: '1.1', socket: { remoteAddress: '127.0.0.1' } } as unknown as IncomingMessage;
-}
-
-function context(requestId: string): Context {
-  const deadline = Date.now() + 10_000;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName: 'contacts-api-bench',
-    functionVersion: '$LATEST',
-    invokedFunctionArn: 'arn:aws:lambda:local:000000000000:function:contacts-api-bench',
-    memoryLimitInMB: '1024',
-    awsRequestId: requestId,
-    logGroupName: 'bench',
-    logStreamName: 'bench',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-}
-
 async function operationFor(command: BareRun): Promise<() => Promise<unknown>> {
   if (command.mode === 'bare') return bareOperation(command.shape, deps, command.target);
   handler ??= await entryPoint(delayMs);
-  const run = handler;
-  const req = fakeRequest(command.request);
-  const body = Buffer.from(command.request.body ?? '');
-  return async () => {
-    const requestId = randomUUID();
-    const result = await run(toProxyEvent(req, body, requestId), context(requestId));
-    if (result.statusCode >= 300) throw new Error(`handler answered ${result.statusCode}: ${result.body}`);
-  };
+  return handlerOperation(handler, command.request, 10_000);
 }
 
 async function run(command: BareRun): Promise<BareResult> {

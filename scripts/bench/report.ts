@@ -6,7 +6,7 @@ import type { ShapeResult, Spread } from './round-trips';
 import type { Target } from './shapes';
 import { median } from './stats';
 import type { HopResult } from './http-hop';
-import type { ThroughputResult } from './throughput';
+import type { ThroughputResult, ThroughputRow } from './throughput';
 
 /**
  * The two throughput comparisons of one run. The target is judged on the
@@ -109,21 +109,19 @@ function targetRows(report: BenchReport): string[][] {
         '—',
       ]);
     }
-    for (const row of tp.latencyBound.rows) {
-      const cpu = tp.cpuBound.rows.find((other) => other.shape === row.shape);
-      const cpuRatio = cpu ? `; CPU-bound ${fixed(median(cpu.handlerRatios), 2)}` : '';
-      rows.push(['(for reading the above) handler in-process / bare client', row.label, `latency-bound ${fixed(median(row.handlerRatios), 2)}${cpuRatio}`, '—']);
-    }
-    for (const row of tp.latencyBound.rows) {
-      const cpu = tp.cpuBound.rows.find((other) => other.shape === row.shape);
-      const cpuRatio = cpu ? `; CPU-bound ${fixed(median(cpu.emptyRatios), 2)}` : '';
-      rows.push([
-        '(for reading the above) empty service / bare client: the same calls behind the same local HTTP adapter and autocannon, nothing else; about the best any HTTP service reaches on this machine',
-        row.label,
-        `latency-bound ${fixed(median(row.emptyRatios), 2)}${cpuRatio}`,
-        '—',
-      ]);
-    }
+    // Rows for reading the above: each side's ratio, latency-bound and (when measured) CPU-bound.
+    const readingRows = (target: string, ratiosOf: (row: ThroughputRow) => number[]) => {
+      for (const row of tp.latencyBound.rows) {
+        const cpu = tp.cpuBound.rows.find((other) => other.shape === row.shape);
+        const cpuRatio = cpu ? `; CPU-bound ${fixed(median(ratiosOf(cpu)), 2)}` : '';
+        rows.push([target, row.label, `latency-bound ${fixed(median(ratiosOf(row)), 2)}${cpuRatio}`, '—']);
+      }
+    };
+    readingRows('(for reading the above) handler in-process / bare client', (row) => row.handlerRatios);
+    readingRows(
+      '(for reading the above) empty service / bare client: the same calls behind the same local HTTP adapter and autocannon, nothing else; about the best any HTTP service reaches on this machine',
+      (row) => row.emptyRatios,
+    );
   }
   return rows;
 }

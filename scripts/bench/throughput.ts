@@ -12,6 +12,7 @@ import { dynamoDependencies } from '../../lambda/api/dynamo-dependencies';
 import { contactId } from '../../lambda/domain/contact-id';
 import { PROJECT_ROOT } from '../lib/paths';
 import { bareOperation, type BareShape, type BareTarget } from './bare-client';
+import type { BenchRequest } from './container';
 import { CallRecorder } from './counting';
 import { DELAY_ENV } from './injected-delay';
 import { EMPTY_SERVICE_ENV, type BareResult, type BareRun, type CpuSnapshot, type LoopMode, type ServiceCommand, type ServiceMessage } from './ipc';
@@ -174,14 +175,15 @@ async function startService(store: BenchStore, fromTemplate: Record<string, stri
   };
 }
 
-export interface Workload {
+export interface Workload extends BenchRequest {
   shape: BareShape;
   label: string;
-  method: 'GET' | 'POST';
-  path: string;
-  headers: Record<string, string>;
-  body?: string;
   target: BareTarget;
+}
+
+/** The workload's HTTP request alone, as the helper processes receive it. */
+export function requestOf({ method, path, headers, body }: Workload): BenchRequest {
+  return { method, path, headers, body };
 }
 
 /**
@@ -315,7 +317,7 @@ async function runLoops(
     mode,
     shape: workload.shape,
     target: workload.target,
-    request: { method: workload.method, path: workload.path, headers: workload.headers, body: workload.body },
+    request: requestOf(workload),
     connections: options.connections,
     warmupMs: warmUp ? options.warmupS * 1000 : 0,
     durationMs: options.durationS * 1000,
@@ -388,9 +390,11 @@ export async function measureThroughput(store: BenchStore, options: ThroughputOp
         ];
         for (let step = 0; step < steps.length; step += 1) await (steps[(step + run) % steps.length] as () => Promise<number>)();
       }
-      const ratios = serviceRuns.map((run, index) => run.rps / (bareRuns[index] as Run).rps);
-      const handlerRatios = handlerRuns.map((run, index) => run.rps / (bareRuns[index] as Run).rps);
-      const emptyRatios = emptyRuns.map((run, index) => run.rps / (bareRuns[index] as Run).rps);
+      // Each run against the bare client's run next to it.
+      const perRun = (runs: { rps: number }[]) => runs.map((run, index) => run.rps / (bareRuns[index] as Run).rps);
+      const ratios = perRun(serviceRuns);
+      const handlerRatios = perRun(handlerRuns);
+      const emptyRatios = perRun(emptyRuns);
       const rps = (runs: { rps: number }[]) => median(runs.map((r) => r.rps)).toFixed(0);
       say(
         `  ${options.delayMs > 0 ? `+${options.delayMs} ms/call, ` : ''}${workload.label}: service ${rps(serviceRuns)} req/s, handler ${rps(handlerRuns)} req/s, empty service ${rps(emptyRuns)} req/s, bare ${rps(bareRuns)} req/s; service/bare ${median(ratios).toFixed(2)}, handler/bare ${median(handlerRatios).toFixed(2)}, empty/bare ${median(emptyRatios).toFixed(2)} (medians of ${options.runs} runs)`,
