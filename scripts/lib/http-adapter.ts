@@ -44,6 +44,14 @@ function parseQuery(query: string) {
   return { single: any ? single : null, multi: any ? multi : null };
 }
 
+/**
+ * A stand-in for a request that never came over a socket (the fuzz suite,
+ * the benchmark's in-process loops): the only fields toProxyEvent reads.
+ */
+export function incomingMessageOf(method: string, url: string, rawHeaders: string[]): IncomingMessage {
+  return { url, method, rawHeaders, httpVersion: '1.1', socket: { remoteAddress: '127.0.0.1' } } as unknown as IncomingMessage;
+}
+
 /** The API Gateway REST (v1) proxy event for a request: what `{proxy+}` with Lambda proxy integration sends. */
 export function toProxyEvent(req: IncomingMessage, body: Buffer, requestId: string): APIGatewayProxyEvent {
   let url = req.url ?? '/';
@@ -119,7 +127,8 @@ export function toProxyEvent(req: IncomingMessage, body: Buffer, requestId: stri
   };
 }
 
-function lambdaContext(requestId: string, timeoutMs: number): Context {
+/** The Lambda context of one invocation, its deadline `timeoutMs` from now (what Middy's early timeout reads). */
+export function lambdaContext(requestId: string, timeoutMs: number): Context {
   const deadline = Date.now() + timeoutMs;
   return {
     callbackWaitsForEmptyEventLoop: false,

@@ -1,9 +1,7 @@
-import type { Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import type { ApiHandler } from '../../../lambda/api/app';
-import { toProxyEvent } from '../http-adapter';
+import { incomingMessageOf, lambdaContext, toProxyEvent } from '../http-adapter';
 import type { FuzzRequest } from './request';
 
 /** An answer, from the handler itself or from the HTTP layer in front of it. */
@@ -14,44 +12,19 @@ export interface FuzzResponse {
   body: string;
 }
 
-function lambdaContext(requestId: string): Context {
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName: 'contacts-api-fuzz',
-    functionVersion: '$LATEST',
-    invokedFunctionArn: 'arn:aws:lambda:local:000000000000:function:contacts-api-fuzz',
-    memoryLimitInMB: '1024',
-    awsRequestId: requestId,
-    logGroupName: 'fuzz',
-    logStreamName: 'fuzz',
-    getRemainingTimeInMillis: () => 10_000,
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-}
-
 /**
  * The proxy event the local adapter builds for this request: the project's
  * one model of what API Gateway sends, fed with strings no HTTP parser
  * would let through (any method, unicode in the target and headers).
  */
 export function proxyEventOf(request: FuzzRequest, requestId: string) {
-  // toProxyEvent reads only these fields of the incoming message.
-  const incoming = {
-    url: request.target,
-    method: request.method,
-    rawHeaders: request.headers.flat(),
-    httpVersion: '1.1',
-    socket: { remoteAddress: '127.0.0.1' },
-  } as unknown as IncomingMessage;
-  return toProxyEvent(incoming, request.body, requestId);
+  return toProxyEvent(incomingMessageOf(request.method, request.target, request.headers.flat()), request.body, requestId);
 }
 
 /** Calls the handler in-process, as the Lambda runtime would. */
 export async function invoke(handler: ApiHandler, request: FuzzRequest): Promise<FuzzResponse> {
   const requestId = randomUUID();
-  const result = await handler(proxyEventOf(request, requestId), lambdaContext(requestId));
+  const result = await handler(proxyEventOf(request, requestId), lambdaContext(requestId, 10_000));
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(result.headers ?? {})) headers[name.toLowerCase()] = String(value);
   for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) {
