@@ -17,6 +17,13 @@ describe('jsonBody', () => {
     expect(res.body).toEqual([1]);
   });
 
+  test('answers 400 for a base64 body that is not UTF-8', async () => {
+    const bytes = Buffer.from([0x7b, 0x22, 0x6e, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]); // {"n":"\xff\xfe"}
+    const error = await handler(proxyEvent({ body: bytes.toString('base64'), isBase64Encoded: true }), context()).catch((e: unknown) => e);
+    expect(error).toMatchObject({ statusCode: 400 });
+    expect(errorMessage(error)).toMatch(/^Request body is not valid UTF-8/);
+  });
+
   test('answers 400 for malformed JSON, with the parser\'s reason', async () => {
     const error = await handler(proxyEvent({ body: '{"a":}' }), context()).catch((e: unknown) => e);
     expect(error).toMatchObject({ statusCode: 400 });

@@ -1,11 +1,19 @@
 import type { MiddlewareObj } from '@middy/core';
+import { isUtf8 } from 'node:buffer';
 import { clip } from '../../domain/clip';
 import { apiError } from '../responses';
 import type { ApiEvent } from '../types';
 
+/** A base64 body as text; JSON is UTF-8, so other bytes are refused rather than stored as U+FFFD. */
+function decodeBase64Body(body: string): string {
+  const bytes = Buffer.from(body, 'base64');
+  if (!isUtf8(bytes)) throw apiError(400, 'Request body is not valid UTF-8: send JSON text in UTF-8, uncompressed.');
+  return bytes.toString('utf8');
+}
+
 /**
- * Parses the body as JSON into `event.body`; malformed or empty gives 400
- * (spec 7). The Content-Type is not enforced: a JSON body is read as JSON.
+ * Parses the body as JSON into `event.body`; malformed, not UTF-8 or empty
+ * gives 400 (spec 7). The Content-Type is not enforced: a JSON body is read as JSON.
  * Our own rather than @middy/http-json-body-parser, which answers 415/422
  * where the spec wants 400.
  */
@@ -13,7 +21,7 @@ export function jsonBody(): MiddlewareObj<ApiEvent> {
   return {
     name: 'jsonBody',
     before: ({ event }) => {
-      const text = event.isBase64Encoded && event.body ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+      const text = event.isBase64Encoded && event.body ? decodeBase64Body(event.body) : event.body;
       if (!text || text.trim() === '') {
         throw apiError(400, 'Request body is empty: send a JSON object, like {"email": "ada@example.com"}.');
       }
