@@ -1,7 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { CONTACTS_KEY, EXPIRES_AT, KEYS_BY_FACTORY, KEYS_BY_KEY_ID, KEYS_KEY, REFERENCE_KEY } from '../lambda/store/schema';
+import { TABLE_SPECS, type TableSpec } from './table-specs';
 
 export interface ContactsTablesProps {
   /**
@@ -14,8 +14,8 @@ export interface ContactsTablesProps {
 
 /**
  * The service's tables (contacts, keys, and the enrichment reference
- * dataset), key schema from lambda/store/schema.ts (the same the local tables
- * are created with). On-demand, point-in-time recovery, encrypted with the
+ * dataset), as lib/table-specs.ts defines them (the local tables are created
+ * from the same definitions). On-demand, point-in-time recovery, encrypted with the
  * AWS managed key.
  */
 export class ContactsTables extends Construct {
@@ -33,36 +33,25 @@ export class ContactsTables extends Construct {
       deletionProtection: props.removalPolicy === RemovalPolicy.RETAIN,
     };
 
-    this.contacts = new Table(this, 'Contacts', {
-      ...common,
-      // Only the enrichment passId items carry it: they expire, everything else stays.
-      timeToLiveAttribute: EXPIRES_AT,
-      partitionKey: { name: CONTACTS_KEY.partitionKey, type: AttributeType.STRING },
-      sortKey: { name: CONTACTS_KEY.sortKey, type: AttributeType.STRING },
-    });
-
-    this.keys = new Table(this, 'Keys', {
-      ...common,
-      partitionKey: { name: KEYS_KEY.partitionKey, type: AttributeType.STRING },
-    });
-    // Keys-only indexes: the per-request counter updates never touch them,
-    // so rate limiting costs no index writes.
-    this.keys.addGlobalSecondaryIndex({
-      indexName: KEYS_BY_FACTORY.indexName,
-      partitionKey: { name: KEYS_BY_FACTORY.partitionKey, type: AttributeType.STRING },
-      sortKey: { name: KEYS_BY_FACTORY.sortKey, type: AttributeType.STRING },
-      projectionType: ProjectionType.KEYS_ONLY,
-    });
-    this.keys.addGlobalSecondaryIndex({
-      indexName: KEYS_BY_KEY_ID.indexName,
-      partitionKey: { name: KEYS_BY_KEY_ID.partitionKey, type: AttributeType.STRING },
-      projectionType: ProjectionType.KEYS_ONLY,
-    });
-
-    // The vendor dataset enrichment reads, loaded by `enrich -- load-dataset`.
-    this.reference = new Table(this, 'Reference', {
-      ...common,
-      partitionKey: { name: REFERENCE_KEY.partitionKey, type: AttributeType.STRING },
-    });
+    const table = (id: string, spec: TableSpec): Table => {
+      const created = new Table(this, id, {
+        ...common,
+        timeToLiveAttribute: spec.timeToLiveAttribute,
+        partitionKey: { name: spec.partitionKey, type: AttributeType.STRING },
+        sortKey: spec.sortKey === undefined ? undefined : { name: spec.sortKey, type: AttributeType.STRING },
+      });
+      for (const index of spec.indexes) {
+        created.addGlobalSecondaryIndex({
+          indexName: index.indexName,
+          partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+          sortKey: index.sortKey === undefined ? undefined : { name: index.sortKey, type: AttributeType.STRING },
+          projectionType: ProjectionType.KEYS_ONLY,
+        });
+      }
+      return created;
+    };
+    this.contacts = table('Contacts', TABLE_SPECS.contacts);
+    this.keys = table('Keys', TABLE_SPECS.keys);
+    this.reference = table('Reference', TABLE_SPECS.reference);
   }
 }

@@ -1,4 +1,4 @@
-import { assumedLambdaMs, costPerMillion, itemSize, strongReadUnits, US_EAST_1_PRICES, valueSize, writeUnits } from '../../scripts/bench/cost';
+import { assumedLambdaMs, costPerMillion, itemSize, strongReadUnits, US_EAST_1_PRICES, valueSize, writeUnits } from '../../tools/bench/cost';
 
 describe('DynamoDB item size', () => {
   it('adds attribute names and values by DynamoDB rules', () => {

@@ -1,7 +1,7 @@
 import type { Contact } from '../../lambda/domain/contact';
 import type { ContactStore, KeyAuthorizer } from '../../lambda/domain/ports';
-import type { BareTarget } from '../../scripts/bench/bare-client';
-import { emptyServiceHandler } from '../../scripts/bench/empty-service';
+import type { BareTarget } from '../../tools/bench/bare-client';
+import { emptyServiceHandler } from '../../tools/bench/empty-service';
 import { context, proxyEvent } from '../support/events';
 
 /** The store ports, recording the calls in order: the empty service must make exactly the bare client's. */

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { benchDocumentClient, DELAY_ENV, entryPoint, injectedDelayMs } from '../../scripts/bench/injected-delay';
+import { benchDocumentClient, DELAY_ENV, entryPoint, injectedDelayMs } from '../../tools/bench/injected-delay';
 import { CONTACTS_KEY, tableNamesFromEnv } from '../../lambda/store/schema';
 import { context, proxyEvent } from '../support/events';
 

@@ -1,4 +1,4 @@
-import { areaOf, summarizeProfiles, type CpuProfile } from '../../scripts/bench/profile';
+import { areaOf, summarizeProfiles, type CpuProfile } from '../../tools/bench/profile';
 
 const frame = (id: number, functionName: string, url: string, children: number[] = []) => ({
   id,
@@ -20,7 +20,7 @@ describe('areaOf', () => {
 describe('summarizeProfiles', () => {
   // root ─ sdk ─ node:net ─ writev (native)      : charged to the SDK
   //      ─ node:_http_server ─ parse (native)    : Node, no package on the stack
-  //      ─ scripts/bench counter ─ logger        : the logger (the counter is transparent)
+  //      ─ tools/bench counter ─ logger        : the logger (the counter is transparent)
   //      ─ (idle)
   const profile: CpuProfile = {
     nodes: [
@@ -30,7 +30,7 @@ describe('summarizeProfiles', () => {
       frame(4, 'writev', ''),
       frame(5, 'onRequest', 'node:_http_server', [6]),
       frame(6, 'execute', ''),
-      frame(7, 'count', '/work/main/scripts/bench/serve.ts', [8]),
+      frame(7, 'count', '/work/main/tools/bench/serve.ts', [8]),
       frame(8, 'info', '/p/node_modules/@aws-lambda-powertools/logger/index.js'),
       frame(9, '(idle)', ''),
     ],
@@ -48,7 +48,7 @@ describe('summarizeProfiles', () => {
       'node:_http_server (Node, no package on the stack)': 1,
       '@aws-lambda-powertools/logger': 1,
       // A sample in the counter itself, with nothing of ours above it.
-      'scripts/bench': 1,
+      'tools/bench': 1,
     });
     const families = Object.fromEntries(summary.byOwnerFamily.map((line) => [line.name, line.ms]));
     expect(families['AWS SDK v3 (@aws-sdk, @smithy and their dependencies)']).toBe(2);

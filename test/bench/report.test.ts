@@ -1,5 +1,5 @@
-import { renderReport, type BenchReport } from '../../scripts/bench/report';
-import type { SideResult, ThroughputResult, ThroughputRow } from '../../scripts/bench/throughput';
+import { renderReport, type BenchReport } from '../../tools/bench/report';
+import type { SideResult, ThroughputResult, ThroughputRow } from '../../tools/bench/throughput';
 
 const side = (rps: number): SideResult => ({ rps: [rps], p50ms: 10, p99ms: 20, cpuMsPerRequest: 2, machineBusy: 0.5, problems: [] });
 

@@ -1,4 +1,4 @@
-import { sequentialRounds } from '../../scripts/bench/rounds';
+import { sequentialRounds } from '../../tools/bench/rounds';
 
 describe('sequentialRounds', () => {
   it('counts no round for no call', () => {

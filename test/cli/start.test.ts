@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { freePort, isPortInUse } from '../../scripts/lib/ports';
+import { freePort, isPortInUse } from '../../local/ports';
 import { dynamoDbLocalPids, isAlive, ROOT, runScript, startScript } from '../support/commands';
 import { send } from '../support/http';
 

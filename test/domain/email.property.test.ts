@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { charCount } from '../../lambda/domain/clip';
 import { normalizeEmail } from '../../lambda/domain/email';
-import { sentEmail, storedEmail } from '../../scripts/lib/fuzz/values';
+import { sentEmail, storedEmail } from '../../tools/fuzz/values';
 
 const anyText = fc.oneof(fc.string({ unit: 'binary', maxLength: 300 }), fc.string({ unit: 'grapheme-ascii', maxLength: 80 }));
 

@@ -4,7 +4,7 @@ import { companyId } from '../../lambda/domain/company-id';
 import { contactId, isContactId } from '../../lambda/domain/contact-id';
 import { normalizeDomain } from '../../lambda/domain/normalize-domain';
 import { normalizeEmail } from '../../lambda/domain/email';
-import { companyDomain, sentEmail, storedEmail, withCase } from '../../scripts/lib/fuzz/values';
+import { companyDomain, sentEmail, storedEmail, withCase } from '../../tools/fuzz/values';
 
 const sha16 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
 const factoryId = fc.stringMatching(/^fac_[A-Za-z0-9_-]{1,30}$/);

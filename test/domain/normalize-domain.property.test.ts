@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { normalizeDomain } from '../../lambda/domain/normalize-domain';
-import { companyDomain } from '../../scripts/lib/fuzz/values';
+import { companyDomain } from '../../tools/fuzz/values';
 
 const HOSTNAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
 const anyText = fc.oneof(

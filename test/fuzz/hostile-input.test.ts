@@ -1,4 +1,4 @@
-import { formatSummary, runFuzz, startFuzzTarget, type FuzzTarget } from '../../scripts/lib/fuzz/run';
+import { formatSummary, runFuzz, startFuzzTarget, type FuzzTarget } from '../../tools/fuzz/run';
 import { tables, testDoc } from '../support/local-api';
 
 /**

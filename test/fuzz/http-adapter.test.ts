@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
-import { createHttpAdapter, listen } from '../../scripts/lib/http-adapter';
-import { apiRequest, type FuzzRequest } from '../../scripts/lib/fuzz/request';
-import { runFuzz, startFuzzTarget, type FuzzTarget } from '../../scripts/lib/fuzz/run';
-import { parseRawResponse, rawBytes, sendRaw } from '../../scripts/lib/fuzz/transport';
+import { createHttpAdapter, listen } from '../../local/http-adapter';
+import { apiRequest, type FuzzRequest } from '../../tools/fuzz/request';
+import { runFuzz, startFuzzTarget, type FuzzTarget } from '../../tools/fuzz/run';
+import { parseRawResponse, rawBytes, sendRaw } from '../../tools/fuzz/transport';
 import { tables, testDoc } from '../support/local-api';
 
 /** What the fuzz found in the HTTP adapter (npm start's front door), pinned as examples. */

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import type { ApiHandler } from '../../lambda/api/app';
-import { forbiddenFields, validUpsert } from '../../scripts/lib/fuzz/bodies';
-import { companyIdOf, contactIdOf } from '../../scripts/lib/fuzz/oracle';
-import { partitionSnapshot } from '../../scripts/lib/fuzz/partition';
-import { apiRequest } from '../../scripts/lib/fuzz/request';
-import { invoke } from '../../scripts/lib/fuzz/transport';
-import { fuzzHandler } from '../../scripts/lib/fuzz/world';
+import { forbiddenFields, validUpsert } from '../../tools/fuzz/bodies';
+import { companyIdOf, contactIdOf } from '../../tools/fuzz/oracle';
+import { partitionSnapshot } from '../../tools/fuzz/partition';
+import { apiRequest } from '../../tools/fuzz/request';
+import { invoke } from '../../tools/fuzz/transport';
+import { fuzzHandler } from '../../tools/fuzz/world';
 import { getItem } from '../support/items';
 import { issueKey, newFactoryId, tables, testDoc } from '../support/local-api';
 

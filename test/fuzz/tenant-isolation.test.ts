@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import type { ApiHandler } from '../../lambda/api/app';
-import { companyIdOf, contactIdOf } from '../../scripts/lib/fuzz/oracle';
-import { partitionSnapshot } from '../../scripts/lib/fuzz/partition';
-import { apiRequest } from '../../scripts/lib/fuzz/request';
-import { invoke } from '../../scripts/lib/fuzz/transport';
-import { companyDomain, storedEmail, withCase } from '../../scripts/lib/fuzz/values';
-import { fuzzHandler } from '../../scripts/lib/fuzz/world';
+import { companyIdOf, contactIdOf } from '../../tools/fuzz/oracle';
+import { partitionSnapshot } from '../../tools/fuzz/partition';
+import { apiRequest } from '../../tools/fuzz/request';
+import { invoke } from '../../tools/fuzz/transport';
+import { companyDomain, storedEmail, withCase } from '../../tools/fuzz/values';
+import { fuzzHandler } from '../../tools/fuzz/world';
 import { companyItems, contactItems } from '../support/items';
 import { issueKey, newFactoryId, tables, testDoc } from '../support/local-api';
 

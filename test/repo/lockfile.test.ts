@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { missingOptional, platformOf, type Lockfile } from '../../scripts/lib/lockfile';
+import { missingOptional, platformOf, type Lockfile } from '../../tools/lockfile/lockfile';
 
 describe('package-lock.json', () => {
   test('has an entry for every optional dependency, so npm ci accepts it (fix: npm run complete-lockfile)', () => {

@@ -4,10 +4,10 @@ import type { Server } from 'node:http';
 import { format } from 'node:util';
 import type { ApiHandler } from '../../lambda/api/app';
 import { generateKey } from '../../lambda/domain/api-key';
-import { createHttpAdapter, listen } from '../../scripts/lib/http-adapter';
-import { freePort } from '../../scripts/lib/ports';
-import type { FuzzRequest } from '../../scripts/lib/fuzz/request';
-import { invoke, sendRaw, type FuzzResponse } from '../../scripts/lib/fuzz/transport';
+import { createHttpAdapter, listen } from '../../local/http-adapter';
+import { freePort } from '../../local/ports';
+import type { FuzzRequest } from '../../tools/fuzz/request';
+import { invoke, sendRaw, type FuzzResponse } from '../../tools/fuzz/transport';
 import { issueKey, newFactoryId, revokeKey, tables, testDoc } from '../support/local-api';
 
 /**

@@ -1,8 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApiAsset } from '../../scripts/lib/api-asset';
-import { prepareBundledApi } from '../../scripts/lib/bundled-server';
+import { buildApiAsset } from '../../local/bundle/api-asset';
+import { prepareBundledApi } from '../../local/bundle/bundled-server';
 import globalSetup from './global-setup';
 
 declare global {

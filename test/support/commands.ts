@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const ROOT = join(__dirname, '..', '..');
@@ -11,10 +12,18 @@ export interface CommandResult {
   stderr: string;
 }
 
-/** Runs a project script (scripts/<name>.ts) the way `npm run` does, and waits for it. */
+/** The file package.json runs for a command (`"keys": "node --import tsx local/commands/keys.ts"`). */
+function entryOf(name: string): string {
+  const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const entry = /--import tsx (\S+\.ts)/.exec(scripts[name] ?? '')?.[1];
+  if (!entry) throw new Error(`package.json runs no TypeScript file for "${name}"`);
+  return join(ROOT, entry);
+}
+
+/** Runs a project command the way `npm run` does, and waits for it. */
 export function runScript(name: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CommandResult> {
   return new Promise((resolve) => {
-    const child = spawn(NODE_TS[0], [...NODE_TS.slice(1), join(ROOT, 'scripts', `${name}.ts`), ...args], {
+    const child = spawn(NODE_TS[0], [...NODE_TS.slice(1), entryOf(name), ...args], {
       cwd: ROOT,
       env: { ...process.env, ...env },
     });
@@ -28,7 +37,7 @@ export function runScript(name: string, args: string[], env: NodeJS.ProcessEnv =
 
 /** Starts a long-running project script; resolves once its output matches `ready`. */
 export function startScript(name: string, env: NodeJS.ProcessEnv, ready: RegExp, timeoutMs = 60_000, args: string[] = []) {
-  const child: ChildProcess = spawn(NODE_TS[0], [...NODE_TS.slice(1), join(ROOT, 'scripts', `${name}.ts`), ...args], {
+  const child: ChildProcess = spawn(NODE_TS[0], [...NODE_TS.slice(1), entryOf(name), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
   });

@@ -1,4 +1,4 @@
 /** Stops the run's DynamoDB Local so no java process outlives the tests. */
 export default async function globalTeardown(): Promise<void> {
-  await globalThis.__dynamoDbLocal?.stop();
+  await globalThis.__scratchStore?.close();
 }

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { partitionItems } from '../../scripts/lib/fuzz/partition';
+import { partitionItems } from '../../tools/fuzz/partition';
 import { tables, testDoc } from './local-api';
 
 const doc = testDoc();

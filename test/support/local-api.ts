@@ -5,8 +5,8 @@ import { createDocumentClient, DEFAULT_DYNAMO_CONFIG, type DynamoConfig } from '
 import { dynamoDependencies } from '../../lambda/api/dynamo-dependencies';
 import { KeyAdmin, type CreateKeyOptions } from '../../lambda/store/key-admin';
 import { tableNamesFromEnv } from '../../lambda/store/schema';
-import { startBundledServer } from '../../scripts/lib/bundled-server';
-import { createHttpAdapter, listen } from '../../scripts/lib/http-adapter';
+import { startBundledServer } from '../../local/bundle/bundled-server';
+import { createHttpAdapter, listen } from '../../local/http-adapter';
 import { send, type HttpResponse, type RequestOptions } from './http';
 
 export const tables = tableNamesFromEnv();

@@ -1,0 +1,45 @@
+/**
+ * What each table is, free of CDK imports: the one definition both the CDK
+ * stack (lib/tables.ts) and the local tables (local/tables.ts) are built
+ * from, so DynamoDB Local always has the key schema, indexes and time-to-live
+ * attribute that `cdk deploy` creates. Attribute names come from
+ * lambda/store/schema.ts, which the code reading and writing items uses.
+ */
+import {
+  CONTACTS_KEY,
+  EXPIRES_AT,
+  KEYS_BY_FACTORY,
+  KEYS_BY_KEY_ID,
+  KEYS_KEY,
+  REFERENCE_KEY,
+  type TableNames,
+} from '../lambda/store/schema';
+
+/** A global secondary index: keys only (every index here is). */
+export interface IndexSpec {
+  indexName: string;
+  partitionKey: string;
+  sortKey?: string;
+}
+
+export interface TableSpec {
+  /** All key attributes are strings. */
+  partitionKey: string;
+  sortKey?: string;
+  indexes: readonly IndexSpec[];
+  /** Epoch-seconds attribute DynamoDB's time to live removes items by. */
+  timeToLiveAttribute?: string;
+}
+
+export const TABLE_SPECS: Readonly<Record<keyof TableNames, TableSpec>> = {
+  contacts: {
+    ...CONTACTS_KEY,
+    indexes: [],
+    // Only items that should expire carry it (enrichment passId markers); everything else stays.
+    timeToLiveAttribute: EXPIRES_AT,
+  },
+  // Keys-only indexes: the per-request limiter updates never touch them, so rate limiting costs no index writes.
+  keys: { ...KEYS_KEY, indexes: [KEYS_BY_FACTORY, KEYS_BY_KEY_ID] },
+  // The vendor dataset enrichment reads, loaded by `enrich -- load-dataset`.
+  reference: { ...REFERENCE_KEY, indexes: [] },
+};

@@ -1,0 +1,112 @@
+/**
+ * Key management: npm run --silent keys -- <command> [options]
+ *
+ *   create --factory fac_… [--rate-limit N]                      a secret key (dfsk_…)
+ *   create --factory fac_… --type publishable --origin URL …     a publishable key (dfpk_…)
+ *   list   --factory fac_…                                       the factory's keys, never secrets
+ *   revoke <keyId>                                               from now on the key gives 401
+ *
+ * With no flags it works on the same store as `npm start`; add
+ * --stack <name> [--region <region>] for a deployed stack.
+ */
+import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../../lambda/domain/limits';
+import { KeyAdmin } from '../../lambda/store/key-admin';
+import { RATE_LIMIT_RANGE } from '../../lib/deploy-options';
+import { COMMON_OPTIONS, factoryIdArg, parseCommandLine, positiveIntArg, printJson, runCommand, UsageError } from '../cli';
+import { SetupError } from '../setup-error';
+import { connectStore, type StoreConnection } from '../store';
+
+const USAGE = `usage: npm run --silent keys -- <command> [options]
+
+  create --factory <fac_id> [--rate-limit <requests per minute>]   issue a secret key (dfsk_…)
+  create --factory <fac_id> --type publishable --origin <origin> [--origin <origin> …]
+                                                                   issue a publishable key (dfpk_…)
+  list --factory <fac_id>                                          list a factory's keys (never the secrets)
+  revoke <keyId>                                                   revoke a key: it gives 401 from then on
+
+options for every command:
+  --stack <name> [--region <region>]   work on a deployed stack's tables instead of the local store
+
+Without --rate-limit a key gets ${DEFAULT_RATE_LIMIT_PER_MINUTE} requests per minute, or with --stack
+the stack's defaultRateLimit (its DefaultRateLimit output).`;
+
+/** A website origin: scheme, host and optional port; no path. */
+function originArg(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--origin must be a website origin like https://www.example.com, got "${value}"`);
+  }
+  if (!['http:', 'https:'].includes(url.protocol) || url.pathname !== '/' || url.search || url.hash || url.username) {
+    throw new UsageError(`--origin must be a website origin like https://www.example.com (no path), got "${value}"`);
+  }
+  return url.origin;
+}
+
+async function main(argv: string[]) {
+  const parsed = parseCommandLine(argv, {
+    factory: { type: 'string' },
+    type: { type: 'string' },
+    origin: { type: 'string', multiple: true },
+    'rate-limit': { type: 'string' },
+    ...COMMON_OPTIONS,
+  });
+  const { values, positionals } = parsed;
+  const [command, ...rest] = positionals;
+  if (!command) throw new UsageError('a command is required: create, list or revoke');
+
+  // Check every argument before touching the store.
+  let run: (admin: KeyAdmin, store: StoreConnection) => Promise<void>;
+  switch (command) {
+    case 'create': {
+      const factoryId = factoryIdArg(values.factory);
+      const type = values.type ?? 'secret';
+      if (type !== 'secret' && type !== 'publishable') {
+        throw new UsageError(`--type must be secret or publishable, got "${type}"`);
+      }
+      const origins = (values.origin ?? []).map(originArg);
+      if (type === 'publishable' && origins.length === 0) {
+        throw new UsageError('a publishable key needs at least one --origin (the website it is used on)');
+      }
+      if (type === 'secret' && origins.length > 0) throw new UsageError('--origin is only for --type publishable');
+      const rateLimit = positiveIntArg('--rate-limit', values['rate-limit'], RATE_LIMIT_RANGE.max);
+      if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
+      // Otherwise the deployed stack's default, or locally KeyAdmin's.
+      run = async (admin, store) =>
+        printJson(await admin.create({ factoryId, type, rateLimit: rateLimit ?? store.defaultRateLimit, origins }));
+      break;
+    }
+    case 'list': {
+      const factoryId = factoryIdArg(values.factory);
+      if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
+      run = async (admin) => printJson(await admin.list(factoryId));
+      break;
+    }
+    case 'revoke': {
+      const [keyId, extra] = rest;
+      if (!keyId) throw new UsageError('revoke needs the key id: keys -- revoke key_…');
+      if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
+      if (!/^key_[0-9a-f]{16}$/.test(keyId)) {
+        throw new UsageError(`"${keyId}" is not a key id (key_ + 16 hex characters); find it with keys -- list --factory fac_…`);
+      }
+      run = async (admin) => {
+        const revoked = await admin.revoke(keyId);
+        if (!revoked) throw new SetupError(`no key with id ${keyId}: list a factory's keys with keys -- list --factory fac_…`);
+        printJson(revoked);
+      };
+      break;
+    }
+    default:
+      throw new UsageError(`unknown command "${command}": use create, list or revoke`);
+  }
+
+  const store = await connectStore({ stack: values.stack, region: values.region });
+  try {
+    await run(new KeyAdmin(store.doc, store.tables.keys), store);
+  } finally {
+    await store.close();
+  }
+}
+
+runCommand(USAGE, main);

@@ -1,0 +1,101 @@
+/**
+ * npm start: the contacts API on http://localhost:$PORT, the same handler as
+ * on Lambda behind a small HTTP adapter, on an embedded DynamoDB Local whose
+ * data lives in .data/ (or on DYNAMODB_ENDPOINT when set).
+ * `npm start -- --bundle` serves the file `cdk synth` bundles for Lambda
+ * instead of the TypeScript sources.
+ */
+import type { Server } from 'node:http';
+import { relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ApiHandler } from '../../lambda/api/app';
+import { buildApiAsset } from '../bundle/api-asset';
+import { parseCommandLine, runCommand, UsageError } from '../cli';
+import { serveStore, type ServedStore } from '../store';
+import { createHttpAdapter, listen } from '../http-adapter';
+import { DEFAULT_API_PORT, DEFAULT_DYNAMODB_PORT, LOCAL_DATA_DIR, PROJECT_ROOT } from '../paths';
+import { isPortInUse, portFromEnv } from '../ports';
+import { SetupError } from '../setup-error';
+import { liveStore, removeLock } from '../store-lock';
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+const USAGE = `usage: npm start [-- --bundle]
+
+Starts the contacts API on http://localhost:$PORT (default 3000) on an
+embedded DynamoDB Local (data in .data/), or on DYNAMODB_ENDPOINT when set.
+
+  --bundle   serve the Lambda asset that \`cdk synth\` builds (cdk.out/asset.…/index.mjs),
+             the file \`cdk deploy\` uploads, instead of the TypeScript sources
+
+Environment: PORT, DYNAMODB_PORT (default 8000), DYNAMODB_ENDPOINT, LOG_LEVEL
+(DEBUG, INFO, WARN, ERROR, SILENT; default INFO: one JSON line per request).`;
+
+/** The handler to serve: the Lambda entry point's sources, or the asset `cdk synth` bundles from them. */
+async function loadHandler(bundle: boolean): Promise<ApiHandler> {
+  if (!bundle) return (await import('../../lambda/api/handler')).handler;
+  say('synthesizing the stack (cdk synth) for the bundled Lambda asset …');
+  const asset = buildApiAsset(`${PROJECT_ROOT}/cdk.out`);
+  say(`serving ${relative(process.cwd(), asset.file)} (${asset.bytes} bytes)`);
+  return ((await import(pathToFileURL(asset.file).href)) as { handler: ApiHandler }).handler;
+}
+
+runCommand(USAGE, async (argv) => {
+  const { values, positionals } = parseCommandLine(argv, { bundle: { type: 'boolean' } });
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  // Metrics are for CloudWatch; locally they would only bury the request log.
+  process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
+  const port = portFromEnv('PORT', DEFAULT_API_PORT);
+  const dynamoPort = portFromEnv('DYNAMODB_PORT', DEFAULT_DYNAMODB_PORT);
+  const busy = () =>
+    new SetupError(`port ${port} is already in use: stop what listens there, or pick another port (PORT=${port + 1} npm start)`);
+  if (await isPortInUse(port)) throw busy();
+  const running = liveStore(LOCAL_DATA_DIR, say);
+  if (running) {
+    throw new SetupError(
+      `the local store is already served by ${running.command} (pid ${running.serverPid}, ${running.endpoint}): stop it first`,
+    );
+  }
+
+  let store: ServedStore | undefined;
+  let server: Server | undefined;
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) {
+      // A second signal while stopping: leave now (the exit hook kills DynamoDB Local).
+      removeLock(LOCAL_DATA_DIR);
+      process.exit(1);
+    }
+    stopping = true;
+    say('stopping …');
+    server?.close();
+    server?.closeAllConnections();
+    await store?.stop();
+    removeLock(LOCAL_DATA_DIR);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+  // `kill <npm pid>` ends npm without passing the signal on: stop when the parent goes away.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) void stop();
+  }, 500).unref();
+
+  store = await serveStore({ dataDir: LOCAL_DATA_DIR, port: dynamoPort, say });
+  if (store.created.length > 0) say(`created tables: ${store.created.join(', ')}`);
+  try {
+    // The Lambda entry point itself, configured by the environment as on AWS.
+    process.env.DYNAMODB_ENDPOINT = store.endpoint;
+    const handler = await loadHandler(values.bundle === true);
+    server = createHttpAdapter(handler);
+    await listen(server, port).catch((error: NodeJS.ErrnoException) => {
+      throw error.code === 'EADDRINUSE' ? busy() : error;
+    });
+    say(`Contacts API listening on http://localhost:${port}`);
+    say('Issue a key with: npm run --silent keys -- create --factory fac_demo');
+  } catch (error) {
+    await store.stop();
+    throw error;
+  }
+});

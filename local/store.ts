@@ -1,0 +1,281 @@
+/**
+ * Where a local process gets its DynamoDB: the one module that starts
+ * DynamoDB Local or finds the one in use, and prepares its tables.
+ *
+ *   serveStore        `npm start`: the embedded DynamoDB Local on .data/ (or
+ *                     DYNAMODB_ENDPOINT), its tables created, the store lock written
+ *   connectStore      the operator commands (keys, enrich, …): a deployed
+ *                     stack's tables, DYNAMODB_ENDPOINT, the store a running
+ *                     `npm start` serves, or .data/ opened for the command alone
+ *   openScratchStore  tools and tests: DYNAMODB_ENDPOINT, or a fresh in-memory
+ *                     DynamoDB Local on a free port, never touching .data/
+ */
+import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { ListTablesCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { OUTPUTS, rateLimitFromOutput } from '../lib/outputs';
+import { createDynamoClient, DEFAULT_DYNAMO_CONFIG, documentClientOf } from '../lambda/store/dynamo-client';
+import { tableNamesFromEnv, type TableNames } from '../lambda/store/schema';
+import { dynamoDbLocalVersion, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
+import { DEFAULT_DYNAMODB_PORT, LOCAL_DATA_DIR } from './paths';
+import { freePort, portFromEnv } from './ports';
+import { liveStore, removeLock, writeLock } from './store-lock';
+import { SetupError } from './setup-error';
+import { assertTablesExist, ensureTables } from './tables';
+import { relative } from 'node:path';
+
+export interface StoreConnection {
+  client: DynamoDBClient;
+  doc: DynamoDBDocumentClient;
+  tables: TableNames;
+  /** Where the store is, for messages: an endpoint or a stack. */
+  where: string;
+  /** A deployed stack's `enrichment.provider` name (its PlatformName output). */
+  platformName?: string;
+  /** A deployed stack's requests per minute for new keys (its DefaultRateLimit output). */
+  defaultRateLimit?: number;
+  close(): Promise<void>;
+}
+
+export interface StoreTarget {
+  /** A deployed stack: table names come from its outputs. */
+  stack?: string;
+  region?: string;
+}
+
+// Local processes other than the API are not on a request path: allow slower answers than the Lambda does.
+const CLI_CONFIG = { ...DEFAULT_DYNAMO_CONFIG, requestTimeoutMs: 10_000, connectionTimeoutMs: 3000 };
+
+/** Creates whichever tables are missing at `endpoint`; returns the names it created. */
+async function prepareTables(endpoint: string, tables: TableNames): Promise<string[]> {
+  const admin = createDynamoClient({ ...CLI_CONFIG, endpoint });
+  try {
+    return await ensureTables(admin, tables);
+  } finally {
+    admin.destroy();
+  }
+}
+
+function open(client: DynamoDBClient, tables: TableNames, where: string, close: () => Promise<void>): StoreConnection {
+  const doc = documentClientOf(client);
+  return {
+    client,
+    doc,
+    tables,
+    where,
+    close: async () => {
+      client.destroy();
+      await close();
+    },
+  };
+}
+
+async function answersAsDynamoDb(client: DynamoDBClient): Promise<boolean> {
+  try {
+    await client.send(new ListTablesCommand({ Limit: 1 }));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const OUTPUT_OF: Record<keyof TableNames, string> = {
+  contacts: OUTPUTS.contactsTable,
+  keys: OUTPUTS.keysTable,
+  reference: OUTPUTS.referenceTable,
+};
+
+async function connectStack(stack: string, region: string | undefined, need: (keyof TableNames)[]): Promise<StoreConnection> {
+  const cfn = new CloudFormationClient({ region });
+  let outputs: Record<string, string> = {};
+  try {
+    const found = await cfn.send(new DescribeStacksCommand({ StackName: stack }));
+    for (const output of found.Stacks?.[0]?.Outputs ?? []) {
+      if (output.OutputKey && output.OutputValue) outputs[output.OutputKey] = output.OutputValue;
+    }
+  } catch (error) {
+    throw new SetupError(
+      `could not read stack "${stack}"${region ? ` in ${region}` : ''}: ${error instanceof Error ? error.message : String(error)} (check --stack, --region or AWS_REGION, and your AWS credentials)`,
+    );
+  } finally {
+    cfn.destroy();
+  }
+  const missing = need.filter((table) => !outputs[OUTPUT_OF[table]]).map((table) => OUTPUT_OF[table]);
+  if (missing.length > 0) {
+    throw new SetupError(`stack "${stack}" has no ${missing.join(', ')} output: is it the contacts service stack, deployed from this version?`);
+  }
+  const tables: TableNames = {
+    contacts: outputs[OUTPUTS.contactsTable] ?? '',
+    keys: outputs[OUTPUTS.keysTable] ?? '',
+    reference: outputs[OUTPUTS.referenceTable] ?? '',
+  };
+  let defaultRateLimit: number | undefined;
+  try {
+    defaultRateLimit = rateLimitFromOutput(outputs[OUTPUTS.defaultRateLimit]);
+  } catch (error) {
+    throw new SetupError(`stack "${stack}": ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const client = createDynamoClient({ ...CLI_CONFIG, region });
+  return {
+    ...open(client, tables, `stack ${stack}`, async () => undefined),
+    platformName: outputs[OUTPUTS.platformName],
+    defaultRateLimit,
+  };
+}
+
+/**
+ * The store an operator command works on, with no flags the same one a
+ * running `npm start` uses:
+ *   --stack NAME          the deployed stack's tables (names from its outputs)
+ *   DYNAMODB_ENDPOINT     that endpoint (tables must exist)
+ *   otherwise             the store a running `npm start` serves (found
+ *                         through .data/dynamodb/store.json, whatever its
+ *                         ports); when none runs, the embedded DynamoDB Local
+ *                         is started on .data/ for the command and stopped after it.
+ */
+export async function connectStore(
+  target: StoreTarget = {},
+  need: (keyof TableNames)[] = ['contacts', 'keys'],
+): Promise<StoreConnection> {
+  if (target.stack) return connectStack(target.stack, target.region, need);
+  const needed = (tables: TableNames) => need.map((table) => tables[table]);
+
+  const tables = tableNamesFromEnv();
+  const endpoint = process.env.DYNAMODB_ENDPOINT;
+  if (endpoint) {
+    const client = createDynamoClient({ ...CLI_CONFIG, endpoint });
+    if (!(await answersAsDynamoDb(client))) {
+      client.destroy();
+      throw new SetupError(`no DynamoDB answers at DYNAMODB_ENDPOINT=${endpoint}: start it, or unset DYNAMODB_ENDPOINT`);
+    }
+    await assertTablesExist(client, needed(tables), endpoint, 'start the service once with npm start, which creates them').catch(
+      (error) => {
+        client.destroy();
+        throw error;
+      },
+    );
+    return open(client, tables, endpoint, async () => undefined);
+  }
+
+  // A running `npm start` (or another command) serving this project's store: use it.
+  const live = liveStore(LOCAL_DATA_DIR, (line) => process.stderr.write(`${line}\n`));
+  if (live) {
+    const client = createDynamoClient({ ...CLI_CONFIG, endpoint: live.endpoint });
+    if (!(await answersAsDynamoDb(client))) {
+      client.destroy();
+      throw new SetupError(`${live.command} (pid ${live.serverPid}) serves the local store at ${live.endpoint}, but it does not answer: is it still starting? Try again`);
+    }
+    await assertTablesExist(client, needed(tables), live.endpoint, 'restart npm start, which creates them').catch((error) => {
+      client.destroy();
+      throw error;
+    });
+    return open(client, tables, live.endpoint, async () => undefined);
+  }
+
+  // Nothing running: open the same data folder npm start uses, for this command only.
+  const port = portFromEnv('DYNAMODB_PORT', DEFAULT_DYNAMODB_PORT);
+  const dynamo = await startDynamoDbLocal({ port, dataDir: LOCAL_DATA_DIR, fastStart: true });
+  writeLock(LOCAL_DATA_DIR, { serverPid: process.pid, javaPid: dynamo.pid, endpoint: dynamo.endpoint, command: 'a keys/enrich command' });
+  const stop = async () => {
+    await dynamo.stop();
+    removeLock(LOCAL_DATA_DIR);
+  };
+  try {
+    await prepareTables(dynamo.endpoint, tables);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return open(createDynamoClient({ ...CLI_CONFIG, endpoint: dynamo.endpoint }), tables, `${dynamo.endpoint} (.data/)`, stop);
+}
+
+/** The store `npm start` serves, until `stop()`. */
+export interface ServedStore {
+  endpoint: string;
+  /** The embedded DynamoDB Local, when one was started. */
+  dynamo?: DynamoDbLocal;
+  /** Tables created now (a fresh data folder). */
+  created: string[];
+  stop(): Promise<void>;
+}
+
+/**
+ * `npm start`'s store: DYNAMODB_ENDPOINT when set, otherwise the embedded
+ * DynamoDB Local on `dataDir` (which survives restarts). Writes the lock that
+ * lets the operator commands find it, and creates missing tables.
+ */
+export async function serveStore(options: { dataDir: string; port: number; say: (line: string) => void }): Promise<ServedStore> {
+  const { dataDir, port, say } = options;
+  let dynamo: DynamoDbLocal | undefined;
+  let endpoint = process.env.DYNAMODB_ENDPOINT;
+  if (!endpoint) {
+    say(`starting DynamoDB Local on port ${port} (data in ${relative(process.cwd(), dataDir) || '.'}) …`);
+    dynamo = await startDynamoDbLocal({ port, dataDir });
+    endpoint = dynamo.endpoint;
+  }
+  writeLock(dataDir, { serverPid: process.pid, javaPid: dynamo?.pid, endpoint, command: 'npm start' });
+  const stop = async () => {
+    await dynamo?.stop();
+    removeLock(dataDir);
+  };
+  try {
+    const created = await prepareTables(endpoint, tableNamesFromEnv()).catch((error: unknown) => {
+      throw new SetupError(`could not prepare the tables at ${endpoint}: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    return { endpoint, dynamo, created, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** A DynamoDB for one run of a tool or of the tests, with an uncounted client of its own. */
+export interface ScratchStore {
+  endpoint: string;
+  tables: TableNames;
+  /** True when this process started it (and `close()` stops it). */
+  embedded: boolean;
+  /** `DynamoDB Local 3.3.0 (build …), embedded, in memory`, or the endpoint given. */
+  description: string;
+  client: DynamoDBClient;
+  doc: DynamoDBDocumentClient;
+  close(): Promise<void>;
+}
+
+/**
+ * DYNAMODB_ENDPOINT when set (its tables created if missing, as npm start
+ * does); otherwise an embedded, in-memory DynamoDB Local on a free port, so
+ * a run neither touches .data/ nor collides with a running npm start.
+ */
+export async function openScratchStore(
+  options: { say?: (line: string) => void; fastStart?: boolean; exitOnSignal?: boolean } = {},
+): Promise<ScratchStore> {
+  const tables = tableNamesFromEnv();
+  const given = process.env.DYNAMODB_ENDPOINT;
+  const dynamo = given ? undefined : await startDynamoDbLocal({ port: await freePort(), fastStart: options.fastStart ?? false });
+  // Ctrl-C or kill: leave through process.exit, whose hook stops the java process (it has its own process group).
+  if (dynamo && options.exitOnSignal) for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+  const endpoint = given ?? (dynamo as DynamoDbLocal).endpoint;
+  options.say?.(given ? `using DynamoDB at ${endpoint}` : `started DynamoDB Local (in memory) at ${endpoint}`);
+  try {
+    await prepareTables(endpoint, tables);
+  } catch (error) {
+    await dynamo?.stop();
+    throw error;
+  }
+  const client = createDynamoClient({ ...CLI_CONFIG, endpoint });
+  return {
+    endpoint,
+    tables,
+    embedded: dynamo !== undefined,
+    description: given
+      ? `the DynamoDB at DYNAMODB_ENDPOINT=${given} (version not known)`
+      : `DynamoDB Local ${dynamoDbLocalVersion()}, embedded, in memory`,
+    client,
+    doc: documentClientOf(client),
+    close: async () => {
+      client.destroy();
+      await dynamo?.stop();
+    },
+  };
+}

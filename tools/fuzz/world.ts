@@ -1,0 +1,95 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { randomBytes } from 'node:crypto';
+import { createApiHandler, type ApiHandler } from '../../lambda/api/app';
+import { generateKey } from '../../lambda/domain/api-key';
+import { dynamoDependencies } from '../../lambda/api/dynamo-dependencies';
+import { KeyAdmin } from '../../lambda/store/key-admin';
+import type { TableNames } from '../../lambda/store/schema';
+import { apiRequest } from './request';
+import { invoke } from './transport';
+
+/**
+ * The clock the fuzzed handler reads for rate-limit windows: frozen, so a key
+ * over its limit stays over for the whole run, and the busy key's counter
+ * stays inside one window.
+ */
+export const FROZEN_NOW = Date.UTC(2031, 0, 1, 12, 0, 30);
+
+/** A factory, its key and the contacts it holds before the fuzz starts. */
+export interface Tenant {
+  factoryId: string;
+  key: string;
+  contacts: { id: string; email: string }[];
+}
+
+/** What generated requests draw from, and what the oracle knows of the store. */
+export interface FuzzWorld {
+  /** The caller: a request that passes the key check acts for this factory. */
+  own: Tenant;
+  /** Another factory: its key is never sent, its ids and emails are, and must never reach its data. */
+  other: Tenant;
+  /** A secret key over its per-minute limit. */
+  throttledKey: string;
+  /** Keys that never work: revoked, publishable, never issued. */
+  revokedKey: string;
+  publishableKey: string;
+  unknownKey: string;
+}
+
+/** Stored (lowercase) emails. `shared@…` exists in both factories. */
+const OWN_EMAILS = ['ada@example.com', 'grace.hopper+crm@example.org', 'søren@example.dk', 'shared@both.example'];
+const OTHER_EMAILS = ['shared@both.example', 'alan@turing.example', 'other+only@example.net'];
+
+/** Every secret of the world: none may ever show in an error body or a log line. */
+export function worldSecrets(world: FuzzWorld): string[] {
+  return [world.own.key, world.other.key, world.throttledKey, world.revokedKey, world.publishableKey, world.unknownKey];
+}
+
+/** The API wired as the Lambda wires it, on the given tables, with the frozen clock. */
+export function fuzzHandler(doc: DynamoDBDocumentClient, tables: TableNames): ApiHandler {
+  return createApiHandler({ ...dynamoDependencies(doc, tables), now: () => FROZEN_NOW });
+}
+
+async function seed(handler: ApiHandler, factoryId: string, key: string, emails: string[], companyName: string): Promise<Tenant> {
+  const contacts = [];
+  for (const email of emails) {
+    const body = { email, name: `${companyName} person`, companyDomain: 'acme.io', company: companyName };
+    const res = await invoke(handler, apiRequest('POST', '/api/v1/contacts', key, body));
+    if (res.status !== 201) throw new Error(`seeding ${email} for ${factoryId} answered ${res.status}: ${res.body}`);
+    const { contact } = JSON.parse(res.body) as { contact: { id: string; email: string } };
+    contacts.push({ id: contact.id, email: contact.email });
+  }
+  return { factoryId, key, contacts };
+}
+
+/**
+ * Fresh factories and keys for one run: the caller with a few contacts,
+ * another factory with some of the same emails, and keys in every state.
+ */
+export async function createWorld(handler: ApiHandler, doc: DynamoDBDocumentClient, tables: TableNames): Promise<FuzzWorld> {
+  const admin = new KeyAdmin(doc, tables.keys);
+  const run = randomBytes(5).toString('hex');
+  const ownFactory = `fac_fuzz_${run}`;
+  const otherFactory = `fac_fuzz_other_${run}`;
+  // The busy key's counter grows all run long in the frozen window: no limit it could reach.
+  const ownKey = (await admin.create({ factoryId: ownFactory, type: 'secret', rateLimit: 1_000_000_000 })).key;
+  const otherKey = (await admin.create({ factoryId: otherFactory, type: 'secret', rateLimit: 1_000_000_000 })).key;
+  const throttled = await admin.create({ factoryId: ownFactory, type: 'secret', rateLimit: 1 });
+  const revoked = await admin.create({ factoryId: ownFactory, type: 'secret' });
+  await admin.revoke(revoked.keyId);
+  const publishable = await admin.create({ factoryId: ownFactory, type: 'publishable', origins: ['https://www.example.com'] });
+
+  const own = await seed(handler, ownFactory, ownKey, OWN_EMAILS, 'Own Co');
+  const other = await seed(handler, otherFactory, otherKey, OTHER_EMAILS, 'Other Co');
+  // Spend the throttled key's one request of the (frozen) minute.
+  const spent = await invoke(handler, apiRequest('GET', '/api/v1/contacts/ct_0000000000000000', throttled.key));
+  if (spent.status !== 404) throw new Error(`spending the throttled key answered ${spent.status}: ${spent.body}`);
+  return {
+    own,
+    other,
+    throttledKey: throttled.key,
+    revokedKey: revoked.key,
+    publishableKey: publishable.key,
+    unknownKey: generateKey('secret').secret,
+  };
+}
