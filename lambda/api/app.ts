@@ -1,53 +1,48 @@
-import middy from '@middy/core';
+import middy, { type Request } from '@middy/core';
 import httpErrorHandler from '@middy/http-error-handler';
 import httpEventNormalizer from '@middy/http-event-normalizer';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
-import type { ContactStore, KeyAuthorizer } from '../domain/ports';
+import type { Context } from 'aws-lambda';
 import { withDynamoStats } from '../observability/dynamo-stats';
-import { answerWhenConfirmed, authenticate } from './middleware/authenticate';
-import { refuseOrigin } from './middleware/refuse-origin';
 import { requestId } from './middleware/request-id';
 import { requestLog } from './middleware/request-log';
 import { requestMetrics } from './middleware/request-metrics';
 import { responseHeaders } from './middleware/response-headers';
 import { serverErrors } from './middleware/server-errors';
-import { findContactRoute, getContactRoute } from './operations/get-contact';
-import { upsertContactRoute } from './operations/upsert-contact';
 import { createRouter, routeLabeler, type Route } from './router';
-import type { Context } from 'aws-lambda';
-import type { ApiContext, ApiEvent, ApiResult } from './types';
+import { CONTACTS_API, type ApiSpec, type ContactsDependencies, type RouteSpec } from './routes';
+import type { ApiContext, ApiEvent, ApiResult, RouteHandler } from './types';
 
 /** The Lambda handler: an API Gateway (REST, v1) proxy event in, a proxy result out. */
 export type ApiHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 
-export interface ApiDependencies {
-  contacts: ContactStore;
-  keys: KeyAuthorizer;
-  now?: () => number;
-}
-
 /** Answer early, as a 503, this long before the Lambda would be killed. */
 const TIMEOUT_MARGIN_MS = 500;
 
+/** A route's steps and operation as one handler: the steps' `before` in order, then the operation. */
+function compileRoute<Deps>(route: RouteSpec<Deps>, deps: Deps): Route {
+  const operation = route.operation(deps);
+  const steps = route.steps.flatMap((step) => (step.before ? [step.before] : []));
+  const handler: RouteHandler = async (event, context) => {
+    const request = { event, context, response: null, error: null, internal: {} } as unknown as Request<ApiEvent, ApiResult, Error, ApiContext>;
+    for (const before of steps) await before(request);
+    return operation(request.event, context);
+  };
+  return { method: route.method, path: route.path, handler };
+}
+
 /**
- * The contacts API as one Middy pipeline, the same on Lambda and behind the
- * local HTTP adapter. Every request meets the checks in this order; the first
- * that fails answers:
- *
- *   Origin header 403 → key 401 → rate limit 429 → route 404 / method 405
- *   → body size 413 → JSON 400 → validation 422 → operation (404) → storage 503
- *
- * Every answer carries `X-Request-Id`, and every request writes one log line
- * and its metrics (both on stdout).
+ * One API of the route table (routes.ts) as one Middy pipeline, compiled
+ * once per container; the same on Lambda and behind the local HTTP adapter.
+ * Around the API's own guards and routes, every request gets the same
+ * treatment: an `X-Request-Id` on every answer, one log line and its metrics
+ * (both on stdout), errors as `{"error": …}`, storage failures as 503.
  */
-export function createApiHandler(deps: ApiDependencies): ApiHandler {
-  const routes: Route[] = [
-    { method: 'POST', path: '/api/v1/contacts', handler: upsertContactRoute(deps.contacts) },
-    { method: 'GET', path: '/api/v1/contacts', handler: findContactRoute(deps.contacts) },
-    { method: 'GET', path: '/api/v1/contacts/{id}', handler: getContactRoute(deps.contacts) },
-  ];
+export function createHandler<Deps>(api: ApiSpec<Deps>, deps: Deps): ApiHandler {
+  const routes = api.routes.map((route) => compileRoute(route, deps));
   const routeOf = routeLabeler(routes);
-  const pipeline = middy<ApiEvent, ApiResult, Error, ApiContext>({ timeoutEarlyInMillis: TIMEOUT_MARGIN_MS })
+  const router = createRouter(routes, api.home);
+  let pipeline = middy<ApiEvent, ApiResult, Error, ApiContext>({ timeoutEarlyInMillis: TIMEOUT_MARGIN_MS })
     .use(httpHeaderNormalizer())
     .use(httpEventNormalizer())
     .use(requestLog(routeOf))
@@ -60,13 +55,19 @@ export function createApiHandler(deps: ApiDependencies): ApiHandler {
         fallbackMessage: JSON.stringify({ error: 'Internal error: the request failed on our side; retry later.' }),
       }),
     )
-    .use(serverErrors())
-    .use(refuseOrigin())
-    .use(authenticate(deps.keys, deps.now))
-    .handler(answerWhenConfirmed(createRouter(routes)));
+    .use(serverErrors());
+  for (const guard of api.guards(deps)) pipeline = pipeline.use(guard);
   // Middy types the input as already normalized (non-null query and path
   // parameters); it accepts any API Gateway proxy event, which is what this says.
-  const handler = pipeline as unknown as ApiHandler;
+  const handler = pipeline.handler(api.wrapRoutes ? api.wrapRoutes(router) : router) as unknown as ApiHandler;
   // The DynamoDB calls made while serving this request, for its log line and metrics.
   return (event, context) => withDynamoStats(() => handler(event, context));
+}
+
+/** What the contacts API's entry point, the tests and the tools build it from. */
+export type ApiDependencies = ContactsDependencies;
+
+/** The contacts API (routes.ts, CONTACTS_API). */
+export function createApiHandler(deps: ApiDependencies): ApiHandler {
+  return createHandler(CONTACTS_API, deps);
 }

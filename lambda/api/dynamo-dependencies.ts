@@ -1,14 +1,21 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createDocumentClient, dynamoConfigFromEnv } from '../store/dynamo-client';
 import { DynamoContactStore } from '../store/dynamo-contact-store';
 import { DynamoKeyAuthorizer } from '../store/dynamo-key-authorizer';
-import type { TableNames } from '../store/schema';
-import type { ApiDependencies } from './app';
+import { tableNamesFromEnv, type TableNames } from '../store/schema';
+import type { ContactsDependencies } from './routes';
 
 /**
- * The API's stores on DynamoDB, as the Lambda entry point wires them: one
- * client shared by both (so one set of keep-alive sockets and one key cache
- * per container). Tests and the benchmark call it with a client of their own.
+ * The wiring: the only module of lambda/api that knows the stores are
+ * DynamoDB. One client shared by both stores (so one set of keep-alive
+ * sockets and one key cache per container). Tests and the benchmark call it
+ * with a client of their own.
  */
-export function dynamoDependencies(doc: DynamoDBDocumentClient, tables: Pick<TableNames, 'contacts' | 'keys'>): ApiDependencies {
+export function dynamoDependencies(doc: DynamoDBDocumentClient, tables: Pick<TableNames, 'contacts' | 'keys'>): ContactsDependencies {
   return { contacts: new DynamoContactStore(doc, tables.contacts), keys: new DynamoKeyAuthorizer(doc, tables.keys) };
+}
+
+/** What the Lambda entry point runs on: the client and table names from the function's environment. */
+export function containerDependencies(env: NodeJS.ProcessEnv = process.env): ContactsDependencies {
+  return dynamoDependencies(createDocumentClient(dynamoConfigFromEnv(env)), tableNamesFromEnv(env));
 }

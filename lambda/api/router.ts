@@ -1,10 +1,13 @@
-import httpRouterHandler, { type Method } from '@middy/http-router';
+import httpRouterHandler, { type Method as RouterMethod } from '@middy/http-router';
 import { clip } from '../domain/clip';
 import { apiError } from './responses';
 import type { ApiEvent, ApiResult, RouteHandler } from './types';
 
+export type Method = Exclude<RouterMethod, 'ANY'>;
+
+/** A compiled route: its steps and operation already composed into one handler. */
 export interface Route {
-  method: Exclude<Method, 'ANY'>;
+  method: Method;
   /** Path pattern, parameters in braces: `/api/v1/contacts/{id}`. */
   path: string;
   handler: RouteHandler;
@@ -38,14 +41,14 @@ export function routeLabeler(routes: Pick<Route, 'method' | 'path'>[]): (method:
  * 405 with `Allow` when the path exists under other methods (spec 4.4), 404
  * otherwise.
  */
-export function createRouter(routes: Route[]): RouteHandler {
+export function createRouter(routes: Route[], home: string): RouteHandler {
   const patterns = routes.map((route) => ({ route, regexp: pattern(route.path) }));
   return httpRouterHandler<ApiEvent, ApiResult>({
     routes,
     notFoundResponse: ({ method, path }) => {
       const matching = patterns.filter(({ regexp }) => regexp.test(path));
       if (matching.length === 0) {
-        throw apiError(404, `No such endpoint: ${method} ${clip(path, 300)}. The contacts API lives under /api/v1/contacts.`);
+        throw apiError(404, `No such endpoint: ${method} ${clip(path, 300)}. ${home}`);
       }
       const allow = [...new Set(matching.map(({ route }) => route.method))].sort().join(', ');
       const template = matching[0]?.route.path ?? path;

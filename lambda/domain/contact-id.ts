@@ -1,5 +1,8 @@
 import { sha256Hex } from './hash';
 
+/** Every contact id starts with it (and so does every contact item's sort key). */
+export const CONTACT_ID_PREFIX = 'ct_';
+
 const CONTACT_ID = /^ct_[0-9a-f]{16}$/;
 
 /**

@@ -37,11 +37,21 @@ export interface ContactStore {
   getContact(factoryId: string, id: string): Promise<Contact | undefined>;
 }
 
+/** Where a key stands against its limit after a request: what the rate-limit headers say. */
+export interface RateStatus {
+  /** Requests per minute. */
+  limit: number;
+  /** Requests that would still be admitted right now. */
+  remaining: number;
+  /** Seconds until the full burst is available again. */
+  resetSeconds: number;
+}
+
 export type AuthDecision =
-  | { outcome: 'allowed'; factoryId: string; keyId: string }
+  | { outcome: 'allowed'; factoryId: string; keyId: string; rate: RateStatus }
   | { outcome: 'unknown' }
   | { outcome: 'revoked' }
-  | { outcome: 'throttled'; retryAfterSeconds: number; limitPerMinute: number };
+  | { outcome: 'throttled'; retryAfterSeconds: number; rate: RateStatus };
 
 export interface KeyAuthorizer {
   /** Checks the key and counts the request against its limit, in one step. */

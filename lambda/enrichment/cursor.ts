@@ -1,9 +1,5 @@
+import { InvalidCursorError } from '../domain/errors';
 import { CONTACT_SK_PREFIX } from '../store/schema';
-
-/** Thrown for a cursor that is not one this service handed out for that factory. */
-export class InvalidCursorError extends Error {
-  override readonly name = 'InvalidCursorError';
-}
 
 /**
  * A bulk run's position: the last contact id a page ended on, bound to its

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { StorageUnavailableError } from '../store/errors';
+import { StorageUnavailableError } from '../domain/errors';
 import { planPass } from './plan-pass';
 import type { EnrichmentStore, StoredContact } from './ports';
 import type { EnrichmentSource, Findings, FoundFields } from './sources/source';

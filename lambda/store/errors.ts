@@ -1,15 +1,4 @@
-/**
- * DynamoDB could not complete a call (timeout, throttling, network, service
- * error). The API answers 503: every write is idempotent, so retrying is safe.
- */
-export class StorageUnavailableError extends Error {
-  override readonly name = 'StorageUnavailableError';
-  constructor(operation: string, cause: unknown) {
-    super(`${operation} failed: ${cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause)}`, {
-      cause,
-    });
-  }
-}
+import { StorageUnavailableError } from '../domain/errors';
 
 /** A conditional write whose condition did not hold. */
 export function isConditionalCheckFailed(error: unknown): error is Error & { Item?: Record<string, unknown> } {

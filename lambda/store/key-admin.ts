@@ -1,6 +1,7 @@
 import { BatchGetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { generateKey, type KeyType } from '../domain/api-key';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../domain/limits';
+import { intervalUs, perMinutePolicy, toleranceUs } from '../domain/rate-limit';
 import { isConditionalCheckFailed } from './errors';
 import type { KeyItem } from './key-item';
 import { KEYS_BY_FACTORY, KEYS_BY_KEY_ID } from './schema';
@@ -25,6 +26,12 @@ export interface CreateKeyOptions {
   rateLimit?: number;
   origins?: string[];
   now?: Date;
+}
+
+/** The limiter's fixed steps (see DynamoKeyAuthorizer): stored with the key so its first request needs no read. */
+function limiterSteps(rateLimit: number): Pick<KeyItem, 'rlStep' | 'rlIdleStep'> {
+  const policy = perMinutePolicy(rateLimit);
+  return { rlStep: intervalUs(policy), rlIdleStep: intervalUs(policy) - toleranceUs(policy) };
 }
 
 function summarize(item: KeyItem): KeySummary {
@@ -53,15 +60,17 @@ export class KeyAdmin {
   /** Stores a new key (its hash, never the secret) and returns the secret once. */
   async create(options: CreateKeyOptions): Promise<KeySummary & { key: string }> {
     const key = generateKey(options.type);
+    const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
     const item: KeyItem = {
       keyHash: key.keyHash,
       keyId: key.keyId,
       factoryId: options.factoryId,
       keyType: options.type,
       status: 'active',
-      rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
+      rateLimit,
       createdAt: (options.now ?? new Date()).toISOString(),
       hint: key.hint,
+      ...limiterSteps(rateLimit),
     };
     if (options.type === 'publishable') item.origins = options.origins ?? [];
     await this.doc.send(

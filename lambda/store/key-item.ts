@@ -15,9 +15,16 @@ export interface KeyItem {
   hint: string;
   /** Publishable keys only: the website origins they are bound to. */
   origins?: string[];
-  /** Fixed-window throttling state: the current window (epoch minute) and its count. */
-  rlWindow?: number;
-  rlCount?: number;
+  /**
+   * The rate limiter's state (lambda/domain/rate-limit.ts), microseconds since
+   * the epoch: the theoretical arrival time, and the gate (TAT − B·T: a request
+   * at or after it is admitted). Absent until the key's first request.
+   */
+  rlTat?: number;
+  rlGate?: number;
+  /** T, and T − B·T: the steps the update expressions add, fixed when the key is issued. */
+  rlStep?: number;
+  rlIdleStep?: number;
   /** The token of the last counted request: tells an SDK retry of a write that landed from a new request. */
   rlLastRequest?: string;
 }

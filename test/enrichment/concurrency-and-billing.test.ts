@@ -1,5 +1,5 @@
 import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { InvalidCursorError } from '../../lambda/enrichment/cursor';
+import { InvalidCursorError } from '../../lambda/domain/errors';
 import { DynamoEnrichmentStore } from '../../lambda/enrichment/dynamo-enrichment-store';
 import type { PassWrite } from '../../lambda/enrichment/ports';
 import { runBulk, type BulkSummary } from '../../lambda/enrichment/run-bulk';

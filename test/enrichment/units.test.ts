@@ -1,4 +1,5 @@
-import { decodeCursor, encodeCursor, InvalidCursorError } from '../../lambda/enrichment/cursor';
+import { InvalidCursorError } from '../../lambda/domain/errors';
+import { decodeCursor, encodeCursor } from '../../lambda/enrichment/cursor';
 import { planPass } from '../../lambda/enrichment/plan-pass';
 import { parseRequest } from '../../lambda/enrichment/request';
 import { mapWithConcurrency } from '../../lambda/enrichment/run-bulk';

@@ -1,11 +1,14 @@
 import middy from '@middy/core';
-import { answerWhenConfirmed, authenticate } from '../../lambda/api/middleware/authenticate';
+import { authenticate } from '../../lambda/api/middleware/authenticate';
+import { answerWhenConfirmed } from '../../lambda/api/speculative-read';
 import type { ApiContext, RouteHandler } from '../../lambda/api/types';
 import { hashSecret } from '../../lambda/domain/api-key';
 import type { AuthDecision, KeyAuthorizer } from '../../lambda/domain/ports';
 import { context, errorMessage, proxyEvent } from '../support/events';
 
 const SECRET = `dfsk_${'k'.repeat(43)}`;
+/** Where the key stands against its limit (what the fake authorizers report). */
+const RATE = { limit: 100, remaining: 99, resetSeconds: 1 };
 
 /** A KeyAuthorizer answering a fixed decision and recording what it was asked. */
 function authorizer(decision: AuthDecision, known?: { factoryId: string; keyId: string }) {
@@ -52,7 +55,7 @@ const run = (keys: KeyAuthorizer, headers: Record<string, string>) => {
 
 describe('authenticate', () => {
   test('sets the caller from the key and asks with the hash, never the secret', async () => {
-    const { keys, calls } = authorizer({ outcome: 'allowed', factoryId: 'fac_a', keyId: 'key_1' });
+    const { keys, calls } = authorizer({ outcome: 'allowed', factoryId: 'fac_a', keyId: 'key_1', rate: RATE });
     const res = await run(keys, { authorization: `Bearer ${SECRET}` });
     expect(JSON.parse(res.body)).toEqual({ factoryId: 'fac_a', keyId: 'key_1' });
     expect(calls).toEqual([hashSecret(SECRET)]);
@@ -64,7 +67,7 @@ describe('authenticate', () => {
     ['a publishable key', { authorization: `Bearer dfpk_${'p'.repeat(43)}` }],
     ['a malformed key', { authorization: 'Bearer dfsk_x' }],
   ])('answers 401 for %s without asking the store', async (_label, headers) => {
-    const { keys, calls } = authorizer({ outcome: 'allowed', factoryId: 'fac_a', keyId: 'key_1' });
+    const { keys, calls } = authorizer({ outcome: 'allowed', factoryId: 'fac_a', keyId: 'key_1', rate: RATE });
     await expect(run(keys, headers)).rejects.toMatchObject({ statusCode: 401 });
     expect(calls).toEqual([]);
   });
@@ -79,7 +82,7 @@ describe('authenticate', () => {
   });
 
   test('answers 429 with Retry-After when throttled', async () => {
-    const { keys } = authorizer({ outcome: 'throttled', retryAfterSeconds: 7, limitPerMinute: 100 });
+    const { keys } = authorizer({ outcome: 'throttled', retryAfterSeconds: 7, rate: { ...RATE, remaining: 0 } });
     const error = await run(keys, { authorization: `Bearer ${SECRET}` }).catch((e: unknown) => e);
     expect(error).toMatchObject({ statusCode: 429, headers: { 'Retry-After': '7' } });
     expect(errorMessage(error)).toMatch(/100 requests per minute/);
@@ -95,7 +98,7 @@ describe('authenticate', () => {
       })(proxyEvent({ httpMethod: 'GET', headers: AUTH }), context() as ApiContext);
       await new Promise((resolve) => setImmediate(resolve));
       expect(readStarted).toBe(true);
-      release({ outcome: 'allowed', ...KNOWN });
+      release({ outcome: 'allowed', ...KNOWN, rate: RATE });
       expect(JSON.parse((await answer as { body: string }).body)).toEqual(KNOWN);
     });
 
@@ -108,14 +111,14 @@ describe('authenticate', () => {
       })(proxyEvent({ httpMethod: 'POST', headers: AUTH }), context() as ApiContext);
       await new Promise((resolve) => setImmediate(resolve));
       expect(routeStarted).toBe(false);
-      release({ outcome: 'allowed', ...KNOWN });
+      release({ outcome: 'allowed', ...KNOWN, rate: RATE });
       await answer;
       expect(routeStarted).toBe(true);
     });
 
     test.each([
       ['revoked', { outcome: 'revoked' } as const, 401],
-      ['throttled', { outcome: 'throttled', retryAfterSeconds: 3, limitPerMinute: 5 } as const, 429],
+      ['throttled', { outcome: 'throttled', retryAfterSeconds: 3, rate: { ...RATE, limit: 5, remaining: 0 } } as const, 429],
     ])('the read is discarded when the key turns out %s', async (_label, decision, status) => {
       const { keys, release } = pendingAuthorizer(KNOWN);
       const answer = withRoute(keys, read)(proxyEvent({ httpMethod: 'GET', headers: AUTH }), context() as ApiContext);
@@ -139,7 +142,7 @@ describe('authenticate', () => {
       const answer = withRoute(keys, () => {
         throw notFound;
       })(proxyEvent({ httpMethod: 'GET', headers: AUTH }), context() as ApiContext);
-      release({ outcome: 'throttled', retryAfterSeconds: 3, limitPerMinute: 5 });
+      release({ outcome: 'throttled', retryAfterSeconds: 3, rate: { ...RATE, limit: 5, remaining: 0 } });
       await expect(answer).rejects.toMatchObject({ statusCode: 429 });
     });
 
@@ -154,7 +157,7 @@ describe('authenticate', () => {
     test('a confirmation naming another factory makes the read run again for that factory', async () => {
       const { keys, release } = pendingAuthorizer(KNOWN);
       const answer = withRoute(keys, read)(proxyEvent({ httpMethod: 'GET', headers: AUTH }), context() as ApiContext);
-      release({ outcome: 'allowed', factoryId: 'fac_b', keyId: 'key_1' });
+      release({ outcome: 'allowed', factoryId: 'fac_b', keyId: 'key_1', rate: RATE });
       expect(JSON.parse((await answer as { body: string }).body)).toEqual({ factoryId: 'fac_b', keyId: 'key_1' });
     });
   });

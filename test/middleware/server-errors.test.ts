@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import httpErrorHandler from '@middy/http-error-handler';
 import { serverErrors } from '../../lambda/api/middleware/server-errors';
 import { apiError } from '../../lambda/api/responses';
-import { StorageUnavailableError } from '../../lambda/store/errors';
+import { StorageUnavailableError } from '../../lambda/domain/errors';
 import { context } from '../support/events';
 
 const failingWith = (error: Error) =>

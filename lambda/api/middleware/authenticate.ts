@@ -2,7 +2,7 @@ import type { MiddlewareObj } from '@middy/core';
 import { hashSecret, readCredential, type Credential } from '../../domain/api-key';
 import type { AuthDecision, KeyAuthorizer } from '../../domain/ports';
 import { apiError } from '../responses';
-import type { ApiContext, ApiEvent, Caller, RouteHandler } from '../types';
+import type { ApiContext, ApiEvent, Caller } from '../types';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="contacts"' };
 
@@ -28,7 +28,7 @@ function admit(decision: AuthDecision): Caller {
     case 'throttled':
       throw apiError(
         429,
-        `Rate limit of ${decision.limitPerMinute} requests per minute exceeded for this key: retry after ${decision.retryAfterSeconds} s.`,
+        `Rate limit of ${decision.rate.limit} requests per minute exceeded for this key: retry after ${decision.retryAfterSeconds} s.`,
         { 'Retry-After': String(decision.retryAfterSeconds) },
       );
   }
@@ -41,12 +41,8 @@ function admit(decision: AuthDecision): Caller {
  * `Retry-After` over the limit. On success the tenant, taken from the key
  * only, is `context.caller`.
  *
- * A GET with a key this container has seen allowed does not wait: its
- * factory is known (it never changes), so the read starts at once, in
- * parallel with the check, and `context.confirmation` holds the check's
- * outcome. `answerWhenConfirmed` releases the read's answer only once the key
- * is confirmed, and answers the check's 401/429/503 otherwise. Writes always
- * wait for the check.
+ * A GET with a key this container has seen allowed does not wait for the
+ * check: see ../speculative-read.ts. Writes always wait.
  */
 export function authenticate(keys: KeyAuthorizer, now: () => number = Date.now): MiddlewareObj<ApiEvent, unknown, Error, ApiContext> {
   return {
@@ -71,32 +67,5 @@ export function authenticate(keys: KeyAuthorizer, now: () => number = Date.now):
       // rejection as unhandled while the read is still running.
       confirmation.catch(() => undefined);
     },
-  };
-}
-
-/**
- * Wraps the routes: when the read ran before its key was confirmed, waits for
- * the confirmation and lets its failure win over whatever the read produced,
- * so the answer and the precedence of errors are those of a request that
- * waited. In the (impossible) case of a key now naming another factory, the
- * read is done again for the confirmed caller.
- */
-export function answerWhenConfirmed(routes: RouteHandler): RouteHandler {
-  return async (event, context) => {
-    const { confirmation } = context;
-    if (!confirmation) return routes(event, context);
-    const speculative = context.caller;
-    // Called inside an async function: a route (or the router's 404) may throw synchronously.
-    const run = async () => routes(event, context);
-    const [confirmed, answer] = await Promise.allSettled([confirmation, run()]);
-    if (confirmed.status === 'rejected') throw confirmed.reason;
-    context.confirmation = undefined;
-    if (confirmed.value.factoryId !== speculative?.factoryId) {
-      context.caller = confirmed.value;
-      return routes(event, context);
-    }
-    context.caller = confirmed.value;
-    if (answer.status === 'rejected') throw answer.reason;
-    return answer.value;
   };
 }

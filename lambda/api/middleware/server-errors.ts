@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import { redactKeys } from '../../domain/api-key';
-import { StorageUnavailableError } from '../../store/errors';
+import { StorageUnavailableError } from '../../domain/errors';
 import { logger } from '../../observability/logger';
 import { apiError } from '../responses';
 import type { ApiContext } from '../types';

@@ -18,7 +18,7 @@ function decodeSegment(segment: string): string | undefined {
 }
 
 /** GET /api/v1/contacts/{id}: 404 also for another factory's id (spec 4.2, 5.6). */
-export function getContactRoute(store: ContactStore): RouteHandler {
+export function getContactOperation(store: ContactStore): RouteHandler {
   return async (event, context) => {
     const raw = event.pathParameters?.id ?? '';
     const id = decodeSegment(raw);
@@ -33,7 +33,7 @@ export function getContactRoute(store: ContactStore): RouteHandler {
  * sent unencoded arrives as a space; addresses never hold spaces, so it is
  * read back as `+`.
  */
-export function findContactRoute(store: ContactStore): RouteHandler {
+export function findContactOperation(store: ContactStore): RouteHandler {
   return async (event, context) => {
     const values = event.multiValueQueryStringParameters?.email ?? [];
     const single = event.queryStringParameters?.email;

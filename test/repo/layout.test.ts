@@ -1,0 +1,49 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+/**
+ * The layout's rules (README, "Where things are"), checked on the imports
+ * themselves: the domain is pure, the API reaches storage only through its
+ * wiring module, operations are plain functions, and what ships never
+ * imports the lab.
+ */
+const ROOT = join(__dirname, '..', '..');
+
+function files(dir: string): string[] {
+  return readdirSync(join(ROOT, dir)).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(join(ROOT, path)).isDirectory() ? files(path) : path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Every module specifier a file imports (static, dynamic and type imports alike). */
+function importsOf(file: string): string[] {
+  const source = readFileSync(join(ROOT, file), 'utf8');
+  return [...source.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map((match) => match[1] as string);
+}
+
+/** Files under `dir` importing a specifier that matches `forbidden`, as "file → specifier". */
+function offenders(dir: string, forbidden: RegExp, except: string[] = []): string[] {
+  return files(dir)
+    .filter((file) => !except.includes(file))
+    .flatMap((file) => importsOf(file).filter((spec) => forbidden.test(spec)).map((spec) => `${relative('.', file)} → ${spec}`));
+}
+
+describe('layout', () => {
+  test('lambda/domain imports nothing from the store, the API, the functions or any AWS SDK package', () => {
+    expect(offenders('lambda/domain', /\/store\/|\/api\/|\/enrichment\/|^@aws-sdk\//)).toEqual([]);
+  });
+
+  test('lambda/api reaches lambda/store only through its wiring module', () => {
+    expect(offenders('lambda/api', /\.\.\/store\/|\.\.\/\.\.\/store\//, ['lambda/api/dynamo-dependencies.ts'])).toEqual([]);
+  });
+
+  test('no operation wraps itself in a Middy chain', () => {
+    expect(offenders('lambda/api/operations', /^@middy\/core$/)).toEqual([]);
+  });
+
+  test('what ships (bin, lib, lambda, local) imports nothing from tools/ or test/', () => {
+    const lab = /(^|\/)(tools|test)\//;
+    expect(['bin', 'lib', 'lambda', 'local'].flatMap((dir) => offenders(dir, lab))).toEqual([]);
+  });
+});

@@ -1,0 +1,100 @@
+import { upsertContact } from '../../lambda/domain/upsert-contact';
+import { upsertBody } from '../../lambda/domain/upsert-input';
+import { runBulk } from '../../lambda/enrichment/run-bulk';
+import { runPass, type EnrichmentContext } from '../../lambda/enrichment/run-pass';
+import type { EnrichmentStore } from '../../lambda/enrichment/ports';
+import { EmailNameHeuristic } from '../../lambda/enrichment/sources/email-name-heuristic';
+import { MemoryContactStore } from '../../lambda/memory/memory-contact-store';
+import { MemoryEnrichmentStore } from '../../lambda/memory/memory-enrichment-store';
+import { MemoryReferenceDataset } from '../../lambda/memory/memory-reference-dataset';
+
+/**
+ * Enrichment's rules (spec 2.2; planning, billing, skipping) on in-memory
+ * ports: no DynamoDB. test/enrichment/*.test.ts hold them on DynamoDB Local.
+ */
+const FACTORY = 'fac_rules';
+let contacts: MemoryContactStore;
+let store: MemoryEnrichmentStore;
+let dataset: MemoryReferenceDataset;
+let context: EnrichmentContext;
+beforeEach(() => {
+  contacts = new MemoryContactStore();
+  store = new MemoryEnrichmentStore(contacts);
+  dataset = new MemoryReferenceDataset();
+  context = { store, sources: [dataset, new EmailNameHeuristic()], provider: 'Platform' };
+});
+
+const upsert = async (body: Record<string, unknown>) =>
+  (await upsertContact(contacts, FACTORY, upsertBody.parse(body), { now: new Date().toISOString(), creationToken: 't' })).contact;
+const billed = async () => (await store.usage(FACTORY)).reduce((sum, usage) => sum + usage.billedPasses, 0);
+const stored = (id: string) => store.getContact(FACTORY, id);
+
+describe('enrichment rules', () => {
+  test('fills only empty fields, records everything found, bills the pass', async () => {
+    dataset.add('p1@example.com', { name: 'Vendor', title: 'CTO' });
+    const contact = await upsert({ email: 'p1@example.com', name: 'Caller' });
+    const result = await runPass(context, FACTORY, contact.id, { bulk: false });
+    expect(result).toMatchObject({ outcome: 'enriched', billed: true });
+    expect(await stored(contact.id)).toMatchObject({
+      name: 'Caller',
+      title: 'CTO',
+      enriched: true,
+      enrichment: { provider: 'Platform', fields: { name: 'Vendor', title: 'CTO' } },
+    });
+    expect(await billed()).toBe(1);
+  });
+
+  test('a clean miss is free and leaves a never-enriched contact without enriched or enrichment', async () => {
+    const contact = await upsert({ email: 'nobody1@example.com' });
+    expect(await runPass(context, FACTORY, contact.id, { bulk: false })).toMatchObject({ outcome: 'miss', billed: false });
+    const after = await stored(contact.id);
+    expect(after?.enriched).toBeUndefined();
+    expect(after?.enrichment).toBeUndefined();
+    expect(await billed()).toBe(0);
+  });
+
+  test('found values for fields all already set: billed, not enriched', async () => {
+    dataset.add('p2@example.com', { title: 'CTO' });
+    const contact = await upsert({ email: 'p2@example.com', title: 'CEO' });
+    expect(await runPass(context, FACTORY, contact.id, { bulk: false })).toMatchObject({ outcome: 'complete', billed: true });
+    expect((await stored(contact.id))?.enriched).toBeUndefined();
+  });
+
+  test('a caller value that lands between the read and the write is never overwritten', async () => {
+    dataset.add('p3@example.com', { title: 'Vendor title' });
+    const contact = await upsert({ email: 'p3@example.com' });
+    // The caller's upsert lands just before the pass writes.
+    const racing: EnrichmentStore = Object.create(store) as EnrichmentStore;
+    let raced = false;
+    racing.applyPass = async (write) => {
+      if (!raced) {
+        raced = true;
+        await upsert({ email: 'p3@example.com', title: 'Caller title' });
+      }
+      return store.applyPass(write);
+    };
+    const result = await runPass({ ...context, store: racing }, FACTORY, contact.id, { bulk: false });
+    expect(result.outcome).toBe('complete');
+    expect((await stored(contact.id))?.title).toBe('Caller title');
+  });
+
+  test('bulk runs skip contacts already enriched or billed and never bill them again', async () => {
+    dataset.add('p4@example.com', { title: 'CTO' });
+    const enriched = await upsert({ email: 'p4@example.com' });
+    await runPass(context, FACTORY, enriched.id, { bulk: false });
+    await upsert({ email: 'nobody2@example.com' });
+    const { summary, done } = await runBulk(context, FACTORY, { pageSize: 1 });
+    expect(done).toBe(true);
+    expect(summary).toMatchObject({ seen: 2, skipped: 1, misses: 1, billed: 0 });
+    expect(await billed()).toBe(1);
+  });
+
+  test('a pass retried with the same passId is applied and billed once', async () => {
+    dataset.add('p5@example.com', { title: 'CTO' });
+    const contact = await upsert({ email: 'p5@example.com' });
+    await runPass(context, FACTORY, contact.id, { bulk: false, passId: 'pass-1' });
+    const again = await runPass(context, FACTORY, contact.id, { bulk: false, passId: 'pass-1' });
+    expect(again.outcome).toBe('duplicate');
+    expect(await billed()).toBe(1);
+  });
+});
