@@ -52,6 +52,8 @@ interface CompanyItem {
  * timers end a hang; API Gateway would give up at 29 s.
  */
 const BOUND_MS = 8_000;
+/** A clock that stands still, for the tests that count admitted requests. */
+const FROZEN = Date.parse('2026-11-25T12:00:00Z');
 
 const EMAIL = 'ada.lovelace@example.com';
 const UPSERT_BODY = {
@@ -311,18 +313,24 @@ describe('a fault that the SDK retry absorbs never reaches the caller', () => {
   });
 
   test.each([
-    ['opens the minute', []],
-    ['counts within the minute', ['warm-up']],
+    ['finds the key idle', []],
+    ['finds the key busy', ['warm-up']],
   ])('a key check applied but unanswered once, when it %s, counts the request once', async (_label, warmUp) => {
-    const key = bearer((await issueKey(newFactoryId('count-once'), { rateLimit: 3 })).key);
-    const read = () => faulty.api.request('GET', '/api/v1/contacts?email=x%40example.com', { headers: key });
-    const statuses: number[] = [];
-    for (const _ of warmUp) statuses.push((await read()).status);
-    const lost = faulty.faults.inject({ call: 'authorize', when: 'after', fault: 'timeout', times: 1 });
-    while (statuses.length < 3) statuses.push((await read()).status);
-    expect(lost.hits).toBe(1);
-    expect(statuses).toEqual([404, 404, 404]);
-    expect((await read()).status).toBe(429);
+    // A burst of 4 at one instant (30 per minute, B = 3), on a clock that stands still.
+    const clocked = await startFaultyApi({ now: () => FROZEN });
+    try {
+      const key = bearer((await issueKey(newFactoryId('count-once'), { rateLimit: 30 })).key);
+      const read = () => clocked.api.request('GET', '/api/v1/contacts?email=x%40example.com', { headers: key });
+      const statuses: number[] = [];
+      for (const _ of warmUp) statuses.push((await read()).status);
+      const lost = clocked.faults.inject({ call: 'authorize', when: 'after', fault: 'timeout', times: 1 });
+      while (statuses.length < 4) statuses.push((await read()).status);
+      expect(lost.hits).toBe(1);
+      expect(statuses).toEqual([404, 404, 404, 404]);
+      expect((await read()).status).toBe(429);
+    } finally {
+      await clocked.close();
+    }
   });
 
   test('a key check throttled twice: the third attempt passes and the upsert answers 201', async () => {
