@@ -1,0 +1,163 @@
+import { SOURCES } from '../lambda/domain/contact';
+import { CONTACT_ID_PATTERN } from '../lambda/domain/contact-id-digest';
+import { EMAIL_MAX_CHARS, TEXT_LIMITS } from '../lambda/domain/limits';
+import type { API_TABLE } from '../lambda/api/routes';
+import type { Method } from '../lambda/api/router';
+import type { ErrorResponseName, HeaderName, JsonSchema } from './http-docs';
+
+/** A route of the table, as `API_TABLE` names it: `POST /api/v1/contacts`. */
+export type RouteKey = `${Method} ${string}`;
+
+/** The schemas answers are made of (components.schemas, from the zod schemas: document.ts). */
+export type AnswerSchemaName = 'ContactAnswer' | 'UpsertContactAnswer';
+
+/** A success answer of one route. */
+export interface SuccessDoc {
+  description: string;
+  schema: AnswerSchemaName;
+  /** Headers besides the ones every answer carries. */
+  headers?: HeaderName[];
+}
+
+export interface ParameterDoc {
+  name: string;
+  in: 'path' | 'query';
+  required: boolean;
+  description: string;
+  schema: JsonSchema;
+}
+
+/** What one field of a request body means; its type comes from the route's zod schema. */
+export interface FieldDoc {
+  description: string;
+  /** Added to the schema zod gives (a constraint the validation enforces in code, not in the schema's shape). */
+  schema?: JsonSchema;
+}
+
+export interface RouteDoc {
+  operationId: string;
+  summary: string;
+  description: string;
+  parameters?: ParameterDoc[];
+  /** The body's component name and fields; its schema is the route's validateBody schema (routes.ts). */
+  requestBody?: { schemaName: string; description: string; fields: Record<string, FieldDoc> };
+  /** Status → the success answer, or a shared error answer (http-docs.ts). The API's guards' answers are added. */
+  responses: Record<number, SuccessDoc | ErrorResponseName>;
+}
+
+export interface ApiDoc {
+  tag: { name: string; description: string };
+  /** The security scheme every route of the API needs. */
+  security: { name: string; scheme: JsonSchema };
+  /** Answers the API's guards (routes.ts) may give to every request, whatever its route. */
+  guardResponses: Record<number, ErrorResponseName>;
+  /** Answers to a request no route matches (another path, or another method on a route's path), besides the guards'. */
+  unmatchedResponses: Record<number, ErrorResponseName>;
+  /** Every route of the API, by its key; a test holds this to the route table. */
+  routes: Record<RouteKey, RouteDoc>;
+}
+
+const freeText = (field: keyof typeof TEXT_LIMITS, what: string): FieldDoc => ({
+  description: `${what} Trimmed and clipped to ${TEXT_LIMITS[field].toLocaleString('en-US')} characters, never refused for length. \`null\` or blank counts as omitted: an omitted field keeps its stored value.`,
+});
+
+/** The contacts API (spec 4): routes.ts, CONTACTS_API. */
+const CONTACTS_DOC: ApiDoc = {
+  tag: {
+    name: 'contacts',
+    description: "Server-to-server: push people into a factory's CRM (upsert by email) and read them back (by id or by email).",
+  },
+  security: {
+    name: 'secretKey',
+    scheme: {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'dfsk_…',
+      description:
+        'A secret key (`dfsk_…`) in `Authorization: Bearer <key>`. The factory is the key\'s. Keys belong on servers: a publishable `dfpk_` key is refused like an unknown one.',
+    },
+  },
+  guardResponses: { 401: 'Unauthorized', 403: 'Forbidden', 429: 'RateLimited', 503: 'StorageUnavailable' },
+  unmatchedResponses: { 404: 'NoSuchEndpoint', 405: 'MethodNotAllowed' },
+  routes: {
+    'POST /api/v1/contacts': {
+      operationId: 'upsertContact',
+      summary: 'Upsert a contact by email',
+      description:
+        'Creates the contact (201, `created: true`) or updates the one with this email (200, `created: false`). A field the body omits keeps its stored value; `createdAt` is set once; a company link, once set, is never changed. Retrying the same request is always safe: the same email always maps to the same record, so no idempotency key is needed.',
+      requestBody: {
+        schemaName: 'UpsertContactRequest',
+        description: 'The contact to write. Unknown fields are ignored.',
+        fields: {
+          email: {
+            description: `Required. The identity: at most ${EMAIL_MAX_CHARS} characters, exactly one \`@\`; trimmed and lowercased, so addresses differing only in case are one contact. Refused (422), never truncated.`,
+            schema: { maxLength: EMAIL_MAX_CHARS },
+          },
+          name: freeText('name', 'Full name.'),
+          company: freeText('company', 'The name of a company that `companyDomain` creates (the domain itself when absent).'),
+          companyDomain: {
+            description:
+              "Finds the factory's company with this domain or creates it, and links the contact once. Normalized to a bare lowercase host (`https://www.Acme.io/` → `acme.io`); 422 when that is not a domain. `null` or blank counts as omitted.",
+          },
+          title: freeText('title', 'Job title.'),
+          phone: freeText('phone', 'Phone number.'),
+          page: freeText('page', 'The page or context the contact came from.'),
+          source: {
+            description: 'Where the contact came from: `api` when a contact is created without it; an update without it keeps the stored one. Any other value is 422.',
+            schema: { enum: [...SOURCES, null] },
+          },
+        },
+      },
+      responses: {
+        200: { description: 'The contact existed and was updated.', schema: 'UpsertContactAnswer' },
+        201: { description: 'This call created the contact.', schema: 'UpsertContactAnswer' },
+        400: 'BadRequest',
+        413: 'PayloadTooLarge',
+        422: 'UnprocessableContent',
+      },
+    },
+    'GET /api/v1/contacts': {
+      operationId: 'findContactByEmail',
+      summary: 'Find a contact by email',
+      description:
+        'Derives the id the upsert writes from the address (case-insensitive) and reads that contact. URL-encode the address: a `+` sent unencoded arrives as a space and is read back as `+`.',
+      parameters: [
+        {
+          name: 'email',
+          in: 'query',
+          required: true,
+          description: 'The address, URL-encoded. Missing, empty or repeated: 400.',
+          schema: { type: 'string' },
+        },
+      ],
+      responses: {
+        200: { description: 'The contact.', schema: 'ContactAnswer' },
+        400: 'BadRequest',
+        404: 'ContactNotFound',
+      },
+    },
+    'GET /api/v1/contacts/{id}': {
+      operationId: 'getContact',
+      summary: 'Read a contact by id',
+      description: "Reads one contact of the caller's factory. Another factory's contact is 404, never 403.",
+      parameters: [
+        {
+          name: 'id',
+          in: 'path',
+          required: true,
+          description: 'The contact id: `ct_` + 16 hex characters.',
+          schema: { type: 'string', pattern: CONTACT_ID_PATTERN.source },
+        },
+      ],
+      responses: {
+        200: { description: 'The contact.', schema: 'ContactAnswer' },
+        404: 'ContactNotFound',
+      },
+    },
+  },
+};
+
+/** Every API of the route table, described; a test holds the keys and routes to API_TABLE. */
+export const API_DOCS: { [Name in keyof typeof API_TABLE]: ApiDoc } = {
+  contacts: CONTACTS_DOC,
+};
