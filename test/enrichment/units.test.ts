@@ -135,6 +135,11 @@ describe('sources', () => {
     expect(parseReferenceLine(dirty)).toEqual({ ok: true, record: { email: 'a@b.co', name: 'Ada Lovelace' } });
   });
 
+  test('parseReferenceLine keys a person by the email\'s stored form and refuses what the API refuses', () => {
+    expect(parseReferenceLine('{"email":"\u212Aa@example.com"}')).toEqual({ ok: false, problem: expect.stringMatching(/NFC/) });
+    expect(parseReferenceLine('{"email":"a..b@example.com"}')).toEqual({ ok: false, problem: expect.stringMatching(/two dots/) });
+  });
+
   test('parseReferenceLine clips long values', () => {
     const result = parseReferenceLine(JSON.stringify({ email: 'a@b.co', name: 'n'.repeat(300), phone: '9'.repeat(100) }));
     expect(result).toMatchObject({ ok: true, record: { name: 'n'.repeat(200), phone: '9'.repeat(64) } });

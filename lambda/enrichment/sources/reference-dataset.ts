@@ -8,7 +8,7 @@ import type { EnrichmentSource, FoundFields, LookupSubject } from './source';
 /** Longest value kept per field (the API's own clipping where it has one). */
 const FIELD_LIMITS: Record<EnrichableField, number> = { name: 200, title: 200, phone: 64, location: 200 };
 
-/** One person of the vendor's reference dataset, as stored (keyed by lowercased email). */
+/** One person of the vendor's reference dataset, as stored (keyed by the email's stored form). */
 export interface ReferenceRecord extends FoundFields {
   email: string;
 }
@@ -59,7 +59,7 @@ export class ReferenceDataset implements EnrichmentSource {
 
   async lookup({ email }: LookupSubject): Promise<FoundFields> {
     const result = await storageCall('GetItem (reference dataset)', () =>
-      this.doc.send(new GetCommand({ TableName: this.tableName, Key: { email: email.toLowerCase() } })),
+      this.doc.send(new GetCommand({ TableName: this.tableName, Key: { email } })),
     );
     const found: FoundFields = {};
     for (const field of ENRICHABLE_FIELDS) {
