@@ -55,10 +55,11 @@ const companyDomain = z.pipe(
   }),
 );
 
+/** Absent or `null` is omitted; any string but the four values, `""` and padded ones included, is refused (spec 2.3). */
 const source = z.pipe(
-  optionalString('source'),
+  z.optional(z.nullable(z.string({ error: 'source must be a string' }))),
   z.transform((raw, ctx): Source | undefined => {
-    if (raw === undefined) return undefined;
+    if (raw === undefined || raw === null) return undefined;
     if ((SOURCES as readonly string[]).includes(raw)) return raw as Source;
     ctx.issues.push({
       code: 'custom',
@@ -87,5 +88,5 @@ export const upsertBody = z.object(
   { error: 'Request body must be a JSON object, like {"email": "ada@example.com"}' },
 );
 
-/** A validated, normalized upsert body. Undefined fields were omitted, null or blank. */
+/** A validated, normalized upsert body. Undefined fields were omitted, null or blank (never `source`). */
 export type UpsertInput = z.output<typeof upsertBody>;

@@ -244,3 +244,15 @@ describe('the email is a dot-atom before the "@" and a host name after it (422)'
     await refusedWithNothingStored({ email: address }, problem);
   });
 });
+
+describe('source is one of the four values (422 otherwise)', () => {
+  test.each([[''], ['   '], [' ads'], ['Ads']])('refuses source %j and stores nothing', async (source) => {
+    await refusedWithNothingStored({ email: email('src'), source }, /^source must be one of api, external_crm, ads, manual \(got /);
+  });
+
+  test('null counts as omitted', async () => {
+    const res = await upsert({ email: email('src'), source: null });
+    expect(res.status).toBe(201);
+    expect(res.json.contact.source).toBe('api');
+  });
+});

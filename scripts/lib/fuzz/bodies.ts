@@ -42,7 +42,7 @@ export function forbiddenFields(foreign: string[], all = false): fc.Arbitrary<Re
 /**
  * An upsert the README accepts: a valid email (any case, padded), optional
  * text (blank and null count as omitted; long text is clipped), a domain, a
- * known source, unknown fields, and fields no caller may set.
+ * known source (or null), unknown fields, and fields no caller may set.
  * `emails`: stored addresses it may reuse (updates); `foreign`: ids and
  * names of another tenant to try in forbidden fields.
  */
@@ -55,7 +55,7 @@ export function validUpsert(emails: string[] = [], foreign: string[] = []): fc.A
       }),
       domain: fc.option(companyDomain, { nil: undefined }),
       blankDomain: fc.constantFrom(undefined, null, '', '  '),
-      source: fc.option(fc.constantFrom<string | null>(...SOURCES, null, ''), { nil: undefined }),
+      source: fc.option(fc.constantFrom<string | null>(...SOURCES, null), { nil: undefined }),
       forbidden: forbiddenFields(foreign),
       unknown: fc.dictionary(
         fc.string({ maxLength: 12 }).filter((name) => !KNOWN.has(name)),
@@ -83,7 +83,7 @@ const defect: fc.Arbitrary<(body: Record<string, unknown>) => unknown> = fc.oneo
   ),
   invalidEmail.map((email) => (body: Record<string, unknown>) => ({ ...body, email })),
   fc
-    .oneof(fc.constantFrom('API', 'crm', 'hubspot', 'unknown', 'ads!'), keyShaped)
+    .oneof(fc.constantFrom('API', 'crm', 'hubspot', 'unknown', 'ads!', '', '  ', ' ads', 'manual\n'), keyShaped)
     .map((source) => (body: Record<string, unknown>) => ({ ...body, source })),
   fc
     .tuple(fc.constantFrom(...TEXT, 'companyDomain', 'source'), fc.constantFrom<unknown>(7, false, ['x'], { x: 1 }))
