@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { factoryItems } from '../support/items';
+import { contactItems, factoryItems } from '../support/items';
 import { bearer, issueKey, newFactoryId, startLocalApi, type LocalApi } from '../support/local-api';
 
 /** Spec 2.1, computed independently of the code under test. */
@@ -254,5 +254,35 @@ describe('source is one of the four values (422 otherwise)', () => {
     const res = await upsert({ email: email('src'), source: null });
     expect(res.status).toBe(201);
     expect(res.json.contact.source).toBe('api');
+  });
+});
+
+describe('free text follows one rule: well-formed, no controls, one line', () => {
+  test.each([['name'], ['title'], ['company'], ['phone'], ['page']])('refuses a lone surrogate in %s with 422 naming it, and stores nothing', async (field) => {
+    await refusedWithNothingStored(
+      { email: email('lone'), [field]: 'a\ud800b', companyDomain: 'lone.example' },
+      new RegExp(`^${field} is not well-formed Unicode: it has a lone surrogate \\(U\\+D800\\) at character 2`),
+    );
+  });
+
+  test('strips NUL, BEL, C1 and bidi override controls, and makes line breaks and tabs spaces', async () => {
+    const res = await upsert({
+      email: email('clean'),
+      name: 'Ada\u0000 \u0007Love\u0085lace\u202e',
+      title: 'Chief\r\nAnalyst\tand\u2028more',
+      phone: '\u2066+44 20\u2069',
+    });
+    expect(res.status).toBe(201);
+    expect(res.json.contact).toMatchObject({ name: 'Ada Lovelace', title: 'Chief Analyst and more', phone: '+44 20' });
+    const [item] = (await contactItems(factoryId)).filter((stored) => stored.sk === res.json.contact.id);
+    expect(item).toMatchObject({ name: 'Ada Lovelace', title: 'Chief Analyst and more', phone: '+44 20' });
+  });
+
+  test('text that is only controls counts as omitted: it never clears a stored value', async () => {
+    const address = email('ctl');
+    await upsert({ email: address, name: 'Ada' });
+    const res = await upsert({ email: address, name: '\u0000\u202e\n' });
+    expect(res.status).toBe(200);
+    expect(res.json.contact.name).toBe('Ada');
   });
 });

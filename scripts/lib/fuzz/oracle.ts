@@ -48,6 +48,14 @@ export function namesStoredEmail(address: string, stored: string): boolean {
   });
 }
 
+/**
+ * README, free text: stored well-formed, without C0/C1 controls or bidi
+ * embedding/override/isolate controls; contact fields are single-line (no
+ * TAB, CR, LF, U+2028, U+2029) and trimmed.
+ */
+const NOT_STORED_IN_TEXT = /[\p{Cs}\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029]/u;
+const TEXT_FIELDS = ['name', 'title', 'phone', 'page'] as const;
+
 /** The company id of the README: `co_` + first 16 hex of sha256("<factoryId>:<normalized domain>"). */
 export function companyIdOf(factoryId: string, domain: string): string {
   return `co_${createHash('sha256').update(`${factoryId}:${domain}`, 'utf8').digest('hex').slice(0, 16)}`;
@@ -180,6 +188,13 @@ function checkContact(contact: Record<string, unknown>, world: FuzzWorld, proble
     if (!ISO_UTC.test(String(contact[field]))) problems.push(`${field} is not an ISO 8601 UTC time`);
   }
   for (const [field, value] of Object.entries(contact)) if (value === null) problems.push(`${field} is null (must be absent)`);
+  for (const field of TEXT_FIELDS) {
+    const value = contact[field];
+    if (value === undefined) continue;
+    if (typeof value !== 'string' || value === '' || value !== value.trim() || NOT_STORED_IN_TEXT.test(value)) {
+      problems.push(`${field} stored as ${JSON.stringify(value)}: not cleaned by the free-text rule`);
+    }
+  }
 }
 
 function checkSuccess(request: FuzzRequest, json: Record<string, unknown>, status: number, expected: Expectation, world: FuzzWorld, problems: string[]) {

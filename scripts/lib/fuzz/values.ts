@@ -145,13 +145,19 @@ export const invalidEmail = fc.oneof(
   fc.integer({ min: 255, max: 400 }).map((length) => `${'a'.repeat(length - 12)}@example.com`),
 );
 
-/** Free text of every kind: unicode, blanks and nulls (omitted), long (clipped), lone surrogates. */
+/**
+ * Free text of every kind the README accepts: unicode, controls (stripped),
+ * line breaks (made spaces), blanks and nulls (omitted), long (clipped).
+ */
 export const freeText: fc.Arbitrary<string | null> = fc.oneof(
   { weight: 4, arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }) },
-  { weight: 1, arbitrary: fc.constantFrom(null, '', '   ', '\t\n') },
+  { weight: 1, arbitrary: fc.constantFrom(null, '', '   ', '\t\n', '\u0000', 'a\r\nb', '\u202eevil\u202c', 'x\u0085y\u2028z') },
   { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 60, max: 3000 }), fc.constantFrom('x', 'é', '𝒜', '👩‍💻')).map(([n, c]) => c.repeat(n)) },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 20 }) },
 );
+
+/** Text that is not well-formed Unicode (a lone surrogate): 422 in any free-text field. */
+export const illFormedText = fc.constantFrom('a\ud800b', '\udc00', 'Ada \udbff', '\ud83d');
 
 /** A key-shaped token (`dfsk_…`/`dfpk_…`) that no store knows. */
 export const keyShaped = fc.stringMatching(/^df[sp]k_[A-Za-z0-9_-]{16,60}$/);
