@@ -58,7 +58,7 @@ export interface ApiDoc {
 }
 
 const freeText = (field: keyof typeof TEXT_LIMITS, what: string): FieldDoc => ({
-  description: `${what} Trimmed and clipped to ${TEXT_LIMITS[field].toLocaleString('en-US')} characters, never refused for length. \`null\` or blank counts as omitted: an omitted field keeps its stored value.`,
+  description: `${what} Free text (README: Free text): invisible controls removed, line breaks made spaces, trimmed, clipped to ${TEXT_LIMITS[field].toLocaleString('en-US')} characters, never refused for length (a lone surrogate is 422). \`null\` or blank counts as omitted: an omitted field keeps its stored value.`,
 });
 
 /** The contacts API (spec 4): routes.ts, CONTACTS_API. */
@@ -90,7 +90,7 @@ const CONTACTS_DOC: ApiDoc = {
         description: 'The contact to write. Unknown fields are ignored.',
         fields: {
           email: {
-            description: `Required. The identity: at most ${EMAIL_MAX_CHARS} characters, exactly one \`@\`; trimmed and lowercased, so addresses differing only in case are one contact. Refused (422), never truncated.`,
+            description: `Required. The identity (README: Email addresses): at most ${EMAIL_MAX_CHARS} characters, exactly one \`@\`, a dot-atom name and a host name; trimmed and lowercased letter by letter (input in Unicode NFC), so addresses differing only in case are one contact. Refused (422), never truncated.`,
             schema: { maxLength: EMAIL_MAX_CHARS },
           },
           name: freeText('name', 'Full name.'),
@@ -103,7 +103,7 @@ const CONTACTS_DOC: ApiDoc = {
           phone: freeText('phone', 'Phone number.'),
           page: freeText('page', 'The page or context the contact came from.'),
           source: {
-            description: 'Where the contact came from: `api` when a contact is created without it; an update without it keeps the stored one. Any other value is 422.',
+            description: 'Where the contact came from: `api` when a contact is created without it (or with `null`); an update without it keeps the stored one. Any other value, `""` included, is 422.',
             schema: { enum: [...SOURCES, null] },
           },
         },

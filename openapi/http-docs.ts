@@ -71,7 +71,7 @@ export const ERROR_RESPONSES = {
   PayloadTooLarge: { description: 'The body is larger than 512 KiB (524,288 bytes).' },
   UnprocessableContent: {
     description:
-      'Valid JSON, invalid content: a missing or malformed `email`, an unknown `source`, a field of the wrong type, a `companyDomain` that is not a domain, a body that is not an object. Every problem is listed, separated by `; `.',
+      'Valid JSON, invalid content: a missing `email` or one outside the address rules, a `source` other than the four values (`""` included), free text that is not well-formed Unicode (a lone surrogate), a field of the wrong type, a `companyDomain` that is not a domain, a body that is not an object. Every problem is listed, separated by `; `. Nothing is stored.',
   },
   RateLimited: {
     description:
