@@ -1,4 +1,4 @@
-import { OpenApiChecker, type CheckedResponse } from '../support/openapi-check';
+import { OpenApiChecker, type CheckedResponse } from '../../openapi/response-check';
 
 /**
  * The check every HTTP test's answer goes through (send, test/support/http.ts),
@@ -96,6 +96,9 @@ describe('the OpenAPI response check', () => {
   test('expects no body in an answer to HEAD, and JSON elsewhere', () => {
     const head = { method: 'HEAD', path: '/api/v1/contacts' };
     expect(checker.problems(head, { ...answer(405, undefined, { allow: 'GET, POST' }) })).toEqual([]);
+    expect(checker.problems(head, { ...answer(405, { error: 'no' }, { allow: 'GET, POST' }) })).toEqual([expect.stringMatching(/a body the document does not describe/)]);
+    // The HTTP layer refuses a request it could not parse with its error body, whatever method it read.
+    expect(checker.problems(head, { status: 431, headers: { 'content-type': 'application/json' }, text: '{"error":"too large"}' })).toEqual([]);
     expect(checker.problems(read, { ...answer(404, undefined), text: 'not json' })).toEqual([expect.stringMatching(/not JSON/)]);
     expect(checker.problems(read, answer(404, { error: 'x' }, { 'content-type': 'text/html' }))).toEqual([expect.stringMatching(/Content-Type "text\/html" is not documented/)]);
   });

@@ -1,6 +1,6 @@
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
-import { assertDocumented } from './openapi-check';
+import { assertDocumented } from '../../openapi/response-check';
 
 export interface HttpResponse {
   status: number;
@@ -21,7 +21,7 @@ export interface RequestOptions {
 /**
  * A raw HTTP request (node:http, so no header is added behind our back: no
  * Origin, no defaults). Every answer is held to the OpenAPI document
- * (openapi-check.ts): one the document does not describe rejects.
+ * (openapi/response-check.ts): one the document does not describe rejects.
  */
 export function send(baseUrl: string, method: string, path: string, options: RequestOptions = {}): Promise<HttpResponse> {
   const url = new URL(path, baseUrl);

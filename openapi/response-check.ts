@@ -2,7 +2,7 @@ import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { readFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
-import { OPENAPI_DOCUMENT_PATH } from '../../openapi/paths';
+import { OPENAPI_DOCUMENT_PATH } from './paths';
 
 /**
  * Holds an HTTP answer to the committed OpenAPI document
@@ -10,7 +10,9 @@ import { OPENAPI_DOCUMENT_PATH } from '../../openapi/paths';
  * for that request, every header it carries must be described there (and
  * every required one present), and its body must match the schema, with Ajv
  * (JSON Schema 2020-12, the dialect of OpenAPI 3.1). `send`
- * (test/support/http.ts) runs it on every answer the HTTP tests receive.
+ * (test/support/http.ts) runs it on every answer the HTTP tests receive, and
+ * the fuzz oracle (tools/fuzz/run.ts) on every answer it judges. Test
+ * tooling: nothing that ships imports it.
  *
  * Which description applies: an answer without `X-Request-Id` came from the
  * HTTP layer in front of the service (`x-gateway-responses`); otherwise the
@@ -87,30 +89,35 @@ export class OpenApiChecker {
   /** What in `response` the document does not describe; empty when it all matches. */
   problems(request: CheckedRequest, response: CheckedResponse): string[] {
     const path = request.path.split('?')[0] ?? '/';
-    const method = request.method.toUpperCase();
-    const { description, where } = this.describe(method, path, response);
+    // Methods are case-sensitive (RFC 9110 9.1): "get" is not GET.
+    const method = request.method;
+    const { description, where, gateway } = this.describe(method, path, response);
     const status = String(response.status);
     const found = description[status];
     if (!found) return [`status ${status} is not documented for ${where} (documented: ${Object.keys(description).join(', ')})`];
     const documented = this.resolve(found);
-    return [...this.headerProblems(documented, response), ...this.bodyProblems(documented, method, response)].map(
+    return [...this.headerProblems(documented, response), ...this.bodyProblems(documented, method, gateway, response)].map(
       (problem) => `${where} → ${status}: ${problem}`,
     );
   }
 
   private describe(method: string, path: string, response: CheckedResponse) {
     if (response.headers['x-request-id'] === undefined) {
-      return { description: this.document['x-gateway-responses'], where: `${method} ${path} (an answer without X-Request-Id: x-gateway-responses)` };
+      return {
+        description: this.document['x-gateway-responses'],
+        where: `${method} ${path} (an answer without X-Request-Id: x-gateway-responses)`,
+        gateway: true,
+      };
     }
     const onPath = this.routes.filter((route) => route.regexp.test(path));
     const operation = onPath.find((route) => route.method === method);
-    if (operation) return { description: operation.responses, where: `${method} ${operation.template}` };
+    if (operation) return { description: operation.responses, where: `${method} ${operation.template}`, gateway: false };
     const unmatched = this.document['x-unmatched-requests'];
     const api =
       unmatched.filter((entry) => path.startsWith(entry.pathPrefix)).sort((a, b) => b.pathPrefix.length - a.pathPrefix.length)[0] ??
       unmatched.find((entry) => entry.otherPaths);
     if (!api) throw new Error(`the document has no x-unmatched-requests entry for ${path}`);
-    return { description: api.responses, where: `${method} ${path} (no operation: x-unmatched-requests of ${api.api})` };
+    return { description: api.responses, where: `${method} ${path} (no operation: x-unmatched-requests of ${api.api})`, gateway: false };
   }
 
   private resolve(response: ResponseObject | { $ref: string }): ResponseObject {
@@ -141,11 +148,13 @@ export class OpenApiChecker {
     return problems;
   }
 
-  private bodyProblems(documented: ResponseObject, method: string, response: CheckedResponse): string[] {
+  private bodyProblems(documented: ResponseObject, method: string, gateway: boolean, response: CheckedResponse): string[] {
     const content = documented.content ?? {};
     const mediaTypes = Object.keys(content);
-    // HTTP sends no body in an answer to HEAD, whatever the document says the body would be.
-    if (method === 'HEAD' || mediaTypes.length === 0) {
+    // HTTP sends no body in an answer to HEAD, whatever the document says the body would be. The HTTP
+    // layer's refusal of a request it could not parse is the exception: it cannot trust the method it read.
+    const bodyless = mediaTypes.length === 0 || (method === 'HEAD' && !gateway);
+    if (bodyless || (method === 'HEAD' && response.text === '')) {
       return response.text === '' ? [] : [`a body the document does not describe: ${response.text.slice(0, 200)}`];
     }
     const contentType = String(response.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
