@@ -53,6 +53,8 @@ export interface ApiDoc {
   guardResponses: Record<number, ErrorResponseName>;
   /** Answers to a request no route matches (another path, or another method on a route's path), besides the guards'. */
   unmatchedResponses: Record<number, ErrorResponseName>;
+  /** True when this API also answers paths outside its prefix that no other API claims. */
+  otherPaths: boolean;
   /** Every route of the API, by its key; a test holds this to the route table. */
   routes: Record<RouteKey, RouteDoc>;
 }
@@ -79,6 +81,8 @@ const CONTACTS_DOC: ApiDoc = {
   },
   guardResponses: { 401: 'Unauthorized', 403: 'Forbidden', 429: 'RateLimited', 503: 'StorageUnavailable' },
   unmatchedResponses: { 404: 'NoSuchEndpoint', 405: 'MethodNotAllowed' },
+  // Its stack routes every path of its host to it (API Gateway's ANY /{proxy+}), and so does npm start.
+  otherPaths: true,
   routes: {
     'POST /api/v1/contacts': {
       operationId: 'upsertContact',

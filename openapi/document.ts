@@ -162,7 +162,7 @@ export function buildOpenApiDocument(): Json {
     unmatched.push({
       api: apiName,
       pathPrefix: api.prefix,
-      otherPaths: apiName === 'contacts',
+      otherPaths: doc.otherPaths,
       responses: byStatus(
         // Inline: linters count a component used only from an extension as unused.
         Object.entries({ ...doc.guardResponses, ...doc.unmatchedResponses }).map(([status, name]) => [Number(status), errorResponse(name)]),
