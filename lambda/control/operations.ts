@@ -63,7 +63,7 @@ function withinBudget<T>(factoryId: string, page: Page<T>, size: (item: T) => nu
 const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value)) + 1;
 const withCursor = (next: string | undefined) => (next === undefined ? {} : { cursor: next });
 
-async function contactPage(factoryId: string, page: Page<StoredContact>) {
+function contactPage(factoryId: string, page: Page<StoredContact>) {
   const views = page.items.map(controlView);
   const fitted = withinBudget<ControlContact>(factoryId, { items: views, next: page.next }, jsonBytes, (contact) => contact.id);
   return { contacts: fitted.items, ...withCursor(fitted.next) };
@@ -77,7 +77,7 @@ async function run(deps: ControlDependencies, request: ControlRequest, caller: C
     case 'contacts.list': {
       const filter = { enriched: request.enriched, updatedSince: request.updatedSince };
       const page = await store.listContacts(factoryId, { filter, cursor: request.cursor, limit: request.limit });
-      const body = await contactPage(factoryId, page);
+      const body = contactPage(factoryId, page);
       return { body, audit: { count: body.contacts.length, more: body.cursor !== undefined } };
     }
     case 'contacts.show': {
@@ -129,7 +129,7 @@ async function run(deps: ControlDependencies, request: ControlRequest, caller: C
     }
     case 'companies.contacts': {
       const page = await store.contactsOfCompany(factoryId, request.companyId, request.cursor, request.limit);
-      const body = await contactPage(factoryId, page);
+      const body = contactPage(factoryId, page);
       return { body, audit: { companyId: request.companyId, count: body.contacts.length, more: body.cursor !== undefined } };
     }
     case 'enrichment.refresh': {
@@ -163,8 +163,11 @@ export async function handleControlRequest(
   try {
     request = parseControlRequest(event);
   } catch (error) {
-    if (error instanceof InvalidRequestError) return failure(400, error.message, { principal: caller.principal });
-    throw error;
+    if (!(error instanceof InvalidRequestError)) throw error;
+    // What the caller named, for the audit line, when it is a plausible name (never the rest of the body).
+    const named = (event as { operation?: unknown } | null)?.operation;
+    const operation = typeof named === 'string' && /^[a-z.]{1,40}$/.test(named) ? named : undefined;
+    return failure(400, error.message, { ...(operation ? { operation } : {}), principal: caller.principal });
   }
   const audit: AuditFields = {
     operation: request.operation,

@@ -46,8 +46,10 @@ async function localClient(): Promise<ControlClient> {
     where: store.where,
     call: async (request) => {
       const answer = await handleControlRequest(deps, request, caller);
-      if (answer.status !== 200) throw new SetupError(String(answer.body.error));
-      return answer.body;
+      if (answer.status === 200) return answer.body;
+      // On one's own machine the cause of a 5xx is worth showing (the function only logs it).
+      const cause = answer.status >= 500 && answer.audit.error !== undefined ? ` (${String(answer.audit.errorClass)}: ${String(answer.audit.error)})` : '';
+      throw new SetupError(`${String(answer.body.error)}${cause}`);
     },
     close: () => store.close(),
   };

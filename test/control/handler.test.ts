@@ -3,7 +3,7 @@ import { CSV_COLUMNS } from '../../lambda/control/export-format';
 import { CONTROL_ROOM_SERVICE_NAME } from '../../lambda/observability/names';
 import { CONTROL_ROOM_ARN, loadControlHandler } from '../support/control';
 import { billedPasses, referencePerson, uniqueEmail } from '../support/enrichment';
-import { getItem } from '../support/items';
+import { getItem, putItem } from '../support/items';
 import { newTenant, startLocalApi, type LocalApi } from '../support/local-api';
 
 /**
@@ -82,6 +82,15 @@ describe('contacts.show', () => {
     expect(body.contact.enrichmentCheckedAt).toEqual(body.contact.enrichment.at);
     expect(body.company).toEqual({ id: contact.companyId, domain: 'initech.example', name: 'Initech', createdAt: contact.createdAt });
     expect(body.passes).toEqual([{ passId, at: body.contact.enrichment.at, expiresAt: expect.any(Number) }]);
+  });
+
+  test('finds the linked company also when its item predates the byCompany index (no companyId on it)', async () => {
+    const { factoryId, add } = await factory();
+    const contact = await add({ email: uniqueEmail(), companyDomain: 'legacy.example' });
+    // The company item as versions before the index wrote it.
+    await putItem({ factoryId, sk: 'company#legacy.example', id: contact.companyId, domain: 'legacy.example', name: 'Legacy', createdAt: contact.createdAt });
+    const { body } = await control.call({ operation: 'contacts.show', factoryId, contactId: contact.id });
+    expect(body.company).toEqual({ id: contact.companyId, domain: 'legacy.example', name: 'Legacy', createdAt: contact.createdAt });
   });
 
   test('an unknown contact is 404 {"error"}', async () => {
