@@ -61,6 +61,8 @@ describe('from a clean start: upsert, list, export, clear what enrichment filled
     const refreshAgain = await control('enrichment', 'refresh', '--factory', factoryId, '--contact', target.id);
     expect(JSON.parse(refreshAgain.stdout)).toMatchObject({ ignored: ['title'] });
     expect((await read(target.id)).json.contact.title).toBeUndefined();
+    const usage = JSON.parse((await control('enrichment', 'usage', '--factory', factoryId)).stdout);
+    expect(usage).toEqual({ factoryId, periods: [expect.objectContaining({ billedPasses: 2 })] });
 
     const csv = await control('contacts', 'export', '--factory', factoryId, '--format', 'csv');
     expect(csv.status).toBe(0);
