@@ -3,7 +3,7 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { ServiceAlarms } from './alarms';
 import { ContactsApi } from './contacts-api';
-import { ContactsEnrichment } from './contacts-enrichment';
+import { ControlRoom } from './control-room';
 import { ServiceDashboard } from './dashboard';
 import { resolveDeployOptions, type DeployOptions } from './deploy-options';
 import { OUTPUTS } from './outputs';
@@ -19,13 +19,13 @@ const retention = (days: number): RetentionDays => days as RetentionDays;
 
 /**
  * The contacts service: tables, the API Lambda and its REST API, the internal
- * enrichment Lambda, and the alarms and dashboard that watch them.
+ * control-room Lambda, and the alarms and dashboard that watch them.
  */
 export class ContactsStack extends Stack {
   readonly options: DeployOptions;
   readonly tables: ContactsTables;
   readonly api: ContactsApi;
-  readonly enrichment: ContactsEnrichment;
+  readonly controlRoom: ControlRoom;
   readonly alarms: ServiceAlarms;
   readonly dashboard: ServiceDashboard;
 
@@ -49,7 +49,7 @@ export class ContactsStack extends Stack {
       accessLogRetention: retention(options.accessLogRetentionDays),
       removalPolicy,
     });
-    this.enrichment = new ContactsEnrichment(this, 'Enrichment', {
+    this.controlRoom = new ControlRoom(this, 'ControlRoom', {
       contactsTable: this.tables.contacts,
       referenceTable: this.tables.reference,
       platformName: options.platformName,
@@ -61,7 +61,7 @@ export class ContactsStack extends Stack {
     this.alarms = new ServiceAlarms(this, 'Alarms', {
       stage: this.api.api.deploymentStage,
       apiFunction: this.api.handler,
-      enrichmentFunction: this.enrichment.handler,
+      controlRoomFunction: this.controlRoom.handler,
       contactsTable: this.tables.contacts,
       keysTable: this.tables.keys,
       alarmEmail: options.alarmEmail,
@@ -69,7 +69,7 @@ export class ContactsStack extends Stack {
     this.dashboard = new ServiceDashboard(this, 'Dashboard', {
       stage: this.api.api.deploymentStage,
       apiFunction: this.api.handler,
-      enrichmentFunction: this.enrichment.handler,
+      controlRoomFunction: this.controlRoom.handler,
       alarms: this.alarms.alarms,
     });
 
@@ -84,10 +84,11 @@ export class ContactsStack extends Stack {
       value: options.platformName,
       description: 'enrichment.provider on enriched contacts; the enrich command uses it with --stack',
     });
-    new CfnOutput(this, OUTPUTS.enrichmentFunction, {
-      value: this.enrichment.handler.functionName,
-      description: 'Internal: the control room invokes it with IAM (see README, Enrichment)',
+    new CfnOutput(this, OUTPUTS.controlRoomUrl, {
+      value: this.controlRoom.url.url,
+      description: 'Internal: the control room function URL (AWS_IAM, SigV4-signed POSTs); npm run control -- --stack uses it (README, Control room)',
     });
+    new CfnOutput(this, OUTPUTS.controlRoomFunction, { value: this.controlRoom.handler.functionName });
     new CfnOutput(this, OUTPUTS.defaultRateLimit, {
       value: String(options.defaultRateLimit),
       description: 'Requests per minute of keys created with keys --stack and no --rate-limit',
@@ -103,6 +104,6 @@ export class ContactsStack extends Stack {
     // Where the runbook's Logs Insights queries run.
     new CfnOutput(this, OUTPUTS.apiLogGroup, { value: this.api.handler.logGroup.logGroupName });
     new CfnOutput(this, OUTPUTS.accessLogGroup, { value: this.api.accessLogs.logGroupName });
-    new CfnOutput(this, OUTPUTS.enrichmentLogGroup, { value: this.enrichment.handler.logGroup.logGroupName });
+    new CfnOutput(this, OUTPUTS.controlRoomLogGroup, { value: this.controlRoom.handler.logGroup.logGroupName });
   }
 }

@@ -1,21 +1,22 @@
 /**
- * Names of the stack outputs. The operator commands (keys, enrich) read the
- * table names and the default rate limit from them, so this file stays free
- * of CDK imports.
+ * Names of the stack outputs. The operator commands (keys, enrich, control)
+ * read the table names, the default rate limit and the control room's URL
+ * from them, so this file stays free of CDK imports.
  */
 export const OUTPUTS = {
   apiUrl: 'ApiUrl',
   contactsTable: 'ContactsTableName',
   keysTable: 'KeysTableName',
   referenceTable: 'ReferenceTableName',
-  enrichmentFunction: 'EnrichmentFunctionName',
+  controlRoomUrl: 'ControlRoomUrl',
+  controlRoomFunction: 'ControlRoomFunctionName',
   platformName: 'PlatformName',
   defaultRateLimit: 'DefaultRateLimit',
   alarmTopic: 'AlarmTopicArn',
   dashboard: 'DashboardName',
   apiLogGroup: 'ApiLogGroupName',
   accessLogGroup: 'AccessLogGroupName',
-  enrichmentLogGroup: 'EnrichmentLogGroupName',
+  controlRoomLogGroup: 'ControlRoomLogGroupName',
 } as const;
 
 /**

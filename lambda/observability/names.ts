@@ -4,8 +4,8 @@
  * format lines on stdout: no API calls.
  */
 export const SERVICE_NAME = 'contacts-api';
-/** The `service` field of the enrichment Lambda's log lines. */
-export const ENRICHMENT_SERVICE_NAME = 'contacts-enrichment';
+/** The `service` field of the control-room Lambda's log lines. */
+export const CONTROL_ROOM_SERVICE_NAME = 'contacts-control-room';
 export const METRICS_NAMESPACE = 'ContactsService';
 
 /** The service name the logs and metrics carry: `POWERTOOLS_SERVICE_NAME`, which the stack sets for each function. */

@@ -52,8 +52,8 @@ test.each([
   ['api-latency-p99', 2000, 3, 3],
   ['api-function-errors', 3, 1, 1],
   ['api-function-throttles', 1, 1, 1],
-  ['enrichment-function-errors', 3, 1, 1],
-  ['enrichment-function-throttles', 1, 1, 1],
+  ['control-room-function-errors', 3, 1, 1],
+  ['control-room-function-throttles', 1, 1, 1],
   ['contacts-table-throttles', 10, 1, 1],
   ['contacts-table-system-errors', 5, 1, 1],
   ['keys-table-throttles', 10, 1, 1],
@@ -119,8 +119,8 @@ test('latency is API Gateway Latency p99 of this stage', () => {
 test.each([
   ['api-function-errors', 'Errors', 'Contacts API'],
   ['api-function-throttles', 'Throttles', 'Contacts API'],
-  ['enrichment-function-errors', 'Errors', 'Contacts enrichment'],
-  ['enrichment-function-throttles', 'Throttles', 'Contacts enrichment'],
+  ['control-room-function-errors', 'Errors', 'Contacts control room'],
+  ['control-room-function-throttles', 'Throttles', 'Contacts control room'],
 ])('%s watches Lambda %s of the %s function', (name, metricName, description) => {
   const [fnId] = Object.keys(resourcesOf(template, 'AWS::Lambda::Function', { Description: Match.stringLikeRegexp(`^${description}`) }));
   expect(metricsNamed(alarms[name]!, metricName)).toEqual([
@@ -129,8 +129,8 @@ test.each([
 });
 
 test.each([
-  ['contacts-table-throttles', 'ThrottledRequests', 'TablesContacts', ['GetItem', 'UpdateItem', 'Query', 'TransactWriteItems']],
-  ['contacts-table-system-errors', 'SystemErrors', 'TablesContacts', ['GetItem', 'UpdateItem', 'Query', 'TransactWriteItems']],
+  ['contacts-table-throttles', 'ThrottledRequests', 'TablesContacts', ['GetItem', 'UpdateItem', 'Query', 'TransactWriteItems', 'BatchGetItem']],
+  ['contacts-table-system-errors', 'SystemErrors', 'TablesContacts', ['GetItem', 'UpdateItem', 'Query', 'TransactWriteItems', 'BatchGetItem']],
   ['keys-table-throttles', 'ThrottledRequests', 'TablesKeys', ['UpdateItem', 'PutItem', 'Query', 'BatchGetItem']],
   ['keys-table-system-errors', 'SystemErrors', 'TablesKeys', ['UpdateItem', 'PutItem', 'Query', 'BatchGetItem']],
 ])('%s sums %s of the operations made on %s, each missing value counted as 0', (name, metricName, table, operations) => {
