@@ -92,6 +92,9 @@ runCommand(USAGE, async (argv) => {
     await listen(server, port).catch((error: NodeJS.ErrnoException) => {
       throw error.code === 'EADDRINUSE' ? busy() : error;
     });
+    say(
+      `slow clients: the request headers must arrive within ${server.headersTimeout / 1000} s and the whole request within ${server.requestTimeout / 1000} s, or the answer is 408`,
+    );
     say(`Contacts API listening on http://localhost:${port}`);
     say('Issue a key with: npm run --silent keys -- create --factory fac_demo');
   } catch (error) {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -123,6 +123,19 @@ describe('npm start', () => {
     } finally {
       second.child.kill('SIGTERM');
       await second.exited;
+    }
+  }, 90_000);
+
+  test('applies the request time limits the README documents, and says them', async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const documented = (row: string) => Number(new RegExp(`^\\| ${row} \\| (\\d+) s`, 'm').exec(readme)?.[1]);
+    const run = await start();
+    try {
+      const said = /the request headers must arrive within (\d+) s and the whole request within (\d+) s, or the answer is 408/.exec(run.output.stdout);
+      expect(said?.slice(1).map(Number)).toEqual([documented('request headers, time to send'), documented('whole request, time to send')]);
+    } finally {
+      run.child.kill('SIGTERM');
+      expect(await run.exited).toBe(0);
     }
   }, 90_000);
 
