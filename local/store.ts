@@ -158,7 +158,7 @@ export async function connectStore(
   }
 
   // A running `npm start` (or another command) serving this project's store: use it.
-  const live = liveStore(LOCAL_DATA_DIR, (line) => process.stderr.write(`${line}\n`));
+  const live = await liveStore(LOCAL_DATA_DIR, (line) => process.stderr.write(`${line}\n`));
   if (live) {
     const client = createDynamoClient({ ...CLI_CONFIG, endpoint: live.endpoint });
     if (!(await answersAsDynamoDb(client))) {

@@ -50,7 +50,7 @@ runCommand(USAGE, async (argv) => {
   const busy = () =>
     new SetupError(`port ${port} is already in use: stop what listens there, or pick another port (PORT=${port + 1} npm start)`);
   if (await isPortInUse(port)) throw busy();
-  const running = liveStore(LOCAL_DATA_DIR, say);
+  const running = await liveStore(LOCAL_DATA_DIR, say);
   if (running) {
     throw new SetupError(
       `the local store is already served by ${running.command} (pid ${running.serverPid}, ${running.endpoint}): stop it first`,
