@@ -1,5 +1,6 @@
 import { openScratchStore, type ScratchStore } from '../../local/store';
 import { LOCAL_TABLE_NAMES } from '../../lambda/store/schema';
+import { markRun } from './leftover-processes';
 
 declare global {
   var __scratchStore: ScratchStore | undefined;
@@ -13,6 +14,8 @@ declare global {
 export default async function globalSetup(): Promise<void> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   const started = Date.now();
+  // Before anything starts: every process of the run inherits the mark (see leftover-processes.ts).
+  markRun();
   // Always a fresh store of our own, whatever the shell has set.
   delete process.env.DYNAMODB_ENDPOINT;
   process.env.CONTACTS_TABLE_NAME = LOCAL_TABLE_NAMES.contacts;
