@@ -16,6 +16,7 @@ import { createHttpAdapter, listen } from '../http-adapter';
 import { DEFAULT_API_PORT, DEFAULT_DYNAMODB_PORT, LOCAL_DATA_DIR, PROJECT_ROOT } from '../paths';
 import { isPortInUse, portFromEnv } from '../ports';
 import { SetupError } from '../setup-error';
+import { registerServer, unregisterServer } from '../server-registry';
 import { liveStore, removeLock } from '../store-lock';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -63,6 +64,7 @@ runCommand(USAGE, async (argv) => {
   const stop = async () => {
     if (stopping) {
       // A second signal while stopping: leave now (the exit hook kills DynamoDB Local).
+      unregisterServer();
       removeLock(LOCAL_DATA_DIR);
       process.exit(1);
     }
@@ -70,6 +72,7 @@ runCommand(USAGE, async (argv) => {
     say('stopping …');
     server?.close();
     server?.closeAllConnections();
+    unregisterServer();
     await store?.stop();
     removeLock(LOCAL_DATA_DIR);
     process.exit(0);
@@ -85,6 +88,8 @@ runCommand(USAGE, async (argv) => {
   store = await serveStore({ dataDir: LOCAL_DATA_DIR, port: dynamoPort, say });
   if (store.created.length > 0) say(`created tables: ${store.created.join(', ')}`);
   try {
+    // From now on the operator commands find this store through the registry, whatever its data folder.
+    registerServer({ dataDir: LOCAL_DATA_DIR, endpoint: store.endpoint, api: `http://localhost:${port}` });
     // The Lambda entry point itself, configured by the environment as on AWS.
     process.env.DYNAMODB_ENDPOINT = store.endpoint;
     const handler = await loadHandler(values.bundle === true);
@@ -98,6 +103,7 @@ runCommand(USAGE, async (argv) => {
     say(`Contacts API listening on http://localhost:${port}`);
     say('Issue a key with: npm run --silent keys -- create --factory fac_demo');
   } catch (error) {
+    unregisterServer();
     await store.stop();
     throw error;
   }

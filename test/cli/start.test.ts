@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { freePort, isPortInUse } from '../../local/ports';
 import { dynamoDbLocalPids, isAlive, ROOT, runScript, startScript } from '../support/commands';
 import { send } from '../support/http';
@@ -14,18 +14,23 @@ import { send } from '../support/http';
  */
 let dataDir: string;
 let env: NodeJS.ProcessEnv;
+let serversDir: string;
 beforeEach(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'contacts-start-'));
+  // Each test's servers register apart: a server of another test file is not this test's business.
+  serversDir = mkdtempSync(join(tmpdir(), 'contacts-servers-'));
   env = {
     DYNAMODB_ENDPOINT: '',
     PORT: String(await freePort()),
     DYNAMODB_PORT: String(await freePort()),
     CONTACTS_DATA_DIR: dataDir,
+    CONTACTS_SERVERS_DIR: serversDir,
   };
 });
 afterEach(() => {
   for (const pid of dynamoDbLocalPids(dataDir)) process.kill(pid, 'SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
+  rmSync(serversDir, { recursive: true, force: true });
 });
 
 const URL_LINE = /Contacts API listening on (http:\/\/localhost:\d+)/;
@@ -123,6 +128,17 @@ describe('npm start', () => {
     } finally {
       second.child.kill('SIGTERM');
       await second.exited;
+    }
+  }, 90_000);
+
+  test('a relative CONTACTS_DATA_DIR is a folder of the project root, for npm start and its DynamoDB Local', async () => {
+    const run = await start({ CONTACTS_DATA_DIR: relative(ROOT, dataDir) });
+    try {
+      expect(existsSync(join(dataDir, 'store.json'))).toBe(true);
+      expect(dynamoDbLocalPids(dataDir)).toHaveLength(1);
+    } finally {
+      run.child.kill('SIGTERM');
+      expect(await run.exited).toBe(0);
     }
   }, 90_000);
 

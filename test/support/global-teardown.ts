@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { assertNoProcessLeft } from './leftover-processes';
 
 /**
@@ -5,8 +6,12 @@ import { assertNoProcessLeft } from './leftover-processes';
  * started still runs (`folders`: where the bundled asset's server ran).
  */
 export async function finishRun(folders: string[]): Promise<void> {
-  await globalThis.__scratchStore?.close();
-  await assertNoProcessLeft({ folders });
+  try {
+    await globalThis.__scratchStore?.close();
+    await assertNoProcessLeft({ folders });
+  } finally {
+    if (globalThis.__serversDir) rmSync(globalThis.__serversDir, { recursive: true, force: true });
+  }
 }
 
 /** jest's globalTeardown (it passes jest's configuration, not folders). */
