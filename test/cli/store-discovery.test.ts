@@ -96,5 +96,5 @@ describe('the keys command, beside a running npm start', () => {
     );
     // And it says the truth: that key is not the running server's.
     expect(await works(server.baseUrl, JSON.parse(issued.stdout).key)).toBe(401);
-  }, 120_000);
+  }, 180_000);
 });

@@ -37,18 +37,33 @@ export function runScript(name: string, args: string[], env: NodeJS.ProcessEnv =
   });
 }
 
-/** Starts a long-running project script; resolves once its output matches `ready`. */
+/**
+ * Starts a long-running project script; resolves once its output matches
+ * `ready`. Not ready in `timeoutMs`: it is killed with all it started but
+ * DynamoDB Local (`cdk synth` for --bundle, say; DynamoDB Local has a process
+ * group of its own, which the tests stop by data folder), so a failing test
+ * leaves nothing running. Keep `timeoutMs` under the test's own timeout.
+ */
 export function startScript(name: string, env: NodeJS.ProcessEnv, ready: RegExp, timeoutMs = 60_000, args: string[] = []) {
   const child: ChildProcess = spawn(NODE_TS[0], [...NODE_TS.slice(1), entryOf(name), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
+    // A process group of its own, to kill it with its children.
+    detached: true,
   });
   const output = { stdout: '', stderr: '' };
   child.stdout?.on('data', (chunk) => (output.stdout += chunk));
   child.stderr?.on('data', (chunk) => (output.stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const started = new Promise<RegExpMatchArray>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not ready in ${timeoutMs} ms:\n${output.stdout}\n${output.stderr}`)), timeoutMs);
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-(child.pid as number), 'SIGKILL');
+      } catch {
+        // gone meanwhile
+      }
+      reject(new Error(`not ready in ${timeoutMs} ms:\n${output.stdout}\n${output.stderr}`));
+    }, timeoutMs);
     const check = () => {
       const match = output.stdout.match(ready);
       if (match) {
