@@ -12,7 +12,18 @@ export interface AdapterOptions {
   maxBodyBytes?: number;
   /** The Lambda timeout the handler sees through context.getRemainingTimeInMillis(). */
   timeoutMs?: number;
+  /** How long a client may take to send the request line and headers; slower is 408. */
+  headersTimeoutMs?: number;
+  /** How long a client may take to send the whole request, body included; slower is 408. */
+  requestTimeoutMs?: number;
 }
+
+/**
+ * How long a client may take to send a request (README, Limits). Node's own
+ * defaults (60 s and 300 s, checked every 30 s) let a slow client hold a
+ * connection for minutes; an API call is a few KiB sent at once.
+ */
+export const REQUEST_TIME_LIMITS = { headersMs: 10_000, requestMs: 30_000 } as const;
 
 const GATEWAY_MAX_BODY = 10 * 1024 * 1024;
 
@@ -159,8 +170,13 @@ function gatewayError(res: ServerResponse, statusCode: number, message: string) 
   send(res, { statusCode, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ error: message }) });
 }
 
-/** Requests Node's HTTP parser refuses (bad method, oversized headers…) get the API's error shape too. */
-function refuseMalformed(error: NodeJS.ErrnoException, socket: Duplex) {
+const seconds = (ms: number) => `${ms / 1000} s`;
+
+/**
+ * Requests Node's HTTP parser refuses (bad method, oversized headers…), and
+ * requests that arrive too slowly, get the API's error shape too.
+ */
+function refuseMalformed(limits: { headersMs: number; requestMs: number }, error: NodeJS.ErrnoException, socket: Duplex) {
   if (!socket.writable) {
     socket.destroy();
     return;
@@ -168,7 +184,13 @@ function refuseMalformed(error: NodeJS.ErrnoException, socket: Duplex) {
   const [status, reason, message] =
     error.code === 'HPE_HEADER_OVERFLOW'
       ? [431, 'Request Header Fields Too Large', 'Request headers are too large.']
-      : [400, 'Bad Request', 'Malformed HTTP request.'];
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [
+            408,
+            'Request Timeout',
+            `The request took too long to arrive: send its headers within ${seconds(limits.headersMs)} and all of it within ${seconds(limits.requestMs)}.`,
+          ]
+        : [400, 'Bad Request', 'Malformed HTTP request.'];
   const body = JSON.stringify({ error: message });
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
@@ -214,7 +236,17 @@ function answerConnect(handler: ProxyHandler, timeoutMs: number) {
 export function createHttpAdapter(handler: ProxyHandler, options: AdapterOptions = {}): Server {
   const maxBody = options.maxBodyBytes ?? GATEWAY_MAX_BODY;
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const server = createServer((req, res) => {
+  const limits = {
+    headersMs: options.headersTimeoutMs ?? REQUEST_TIME_LIMITS.headersMs,
+    requestMs: options.requestTimeoutMs ?? REQUEST_TIME_LIMITS.requestMs,
+  };
+  const timing = {
+    headersTimeout: limits.headersMs,
+    requestTimeout: limits.requestMs,
+    // Node looks for late requests only this often: a tenth of the header limit (at most 1 s) past it at worst.
+    connectionsCheckingInterval: Math.min(1000, Math.max(10, limits.headersMs / 10)),
+  };
+  const server = createServer(timing, (req, res) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let refused = false;
@@ -223,6 +255,8 @@ export function createHttpAdapter(handler: ProxyHandler, options: AdapterOptions
       size += chunk.length;
       if (size > maxBody) {
         refused = true;
+        // The rest of the body is read and dropped, then the connection closed: nothing else can follow this answer on it.
+        res.setHeader('Connection', 'close');
         gatewayError(res, 413, `Request body too large: the limit is ${BODY_LIMIT_BYTES / 1024} KiB.`);
         req.resume();
         return;
@@ -241,7 +275,7 @@ export function createHttpAdapter(handler: ProxyHandler, options: AdapterOptions
         );
     });
   });
-  server.on('clientError', refuseMalformed);
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => refuseMalformed(limits, error, socket));
   server.on('connect', answerConnect(handler, timeoutMs));
   return server;
 }

@@ -1,5 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isRunning, waitUntilGone } from './processes';
+import { SetupError } from './setup-error';
 
 /**
  * Who serves the local store right now: written by `npm start` (and by a
@@ -17,15 +19,6 @@ export interface StoreLock {
 }
 
 const lockFile = (dataDir: string) => join(dataDir, 'store.json');
-
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** True when `pid` is a DynamoDB Local running on `dataDir`. */
 function isOurDynamoDbLocal(pid: number, dataDir: string): boolean {
@@ -45,22 +38,32 @@ function readLock(dataDir: string): StoreLock | undefined {
   }
 }
 
+/** How long a DynamoDB Local gets to exit after SIGKILL before we say it would not. */
+const KILL_WAIT_MS = 10_000;
+
 /**
  * The live server of this data folder, if any. A lock whose server died
  * (killed with SIGKILL, say) is cleaned up, and a DynamoDB Local it left
- * running on this folder is stopped: nobody else can be using it.
+ * running on this folder is stopped: nobody else can be using it. "Stopped"
+ * is said once it has exited; one that outlives SIGKILL is a SetupError.
  */
-export function liveStore(dataDir: string, say: (line: string) => void = () => undefined): StoreLock | undefined {
+export async function liveStore(dataDir: string, say: (line: string) => void = () => undefined): Promise<StoreLock | undefined> {
   const lock = readLock(dataDir);
   if (!lock) return undefined;
-  if (isAlive(lock.serverPid)) return lock;
-  if (lock.javaPid !== undefined && isOurDynamoDbLocal(lock.javaPid, dataDir)) {
+  if (isRunning(lock.serverPid)) return lock;
+  const orphan = lock.javaPid;
+  if (orphan !== undefined && isOurDynamoDbLocal(orphan, dataDir)) {
     try {
-      process.kill(-lock.javaPid, 'SIGKILL');
-      say(`stopped the DynamoDB Local (pid ${lock.javaPid}) left running by an earlier ${lock.command} that was killed`);
+      process.kill(-orphan, 'SIGKILL');
     } catch {
       // gone meanwhile
     }
+    if (!(await waitUntilGone(orphan, KILL_WAIT_MS))) {
+      throw new SetupError(
+        `the DynamoDB Local (pid ${orphan}) left running on ${dataDir} by an earlier ${lock.command} still runs ${KILL_WAIT_MS / 1000} s after SIGKILL: stop it (kill -9 ${orphan}), then try again`,
+      );
+    }
+    say(`stopped the DynamoDB Local (pid ${orphan}) left running by an earlier ${lock.command} that was killed`);
   }
   rmSync(lockFile(dataDir), { force: true });
   return undefined;

@@ -17,12 +17,13 @@ import { OUTPUTS, rateLimitFromOutput } from '../lib/outputs';
 import { createDynamoClient, DEFAULT_DYNAMO_CONFIG, documentClientOf } from '../lambda/store/dynamo-client';
 import { tableNamesFromEnv, type TableNames } from '../lambda/store/schema';
 import { dynamoDbLocalVersion, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
-import { DEFAULT_DYNAMODB_PORT, LOCAL_DATA_DIR } from './paths';
+import { CHOSEN_DATA_DIR, DEFAULT_DYNAMODB_PORT, LOCAL_DATA_DIR } from './paths';
 import { freePort, portFromEnv } from './ports';
+import { runningServers, type RunningServer } from './server-registry';
 import { liveStore, removeLock, writeLock } from './store-lock';
 import { SetupError } from './setup-error';
 import { assertTablesExist, ensureTables } from './tables';
-import { relative } from 'node:path';
+import { isAbsolute, relative } from 'node:path';
 
 export interface StoreConnection {
   client: DynamoDBClient;
@@ -134,10 +135,10 @@ async function connectStack(stack: string, region: string | undefined, need: (ke
  * running `npm start` uses:
  *   --stack NAME          the deployed stack's tables (names from its outputs)
  *   DYNAMODB_ENDPOINT     that endpoint (tables must exist)
- *   otherwise             the store a running `npm start` serves (found
- *                         through .data/dynamodb/store.json, whatever its
- *                         ports); when none runs, the embedded DynamoDB Local
- *                         is started on .data/ for the command and stopped after it.
+ *   otherwise             the store a running `npm start` serves, whatever
+ *                         its ports and data folder (findLocalStore); when
+ *                         none runs, the embedded DynamoDB Local is started on
+ *                         the data folder for the command and stopped after it.
  */
 export async function connectStore(
   target: StoreTarget = {},
@@ -163,22 +164,10 @@ export async function connectStore(
     return open(client, tables, endpoint, async () => undefined);
   }
 
-  // A running `npm start` (or another command) serving this project's store: use it.
-  const live = liveStore(LOCAL_DATA_DIR, (line) => process.stderr.write(`${line}\n`));
-  if (live) {
-    const client = createDynamoClient({ ...CLI_CONFIG, endpoint: live.endpoint });
-    if (!(await answersAsDynamoDb(client))) {
-      client.destroy();
-      throw new SetupError(`${live.command} (pid ${live.serverPid}) serves the local store at ${live.endpoint}, but it does not answer: is it still starting? Try again`);
-    }
-    await assertTablesExist(client, needed(tables), live.endpoint, 'restart npm start, which creates them').catch((error) => {
-      client.destroy();
-      throw error;
-    });
-    return open(client, tables, live.endpoint, async () => undefined);
-  }
+  const local = await findLocalStore(tables, needed(tables));
+  if (local) return local;
 
-  // Nothing running: open the same data folder npm start uses, for this command only.
+  // Nothing running: open the data folder npm start uses, for this command only.
   const port = portFromEnv('DYNAMODB_PORT', DEFAULT_DYNAMODB_PORT);
   const dynamo = await startDynamoDbLocal({ port, dataDir: LOCAL_DATA_DIR, fastStart: true });
   writeLock(LOCAL_DATA_DIR, { serverPid: process.pid, javaPid: dynamo.pid, endpoint: dynamo.endpoint, command: 'an operator command (keys, enrich, control)' });
@@ -192,7 +181,67 @@ export async function connectStore(
     await stop();
     throw error;
   }
-  return open(createDynamoClient({ ...CLI_CONFIG, endpoint: dynamo.endpoint }), tables, `${dynamo.endpoint} (.data/)`, stop);
+  // Said only when a server runs elsewhere: then the data this command writes is not what that server serves.
+  const elsewhere = runningServers();
+  if (elsewhere.length > 0) {
+    note(
+      `no server runs on ${shown(LOCAL_DATA_DIR)}: this command started DynamoDB Local on it for itself, while ${elsewhere.map(described).join('; ')} serves another store`,
+    );
+  }
+  return open(createDynamoClient({ ...CLI_CONFIG, endpoint: dynamo.endpoint }), tables, `${dynamo.endpoint} (${shown(LOCAL_DATA_DIR)})`, stop);
+}
+
+const note = (line: string) => process.stderr.write(`${line}\n`);
+
+/** A folder as messages show it: relative to the working directory when inside it. */
+function shown(folder: string): string {
+  const path = relative(process.cwd(), folder);
+  return path && !path.startsWith('..') && !isAbsolute(path) ? path : folder;
+}
+
+const described = (server: RunningServer) =>
+  `npm start (pid ${server.pid}, API ${server.api}, data in ${shown(server.dataDir)}, DynamoDB ${server.endpoint})`;
+
+/**
+ * The store a running server already serves, if the command should use it:
+ *   CONTACTS_DATA_DIR set   the server on that folder, if one runs there
+ *   otherwise               the one running `npm start`, whatever its data
+ *                           folder (said on stderr); several serving
+ *                           different stores are a SetupError naming them;
+ *                           none: a command serving .data/dynamodb, if any
+ * Undefined when the command must open its data folder itself.
+ */
+async function findLocalStore(tables: TableNames, needed: string[]): Promise<StoreConnection | undefined> {
+  if (!CHOSEN_DATA_DIR) {
+    const servers = runningServers();
+    const stores = new Set(servers.map((server) => server.endpoint));
+    if (stores.size > 1) {
+      throw new SetupError(
+        `${servers.length} npm start servers run on different stores: ${servers.map(described).join('; ')}. Choose one with CONTACTS_DATA_DIR=<its data folder> or DYNAMODB_ENDPOINT=<its DynamoDB>`,
+      );
+    }
+    const [server] = servers;
+    if (server) {
+      note(`using the store of ${described(server)}`);
+      return connectLive(`npm start (pid ${server.pid})`, server.endpoint, tables, needed);
+    }
+  }
+  const live = await liveStore(LOCAL_DATA_DIR, note);
+  return live ? connectLive(`${live.command} (pid ${live.serverPid})`, live.endpoint, tables, needed) : undefined;
+}
+
+/** The store another process serves at `endpoint`: it must answer and have the tables. */
+async function connectLive(who: string, endpoint: string, tables: TableNames, needed: string[]): Promise<StoreConnection> {
+  const client = createDynamoClient({ ...CLI_CONFIG, endpoint });
+  if (!(await answersAsDynamoDb(client))) {
+    client.destroy();
+    throw new SetupError(`${who} serves the local store at ${endpoint}, but it does not answer: is it still starting? Try again`);
+  }
+  await assertTablesExist(client, needed, endpoint, 'restart npm start, which creates them').catch((error) => {
+    client.destroy();
+    throw error;
+  });
+  return open(client, tables, endpoint, async () => undefined);
 }
 
 /** The store `npm start` serves, until `stop()`. */

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, parse } from 'node:path';
-import { build } from 'esbuild';
+import { build, stop as stopEsbuild } from 'esbuild';
 import type { ApiAsset } from './api-asset';
 
 /**
@@ -16,15 +16,20 @@ export async function prepareBundledApi(asset: ApiAsset): Promise<string> {
     if (existsSync(join(up, 'node_modules'))) throw new Error(`${up} has a node_modules folder: the asset would not run alone`);
   }
   copyFileSync(asset.file, join(dir, 'index.mjs'));
-  await build({
-    entryPoints: [join(__dirname, 'serve-asset.ts')],
-    outfile: join(dir, 'serve-asset.mjs'),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'error',
-  });
+  try {
+    await build({
+      entryPoints: [join(__dirname, 'serve-asset.ts')],
+      outfile: join(dir, 'serve-asset.mjs'),
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      logLevel: 'error',
+    });
+  } finally {
+    // esbuild's build service would otherwise keep running until this process exits.
+    await stopEsbuild();
+  }
   return dir;
 }
 

@@ -16,6 +16,7 @@ import { createHttpAdapter, listen } from '../http-adapter';
 import { DEFAULT_API_PORT, DEFAULT_DYNAMODB_PORT, LOCAL_DATA_DIR, PROJECT_ROOT } from '../paths';
 import { isPortInUse, portFromEnv } from '../ports';
 import { SetupError } from '../setup-error';
+import { registerServer, unregisterServer } from '../server-registry';
 import { liveStore, removeLock } from '../store-lock';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -50,7 +51,7 @@ runCommand(USAGE, async (argv) => {
   const busy = () =>
     new SetupError(`port ${port} is already in use: stop what listens there, or pick another port (PORT=${port + 1} npm start)`);
   if (await isPortInUse(port)) throw busy();
-  const running = liveStore(LOCAL_DATA_DIR, say);
+  const running = await liveStore(LOCAL_DATA_DIR, say);
   if (running) {
     throw new SetupError(
       `the local store is already served by ${running.command} (pid ${running.serverPid}, ${running.endpoint}): stop it first`,
@@ -63,6 +64,7 @@ runCommand(USAGE, async (argv) => {
   const stop = async () => {
     if (stopping) {
       // A second signal while stopping: leave now (the exit hook kills DynamoDB Local).
+      unregisterServer();
       removeLock(LOCAL_DATA_DIR);
       process.exit(1);
     }
@@ -70,6 +72,7 @@ runCommand(USAGE, async (argv) => {
     say('stopping …');
     server?.close();
     server?.closeAllConnections();
+    unregisterServer();
     await store?.stop();
     removeLock(LOCAL_DATA_DIR);
     process.exit(0);
@@ -85,6 +88,8 @@ runCommand(USAGE, async (argv) => {
   store = await serveStore({ dataDir: LOCAL_DATA_DIR, port: dynamoPort, say });
   if (store.created.length > 0) say(`created tables and indexes: ${store.created.join(', ')}`);
   try {
+    // From now on the operator commands find this store through the registry, whatever its data folder.
+    registerServer({ dataDir: LOCAL_DATA_DIR, endpoint: store.endpoint, api: `http://localhost:${port}` });
     // The Lambda entry point itself, configured by the environment as on AWS.
     process.env.DYNAMODB_ENDPOINT = store.endpoint;
     const handler = await loadHandler(values.bundle === true);
@@ -92,9 +97,13 @@ runCommand(USAGE, async (argv) => {
     await listen(server, port).catch((error: NodeJS.ErrnoException) => {
       throw error.code === 'EADDRINUSE' ? busy() : error;
     });
+    say(
+      `slow clients: the request headers must arrive within ${server.headersTimeout / 1000} s and the whole request within ${server.requestTimeout / 1000} s, or the answer is 408`,
+    );
     say(`Contacts API listening on http://localhost:${port}`);
     say('Issue a key with: npm run --silent keys -- create --factory fac_demo');
   } catch (error) {
+    unregisterServer();
     await store.stop();
     throw error;
   }

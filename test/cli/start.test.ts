@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { freePort, isPortInUse } from '../../local/ports';
 import { dynamoDbLocalPids, isAlive, ROOT, runScript, startScript } from '../support/commands';
 import { send } from '../support/http';
@@ -14,24 +14,29 @@ import { send } from '../support/http';
  */
 let dataDir: string;
 let env: NodeJS.ProcessEnv;
+let serversDir: string;
 beforeEach(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'contacts-start-'));
+  // Each test's servers register apart: a server of another test file is not this test's business.
+  serversDir = mkdtempSync(join(tmpdir(), 'contacts-servers-'));
   env = {
     DYNAMODB_ENDPOINT: '',
     PORT: String(await freePort()),
     DYNAMODB_PORT: String(await freePort()),
     CONTACTS_DATA_DIR: dataDir,
+    CONTACTS_SERVERS_DIR: serversDir,
   };
 });
 afterEach(() => {
   for (const pid of dynamoDbLocalPids(dataDir)) process.kill(pid, 'SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
+  rmSync(serversDir, { recursive: true, force: true });
 });
 
 const URL_LINE = /Contacts API listening on (http:\/\/localhost:\d+)/;
 
-async function start(extra: NodeJS.ProcessEnv = {}, args: string[] = []) {
-  const run = startScript('start', { ...env, ...extra }, URL_LINE, 90_000, args);
+async function start(extra: NodeJS.ProcessEnv = {}, args: string[] = [], readyWithinMs = 75_000) {
+  const run = startScript('start', { ...env, ...extra }, URL_LINE, readyWithinMs, args);
   const [, baseUrl] = await run.started;
   return { ...run, baseUrl: baseUrl as string };
 }
@@ -83,7 +88,7 @@ describe('npm start', () => {
       expect(await second.exited).toBe(0);
       expect(pids.filter(isAlive)).toEqual([]);
     }
-  }, 120_000);
+  }, 180_000);
 
   test('stops, and stops DynamoDB Local, when npm itself gets SIGTERM', async () => {
     const npm = spawn('npm', ['start'], { cwd: ROOT, env: { ...process.env, ...env } });
@@ -123,6 +128,30 @@ describe('npm start', () => {
     } finally {
       second.child.kill('SIGTERM');
       await second.exited;
+    }
+  }, 180_000);
+
+  test('a relative CONTACTS_DATA_DIR is a folder of the project root, for npm start and its DynamoDB Local', async () => {
+    const run = await start({ CONTACTS_DATA_DIR: relative(ROOT, dataDir) });
+    try {
+      expect(existsSync(join(dataDir, 'store.json'))).toBe(true);
+      expect(dynamoDbLocalPids(dataDir)).toHaveLength(1);
+    } finally {
+      run.child.kill('SIGTERM');
+      expect(await run.exited).toBe(0);
+    }
+  }, 90_000);
+
+  test('applies the request time limits the README documents, and says them', async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const documented = (row: string) => Number(new RegExp(`^\\| ${row} \\| (\\d+) s`, 'm').exec(readme)?.[1]);
+    const run = await start();
+    try {
+      const said = /the request headers must arrive within (\d+) s and the whole request within (\d+) s, or the answer is 408/.exec(run.output.stdout);
+      expect(said?.slice(1).map(Number)).toEqual([documented('request headers, time to send'), documented('whole request, time to send')]);
+    } finally {
+      run.child.kill('SIGTERM');
+      expect(await run.exited).toBe(0);
     }
   }, 90_000);
 
@@ -207,7 +236,8 @@ describe('npm start', () => {
   }, 120_000);
 
   test('--bundle serves the Lambda asset that cdk synth builds', async () => {
-    const run = await start({}, ['--bundle']);
+    // cdk synth first: some 10 s on an idle machine, over 80 s seen on a loaded 2-core one.
+    const run = await start({}, ['--bundle'], 300_000);
     try {
       expect(run.output.stdout).toMatch(/serving cdk\.out\/asset\.[0-9a-f]{64}\/index\.mjs \(\d+ bytes\)/);
       const issued = await runScript('keys', ['create', '--factory', 'fac_bundle'], env);
@@ -221,7 +251,7 @@ describe('npm start', () => {
       run.child.kill('SIGTERM');
       expect(await run.exited).toBe(0);
     }
-  }, 120_000);
+  }, 360_000);
 
   test('an unknown option is a usage error, exit code 2', async () => {
     const result = await runScript('start', ['--bundel'], env);

@@ -1,8 +1,12 @@
 import { rmSync } from 'node:fs';
-import globalTeardown from './global-teardown';
+import { finishRun } from './global-teardown';
 
-/** Stops DynamoDB Local and removes the temporary assembly and asset folders. */
+/** Stops DynamoDB Local, checks no process is left (the asset's server included), removes the temporary folders. */
 export default async function bundleGlobalTeardown(): Promise<void> {
-  await globalTeardown();
-  for (const folder of globalThis.__bundleFolders ?? []) rmSync(folder, { recursive: true, force: true });
+  const folders = globalThis.__bundleFolders ?? [];
+  try {
+    await finishRun(folders);
+  } finally {
+    for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+  }
 }

@@ -1,6 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../../local/ports';
 
 export const ROOT = join(__dirname, '..', '..');
 /** How package.json runs the scripts: node with tsx as a loader, one process. */
@@ -35,18 +37,33 @@ export function runScript(name: string, args: string[], env: NodeJS.ProcessEnv =
   });
 }
 
-/** Starts a long-running project script; resolves once its output matches `ready`. */
+/**
+ * Starts a long-running project script; resolves once its output matches
+ * `ready`. Not ready in `timeoutMs`: it is killed with all it started but
+ * DynamoDB Local (`cdk synth` for --bundle, say; DynamoDB Local has a process
+ * group of its own, which the tests stop by data folder), so a failing test
+ * leaves nothing running. Keep `timeoutMs` under the test's own timeout.
+ */
 export function startScript(name: string, env: NodeJS.ProcessEnv, ready: RegExp, timeoutMs = 60_000, args: string[] = []) {
   const child: ChildProcess = spawn(NODE_TS[0], [...NODE_TS.slice(1), entryOf(name), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
+    // A process group of its own, to kill it with its children.
+    detached: true,
   });
   const output = { stdout: '', stderr: '' };
   child.stdout?.on('data', (chunk) => (output.stdout += chunk));
   child.stderr?.on('data', (chunk) => (output.stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const started = new Promise<RegExpMatchArray>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not ready in ${timeoutMs} ms:\n${output.stdout}\n${output.stderr}`)), timeoutMs);
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-(child.pid as number), 'SIGKILL');
+      } catch {
+        // gone meanwhile
+      }
+      reject(new Error(`not ready in ${timeoutMs} ms:\n${output.stdout}\n${output.stderr}`));
+    }, timeoutMs);
     const check = () => {
       const match = output.stdout.match(ready);
       if (match) {
@@ -63,15 +80,12 @@ export function startScript(name: string, env: NodeJS.ProcessEnv, ready: RegExp,
   return { child, output, exited, started };
 }
 
-/** True while a process with that pid exists. */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+/**
+ * True while that process runs. One that has exited but is not yet reaped (a
+ * zombie, as an orphan stays until init collects it) is gone: signal 0 would
+ * still find it.
+ */
+export { isRunning as isAlive } from '../../local/processes';
 
 /** Pids of running DynamoDB Local java processes whose command line mentions `needle`. */
 export function dynamoDbLocalPids(needle: string): number[] {
@@ -80,4 +94,29 @@ export function dynamoDbLocalPids(needle: string): number[] {
     .split('\n')
     .filter((line) => line.includes('DynamoDBLocal.jar') && line.includes(needle))
     .map((line) => Number(line.trim().split(/\s+/)[0]));
+}
+
+/** A fresh data folder and free ports for one `npm start`, its servers registered in `serversDir`. */
+export async function serverEnv(serversDir: string): Promise<NodeJS.ProcessEnv & { CONTACTS_DATA_DIR: string }> {
+  return {
+    DYNAMODB_ENDPOINT: '',
+    PORT: String(await freePort()),
+    DYNAMODB_PORT: String(await freePort()),
+    CONTACTS_DATA_DIR: mkdtempSync(join(tmpdir(), 'contacts-data-')),
+    CONTACTS_SERVERS_DIR: serversDir,
+  };
+}
+
+/** `npm start` with that environment, once it listens; `stop()` ends it with SIGTERM and waits. */
+export async function startServer(env: NodeJS.ProcessEnv) {
+  const run = startScript('start', env, /Contacts API listening on (http:\/\/localhost:\d+)/, 90_000);
+  const [, baseUrl] = await run.started;
+  return {
+    ...run,
+    baseUrl: baseUrl as string,
+    stop: async () => {
+      if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill('SIGTERM');
+      return run.exited;
+    },
+  };
 }

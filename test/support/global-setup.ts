@@ -1,8 +1,13 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { openScratchStore, type ScratchStore } from '../../local/store';
 import { LOCAL_TABLE_NAMES } from '../../lambda/store/schema';
+import { markRun } from './leftover-processes';
 
 declare global {
   var __scratchStore: ScratchStore | undefined;
+  var __serversDir: string | undefined;
 }
 
 /**
@@ -13,6 +18,11 @@ declare global {
 export default async function globalSetup(): Promise<void> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   const started = Date.now();
+  // Before anything starts: every process of the run inherits the mark (see leftover-processes.ts).
+  markRun();
+  // The npm start servers of the tests register here, apart from a developer's (and from other runs').
+  globalThis.__serversDir = mkdtempSync(join(tmpdir(), 'contacts-servers-'));
+  process.env.CONTACTS_SERVERS_DIR = globalThis.__serversDir;
   // Always a fresh store of our own, whatever the shell has set.
   delete process.env.DYNAMODB_ENDPOINT;
   process.env.CONTACTS_TABLE_NAME = LOCAL_TABLE_NAMES.contacts;

@@ -1,4 +1,20 @@
-/** Stops the run's DynamoDB Local so no java process outlives the tests. */
+import { rmSync } from 'node:fs';
+import { assertNoProcessLeft } from './leftover-processes';
+
+/**
+ * Stops the run's DynamoDB Local, then fails the run if any process it
+ * started still runs (`folders`: where the bundled asset's server ran).
+ */
+export async function finishRun(folders: string[]): Promise<void> {
+  try {
+    await globalThis.__scratchStore?.close();
+    await assertNoProcessLeft({ folders });
+  } finally {
+    if (globalThis.__serversDir) rmSync(globalThis.__serversDir, { recursive: true, force: true });
+  }
+}
+
+/** jest's globalTeardown (it passes jest's configuration, not folders). */
 export default async function globalTeardown(): Promise<void> {
-  await globalThis.__scratchStore?.close();
+  await finishRun([]);
 }
