@@ -43,8 +43,8 @@ export interface RateStatus {
   limit: number;
   /** Requests that would still be admitted right now. */
   remaining: number;
-  /** Seconds until the full burst is available again. */
-  resetSeconds: number;
+  /** Whole seconds until one more than `remaining` would be admitted (see lambda/domain/rate-limit.ts). */
+  windowSeconds: number;
 }
 
 export type AuthDecision =
