@@ -4,6 +4,7 @@ import httpEventNormalizer from '@middy/http-event-normalizer';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { Context } from 'aws-lambda';
 import { withDynamoStats } from '../observability/dynamo-stats';
+import { rateLimitHeaders } from './middleware/rate-limit-headers';
 import { requestId } from './middleware/request-id';
 import { requestLog } from './middleware/request-log';
 import { requestMetrics } from './middleware/request-metrics';
@@ -49,6 +50,7 @@ export function createHandler<Deps>(api: ApiSpec<Deps>, deps: Deps): ApiHandler 
     .use(requestMetrics(routeOf))
     .use(requestId())
     .use(responseHeaders())
+    .use(rateLimitHeaders())
     .use(
       httpErrorHandler({
         logger: false,

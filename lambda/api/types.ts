@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { RateStatus } from '../domain/ports';
 
 /** Who is calling: set by the authenticate middleware from the key, never from the request. */
 export interface Caller {
@@ -16,6 +17,8 @@ export interface ApiContext extends Context {
    * that must be answered instead of the read's result.
    */
   confirmation?: Promise<Caller>;
+  /** Where the key stands against its limit, once the key check decided (allowed or throttled): the rate-limit headers. */
+  rate?: RateStatus;
   /** The class of the error behind a 5xx, for the request log. */
   failure?: string;
 }
