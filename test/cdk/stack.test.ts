@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ContactsStack, OUTPUTS } from '../../lib/contacts-stack';
 import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../../lambda/observability/names';
+import { DEFAULT_DYNAMO_CONFIG, dynamoConfigFromEnv, LOCAL_DYNAMO_CONFIG } from '../../lambda/store/dynamo-client';
 import { CONTACTS_KEY, KEYS_BY_FACTORY, KEYS_BY_KEY_ID, KEYS_KEY } from '../../lambda/store/schema';
 import { endpoint, issueKey, newFactoryId } from '../support/local-api';
 
@@ -69,6 +70,14 @@ describe('Lambda (issue point 5)', () => {
         Variables: { CONTACTS_TABLE_NAME: { Ref: Match.anyValue() }, KEYS_TABLE_NAME: { Ref: Match.anyValue() } },
       },
     });
+  });
+
+  test('keeps the fail-fast DynamoDB timeouts on AWS: the environment it gets names no DynamoDB endpoint', () => {
+    const fn = (resources('AWS::Lambda::Function') as any)[functionId('Contacts API')];
+    const variables = fn.Properties.Environment.Variables as Record<string, string>;
+    expect(variables).not.toHaveProperty('DYNAMODB_ENDPOINT');
+    expect(dynamoConfigFromEnv(variables)).toMatchObject({ ...DEFAULT_DYNAMO_CONFIG, endpoint: undefined });
+    expect(dynamoConfigFromEnv({ ...variables, DYNAMODB_ENDPOINT: 'http://localhost:8000' })).toMatchObject(LOCAL_DYNAMO_CONFIG);
   });
 
   describe('the bundle', () => {
