@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { RateStatus } from '../domain/ports';
+import type { CallLog, RateStatus } from '../domain/ports';
 
 /** Who is calling: set by the authenticate middleware from the key, never from the request. */
 export interface Caller {
@@ -21,6 +21,10 @@ export interface ApiContext extends Context {
   rate?: RateStatus;
   /** The class of the error behind a 5xx, for the request log. */
   failure?: string;
+  /** The storage calls this request made (set fresh for each request by the pipeline): its log line and metrics. */
+  calls?: CallLog;
+  /** The route label of the request (see routeLabeler), worked out once for the log line and the metrics. */
+  route?: string;
 }
 
 /** An event whose body has been parsed (and maybe validated) by the body middlewares. */

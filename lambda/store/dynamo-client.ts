@@ -1,6 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { recordDynamoCalls } from '../observability/dynamo-stats';
 
 export interface DynamoConfig {
   /** DynamoDB Local or another endpoint; unset means the AWS regional endpoint. */
@@ -83,7 +82,5 @@ export function createDynamoClient(config: DynamoConfig): DynamoDBClient {
       httpsAgent: agent,
     },
   });
-  // Per-request call counts and latencies for the request log and metrics.
-  recordDynamoCalls(client);
   return client;
 }

@@ -1,5 +1,5 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { ContactStore, ContactWrite, CompanyRecord } from '../domain/ports';
+import type { CallLog, ContactStore, ContactWrite, CompanyRecord } from '../domain/ports';
 import { isConditionalCheckFailed, storageCall } from './errors';
 import { itemToContact } from './contact-item';
 import { companySortKey } from './schema';
@@ -53,7 +53,7 @@ export class DynamoContactStore implements ContactStore {
    * creation token in it tells whether this very request created it, which
    * stays right under races and SDK retries.
    */
-  async writeContact(write: ContactWrite) {
+  async writeContact(write: ContactWrite, log?: CallLog) {
     const update = new UpdateBuilder()
       .set('email', write.email)
       .set('updatedAt', write.now)
@@ -75,13 +75,14 @@ export class DynamoContactStore implements ContactStore {
           ReturnValues: 'ALL_NEW',
         }),
       ),
+      log,
     );
     const item = result.Attributes ?? {};
     return { contact: itemToContact(item), created: item.creationToken === write.creationToken };
   }
 
   /** Conditional create keyed by domain: the first writer's name wins, later ones change nothing. */
-  async createCompanyIfMissing(company: CompanyRecord): Promise<void> {
+  async createCompanyIfMissing(company: CompanyRecord, log?: CallLog): Promise<void> {
     try {
       await storageCall('UpdateItem (company create)', () =>
         this.doc.send(
@@ -105,17 +106,18 @@ export class DynamoContactStore implements ContactStore {
             },
           }),
         ),
+        log,
       );
     } catch (error) {
       if (!isConditionalCheckFailed(error)) throw error; // exists already: nothing to do
     }
   }
 
-  async getContact(factoryId: string, id: string) {
-    const result = await storageCall('GetItem (contact)', () =>
-      this.doc.send(
-        new GetCommand({ TableName: this.tableName, Key: { factoryId, sk: id }, ConsistentRead: true }),
-      ),
+  async getContact(factoryId: string, id: string, log?: CallLog) {
+    const result = await storageCall(
+      'GetItem (contact)',
+      () => this.doc.send(new GetCommand({ TableName: this.tableName, Key: { factoryId, sk: id }, ConsistentRead: true })),
+      log,
     );
     return result.Item && itemToContact(result.Item);
   }

@@ -3,7 +3,7 @@ import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamod
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { StorageUnavailableError } from '../domain/errors';
-import type { AuthDecision, KeyAuthorizer, RateStatus } from '../domain/ports';
+import type { AuthDecision, CallLog, KeyAuthorizer, RateStatus } from '../domain/ports';
 import { decideRate, intervalUs, perMinutePolicy, standing, toMicroseconds, toleranceUs, type RateDecision } from '../domain/rate-limit';
 import { isConditionalCheckFailed, storageCall } from './errors';
 import type { KeyItem } from './key-item';
@@ -83,7 +83,7 @@ export class DynamoKeyAuthorizer implements KeyAuthorizer {
     private readonly tableName: string,
   ) {}
 
-  async authorize(keyHash: string, nowMs: number): Promise<AuthDecision> {
+  async authorize(keyHash: string, nowMs: number, log?: CallLog): Promise<AuthDecision> {
     const request = randomUUID();
     const nowUs = toMicroseconds(nowMs);
     let known = this.seen.get(keyHash);
@@ -93,9 +93,7 @@ export class DynamoKeyAuthorizer implements KeyAuthorizer {
     for (let tries = 0; tries < 3; tries += 1) {
       const shape: Shape = !known ? 'first' : known.tatUs !== undefined && known.tatUs > nowUs ? 'busy' : 'idle';
       try {
-        const result = await storageCall('UpdateItem (authorize key)', () =>
-          this.doc.send(this.command(keyHash, shape, known, nowUs, request)),
-        );
+        const result = await storageCall('UpdateItem (authorize key)', () => this.doc.send(this.command(keyHash, shape, known, nowUs, request)), log);
         return this.allowed(keyHash, result.Attributes as KeyItem, nowUs);
       } catch (error) {
         if (!isConditionalCheckFailed(error)) throw error;

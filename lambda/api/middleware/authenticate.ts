@@ -57,7 +57,7 @@ export function authenticate(keys: KeyAuthorizer, now: () => number = Date.now):
 
       const keyHash = hashSecret(credential.secret);
       const known = event.httpMethod === 'GET' ? keys.knownCaller(keyHash) : undefined;
-      const confirmation = keys.authorize(keyHash, now()).then((decision) => {
+      const confirmation = keys.authorize(keyHash, now(), context.calls).then((decision) => {
         // Set before admit() throws a 429: its answer carries the headers too.
         if (decision.outcome === 'allowed' || decision.outcome === 'throttled') context.rate = decision.rate;
         return admit(decision);

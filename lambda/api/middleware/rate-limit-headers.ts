@@ -32,7 +32,7 @@ export function rateLimitFields(rate: RateStatus): Record<string, string> {
 export function rateLimitHeaders(): MiddlewareObj<unknown, ApiResult, Error, ApiContext> {
   const apply = ({ response, context }: { response: ApiResult | null; context: ApiContext }) => {
     if (!response || !context.rate) return;
-    response.headers = { ...response.headers, ...rateLimitFields(context.rate) };
+    Object.assign((response.headers ??= {}), rateLimitFields(context.rate));
   };
   return { name: 'rateLimitHeaders', after: apply, onError: apply };
 }
