@@ -39,8 +39,20 @@ class UpdateBuilder {
   }
 }
 
+/** Companies a container remembers as existing, at most; then it starts over (a forgotten one costs one refused write). */
+const KNOWN_COMPANIES_MAX = 10_000;
+
 /** ContactStore on one DynamoDB table (key schema in ./schema). */
 export class DynamoContactStore implements ContactStore {
+  /**
+   * Companies this container has seen exist: created by it, or found
+   * already created (the condition refused). Companies are never deleted
+   * through the API, so a later upsert naming one skips its write, one
+   * round less. Filled only once a write answered, so a failed create is
+   * still retried.
+   */
+  private readonly knownCompanies = new Set<string>();
+
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -83,6 +95,8 @@ export class DynamoContactStore implements ContactStore {
 
   /** Conditional create keyed by domain: the first writer's name wins, later ones change nothing. */
   async createCompanyIfMissing(company: CompanyRecord, log?: CallLog): Promise<void> {
+    const known = `${company.factoryId}#${company.id}`;
+    if (this.knownCompanies.has(known)) return;
     try {
       await storageCall('UpdateItem (company create)', () =>
         this.doc.send(
@@ -111,6 +125,8 @@ export class DynamoContactStore implements ContactStore {
     } catch (error) {
       if (!isConditionalCheckFailed(error)) throw error; // exists already: nothing to do
     }
+    if (this.knownCompanies.size >= KNOWN_COMPANIES_MAX) this.knownCompanies.clear();
+    this.knownCompanies.add(known);
   }
 
   async getContact(factoryId: string, id: string, log?: CallLog) {
