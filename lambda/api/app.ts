@@ -3,7 +3,7 @@ import httpErrorHandler from '@middy/http-error-handler';
 import httpEventNormalizer from '@middy/http-event-normalizer';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { Context } from 'aws-lambda';
-import { withDynamoStats } from '../observability/dynamo-stats';
+import { rateLimitHeaders } from './middleware/rate-limit-headers';
 import { requestId } from './middleware/request-id';
 import { requestLog } from './middleware/request-log';
 import { requestMetrics } from './middleware/request-metrics';
@@ -40,7 +40,9 @@ function compileRoute<Deps>(route: RouteSpec<Deps>, deps: Deps): Route {
  */
 export function createHandler<Deps>(api: ApiSpec<Deps>, deps: Deps): ApiHandler {
   const routes = api.routes.map((route) => compileRoute(route, deps));
-  const routeOf = routeLabeler(routes);
+  const label = routeLabeler(routes);
+  // Worked out once per request, for the log line and the metrics alike.
+  const routeOf = (event: ApiEvent, context: ApiContext) => (context.route ??= label(event.httpMethod, event.path));
   const router = createRouter(routes, api.home);
   let pipeline = middy<ApiEvent, ApiResult, Error, ApiContext>({ timeoutEarlyInMillis: TIMEOUT_MARGIN_MS })
     .use(httpHeaderNormalizer())
@@ -49,6 +51,7 @@ export function createHandler<Deps>(api: ApiSpec<Deps>, deps: Deps): ApiHandler 
     .use(requestMetrics(routeOf))
     .use(requestId())
     .use(responseHeaders())
+    .use(rateLimitHeaders())
     .use(
       httpErrorHandler({
         logger: false,
@@ -60,8 +63,10 @@ export function createHandler<Deps>(api: ApiSpec<Deps>, deps: Deps): ApiHandler 
   // Middy types the input as already normalized (non-null query and path
   // parameters); it accepts any API Gateway proxy event, which is what this says.
   const handler = pipeline.handler(api.wrapRoutes ? api.wrapRoutes(router) : router) as unknown as ApiHandler;
-  // The DynamoDB calls made while serving this request, for its log line and metrics.
-  return (event, context) => withDynamoStats(() => handler(event, context));
+  // What the pipeline keeps on the context is this request's alone (a fresh log
+  // of its storage calls, for its log line and metrics), even on a reused context.
+  return (event, context) =>
+    handler(event, Object.assign(context, { calls: { calls: 0, latenciesMs: [] }, route: undefined, caller: undefined, confirmation: undefined, rate: undefined, failure: undefined }));
 }
 
 /** What the contacts API's entry point, the tests and the tools build it from. */

@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { CallLog, RateStatus } from '../domain/ports';
 
 /** Who is calling: set by the authenticate middleware from the key, never from the request. */
 export interface Caller {
@@ -16,8 +17,14 @@ export interface ApiContext extends Context {
    * that must be answered instead of the read's result.
    */
   confirmation?: Promise<Caller>;
+  /** Where the key stands against its limit, once the key check decided (allowed or throttled): the rate-limit headers. */
+  rate?: RateStatus;
   /** The class of the error behind a 5xx, for the request log. */
   failure?: string;
+  /** The storage calls this request made (set fresh for each request by the pipeline): its log line and metrics. */
+  calls?: CallLog;
+  /** The route label of the request (see routeLabeler), worked out once for the log line and the metrics. */
+  route?: string;
 }
 
 /** An event whose body has been parsed (and maybe validated) by the body middlewares. */

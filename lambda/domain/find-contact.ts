@@ -1,12 +1,12 @@
 import { contactView, type Contact } from './contact';
 import { contactId, isContactId } from './contact-id';
 import { normalizeEmail } from './email';
-import type { ContactStore } from './ports';
+import type { CallLog, ContactStore } from './ports';
 
 /** Reads a contact of the caller's factory by id; undefined when there is none. */
-export async function findContactById(store: ContactStore, factoryId: string, id: string): Promise<Contact | undefined> {
+export async function findContactById(store: ContactStore, factoryId: string, id: string, log?: CallLog): Promise<Contact | undefined> {
   if (!isContactId(id)) return undefined; // no such id can exist: spare the read
-  const contact = await store.getContact(factoryId, id);
+  const contact = await store.getContact(factoryId, id, log);
   return contact && contactView(contact);
 }
 
@@ -18,8 +18,9 @@ export async function findContactByEmail(
   store: ContactStore,
   factoryId: string,
   email: string,
+  log?: CallLog,
 ): Promise<Contact | undefined> {
   const check = normalizeEmail(email);
   if (!check.ok) return undefined;
-  return findContactById(store, factoryId, contactId(factoryId, check.email));
+  return findContactById(store, factoryId, contactId(factoryId, check.email), log);
 }

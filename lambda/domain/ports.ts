@@ -29,12 +29,23 @@ export interface CompanyRecord {
   createdAt: string;
 }
 
+/**
+ * The storage calls made for one request, as the store counts them: how
+ * many, and how long each took (its retries included). Passed down with the
+ * request's own values (no async context: it costs every promise), for the
+ * request's log line and metrics.
+ */
+export interface CallLog {
+  calls: number;
+  latenciesMs: number[];
+}
+
 export interface ContactStore {
   /** Creates or updates the contact in one atomic write; tells which happened. */
-  writeContact(write: ContactWrite): Promise<{ contact: Contact; created: boolean }>;
+  writeContact(write: ContactWrite, log?: CallLog): Promise<{ contact: Contact; created: boolean }>;
   /** Creates the company unless one with its domain exists (first writer wins). */
-  createCompanyIfMissing(company: CompanyRecord): Promise<void>;
-  getContact(factoryId: string, id: string): Promise<Contact | undefined>;
+  createCompanyIfMissing(company: CompanyRecord, log?: CallLog): Promise<void>;
+  getContact(factoryId: string, id: string, log?: CallLog): Promise<Contact | undefined>;
 }
 
 /** Where a key stands against its limit after a request: what the rate-limit headers say. */
@@ -43,8 +54,8 @@ export interface RateStatus {
   limit: number;
   /** Requests that would still be admitted right now. */
   remaining: number;
-  /** Seconds until the full burst is available again. */
-  resetSeconds: number;
+  /** Whole seconds until one more than `remaining` would be admitted (see lambda/domain/rate-limit.ts). */
+  windowSeconds: number;
 }
 
 export type AuthDecision =
@@ -55,7 +66,7 @@ export type AuthDecision =
 
 export interface KeyAuthorizer {
   /** Checks the key and counts the request against its limit, in one step. */
-  authorize(keyHash: string, nowMs: number): Promise<AuthDecision>;
+  authorize(keyHash: string, nowMs: number, log?: CallLog): Promise<AuthDecision>;
   /**
    * The factory and key id of a key this process has already seen allowed,
    * without I/O. A key's factory never changes, so this may be used to start

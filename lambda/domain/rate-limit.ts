@@ -2,21 +2,32 @@
  * The rate limit of a key, as a pure rule: GCRA (the generic cell rate
  * algorithm), which keeps one number per key, its theoretical arrival time
  * (TAT). Requests are admitted at the key's rate, one every T = period /
- * limit, plus a burst allowance of B requests:
+ * limit, plus a burst allowance of B requests (tolerance τ = B·T):
  *
- *   admit at time t  ⇔  max(TAT, t) − t ≤ B·T;   then TAT := max(TAT, t) + T
+ *   admit at time t  ⇔  TAT − t ≤ τ;   then TAT := max(TAT, t) + T
  *
- * The promise, in one sentence: **in any span of one period [t, t + period),
- * at most limit + B requests are admitted, across any number of callers and
- * containers, and a caller whose requests are at least T apart is never
- * refused.** (Admitted requests n in a span of length W satisfy
- * (n − 1)·T ≤ B·T + (t_n − t_1) < B·T + W, so n < limit + B + 1.)
+ * The promise: **in any span of one period (60 s), at most limit + B
+ * requests are admitted, across any number of callers and containers, and a
+ * key whose requests arrive at least T apart is never refused.**
+ *
+ * Why: each admission leaves the stored TAT at least T past the TAT before
+ * it and past its own t. Take the admissions inside one span, in the order
+ * the store applied them: after the first n − 1, TAT ≥ t_1 + (n−1)·T, and
+ * the n-th is admitted only if TAT − t_n ≤ B·T. So (n−1)·T ≤ B·T + (t_n − t_1)
+ * < B·T + period ≤ (B + limit)·T, hence n ≤ limit + B. Requests spaced ≥ T
+ * apart find TAT ≤ their t every time: admitted, even with B = 0.
+ *
+ * Clocks: t is the clock of the container deciding. If two containers'
+ * clocks differ by up to s, t_n − t_1 can read up to s more than the real
+ * span, so the bound becomes limit + B + ⌈s/T⌉, and requests spaced exactly
+ * T apart can be refused only when s > B·T. For small limits (under 10 per
+ * minute, B = 0) a caller should stay a little under the rate.
+ *
  * B is 10% of the limit, rounded down: a key of 30,000 per minute may send
  * 3,001 requests at once and at most 33,000 in any 60 s; a key of 5 per
- * minute one request every 12 s.
- *
- * Times are whole microseconds since the epoch, and T is rounded up to a
- * whole microsecond, which only ever makes the limit stricter.
+ * minute one request every 12 s, never 6 in a minute. Times are whole
+ * microseconds since the epoch, and T is rounded up to a whole microsecond,
+ * which only ever makes the limit stricter.
  */
 
 export interface RatePolicy {
@@ -32,27 +43,34 @@ export interface RateState {
   tatUs?: number;
 }
 
+/** Where a caller stands right after a decision: what the rate-limit headers say. */
+export interface RateStanding {
+  /** Requests that would be admitted right now, back to back. */
+  remaining: number;
+  /**
+   * Whole seconds (rounded up) until one more than `remaining` would be
+   * admitted: the draft's "effective window". On a refusal it equals the
+   * Retry-After.
+   */
+  windowSeconds: number;
+}
+
 export type RateDecision =
-  | {
+  | ({
       admitted: true;
-      /** The state to store: the write must also check that `from` still holds. */
+      /** The state to store: the write must also check that the stored state is still on the side of now it was read on. */
       tatUs: number;
       /** How the stored TAT compared with now: it picks the update that advances it (see the store). */
       from: 'idle' | 'busy';
-      /** Requests that would still be admitted right now. */
-      remaining: number;
-      /** Seconds until the full burst is available again. */
-      resetSeconds: number;
-    }
-  | {
+    } & RateStanding)
+  | ({
       admitted: false;
       /** Whole seconds until a request would be admitted, at least 1. */
       retryAfterSeconds: number;
-      remaining: 0;
-      resetSeconds: number;
-    };
+    } & RateStanding);
 
 const US_PER_MS = 1000;
+const US_PER_S = 1_000_000;
 
 /** The per-minute policy of a key: its limit, and a burst of 10% of it (rounded down). */
 export function perMinutePolicy(limit: number): RatePolicy {
@@ -64,7 +82,7 @@ export function intervalUs(policy: RatePolicy): number {
   return Math.ceil((policy.periodMs * US_PER_MS) / policy.limit);
 }
 
-/** B·T: how far ahead of now the TAT may be for a request to be admitted. */
+/** τ = B·T: how far ahead of now the TAT may be for a request to be admitted. */
 export function toleranceUs(policy: RatePolicy): number {
   return policy.burst * intervalUs(policy);
 }
@@ -72,35 +90,32 @@ export function toleranceUs(policy: RatePolicy): number {
 export const toMicroseconds = (nowMs: number): number => Math.round(nowMs * US_PER_MS);
 
 /**
+ * Where a caller stands on a stored TAT at `nowUs`: requests admitted now,
+ * and when one more would be. With `ahead` = TAT − now (0 when idle), the
+ * k-th request from now is admitted once ahead + (k−1)·T − elapsed ≤ τ.
+ */
+export function standing(tatUs: number | undefined, nowUs: number, policy: RatePolicy): RateStanding {
+  const interval = intervalUs(policy);
+  const tolerance = toleranceUs(policy);
+  const ahead = tatUs === undefined ? 0 : Math.max(0, tatUs - nowUs);
+  const remaining = ahead > tolerance ? 0 : Math.floor((tolerance - ahead) / interval) + 1;
+  // Always > 0: remaining·T > τ − ahead by the floor above.
+  const untilMoreUs = ahead + remaining * interval - tolerance;
+  return { remaining, windowSeconds: Math.ceil(untilMoreUs / US_PER_S) };
+}
+
+/**
  * The decision for one request at `nowUs` on the stored `state`. Pure: the
  * store applies it with a conditional write that holds only if the stored
  * TAT is still on the same side of now (`from`) and within the tolerance.
  */
 export function decideRate(state: RateState, nowUs: number, policy: RatePolicy): RateDecision {
-  const interval = intervalUs(policy);
-  const tolerance = toleranceUs(policy);
   const busy = state.tatUs !== undefined && state.tatUs > nowUs;
   const base = busy ? (state.tatUs as number) : nowUs;
-  if (base - nowUs > tolerance) {
-    return {
-      admitted: false,
-      retryAfterSeconds: Math.max(1, Math.ceil((base - tolerance - nowUs) / 1e6)),
-      remaining: 0,
-      resetSeconds: Math.ceil((base - nowUs) / 1e6),
-    };
+  if (base - nowUs > toleranceUs(policy)) {
+    const now = standing(base, nowUs, policy);
+    return { admitted: false, retryAfterSeconds: Math.max(1, now.windowSeconds), ...now };
   }
-  const tatUs = base + interval;
-  return {
-    admitted: true,
-    tatUs,
-    from: busy ? 'busy' : 'idle',
-    remaining: remainingAfter(tatUs, nowUs, policy),
-    resetSeconds: Math.ceil((tatUs - nowUs) / 1e6),
-  };
-}
-
-/** Requests admitted right now on a stored TAT (0 when the next one would be refused). */
-export function remainingAfter(tatUs: number, nowUs: number, policy: RatePolicy): number {
-  const ahead = Math.max(0, tatUs - nowUs);
-  return Math.max(0, Math.floor((toleranceUs(policy) - ahead) / intervalUs(policy)) + 1);
+  const tatUs = base + intervalUs(policy);
+  return { admitted: true, tatUs, from: busy ? 'busy' : 'idle', ...standing(tatUs, nowUs, policy) };
 }

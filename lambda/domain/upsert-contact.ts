@@ -3,7 +3,7 @@ import { companyId } from './company-id';
 import { contactView, TEXT_FIELDS, type TextField } from './contact';
 import type { upsertResultSchema } from './contact-schema';
 import { contactId } from './contact-id';
-import type { ContactStore } from './ports';
+import type { CallLog, ContactStore } from './ports';
 import type { UpsertInput } from './upsert-input';
 
 /** The upsert's answer (its schema: contact-schema.ts). */
@@ -20,7 +20,7 @@ export async function upsertContact(
   store: ContactStore,
   factoryId: string,
   input: UpsertInput,
-  request: { now: string; creationToken: string },
+  request: { now: string; creationToken: string; log?: CallLog },
 ): Promise<UpsertResult> {
   const linkTo = input.companyDomain === undefined ? undefined : companyId(factoryId, input.companyDomain);
   const fields: Partial<Record<TextField, string>> = {};
@@ -37,7 +37,7 @@ export async function upsertContact(
     companyId: linkTo,
     now: request.now,
     creationToken: request.creationToken,
-  });
+  }, request.log);
   if (input.companyDomain !== undefined && linkTo !== undefined && contact.companyId === linkTo) {
     await store.createCompanyIfMissing({
       factoryId,
@@ -45,7 +45,7 @@ export async function upsertContact(
       domain: input.companyDomain,
       name: input.company ?? input.companyDomain,
       createdAt: request.now,
-    });
+    }, request.log);
   }
   return { contact: contactView(contact), created };
 }

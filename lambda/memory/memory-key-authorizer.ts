@@ -35,7 +35,7 @@ export class MemoryKeyAuthorizer implements KeyAuthorizer {
       return { outcome: 'revoked' };
     }
     const decision = decideRate({ tatUs: key.tatUs }, toMicroseconds(nowMs), perMinutePolicy(key.rateLimit));
-    const rate = { limit: key.rateLimit, remaining: decision.remaining, resetSeconds: decision.resetSeconds };
+    const rate = { limit: key.rateLimit, remaining: decision.remaining, windowSeconds: decision.windowSeconds };
     if (!decision.admitted) return { outcome: 'throttled', retryAfterSeconds: decision.retryAfterSeconds, rate };
     key.tatUs = decision.tatUs;
     this.seen.set(keyHash, { factoryId: key.factoryId, keyId: key.keyId });

@@ -95,9 +95,21 @@ export class JsonLogger {
 
   private write(level: LineLevel, message: string, attributes: LogAttributes | undefined): void {
     if (rank(level) < this.threshold) return;
-    const base = { level, message, timestamp: new Date().toISOString(), service: this.options.service, xray_trace_id: xrayTraceId() };
-    // The base fields come first and win over an attribute of the same name.
-    const entry = attributes ? { ...base, ...attributes, ...base } : base;
+    const timestamp = new Date().toISOString();
+    const service = this.options.service;
+    const traceId = xrayTraceId();
+    const entry: LogAttributes = { level, message, timestamp, service, xray_trace_id: traceId };
+    if (attributes) {
+      // The base fields come first and win over an attribute of the same name.
+      // Assigned, not spread: JSON.stringify of an object built by spreads took
+      // several times the instructions (measured under valgrind).
+      Object.assign(entry, attributes);
+      entry.level = level;
+      entry.message = message;
+      entry.timestamp = timestamp;
+      entry.service = service;
+      entry.xray_trace_id = traceId;
+    }
     (rank(level) >= rank('WARN') ? this.err : this.out)(`${serialize(entry, attributes)}\n`);
   }
 }

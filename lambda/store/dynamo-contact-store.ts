@@ -1,5 +1,5 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { ContactStore, ContactWrite, CompanyRecord } from '../domain/ports';
+import type { CallLog, ContactStore, ContactWrite, CompanyRecord } from '../domain/ports';
 import { isConditionalCheckFailed, storageCall } from './errors';
 import { itemToContact } from './contact-item';
 import { companySortKey } from './schema';
@@ -39,8 +39,20 @@ class UpdateBuilder {
   }
 }
 
+/** Companies a container remembers as existing, at most; then it starts over (a forgotten one costs one refused write). */
+const KNOWN_COMPANIES_MAX = 10_000;
+
 /** ContactStore on one DynamoDB table (key schema in ./schema). */
 export class DynamoContactStore implements ContactStore {
+  /**
+   * Companies this container has seen exist: created by it, or found
+   * already created (the condition refused). Companies are never deleted
+   * through the API, so a later upsert naming one skips its write, one
+   * round less. Filled only once a write answered, so a failed create is
+   * still retried.
+   */
+  private readonly knownCompanies = new Set<string>();
+
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -53,7 +65,7 @@ export class DynamoContactStore implements ContactStore {
    * creation token in it tells whether this very request created it, which
    * stays right under races and SDK retries.
    */
-  async writeContact(write: ContactWrite) {
+  async writeContact(write: ContactWrite, log?: CallLog) {
     const update = new UpdateBuilder()
       .set('email', write.email)
       .set('updatedAt', write.now)
@@ -75,6 +87,7 @@ export class DynamoContactStore implements ContactStore {
           ReturnValues: 'ALL_NEW',
         }),
       ),
+      log,
     );
     const item = result.Attributes ?? {};
     return { contact: itemToContact(item), created: item.creationToken === write.creationToken };
@@ -85,7 +98,9 @@ export class DynamoContactStore implements ContactStore {
    * ones change nothing. The item carries its id as `companyId` too, so it
    * sits in the byCompany index beside the contacts linked to it.
    */
-  async createCompanyIfMissing(company: CompanyRecord): Promise<void> {
+  async createCompanyIfMissing(company: CompanyRecord, log?: CallLog): Promise<void> {
+    const known = `${company.factoryId}#${company.id}`;
+    if (this.knownCompanies.has(known)) return;
     try {
       await storageCall('UpdateItem (company create)', () =>
         this.doc.send(
@@ -110,17 +125,20 @@ export class DynamoContactStore implements ContactStore {
             },
           }),
         ),
+        log,
       );
     } catch (error) {
       if (!isConditionalCheckFailed(error)) throw error; // exists already: nothing to do
     }
+    if (this.knownCompanies.size >= KNOWN_COMPANIES_MAX) this.knownCompanies.clear();
+    this.knownCompanies.add(known);
   }
 
-  async getContact(factoryId: string, id: string) {
-    const result = await storageCall('GetItem (contact)', () =>
-      this.doc.send(
-        new GetCommand({ TableName: this.tableName, Key: { factoryId, sk: id }, ConsistentRead: true }),
-      ),
+  async getContact(factoryId: string, id: string, log?: CallLog) {
+    const result = await storageCall(
+      'GetItem (contact)',
+      () => this.doc.send(new GetCommand({ TableName: this.tableName, Key: { factoryId, sk: id }, ConsistentRead: true })),
+      log,
     );
     return result.Item && itemToContact(result.Item);
   }

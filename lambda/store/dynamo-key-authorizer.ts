@@ -3,8 +3,8 @@ import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamod
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { StorageUnavailableError } from '../domain/errors';
-import type { AuthDecision, KeyAuthorizer, RateStatus } from '../domain/ports';
-import { decideRate, intervalUs, perMinutePolicy, remainingAfter, toMicroseconds, toleranceUs, type RateDecision } from '../domain/rate-limit';
+import type { AuthDecision, CallLog, KeyAuthorizer, RateStatus } from '../domain/ports';
+import { decideRate, intervalUs, perMinutePolicy, standing, toMicroseconds, toleranceUs, type RateDecision } from '../domain/rate-limit';
 import { isConditionalCheckFailed, storageCall } from './errors';
 import type { KeyItem } from './key-item';
 
@@ -16,60 +16,44 @@ interface Seen {
   tatUs?: number;
 }
 
+/** An active secret key, and not this very request again (an SDK retry of a write that landed but whose answer was lost). */
+const USABLE = '#status = :active AND #keyType = :secret AND (attribute_not_exists(#lastRequest) OR #lastRequest <> :request)';
+
+type Shape = 'first' | 'idle' | 'busy';
+
+/**
+ * How the TAT moves (lambda/domain/rate-limit.ts), as conditional updates
+ * whose conditions are exactly the rule's "admit" for the state each
+ * expects. DynamoDB conditions compare but cannot add, so now + τ is
+ * computed here and sent as a value; the busy shape is only sent by a
+ * container that knows the key's limit (it saw the item).
+ *   first  TAT ≤ now (or none)   TAT := now + rlStep   a container's first request of the key:
+ *                                                      T as stored with the key at issue
+ *   idle   TAT ≤ now (or none)   TAT := now + T        (and rlStep := T: heals a key issued without it)
+ *   busy   now < TAT ≤ now + τ   TAT := TAT + T
+ *   (TAT > now + τ: refused, nothing written)
+ */
+const SHAPES: Record<Shape, { update: string; condition: string; names: Record<string, string> }> = {
+  first: {
+    update: 'SET #tat = :now + #step',
+    condition: '(attribute_not_exists(#tat) OR #tat <= :now) AND attribute_exists(#step)',
+    names: { '#step': 'rlStep' },
+  },
+  idle: {
+    update: 'SET #tat = :now + :step, #step = :step',
+    condition: '(attribute_not_exists(#tat) OR #tat <= :now)',
+    names: { '#step': 'rlStep' },
+  },
+  busy: { update: 'SET #tat = #tat + :step', condition: '#tat > :now AND #tat <= :deadline', names: {} },
+};
+
 const NAMES = {
   '#status': 'status',
   '#keyType': 'keyType',
   '#tat': 'rlTat',
-  '#gate': 'rlGate',
   '#lastUsedAt': 'lastUsedAt',
   '#lastRequest': 'rlLastRequest',
 };
-const USABLE = '#status = :active AND #keyType = :secret';
-/** Not this very request again: an SDK retry of a write that landed but whose answer was lost. */
-const NOT_REPEATED = '(attribute_not_exists(#lastRequest) OR #lastRequest <> :request)';
-
-/**
- * How the TAT moves (lambda/domain/rate-limit.ts), as two conditional
- * updates: DynamoDB conditions compare but cannot add, so the item keeps the
- * gate (TAT − B·T) beside the TAT, and each shape's condition is exactly the
- * rule's "admit" for the state it expects.
- *   idle  TAT ≤ now          admit;  TAT := now + T,    gate := now + T − B·T
- *   busy  TAT > now ≥ gate   admit;  TAT := TAT + T,    gate := gate + T
- *   (TAT > now and gate > now: refused, nothing written)
- * The steps come from the item (fixed at issue) or, when this container knows
- * the key's limit, from the request: a first call needs no knowledge of the key.
- */
-function shape(from: 'idle' | 'busy', steps: { step: number; idleStep: number } | undefined) {
-  const names: Record<string, string> = { ...NAMES };
-  const values: Record<string, number> = {};
-  // A step from the request when this container knows the key's limit, else the one stored with the key.
-  const operand = (name: 'step' | 'idleStep', attribute: string): string => {
-    if (steps) {
-      values[`:${name}`] = steps[name];
-      return `:${name}`;
-    }
-    names[`#${name}`] = attribute;
-    return `#${name}`;
-  };
-  if (from === 'idle') {
-    const step = operand('step', 'rlStep');
-    const idleStep = operand('idleStep', 'rlIdleStep');
-    const known = steps ? '' : ' AND attribute_exists(#step) AND attribute_exists(#idleStep)';
-    return {
-      names,
-      values,
-      update: `SET #tat = :now + ${step}, #gate = :now + ${idleStep}`,
-      condition: `(attribute_not_exists(#tat) OR #tat <= :now)${known}`,
-    };
-  }
-  const step = operand('step', 'rlStep');
-  return {
-    names,
-    values,
-    update: `SET #tat = #tat + ${step}, #gate = #gate + ${step}`,
-    condition: `#tat > :now AND #gate <= :now${steps ? '' : ' AND attribute_exists(#step)'}`,
-  };
-}
 
 /**
  * Authentication and rate limiting in one conditional UpdateItem on the key's
@@ -79,9 +63,10 @@ function shape(from: 'idle' | 'busy', steps: { step: number; idleStep: number } 
  * with a condition that the state is still what the rule decided from.
  *
  * Each request guesses the shape from what this container last saw of the
- * key ("idle" for a key it has not seen). A wrong guess, a throttled key, or
- * a revoked or unknown one fails the condition, and the item returned with
- * the failure says which: the second call (on a wrong guess only) is exact.
+ * key ("first" for a key it has not seen). A wrong guess, a throttled key,
+ * or a revoked or unknown one fails the condition, and the item returned
+ * with the failure says which: the second call (on a wrong guess only) is
+ * exact.
  *
  * Each request writes its own token. When the SDK retries a write that landed
  * but whose answer was lost, the retry fails its condition and the returned
@@ -98,17 +83,17 @@ export class DynamoKeyAuthorizer implements KeyAuthorizer {
     private readonly tableName: string,
   ) {}
 
-  async authorize(keyHash: string, nowMs: number): Promise<AuthDecision> {
+  async authorize(keyHash: string, nowMs: number, log?: CallLog): Promise<AuthDecision> {
     const request = randomUUID();
     const nowUs = toMicroseconds(nowMs);
     let known = this.seen.get(keyHash);
-    // Three tries cover a guess gone stale twice under a race at the idle/busy edge.
+    // Three tries cover the worst sequence: "first" on a key issued without
+    // rlStep, "idle" finding the key busy by then, and "busy" failing, which
+    // only happens once it is over the limit (the TAT never moves back).
     for (let tries = 0; tries < 3; tries += 1) {
-      const guess: 'idle' | 'busy' = known?.tatUs !== undefined && known.tatUs > nowUs ? 'busy' : 'idle';
+      const shape: Shape = !known ? 'first' : known.tatUs !== undefined && known.tatUs > nowUs ? 'busy' : 'idle';
       try {
-        const result = await storageCall('UpdateItem (authorize key)', () =>
-          this.doc.send(this.command(keyHash, guess, known, nowUs, request)),
-        );
+        const result = await storageCall('UpdateItem (authorize key)', () => this.doc.send(this.command(keyHash, shape, known, nowUs, request)), log);
         return this.allowed(keyHash, result.Attributes as KeyItem, nowUs);
       } catch (error) {
         if (!isConditionalCheckFailed(error)) throw error;
@@ -128,24 +113,26 @@ export class DynamoKeyAuthorizer implements KeyAuthorizer {
     throw new StorageUnavailableError('UpdateItem (authorize key)', new Error('the key item kept changing under three attempts'));
   }
 
-  private command(keyHash: string, from: 'idle' | 'busy', known: Seen | undefined, nowUs: number, request: string): UpdateCommand {
-    const policy = known && perMinutePolicy(known.rateLimit);
-    const steps = policy && { step: intervalUs(policy), idleStep: intervalUs(policy) - toleranceUs(policy) };
-    const { names, values: stepValues, update, condition } = shape(from, steps);
+  private command(keyHash: string, shape: Shape, known: Seen | undefined, nowUs: number, request: string): UpdateCommand {
+    const { update, condition, names } = SHAPES[shape];
     const values: Record<string, unknown> = {
-      ...stepValues,
       ':active': 'active',
       ':secret': 'secret',
       ':now': nowUs,
       ':iso': new Date(nowUs / 1000).toISOString(),
       ':request': request,
     };
+    if (known && shape !== 'first') {
+      const policy = perMinutePolicy(known.rateLimit);
+      values[':step'] = intervalUs(policy);
+      if (shape === 'busy') values[':deadline'] = nowUs + toleranceUs(policy);
+    }
     return new UpdateCommand({
       TableName: this.tableName,
       Key: { keyHash },
       UpdateExpression: `${update}, #lastUsedAt = :iso, #lastRequest = :request`,
-      ConditionExpression: `${USABLE} AND ${NOT_REPEATED} AND ${condition}`,
-      ExpressionAttributeNames: names,
+      ConditionExpression: `${USABLE} AND ${condition}`,
+      ExpressionAttributeNames: { ...NAMES, ...names },
       ExpressionAttributeValues: values,
       ReturnValues: 'ALL_NEW',
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -154,13 +141,7 @@ export class DynamoKeyAuthorizer implements KeyAuthorizer {
 
   private allowed(keyHash: string, item: KeyItem, nowUs: number): AuthDecision {
     this.remember(keyHash, item);
-    const policy = perMinutePolicy(item.rateLimit);
-    const tatUs = item.rlTat ?? nowUs;
-    const rate: RateStatus = {
-      limit: item.rateLimit,
-      remaining: remainingAfter(tatUs, nowUs, policy),
-      resetSeconds: Math.max(0, Math.ceil((tatUs - nowUs) / 1e6)),
-    };
+    const rate: RateStatus = { limit: item.rateLimit, ...standing(item.rlTat, nowUs, perMinutePolicy(item.rateLimit)) };
     return { outcome: 'allowed', factoryId: item.factoryId, keyId: item.keyId, rate };
   }
 
@@ -182,6 +163,6 @@ function throttled(decision: Extract<RateDecision, { admitted: false }>, limit: 
   return {
     outcome: 'throttled',
     retryAfterSeconds: decision.retryAfterSeconds,
-    rate: { limit, remaining: 0, resetSeconds: decision.resetSeconds },
+    rate: { limit, remaining: decision.remaining, windowSeconds: decision.windowSeconds },
   };
 }

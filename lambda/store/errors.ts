@@ -1,4 +1,5 @@
 import { StorageUnavailableError } from '../domain/errors';
+import type { CallLog } from '../domain/ports';
 
 /** A conditional write whose condition did not hold. */
 export function isConditionalCheckFailed(error: unknown): error is Error & { Item?: Record<string, unknown> } {
@@ -28,14 +29,22 @@ export function isTransientStorageError(error: unknown): boolean {
 }
 
 /**
- * Runs one DynamoDB call. Transient failures become StorageUnavailableError
- * (the API's 503); a failed condition and our own bugs pass through as they are.
+ * Runs one DynamoDB call, counted in the request's `log` when given (a
+ * refused condition is a call too). Transient failures become
+ * StorageUnavailableError (the API's 503); a failed condition and our own
+ * bugs pass through as they are.
  */
-export async function storageCall<T>(operation: string, call: () => Promise<T>): Promise<T> {
+export async function storageCall<T>(operation: string, call: () => Promise<T>, log?: CallLog): Promise<T> {
+  const startedAt = log ? performance.now() : 0;
   try {
     return await call();
   } catch (error) {
     if (isConditionalCheckFailed(error) || !isTransientStorageError(error)) throw error;
     throw new StorageUnavailableError(operation, error);
+  } finally {
+    if (log) {
+      log.calls += 1;
+      log.latenciesMs.push(Math.round((performance.now() - startedAt) * 10) / 10);
+    }
   }
 }

@@ -1,7 +1,7 @@
 import { BatchGetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { generateKey, type KeyType } from '../domain/api-key';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../domain/limits';
-import { intervalUs, perMinutePolicy, toleranceUs } from '../domain/rate-limit';
+import { intervalUs, perMinutePolicy } from '../domain/rate-limit';
 import { isConditionalCheckFailed } from './errors';
 import type { KeyItem } from './key-item';
 import { KEYS_BY_FACTORY, KEYS_BY_KEY_ID } from './schema';
@@ -28,10 +28,9 @@ export interface CreateKeyOptions {
   now?: Date;
 }
 
-/** The limiter's fixed steps (see DynamoKeyAuthorizer): stored with the key so its first request needs no read. */
-function limiterSteps(rateLimit: number): Pick<KeyItem, 'rlStep' | 'rlIdleStep'> {
-  const policy = perMinutePolicy(rateLimit);
-  return { rlStep: intervalUs(policy), rlIdleStep: intervalUs(policy) - toleranceUs(policy) };
+/** The limiter's step T (see DynamoKeyAuthorizer): stored with the key so a container's first request needs no read. */
+function limiterStep(rateLimit: number): Pick<KeyItem, 'rlStep'> {
+  return { rlStep: intervalUs(perMinutePolicy(rateLimit)) };
 }
 
 function summarize(item: KeyItem): KeySummary {
@@ -70,7 +69,7 @@ export class KeyAdmin {
       rateLimit,
       createdAt: (options.now ?? new Date()).toISOString(),
       hint: key.hint,
-      ...limiterSteps(rateLimit),
+      ...limiterStep(rateLimit),
     };
     if (options.type === 'publishable') item.origins = options.origins ?? [];
     await this.doc.send(

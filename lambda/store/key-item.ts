@@ -16,15 +16,13 @@ export interface KeyItem {
   /** Publishable keys only: the website origins they are bound to. */
   origins?: string[];
   /**
-   * The rate limiter's state (lambda/domain/rate-limit.ts), microseconds since
-   * the epoch: the theoretical arrival time, and the gate (TAT − B·T: a request
-   * at or after it is admitted). Absent until the key's first request.
+   * The rate limiter's state (lambda/domain/rate-limit.ts): the theoretical
+   * arrival time, microseconds since the epoch. Absent until the key's first
+   * request.
    */
   rlTat?: number;
-  rlGate?: number;
-  /** T, and T − B·T: the steps the update expressions add, fixed when the key is issued. */
+  /** T = 60 s / rateLimit in µs, written at issue: a container's first request of the key needs no read. */
   rlStep?: number;
-  rlIdleStep?: number;
   /** The token of the last counted request: tells an SDK retry of a write that landed from a new request. */
   rlLastRequest?: string;
 }

@@ -11,7 +11,7 @@ function recordingDeps(outcome: 'allowed' | 'unknown' = 'allowed') {
   const keys: KeyAuthorizer = {
     authorize: async () => {
       calls.push('authorize');
-      return outcome === 'allowed' ? { outcome, factoryId: 'fac_1', keyId: 'key_1', rate: { limit: 100, remaining: 99, resetSeconds: 1 } } : { outcome };
+      return outcome === 'allowed' ? { outcome, factoryId: 'fac_1', keyId: 'key_1', rate: { limit: 100, remaining: 99, windowSeconds: 1 } } : { outcome };
     },
     knownCaller: () => undefined,
   };

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { ContactsStack, OUTPUTS } from '../../lib/contacts-stack';
 import { CONTROL_ROOM_SERVICE_NAME, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../../lambda/observability/names';
 import { CONTACTS_BY_COMPANY, CONTACTS_KEY, KEYS_BY_FACTORY, KEYS_BY_KEY_ID, KEYS_KEY } from '../../lambda/store/schema';
+import { DEFAULT_DYNAMO_CONFIG, dynamoConfigFromEnv, LOCAL_DYNAMO_CONFIG } from '../../lambda/store/dynamo-client';
 import { endpoint, issueKey, newFactoryId } from '../support/local-api';
 
 let template: Template;
@@ -72,6 +73,14 @@ describe('Lambda (issue point 5)', () => {
         Variables: { CONTACTS_TABLE_NAME: { Ref: Match.anyValue() }, KEYS_TABLE_NAME: { Ref: Match.anyValue() } },
       },
     });
+  });
+
+  test('keeps the fail-fast DynamoDB timeouts on AWS: the environment it gets names no DynamoDB endpoint', () => {
+    const fn = (resources('AWS::Lambda::Function') as any)[functionId('Contacts API')];
+    const variables = fn.Properties.Environment.Variables as Record<string, string>;
+    expect(variables).not.toHaveProperty('DYNAMODB_ENDPOINT');
+    expect(dynamoConfigFromEnv(variables)).toMatchObject({ ...DEFAULT_DYNAMO_CONFIG, endpoint: undefined });
+    expect(dynamoConfigFromEnv({ ...variables, DYNAMODB_ENDPOINT: 'http://localhost:8000' })).toMatchObject(LOCAL_DYNAMO_CONFIG);
   });
 
   describe('the bundle', () => {

@@ -8,7 +8,7 @@ import { context, errorMessage, proxyEvent } from '../support/events';
 
 const SECRET = `dfsk_${'k'.repeat(43)}`;
 /** Where the key stands against its limit (what the fake authorizers report). */
-const RATE = { limit: 100, remaining: 99, resetSeconds: 1 };
+const RATE = { limit: 100, remaining: 99, windowSeconds: 1 };
 
 /** A KeyAuthorizer answering a fixed decision and recording what it was asked. */
 function authorizer(decision: AuthDecision, known?: { factoryId: string; keyId: string }) {

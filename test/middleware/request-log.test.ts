@@ -1,15 +1,13 @@
 import middy from '@middy/core';
-import { withDynamoStats } from '../../lambda/observability/dynamo-stats';
+import type { ApiContext } from '../../lambda/api/types';
 import { proxyEvent, context } from '../support/events';
 
 /** The middleware with a logger built at INFO (the test env is silent), and the lines it writes. */
 function loadAtInfo() {
   process.env.LOG_LEVEL = 'INFO';
   let requestLog!: typeof import('../../lambda/api/middleware/request-log').requestLog;
-  let stats!: typeof import('../../lambda/observability/dynamo-stats');
   jest.isolateModules(() => {
     ({ requestLog } = require('../../lambda/api/middleware/request-log'));
-    stats = require('../../lambda/observability/dynamo-stats');
   });
   // Errors and warnings go to stderr, the rest to stdout: on Lambda both reach CloudWatch Logs.
   const lines: string[] = [];
@@ -19,7 +17,7 @@ function loadAtInfo() {
       return true;
     });
   }
-  return { requestLog, stats, entries: () => lines.join('').trim().split('\n').map((line) => JSON.parse(line)) };
+  return { requestLog, entries: () => lines.join('').trim().split('\n').map((line) => JSON.parse(line)) };
 }
 
 const routeOf = () => 'POST /api/v1/contacts';
@@ -32,19 +30,17 @@ describe('requestLog', () => {
   });
 
   test('writes one line with request id, route, status, latency, DynamoDB calls, factory and key id', async () => {
-    const { requestLog, stats, entries } = loadAtInfo();
-    const ctx = { ...context(), caller: { factoryId: 'fac_log', keyId: 'key_log' } };
-    const handler = middy().use(requestLog(routeOf)).handler(async () => {
-      const current = stats.currentDynamoStats();
-      if (current) {
-        current.calls += 2;
-        current.latenciesMs.push(3, 4);
-      }
-      return { statusCode: 201, body: '{}' };
-    });
-    await stats.withDynamoStats(() =>
-      handler(proxyEvent({ httpMethod: 'POST', requestContext: { requestId: 'req-123' } as never }), ctx as never),
-    );
+    const { requestLog, entries } = loadAtInfo();
+    const ctx: ApiContext = { ...context(), caller: { factoryId: 'fac_log', keyId: 'key_log' }, calls: { calls: 0, latenciesMs: [] } };
+    const handler = middy<never, unknown, Error, ApiContext>()
+      .use(requestLog(routeOf))
+      .handler(async (_event, c) => {
+        // What the stores record in the request's call log.
+        c.calls?.latenciesMs.push(3, 4);
+        if (c.calls) c.calls.calls += 2;
+        return { statusCode: 201, body: '{}' };
+      });
+    await handler(proxyEvent({ httpMethod: 'POST', requestContext: { requestId: 'req-123' } as never }) as never, ctx);
     expect(entries()).toEqual([
       expect.objectContaining({
         level: 'INFO',
@@ -65,17 +61,15 @@ describe('requestLog', () => {
   test('never writes the path, query string, headers or body', async () => {
     const { requestLog, entries } = loadAtInfo();
     const handler = middy().use(requestLog(routeOf)).handler(async () => ({ statusCode: 200, body: '{"contact":{}}' }));
-    await withDynamoStats(() =>
-      handler(
-        proxyEvent({
-          httpMethod: 'POST',
-          path: '/api/v1/contacts/private.person@example.com',
-          queryStringParameters: { email: 'secret.person@example.com' },
-          headers: { authorization: 'Bearer dfsk_topsecret' },
-          body: '{"email":"secret.person@example.com"}',
-        }),
-        context() as never,
-      ),
+    await handler(
+      proxyEvent({
+        httpMethod: 'POST',
+        path: '/api/v1/contacts/private.person@example.com',
+        queryStringParameters: { email: 'secret.person@example.com' },
+        headers: { authorization: 'Bearer dfsk_topsecret' },
+        body: '{"email":"secret.person@example.com"}',
+      }),
+      context() as never,
     );
     const text = JSON.stringify(entries());
     expect(text).not.toMatch(/person@|dfsk_|Bearer/);

@@ -2,7 +2,7 @@
  * One request of the handler mode: the Lambda handler called in-process
  * with the API Gateway event the local adapter builds for the same HTTP
  * request (toProxyEvent), with a fresh request id and context each time.
- * Shared by the throughput loops (loop-worker.ts) and the instruction
+ * Shared by the profiled loops (loop-worker.ts) and the instruction
  * counter's driver (instructions-driver.ts), so both measure the same call.
  */
 import { randomUUID } from 'node:crypto';

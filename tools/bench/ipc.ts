@@ -22,7 +22,8 @@ export type ServiceCommand = { type: 'stats' } | { type: 'stop' } | { type: 'pro
 /**
  * `bare`: the DynamoDB calls alone; `handler`: the Lambda handler itself
  * called with API Gateway events, in-process, no HTTP (what runs inside
- * Lambda, without what API Gateway and the local adapter do).
+ * Lambda, without what API Gateway and the local adapter do): profiled, and
+ * counted under valgrind.
  */
 export type LoopMode = 'bare' | 'handler';
 

@@ -1,12 +1,12 @@
 /**
- * The loops of the throughput run that need no HTTP, in their own process
- * (forked by throughput.ts): `connections` loops, each making one request
- * after the other, warm-up first, then counting what completes in the
- * measured window.
+ * The loops that need no HTTP, in their own process (forked by
+ * throughput.ts): `connections` loops, each making one request after the
+ * other, warm-up first, then counting what completes in the measured window.
  *   bare     the request's DynamoDB calls alone (bare-client.ts), on a client
- *            configured as the Lambda's
+ *            configured as the Lambda's: the throughput comparison's floor
  *   handler  the Lambda entry point (lambda/api/handler.ts) called directly
- *            with the API Gateway event of the same request
+ *            with the API Gateway event of the same request: profiled when
+ *            a throughput target is missed (or with --profile)
  * BENCH_DYNAMO_DELAY_MS (injected-delay.ts) puts the same delay on the
  * clients of both modes.
  */

@@ -1,7 +1,8 @@
 /**
  * npm run bench: DynamoDB calls and rounds per request, latency in rounds,
- * throughput against a bare client (latency-bound, and CPU-bound on this
- * machine), cold start and bundle, cost on paper.
+ * throughput of the service against the empty service (the same calls behind
+ * the same HTTP adapter), instructions per request of the handler against
+ * the bare client (valgrind), cold start and bundle, cost on paper.
  * Starts what it needs (an in-memory DynamoDB Local unless DYNAMODB_ENDPOINT
  * is set), issues its own keys, prints the report and writes it to
  * bench/results.md. See the README's "Performance" section.
@@ -13,54 +14,55 @@ import { parseCommandLine, positiveIntArg, runCommand, UsageError } from '../../
 import { PROJECT_ROOT } from '../../local/paths';
 import { measureColdStart, type ColdStartResult } from './cold-start';
 import { startContainer } from './container';
+import { countInstructions, DEFAULT_INSTRUCTION_REQUESTS, hasValgrind, requestsArg } from './instruction-count';
 import { describeMachine, finishMachine } from './machine';
 import { readProfile, summarizeProfiles } from './profile';
-import { renderReport, THROUGHPUT_TARGET, type BenchReport, type ThroughputComparisons } from './report';
+import { INSTRUCTIONS_TARGET, renderReport, SERVICE_VS_EMPTY_TARGET, type BenchReport } from './report';
 import { measureRoundTrips, type ShapeResult } from './round-trips';
 import { SHAPES } from './shapes';
 import { median } from './stats';
 import { openBenchStore } from './store';
-import { measureHttpHop, type HopResult } from './http-hop';
-import { measureThroughput, profileService } from './throughput';
+import { measureThroughput, profileService, type ThroughputResult } from './throughput';
 
-const PHASES = ['rounds', 'cold', 'throughput', 'profile'] as const;
+const PHASES = ['rounds', 'cold', 'throughput', 'instructions', 'profile'] as const;
 type Phase = (typeof PHASES)[number];
 
 const USAGE = `usage: npm run bench [-- options]
 
 Measures the contacts API and prints a report (also written to bench/results.md):
 DynamoDB calls and sequential rounds per request shape, latency with an
-injected DynamoDB delay, throughput of the service against a bare client
-making the same DynamoDB calls (twice: with an in-region network delay on
-every DynamoDB call, which is what the target is judged on, and with none,
-CPU-bound on this machine; beside them the handler called in-process and
-the empty service: the same calls behind the same HTTP adapter, nothing else),
-the Lambda bundle and its cold start, and the cost per million requests.
-Runs on an in-memory DynamoDB Local it starts (or on DYNAMODB_ENDPOINT when
-set). About 8 minutes with the defaults.
+injected DynamoDB delay, throughput of the service against the empty service
+(the same DynamoDB calls behind the same HTTP adapter, nothing else) with an
+in-region delay on every call, instructions per request of the handler
+against the bare client making the same calls (valgrind), the Lambda bundle
+and its cold start, and the cost per million requests. Runs on an in-memory
+DynamoDB Local it starts (or on DYNAMODB_ENDPOINT when set). About 8 minutes
+with the defaults plus about 12 for the instruction counts on a quiet
+machine; --quick runs everything shorter (about 5 minutes, noisier).
 
   --samples N       requests per shape, without and with the delay (default 6)
   --delay MS        delay added to each DynamoDB call in section 2 (default 50)
-  --connections N   concurrent connections / bare-client loops of the
-                    CPU-bound throughput comparison (default 8)
   --throughput-delay MS
-                    delay added to each DynamoDB call of service, handler, empty service and
-                    bare client in the latency-bound throughput comparison,
-                    an in-region round trip (default 5)
-  --latency-connections N
-                    connections / loops of the latency-bound comparison
-                    (default 1: one request at a time, as a Lambda container
-                    serves them; more saturates this machine's CPU again)
-  --runs N          throughput runs of service, handler, empty service and bare
-                    client per workload and comparison, interleaved (default 10)
+                    delay added to each DynamoDB call of service, empty service
+                    and bare client in the throughput comparison, an in-region
+                    round trip (default 5)
+  --connections N   connections / bare-client loops of the throughput
+                    comparison (default 1: one request at a time, as a Lambda
+                    container serves them)
+  --runs N          throughput runs of service, empty service and bare client
+                    per workload, interleaved (default 10)
   --duration S      seconds per throughput run (default 1)
   --warmup S        warm-up seconds before the first throughput run of each
                     (default 10: the JIT needs 8-10 s to settle on the SDK here)
+  --instructions-requests N1,N2
+                    requests of the two valgrind processes compared per mode
+                    (default ${DEFAULT_INSTRUCTION_REQUESTS.join(',')}; 100,300 is three times faster, noisier)
   --cold-runs N     fresh Node processes loading the bundle (default 20)
-  --profile         profile the service even when the throughput target is met
-                    (by default it is profiled only when a latency-bound
-                    ratio is below ${THROUGHPUT_TARGET})
-  --skip PHASE      leave out rounds, cold, throughput or profile (repeatable)
+  --quick           shorter everything: --samples 3 --runs 5 --warmup 5
+                    --cold-runs 8 --instructions-requests 100,300
+  --profile         profile the service even when the throughput targets are
+                    met (by default only when one is missed)
+  --skip PHASE      leave out ${PHASES.join(', ')} (repeatable)
   --out FILE        where to write the report (default bench/results.md)`;
 
 runCommand(USAGE, async (argv) => {
@@ -69,11 +71,12 @@ runCommand(USAGE, async (argv) => {
     delay: { type: 'string' },
     connections: { type: 'string' },
     'throughput-delay': { type: 'string' },
-    'latency-connections': { type: 'string' },
     duration: { type: 'string' },
     warmup: { type: 'string' },
     runs: { type: 'string' },
+    'instructions-requests': { type: 'string' },
     'cold-runs': { type: 'string' },
+    quick: { type: 'boolean' },
     profile: { type: 'boolean' },
     skip: { type: 'string', multiple: true },
     out: { type: 'string' },
@@ -84,15 +87,21 @@ runCommand(USAGE, async (argv) => {
     if (!(PHASES as readonly string[]).includes(phase)) throw new UsageError(`--skip takes one of ${PHASES.join(', ')}, got "${phase}"`);
     skip.add(phase as Phase);
   }
-  const samples = positiveIntArg('--samples', values.samples, 1000) ?? 6;
+  const quick = values.quick === true;
+  const samples = positiveIntArg('--samples', values.samples, 1000) ?? (quick ? 3 : 6);
   const delayMs = positiveIntArg('--delay', values.delay, 5000) ?? 50;
-  const connections = positiveIntArg('--connections', values.connections, 1000) ?? 8;
   const throughputDelayMs = positiveIntArg('--throughput-delay', values['throughput-delay'], 1000) ?? 5;
-  const latencyConnections = positiveIntArg('--latency-connections', values['latency-connections'], 1000) ?? 1;
+  const connections = positiveIntArg('--connections', values.connections, 1000) ?? 1;
   const durationS = positiveIntArg('--duration', values.duration, 3600) ?? 1;
-  const warmupS = positiveIntArg('--warmup', values.warmup, 600) ?? 10;
-  const runs = positiveIntArg('--runs', values.runs, 1000) ?? 10;
-  const coldRuns = positiveIntArg('--cold-runs', values['cold-runs'], 1000) ?? 20;
+  const warmupS = positiveIntArg('--warmup', values.warmup, 600) ?? (quick ? 5 : 10);
+  const runs = positiveIntArg('--runs', values.runs, 1000) ?? (quick ? 5 : 10);
+  const coldRuns = positiveIntArg('--cold-runs', values['cold-runs'], 1000) ?? (quick ? 8 : 20);
+  let instructionRequests: [number, number];
+  try {
+    instructionRequests = requestsArg('--instructions-requests', values['instructions-requests']) ?? (quick ? [100, 300] : DEFAULT_INSTRUCTION_REQUESTS);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
   const out = resolve(values.out ?? `${PROJECT_ROOT}/bench/results.md`);
   const say = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -109,8 +118,8 @@ runCommand(USAGE, async (argv) => {
   const machine = describeMachine(store.description);
   let roundTrips: BenchReport['roundTrips'];
   let coldStart: ColdStartResult | undefined;
-  let throughput: ThroughputComparisons | undefined;
-  let httpHop: HopResult[] | undefined;
+  let throughput: ThroughputResult | undefined;
+  let instructions: BenchReport['instructions'];
   let profile: BenchReport['profile'];
   try {
     if (!skip.has('rounds')) {
@@ -136,35 +145,33 @@ runCommand(USAGE, async (argv) => {
       say(`  ${coldStart.bytes} bytes, median init ${median(coldStart.initMs).toFixed(1)} ms`);
     }
 
+    const functionEnvironment = coldStart?.environment ?? {};
     if (!skip.has('throughput')) {
-      const common = {
-        durationS,
-        warmupS,
-        runs,
-        // The function's own environment (log level, service name) when the synth ran.
-        functionEnvironment: coldStart?.environment ?? {},
-        onProgress: say,
-      };
-      say(`3a. throughput, CPU-bound: ${connections} connections, ${runs} interleaved ${durationS} s runs of service, handler, empty service and bare client per workload …`);
-      const cpuBound = await measureThroughput(store, { ...common, connections, delayMs: 0 });
       say(
-        `3b. throughput, latency-bound: ${latencyConnections} connection(s), the same runs with +${throughputDelayMs} ms on every DynamoDB call of all four …`,
+        `3. throughput: ${connections} connection(s), ${runs} interleaved ${durationS} s runs of service, empty service and bare client per workload, +${throughputDelayMs} ms on every DynamoDB call …`,
       );
-      const latencyBound = await measureThroughput(store, { ...common, connections: latencyConnections, delayMs: throughputDelayMs });
-      throughput = { cpuBound, latencyBound };
-      say('  the cost of one empty HTTP request on this machine, with and without a wait behind it …');
-      httpHop = await measureHttpHop();
-      // The target is judged on the latency-bound comparison (see report.ts).
-      const below = latencyBound.rows.some((row) => median(row.ratios) < THROUGHPUT_TARGET);
-      if (!skip.has('profile') && (below || values.profile === true)) {
-        say('  profiling the service and the handler (V8 CPU profiler, after a warm-up; not counted above) …');
-        const files = await profileService(store, { connections, durationS, warmupS, functionEnvironment: coldStart?.environment ?? {} });
-        profile = {
-          service: summarizeProfiles([readProfile(files.service)]),
-          handler: summarizeProfiles(files.handler.map(readProfile)),
-        };
-        say(`  profiles: ${[files.service, ...files.handler].join(', ')}`);
+      throughput = await measureThroughput(store, { connections, delayMs: throughputDelayMs, durationS, warmupS, runs, functionEnvironment, onProgress: say });
+    }
+
+    if (!skip.has('instructions')) {
+      if (hasValgrind()) {
+        say(`3b. instructions per request under valgrind (${instructionRequests.join(' and ')} requests per process; target ≤ ${INSTRUCTIONS_TARGET}) …`);
+        instructions = await countInstructions(store, { shapes: ['upsert', 'get'], requests: instructionRequests, onProgress: say });
+      } else {
+        instructions = { skipped: 'valgrind is not on PATH (Debian: apt-get install valgrind)' };
+        say(`3b. instructions: ${instructions.skipped}`);
       }
+    }
+
+    const missed = throughput?.rows.some((row) => median(row.ratios) < SERVICE_VS_EMPTY_TARGET) ?? false;
+    if (!skip.has('profile') && (missed || values.profile === true)) {
+      say('3c. profiling the service and the handler (V8 CPU profiler, after a warm-up; not counted above) …');
+      const files = await profileService(store, { connections: 8, durationS, warmupS, functionEnvironment });
+      profile = {
+        service: summarizeProfiles([readProfile(files.service)]),
+        handler: summarizeProfiles(files.handler.map(readProfile)),
+      };
+      say(`  profiles: ${[files.service, ...files.handler].join(', ')}`);
     }
   } finally {
     await store.close();
@@ -177,7 +184,7 @@ runCommand(USAGE, async (argv) => {
     seconds: (performance.now() - started) / 1000,
     roundTrips,
     throughput,
-    httpHop,
+    instructions,
     profile,
     coldStart,
     cost: { roundTripMs: 5, fallbackCpuMs: 1 },

@@ -1,23 +1,12 @@
 import { coldStartMedian, type ColdStartResult } from './cold-start';
 import { assumedLambdaMs, costPerMillion, PRICES_NOTE, US_EAST_1_PRICES } from './cost';
+import type { InstructionResult } from './instruction-count';
 import type { Machine } from './machine';
 import type { ProfileSummary } from './profile';
 import type { ShapeResult, Spread } from './round-trips';
 import type { Target } from './shapes';
 import { median } from './stats';
-import type { HopResult } from './http-hop';
-import type { ThroughputResult, ThroughputRow } from './throughput';
-
-/**
- * The two throughput comparisons of one run. The target is judged on the
- * latency-bound one: on AWS, DynamoDB's work is not on the function's CPU and
- * each call costs an in-region round trip. The CPU-bound one is what this
- * machine gives without a delay, DynamoDB Local sharing its cores.
- */
-export interface ThroughputComparisons {
-  cpuBound: ThroughputResult;
-  latencyBound: ThroughputResult;
-}
+import type { ThroughputResult } from './throughput';
 
 /** Everything one `npm run bench` measured. */
 export interface BenchReport {
@@ -25,9 +14,10 @@ export interface BenchReport {
   machine: Machine;
   seconds: number;
   roundTrips?: { results: ShapeResult[]; delayMs: number; samples: number };
-  throughput?: ThroughputComparisons;
-  /** One empty HTTP request's cost on this machine, with and without a wait behind it. */
-  httpHop?: HopResult[];
+  /** Latency-bound: an in-region delay on every DynamoDB call, one request at a time per connection. */
+  throughput?: ThroughputResult;
+  /** Instructions per request under valgrind, or why they were not counted. */
+  instructions?: InstructionResult | { skipped: string };
   /** V8 CPU profiles: the service process (HTTP + handler) and the handler called in-process. */
   profile?: { service: ProfileSummary; handler: ProfileSummary };
   coldStart?: ColdStartResult;
@@ -36,7 +26,10 @@ export interface BenchReport {
 }
 
 export const BUNDLE_LIMIT_BYTES = 320_000;
-export const THROUGHPUT_TARGET = 0.9;
+/** The service against the same calls behind the same adapter with nothing else (the empty service). */
+export const SERVICE_VS_EMPTY_TARGET = 0.95;
+/** The handler's instructions against the bare client's for the same calls. */
+export const INSTRUCTIONS_TARGET = 1.1;
 
 const verdict = (pass: boolean | undefined) => (pass === undefined ? '—' : pass ? 'PASS' : '**FAIL**');
 const int = (value: number) => Math.round(value).toLocaleString('en-US');
@@ -91,37 +84,30 @@ function targetRows(report: BenchReport): string[][] {
   }
   const tp = report.throughput;
   if (tp) {
-    const latency = tp.latencyBound.options;
-    for (const row of tp.latencyBound.rows) {
+    const { delayMs, connections } = tp.options;
+    for (const row of tp.rows) {
       const ratio = median(row.ratios);
       rows.push([
-        `throughput service / bare client ≥ ${THROUGHPUT_TARGET}, latency-bound (+${latency.delayMs} ms per DynamoDB call, ${latency.connections} connection${latency.connections === 1 ? '' : 's'})`,
+        `throughput service ÷ empty service ≥ ${SERVICE_VS_EMPTY_TARGET} (+${delayMs} ms per DynamoDB call, ${connections} connection${connections === 1 ? '' : 's'})`,
         row.label,
-        fixed(ratio, 2),
-        verdict(ratio >= THROUGHPUT_TARGET),
+        fixed(ratio, 3),
+        verdict(ratio >= SERVICE_VS_EMPTY_TARGET),
       ]);
     }
-    for (const row of tp.cpuBound.rows) {
-      rows.push([
-        `(informational, not judged) service / bare client, CPU-bound on this machine (DynamoDB Local shares the ${report.machine.cores} cores): it measures CPU per request, see section 3`,
-        row.label,
-        fixed(median(row.ratios), 2),
-        '—',
-      ]);
+  }
+  const counted = report.instructions;
+  if (counted && 'counts' in counted) {
+    for (const count of counted.counts) {
+      const ratio = count.handler / count.bare;
+      rows.push([`instructions handler ÷ bare client ≤ ${fixed(INSTRUCTIONS_TARGET, 2)} (valgrind)`, count.label, fixed(ratio, 3), verdict(ratio <= INSTRUCTIONS_TARGET)]);
     }
-    // Rows for reading the above: each side's ratio, latency-bound and (when measured) CPU-bound.
-    const readingRows = (target: string, ratiosOf: (row: ThroughputRow) => number[]) => {
-      for (const row of tp.latencyBound.rows) {
-        const cpu = tp.cpuBound.rows.find((other) => other.shape === row.shape);
-        const cpuRatio = cpu ? `; CPU-bound ${fixed(median(ratiosOf(cpu)), 2)}` : '';
-        rows.push([target, row.label, `latency-bound ${fixed(median(ratiosOf(row)), 2)}${cpuRatio}`, '—']);
-      }
-    };
-    readingRows('(for reading the above) handler in-process / bare client', (row) => row.handlerRatios);
-    readingRows(
-      '(for reading the above) empty service / bare client: the same calls behind the same local HTTP adapter and autocannon, nothing else; about the best any HTTP service reaches on this machine',
-      (row) => row.emptyRatios,
-    );
+  } else if (counted) {
+    rows.push([`instructions handler ÷ bare client ≤ ${fixed(INSTRUCTIONS_TARGET, 2)} (valgrind)`, 'upsert, GET by id', `not counted: ${counted.skipped}`, '—']);
+  }
+  if (tp) {
+    for (const row of tp.rows) {
+      rows.push(['(for reading the above) empty service ÷ bare client: what HTTP alone costs on this machine', row.label, fixed(median(row.emptyRatios), 2), '—']);
+    }
   }
   return rows;
 }
@@ -217,19 +203,9 @@ ${table(['package or folder', 'ms', 'share of busy'], lines(profile.byOwner), ['
 ${table(['function (self time)', 'ms', 'share of busy'], lines(profile.topFunctions), ['l', 'r', 'r'])}`;
 }
 
-function profileSection(profile: BenchReport['profile'], rows: ThroughputResult['rows']): string {
+function profileSection(profile: BenchReport['profile']): string {
   if (!profile) return '';
-  const perRequest = rows.map(
-    (row) =>
-      `${row.label}: service ${fixed(row.service.cpuMsPerRequest, 2)} ms (+${fixed(row.service.loadGeneratorCpuMsPerRequest, 2)} ms in autocannon), handler ${fixed(row.handler.cpuMsPerRequest, 2)} ms, bare client ${fixed(row.bare.cpuMsPerRequest, 2)} ms`,
-  );
-  return `### Where the service's time goes
-
-CPU time per request (CPU-bound runs): ${perRequest.join('; ')}. Without a
-delay, DynamoDB Local (Java), the service and the load generator share this
-machine's cores, so what the service spends above the bare client is taken
-from DynamoDB Local's share, and its throughput falls by about that much;
-with the delay, the same time lies on each request's path and lengthens it.
+  return `## 3c. Where the service's time goes
 
 V8 CPU profiles (the profiler \`--cpu-prof\` uses), taken after a warm-up in
 separate runs not counted above. Each sample is charged to the nearest
@@ -248,58 +224,50 @@ ${profileTables(profile.handler)}
 }
 
 /** Ratios per run: the median, with the range of the runs in brackets. */
-const ratioRange = (ratios: number[]) => `${fixed(median(ratios), 2)} (${fixed(Math.min(...ratios), 2)}–${fixed(Math.max(...ratios), 2)})`;
+const ratioRange = (ratios: number[], digits = 2) => `${fixed(median(ratios), digits)} (${fixed(Math.min(...ratios), digits)}–${fixed(Math.max(...ratios), digits)})`;
 const percent = (share: number) => `${fixed(share * 100, 0)} %`;
 
-/** One comparison's table; `judged`: its ratio is the one the target is judged on. */
-function comparisonTable(result: ThroughputResult, judged: boolean): string {
+function comparisonTable(result: ThroughputResult): string {
   const delay = result.options.delayMs;
   const rows = result.rows.map((row) => [
     row.label,
     fixed(median(row.service.rps), 0),
-    fixed(median(row.handler.rps), 0),
     fixed(median(row.empty.rps), 0),
     fixed(median(row.bare.rps), 0),
-    ratioRange(row.ratios),
-    ratioRange(row.handlerRatios),
+    ratioRange(row.ratios, 3),
     ratioRange(row.emptyRatios),
     `${fixed(row.service.p50ms, 0)} / ${fixed(row.service.p99ms, 0)}`,
-    `${fixed(row.handler.p50ms, 0)} / ${fixed(row.handler.p99ms, 0)}`,
     `${fixed(row.empty.p50ms, 0)} / ${fixed(row.empty.p99ms, 0)}`,
     `${fixed(row.bare.p50ms, 0)} / ${fixed(row.bare.p99ms, 0)}`,
-    ...(delay > 0 ? [String(row.bareRounds * delay)] : []),
+    String(row.bareRounds * delay),
     `${percent(row.service.machineBusy)} / ${percent(row.bare.machineBusy)}`,
-    judged ? verdict(median(row.ratios) >= THROUGHPUT_TARGET) : '— (informational)',
+    verdict(median(row.ratios) >= SERVICE_VS_EMPTY_TARGET),
   ]);
   return table(
     [
       'workload',
       'service req/s',
-      'handler req/s',
       'empty service req/s',
       'bare req/s',
-      'service / bare',
-      'handler / bare',
-      'empty / bare',
+      'service ÷ empty',
+      'empty ÷ bare',
       'service p50 / p99 ms',
-      'handler p50 / p99 ms',
       'empty p50 / p99 ms',
       'bare p50 / p99 ms',
-      ...(delay > 0 ? [`floor: rounds × ${delay} ms`] : []),
+      `floor: rounds × ${delay} ms`,
       'machine CPU busy, service / bare runs',
-      `target ≥ ${THROUGHPUT_TARGET}`,
+      `target ≥ ${SERVICE_VS_EMPTY_TARGET}`,
     ],
     rows,
-    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', ...(delay > 0 ? (['r'] as const) : []), 'r', 'l'],
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
   );
 }
 
-function problemsOf(result: ThroughputResult, name: string): string[] {
+function problemsOf(result: ThroughputResult): string[] {
   return result.rows.flatMap((row) => [
-    ...row.service.problems.map((problem) => `- ${name}, ${row.label}, service: ${problem}`),
-    ...row.handler.problems.map((problem) => `- ${name}, ${row.label}, handler: ${problem}`),
-    ...row.empty.problems.map((problem) => `- ${name}, ${row.label}, empty service: ${problem}`),
-    ...row.bare.problems.map((problem) => `- ${name}, ${row.label}, bare: ${problem}`),
+    ...row.service.problems.map((problem) => `- ${row.label}, service: ${problem}`),
+    ...row.empty.problems.map((problem) => `- ${row.label}, empty service: ${problem}`),
+    ...row.bare.problems.map((problem) => `- ${row.label}, bare: ${problem}`),
   ]);
 }
 
@@ -307,11 +275,11 @@ function problemsOf(result: ThroughputResult, name: string): string[] {
 const signedMs = (ms: number) => (ms >= 0 ? `+${fixed(ms, 2)} ms` : `−${fixed(-ms, 2)} ms (noise: within the runs' spread)`);
 
 /**
- * Where the latency-bound time per request goes, in this run's medians:
- * the bare client's time, what HTTP alone adds (the empty service), and what the
- * service adds on top of that (its handler: Middy, validation, logs, metrics).
+ * Where the time per request goes, in this run's medians: the bare client's
+ * time, what HTTP alone adds (the empty service), and what the service adds
+ * on top of that (its handler: Middy, validation, logs, metrics).
  */
-function latencySplit(result: ThroughputResult, hop: HopResult[] | undefined): string {
+function latencySplit(result: ThroughputResult): string {
   const perRequest = (rps: number[]) => (result.options.connections * 1000) / median(rps);
   const lines = result.rows.map((row) => {
     const bare = perRequest(row.bare.rps);
@@ -319,145 +287,91 @@ function latencySplit(result: ThroughputResult, hop: HopResult[] | undefined): s
     const service = perRequest(row.service.rps);
     return `- ${row.label}: ${fixed(bare, 2)} ms per request for the bare client, ${signedMs(empty - bare)} for HTTP alone (the empty service), ${signedMs(service - empty)} more for the service.`;
   });
-  const hopTable = hop
-    ? `
+  return `**Where the time goes** (time per request = connections / req/s, medians):
 
-One empty HTTP request on this machine (tools/bench/http-hop.ts): autocannon,
-one connection, against a server in another process that answers \`{}\`
-after a wait; the same wait taken in a loop in that process; the
-difference is what the hop itself costs:
-
-${table(
-  ['server waits', 'ms per request over HTTP', 'ms per wait in-process', 'the hop'],
-  hop.map((h) => [`${h.waitMs} ms`, fixed(h.httpMs, 3), h.waitMs === 0 ? '—' : fixed(h.loopMs, 3), `${fixed(h.hopMs, 3)} ms`]),
-  ['l', 'r', 'r', 'r'],
-)}
-
-With no wait both processes stay busy and a hop is cheap; once each request
-waits (as on the network), the cores go idle and every request has to wake
-the server's process, and its answer autocannon's, at a cost the bare
-client (one process, no HTTP) never pays. That wake-up cost belongs to this
-machine, not to the service.`
-    : '';
-  return `**Where the latency-bound time goes** (time per request = connections / req/s, medians):
-
-${lines.join('\n')}
-
-The empty service is the same DynamoDB calls answered over HTTP with nothing else,
-so what it adds is HTTP on this machine: autocannon in another process, the
-request parsed and the answer written, and each process woken for it. What
-the service adds beyond it is its own work per request.${hopTable}`;
-}
-
-/** Why the two ratios differ, in this run's numbers. */
-function whyTheyDiffer(tp: ThroughputComparisons, cores: number): string {
-  const lines = tp.cpuBound.rows.map((row) => {
-    const latency = tp.latencyBound.rows.find((other) => other.shape === row.shape);
-    const extra = row.service.cpuMsPerRequest - row.bare.cpuMsPerRequest;
-    const waits = latency ? `; with the delay, a bare request takes ${fixed(latency.bare.p50ms, 0)} ms (p50), ${latency.bareRounds * tp.latencyBound.options.delayMs} ms of it waiting on the network` : '';
-    const more = extra >= 0 ? `${fixed(extra, 2)} ms more` : `${fixed(-extra, 2)} ms less (a noisy run)`;
-    return `- ${row.label}: ${fixed(row.service.cpuMsPerRequest, 2)} ms of CPU per request in the service (+${fixed(row.service.loadGeneratorCpuMsPerRequest, 2)} ms in autocannon) against ${fixed(row.bare.cpuMsPerRequest, 2)} ms in the bare client, ${more}${waits}.`;
-  });
-  return `**Why the two ratios differ.** Without a delay, DynamoDB Local (Java),
-the process measured and autocannon share this machine's ${cores} cores and keep them busy
-(the "machine CPU busy" column), so throughput is set by CPU per request,
-DynamoDB Local's included: every millisecond the service spends beside the
-DynamoDB calls (HTTP adapter, JSON, Middy, validation, logs and metrics) is
-taken from DynamoDB Local, and the ratio falls by about that share. CPU per
-request in the CPU-bound runs (the process doing the work):
-
-${lines.join('\n')}
-
-With an in-region round trip on every call, as on AWS, and one request at a
-time per connection, the benchmark no longer needs all the cores (the busy
-column counts other jobs too): the service's extra milliseconds are added
-once to each request's latency (rounds × the delay, plus DynamoDB Local's
-own time), and the ratio is that of the latencies; on a machine busy with
-other jobs those milliseconds stretch. On AWS the service's CPU is the
-Lambda's, not DynamoDB's, so the CPU-bound ratio has no counterpart there;
-it is kept because it is what this machine measures without a delay, and it
-shows the CPU the service adds per request.`;
+${lines.join('\n')}`;
 }
 
 function throughputSection(report: BenchReport): string {
   const tp = report.throughput;
   if (!tp) return '';
-  const cpu = tp.cpuBound.options;
-  const latency = tp.latencyBound.options;
-  const cpuRows = tp.cpuBound.rows.map((row) => {
-    const delayed = tp.latencyBound.rows.find((other) => other.shape === row.shape);
-    return [
-      row.label,
-      `${fixed(row.service.cpuMsPerRequest, 2)} (+${fixed(row.service.loadGeneratorCpuMsPerRequest, 2)} autocannon)`,
-      fixed(row.handler.cpuMsPerRequest, 2),
-      fixed(row.bare.cpuMsPerRequest, 2),
-      delayed ? `${fixed(delayed.service.cpuMsPerRequest, 2)} / ${fixed(delayed.handler.cpuMsPerRequest, 2)} / ${fixed(delayed.bare.cpuMsPerRequest, 2)}` : '—',
-    ];
-  });
-  const problems = [...problemsOf(tp.latencyBound, 'latency-bound'), ...problemsOf(tp.cpuBound, 'CPU-bound')];
-  const plural = (n: number) => `${n} connection${n === 1 ? '' : 's'}`;
-  return `## 3. Throughput against the floor
+  const { runs, durationS, warmupS, delayMs, connections } = tp.options;
+  const problems = problemsOf(tp);
+  return `## 3. Throughput: the service against the empty service
 
-Four ways to drive the same workload with the same concurrency, each in
-its own process: ${cpu.runs} runs of ${cpu.durationS} s each per workload, interleaved in a
-rotating order (service, handler, empty service, bare; handler, empty service, bare, service; …)
-after a ${cpu.warmupS} s warm-up of each (seen on this machine: the SDK's CPU per call
-keeps falling, by about half, for the first 8–10 s of a process), so that
-load from other jobs on the machine hits all four alike. Ratios are taken per
-run against the bare client's run next to it; the median is shown, with the
-range of the runs in brackets.
+Three ways to serve the same workload with the same concurrency, each in its
+own process: ${runs} runs of ${durationS} s each per workload, interleaved in a rotating
+order (service, empty service, bare; empty service, bare, service; …) after a
+${warmupS} s warm-up of each (the SDK's CPU per call keeps falling for the first
+8–10 s of a process), so that load from other jobs on the machine hits all
+three alike. Ratios are taken per run against the run next to it; the median
+is shown, with the range of the runs in brackets.
 
 - **service**: autocannon against the Lambda entry point
   (\`lambda/api/handler.ts\`, with the function's environment: logs and
   metrics on, written to /dev/null) behind the local HTTP adapter;
-- **handler**: the same entry point called in-process with the API Gateway
-  events of the same requests from as many loops: what runs inside a Lambda,
-  without the HTTP that API Gateway and the local adapter do;
-- **empty service**: autocannon, as for the service, against the same local HTTP
-  adapter answering with the bare client's calls and nothing else
+- **empty service**: the same autocannon against the same local HTTP adapter
+  answering with the bare client's calls and nothing else
   (tools/bench/empty-service.ts): no Middy, no key parsing, validation, logs
-  or metrics. Not a target: it shows what HTTP alone costs here;
+  or metrics. The target: the service keeps at least ${SERVICE_VS_EMPTY_TARGET} of its throughput;
 - **bare**: the same DynamoDB calls made with the service's own store classes
-  (same commands, tables and item shapes) from as many loops, nothing around them.
+  (same commands, tables and item shapes) from as many loops, nothing around
+  them: the floor, for reading the others.
 
-Twice, in the same run: latency-bound, with ${latency.delayMs} ms added to every DynamoDB call
-of all four (an in-region round trip), which is what the target is judged
-on; and CPU-bound, without a delay. Absolute numbers depend on how busy the
-machine is; the ratios much less. *floor*: no request can take less than its
-sequential rounds × the delay. *machine CPU busy*: the share of all cores'
-time busy during the runs, every process counted (other jobs too); near
-100 % a run is CPU-bound whatever its delay.
+With ${delayMs} ms added to every DynamoDB call of all three (an in-region round trip;
+tools/bench/delay.ts, installed from outside on each side's SDK client) and
+${connections} connection${connections === 1 ? '' : 's'}${connections === 1 ? ': one request at a time, as a Lambda container serves them' : ''}. Without a delay, DynamoDB Local
+shares this machine's cores with the service and the ratio only measures CPU
+per request, which the instruction counts (section 3b) measure exactly.
+*floor*: no request can take less than its sequential rounds × the delay.
+*machine CPU busy*: the share of all cores' time busy during the runs, every
+process counted (other jobs too).
 
-### Latency-bound: +${latency.delayMs} ms per DynamoDB call, ${plural(latency.connections)} (the target)
+${comparisonTable(tp)}
 
-The delay is tools/bench/delay.ts, installed from outside on the SDK
-client of each side: the bare client's, and the entry point's (rebuilt as
-\`lambda/api/handler.ts\` builds it, around a client carrying the delay).
-${latency.connections === 1 ? 'One connection: one request at a time, as a Lambda container serves them; containers scale out, each with its own CPU. More connections on this machine saturate its cores again (try `--latency-connections 8`).' : `With ${plural(latency.connections)} on this machine, check the busy column: a saturated machine makes this CPU-bound again.`}
+${latencySplit(tp)}
 
-${comparisonTable(tp.latencyBound, true)}
-
-${latencySplit(tp.latencyBound, report.httpHop)}
-
-### CPU-bound on this machine (DynamoDB Local shares the ${report.machine.cores} cores): informational
-
-No delay, ${plural(cpu.connections)}. Not what production looks like: it measures CPU
-per request, the service's against the bare client's, with DynamoDB Local
-competing for the same cores.
-
-${comparisonTable(tp.cpuBound, false)}
-
-CPU time per request of the process doing the work, ms (higher at one
-request at a time than under load, on this machine):
-
-${table(['workload', 'service, CPU-bound', 'handler, CPU-bound', 'bare, CPU-bound', 'service / handler / bare, latency-bound'], cpuRows, ['l', 'r', 'r', 'r', 'r'])}
-
-${whyTheyDiffer(tp, report.machine.cores)}
+CPU time of the serving process per request (this machine): ${tp.rows
+    .map((row) => `${row.label}: service ${fixed(row.service.cpuMsPerRequest, 2)} ms (+${fixed(row.service.loadGeneratorCpuMsPerRequest, 2)} ms in autocannon), bare client ${fixed(row.bare.cpuMsPerRequest, 2)} ms`)
+    .join('; ')}.
 
 Calls per request of the bare client, as recorded by the same middleware:
-${tp.cpuBound.rows.map((row) => `${row.label}: ${row.bareSequence} (${row.bareRounds} round${row.bareRounds === 1 ? '' : 's'})`).join('; ')}.
-${problems.length > 0 ? `\nProblems seen:\n${problems.join('\n')}\n` : ''}
-${profileSection(report.profile, tp.cpuBound.rows)}`;
+${tp.rows.map((row) => `${row.label}: ${row.bareSequence} (${row.bareRounds} round${row.bareRounds === 1 ? '' : 's'})`).join('; ')}.
+${problems.length > 0 ? `\nProblems seen:\n${problems.join('\n')}\n` : ''}`;
+}
+
+/** The instruction counts as a Markdown table, with the target. */
+export function instructionTable(result: InstructionResult): string {
+  const m = (n: number) => `${(n / 1e6).toFixed(2)} M`;
+  return table(
+    ['shape', 'bare client', 'handler', 'handler − bare', 'handler ÷ bare', `target ≤ ${fixed(INSTRUCTIONS_TARGET, 2)}`],
+    result.counts.map((c) => [c.label, m(c.bare), m(c.handler), m(c.handler - c.bare), fixed(c.handler / c.bare, 3), verdict(c.handler / c.bare <= INSTRUCTIONS_TARGET)]),
+    ['l', 'r', 'r', 'r', 'r', 'l'],
+  );
+}
+
+function instructionsSection(report: BenchReport): string {
+  const counted = report.instructions;
+  if (!counted) return '';
+  if (!('counts' in counted)) return `## 3b. Instructions per request
+
+Not counted: ${counted.skipped}.
+`;
+  const [n1, n2] = counted.requests;
+  return `## 3b. Instructions per request
+
+The bare client's calls and the Lambda handler making the same calls (fed
+the API Gateway event of the same HTTP request, logs and metrics on, written
+to /dev/null), each counted by valgrind (cachegrind, no cache simulation) in
+two processes of ${n1} and ${n2} requests; the figure is the difference over the
+${n2 - n1} requests between them, so start-up and warm-up cancel out. Node
+${counted.node}. Counts do not depend on what else runs on the machine and
+repeat within a few percent (JIT and GC timing still vary). What the handler
+adds is its own work: Middy, the key hash and check around the call,
+routing, validation, the response, the log line and the metrics.
+
+${instructionTable(counted)}
+`;
 }
 
 function coldStartSection(report: BenchReport): string {
@@ -509,8 +423,8 @@ function costSection(report: BenchReport): string {
   const trips = report.roundTrips;
   if (!trips) return '';
   const memoryMb = report.coldStart?.memoryMb ?? 1024;
-  // CPU per request from the CPU-bound comparison: the busiest, so on the high side.
-  const tp = report.throughput?.cpuBound.rows;
+  // CPU per request of the service process (HTTP adapter included, one request at a time: on the high side).
+  const tp = report.throughput?.rows;
   const cpuOf = (like: 'upsert' | 'get') => tp?.find((row) => row.shape === like)?.service.cpuMsPerRequest ?? report.cost.fallbackCpuMs;
   const logBytes = median(tp?.map((row) => row.service.stdoutBytesPerRequest) ?? [0]);
   const p = US_EAST_1_PRICES;
@@ -576,6 +490,8 @@ ${table(['target', 'measured on', 'measured (worst sample; ratios: median of the
 ${roundTripsSection(report)}
 ${latencySection(report)}
 ${throughputSection(report)}
+${instructionsSection(report)}
+${profileSection(report.profile)}
 ${coldStartSection(report)}
 ${costSection(report)}`.replace(/\n{3,}/g, '\n\n');
 }

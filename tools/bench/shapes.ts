@@ -138,6 +138,11 @@ export const COMPANY_THREE_CALLS: Target = {
   met: (c) => c.calls <= 3,
   measured: (c) => plural(c.calls, 'call'),
 };
+export const KNOWN_COMPANY_TWO_ROUNDS: Target = {
+  text: 'warm upsert naming a company this container has seen written: 2 sequential rounds',
+  met: (c) => c.rounds <= 2,
+  measured: (c) => plural(c.rounds, 'round'),
+};
 export const WARM_GET: Target = {
   text: 'warm GET by id or email: 1 sequential round (2 calls in parallel)',
   met: (c) => c.calls <= 2 && c.rounds === 1,
@@ -320,17 +325,17 @@ export const SHAPES: Shape[] = [
     prepare: async (world) => post((await newTenant(world)).key, contactBody()),
   },
   {
-    id: 'upsert-create-key-used-elsewhere',
-    label: 'create, key busy in another container (this one guesses idle)',
+    id: 'upsert-create-key-busy-elsewhere',
+    label: 'create, key made busy by another container (a stale guess of the limiter state)',
     group: 'upsert',
     status: 201,
     key: 'cold',
     like: 'upsert',
-    // The documented exception: a container's first guess of the limiter's state is stale. At 60 per
-    // minute the other container's request leaves the key busy (its TAT 1 s ahead) for a second.
+    // The documented exception: this container guesses the key idle, another has just made it busy.
     targets: [],
     prepare: async (world) => {
-      const tenant = await newTenant(world, 60);
+      // 10 per minute: one request puts the key's TAT 6 s ahead, and the burst of 1 still admits the next.
+      const tenant = await newTenant(world, 10);
       await seedContact(world.other, tenant.key, contactBody());
       return post(tenant.key, contactBody());
     },
@@ -379,13 +384,29 @@ export const SHAPES: Shape[] = [
     },
   },
   {
-    id: 'upsert-same-domain',
-    label: 'create with a companyDomain seen before',
+    id: 'upsert-domain-elsewhere',
+    label: 'create with a companyDomain another container created',
     group: 'upsert',
     status: 201,
     key: 'warm',
     like: 'upsert',
     targets: [AUTH_ONE_CALL, COMPANY_THREE_CALLS],
+    prepare: async (world) => {
+      const tenant = await newTenant(world);
+      const domain = `acme-${unique()}.io`;
+      await seedContact(world.other, tenant.seedKey, contactBody({ company: 'Acme', companyDomain: domain }));
+      await warm(world, tenant);
+      return post(tenant.key, contactBody({ company: 'Acme', companyDomain: domain }));
+    },
+  },
+  {
+    id: 'upsert-same-domain',
+    label: 'create with a companyDomain this container has seen written',
+    group: 'upsert',
+    status: 201,
+    key: 'warm',
+    like: 'upsert',
+    targets: [AUTH_ONE_CALL, KNOWN_COMPANY_TWO_ROUNDS],
     prepare: async (world) => {
       const tenant = await newTenant(world);
       const domain = `acme-${unique()}.io`;

@@ -23,17 +23,16 @@ import { benchFactoryId, type BenchStore } from './store';
 export interface ThroughputOptions {
   connections: number;
   /**
-   * Milliseconds added to every DynamoDB call of the service, the handler, the empty service and
-   * the bare client alike (0: none). With none, on one machine, the ratio
-   * measures CPU per request; with an in-region round trip it models
+   * Milliseconds added to every DynamoDB call of the service, the empty
+   * service and the bare client alike: an in-region round trip, as in
    * production, where DynamoDB's work is not on the function's CPU.
    */
   delayMs: number;
-  /** Seconds per run. Short runs, many of them, interleaved: load from other jobs hits all four alike. */
+  /** Seconds per run. Short runs, many of them, interleaved: load from other jobs hits all three alike. */
   durationS: number;
   /** Seconds of warm-up before the first run of each. */
   warmupS: number;
-  /** Runs of service, handler, empty service and bare client per workload, in a rotating order. */
+  /** Runs of service, empty service and bare client per workload, in a rotating order. */
   runs: number;
   /** The function's environment from the synthesized template (log level, service name …). */
   functionEnvironment: Record<string, string>;
@@ -56,17 +55,15 @@ export interface ThroughputRow {
   shape: BareShape;
   label: string;
   service: SideResult & { stdoutBytesPerRequest: number; loadGeneratorCpuMsPerRequest: number };
-  /** The handler called in-process with the same events: no HTTP. */
-  handler: SideResult;
   /** The bare client's calls behind the same local HTTP adapter, driven by the same autocannon (empty-service.ts). */
   empty: SideResult;
   bare: SideResult;
-  /** service / bare, per run (measured back to back). */
+  /** service / empty service, per run (measured back to back): the target. */
   ratios: number[];
-  /** handler / bare, per run. */
-  handlerRatios: number[];
   /** empty service / bare, per run: what HTTP alone costs on this machine. */
   emptyRatios: number[];
+  /** service / bare, per run. */
+  bareRatios: number[];
   /** The calls of one request, as the recorder saw them. */
   bareSequence: string;
   /** Its sequential rounds: with an injected delay D, no request can take less than rounds × D. */
@@ -351,13 +348,12 @@ function summarize(samples: { rps: number; p50ms: number; p99ms: number; cpuMsPe
 /**
  * Throughput of the service (autocannon, fixed connections and duration,
  * against the Lambda entry point behind the local adapter in its own
- * process), of the same handler called in-process with the same events
- * (no HTTP: what runs inside a Lambda), of the empty service (the bare
- * client's calls behind the same adapter, driven by the same autocannon),
- * and of the bare client issuing the same DynamoDB calls with the same
- * concurrency, each in its own process:
- * many short runs back to back in a rotating order, so that load from other
- * jobs on the machine hits all four alike; ratios are taken per run.
+ * process), of the empty service (the bare client's calls behind the same
+ * adapter, driven by the same autocannon), and of the bare client issuing
+ * the same DynamoDB calls with the same concurrency, each in its own
+ * process: many short runs back to back in a rotating order, so that load
+ * from other jobs on the machine hits all three alike; ratios are taken per
+ * run.
  */
 export async function measureThroughput(store: BenchStore, options: ThroughputOptions): Promise<ThroughputResult> {
   const say = options.onProgress ?? (() => undefined);
@@ -365,10 +361,7 @@ export async function measureThroughput(store: BenchStore, options: ThroughputOp
   const service = await startService(store, options.functionEnvironment, options.delayMs);
   // Both workloads read and write the same contact with the same key: one target.
   const empty = await startService(store, options.functionEnvironment, options.delayMs, upsert.target);
-  // Separate processes: the handler's and the bare client's loops never share a CPU budget.
-  const env = functionEnv(store, options.functionEnvironment, options.delayMs);
-  const bare = new Helper<BareResult>(LOOP_ENTRY, env);
-  const inProcess = new Helper<BareResult>(LOOP_ENTRY, env);
+  const bare = new Helper<BareResult>(LOOP_ENTRY, functionEnv(store, options.functionEnvironment, options.delayMs));
   const rows: ThroughputRow[] = [];
   try {
     await seed(service, upsert);
@@ -376,27 +369,25 @@ export async function measureThroughput(store: BenchStore, options: ThroughputOp
       type Run = Awaited<ReturnType<typeof runLoops>>;
       const serviceRuns: Awaited<ReturnType<typeof runService>>[] = [];
       const emptyRuns: Awaited<ReturnType<typeof runService>>[] = [];
-      const handlerRuns: Run[] = [];
       const bareRuns: Run[] = [];
       for (let run = 0; run < options.runs; run += 1) {
         // Rotate the order, so drift on a shared machine hits each alike.
         const first = run === 0;
         const steps = [
           async () => serviceRuns.push(await runService(service, workload, options, first)),
-          async () => handlerRuns.push(await runLoops(inProcess, 'handler', workload, options, first)),
           async () => emptyRuns.push(await runService(empty, workload, options, first)),
           async () => bareRuns.push(await runLoops(bare, 'bare', workload, options, first)),
         ];
         for (let step = 0; step < steps.length; step += 1) await (steps[(step + run) % steps.length] as () => Promise<number>)();
       }
-      // Each run against the bare client's run next to it.
-      const perRun = (runs: { rps: number }[]) => runs.map((run, index) => run.rps / (bareRuns[index] as Run).rps);
-      const ratios = perRun(serviceRuns);
-      const handlerRatios = perRun(handlerRuns);
-      const emptyRatios = perRun(emptyRuns);
+      // Each run against the run next to it.
+      const perRun = (runs: { rps: number }[], against: { rps: number }[]) => runs.map((run, index) => run.rps / (against[index] as { rps: number }).rps);
+      const ratios = perRun(serviceRuns, emptyRuns);
+      const emptyRatios = perRun(emptyRuns, bareRuns);
+      const bareRatios = perRun(serviceRuns, bareRuns);
       const rps = (runs: { rps: number }[]) => median(runs.map((r) => r.rps)).toFixed(0);
       say(
-        `  ${options.delayMs > 0 ? `+${options.delayMs} ms/call, ` : ''}${workload.label}: service ${rps(serviceRuns)} req/s, handler ${rps(handlerRuns)} req/s, empty service ${rps(emptyRuns)} req/s, bare ${rps(bareRuns)} req/s; service/bare ${median(ratios).toFixed(2)}, handler/bare ${median(handlerRatios).toFixed(2)}, empty/bare ${median(emptyRatios).toFixed(2)} (medians of ${options.runs} runs)`,
+        `  +${options.delayMs} ms/call, ${workload.label}: service ${rps(serviceRuns)} req/s, empty service ${rps(emptyRuns)} req/s, bare ${rps(bareRuns)} req/s; service/empty ${median(ratios).toFixed(3)}, empty/bare ${median(emptyRatios).toFixed(2)} (medians of ${options.runs} runs)`,
       );
       const recorded = await bareSequence(store, workload);
       rows.push({
@@ -407,12 +398,11 @@ export async function measureThroughput(store: BenchStore, options: ThroughputOp
           stdoutBytesPerRequest: median(serviceRuns.map((run) => run.stdoutBytesPerRequest)),
           loadGeneratorCpuMsPerRequest: median(serviceRuns.map((run) => run.loadGeneratorCpuMsPerRequest)),
         },
-        handler: summarize(handlerRuns),
         empty: summarize(emptyRuns),
         bare: summarize(bareRuns),
         ratios,
-        handlerRatios,
         emptyRatios,
+        bareRatios,
         bareSequence: recorded.sequence,
         bareRounds: recorded.rounds,
       });
@@ -421,7 +411,6 @@ export async function measureThroughput(store: BenchStore, options: ThroughputOp
     await service.stop();
     await empty.stop();
     await bare.stop();
-    await inProcess.stop();
   }
 
   const { onProgress: _progress, ...kept } = options;

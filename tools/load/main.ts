@@ -10,6 +10,7 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { KeyAdmin } from '../../lambda/store/key-admin';
 import { parseCommandLine, positiveIntArg, runCommand, UsageError } from '../../local/cli';
+import { burstPassed, burstReport, runBurst } from './burst';
 import { Recorder, type Summary } from './latency';
 import { paceAt } from './schedule';
 import { startServer } from './server';
@@ -30,7 +31,11 @@ or a rate the generator could not hold).
   --connections C  keep-alive connections, at most (default 64)
   --seed-contacts N  contacts created before the timed run (default 200)
   --warmup S       seconds of the same traffic before the timed run, checked, not timed (default 15; 0: none)
-  --bundle         serve the Lambda asset cdk synth builds (npm start -- --bundle)`;
+  --bundle         serve the Lambda asset cdk synth builds (npm start -- --bundle)
+  --burst N        instead of the steady rate: N reads at once (each on its own
+                   connection), N upserts at once, then N reads and N upserts
+                   pipelined on one connection each; checks that every upsert
+                   is in the store. Exit code 1 on any 5xx or lost write`;
 
 /** A slower dispatch than this means the generator, not the server, set the pace. */
 const MAX_DISPATCH_LAG_MS = 1000;
@@ -86,6 +91,7 @@ runCommand(USAGE, async (argv) => {
     'seed-contacts': { type: 'string' },
     warmup: { type: 'string' },
     bundle: { type: 'boolean' },
+    burst: { type: 'string' },
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const duration = positiveIntArg('--duration', values.duration ?? process.env.LOAD_DURATION, 86_400) ?? 60;
@@ -93,6 +99,7 @@ runCommand(USAGE, async (argv) => {
   const connections = positiveIntArg('--connections', values.connections, 10_000) ?? 64;
   const seedContacts = positiveIntArg('--seed-contacts', values['seed-contacts'], 1_000_000) ?? 200;
   const warmup = values.warmup === '0' ? 0 : (positiveIntArg('--warmup', values.warmup, 3600) ?? 15);
+  const burst = positiveIntArg('--burst', values.burst, 20_000);
   const say = (line: string) => process.stderr.write(`${line}\n`);
 
   const store = await openScratchStore({ say, exitOnSignal: true });
@@ -107,8 +114,31 @@ runCommand(USAGE, async (argv) => {
   const { key, keyId, factoryId } = await new KeyAdmin(store.doc, store.tables.keys).create({
     factoryId: `fac_load_${Date.now().toString(36)}`,
     type: 'secret',
-    rateLimit: rate * 60 * 3 + seedContacts + 10_000,
+    rateLimit: burst === undefined ? rate * 60 * 3 + seedContacts + 10_000 : 1_000_000,
   });
+  if (burst !== undefined) {
+    let passed = false;
+    try {
+      say(`burst of ${burst} against a cold npm start (key ${keyId}) …`);
+      const result = await runBurst({ baseUrl: server.baseUrl, key, factoryId, doc: store.doc, contactsTable: store.tables.contacts, onProgress: say }, burst);
+      const log = server.log();
+      passed = burstPassed(result) && log.errors.length === 0;
+      process.stdout.write(
+        [
+          `burst: npm start${values.bundle ? ' --bundle' : ''} on ${store.embedded ? 'DynamoDB Local (in memory)' : store.endpoint}; latency from each phase's start`,
+          burstReport(result),
+          `server log: ${log.requests} request lines, ${log.errors.length} at ERROR`,
+          ...log.errors.slice(0, 3).map((line) => `  server ERROR: ${line.slice(0, 300)}`),
+        ].join('\n') + '\n',
+      );
+      say(passed ? 'ok: no 5xx, every write applied' : 'FAILED');
+    } finally {
+      await server.stop();
+      await store.close();
+    }
+    if (!passed) process.exit(1);
+    return;
+  }
   const client = sender(server.baseUrl, key, connections);
   const traffic = new Traffic();
   let failed = false;

@@ -39,7 +39,8 @@ function admit(decision: AuthDecision): Caller {
  * limit, in one conditional DynamoDB write (see DynamoKeyAuthorizer):
  * 401 for a missing, unknown, revoked or wrong-type key, 429 with
  * `Retry-After` over the limit. On success the tenant, taken from the key
- * only, is `context.caller`.
+ * only, is `context.caller`; allowed or throttled, where the key stands is
+ * `context.rate` (the rate-limit headers).
  *
  * A GET with a key this container has seen allowed does not wait for the
  * check: see ../speculative-read.ts. Writes always wait.
@@ -56,7 +57,11 @@ export function authenticate(keys: KeyAuthorizer, now: () => number = Date.now):
 
       const keyHash = hashSecret(credential.secret);
       const known = event.httpMethod === 'GET' ? keys.knownCaller(keyHash) : undefined;
-      const confirmation = keys.authorize(keyHash, now()).then(admit);
+      const confirmation = keys.authorize(keyHash, now(), context.calls).then((decision) => {
+        // Set before admit() throws a 429: its answer carries the headers too.
+        if (decision.outcome === 'allowed' || decision.outcome === 'throttled') context.rate = decision.rate;
+        return admit(decision);
+      });
       if (!known) {
         context.caller = await confirmation;
         return;

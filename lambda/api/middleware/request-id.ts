@@ -11,7 +11,7 @@ import type { ApiEvent, ApiResult } from '../types';
 export function requestId(): MiddlewareObj<ApiEvent, ApiResult, Error, Context> {
   const apply = ({ event, context, response }: { event: ApiEvent; context: Context; response: ApiResult | null }) => {
     if (!response) return;
-    response.headers = { ...response.headers, [REQUEST_ID_HEADER]: requestIdOf(event, context) };
+    (response.headers ??= {})[REQUEST_ID_HEADER] = requestIdOf(event, context);
   };
   return { name: 'requestId', after: apply, onError: apply };
 }

@@ -1,5 +1,4 @@
 import type { MiddlewareObj } from '@middy/core';
-import { currentDynamoStats } from '../../observability/dynamo-stats';
 import { logger } from '../../observability/logger';
 import { requestIdOf } from '../request-id';
 import type { ApiContext, ApiEvent, ApiResult } from '../types';
@@ -14,7 +13,7 @@ let coldStart = true;
  * email or a key), headers or the body.
  */
 export function requestLog(
-  routeOf: (method: string, path: string) => string,
+  routeOf: (event: ApiEvent, context: ApiContext) => string,
 ): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext, { startedAt?: number }> {
   const done = ({ event, context, response, internal }: {
     event: ApiEvent;
@@ -23,11 +22,11 @@ export function requestLog(
     internal: { startedAt?: number };
   }) => {
     const status = response?.statusCode ?? 500;
-    const dynamo = currentDynamoStats();
+    const dynamo = context.calls;
     const fields = {
       requestId: requestIdOf(event, context),
       lambdaRequestId: context.awsRequestId,
-      route: routeOf(event.httpMethod, event.path),
+      route: routeOf(event, context),
       status,
       latencyMs: internal.startedAt === undefined ? undefined : Math.round(performance.now() - internal.startedAt),
       dynamoCalls: dynamo?.calls,

@@ -1,5 +1,4 @@
 import type { MiddlewareObj } from '@middy/core';
-import { currentDynamoStats } from '../../observability/dynamo-stats';
 import { RequestMetrics, type RequestOutcome } from '../../observability/metrics';
 import type { ApiContext, ApiEvent, ApiResult } from '../types';
 
@@ -13,15 +12,14 @@ const containerMetrics = new RequestMetrics();
  * RequestMetrics for the document).
  */
 export function requestMetrics(
-  routeOf: (method: string, path: string) => string,
+  routeOf: (event: ApiEvent, context: ApiContext) => string,
   metrics: RequestMetrics = containerMetrics,
 ): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
-  const done = ({ event, response }: { event: ApiEvent; response: ApiResult | null }) => {
+  const done = ({ event, context, response }: { event: ApiEvent; context: ApiContext; response: ApiResult | null }) => {
     const status = response?.statusCode ?? 500;
-    const outcome: RequestOutcome = { route: routeOf(event.httpMethod, event.path), status };
+    const outcome: RequestOutcome = { route: routeOf(event, context), status };
     if (event.httpMethod === 'POST' && (status === 200 || status === 201)) outcome.upsert = status === 201 ? 'created' : 'updated';
-    const dynamo = currentDynamoStats();
-    if (dynamo) outcome.dynamo = dynamo;
+    if (context.calls) outcome.dynamo = context.calls;
     metrics.publish(outcome);
   };
   return { name: 'requestMetrics', after: done, onError: done };

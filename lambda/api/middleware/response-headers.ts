@@ -9,13 +9,13 @@ import type { ApiResult } from '../types';
 export function responseHeaders(): MiddlewareObj<unknown, ApiResult> {
   const apply = ({ response }: { response: ApiResult | null }) => {
     if (!response) return;
-    const headers: Record<string, string | number | boolean> = {};
-    for (const [name, value] of Object.entries(response.headers ?? {})) {
-      if (!name.toLowerCase().startsWith('access-control-')) headers[name] = value;
+    // In place: the answer's headers are this request's own object.
+    const headers = (response.headers ??= {});
+    for (const name of Object.keys(headers)) {
+      if (name.toLowerCase().startsWith('access-control-')) delete headers[name];
     }
     headers['Cache-Control'] = 'no-store';
     headers['X-Content-Type-Options'] = 'nosniff';
-    response.headers = headers;
   };
   return { name: 'responseHeaders', after: apply, onError: apply };
 }

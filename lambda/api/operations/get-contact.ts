@@ -23,7 +23,7 @@ export function getContactOperation(store: ContactStore): RouteHandler {
   return async (event, context) => {
     const raw = event.pathParameters?.id ?? '';
     const id = decodeSegment(raw);
-    const contact = id === undefined ? undefined : await findContactById(store, callerOf(context).factoryId, id);
+    const contact = id === undefined ? undefined : await findContactById(store, callerOf(context).factoryId, id, context.calls);
     if (!contact) throw apiError(404, `No contact with id ${quote(id ?? raw)} in your factory.`);
     return json(200, { contact } satisfies ContactAnswer);
   };
@@ -47,7 +47,7 @@ export function findContactOperation(store: ContactStore): RouteHandler {
         'Missing query parameter "email": use GET /api/v1/contacts?email=<URL-encoded address>, or GET /api/v1/contacts/{id}.',
       );
     }
-    const contact = await findContactByEmail(store, callerOf(context).factoryId, email);
+    const contact = await findContactByEmail(store, callerOf(context).factoryId, email, context.calls);
     if (!contact) throw apiError(404, `No contact with email ${quote(email)} in your factory.`);
     return json(200, { contact } satisfies ContactAnswer);
   };

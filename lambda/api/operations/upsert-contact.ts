@@ -16,6 +16,7 @@ export function upsertContactOperation(store: ContactStore): RouteHandler<EventW
     const result = await upsertContact(store, callerOf(context).factoryId, event.body, {
       now: new Date().toISOString(),
       creationToken: randomUUID(),
+      log: context.calls,
     });
     return json(result.created ? 201 : 200, result);
   };
