@@ -8,6 +8,7 @@ export const OUTPUTS = {
   contactsTable: 'ContactsTableName',
   keysTable: 'KeysTableName',
   referenceTable: 'ReferenceTableName',
+  reportsTable: 'ReportsTableName',
   enrichmentFunction: 'EnrichmentFunctionName',
   platformName: 'PlatformName',
   defaultRateLimit: 'DefaultRateLimit',
@@ -16,6 +17,8 @@ export const OUTPUTS = {
   apiLogGroup: 'ApiLogGroupName',
   accessLogGroup: 'AccessLogGroupName',
   enrichmentLogGroup: 'EnrichmentLogGroupName',
+  ingestFunction: 'IngestFunctionName',
+  ingestLogGroup: 'IngestLogGroupName',
 } as const;
 
 /**

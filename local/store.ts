@@ -83,6 +83,7 @@ const OUTPUT_OF: Record<keyof TableNames, string> = {
   contacts: OUTPUTS.contactsTable,
   keys: OUTPUTS.keysTable,
   reference: OUTPUTS.referenceTable,
+  reports: OUTPUTS.reportsTable,
 };
 
 async function connectStack(stack: string, region: string | undefined, need: (keyof TableNames)[]): Promise<StoreConnection> {
@@ -108,6 +109,7 @@ async function connectStack(stack: string, region: string | undefined, need: (ke
     contacts: outputs[OUTPUTS.contactsTable] ?? '',
     keys: outputs[OUTPUTS.keysTable] ?? '',
     reference: outputs[OUTPUTS.referenceTable] ?? '',
+    reports: outputs[OUTPUTS.reportsTable] ?? '',
   };
   let defaultRateLimit: number | undefined;
   try {

@@ -37,7 +37,7 @@ export function tableDefinition(name: string, spec: TableSpec): CreateTableComma
     definition.GlobalSecondaryIndexes = spec.indexes.map((index) => ({
       IndexName: index.indexName,
       KeySchema: keySchema(index.partitionKey, index.sortKey),
-      Projection: { ProjectionType: 'KEYS_ONLY' },
+      Projection: index.include ? { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.include] } : { ProjectionType: 'KEYS_ONLY' },
     }));
   }
   return definition;

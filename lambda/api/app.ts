@@ -10,7 +10,7 @@ import { requestMetrics } from './middleware/request-metrics';
 import { responseHeaders } from './middleware/response-headers';
 import { serverErrors } from './middleware/server-errors';
 import { createRouter, routeLabeler, type Route } from './router';
-import { CONTACTS_API, type ApiSpec, type ContactsDependencies, type RouteSpec } from './routes';
+import { CONTACTS_API, INGEST_API, type ApiSpec, type ContactsDependencies, type IngestDependencies, type RouteSpec } from './routes';
 import type { ApiContext, ApiEvent, ApiResult, RouteHandler } from './types';
 
 /** The Lambda handler: an API Gateway (REST, v1) proxy event in, a proxy result out. */
@@ -22,7 +22,8 @@ const TIMEOUT_MARGIN_MS = 500;
 /** A route's steps and operation as one handler: the steps' `before` in order, then the operation. */
 function compileRoute<Deps>(route: RouteSpec<Deps>, deps: Deps): Route {
   const operation = route.operation(deps);
-  const steps = route.steps.flatMap((step) => (step.before ? [step.before] : []));
+  const specified = typeof route.steps === 'function' ? route.steps(deps) : route.steps;
+  const steps = specified.flatMap((step) => (step.before ? [step.before] : []));
   const handler: RouteHandler = async (event, context) => {
     const request = { event, context, response: null, error: null, internal: {} } as unknown as Request<ApiEvent, ApiResult, Error, ApiContext>;
     for (const before of steps) await before(request);
@@ -36,7 +37,9 @@ function compileRoute<Deps>(route: RouteSpec<Deps>, deps: Deps): Route {
  * once per container; the same on Lambda and behind the local HTTP adapter.
  * Around the API's own guards and routes, every request gets the same
  * treatment: an `X-Request-Id` on every answer, one log line and its metrics
- * (both on stdout), errors as `{"error": …}`, storage failures as 503.
+ * (both on stdout), errors as `{"error": …}`, storage failures as 503. The
+ * API's `answers` middlewares (its CORS rule) sit outside the error handler,
+ * so they shape errors too.
  */
 export function createHandler<Deps>(api: ApiSpec<Deps>, deps: Deps): ApiHandler {
   const routes = api.routes.map((route) => compileRoute(route, deps));
@@ -46,9 +49,11 @@ export function createHandler<Deps>(api: ApiSpec<Deps>, deps: Deps): ApiHandler 
     .use(httpHeaderNormalizer())
     .use(httpEventNormalizer())
     .use(requestLog(routeOf))
-    .use(requestMetrics(routeOf))
+    .use(requestMetrics(routeOf, undefined, api.countsOf))
     .use(requestId())
-    .use(responseHeaders())
+    .use(responseHeaders());
+  for (const answer of api.answers()) pipeline = pipeline.use(answer);
+  pipeline = pipeline
     .use(
       httpErrorHandler({
         logger: false,
@@ -70,4 +75,9 @@ export type ApiDependencies = ContactsDependencies;
 /** The contacts API (routes.ts, CONTACTS_API). */
 export function createApiHandler(deps: ApiDependencies): ApiHandler {
   return createHandler(CONTACTS_API, deps);
+}
+
+/** The ingest API (routes.ts, INGEST_API). */
+export function createIngestHandler(deps: IngestDependencies): ApiHandler {
+  return createHandler(INGEST_API, deps);
 }

@@ -7,6 +7,8 @@ export interface RequestOutcome {
   status: number;
   /** Set for an upsert that succeeded. */
   upsert?: 'created' | 'updated';
+  /** Further counts of this request by metric name (the ingest API's events accepted, duplicates…). */
+  counts?: Record<string, number>;
   /** The DynamoDB calls the request made, when they were counted. */
   dynamo?: { calls: number; latenciesMs: readonly number[] };
 }
@@ -50,7 +52,7 @@ type Definition = { Name: string; Unit: string };
  * Powertools Metrics needed two (one dimension set per instance).
  */
 export function requestMetricsDocument(outcome: RequestOutcome, options: Pick<MetricsOptions, 'namespace' | 'service'>, timestamp: number) {
-  const { status, upsert, dynamo } = outcome;
+  const { status, upsert, counts, dynamo } = outcome;
   const totals: Definition[] = [
     { Name: METRIC.requestsTotal, Unit: COUNT },
     { Name: METRIC.serverErrors, Unit: COUNT },
@@ -67,6 +69,10 @@ export function requestMetricsDocument(outcome: RequestOutcome, options: Pick<Me
     const name = upsert === 'created' ? METRIC.contactsCreated : METRIC.contactsUpdated;
     totals.push({ Name: name, Unit: COUNT });
     values[name] = 1;
+  }
+  for (const [name, value] of Object.entries(counts ?? {})) {
+    totals.push({ Name: name, Unit: COUNT });
+    values[name] = value;
   }
   if (dynamo) {
     totals.push({ Name: METRIC.dynamoCalls, Unit: COUNT });

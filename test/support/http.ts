@@ -15,6 +15,8 @@ export interface RequestOptions {
   rawHeaders?: string[];
   /** A string or Buffer is sent as is; anything else as JSON. */
   body?: unknown;
+  /** The client's address, any of 127.0.0.0/8: the server sees the request come from it. */
+  localAddress?: string;
 }
 
 /** A raw HTTP request (node:http, so no header is added behind our back: no Origin, no defaults). */
@@ -35,7 +37,9 @@ export function send(baseUrl: string, method: string, path: string, options: Req
     else headers['Content-Length'] = Buffer.byteLength(payload);
   }
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method, headers, agent: false }, (res) => readResponse(res).then(resolve, reject));
+    const req = httpRequest(url, { method, headers, agent: false, localAddress: options.localAddress }, (res) =>
+      readResponse(res).then(resolve, reject),
+    );
     req.on('error', reject);
     if (payload !== undefined) req.write(payload);
     req.end();
