@@ -11,9 +11,9 @@ export interface ReadOptions {
   limit?: number;
   /** Items past this time (epoch ms) have expired: DynamoDB removes them within days, the reader skips them now. */
   nowMs?: number;
+  /** Index entries per Query (default 100, BatchGetItem's most). */
+  pageSize?: number;
 }
-
-const PAGE = 100;
 
 /** A stored report as the control room reads it: the item without its bookkeeping. */
 function reportOf(item: Record<string, unknown>): Record<string, unknown> {
@@ -61,7 +61,7 @@ export async function* readReports(
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
         ScanIndexForward: false,
-        Limit: Math.min(PAGE, Math.max(left, 1)),
+        Limit: Math.min(options.pageSize ?? 100, Math.max(left, 1)),
         ExclusiveStartKey: cursor,
       }),
     );

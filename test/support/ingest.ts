@@ -9,7 +9,7 @@ export const EVENTS = '/ingest/v1/events';
 export const FEATURE_REQUESTS = '/ingest/v1/feature-requests';
 
 /** An event the contract accepts, with a fresh eventId unless given. */
-export const validEvent = (extra: Record<string, unknown> = {}) => ({
+export const validEvent = (extra: Record<string, unknown> = {}): Record<string, any> & { eventId: string; message: string } => ({
   eventId: randomUUID(),
   type: 'error',
   message: 'TypeError: x is undefined',
