@@ -60,7 +60,7 @@ export function createHandler<Deps>(api: ApiSpec<Deps>, deps: Deps): ApiHandler 
         fallbackMessage: JSON.stringify({ error: 'Internal error: the request failed on our side; retry later.' }),
       }),
     )
-    .use(serverErrors());
+    .use(serverErrors(api.unavailable));
   for (const guard of api.guards(deps)) pipeline = pipeline.use(guard);
   // Middy types the input as already normalized (non-null query and path
   // parameters); it accepts any API Gateway proxy event, which is what this says.

@@ -13,6 +13,7 @@ import { ingestAccess } from './middleware/ingest-access';
 import { jsonBody } from './middleware/json-body';
 import { refuseOrigin } from './middleware/refuse-origin';
 import { notedCounts, upsertCounts, type CountsOf } from './middleware/request-metrics';
+import { CONTACTS_UNAVAILABLE } from './middleware/server-errors';
 import { validateBody } from './middleware/validate-body';
 import { findContactOperation, getContactOperation } from './operations/get-contact';
 import { preflightOperation } from './operations/preflight';
@@ -53,6 +54,8 @@ export interface ApiSpec<Deps> {
   answers: () => ApiMiddleware[];
   /** What the request's metrics count beyond the totals. */
   countsOf: CountsOf;
+  /** The message of a 503 (storage unavailable). */
+  unavailable: string;
   /** Wraps the compiled routes (the contacts API's speculative reads). */
   wrapRoutes?: (routes: RouteHandler) => RouteHandler;
   routes: RouteSpec<Deps>[];
@@ -78,6 +81,7 @@ export const CONTACTS_API: ApiSpec<ContactsDependencies> = {
   guards: (deps) => [refuseOrigin(), authenticate(deps.keys, deps.now)],
   answers: () => [noCorsHeaders()],
   countsOf: upsertCounts,
+  unavailable: CONTACTS_UNAVAILABLE,
   wrapRoutes: answerWhenConfirmed,
   routes: [
     {
@@ -127,6 +131,8 @@ export const INGEST_API: ApiSpec<IngestDependencies> = {
   guards: () => [],
   answers: () => [corsHeaders()],
   countsOf: notedCounts,
+  unavailable:
+    'The report store is temporarily unavailable: retry the same request (retrying is safe: each event and feature request is stored once).',
   routes: [
     {
       method: 'POST',

@@ -53,8 +53,10 @@ export class DynamoReportStore implements ReportStore {
       return { created: true, existing: undefined };
     } catch (error) {
       if (!isConditionalCheckFailed(error)) throw error;
-      const existing = itemOfFailure<T>(error);
-      return { created: existing?.writeToken === writeToken, existing };
+      const found = itemOfFailure<T & { pk?: string; feed?: string }>(error);
+      // The record as stored, without its keys.
+      const { pk: _pk, feed: _feed, ...existing } = found ?? {};
+      return { created: found?.writeToken === writeToken, existing: found ? (existing as T) : undefined };
     }
   }
 }
