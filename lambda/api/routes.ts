@@ -20,6 +20,7 @@ import { preflightOperation } from './operations/preflight';
 import { receiveEventsOperation } from './operations/receive-events';
 import { submitFeatureRequestOperation } from './operations/submit-feature-request';
 import { upsertContactOperation } from './operations/upsert-contact';
+import { API_PREFIXES } from './prefixes';
 import type { Method } from './router';
 import { answerWhenConfirmed } from './speculative-read';
 import type { ApiContext, ApiEvent, ApiResult, RouteHandler } from './types';
@@ -76,7 +77,7 @@ export interface ContactsDependencies {
  */
 export const CONTACTS_API: ApiSpec<ContactsDependencies> = {
   name: 'contacts',
-  prefix: '/api/v1/',
+  prefix: API_PREFIXES.contacts,
   home: 'The contacts API lives under /api/v1/contacts.',
   guards: (deps) => [refuseOrigin(), authenticate(deps.keys, deps.now)],
   answers: () => [noCorsHeaders()],
@@ -126,7 +127,7 @@ const ingestSteps = (deps: IngestDependencies, limits: Parameters<typeof ingestA
  */
 export const INGEST_API: ApiSpec<IngestDependencies> = {
   name: 'ingest',
-  prefix: '/ingest/v1/',
+  prefix: API_PREFIXES.ingest,
   home: 'The ingest API takes POST /ingest/v1/events and POST /ingest/v1/feature-requests.',
   guards: () => [],
   answers: () => [corsHeaders()],

@@ -38,7 +38,7 @@ describe('corsHeaders (the ingest API)', () => {
   });
 
   test('gives no origin header without an Origin, or for one that is no origin', async () => {
-    for (const headers of [{}, { origin: 'https://a.com, https://b.com' }, { origin: 'https://a.com/path' }]) {
+    for (const headers of [{}, { origin: 'https://a.com, https://b.com' }, { origin: 'https://a.com/path' }] as Record<string, string>[]) {
       const res = await serve(headers);
       expect(res.headers['Access-Control-Allow-Origin']).toBeUndefined();
       expect(res.headers['Access-Control-Allow-Credentials']).toBeUndefined();
