@@ -108,7 +108,8 @@ export function normalizeRequestOrigin(header: string): string | undefined {
   const scheme = (schemed[1] as string).toLowerCase();
   if (scheme !== 'http' && scheme !== 'https') return undefined;
   const rest = schemed[2] as string;
-  if (rest.includes('*')) return undefined;
+  // A browser serializes an origin without a trailing slash: a header with one is hand-made, and no origin.
+  if (rest.includes('*') || rest.endsWith('/')) return undefined;
   const parsed = parseHostPort(scheme, rest);
   if ('problem' in parsed) return undefined;
   return `${scheme}://${parsed.host}${parsed.port ? `:${parsed.port}` : ''}`;
