@@ -164,6 +164,19 @@ interface ShapeRow {
   discarded: number;
 }
 
+/** `PutItem report ∥ PutItem report ∥ …` as `20 × PutItem report`. */
+function compact(sequence: string): string {
+  return sequence
+    .split(' → ')
+    .map((round) => {
+      const [label, calls = ''] = round.split(': ');
+      const counts = new Map<string, number>();
+      for (const call of calls.split(' ∥ ')) counts.set(call, (counts.get(call) ?? 0) + 1);
+      return `${label}: ${[...counts].map(([call, n]) => (n > 1 ? `${n} × ${call}` : call)).join(' ∥ ')}`;
+    })
+    .join(' → ');
+}
+
 const range = (values: number[]) => {
   const min = Math.min(...values);
   const max = Math.max(...values);
@@ -196,7 +209,7 @@ async function measureShapes(store: BenchStore, samples: number, delayMs: number
         calls.push(trace.calls.length);
         if (withDelay) {
           rounds.push(sequentialRounds(trace.calls).rounds);
-          sequence = sequenceOf(trace);
+          sequence = compact(sequenceOf(trace));
         } else {
           units = trace.calls.reduce(
             (sum, call) => (call.operation === 'GetItem' ? { ...sum, read: sum.read + (call.consumedUnits ?? 0) } : { ...sum, write: sum.write + (call.consumedUnits ?? 1) }),
