@@ -14,6 +14,8 @@ module.exports = {
   },
   // @middy/* ships ESM only: let swc turn it into CommonJS for jest.
   transformIgnorePatterns: ['/node_modules/(?!@middy/)'],
+  // The client's sources import each other as './x.js' (what its published ESM declarations need): the .ts file.
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   // One DynamoDB Local for the whole run; each test file uses its own factory ids.
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',

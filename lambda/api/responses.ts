@@ -1,5 +1,6 @@
 import { createError, type HttpError } from '@middy/util';
 import { redactKeys } from '../domain/api-key';
+import type { ErrorAnswer } from './answers';
 import type { ApiResult } from './types';
 
 export const JSON_CONTENT_TYPE = 'application/json';
@@ -16,6 +17,6 @@ export function json(statusCode: number, body: unknown, headers: Record<string, 
  * (a path, an id, a parse error) is masked: no answer ever carries a key.
  */
 export function apiError(statusCode: number, message: string, headers: Record<string, string> = {}): HttpError {
-  const error = createError(statusCode, JSON.stringify({ error: redactKeys(message) }), { expose: true });
+  const error = createError(statusCode, JSON.stringify({ error: redactKeys(message) } satisfies ErrorAnswer), { expose: true });
   return Object.assign(error, { headers });
 }

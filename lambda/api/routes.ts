@@ -1,9 +1,10 @@
 import type { MiddlewareObj } from '@middy/core';
+import type * as z from 'zod/mini';
 import { BODY_LIMIT_BYTES } from '../domain/limits';
 import type { ContactStore, KeyAuthorizer } from '../domain/ports';
 import { upsertBody } from '../domain/upsert-input';
 import { INGEST_BODY_LIMIT_BYTES } from '../ingest/limits';
-import { featureRequestSchema } from '../ingest/payloads';
+import { eventsRequestSchema, featureRequestSchema } from '../ingest/payloads';
 import type { AddressLimiter, IngestKeyAuthorizer, ReportStore } from '../ingest/ports';
 import { authenticate } from './middleware/authenticate';
 import { bodyLimit } from './middleware/body-limit';
@@ -14,7 +15,7 @@ import { jsonBody } from './middleware/json-body';
 import { refuseOrigin } from './middleware/refuse-origin';
 import { notedCounts, upsertCounts, type CountsOf } from './middleware/request-metrics';
 import { CONTACTS_UNAVAILABLE } from './middleware/server-errors';
-import { validateBody } from './middleware/validate-body';
+import { bodySchemaOf, validateBody } from './middleware/validate-body';
 import { findContactOperation, getContactOperation } from './operations/get-contact';
 import { preflightOperation } from './operations/preflight';
 import { receiveEventsOperation } from './operations/receive-events';
@@ -35,6 +36,13 @@ export interface RouteSpec<Deps> {
   path: string;
   /** Body size, JSON, schema…: each may change the event or throw the answer. Built from the dependencies when they need them. */
   steps: ApiMiddleware[] | ((deps: Deps) => ApiMiddleware[]);
+  /**
+   * The body's schema, for the OpenAPI document, when the steps are built
+   * from the dependencies (the document reads a static validateBody step
+   * itself) or the operation validates the body in parts (the ingest API's
+   * events, each on its own).
+   */
+  body?: z.ZodMiniType;
   operation: (deps: Deps) => RouteHandler;
 }
 
@@ -139,6 +147,7 @@ export const INGEST_API: ApiSpec<IngestDependencies> = {
       method: 'POST',
       path: '/ingest/v1/events',
       steps: (deps) => ingestSteps(deps, ['requests'], '{"events": [{"eventId": "<uuid>", "message": "…"}]}'),
+      body: eventsRequestSchema,
       // The steps above turn the raw event into EventWithBody<unknown>: each event is validated on its own.
       operation: (deps) => receiveEventsOperation(deps) as unknown as RouteHandler,
     },
@@ -149,6 +158,7 @@ export const INGEST_API: ApiSpec<IngestDependencies> = {
         ...ingestSteps(deps, ['requests', 'featureRequests'], '{"requestId": "<uuid>", "title": "Dark mode"}'),
         validateBody(featureRequestSchema),
       ],
+      body: featureRequestSchema,
       // The steps above turn the raw event into EventWithBody<FeatureRequestInput>.
       operation: (deps) => submitFeatureRequestOperation(deps) as unknown as RouteHandler,
     },
@@ -156,6 +166,11 @@ export const INGEST_API: ApiSpec<IngestDependencies> = {
     { method: 'OPTIONS', path: '/ingest/v1/feature-requests', steps: [], operation: () => preflightOperation() },
   ],
 };
+
+/** The schema a route's body is documented with (RouteSpec.body, or its static validateBody step's). */
+export function routeBodySchema(route: Pick<RouteSpec<never>, 'steps' | 'body'>): z.ZodMiniType | undefined {
+  return route.body ?? (Array.isArray(route.steps) ? bodySchemaOf(route.steps) : undefined);
+}
 
 /** Every API this host serves, by name: the one route table. */
 export const API_TABLE = { contacts: CONTACTS_API, ingest: INGEST_API } as const;

@@ -1,31 +1,15 @@
+import type * as z from 'zod/mini';
+import type { contactSchema, enrichmentSchema } from './contact-schema';
+
 /** Where a contact came from (spec 2.3). `api` is the default on creation. */
 export const SOURCES = ['api', 'external_crm', 'ads', 'manual'] as const;
 export type Source = (typeof SOURCES)[number];
 
-/** The enrichment object of spec 2.2. */
-export interface Enrichment {
-  provider: string;
-  at: string;
-  fields: Record<string, string>;
-}
+/** The enrichment object of spec 2.2 (its schema: contact-schema.ts). */
+export type Enrichment = z.output<typeof enrichmentSchema>;
 
-/** A contact as stored and as returned by the API (spec 2.1). */
-export interface Contact {
-  id: string;
-  factoryId: string;
-  companyId?: string;
-  email: string;
-  name?: string;
-  title?: string;
-  phone?: string;
-  page?: string;
-  source: string;
-  createdAt: string;
-  updatedAt: string;
-  location?: string;
-  enriched?: boolean;
-  enrichment?: Enrichment;
-}
+/** A contact as stored and as returned by the API (spec 2.1; its schema: contact-schema.ts). */
+export type Contact = z.output<typeof contactSchema>;
 
 /** Caller-writable free-text fields and their order in responses. */
 export const TEXT_FIELDS = ['name', 'title', 'phone', 'page'] as const;

@@ -1,13 +1,13 @@
+import type * as z from 'zod/mini';
 import { companyId } from './company-id';
-import { contactView, TEXT_FIELDS, type Contact, type TextField } from './contact';
+import { contactView, TEXT_FIELDS, type TextField } from './contact';
+import type { upsertResultSchema } from './contact-schema';
 import { contactId } from './contact-id';
 import type { ContactStore } from './ports';
 import type { UpsertInput } from './upsert-input';
 
-export interface UpsertResult {
-  contact: Contact;
-  created: boolean;
-}
+/** The upsert's answer (its schema: contact-schema.ts). */
+export type UpsertResult = z.output<typeof upsertResultSchema>;
 
 /**
  * Upserts a contact by email (spec 3). The contact write is one atomic store

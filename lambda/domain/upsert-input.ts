@@ -2,30 +2,33 @@ import * as z from 'zod/mini';
 import { clip } from './clip';
 import { SOURCES, type Source } from './contact';
 import { normalizeEmail } from './email';
+import { cleanText } from './free-text';
 import { TEXT_LIMITS } from './limits';
 import { normalizeDomain } from './normalize-domain';
 
 /** Shows a caller's value in an error message without echoing a huge payload. */
 const quote = (value: string): string => JSON.stringify(clip(value, 60));
 
-/**
- * An optional string field. `null`, `""` and blank strings count as omitted:
- * the API has no way to clear a field (spec 3, merge rule 2).
- */
-const optionalString = (field: string) =>
-  z.pipe(
-    z.optional(z.nullable(z.string({ error: `${field} must be a string` }))),
-    z.transform((value) => {
-      const trimmed = value?.trim();
-      return trimmed ? trimmed : undefined;
-    }),
-  );
+/** An optional string field: absent and `null` give undefined. */
+const optionalString = (field: string) => z.optional(z.nullable(z.string({ error: `${field} must be a string` })));
 
-/** Free text is clipped, never rejected, for being long (spec 8). */
-const clippedText = (field: keyof typeof TEXT_LIMITS) =>
+/**
+ * Optional free text, cleaned by the one free-text rule (free-text.ts: lone
+ * surrogates refused, controls stripped, line breaks made spaces, trimmed,
+ * clipped, never rejected for length, spec 8). `null` and text that is blank
+ * once cleaned count as omitted: the API has no way to clear a field (spec 3,
+ * merge rule 2).
+ */
+const freeText = (field: keyof typeof TEXT_LIMITS) =>
   z.pipe(
     optionalString(field),
-    z.transform((value) => (value === undefined ? undefined : clip(value, TEXT_LIMITS[field]))),
+    z.transform((value, ctx) => {
+      if (value === undefined || value === null) return undefined;
+      const check = cleanText(value, { field, lines: 'single-line', max: TEXT_LIMITS[field] });
+      if (check.ok) return check.text === '' ? undefined : check.text;
+      ctx.issues.push({ code: 'custom', message: check.problem, input: value });
+      return z.NEVER;
+    }),
   );
 
 const email = z.pipe(
@@ -40,10 +43,11 @@ const email = z.pipe(
   }),
 );
 
+/** A company domain; `null`, `""` and blank count as omitted, like free text. */
 const companyDomain = z.pipe(
   optionalString('companyDomain'),
   z.transform((raw, ctx) => {
-    if (raw === undefined) return undefined;
+    if (raw === undefined || raw === null || raw.trim() === '') return undefined;
     const domain = normalizeDomain(raw);
     if (domain !== undefined) return domain;
     ctx.issues.push({
@@ -55,10 +59,11 @@ const companyDomain = z.pipe(
   }),
 );
 
+/** Absent or `null` is omitted; any string but the four values, `""` and padded ones included, is refused (spec 2.3). */
 const source = z.pipe(
   optionalString('source'),
   z.transform((raw, ctx): Source | undefined => {
-    if (raw === undefined) return undefined;
+    if (raw === undefined || raw === null) return undefined;
     if ((SOURCES as readonly string[]).includes(raw)) return raw as Source;
     ctx.issues.push({
       code: 'custom',
@@ -76,16 +81,16 @@ const source = z.pipe(
 export const upsertBody = z.object(
   {
     email,
-    name: clippedText('name'),
-    company: clippedText('company'),
+    name: freeText('name'),
+    company: freeText('company'),
     companyDomain,
-    title: clippedText('title'),
-    phone: clippedText('phone'),
-    page: clippedText('page'),
+    title: freeText('title'),
+    phone: freeText('phone'),
+    page: freeText('page'),
     source,
   },
   { error: 'Request body must be a JSON object, like {"email": "ada@example.com"}' },
 );
 
-/** A validated, normalized upsert body. Undefined fields were omitted, null or blank. */
+/** A validated, normalized upsert body. Undefined fields were omitted, null or blank (never `source`). */
 export type UpsertInput = z.output<typeof upsertBody>;

@@ -58,6 +58,24 @@ describe('GET /api/v1/contacts?email=', () => {
     expect(res.json.contact.id).toBe(created.json.contact.id);
   });
 
+  test('answers 404 for an address the upsert refuses, even when lowercasing it would name a contact', async () => {
+    // KELVIN SIGN K lowercases to k; İ lowercases to i + U+0307: neither may reach those contacts.
+    await upsert({ email: 'ka.read@example.com' });
+    await upsert({ email: 'i\u0307stanbul.read@example.com' });
+    for (const query of ['%E2%84%AAa.read%40example.com', '%C4%B0stanbul.read%40example.com']) {
+      const res = await get(`/api/v1/contacts?email=${query}`);
+      expect(res.status).toBe(404);
+      expect(res.json).toEqual({ error: expect.stringContaining('No contact with email') });
+    }
+  });
+
+  test('finds a contact by an address that differs only in letter case, in any script', async () => {
+    const created = await upsert({ email: 'søren.σοφία@münchen.de' });
+    const res = await get(`/api/v1/contacts?email=${encodeURIComponent('SØREN.ΣΟΦΊΑ@MÜNCHEN.DE')}`);
+    expect(res.status).toBe(200);
+    expect(res.json.contact.id).toBe(created.json.contact.id);
+  });
+
   test('answers 404 for an email with no contact', async () => {
     const res = await get('/api/v1/contacts?email=nobody%40example.com');
     expect(res.status).toBe(404);

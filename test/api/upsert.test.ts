@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { contactItems, factoryItems } from '../support/items';
 import { bearer, issueKey, newFactoryId, startLocalApi, type LocalApi } from '../support/local-api';
 
 /** Spec 2.1, computed independently of the code under test. */
@@ -196,5 +197,92 @@ describe('email is validated, never truncated (422)', () => {
     const res = await upsert({ email: 'nope', source: 'web' });
     expect(res.status).toBe(422);
     expect(res.json.error).toMatch(/email.*; source/);
+  });
+});
+
+/** Sends `body`, expects a 422 whose error matches `problem`, and that no item (contact or company) was written or changed. */
+async function refusedWithNothingStored(body: unknown, problem: RegExp) {
+  const before = await factoryItems(factoryId);
+  const res = await upsert(body);
+  expect(res.status).toBe(422);
+  expect(res.json).toEqual({ error: expect.stringMatching(problem) });
+  expect(await factoryItems(factoryId)).toEqual(before);
+}
+
+describe('two addresses that differ in more than letter case are never one contact (422)', () => {
+  test('the KELVIN SIGN K is refused, and the contact of the address with K is left as it was', async () => {
+    const address = email('ka');
+    await upsert({ email: address, name: 'Original' });
+    await refusedWithNothingStored({ email: `\u212A${address.slice(1)}`, name: 'Changed' }, /^email must be in Unicode NFC: "\u212A" \(U\+212A\)/);
+  });
+
+  test('İ, whose lowercase is two characters, is refused rather than stored as i + U+0307', async () => {
+    await refusedWithNothingStored({ email: `\u0130stanbul.${(n += 1)}@example.com` }, /"İ" \(U\+0130\), a capital without a one-letter lowercase/);
+  });
+
+  test('a decomposed é is refused with a message that says to send it precomposed (NFC)', async () => {
+    await refusedWithNothingStored({ email: `jose\u0301.${(n += 1)}@example.com` }, /NFC: send a letter and its combining mark as the one precomposed character/);
+  });
+
+  test('an address that differs only in letter case, in any script, is the same contact', async () => {
+    const first = await upsert({ email: `σοφία.${(n += 1)}@example.gr` });
+    const second = await upsert({ email: first.json.contact.email.toUpperCase() });
+    expect([first.status, second.status]).toEqual([201, 200]);
+    expect(second.json.contact.id).toBe(first.json.contact.id);
+  });
+});
+
+describe('the email is a dot-atom before the "@" and a host name after it (422)', () => {
+  test.each([
+    ['.a@example.com', /dot at the start or end of the name before the "@", or two dots in a row/],
+    ['a.@example.com', /dot at the start or end of the name before the "@"/],
+    ['a..b@example.com', /two dots in a row/],
+    ['a@-example.com', /host name like example\.com after the "@": a label must not begin or end with a hyphen/],
+    ['a@example_1.com', /"_" \(U\+005F\) after the "@"/],
+    ['a@1.2.3.4', /its last label must have a letter/],
+  ])('refuses %j and stores nothing', async (address, problem) => {
+    await refusedWithNothingStored({ email: address }, problem);
+  });
+});
+
+describe('source is one of the four values (422 otherwise)', () => {
+  test.each([[''], ['   '], [' ads'], ['Ads']])('refuses source %j and stores nothing', async (source) => {
+    await refusedWithNothingStored({ email: email('src'), source }, /^source must be one of api, external_crm, ads, manual \(got /);
+  });
+
+  test('null counts as omitted', async () => {
+    const res = await upsert({ email: email('src'), source: null });
+    expect(res.status).toBe(201);
+    expect(res.json.contact.source).toBe('api');
+  });
+});
+
+describe('free text follows one rule: well-formed, no controls, one line', () => {
+  test.each([['name'], ['title'], ['company'], ['phone'], ['page']])('refuses a lone surrogate in %s with 422 naming it, and stores nothing', async (field) => {
+    await refusedWithNothingStored(
+      { email: email('lone'), [field]: 'a\ud800b', companyDomain: 'lone.example' },
+      new RegExp(`^${field} is not well-formed Unicode: it has a lone surrogate \\(U\\+D800\\) at character 2`),
+    );
+  });
+
+  test('strips NUL, BEL, C1 and bidi override controls, and makes line breaks and tabs spaces', async () => {
+    const res = await upsert({
+      email: email('clean'),
+      name: 'Ada\u0000 \u0007Love\u0085lace\u202e',
+      title: 'Chief\r\nAnalyst\tand\u2028more',
+      phone: '\u2066+44 20\u2069',
+    });
+    expect(res.status).toBe(201);
+    expect(res.json.contact).toMatchObject({ name: 'Ada Lovelace', title: 'Chief Analyst and more', phone: '+44 20' });
+    const [item] = (await contactItems(factoryId)).filter((stored) => stored.sk === res.json.contact.id);
+    expect(item).toMatchObject({ name: 'Ada Lovelace', title: 'Chief Analyst and more', phone: '+44 20' });
+  });
+
+  test('text that is only controls counts as omitted: it never clears a stored value', async () => {
+    const address = email('ctl');
+    await upsert({ email: address, name: 'Ada' });
+    const res = await upsert({ email: address, name: '\u0000\u202e\n' });
+    expect(res.status).toBe(200);
+    expect(res.json.contact.name).toBe('Ada');
   });
 });

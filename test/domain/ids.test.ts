@@ -2,20 +2,27 @@ import { createHash } from 'node:crypto';
 import { companyId } from '../../lambda/domain/company-id';
 import { contactId, isContactId } from '../../lambda/domain/contact-id';
 import { sha256Hex } from '../../lambda/domain/hash';
+import { stored } from '../support/emails';
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
 describe('contactId', () => {
-  test('is ct_ + the first 16 hex of sha256("<factory>:<lowercased email>")', () => {
-    expect(contactId('fac_1', 'Ada@Example.com')).toBe(`ct_${sha('fac_1:ada@example.com').slice(0, 16)}`);
+  test('is ct_ + the first 16 hex of sha256("<factory>:<stored email>")', () => {
+    expect(contactId('fac_1', stored('Ada@Example.com'))).toBe(`ct_${sha('fac_1:ada@example.com').slice(0, 16)}`);
+  });
+
+  test('hashes the stored form as given: no second lowercasing of its own', () => {
+    // A stored form is lowercase already; the id must not depend on anything but it.
+    const address = stored('σοφία.ǆemal@münchen.de');
+    expect(contactId('fac_1', address)).toBe(`ct_${sha(`fac_1:${address}`).slice(0, 16)}`);
   });
 
   test('differs between factories', () => {
-    expect(contactId('fac_1', 'a@b.co')).not.toBe(contactId('fac_2', 'a@b.co'));
+    expect(contactId('fac_1', stored('a@b.co'))).not.toBe(contactId('fac_2', stored('a@b.co')));
   });
 
   test('isContactId accepts exactly that shape', () => {
-    expect(isContactId(contactId('fac_1', 'a@b.co'))).toBe(true);
+    expect(isContactId(contactId('fac_1', stored('a@b.co')))).toBe(true);
     for (const bad of ['ct_', 'ct_0123456789ABCDEF', 'co_0123456789abcdef', 'ct_0123456789abcdef0']) {
       expect(isContactId(bad)).toBe(false);
     }
@@ -37,7 +44,7 @@ describe('ids and hashes already stored never change', () => {
   });
 
   test('a contact id and a company id keep their known values', () => {
-    expect(contactId('fac_1', 'Ada@Example.com')).toBe('ct_fdf4c89a72ce72ee');
+    expect(contactId('fac_1', stored('Ada@Example.com'))).toBe('ct_fdf4c89a72ce72ee');
     expect(companyId('fac_1', 'example.com')).toBe('co_dd8a38c2882a72a6');
   });
 });

@@ -136,6 +136,26 @@ describe('sources', () => {
     expect(parseReferenceLine(dirty)).toEqual({ ok: true, record: { email: 'a@b.co', name: 'Ada Lovelace' } });
   });
 
+  test('parseReferenceLine follows the API\'s free-text rule: a lone surrogate refuses the line, naming the field', () => {
+    expect(parseReferenceLine('{"email":"a@b.co","title":"CTO \\ud800"}')).toEqual({
+      ok: false,
+      problem: expect.stringMatching(/^title is not well-formed Unicode: it has a lone surrogate \(U\+D800\)/),
+    });
+  });
+
+  test('parseReferenceLine follows the API\'s free-text rule: line breaks become spaces, marks such as U+200F stay', () => {
+    const line = JSON.stringify({ email: 'a@b.co', name: 'Ada\r\nLovelace', location: '\u05ea\u05dc \u05d0\u05d1\u05d9\u05d1\u200f' });
+    expect(parseReferenceLine(line)).toEqual({
+      ok: true,
+      record: { email: 'a@b.co', name: 'Ada Lovelace', location: '\u05ea\u05dc \u05d0\u05d1\u05d9\u05d1\u200f' },
+    });
+  });
+
+  test('parseReferenceLine keys a person by the email\'s stored form and refuses what the API refuses', () => {
+    expect(parseReferenceLine('{"email":"\u212Aa@example.com"}')).toEqual({ ok: false, problem: expect.stringMatching(/NFC/) });
+    expect(parseReferenceLine('{"email":"a..b@example.com"}')).toEqual({ ok: false, problem: expect.stringMatching(/two dots/) });
+  });
+
   test('parseReferenceLine clips long values', () => {
     const result = parseReferenceLine(JSON.stringify({ email: 'a@b.co', name: 'n'.repeat(300), phone: '9'.repeat(100) }));
     expect(result).toMatchObject({ ok: true, record: { name: 'n'.repeat(200), phone: '9'.repeat(64) } });

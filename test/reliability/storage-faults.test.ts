@@ -19,6 +19,7 @@ import { factoryItems } from '../support/items';
 import { ConnectionPool } from '../support/connection-pool';
 import { bearer, issueKey, newFactoryId, realDependencies, startLocalApi, type LocalApi } from '../support/local-api';
 import { SIZES } from './sizes';
+import { stored as storedEmail } from '../support/emails';
 
 /**
  * Faults injected into the real DynamoDB client (SDK middleware, around
@@ -174,7 +175,7 @@ async function runCase(c: Case): Promise<Outcome> {
     const send = () =>
       c.request === 'upsert'
         ? faulty.api.request('POST', '/api/v1/contacts', { headers: auth, body: UPSERT_BODY })
-        : faulty.api.request('GET', `/api/v1/contacts/${contactId(factoryId, EMAIL)}`, { headers: auth });
+        : faulty.api.request('GET', `/api/v1/contacts/${contactId(factoryId, storedEmail(EMAIL))}`, { headers: auth });
 
     const injected = faulty.faults.inject({ call: c.call, ...c.injection } as FaultRule);
     const started = performance.now();
@@ -227,7 +228,7 @@ function expectConvergedUpsert(c: Case, o: Outcome) {
   expect(answer.created).toBe(!wrote);
   const linked = companyId(o.factoryId, DOMAIN);
   expect(answer.contact).toMatchObject({
-    id: contactId(o.factoryId, EMAIL),
+    id: contactId(o.factoryId, storedEmail(EMAIL)),
     email: EMAIL,
     name: UPSERT_BODY.name,
     title: UPSERT_BODY.title,

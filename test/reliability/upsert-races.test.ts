@@ -5,6 +5,7 @@ import { companyItems, contactItems } from '../support/items';
 import { ConnectionPool } from '../support/connection-pool';
 import { newTenant, realDependencies, startLocalApi, type LocalApi } from '../support/local-api';
 import { SIZES } from './sizes';
+import { stored } from '../support/emails';
 
 /**
  * Upserts racing on one contact, through the Lambda's handler on DynamoDB
@@ -49,7 +50,7 @@ describe(`${SIZES.sameEmailUpserts} upserts of one new email over ${SIZES.connec
       expect(results.filter((r) => r.status !== 200 && r.status !== 201)).toEqual([]);
       expect(results.filter((r) => r.status === 201)).toHaveLength(1);
       expect(results.filter((r) => answer(r).created)).toHaveLength(1);
-      expect(new Set(results.map((r) => answer(r).contact.id))).toEqual(new Set([contactId(factoryId, 'race@example.com')]));
+      expect(new Set(results.map((r) => answer(r).contact.id))).toEqual(new Set([contactId(factoryId, stored('race@example.com'))]));
       expect(new Set(results.map((r) => answer(r).contact.createdAt)).size).toBe(1);
       expect(await contactItems(factoryId)).toHaveLength(1);
     },

@@ -60,6 +60,11 @@ describe('layout', () => {
     expect(offenders('lambda/api/operations', /^@middy\/core$/)).toEqual([]);
   });
 
+  test('the client (client/src) compiles in nothing of the service but lambda/domain, and the service imports neither client/ nor openapi/', () => {
+    expect(offenders('client/src', /(^|\/)lambda\/(?!domain\/)|(^|\/)(test|tools|openapi|local|lib)\//)).toEqual([]);
+    expect(['bin', 'lib', 'lambda', 'local'].flatMap((dir) => offenders(dir, /(^|\/)(client|openapi)\//))).toEqual([]);
+  });
+
   test('what ships (bin, lib, lambda, local) imports nothing from tools/ or test/', () => {
     const lab = /(^|\/)(tools|test)\//;
     expect(['bin', 'lib', 'lambda', 'local'].flatMap((dir) => offenders(dir, lab))).toEqual([]);

@@ -1,5 +1,6 @@
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
+import { assertDocumented } from '../../openapi/response-check';
 
 export interface HttpResponse {
   status: number;
@@ -19,7 +20,11 @@ export interface RequestOptions {
   localAddress?: string;
 }
 
-/** A raw HTTP request (node:http, so no header is added behind our back: no Origin, no defaults). */
+/**
+ * A raw HTTP request (node:http, so no header is added behind our back: no
+ * Origin, no defaults). Every answer is held to the OpenAPI document
+ * (openapi/response-check.ts): one the document does not describe rejects.
+ */
 export function send(baseUrl: string, method: string, path: string, options: RequestOptions = {}): Promise<HttpResponse> {
   const url = new URL(path, baseUrl);
   const payload =
@@ -38,7 +43,12 @@ export function send(baseUrl: string, method: string, path: string, options: Req
   }
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method, headers, agent: false, localAddress: options.localAddress }, (res) =>
-      readResponse(res).then(resolve, reject),
+      readResponse(res)
+        .then((response) => {
+          assertDocumented({ method, path: `${url.pathname}${url.search}` }, response);
+          return response;
+        })
+        .then(resolve, reject),
     );
     req.on('error', reject);
     if (payload !== undefined) req.write(payload);

@@ -9,7 +9,6 @@ import { upsertContact } from '../../lambda/domain/upsert-contact';
 import { upsertBody } from '../../lambda/domain/upsert-input';
 import { createDynamoClient, DEFAULT_DYNAMO_CONFIG, documentClientOf } from '../../lambda/store/dynamo-client';
 import { dynamoDependencies } from '../../lambda/api/dynamo-dependencies';
-import { contactId } from '../../lambda/domain/contact-id';
 import { PROJECT_ROOT } from '../../local/paths';
 import { bareOperation, type BareShape, type BareTarget } from './bare-client';
 import type { BenchRequest } from './container';
@@ -212,7 +211,7 @@ export async function workloads(store: BenchStore): Promise<{ upsert: Workload; 
   await upsertContact(capture, factoryId, upsertBody.parse(body), { now: '', creationToken: '' });
   if (!captured) throw new Error('the upsert made no write');
   const { now: _now, creationToken: _token, ...write } = captured;
-  const id = contactId(factoryId, body.email);
+  const id = write.id; // the id the upsert derived from the email's stored form
   const target: BareTarget = { factoryId, keyHash: hashSecret(key), contactId: id, write };
   const headers = { Authorization: `Bearer ${key}` };
   return {

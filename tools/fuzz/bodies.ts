@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { BODY_LIMIT_BYTES } from '../../lambda/domain/limits';
 import { FORBIDDEN_FIELDS, type BodyIntent } from './request';
-import { anyJson, companyDomain, freeText, invalidEmail, keyShaped, notADomain, sentEmail } from './values';
+import { anyJson, companyDomain, freeText, illFormedText, invalidEmail, keyShaped, notADomain, sentEmail } from './values';
 
 const SOURCES = ['api', 'external_crm', 'ads', 'manual'] as const;
 const TEXT = ['name', 'title', 'company', 'phone', 'page'] as const;
@@ -41,8 +41,9 @@ export function forbiddenFields(foreign: string[], all = false): fc.Arbitrary<Re
 
 /**
  * An upsert the README accepts: a valid email (any case, padded), optional
- * text (blank and null count as omitted; long text is clipped), a domain, a
- * known source, unknown fields, and fields no caller may set.
+ * text (blank and null count as omitted; controls are stripped; long text is
+ * clipped), a domain, a known source (or null), unknown fields, and fields
+ * no caller may set.
  * `emails`: stored addresses it may reuse (updates); `foreign`: ids and
  * names of another tenant to try in forbidden fields.
  */
@@ -55,7 +56,7 @@ export function validUpsert(emails: string[] = [], foreign: string[] = []): fc.A
       }),
       domain: fc.option(companyDomain, { nil: undefined }),
       blankDomain: fc.constantFrom(undefined, null, '', '  '),
-      source: fc.option(fc.constantFrom<string | null>(...SOURCES, null, ''), { nil: undefined }),
+      source: fc.option(fc.constantFrom<string | null>(...SOURCES, null), { nil: undefined }),
       forbidden: forbiddenFields(foreign),
       unknown: fc.dictionary(
         fc.string({ maxLength: 12 }).filter((name) => !KNOWN.has(name)),
@@ -83,12 +84,16 @@ const defect: fc.Arbitrary<(body: Record<string, unknown>) => unknown> = fc.oneo
   ),
   invalidEmail.map((email) => (body: Record<string, unknown>) => ({ ...body, email })),
   fc
-    .oneof(fc.constantFrom('API', 'crm', 'hubspot', 'unknown', 'ads!'), keyShaped)
+    .oneof(fc.constantFrom('API', 'crm', 'hubspot', 'unknown', 'ads!', '', '  ', ' ads', 'manual\n'), keyShaped)
     .map((source) => (body: Record<string, unknown>) => ({ ...body, source })),
   fc
     .tuple(fc.constantFrom(...TEXT, 'companyDomain', 'source'), fc.constantFrom<unknown>(7, false, ['x'], { x: 1 }))
     .map(([field, value]) => (body: Record<string, unknown>) => ({ ...body, [field]: value })),
   notADomain.map((domain) => (body: Record<string, unknown>) => ({ ...body, companyDomain: domain })),
+  // Text that is not well-formed Unicode cannot be stored as sent, in free text or in the email.
+  fc
+    .tuple(fc.constantFrom(...TEXT, 'email'), illFormedText)
+    .map(([field, text]) => (body: Record<string, unknown>) => ({ ...body, [field]: field === 'email' ? `${text}@example.com` : text })),
   // Not an object at all.
   fc.constantFrom<unknown>(null, 0, 'ada@example.com', true, []).map((other) => () => other),
   fc.constant((body: Record<string, unknown>) => [body]),

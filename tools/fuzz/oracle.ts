@@ -27,10 +27,35 @@ export interface Expectation {
   reads?: { id: string } | { email: string };
 }
 
-/** The contact id of the README: `ct_` + first 16 hex of sha256("<factoryId>:<lowercased email>"). */
-export function contactIdOf(factoryId: string, email: string): string {
-  return `ct_${createHash('sha256').update(`${factoryId}:${email.toLowerCase()}`, 'utf8').digest('hex').slice(0, 16)}`;
+/** The contact id of the README: `ct_` + first 16 hex of sha256("<factoryId>:<stored email>"), the stored form as returned. */
+export function contactIdOf(factoryId: string, storedEmail: string): string {
+  return `ct_${createHash('sha256').update(`${factoryId}:${storedEmail}`, 'utf8').digest('hex').slice(0, 16)}`;
 }
+
+/**
+ * README, email addresses: an address is one contact with a stored form when
+ * it differs from it only in letter case: the same characters, except that
+ * some are the one capital of the stored letter (a capital whose lowercase is
+ * that single letter and back), and lowercasing the whole address gives the
+ * stored form (a final Σ, which lowercases to ς, is refused).
+ */
+export function namesStoredEmail(address: string, stored: string): boolean {
+  const sent = [...address];
+  const kept = [...stored];
+  if (sent.length !== kept.length || address.toLowerCase() !== stored) return false;
+  return sent.every((char, i) => {
+    const lower = kept[i] as string;
+    return char === lower || (char.toLowerCase() === lower && lower.toUpperCase() === char);
+  });
+}
+
+/**
+ * README, free text: stored well-formed, without C0/C1 controls or bidi
+ * embedding/override/isolate controls; contact fields are single-line (no
+ * TAB, CR, LF, U+2028, U+2029) and trimmed.
+ */
+const NOT_STORED_IN_TEXT = /[\p{Cs}\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029]/u;
+const TEXT_FIELDS = ['name', 'title', 'phone', 'page'] as const;
 
 /** The company id of the README: `co_` + first 16 hex of sha256("<factoryId>:<normalized domain>"). */
 export function companyIdOf(factoryId: string, domain: string): string {
@@ -114,10 +139,11 @@ function readByEmail(query: string, world: FuzzWorld): Expectation {
   if (value === '') return { statuses: [400], reason: 'empty email parameter' };
   // A lone unencoded `+` arrives as a space: "empty", or the address "+" (no such contact).
   if (value.trim() === '') return { statuses: [400, 404], reason: 'blank email parameter' };
-  // Case-insensitive; a `+` sent unencoded arrives as a space and is read back as `+`.
-  const email = value.trim().replace(/ /g, '+').toLowerCase();
-  if (world.own.contacts.some((c) => c.email === email)) return { statuses: [200], reason: 'the caller’s contact', reads: { email } };
-  if (world.other.contacts.some((c) => c.email === email)) {
+  // Case-insensitive as the README defines it; a `+` sent unencoded arrives as a space and is read back as `+`.
+  const address = value.trim().replace(/ /g, '+');
+  const own = world.own.contacts.find((c) => namesStoredEmail(address, c.email));
+  if (own) return { statuses: [200], reason: 'the caller’s contact', reads: { email: own.email } };
+  if (world.other.contacts.some((c) => namesStoredEmail(address, c.email))) {
     return { statuses: [404], reason: 'another factory’s email (never written by the caller)' };
   }
   return { statuses: [200, 404], reason: 'an address the fuzz may have written' };
@@ -170,6 +196,13 @@ function checkContact(contact: Record<string, unknown>, world: FuzzWorld, proble
     if (!ISO_UTC.test(String(contact[field]))) problems.push(`${field} is not an ISO 8601 UTC time`);
   }
   for (const [field, value] of Object.entries(contact)) if (value === null) problems.push(`${field} is null (must be absent)`);
+  for (const field of TEXT_FIELDS) {
+    const value = contact[field];
+    if (value === undefined) continue;
+    if (typeof value !== 'string' || value === '' || value !== value.trim() || NOT_STORED_IN_TEXT.test(value)) {
+      problems.push(`${field} stored as ${JSON.stringify(value)}: not cleaned by the free-text rule`);
+    }
+  }
 }
 
 function checkSuccess(request: FuzzRequest, json: Record<string, unknown>, status: number, expected: Expectation, world: FuzzWorld, problems: string[]) {

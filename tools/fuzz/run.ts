@@ -10,7 +10,8 @@ import type { Server } from 'node:http';
 import type { ApiHandler } from '../../lambda/api/app';
 import type { TableNames } from '../../lambda/store/schema';
 import { createHttpAdapter, listen } from '../../local/http-adapter';
-import { judgeAnswer, judgeRefusal } from './oracle';
+import { OpenApiChecker } from '../../openapi/response-check';
+import { judgeAnswer, judgeRefusal, splitTarget } from './oracle';
 import { partitionSnapshot } from './partition';
 import { describeRequest, type FuzzRequest } from './request';
 import { hostileRequest } from './requests';
@@ -86,10 +87,22 @@ class Findings extends Error {
   }
 }
 
+let openApi: OpenApiChecker | undefined;
+
+/** What in the answer the OpenAPI document (openapi/contacts-service.json) does not describe. */
+function undocumented(channel: Channel, request: FuzzRequest, response: FuzzResponse): string[] {
+  openApi ??= OpenApiChecker.load();
+  const { path, query } = splitTarget(request.target);
+  // HTTP drops the body of an answer to HEAD; in-process the handler's result still has it.
+  const text = channel === 'in-process' && request.method === 'HEAD' ? '' : response.body;
+  return openApi.problems({ method: request.method, path: query ? `${path}?${query}` : path }, { status: response.status, headers: response.headers, text });
+}
+
 function judge(channel: Channel, request: FuzzRequest, response: FuzzResponse, world: FuzzWorld): string[] {
-  if (channel === 'http' && !response.headers['x-request-id']) return judgeRefusal(request, response);
+  if (channel === 'http' && !response.headers['x-request-id']) return [...judgeRefusal(request, response), ...undocumented(channel, request, response)];
   // A HEAD answer carries no body over HTTP.
-  return judgeAnswer(request, response, world, { bodyless: channel === 'http' && request.method === 'HEAD' });
+  const bodyless = channel === 'http' && request.method === 'HEAD';
+  return [...judgeAnswer(request, response, world, { bodyless }), ...undocumented(channel, request, response)];
 }
 
 export async function runFuzz(target: FuzzTarget, options: FuzzOptions): Promise<FuzzSummary> {

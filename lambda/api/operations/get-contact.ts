@@ -1,6 +1,7 @@
 import { clip } from '../../domain/clip';
 import { findContactByEmail, findContactById } from '../../domain/find-contact';
 import type { ContactStore } from '../../domain/ports';
+import type { ContactAnswer } from '../answers';
 import { apiError, json } from '../responses';
 import type { RouteHandler } from '../types';
 import { callerOf } from './caller';
@@ -24,7 +25,7 @@ export function getContactOperation(store: ContactStore): RouteHandler {
     const id = decodeSegment(raw);
     const contact = id === undefined ? undefined : await findContactById(store, callerOf(context).factoryId, id);
     if (!contact) throw apiError(404, `No contact with id ${quote(id ?? raw)} in your factory.`);
-    return json(200, { contact });
+    return json(200, { contact } satisfies ContactAnswer);
   };
 }
 
@@ -48,6 +49,6 @@ export function findContactOperation(store: ContactStore): RouteHandler {
     }
     const contact = await findContactByEmail(store, callerOf(context).factoryId, email);
     if (!contact) throw apiError(404, `No contact with email ${quote(email)} in your factory.`);
-    return json(200, { contact });
+    return json(200, { contact } satisfies ContactAnswer);
   };
 }

@@ -1,27 +1,26 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { clip } from '../../domain/clip';
 import { ENRICHABLE_FIELDS, type EnrichableField } from '../../domain/contact';
 import { normalizeEmail } from '../../domain/email';
+import { cleanText } from '../../domain/free-text';
 import { storageCall } from '../../store/errors';
 import type { EnrichmentSource, FoundFields, LookupSubject } from './source';
 
 /** Longest value kept per field (the API's own clipping where it has one). */
 const FIELD_LIMITS: Record<EnrichableField, number> = { name: 200, title: 200, phone: 64, location: 200 };
 
-/** One person of the vendor's reference dataset, as stored (keyed by lowercased email). */
+/** One person of the vendor's reference dataset, as stored (keyed by the email's stored form). */
 export interface ReferenceRecord extends FoundFields {
   email: string;
 }
 
 export type LineResult = { ok: true; record: ReferenceRecord } | { ok: false; problem: string } | { ok: 'blank' };
 
-// Control characters and direction overrides have no place in a name or a title.
-const UNPRINTABLE = /[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
-
 /**
  * Reads one line of the vendor file (JSON Lines, one object per person, keyed
  * by `email`; `name`, `title`, `phone`, `location` are kept, other keys
- * ignored, values cleaned of control characters and clipped).
+ * ignored). Values follow the API's free-text rule (free-text.ts): a line with
+ * a value that is not well-formed Unicode is refused, controls are stripped,
+ * line breaks become spaces, values are trimmed and clipped.
  */
 export function parseReferenceLine(rawLine: string): LineResult {
   const line = rawLine.charCodeAt(0) === 0xfeff ? rawLine.slice(1) : rawLine; // a byte order mark
@@ -42,8 +41,11 @@ export function parseReferenceLine(rawLine: string): LineResult {
   if (!email.ok) return { ok: false, problem: email.problem };
   const record: ReferenceRecord = { email: email.email };
   for (const field of ENRICHABLE_FIELDS) {
-    const fieldValue = typeof raw[field] === 'string' ? raw[field].replace(UNPRINTABLE, '').trim() : '';
-    if (fieldValue !== '') record[field] = clip(fieldValue, FIELD_LIMITS[field]);
+    const fieldValue = raw[field];
+    if (typeof fieldValue !== 'string') continue;
+    const text = cleanText(fieldValue, { field, lines: 'single-line', max: FIELD_LIMITS[field] });
+    if (!text.ok) return { ok: false, problem: text.problem };
+    if (text.text !== '') record[field] = text.text;
   }
   return { ok: true, record };
 }
@@ -59,7 +61,7 @@ export class ReferenceDataset implements EnrichmentSource {
 
   async lookup({ email }: LookupSubject): Promise<FoundFields> {
     const result = await storageCall('GetItem (reference dataset)', () =>
-      this.doc.send(new GetCommand({ TableName: this.tableName, Key: { email: email.toLowerCase() } })),
+      this.doc.send(new GetCommand({ TableName: this.tableName, Key: { email } })),
     );
     const found: FoundFields = {};
     for (const field of ENRICHABLE_FIELDS) {
