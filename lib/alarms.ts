@@ -48,7 +48,7 @@ export interface ServiceAlarmsProps {
   stage: Stage;
   apiFunction: IFunction;
   ingestFunction: IFunction;
-  enrichmentFunction: IFunction;
+  controlRoomFunction: IFunction;
   contactsTable: Table;
   keysTable: Table;
   reportsTable: Table;
@@ -110,8 +110,8 @@ export function tableOperationsSum(table: Table, metricName: string, operations:
   });
 }
 
-/** The calls made on each table: the API, ingest and enrichment functions, and the keys and reports commands. */
-const CONTACTS_OPERATIONS = [Operation.GET_ITEM, Operation.UPDATE_ITEM, Operation.QUERY, Operation.TRANSACT_WRITE_ITEMS];
+/** The calls made on each table: the API, ingest and control-room functions, and the keys and reports commands. */
+const CONTACTS_OPERATIONS = [Operation.GET_ITEM, Operation.UPDATE_ITEM, Operation.QUERY, Operation.TRANSACT_WRITE_ITEMS, Operation.BATCH_GET_ITEM];
 const KEYS_OPERATIONS = [Operation.UPDATE_ITEM, Operation.PUT_ITEM, Operation.QUERY, Operation.BATCH_GET_ITEM];
 const REPORTS_OPERATIONS = [Operation.PUT_ITEM, Operation.UPDATE_ITEM, Operation.QUERY, Operation.BATCH_GET_ITEM];
 
@@ -214,17 +214,17 @@ export class ServiceAlarms extends Construct {
         evaluationPeriods: 1,
       },
       {
-        slug: 'enrichment-function-errors',
-        meaning: 'The enrichment Lambda failed 3 or more invocations in 5 minutes (malformed control-room requests, crashes, timeouts).',
-        metric: props.enrichmentFunction.metricErrors({ statistic: 'Sum', period: PERIOD, label: 'enrichment function errors' }),
+        slug: 'control-room-function-errors',
+        meaning: 'The control-room Lambda failed 3 or more invocations in 5 minutes (crash, timeout or out of memory: it answers bad requests itself).',
+        metric: props.controlRoomFunction.metricErrors({ statistic: 'Sum', period: PERIOD, label: 'control room function errors' }),
         threshold: 3,
         datapointsToAlarm: 1,
         evaluationPeriods: 1,
       },
       {
-        slug: 'enrichment-function-throttles',
-        meaning: 'Lambda refused to run the enrichment function (concurrency exhausted) at least once in 5 minutes.',
-        metric: props.enrichmentFunction.metricThrottles({ statistic: 'Sum', period: PERIOD, label: 'enrichment function throttles' }),
+        slug: 'control-room-function-throttles',
+        meaning: 'Lambda refused to run the control-room function (concurrency exhausted) at least once in 5 minutes.',
+        metric: props.controlRoomFunction.metricThrottles({ statistic: 'Sum', period: PERIOD, label: 'control room function throttles' }),
         threshold: 1,
         datapointsToAlarm: 1,
         evaluationPeriods: 1,

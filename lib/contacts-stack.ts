@@ -3,7 +3,7 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { ServiceAlarms } from './alarms';
 import { ContactsApi } from './contacts-api';
-import { ContactsEnrichment } from './contacts-enrichment';
+import { ControlRoom } from './control-room';
 import { ServiceDashboard } from './dashboard';
 import { resolveDeployOptions, type DeployOptions } from './deploy-options';
 import { IngestApi } from './ingest-api';
@@ -20,7 +20,7 @@ const retention = (days: number): RetentionDays => days as RetentionDays;
 
 /**
  * The contacts service: tables, the API Lambda and its REST API, the ingest
- * Lambda on the same REST API (/ingest/v1/*), the internal enrichment
+ * Lambda on the same REST API (/ingest/v1/*), the internal control-room
  * Lambda, and the alarms and dashboard that watch them.
  */
 export class ContactsStack extends Stack {
@@ -28,7 +28,7 @@ export class ContactsStack extends Stack {
   readonly tables: ContactsTables;
   readonly api: ContactsApi;
   readonly ingest: IngestApi;
-  readonly enrichment: ContactsEnrichment;
+  readonly controlRoom: ControlRoom;
   readonly alarms: ServiceAlarms;
   readonly dashboard: ServiceDashboard;
 
@@ -63,7 +63,7 @@ export class ContactsStack extends Stack {
       logRetention: retention(options.logRetentionDays),
       removalPolicy,
     });
-    this.enrichment = new ContactsEnrichment(this, 'Enrichment', {
+    this.controlRoom = new ControlRoom(this, 'ControlRoom', {
       contactsTable: this.tables.contacts,
       referenceTable: this.tables.reference,
       platformName: options.platformName,
@@ -76,7 +76,7 @@ export class ContactsStack extends Stack {
       stage: this.api.api.deploymentStage,
       apiFunction: this.api.handler,
       ingestFunction: this.ingest.handler,
-      enrichmentFunction: this.enrichment.handler,
+      controlRoomFunction: this.controlRoom.handler,
       contactsTable: this.tables.contacts,
       keysTable: this.tables.keys,
       reportsTable: this.tables.reports,
@@ -86,7 +86,7 @@ export class ContactsStack extends Stack {
       stage: this.api.api.deploymentStage,
       apiFunction: this.api.handler,
       ingestFunction: this.ingest.handler,
-      enrichmentFunction: this.enrichment.handler,
+      controlRoomFunction: this.controlRoom.handler,
       alarms: this.alarms.alarms,
     });
 
@@ -106,10 +106,11 @@ export class ContactsStack extends Stack {
       value: options.platformName,
       description: 'enrichment.provider on enriched contacts; the enrich command uses it with --stack',
     });
-    new CfnOutput(this, OUTPUTS.enrichmentFunction, {
-      value: this.enrichment.handler.functionName,
-      description: 'Internal: the control room invokes it with IAM (see README, Enrichment)',
+    new CfnOutput(this, OUTPUTS.controlRoomUrl, {
+      value: this.controlRoom.url.url,
+      description: 'Internal: the control room function URL (AWS_IAM, SigV4-signed POSTs); npm run control -- --stack uses it (README, Control room)',
     });
+    new CfnOutput(this, OUTPUTS.controlRoomFunction, { value: this.controlRoom.handler.functionName });
     new CfnOutput(this, OUTPUTS.defaultRateLimit, {
       value: String(options.defaultRateLimit),
       description: 'Requests per minute of keys created with keys --stack and no --rate-limit',
@@ -125,7 +126,7 @@ export class ContactsStack extends Stack {
     // Where the runbook's Logs Insights queries run.
     new CfnOutput(this, OUTPUTS.apiLogGroup, { value: this.api.handler.logGroup.logGroupName });
     new CfnOutput(this, OUTPUTS.accessLogGroup, { value: this.api.accessLogs.logGroupName });
-    new CfnOutput(this, OUTPUTS.enrichmentLogGroup, { value: this.enrichment.handler.logGroup.logGroupName });
+    new CfnOutput(this, OUTPUTS.controlRoomLogGroup, { value: this.controlRoom.handler.logGroup.logGroupName });
     new CfnOutput(this, OUTPUTS.ingestLogGroup, { value: this.ingest.handler.logGroup.logGroupName });
   }
 }

@@ -18,7 +18,7 @@ export interface ServiceDashboardProps {
   stage: Stage;
   apiFunction: IFunction;
   ingestFunction: IFunction;
-  enrichmentFunction: IFunction;
+  controlRoomFunction: IFunction;
   /** Shown first, each as a graph with its threshold. */
   alarms: ServiceAlarm[];
 }
@@ -42,7 +42,7 @@ export class ServiceDashboard extends Construct {
 
   constructor(scope: Construct, id: string, props: ServiceDashboardProps) {
     super(scope, id);
-    const { stage, apiFunction, ingestFunction, enrichmentFunction } = props;
+    const { stage, apiFunction, ingestFunction, controlRoomFunction } = props;
     const name = Stack.of(this).stackName;
     this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: name, defaultInterval: Duration.hours(12) });
 
@@ -96,11 +96,11 @@ export class ServiceDashboard extends Construct {
         width: third,
         left: [
           apiFunction.metricDuration({ statistic: 'p99', period: PERIOD, label: 'API p99' }),
-          enrichmentFunction.metricDuration({ statistic: 'p99', period: PERIOD, label: 'enrichment p99' }),
+          controlRoomFunction.metricDuration({ statistic: 'p99', period: PERIOD, label: 'control room p99' }),
         ],
         right: [
           apiFunction.metric('ConcurrentExecutions', { statistic: 'Maximum', period: PERIOD, label: 'API concurrency' }),
-          enrichmentFunction.metric('ConcurrentExecutions', { statistic: 'Maximum', period: PERIOD, label: 'enrichment concurrency' }),
+          controlRoomFunction.metric('ConcurrentExecutions', { statistic: 'Maximum', period: PERIOD, label: 'control room concurrency' }),
         ],
       }),
     ];

@@ -41,7 +41,7 @@ export interface DeployOptions {
   cloudWatchRole: boolean;
   /** `enrichment.provider` on enriched contacts: the platform's own name. */
   platformName: string;
-  /** The control room's IAM role, allowed to invoke the enrichment function. */
+  /** The control room's IAM role: the one principal granted the control-room function URL. */
   controlRoomRoleArn?: string;
   /** Requests per minute of keys created for this stack without `--rate-limit` (a stack output `keys --stack` reads). */
   defaultRateLimit: number;

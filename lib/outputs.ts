@@ -1,7 +1,7 @@
 /**
- * Names of the stack outputs. The operator commands (keys, enrich) read the
- * table names and the default rate limit from them, so this file stays free
- * of CDK imports.
+ * Names of the stack outputs. The operator commands (keys, enrich, control, reports)
+ * read the table names, the default rate limit and the control room's URL
+ * from them, so this file stays free of CDK imports.
  */
 export const OUTPUTS = {
   apiUrl: 'ApiUrl',
@@ -9,16 +9,17 @@ export const OUTPUTS = {
   keysTable: 'KeysTableName',
   referenceTable: 'ReferenceTableName',
   reportsTable: 'ReportsTableName',
-  enrichmentFunction: 'EnrichmentFunctionName',
+  controlRoomUrl: 'ControlRoomUrl',
+  controlRoomFunction: 'ControlRoomFunctionName',
   platformName: 'PlatformName',
   defaultRateLimit: 'DefaultRateLimit',
   alarmTopic: 'AlarmTopicArn',
   dashboard: 'DashboardName',
   apiLogGroup: 'ApiLogGroupName',
   accessLogGroup: 'AccessLogGroupName',
-  enrichmentLogGroup: 'EnrichmentLogGroupName',
   ingestFunction: 'IngestFunctionName',
   ingestLogGroup: 'IngestLogGroupName',
+  controlRoomLogGroup: 'ControlRoomLogGroupName',
 } as const;
 
 /**

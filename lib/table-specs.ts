@@ -6,6 +6,7 @@
  * lambda/store/schema.ts, which the code reading and writing items uses.
  */
 import {
+  CONTACTS_BY_COMPANY,
   CONTACTS_KEY,
   EXPIRES_AT,
   KEYS_BY_FACTORY,
@@ -38,7 +39,8 @@ export interface TableSpec {
 export const TABLE_SPECS: Readonly<Record<keyof TableNames, TableSpec>> = {
   contacts: {
     ...CONTACTS_KEY,
-    indexes: [],
+    // Keys only: written when a contact's company link is set or cleared, never by other updates.
+    indexes: [CONTACTS_BY_COMPANY],
     // Only items that should expire carry it (enrichment passId markers); everything else stays.
     timeToLiveAttribute: EXPIRES_AT,
   },

@@ -55,7 +55,7 @@ export function parseCommandLine<T extends NonNullable<ParseArgsConfig['options'
     seen.add(token.name);
   }
   const values = parsed.values as Record<string, unknown>;
-  if (values.region !== undefined && values.stack === undefined) {
+  if (values.region !== undefined && values.stack === undefined && values.url === undefined) {
     throw new UsageError('--region goes with --stack <name> (locally there is no region)');
   }
   return parsed;

@@ -86,9 +86,10 @@ const OUTPUT_OF: Record<keyof TableNames, string> = {
   reports: OUTPUTS.reportsTable,
 };
 
-async function connectStack(stack: string, region: string | undefined, need: (keyof TableNames)[]): Promise<StoreConnection> {
+/** A deployed stack's outputs, by name, read with the caller's AWS credentials. */
+export async function stackOutputs(stack: string, region: string | undefined): Promise<Record<string, string>> {
   const cfn = new CloudFormationClient({ region });
-  let outputs: Record<string, string> = {};
+  const outputs: Record<string, string> = {};
   try {
     const found = await cfn.send(new DescribeStacksCommand({ StackName: stack }));
     for (const output of found.Stacks?.[0]?.Outputs ?? []) {
@@ -101,6 +102,11 @@ async function connectStack(stack: string, region: string | undefined, need: (ke
   } finally {
     cfn.destroy();
   }
+  return outputs;
+}
+
+async function connectStack(stack: string, region: string | undefined, need: (keyof TableNames)[]): Promise<StoreConnection> {
+  const outputs = await stackOutputs(stack, region);
   const missing = need.filter((table) => !outputs[OUTPUT_OF[table]]).map((table) => OUTPUT_OF[table]);
   if (missing.length > 0) {
     throw new SetupError(`stack "${stack}" has no ${missing.join(', ')} output: is it the contacts service stack, deployed from this version?`);
@@ -177,7 +183,7 @@ export async function connectStore(
   // Nothing running: open the same data folder npm start uses, for this command only.
   const port = portFromEnv('DYNAMODB_PORT', DEFAULT_DYNAMODB_PORT);
   const dynamo = await startDynamoDbLocal({ port, dataDir: LOCAL_DATA_DIR, fastStart: true });
-  writeLock(LOCAL_DATA_DIR, { serverPid: process.pid, javaPid: dynamo.pid, endpoint: dynamo.endpoint, command: 'a keys/enrich command' });
+  writeLock(LOCAL_DATA_DIR, { serverPid: process.pid, javaPid: dynamo.pid, endpoint: dynamo.endpoint, command: 'an operator command (keys, enrich, control)' });
   const stop = async () => {
     await dynamo.stop();
     removeLock(LOCAL_DATA_DIR);

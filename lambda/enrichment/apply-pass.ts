@@ -1,17 +1,22 @@
+import type { EnrichableField } from '../domain/contact';
 import type { PassWrite, StoredContact } from './ports';
 
 /**
  * Whether a planned pass may still be written on the contact as it is now:
  * the contact exists, every field the plan looked at is still set or empty as
- * it saw it, its `enriched` state is unchanged, and (bulk runs) no billed
- * pass has marked it since. The DynamoDB store writes the same rule as the
- * pass's ConditionExpression.
+ * it saw it, no field it fills was cleared in the control room since, its
+ * `enriched` state is unchanged, and (bulk runs) no billed pass has marked
+ * it since. The DynamoDB store writes the same rule as the pass's
+ * ConditionExpression.
  */
 export function passStillApplies(current: StoredContact | undefined, write: PassWrite): current is StoredContact {
   if (!current) return false;
   for (const [field, wasSet] of Object.entries(write.plan.expectSet)) {
     const isSet = current[field as keyof StoredContact] !== undefined;
     if (isSet !== wasSet) return false;
+  }
+  for (const [field, clearedAt] of Object.entries(write.plan.expectCleared)) {
+    if ((current.cleared?.[field as EnrichableField]?.at ?? null) !== clearedAt) return false;
   }
   if ((current.enriched === true) !== (write.contact.enriched === true)) return false;
   if (write.bulk && current.enrichmentCheckedAt !== undefined) return false;

@@ -16,7 +16,7 @@ import { CONTACT_SK_PREFIX, passSortKey, USAGE_SK_PREFIX, usageSortKey } from '.
 import { decodeCursor, encodeCursor } from './cursor';
 import type { ApplyOutcome, ContactPage, EnrichmentStore, PassWrite, StoredContact, UsageRecord } from './ports';
 
-const PAGE_PROJECTION = ['sk', 'factoryId', 'email', ...ENRICHABLE_FIELDS, 'enriched', 'enrichmentCheckedAt'];
+const PAGE_PROJECTION = ['sk', 'factoryId', 'email', ...ENRICHABLE_FIELDS, 'enriched', 'enrichmentCheckedAt', 'cleared'];
 
 /**
  * A factory's usage of a month is spread over this many items, so passes
@@ -43,6 +43,18 @@ function contactUpdate(write: PassWrite, tableName: string) {
   for (const [field, isSet] of Object.entries(plan.expectSet)) {
     names[`#${field}`] = field;
     conditions.push(isSet ? `attribute_exists(#${field})` : `attribute_not_exists(#${field})`);
+  }
+  // A field the pass fills: not cleared in the control room since the plan looked (its value could be the cleared one).
+  for (const [field, clearedAt] of Object.entries(plan.expectCleared)) {
+    names['#cleared'] = 'cleared';
+    names[`#${field}`] = field;
+    if (clearedAt === null) {
+      conditions.push(`attribute_not_exists(#cleared.#${field})`);
+    } else {
+      names['#clearedAt'] = 'at';
+      values[`:clearedAt_${field}`] = clearedAt;
+      conditions.push(`#cleared.#${field}.#clearedAt = :clearedAt_${field}`);
+    }
   }
   for (const [field, value] of Object.entries(plan.fill)) {
     values[`:${field}`] = value;
@@ -117,18 +129,20 @@ export class DynamoEnrichmentStore implements EnrichmentStore {
       },
     ];
     if (write.passId !== undefined) {
+      // An Update, not a Put: a transaction needs the IAM action of each item's operation, and the role has UpdateItem only.
       items.push({
-        Put: {
+        Update: {
           TableName: this.tableName,
-          Item: {
-            factoryId: write.factoryId,
-            sk: passSortKey(write.contact.id, write.passId),
-            passId: write.passId,
-            contactId: write.contact.id,
-            at: write.at,
-            expiresAt: Math.floor(Date.parse(write.at) / 1000) + PASS_ID_TTL_SECONDS,
+          Key: { factoryId: write.factoryId, sk: passSortKey(write.contact.id, write.passId) },
+          UpdateExpression: 'SET #passId = :passId, #contactId = :contactId, #at = :at, #expiresAt = :expiresAt',
+          ConditionExpression: 'attribute_not_exists(#sk)',
+          ExpressionAttributeNames: { '#sk': 'sk', '#passId': 'passId', '#contactId': 'contactId', '#at': 'at', '#expiresAt': 'expiresAt' },
+          ExpressionAttributeValues: {
+            ':passId': write.passId,
+            ':contactId': write.contact.id,
+            ':at': write.at,
+            ':expiresAt': Math.floor(Date.parse(write.at) / 1000) + PASS_ID_TTL_SECONDS,
           },
-          ConditionExpression: 'attribute_not_exists(sk)',
         },
       });
     }

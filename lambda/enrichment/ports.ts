@@ -1,10 +1,13 @@
+import type { ClearedFields } from '../domain/cleared';
 import type { Contact } from '../domain/contact';
 import type { PassPlan } from './plan-pass';
 
-/** A contact as the enrichment pass reads it, with its pass bookkeeping. */
+/** A contact as stored, with what only the control room sees: pass bookkeeping and clears. */
 export interface StoredContact extends Contact {
   /** Time of the last billed pass (internal: never returned by the API). */
   enrichmentCheckedAt?: string;
+  /** Fields the control room cleared, and what it cleared (internal: never returned by the API). */
+  cleared?: ClearedFields;
 }
 
 export type ApplyOutcome =

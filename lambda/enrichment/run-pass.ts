@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { EnrichableField } from '../domain/contact';
 import { StorageUnavailableError } from '../domain/errors';
-import { planPass } from './plan-pass';
+import { planPass, type PassPlan } from './plan-pass';
 import type { EnrichmentStore, StoredContact } from './ports';
 import type { EnrichmentSource, Findings, FoundFields } from './sources/source';
 
@@ -30,8 +31,10 @@ export interface PassResult {
   contactId: string;
   outcome: PassOutcome;
   billed: boolean;
-  /** Everything the sources found. */
+  /** Everything the sources found, but values the control room cleared. */
   found: FoundFields;
+  /** Fields whose found value the control room had cleared from them: not filled, billed or recorded. */
+  ignored?: EnrichableField[];
 }
 
 const ATTEMPTS = 6;
@@ -40,13 +43,15 @@ const ATTEMPTS = 6;
 export async function lookup(sources: EnrichmentSource[], email: string): Promise<Findings> {
   const answers = await Promise.all(sources.map((source) => source.lookup({ email })));
   const found: FoundFields = {};
-  let lookedUp = false;
+  const fromData = new Set<EnrichableField>();
   answers.forEach((answer, index) => {
-    const entries = Object.entries(answer).filter(([, value]) => value) as [keyof FoundFields, string][];
-    if (entries.length > 0 && !sources[index]?.derived) lookedUp = true;
-    for (const [field, value] of entries) found[field] ??= value;
+    const entries = Object.entries(answer).filter(([, value]) => value) as [EnrichableField, string][];
+    for (const [field, value] of entries) {
+      found[field] ??= value;
+      if (!sources[index]?.derived) fromData.add(field);
+    }
   });
-  return { found, lookedUp };
+  return { found, lookedUp: fromData.size > 0, fromData: [...fromData] };
 }
 
 const isDone = (contact: StoredContact) => contact.enriched === true || contact.enrichmentCheckedAt !== undefined;
@@ -71,11 +76,12 @@ export async function runPass(
   options: { bulk: boolean; contact?: StoredContact; passId?: string },
 ): Promise<PassResult> {
   let contact = options.contact ?? (await context.store.getContact(factoryId, contactId));
-  const result = (outcome: PassOutcome, billed = false, found: FoundFields = {}): PassResult => ({
+  const result = (outcome: PassOutcome, billed = false, plan?: PassPlan): PassResult => ({
     contactId,
     outcome,
     billed,
-    found,
+    found: plan?.found ?? {},
+    ...(plan && plan.ignored.length > 0 ? { ignored: plan.ignored } : {}),
   });
   if (!contact) return result('not-found');
   if (options.bulk && isDone(contact)) return result('skipped');
@@ -84,7 +90,7 @@ export async function runPass(
   for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
     const at = (context.now?.() ?? new Date()).toISOString();
     const plan = planPass(contact, findings, context.provider, at);
-    if (plan.kind === 'miss' && !plan.enrichment) return result('miss', false, findings.found);
+    if (plan.kind === 'miss' && !plan.enrichment) return result('miss', false, plan);
     const applied = await context.store.applyPass({
       factoryId,
       contact,
@@ -95,9 +101,9 @@ export async function runPass(
       passId: options.passId,
     });
     if (applied.outcome === 'applied') {
-      return result(plan.kind === 'fill' ? 'enriched' : plan.kind, plan.billed, findings.found);
+      return result(plan.kind === 'fill' ? 'enriched' : plan.kind, plan.billed, plan);
     }
-    if (applied.outcome === 'duplicate') return result('duplicate', false, findings.found);
+    if (applied.outcome === 'duplicate') return result('duplicate', false, plan);
     if (applied.reason === 'busy') {
       await backoff(attempt);
       continue;

@@ -11,7 +11,8 @@ import type { MemoryContactStore } from './memory-contact-store';
  */
 export class MemoryEnrichmentStore implements EnrichmentStore {
   private readonly billed = new Map<string, UsageRecord>();
-  private readonly passIds = new Set<string>();
+  /** Applied passes by `<factory>/<contact>#<passId>`: what DynamoDB keeps as pass items. */
+  readonly passIds = new Map<string, { passId: string; at: string }>();
 
   constructor(private readonly contacts: MemoryContactStore) {}
 
@@ -36,7 +37,7 @@ export class MemoryEnrichmentStore implements EnrichmentStore {
       usage.billedPasses += 1;
       usage.lastPassAt = write.at;
       this.billed.set(usageKey, usage);
-      if (marker !== undefined) this.passIds.add(marker);
+      if (marker !== undefined && write.passId !== undefined) this.passIds.set(marker, { passId: write.passId, at: write.at });
     }
     return { outcome: 'applied' };
   }

@@ -6,8 +6,8 @@
 export const SERVICE_NAME = 'contacts-api';
 /** The `service` of the ingest Lambda's log lines and metrics (its alarms and dashboard row read it). */
 export const INGEST_SERVICE_NAME = 'contacts-ingest';
-/** The `service` field of the enrichment Lambda's log lines. */
-export const ENRICHMENT_SERVICE_NAME = 'contacts-enrichment';
+/** The `service` field of the control-room Lambda's log lines. */
+export const CONTROL_ROOM_SERVICE_NAME = 'contacts-control-room';
 export const METRICS_NAMESPACE = 'ContactsService';
 
 /** The service name the logs and metrics carry: `POWERTOOLS_SERVICE_NAME`, which the stack sets for each function. */

@@ -80,7 +80,11 @@ export class DynamoContactStore implements ContactStore {
     return { contact: itemToContact(item), created: item.creationToken === write.creationToken };
   }
 
-  /** Conditional create keyed by domain: the first writer's name wins, later ones change nothing. */
+  /**
+   * Conditional create keyed by domain: the first writer's name wins, later
+   * ones change nothing. The item carries its id as `companyId` too, so it
+   * sits in the byCompany index beside the contacts linked to it.
+   */
   async createCompanyIfMissing(company: CompanyRecord): Promise<void> {
     try {
       await storageCall('UpdateItem (company create)', () =>
@@ -88,10 +92,11 @@ export class DynamoContactStore implements ContactStore {
           new UpdateCommand({
             TableName: this.tableName,
             Key: { factoryId: company.factoryId, sk: companySortKey(company.domain) },
-            UpdateExpression: 'SET #id = :id, #domain = :domain, #name = :name, #createdAt = :createdAt',
+            UpdateExpression: 'SET #id = :id, #companyId = :id, #domain = :domain, #name = :name, #createdAt = :createdAt',
             ConditionExpression: 'attribute_not_exists(#sk)',
             ExpressionAttributeNames: {
               '#id': 'id',
+              '#companyId': 'companyId',
               '#domain': 'domain',
               '#name': 'name',
               '#createdAt': 'createdAt',

@@ -4,7 +4,8 @@
  *
  * contacts table   PK factoryId (S)   SK sk (S)
  *   contact item   sk = contact id        "ct_0123456789abcdef"
- *   company item   sk = "company#" + domain, attribute id = "co_…"
+ *   company item   sk = "company#" + domain, attributes id = companyId = "co_…"
+ *   GSI byCompany  PK companyId, SK sk  (keys only: a company and the contacts linked to it)
  *
  *   usage item     sk = "usage#" + period + "#" + shard ("usage#2026-11#07"): billed enrichment passes
  *   pass item      sk = "pass#" + contact id + "#" + passId: a control-room pass applied (expires)
@@ -24,6 +25,8 @@
  *   every item expires (expiresAt, TTL)
  */
 export const CONTACTS_KEY = { partitionKey: 'factoryId', sortKey: 'sk' } as const;
+/** Contacts with a company link, and (since they carry `companyId` too) the companies themselves. */
+export const CONTACTS_BY_COMPANY = { indexName: 'byCompany', partitionKey: 'companyId', sortKey: 'sk' } as const;
 export const KEYS_KEY = { partitionKey: 'keyHash' } as const;
 export const KEYS_BY_FACTORY = { indexName: 'byFactory', partitionKey: 'factoryId', sortKey: 'keyId' } as const;
 export const KEYS_BY_KEY_ID = { indexName: 'byKeyId', partitionKey: 'keyId' } as const;

@@ -88,7 +88,7 @@ runCommand(USAGE, async (argv) => {
   }, 500).unref();
 
   store = await serveStore({ dataDir: LOCAL_DATA_DIR, port: dynamoPort, say });
-  if (store.created.length > 0) say(`created tables: ${store.created.join(', ')}`);
+  if (store.created.length > 0) say(`created tables and indexes: ${store.created.join(', ')}`);
   try {
     // The Lambda entry point itself, configured by the environment as on AWS.
     process.env.DYNAMODB_ENDPOINT = store.endpoint;

@@ -55,8 +55,8 @@ test.each([
   ['ingest-function-errors', 3, 1, 1],
   ['ingest-function-throttles', 1, 1, 1],
   ['secret-key-exposed', 1, 1, 1],
-  ['enrichment-function-errors', 3, 1, 1],
-  ['enrichment-function-throttles', 1, 1, 1],
+  ['control-room-function-errors', 3, 1, 1],
+  ['control-room-function-throttles', 1, 1, 1],
   ['contacts-table-throttles', 10, 1, 1],
   ['contacts-table-system-errors', 5, 1, 1],
   ['keys-table-throttles', 10, 1, 1],
@@ -136,8 +136,8 @@ test.each([
   ['api-function-throttles', 'Throttles', 'Contacts API'],
   ['ingest-function-errors', 'Errors', 'Contacts ingest API'],
   ['ingest-function-throttles', 'Throttles', 'Contacts ingest API'],
-  ['enrichment-function-errors', 'Errors', 'Contacts enrichment'],
-  ['enrichment-function-throttles', 'Throttles', 'Contacts enrichment'],
+  ['control-room-function-errors', 'Errors', 'Contacts control room'],
+  ['control-room-function-throttles', 'Throttles', 'Contacts control room'],
 ])('%s watches Lambda %s of the %s function', (name, metricName, description) => {
   const [fnId] = Object.keys(resourcesOf(template, 'AWS::Lambda::Function', { Description: Match.stringLikeRegexp(`^${description}`) }));
   expect(metricsNamed(alarms[name]!, metricName)).toEqual([
@@ -146,8 +146,8 @@ test.each([
 });
 
 test.each([
-  ['contacts-table-throttles', 'ThrottledRequests', 'TablesContacts', ['GetItem', 'UpdateItem', 'Query', 'TransactWriteItems']],
-  ['contacts-table-system-errors', 'SystemErrors', 'TablesContacts', ['GetItem', 'UpdateItem', 'Query', 'TransactWriteItems']],
+  ['contacts-table-throttles', 'ThrottledRequests', 'TablesContacts', ['GetItem', 'UpdateItem', 'Query', 'TransactWriteItems', 'BatchGetItem']],
+  ['contacts-table-system-errors', 'SystemErrors', 'TablesContacts', ['GetItem', 'UpdateItem', 'Query', 'TransactWriteItems', 'BatchGetItem']],
   ['keys-table-throttles', 'ThrottledRequests', 'TablesKeys', ['UpdateItem', 'PutItem', 'Query', 'BatchGetItem']],
   ['keys-table-system-errors', 'SystemErrors', 'TablesKeys', ['UpdateItem', 'PutItem', 'Query', 'BatchGetItem']],
   ['reports-table-throttles', 'ThrottledRequests', 'TablesReports', ['PutItem', 'UpdateItem', 'Query', 'BatchGetItem']],

@@ -112,10 +112,10 @@ describe('a stack deployed with options', () => {
     expect(url.slice(-2)).toEqual([{ Ref: Object.keys(stages)[0] }, '/']);
   });
 
-  test('gives the API and ingest functions their memory, and leaves the enrichment function at 1 GB', () => {
+  test('gives the API and ingest functions their memory, and leaves the control-room function at 1 GB', () => {
     template.hasResourceProperties('AWS::Lambda::Function', { Description: Match.stringLikeRegexp('^Contacts API'), MemorySize: 2048 });
     template.hasResourceProperties('AWS::Lambda::Function', { Description: Match.stringLikeRegexp('^Contacts ingest API'), MemorySize: 2048 });
-    template.hasResourceProperties('AWS::Lambda::Function', { Description: Match.stringLikeRegexp('^Contacts enrichment'), MemorySize: 1024 });
+    template.hasResourceProperties('AWS::Lambda::Function', { Description: Match.stringLikeRegexp('^Contacts control room'), MemorySize: 1024 });
   });
 
   test('sets LOG_LEVEL on every function', () => {

@@ -4,8 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ContactsStack, OUTPUTS } from '../../lib/contacts-stack';
-import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../../lambda/observability/names';
-import { CONTACTS_KEY, KEYS_BY_FACTORY, KEYS_BY_KEY_ID, KEYS_KEY, REPORTS_BY_FEED, REPORTS_KEY } from '../../lambda/store/schema';
+import { CONTROL_ROOM_SERVICE_NAME, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../../lambda/observability/names';
+import { CONTACTS_BY_COMPANY, CONTACTS_KEY, KEYS_BY_FACTORY, KEYS_BY_KEY_ID, KEYS_KEY, REPORTS_BY_FEED, REPORTS_KEY } from '../../lambda/store/schema';
 import { endpoint, issueKey, newFactoryId } from '../support/local-api';
 
 let template: Template;
@@ -48,7 +48,10 @@ function dynamoGrants(fnId: string): Record<string, string[]> {
     const actions = [statement.Action].flat().filter((a: string) => a.startsWith('dynamodb:'));
     if (actions.length === 0) continue;
     for (const resource of [statement.Resource].flat()) {
-      const ref = JSON.stringify(resource).match(/"(Tables\w+?)[0-9A-F]{8}"/)?.[1] ?? JSON.stringify(resource);
+      const text = JSON.stringify(resource);
+      const table = text.match(/"(Tables\w+?)[0-9A-F]{8}"/)?.[1];
+      const index = text.match(/\/index\/(\w+)"/)?.[1];
+      const ref = table === undefined ? text : index === undefined ? table : `${table}/index/${index}`;
       grants[ref] = [...new Set([...(grants[ref] ?? []), ...actions])].sort();
     }
   }
@@ -185,12 +188,14 @@ describe('Lambda (issue point 5)', () => {
     expect(JSON.stringify(statements)).not.toMatch(/"dynamodb:\*"|"Action":"\*"/);
   });
 
-  test('no grant reaches a table index (no caller queries one)', () => {
+  test('the only grant on an index is the control room\'s Query on byCompany', () => {
     const statements = Object.values(resources('AWS::IAM::Policy')).flatMap((p: any) => p.Properties.PolicyDocument.Statement);
-    expect(JSON.stringify(statements)).not.toMatch(/\/index/);
+    const onIndexes = statements.filter((statement: any) => JSON.stringify(statement.Resource).includes('/index'));
+    expect(onIndexes).toEqual([expect.objectContaining({ Action: 'dynamodb:Query' })]);
+    expect(JSON.stringify(onIndexes[0].Resource)).toMatch(/\/index\/byCompany"/);
   });
 
-  test.each(['Contacts API', 'Contacts ingest API', 'Contacts enrichment'])(
+  test.each(['Contacts API', 'Contacts ingest API', 'Contacts control room'])(
     '%s: its role has no AWS managed policy and may write logs to its own log group only',
     (prefix) => {
       const fn = (resources('AWS::Lambda::Function') as any)[functionId(prefix)];
@@ -219,36 +224,58 @@ describe('logs', () => {
   });
 });
 
-describe('the enrichment function (internal)', () => {
-  test('runs the enrichment handler with the platform name as provider', () => {
+describe('the control-room function (internal)', () => {
+  test('runs the control-room handler with the platform name as provider and its own service name', () => {
     template.hasResourceProperties('AWS::Lambda::Function', {
-      Description: Match.stringLikeRegexp('^Contacts enrichment'),
+      Description: Match.stringLikeRegexp('^Contacts control room'),
       Runtime: 'nodejs22.x',
       Architectures: ['arm64'],
       Timeout: 300,
-      Environment: { Variables: Match.objectLike({ PLATFORM_NAME: 'Acme Platform', REFERENCE_TABLE_NAME: { Ref: Match.anyValue() } }) },
+      Environment: {
+        Variables: Match.objectLike({
+          PLATFORM_NAME: 'Acme Platform',
+          REFERENCE_TABLE_NAME: { Ref: Match.anyValue() },
+          POWERTOOLS_SERVICE_NAME: CONTROL_ROOM_SERVICE_NAME,
+        }),
+      },
     });
   });
 
   test('is never retried by Lambda on async invocations (a retry could run a pass twice)', () => {
     template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
-      FunctionName: { Ref: functionId('Contacts enrichment') },
+      FunctionName: { Ref: functionId('Contacts control room') },
       MaximumRetryAttempts: 0,
     });
   });
 
-  test('is not reachable through API Gateway: no route and no permission for it', () => {
-    const enrichment = functionId('Contacts enrichment');
-    const methods = JSON.stringify(resources('AWS::ApiGateway::Method'));
-    expect(methods).not.toContain(enrichment);
-    const permissions = Object.values(resources('AWS::Lambda::Permission')) as any[];
-    const onEnrichment = permissions.filter((p) => JSON.stringify(p.Properties.FunctionName).includes(enrichment));
-    expect(onEnrichment.map((p) => p.Properties.Principal)).toEqual([CONTROL_ROOM]);
+  test('has a function URL with IAM auth, its address an output', () => {
+    const controlRoom = functionId('Contacts control room');
+    const urls = Object.entries(resources('AWS::Lambda::Url'));
+    expect(urls).toHaveLength(1);
+    const [urlId, url] = urls[0] as [string, any];
+    expect(url.Properties).toEqual({ AuthType: 'AWS_IAM', TargetFunctionArn: { 'Fn::GetAtt': [controlRoom, 'Arn'] } });
+    expect(template.toJSON().Outputs[OUTPUTS.controlRoomUrl].Value).toEqual({ 'Fn::GetAtt': [urlId, 'FunctionUrl'] });
   });
 
-  test('may only read contacts and write passes (UpdateItem), and read the reference dataset', () => {
-    expect(dynamoGrants(functionId('Contacts enrichment'))).toEqual({
-      TablesContacts: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
+  test('only the control room\'s role may call it, and only through the URL: no direct Invoke, no API Gateway route', () => {
+    const controlRoom = functionId('Contacts control room');
+    expect(JSON.stringify(resources('AWS::ApiGateway::Method'))).not.toContain(controlRoom);
+    const permissions = (Object.values(resources('AWS::Lambda::Permission')) as any[]).filter((p) =>
+      JSON.stringify(p.Properties.FunctionName).includes(controlRoom),
+    );
+    expect(permissions.map((p) => p.Properties)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Action: 'lambda:InvokeFunctionUrl', FunctionUrlAuthType: 'AWS_IAM', Principal: CONTROL_ROOM }),
+        expect.objectContaining({ Action: 'lambda:InvokeFunction', InvokedViaFunctionUrl: true, Principal: CONTROL_ROOM }),
+      ]),
+    );
+    expect(permissions).toHaveLength(2);
+  });
+
+  test('may only read and update contacts, read a batch of them, query the byCompany index, and read the reference dataset', () => {
+    expect(dynamoGrants(functionId('Contacts control room'))).toEqual({
+      TablesContacts: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
+      'TablesContacts/index/byCompany': ['dynamodb:Query'],
       TablesReference: ['dynamodb:GetItem'],
     });
   });
@@ -342,6 +369,25 @@ describe('tables (issue point 7)', () => {
       KeySchema: [
         { AttributeName: CONTACTS_KEY.partitionKey, KeyType: 'HASH' },
         { AttributeName: CONTACTS_KEY.sortKey, KeyType: 'RANGE' },
+      ],
+    });
+  });
+
+  test('the contacts table has a keys-only index of contacts (and companies) by company', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [
+        { AttributeName: CONTACTS_KEY.partitionKey, KeyType: 'HASH' },
+        { AttributeName: CONTACTS_KEY.sortKey, KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: CONTACTS_BY_COMPANY.indexName,
+          KeySchema: [
+            { AttributeName: CONTACTS_BY_COMPANY.partitionKey, KeyType: 'HASH' },
+            { AttributeName: CONTACTS_BY_COMPANY.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'KEYS_ONLY' },
+        },
       ],
     });
   });

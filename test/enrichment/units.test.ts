@@ -1,7 +1,6 @@
 import { InvalidCursorError } from '../../lambda/domain/errors';
 import { decodeCursor, encodeCursor } from '../../lambda/enrichment/cursor';
 import { planPass } from '../../lambda/enrichment/plan-pass';
-import { parseRequest } from '../../lambda/enrichment/request';
 import { mapWithConcurrency } from '../../lambda/enrichment/run-bulk';
 import { lookup } from '../../lambda/enrichment/run-pass';
 import { nameFromEmail } from '../../lambda/enrichment/sources/email-name-heuristic';
@@ -46,8 +45,10 @@ describe('planPass', () => {
       kind: 'fill',
       billed: true,
       found: { name: 'Found', title: 'T' },
+      ignored: [],
       fill: { title: 'T' },
       expectSet: { name: true, title: false },
+      expectCleared: { title: null },
       enrichment: { provider: 'P', at: AT, fields: { name: 'Found', title: 'T' } },
       markEnriched: true,
     });
@@ -61,6 +62,34 @@ describe('planPass', () => {
   test('all found fields set on a contact enriched before: complete, enrichment updated', () => {
     const plan = planPass(contact({ name: 'Set', enriched: true }), looked({ name: 'Found' }), 'P', AT);
     expect(plan).toMatchObject({ kind: 'complete', markEnriched: false, enrichment: { at: AT, fields: { name: 'Found' } } });
+  });
+});
+
+describe('planPass and values the control room cleared', () => {
+  const cleared = { title: { value: 'Wrong', at: '2026-11-20T00:00:00.000Z', by: 'arn:aws:iam::1:role/ControlRoom' } };
+  const data = (found: Record<string, string>) => ({ found, lookedUp: true, fromData: Object.keys(found) as ('name' | 'title' | 'phone' | 'location')[] });
+
+  test('a found value the control room cleared from the field is set aside: not filled, not recorded, not billed on its own', () => {
+    const plan = planPass({ ...contact({ enriched: true }), cleared }, data({ title: 'Wrong' }), 'P', AT);
+    expect(plan).toMatchObject({ kind: 'miss', billed: false, ignored: ['title'], fill: {}, found: {} });
+    expect(plan.enrichment?.fields).toEqual({});
+  });
+
+  test('other finds still fill and bill; the cleared one is left out of enrichment.fields', () => {
+    const plan = planPass({ ...contact(), cleared }, data({ title: 'Wrong', location: 'Rome' }), 'P', AT);
+    expect(plan).toMatchObject({ kind: 'fill', billed: true, ignored: ['title'], fill: { location: 'Rome' } });
+    expect(plan.enrichment?.fields).toEqual({ location: 'Rome' });
+    expect(plan.expectCleared).toEqual({ location: null });
+  });
+
+  test('another value fills the cleared field, and the write requires the clear it saw', () => {
+    const plan = planPass({ ...contact(), cleared }, data({ title: 'Right' }), 'P', AT);
+    expect(plan).toMatchObject({ kind: 'fill', fill: { title: 'Right' }, ignored: [], expectCleared: { title: cleared.title.at } });
+  });
+
+  test('a cleared value found only by the derived heuristic beside a data find keeps the pass a data find', () => {
+    const plan = planPass({ ...contact({ name: 'Set' }), cleared }, { found: { title: 'Wrong', name: 'Found' }, lookedUp: true, fromData: ['name'] }, 'P', AT);
+    expect(plan).toMatchObject({ kind: 'complete', billed: true, ignored: ['title'] });
   });
 });
 
@@ -108,13 +137,13 @@ describe('sources', () => {
       ],
       'a@b.co',
     );
-    expect(findings).toEqual({ found: { name: 'From first', title: 'T' }, lookedUp: true });
+    expect(findings).toEqual({ found: { name: 'From first', title: 'T' }, lookedUp: true, fromData: ['name', 'title'] });
   });
 
   test('lookup tells whether a data source, not only a derived one, found something', async () => {
     const derived = { name: 'heuristic', derived: true, lookup: async () => ({ name: 'Derived' }) };
     const empty = { name: 'dataset', lookup: async () => ({}) };
-    expect(await lookup([empty, derived], 'a@b.co')).toEqual({ found: { name: 'Derived' }, lookedUp: false });
+    expect(await lookup([empty, derived], 'a@b.co')).toEqual({ found: { name: 'Derived' }, lookedUp: false, fromData: [] });
   });
 
   test.each([
@@ -171,30 +200,6 @@ describe('cursor', () => {
     expect(() => decodeCursor(encodeCursor('fac_a', 'ct_0123456789abcdef'), 'fac_b')).toThrow(InvalidCursorError);
     expect(() => decodeCursor('%%%', 'fac_a')).toThrow(InvalidCursorError);
     expect(() => decodeCursor(Buffer.from('{"f":"fac_a","c":"company#x"}').toString('base64url'), 'fac_a')).toThrow(InvalidCursorError);
-  });
-});
-
-describe('parseRequest (what the control room sends)', () => {
-  test('a contactId makes a refresh, its absence a bulk run', () => {
-    expect(parseRequest({ factoryId: 'fac_a', contactId: 'ct_0123456789abcdef' })).toEqual({
-      kind: 'refresh',
-      factoryId: 'fac_a',
-      contactId: 'ct_0123456789abcdef',
-    });
-    expect(parseRequest({ factoryId: 'fac_a', cursor: 'abc' })).toEqual({ kind: 'bulk', factoryId: 'fac_a', cursor: 'abc' });
-  });
-
-  test.each([
-    [null, /expected/],
-    [{}, /factoryId must be a string/],
-    [{ factoryId: 'acme' }, /factoryId must look like/],
-    [{ factoryId: 'fac_a', contactId: 'x' }, /contactId must be a contact id/],
-    [{ factoryId: 'fac_a', contactId: 'ct_0123456789abcdef', passId: 'not valid!' }, /passId/],
-    [{ factoryId: 'fac_a', cursor: 5 }, /cursor must be the string/],
-    [{ factoryId: 'fac_a', contact: 'ct_0123456789abcdef' }, /unknown key "contact"/],
-    [{ factoryId: 'fac_a', contactId: 'ct_0123456789abcdef', cursor: 'x' }, /unknown key "cursor"/],
-  ])('refuses %j with a message saying what to fix', (event, message) => {
-    expect(() => parseRequest(event)).toThrow(message);
   });
 });
 

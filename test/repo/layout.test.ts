@@ -56,6 +56,26 @@ describe('layout', () => {
     expect(offenders('lambda/api', /\.\.\/store\/|\.\.\/\.\.\/store\//, ['lambda/api/dynamo-dependencies.ts'])).toEqual([]);
   });
 
+  test('the pure rules of enrichment and of the control room import no AWS SDK and no store', () => {
+    const rules = [
+      'lambda/enrichment/plan-pass.ts',
+      'lambda/enrichment/apply-pass.ts',
+      'lambda/control/plan-clear.ts',
+      'lambda/control/apply-clear.ts',
+      'lambda/control/contact-filter.ts',
+      'lambda/control/export-format.ts',
+      'lambda/control/view.ts',
+      'lambda/control/request.ts',
+      'lambda/control/operations.ts',
+    ];
+    const pure = /^@aws-sdk\/|\/store\/|dynamo/;
+    expect(rules.flatMap((file) => importsOf(file).filter((spec) => pure.test(spec)).map((spec) => `${file} → ${spec}`))).toEqual([]);
+  });
+
+  test('lambda/control reaches DynamoDB only through its store and its wiring', () => {
+    expect(offenders('lambda/control', /^@aws-sdk\/|\.\.\/store\/dynamo-/, ['lambda/control/dynamo-control-store.ts', 'lambda/control/dependencies.ts', 'lambda/control/handler.ts'])).toEqual([]);
+  });
+
   test('no operation wraps itself in a Middy chain', () => {
     expect(offenders('lambda/api/operations', /^@middy\/core$/)).toEqual([]);
   });

@@ -30,4 +30,11 @@ export interface Findings {
   found: FoundFields;
   /** A non-derived source (a data lookup) found at least one value. */
   lookedUp: boolean;
+  /**
+   * The fields of `found` whose value came from a data source, not a derived
+   * one: when a value the control room cleared is set aside, what is left
+   * decides whether the pass still looked something up. Absent: all of
+   * `found` when `lookedUp`, none otherwise.
+   */
+  fromData?: EnrichableField[];
 }

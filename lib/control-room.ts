@@ -1,0 +1,71 @@
+import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import { ArnPrincipal } from 'aws-cdk-lib/aws-iam';
+import { FunctionUrlAuthType, type FunctionUrl } from 'aws-cdk-lib/aws-lambda';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { CONTROL_ROOM_SERVICE_NAME } from '../lambda/observability/names';
+import { CONTACTS_BY_COMPANY } from '../lambda/store/schema';
+import type { LogLevel } from './deploy-options';
+import { grantIndexCalls, grantTableCalls } from './grants';
+import { ServiceFunction } from './service-function';
+
+export interface ControlRoomProps {
+  contactsTable: Table;
+  referenceTable: Table;
+  /** `enrichment.provider` on every enriched contact. */
+  platformName: string;
+  /** The control room's IAM role: the only principal granted the function URL. */
+  controlRoomPrincipalArn?: string;
+  logLevel: LogLevel;
+  logRetention: RetentionDays;
+  /** Of the log group. */
+  removalPolicy: RemovalPolicy;
+}
+
+/** Not on the request path, so the apiMemoryMb option leaves it alone. */
+const CONTROL_ROOM_MEMORY_MB = 1024;
+
+/**
+ * The internal control-room Lambda (the enrichment function grown into it):
+ * lists, exports, clears, companies, and enrichment refresh/bulk/usage.
+ * Reached only through its function URL with AWS_IAM auth, so every call
+ * is SigV4-signed and the function sees the caller's ARN for its audit
+ * line; never through API Gateway.
+ */
+export class ControlRoom extends Construct {
+  readonly handler: ServiceFunction;
+  readonly url: FunctionUrl;
+
+  constructor(scope: Construct, id: string, props: ControlRoomProps) {
+    super(scope, id);
+    this.handler = new ServiceFunction(this, 'Handler', {
+      description: 'Contacts control room (internal): lists, exports, clears, companies, enrichment refresh and bulk runs',
+      entry: 'control/handler.ts',
+      // A bulk invocation stops taking pages a minute before this and returns a cursor.
+      timeout: Duration.minutes(5),
+      memorySize: CONTROL_ROOM_MEMORY_MB,
+      logRetention: props.logRetention,
+      logRemovalPolicy: props.removalPolicy,
+      environment: {
+        CONTACTS_TABLE_NAME: props.contactsTable.tableName,
+        REFERENCE_TABLE_NAME: props.referenceTable.tableName,
+        PLATFORM_NAME: props.platformName,
+        LOG_LEVEL: props.logLevel,
+        POWERTOOLS_SERVICE_NAME: CONTROL_ROOM_SERVICE_NAME,
+      },
+    });
+    this.url = this.handler.addFunctionUrl({ authType: FunctionUrlAuthType.AWS_IAM });
+
+    // Least privilege, per operation: reads of contacts, companies, usage and markers (GetItem, Query);
+    // the contacts of a company (Query on byCompany, then BatchGetItem); clears and enrichment passes
+    // (UpdateItem; a pass's TransactWriteItems is authorized per item as UpdateItem); the reference dataset (GetItem).
+    grantTableCalls(props.contactsTable, this.handler, 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:BatchGetItem');
+    grantIndexCalls(props.contactsTable, CONTACTS_BY_COMPANY.indexName, this.handler, 'dynamodb:Query');
+    grantTableCalls(props.referenceTable, this.handler, 'dynamodb:GetItem');
+
+    // lambda:InvokeFunctionUrl (AWS_IAM) and lambda:InvokeFunction only via the URL: no direct Invoke, which would carry no caller.
+    if (props.controlRoomPrincipalArn) this.handler.grantInvokeUrl(new ArnPrincipal(props.controlRoomPrincipalArn));
+  }
+
+}

@@ -1,0 +1,97 @@
+import { userInfo } from 'node:os';
+import { controlDependencies } from '../../lambda/control/dependencies';
+import { handleControlRequest } from '../../lambda/control/operations';
+import { platformName } from '../../lambda/enrichment/config';
+import { OUTPUTS } from '../../lib/outputs';
+import { SetupError } from '../setup-error';
+import { connectStore, stackOutputs } from '../store';
+import { functionUrlRegion, signedPost } from './signed-post';
+
+/** A control-room request, as the function takes it: `{"operation": "contacts.list", "factoryId": …}`. */
+export type ControlCall = { operation: string; factoryId: string } & Record<string, unknown>;
+
+/**
+ * Where the `control` command sends its requests: the same operations,
+ * in this process on the local store, or through a deployed stack's
+ * control-room function. Answers are the function's JSON objects; an error
+ * answer is thrown as a one-line SetupError.
+ */
+export interface ControlClient {
+  /** For messages: the local store, or the function URL. */
+  where: string;
+  call(request: ControlCall): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+export interface ControlTarget {
+  stack?: string;
+  region?: string;
+  /** A function URL given directly instead of the stack's ControlRoomUrl output. */
+  url?: string;
+}
+
+/** The principal of a local run, written into `cleared` records: there is no IAM caller on one machine. */
+export const localPrincipal = (): string => `local:${userInfo().username}`;
+
+/**
+ * The control room on the store `npm start` uses (or DYNAMODB_ENDPOINT): the
+ * function's own request handling, in this process, with the local user as
+ * the principal.
+ */
+async function localClient(): Promise<ControlClient> {
+  const store = await connectStore({}, ['contacts', 'reference']);
+  const deps = controlDependencies(store.doc, store.tables, platformName());
+  const caller = { principal: localPrincipal() };
+  return {
+    where: store.where,
+    call: async (request) => {
+      const answer = await handleControlRequest(deps, request, caller);
+      if (answer.status === 200) return answer.body;
+      // On one's own machine the cause of a 5xx is worth showing (the function only logs it).
+      const cause = answer.status >= 500 && answer.audit.error !== undefined ? ` (${String(answer.audit.errorClass)}: ${String(answer.audit.error)})` : '';
+      throw new SetupError(`${String(answer.body.error)}${cause}`);
+    },
+    close: () => store.close(),
+  };
+}
+
+/** The deployed function, through its URL, each call SigV4-signed with your AWS credentials. */
+function remoteClient(url: URL, region: string | undefined): ControlClient {
+  const signingRegion = functionUrlRegion(url) ?? region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION;
+  if (!signingRegion) throw new SetupError(`cannot tell the region of ${url.href}: add --region`);
+  return {
+    where: url.href,
+    call: async (request) => {
+      let answer;
+      try {
+        answer = await signedPost(url, JSON.stringify(request), { region: signingRegion });
+      } catch (error) {
+        throw new SetupError(`could not reach the control room at ${url.href}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      let body: unknown;
+      try {
+        body = JSON.parse(answer.text);
+      } catch {
+        body = undefined;
+      }
+      const object = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : undefined;
+      if (answer.status === 200 && object) return object;
+      // 403 without our {"error"}: IAM refused the signature or the caller.
+      const why = typeof object?.error === 'string' ? object.error : typeof object?.Message === 'string' ? object.Message : answer.text.slice(0, 200);
+      throw new SetupError(`the control room answered ${answer.status}: ${why}`);
+    },
+    close: async () => undefined,
+  };
+}
+
+/** The client for the command line's target: --url, --stack (its ControlRoomUrl output), or the local store. */
+export async function connectControl(target: ControlTarget): Promise<ControlClient> {
+  if (target.url !== undefined) return remoteClient(new URL(target.url), target.region);
+  if (target.stack !== undefined) {
+    const outputs = await stackOutputs(target.stack, target.region);
+    const url = outputs[OUTPUTS.controlRoomUrl];
+    if (!url) throw new SetupError(`stack "${target.stack}" has no ${OUTPUTS.controlRoomUrl} output: deploy this version of the service first`);
+    return remoteClient(new URL(url), target.region);
+  }
+  return localClient();
+}
