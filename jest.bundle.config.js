@@ -1,6 +1,6 @@
 /**
- * The HTTP tests of the contacts API, run against the Lambda asset that
- * `cdk synth` bundles (the file `cdk deploy` uploads), served from a plain
+ * The HTTP tests of the contacts and ingest APIs, run against the Lambda
+ * assets that `cdk synth` bundles (the files `cdk deploy` uploads), served from a plain
  * Node process with no access to the project's node_modules. Part of
  * `npm test`. Only files that drive the API purely over HTTP belong here;
  * files that inject faults or a clock into the handler need it in-process.
@@ -12,7 +12,8 @@ module.exports = {
   ...base,
   displayName: 'bundled asset',
   testMatch: [
-    '<rootDir>/test/api/{auth,company,read,upsert,routing-and-precedence,local-adapter}.test.ts',
+    '<rootDir>/test/api/{auth,company,read,upsert,routing-and-precedence,local-adapter,ingest}.test.ts',
+    '<rootDir>/test/browser/*.test.ts',
     '<rootDir>/test/bundle/*.test.ts',
   ],
   testPathIgnorePatterns: ['/node_modules/'],

@@ -15,7 +15,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
-import { DIMENSIONS, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../lambda/observability/names';
+import { DIMENSIONS, INGEST_SERVICE_NAME, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../lambda/observability/names';
 
 /** Where each alarm's description points: docs/runbook.md has one section per alarm, titled by its slug. */
 export const RUNBOOK = 'docs/runbook.md';
@@ -47,23 +47,28 @@ export interface ServiceAlarm {
 export interface ServiceAlarmsProps {
   stage: Stage;
   apiFunction: IFunction;
+  ingestFunction: IFunction;
   controlRoomFunction: IFunction;
   contactsTable: Table;
   keysTable: Table;
+  reportsTable: Table;
   /** Subscribed to the topic when given. */
   alarmEmail?: string;
 }
 
-/** A metric the API Lambda writes (embedded metric format), by its shared name. */
-export function serviceMetric(metricName: string, statistic = 'Sum'): Metric {
+/** A metric the API Lambda (or, with `service`, another function) writes in embedded metric format, by its shared name. */
+export function serviceMetric(metricName: string, statistic = 'Sum', service: string = SERVICE_NAME): Metric {
   return new Metric({
     namespace: METRICS_NAMESPACE,
     metricName,
-    dimensionsMap: { [DIMENSIONS.service]: SERVICE_NAME },
+    dimensionsMap: { [DIMENSIONS.service]: service },
     statistic,
     period: PERIOD,
   });
 }
+
+/** A metric the ingest Lambda writes. */
+export const ingestMetric = (metricName: string, statistic = 'Sum'): Metric => serviceMetric(metricName, statistic, INGEST_SERVICE_NAME);
 
 /**
  * Percentage of requests that failed, counted only once at least
@@ -105,9 +110,10 @@ export function tableOperationsSum(table: Table, metricName: string, operations:
   });
 }
 
-/** The calls made on each table: the API and control-room functions, and the keys command. */
+/** The calls made on each table: the API, ingest and control-room functions, and the keys and reports commands. */
 const CONTACTS_OPERATIONS = [Operation.GET_ITEM, Operation.UPDATE_ITEM, Operation.QUERY, Operation.TRANSACT_WRITE_ITEMS, Operation.BATCH_GET_ITEM];
 const KEYS_OPERATIONS = [Operation.UPDATE_ITEM, Operation.PUT_ITEM, Operation.QUERY, Operation.BATCH_GET_ITEM];
+const REPORTS_OPERATIONS = [Operation.PUT_ITEM, Operation.UPDATE_ITEM, Operation.QUERY, Operation.BATCH_GET_ITEM];
 
 /**
  * The service's alarms and the SNS topic they notify (on ALARM and on OK).
@@ -184,6 +190,30 @@ export class ServiceAlarms extends Construct {
         evaluationPeriods: 1,
       },
       {
+        slug: 'ingest-function-errors',
+        meaning: 'The ingest Lambda (browser bug reports) failed 3 or more invocations in 5 minutes (crash, timeout or out of memory: the handler answers every handled error itself).',
+        metric: props.ingestFunction.metricErrors({ statistic: 'Sum', period: PERIOD, label: 'ingest function errors' }),
+        threshold: 3,
+        datapointsToAlarm: 1,
+        evaluationPeriods: 1,
+      },
+      {
+        slug: 'ingest-function-throttles',
+        meaning: 'Lambda refused to run the ingest function (concurrency exhausted) at least once in 5 minutes: those reports were lost unless the page retries.',
+        metric: props.ingestFunction.metricThrottles({ statistic: 'Sum', period: PERIOD, label: 'ingest function throttles' }),
+        threshold: 1,
+        datapointsToAlarm: 1,
+        evaluationPeriods: 1,
+      },
+      {
+        slug: 'secret-key-exposed',
+        meaning: 'A secret key (dfsk_) was sent to the ingest API, where browsers call: it has leaked into a web page or a URL. Rotate it.',
+        metric: ingestMetric(METRIC.exposedSecretKeys).with({ label: 'secret key sightings' }),
+        threshold: 1,
+        datapointsToAlarm: 1,
+        evaluationPeriods: 1,
+      },
+      {
         slug: 'control-room-function-errors',
         meaning: 'The control-room Lambda failed 3 or more invocations in 5 minutes (crash, timeout or out of memory: it answers bad requests itself).',
         metric: props.controlRoomFunction.metricErrors({ statistic: 'Sum', period: PERIOD, label: 'control room function errors' }),
@@ -201,6 +231,7 @@ export class ServiceAlarms extends Construct {
       },
       ...tableSpecs('contacts', props.contactsTable, CONTACTS_OPERATIONS),
       ...tableSpecs('keys', props.keysTable, KEYS_OPERATIONS),
+      ...tableSpecs('reports', props.reportsTable, REPORTS_OPERATIONS),
     ];
 
     const action = new SnsAction(this.topic);

@@ -49,6 +49,8 @@ export class ContactsApi extends Construct {
   readonly api: RestApi;
   readonly handler: ServiceFunction;
   readonly accessLogs: LogGroup;
+  /** The contacts function's proxy integration: every path no other function owns goes to it. */
+  readonly integration: LambdaIntegration;
 
   constructor(scope: Construct, id: string, props: ContactsApiProps) {
     super(scope, id);
@@ -119,6 +121,7 @@ export class ContactsApi extends Construct {
     this.api.node.tryRemoveChild('Endpoint');
 
     const integration = new LambdaIntegration(this.handler, { proxy: true, allowTestInvoke: false });
+    this.integration = integration;
     this.api.root.addMethod('ANY', integration);
     this.api.root.addProxy({ defaultIntegration: integration, anyMethod: true });
 

@@ -6,6 +6,7 @@ import { ContactsApi } from './contacts-api';
 import { ControlRoom } from './control-room';
 import { ServiceDashboard } from './dashboard';
 import { resolveDeployOptions, type DeployOptions } from './deploy-options';
+import { IngestApi } from './ingest-api';
 import { OUTPUTS } from './outputs';
 import { ContactsTables } from './tables';
 
@@ -18,13 +19,15 @@ export interface ContactsStackProps extends StackProps, Partial<DeployOptions> {
 const retention = (days: number): RetentionDays => days as RetentionDays;
 
 /**
- * The contacts service: tables, the API Lambda and its REST API, the internal
- * control-room Lambda, and the alarms and dashboard that watch them.
+ * The contacts service: tables, the API Lambda and its REST API, the ingest
+ * Lambda on the same REST API (/ingest/v1/*), the internal control-room
+ * Lambda, and the alarms and dashboard that watch them.
  */
 export class ContactsStack extends Stack {
   readonly options: DeployOptions;
   readonly tables: ContactsTables;
   readonly api: ContactsApi;
+  readonly ingest: IngestApi;
   readonly controlRoom: ControlRoom;
   readonly alarms: ServiceAlarms;
   readonly dashboard: ServiceDashboard;
@@ -49,6 +52,17 @@ export class ContactsStack extends Stack {
       accessLogRetention: retention(options.accessLogRetentionDays),
       removalPolicy,
     });
+    this.ingest = new IngestApi(this, 'IngestApi', {
+      api: this.api.api,
+      contactsIntegration: this.api.integration,
+      keysTable: this.tables.keys,
+      reportsTable: this.tables.reports,
+      memorySize: options.apiMemoryMb,
+      reportRetentionDays: options.reportRetentionDays,
+      logLevel: options.logLevel,
+      logRetention: retention(options.logRetentionDays),
+      removalPolicy,
+    });
     this.controlRoom = new ControlRoom(this, 'ControlRoom', {
       contactsTable: this.tables.contacts,
       referenceTable: this.tables.reference,
@@ -61,25 +75,33 @@ export class ContactsStack extends Stack {
     this.alarms = new ServiceAlarms(this, 'Alarms', {
       stage: this.api.api.deploymentStage,
       apiFunction: this.api.handler,
+      ingestFunction: this.ingest.handler,
       controlRoomFunction: this.controlRoom.handler,
       contactsTable: this.tables.contacts,
       keysTable: this.tables.keys,
+      reportsTable: this.tables.reports,
       alarmEmail: options.alarmEmail,
     });
     this.dashboard = new ServiceDashboard(this, 'Dashboard', {
       stage: this.api.api.deploymentStage,
       apiFunction: this.api.handler,
+      ingestFunction: this.ingest.handler,
       controlRoomFunction: this.controlRoom.handler,
       alarms: this.alarms.alarms,
     });
 
     new CfnOutput(this, OUTPUTS.apiUrl, {
       value: this.api.api.url,
-      description: 'Base URL: the contacts API is at <ApiUrl>api/v1/contacts',
+      description: 'Base URL: the contacts API is at <ApiUrl>api/v1/contacts, the ingest API at <ApiUrl>ingest/v1/',
     });
     new CfnOutput(this, OUTPUTS.contactsTable, { value: this.tables.contacts.tableName });
     new CfnOutput(this, OUTPUTS.keysTable, { value: this.tables.keys.tableName });
     new CfnOutput(this, OUTPUTS.referenceTable, { value: this.tables.reference.tableName });
+    new CfnOutput(this, OUTPUTS.reportsTable, {
+      value: this.tables.reports.tableName,
+      description: 'What the ingest API stored: the reports command reads it with --stack',
+    });
+    new CfnOutput(this, OUTPUTS.ingestFunction, { value: this.ingest.handler.functionName });
     new CfnOutput(this, OUTPUTS.platformName, {
       value: options.platformName,
       description: 'enrichment.provider on enriched contacts; the enrich command uses it with --stack',
@@ -105,5 +127,6 @@ export class ContactsStack extends Stack {
     new CfnOutput(this, OUTPUTS.apiLogGroup, { value: this.api.handler.logGroup.logGroupName });
     new CfnOutput(this, OUTPUTS.accessLogGroup, { value: this.api.accessLogs.logGroupName });
     new CfnOutput(this, OUTPUTS.controlRoomLogGroup, { value: this.controlRoom.handler.logGroup.logGroupName });
+    new CfnOutput(this, OUTPUTS.ingestLogGroup, { value: this.ingest.handler.logGroup.logGroupName });
   }
 }

@@ -12,11 +12,12 @@ import {
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { DIMENSIONS, METRIC, METRICS_NAMESPACE } from '../lambda/observability/names';
-import { RUNBOOK, serviceMetric, type ServiceAlarm } from './alarms';
+import { ingestMetric, RUNBOOK, serviceMetric, type ServiceAlarm } from './alarms';
 
 export interface ServiceDashboardProps {
   stage: Stage;
   apiFunction: IFunction;
+  ingestFunction: IFunction;
   controlRoomFunction: IFunction;
   /** Shown first, each as a graph with its threshold. */
   alarms: ServiceAlarm[];
@@ -41,7 +42,7 @@ export class ServiceDashboard extends Construct {
 
   constructor(scope: Construct, id: string, props: ServiceDashboardProps) {
     super(scope, id);
-    const { stage, apiFunction, controlRoomFunction } = props;
+    const { stage, apiFunction, ingestFunction, controlRoomFunction } = props;
     const name = Stack.of(this).stackName;
     this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: name, defaultInterval: Duration.hours(12) });
 
@@ -104,6 +105,39 @@ export class ServiceDashboard extends Construct {
       }),
     ];
 
+    // The ingest API (browser bug reports): what arrived, what was refused, and its function.
+    const ingest: IWidget[] = [
+      new GraphWidget({
+        title: 'Ingest: events and feature requests',
+        width: third,
+        left: [
+          ingestMetric(METRIC.eventsAccepted).with({ label: 'events accepted' }),
+          ingestMetric(METRIC.eventsDuplicate).with({ label: 'duplicates (retries)' }),
+          ingestMetric(METRIC.eventsRejected).with({ label: 'events rejected (422)' }),
+          ingestMetric(METRIC.featureRequestsCreated).with({ label: 'feature requests' }),
+        ],
+      }),
+      new GraphWidget({
+        title: 'Ingest: refused origins, 429s and exposed secret keys',
+        width: third,
+        left: [
+          ingestMetric(METRIC.originsRefused).with({ label: 'origins refused (403)' }),
+          ingestMetric(METRIC.rateLimited).with({ label: '429 answers' }),
+          ingestMetric(METRIC.storageUnavailable).with({ label: '503 answers' }),
+        ],
+        right: [ingestMetric(METRIC.exposedSecretKeys).with({ label: 'secret key sightings' })],
+      }),
+      new GraphWidget({
+        title: 'Ingest function: duration p99 (ms), errors and concurrency',
+        width: third,
+        left: [ingestFunction.metricDuration({ statistic: 'p99', period: PERIOD, label: 'ingest p99' })],
+        right: [
+          ingestFunction.metricErrors({ statistic: 'Sum', period: PERIOD, label: 'errors' }),
+          ingestFunction.metric('ConcurrentExecutions', { statistic: 'Maximum', period: PERIOD, label: 'concurrency' }),
+        ],
+      }),
+    ];
+
     this.dashboard.addWidgets(
       new TextWidget({
         markdown: `# Contacts service: ${name}\nEach alarm is explained, with what to do, in \`${RUNBOOK}\` (section = alarm name after \`${name}-\`).`,
@@ -114,5 +148,6 @@ export class ServiceDashboard extends Construct {
     this.dashboard.addWidgets(new AlarmStatusWidget({ title: 'Alarms', alarms: props.alarms.map(({ alarm }) => alarm), width: ROW, height: 4 }));
     for (const row of rows(alarmGraphs, 3)) this.dashboard.addWidgets(...row);
     for (const row of rows(context, 3)) this.dashboard.addWidgets(...row);
+    this.dashboard.addWidgets(...ingest);
   }
 }

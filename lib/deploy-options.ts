@@ -5,6 +5,7 @@
  */
 import { DEFAULT_PLATFORM_NAME } from '../lambda/enrichment/config';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../lambda/domain/limits';
+import { DEFAULT_REPORT_RETENTION_DAYS } from '../lambda/ingest/limits';
 import { LOG_LEVELS, type LogLevel } from '../lambda/observability/names';
 
 export { LOG_LEVELS, type LogLevel };
@@ -19,6 +20,9 @@ export const LOG_RETENTION_DAYS = [
 
 /** Per-key limits, requests per minute: the same range the `keys` command accepts. */
 export const RATE_LIMIT_RANGE = { min: 1, max: 1_000_000 } as const;
+
+/** Days the ingest API's reports may be kept: a day to ten years. */
+export const REPORT_RETENTION_RANGE = { min: 1, max: 3650 } as const;
 
 /** Lambda's memory range, MB. */
 export const MEMORY_RANGE = { min: 128, max: 10_240 } as const;
@@ -53,6 +57,8 @@ export interface DeployOptions {
   logLevel: LogLevel;
   /** What deleting the stack does to the tables and logs; `destroy` only on a non-production stage. */
   removalPolicy: RemovalPolicyOption;
+  /** Days an event or feature request is kept before DynamoDB's TTL removes it. */
+  reportRetentionDays: number;
 }
 
 export const DEFAULT_DEPLOY_OPTIONS: Readonly<DeployOptions> = {
@@ -67,6 +73,7 @@ export const DEFAULT_DEPLOY_OPTIONS: Readonly<DeployOptions> = {
   apiMemoryMb: 1024,
   logLevel: 'INFO',
   removalPolicy: 'retain',
+  reportRetentionDays: DEFAULT_REPORT_RETENTION_DAYS,
 };
 
 /** A bad option value; the message names the option and what it accepts. */
@@ -154,6 +161,7 @@ const PARSERS: { [K in keyof OptionValues]: Parser<OptionValues[K]> } = {
   apiMemoryMb: wholeNumber(MEMORY_RANGE.min, MEMORY_RANGE.max),
   logLevel: oneOf(LOG_LEVELS, (value) => value.toUpperCase()),
   removalPolicy: oneOf(REMOVAL_POLICIES, (value) => value.toLowerCase()),
+  reportRetentionDays: wholeNumber(REPORT_RETENTION_RANGE.min, REPORT_RETENTION_RANGE.max),
 };
 
 /** Every option's name: the context keys bin/contacts.ts reads. */

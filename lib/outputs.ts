@@ -1,5 +1,5 @@
 /**
- * Names of the stack outputs. The operator commands (keys, enrich, control)
+ * Names of the stack outputs. The operator commands (keys, enrich, control, reports)
  * read the table names, the default rate limit and the control room's URL
  * from them, so this file stays free of CDK imports.
  */
@@ -8,6 +8,7 @@ export const OUTPUTS = {
   contactsTable: 'ContactsTableName',
   keysTable: 'KeysTableName',
   referenceTable: 'ReferenceTableName',
+  reportsTable: 'ReportsTableName',
   controlRoomUrl: 'ControlRoomUrl',
   controlRoomFunction: 'ControlRoomFunctionName',
   platformName: 'PlatformName',
@@ -16,6 +17,8 @@ export const OUTPUTS = {
   dashboard: 'DashboardName',
   apiLogGroup: 'ApiLogGroupName',
   accessLogGroup: 'AccessLogGroupName',
+  ingestFunction: 'IngestFunctionName',
+  ingestLogGroup: 'IngestLogGroupName',
   controlRoomLogGroup: 'ControlRoomLogGroupName',
 } as const;
 

@@ -13,14 +13,18 @@ import {
   KEYS_BY_KEY_ID,
   KEYS_KEY,
   REFERENCE_KEY,
+  REPORTS_BY_FEED,
+  REPORTS_KEY,
   type TableNames,
 } from '../lambda/store/schema';
 
-/** A global secondary index: keys only (every index here is). */
+/** A global secondary index: keys only, or keys and a few small attributes (`include`). */
 export interface IndexSpec {
   indexName: string;
   partitionKey: string;
   sortKey?: string;
+  /** Non-key attributes projected into the index; none (keys only) when absent. */
+  include?: readonly string[];
 }
 
 export interface TableSpec {
@@ -44,4 +48,7 @@ export const TABLE_SPECS: Readonly<Record<keyof TableNames, TableSpec>> = {
   keys: { ...KEYS_KEY, indexes: [KEYS_BY_FACTORY, KEYS_BY_KEY_ID] },
   // The vendor dataset enrichment reads, loaded by `enrich -- load-dataset`.
   reference: { ...REFERENCE_KEY, indexes: [] },
+  // What the ingest API stores: events and feature requests (newest first per factory through
+  // byFeed), and its per-address limiter items; all expire.
+  reports: { ...REPORTS_KEY, indexes: [REPORTS_BY_FEED], timeToLiveAttribute: EXPIRES_AT },
 };

@@ -13,8 +13,8 @@ export interface ContactsTablesProps {
 }
 
 /**
- * The service's tables (contacts, keys, and the enrichment reference
- * dataset), as lib/table-specs.ts defines them (the local tables are created
+ * The service's tables (contacts, keys, the enrichment reference dataset,
+ * and the ingest API's reports), as lib/table-specs.ts defines them (the local tables are created
  * from the same definitions). On-demand, point-in-time recovery, encrypted with the
  * AWS managed key.
  */
@@ -22,6 +22,7 @@ export class ContactsTables extends Construct {
   readonly contacts: Table;
   readonly keys: Table;
   readonly reference: Table;
+  readonly reports: Table;
 
   constructor(scope: Construct, id: string, props: ContactsTablesProps) {
     super(scope, id);
@@ -45,7 +46,8 @@ export class ContactsTables extends Construct {
           indexName: index.indexName,
           partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
           sortKey: index.sortKey === undefined ? undefined : { name: index.sortKey, type: AttributeType.STRING },
-          projectionType: ProjectionType.KEYS_ONLY,
+          projectionType: index.include ? ProjectionType.INCLUDE : ProjectionType.KEYS_ONLY,
+          nonKeyAttributes: index.include ? [...index.include] : undefined,
         });
       }
       return created;
@@ -53,5 +55,6 @@ export class ContactsTables extends Construct {
     this.contacts = table('Contacts', TABLE_SPECS.contacts);
     this.keys = table('Keys', TABLE_SPECS.keys);
     this.reference = table('Reference', TABLE_SPECS.reference);
+    this.reports = table('Reports', TABLE_SPECS.reports);
   }
 }

@@ -84,6 +84,7 @@ const OUTPUT_OF: Record<keyof TableNames, string> = {
   contacts: OUTPUTS.contactsTable,
   keys: OUTPUTS.keysTable,
   reference: OUTPUTS.referenceTable,
+  reports: OUTPUTS.reportsTable,
 };
 
 /** A deployed stack's outputs, by name, read with the caller's AWS credentials. */
@@ -115,6 +116,7 @@ async function connectStack(stack: string, region: string | undefined, need: (ke
     contacts: outputs[OUTPUTS.contactsTable] ?? '',
     keys: outputs[OUTPUTS.keysTable] ?? '',
     reference: outputs[OUTPUTS.referenceTable] ?? '',
+    reports: outputs[OUTPUTS.reportsTable] ?? '',
   };
   let defaultRateLimit: number | undefined;
   try {

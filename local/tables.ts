@@ -35,7 +35,9 @@ function keyAttributes(owners: { partitionKey: string; sortKey?: string }[]): At
 const indexDefinition = (index: IndexSpec) => ({
   IndexName: index.indexName,
   KeySchema: keySchema(index.partitionKey, index.sortKey),
-  Projection: { ProjectionType: 'KEYS_ONLY' as const },
+  Projection: index.include
+    ? { ProjectionType: 'INCLUDE' as const, NonKeyAttributes: [...index.include] }
+    : { ProjectionType: 'KEYS_ONLY' as const },
 });
 
 /** One table as CreateTable takes it, from its spec (lib/table-specs.ts, which the CDK stack deploys too). */

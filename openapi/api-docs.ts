@@ -3,20 +3,24 @@ import { CONTACT_ID_PATTERN } from '../lambda/domain/contact-id-digest';
 import { EMAIL_MAX_CHARS, TEXT_LIMITS } from '../lambda/domain/limits';
 import type { API_TABLE } from '../lambda/api/routes';
 import type { Method } from '../lambda/api/router';
-import type { ErrorResponseName, HeaderName, JsonSchema } from './http-docs';
+import { FEATURE_REQUEST_TEXT, INGEST_BODY_LIMIT_BYTES, MAX_EVENTS_PER_REQUEST } from '../lambda/ingest/limits';
+import { INGEST_CORS_HEADERS, type ErrorResponseName, type HeaderName, type JsonSchema } from './http-docs';
 
 /** A route of the table, as `API_TABLE` names it: `POST /api/v1/contacts`. */
 export type RouteKey = `${Method} ${string}`;
 
 /** The schemas answers are made of (components.schemas, from the zod schemas: document.ts). */
-export type AnswerSchemaName = 'ContactAnswer' | 'UpsertContactAnswer';
+export type AnswerSchemaName = 'ContactAnswer' | 'UpsertContactAnswer' | 'EventsReceipt' | 'FeatureRequestAnswer';
 
 /** A success answer of one route. */
 export interface SuccessDoc {
   description: string;
-  schema: AnswerSchemaName;
+  /** The body's schema; none for an answer without a body (the ingest API's preflight, 204). */
+  schema?: AnswerSchemaName;
   /** Headers besides the ones every answer carries. */
   headers?: HeaderName[];
+  /** Headers it carries only sometimes (the ingest API's CORS headers: with an `Origin` only). */
+  optionalHeaders?: HeaderName[];
 }
 
 export interface ParameterDoc {
@@ -36,6 +40,8 @@ export interface FieldDoc {
 
 export interface RouteDoc {
   operationId: string;
+  /** False for an operation that needs no key (the ingest API's preflight). */
+  secured?: false;
   summary: string;
   description: string;
   parameters?: ParameterDoc[];
@@ -161,7 +167,129 @@ const CONTACTS_DOC: ApiDoc = {
   },
 };
 
+/** The ingest API's answers to a POST, besides each route's success. */
+const INGEST_POST_ERRORS: Record<number, ErrorResponseName> = {
+  400: 'IngestBadRequest',
+  401: 'IngestUnauthorized',
+  403: 'OriginRefused',
+  413: 'IngestPayloadTooLarge',
+  415: 'UnsupportedMediaType',
+  422: 'InvalidReport',
+  429: 'IngestRateLimited',
+  503: 'ReportStoreUnavailable',
+};
+
+const PREFLIGHT: RouteDoc = {
+  operationId: '',
+  secured: false,
+  summary: 'CORS preflight',
+  description:
+    'What a browser sends before a `fetch` with an `Authorization` header or a JSON content type. Answered for any origin, without a key: the `Origin` is echoed, POST and the headers `authorization, content-type` are allowed, for 7,200 s; never credentials.',
+  responses: {
+    204: {
+      description: 'The preflight answer, no body.',
+      headers: ['Vary', 'Access-Control-Allow-Methods', 'Access-Control-Allow-Headers', 'Access-Control-Max-Age'],
+      optionalHeaders: ['Access-Control-Allow-Origin'],
+    },
+  },
+};
+
+const reportText = (what: string, max: number): FieldDoc => ({
+  description: `${what} Free text: invisible controls and bidi overrides removed, trimmed, clipped to ${max.toLocaleString('en-US')} characters, never refused for length (a lone surrogate is 422). \`null\` or blank counts as omitted.`,
+});
+
+/** The browser-side bug-reporting API (ingest-contract.md): routes.ts, INGEST_API. */
+const INGEST_DOC: ApiDoc = {
+  tag: {
+    name: 'ingest',
+    description:
+      "Browser side: a customer's website reports errors, bug reports and feature requests from visitors' browsers with a publishable key bound to its origins. CORS on every answer; nothing is read back.",
+  },
+  security: {
+    name: 'publishableKey',
+    scheme: {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'dfpk_…',
+      description:
+        "A publishable key (`dfpk_…`) in `Authorization: Bearer <key>`, or in the query parameter `key` (what `navigator.sendBeacon` can send); the same key if in both. Public by design: the request's `Origin` must be one the key was issued for. A secret `dfsk_` key is refused like an unknown one and marked exposed.",
+    },
+  },
+  guardResponses: {},
+  unmatchedResponses: { 404: 'IngestNoSuchEndpoint', 405: 'IngestMethodNotAllowed' },
+  otherPaths: false,
+  routes: {
+    'POST /ingest/v1/events': {
+      operationId: 'reportEvents',
+      summary: 'Report error events and bug reports',
+      description: `Stores 1 to ${MAX_EVENTS_PER_REQUEST} events, each validated on its own: the valid ones are stored (once per factory and \`eventId\`, whatever retries the browser makes), the invalid ones listed by index. The body may be sent as \`text/plain\` (what \`sendBeacon\` sends for a string), at most ${INGEST_BODY_LIMIT_BYTES.toLocaleString('en-US')} bytes. The server adds the origin, the user agent and the receive time; it never stores the key or the client's address. Never creates or changes a contact.`,
+      requestBody: {
+        schemaName: 'ReportEventsRequest',
+        description: 'The events. Unknown fields are ignored.',
+        fields: {
+          events: {
+            description: `1 to ${MAX_EVENTS_PER_REQUEST} events, each with \`eventId\` (a UUID, the dedupe key), \`type\` (\`error\` by default, \`bug_report\`, \`message\`), an optional ISO 8601 \`timestamp\`, a \`message\` (8,192) or an \`exception\` ({type 200, value 2,048, stack 16,384}), \`pageUrl\` (2,048), \`release\` (200), \`tags\` (at most 50 strings; names 64, values 200) and \`reporter\` ({email 254, name 200}, unverified).`,
+            schema: { minItems: 1, maxItems: MAX_EVENTS_PER_REQUEST },
+          },
+        },
+      },
+      responses: {
+        202: {
+          description: 'What was stored, what the factory already had, and what was invalid.',
+          schema: 'EventsReceipt',
+          headers: ['Vary'],
+          optionalHeaders: INGEST_CORS_HEADERS,
+        },
+        ...INGEST_POST_ERRORS,
+      },
+    },
+    'POST /ingest/v1/feature-requests': {
+      operationId: 'submitFeatureRequest',
+      summary: 'Submit a feature request',
+      description:
+        'Stores one feature request, once per factory and `requestId`: the first time 201, the same `requestId` again 200 with the request as first stored. Never creates or changes a contact.',
+      requestBody: {
+        schemaName: 'SubmitFeatureRequestRequest',
+        description: 'The feature request. Unknown fields are ignored.',
+        fields: {
+          requestId: { description: 'Required: a UUID, the idempotency key.' },
+          title: {
+            description: `Required: ${FEATURE_REQUEST_TEXT.titleMin} to ${FEATURE_REQUEST_TEXT.title} characters after trimming (shorter is 422, longer is clipped).`,
+          },
+          description: reportText('What is asked for.', FEATURE_REQUEST_TEXT.description),
+          category: reportText('A category of the site\'s own.', FEATURE_REQUEST_TEXT.category),
+          pageUrl: reportText('The page it was sent from.', 2048),
+          reporter: { description: '`email` (254) and `name` (200), stored as given, unverified.' },
+        },
+      },
+      responses: {
+        200: {
+          description: 'A request with this requestId was stored before: as first stored.',
+          schema: 'FeatureRequestAnswer',
+          headers: ['Vary'],
+          optionalHeaders: INGEST_CORS_HEADERS,
+        },
+        201: { description: 'This call stored it.', schema: 'FeatureRequestAnswer', headers: ['Vary'], optionalHeaders: INGEST_CORS_HEADERS },
+        ...INGEST_POST_ERRORS,
+      },
+    },
+    'OPTIONS /ingest/v1/events': { ...PREFLIGHT, operationId: 'preflightEvents' },
+    'OPTIONS /ingest/v1/feature-requests': { ...PREFLIGHT, operationId: 'preflightFeatureRequests' },
+  },
+};
+
 /** Every API of the route table, described; a test holds the keys and routes to API_TABLE. */
 export const API_DOCS: { [Name in keyof typeof API_TABLE]: ApiDoc } = {
   contacts: CONTACTS_DOC,
+  ingest: INGEST_DOC,
 };
+
+/** The component schemas one API's routes name (its request bodies and success answers). */
+export function schemaNamesOf(doc: ApiDoc): Set<string> {
+  const names = new Set<string>();
+  for (const route of Object.values(doc.routes)) {
+    if (route.requestBody) names.add(route.requestBody.schemaName);
+    for (const response of Object.values(route.responses)) if (typeof response === 'object' && response.schema) names.add(response.schema);
+  }
+  return names;
+}

@@ -37,9 +37,28 @@ export const HEADERS = {
     schema: { type: 'string', pattern: '^[A-Z]+(, [A-Z]+)*$' },
   },
   'WWW-Authenticate': {
-    description: 'The scheme the API expects: a bearer secret key.',
-    schema: { type: 'string', const: 'Bearer realm="contacts"' },
+    description: 'The scheme the API expects: a bearer key, secret (`realm="contacts"`) or publishable (`realm="ingest"`).',
+    schema: { type: 'string', enum: ['Bearer realm="contacts"', 'Bearer realm="ingest"'] },
   },
+  Vary: {
+    description: 'The ingest API\'s answers depend on the `Origin` header (CORS).',
+    schema: { type: 'string', const: 'Origin' },
+  },
+  'Access-Control-Allow-Origin': {
+    description:
+      'The ingest API only, when the request carried an `Origin` that is a serialized origin (or `null`): that very value, never `*`. Answers with data only ever go to the key\'s own websites; errors say only what to fix, so any page may read them.',
+    schema: { type: 'string', minLength: 1, not: { const: '*' } },
+  },
+  'Access-Control-Expose-Headers': {
+    description: 'The ingest API only, with `Access-Control-Allow-Origin` on a POST\'s answer: the page may read these.',
+    schema: { type: 'string', const: 'Retry-After, X-Request-Id' },
+  },
+  'Access-Control-Allow-Methods': { description: 'The preflight: the method the ingest API takes.', schema: { type: 'string', const: 'POST' } },
+  'Access-Control-Allow-Headers': {
+    description: 'The preflight: the request headers a page may send.',
+    schema: { type: 'string', const: 'authorization, content-type' },
+  },
+  'Access-Control-Max-Age': { description: 'The preflight: seconds a browser may cache it.', schema: { type: 'integer', const: 7200 } },
 } as const satisfies Record<string, HeaderDoc>;
 
 export type HeaderName = keyof typeof HEADERS;
@@ -51,7 +70,19 @@ export interface ErrorResponseDoc {
   description: string;
   /** Headers besides EVERY_ANSWER_HEADERS, all required. */
   headers?: HeaderName[];
+  /** Headers it carries only sometimes (the ingest API's CORS headers: with an `Origin` only). */
+  optionalHeaders?: HeaderName[];
 }
+
+/** The ingest API's CORS headers on an answer to a POST: present when the request carried an echoable `Origin`. */
+export const INGEST_CORS_HEADERS: HeaderName[] = ['Access-Control-Allow-Origin', 'Access-Control-Expose-Headers'];
+
+/** An ingest error answer: `Vary: Origin` always, the CORS headers with an `Origin`. */
+const ingest = (description: string, headers: HeaderName[] = []) => ({
+  description,
+  headers: ['Vary', ...headers] as HeaderName[],
+  optionalHeaders: INGEST_CORS_HEADERS,
+});
 
 /** Error answers of the pipeline, by name (components.responses); each body is `{"error": string}`. */
 export const ERROR_RESPONSES = {
@@ -83,6 +114,26 @@ export const ERROR_RESPONSES = {
       'The store could not complete the call in time. Retrying the same request is safe and cannot create a duplicate.',
     headers: ['Retry-After'],
   },
+  IngestBadRequest: ingest('The body is not valid JSON, not UTF-8, or empty.'),
+  IngestUnauthorized: ingest(
+    'No key, or a key that is unknown, revoked or malformed; a secret `dfsk_` key (the same answer as an unknown key, and the key is marked exposed); `Authorization` not `Bearer`; a key in the header and another in `?key=`; the header or `key` sent twice.',
+    ['WWW-Authenticate'],
+  ),
+  OriginRefused: ingest("No `Origin` header, or an origin the key is not bound to (the message names it). Readable by that page through CORS."),
+  IngestNoSuchEndpoint: ingest('No endpoint of the ingest API has this path.'),
+  IngestMethodNotAllowed: ingest('The path takes POST (and OPTIONS, the preflight).', ['Allow']),
+  IngestPayloadTooLarge: ingest('The body is larger than 64 KiB (65,536 bytes), the browser\'s keepalive budget.'),
+  UnsupportedMediaType: ingest('`Content-Type` is not `application/json` or `text/plain` (a charset must be UTF-8), or is missing.'),
+  InvalidReport: ingest(
+    'Valid JSON, invalid content: `events` missing, not an array, empty or over 20; no valid event (each problem listed by index); a feature request\'s field (a `title` under 3 characters, a `requestId` that is not a UUID, a field of the wrong type). Nothing is stored.',
+  ),
+  IngestRateLimited: ingest(
+    "Over the key's per-minute limit, or the per-address limits (60 requests a minute, 10 feature requests an hour, per key and client address): wait `Retry-After` seconds.",
+    ['Retry-After'],
+  ),
+  ReportStoreUnavailable: ingest('The store could not complete the call in time. Retrying the same request is safe: each report is stored once.', [
+    'Retry-After',
+  ]),
 } as const satisfies Record<string, ErrorResponseDoc>;
 
 export type ErrorResponseName = keyof typeof ERROR_RESPONSES;

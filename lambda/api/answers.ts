@@ -20,3 +20,27 @@ export const upsertAnswerSchema = upsertResultSchema;
 
 export type ErrorAnswer = z.output<typeof errorAnswerSchema>;
 export type ContactAnswer = z.output<typeof contactAnswerSchema>;
+
+/** The ingest API's answer to `POST /ingest/v1/events` (202). */
+export const eventsReceiptSchema = z.object({
+  accepted: z.int().check(z.minimum(0), z.describe('Events stored now.')),
+  duplicates: z.int().check(z.minimum(0), z.describe("Events the factory already had (the same eventId): a retry's.")),
+  rejected: z
+    .array(
+      z.object({
+        index: z.int().check(z.minimum(0), z.describe('The position of the event in `events`.')),
+        error: z.string().check(z.describe('Why it was not stored.')),
+      }),
+    )
+    .check(z.describe('The invalid events, each with what to fix; the others were stored.')),
+});
+
+/** The ingest API's answer to `POST /ingest/v1/feature-requests` (201, or 200 for a requestId seen before). */
+export const featureRequestAnswerSchema = z.object({
+  featureRequest: z.object({
+    id: z.string().check(z.regex(/^fr_[0-9a-f]{16}$/), z.describe('`fr_` + 16 hex: the same for the same factory and requestId.')),
+    title: z.string().check(z.describe('As first stored.')),
+    createdAt: z.string().check(z.describe('ISO 8601 UTC: when the server first received it.')),
+  }),
+  created: z.boolean().check(z.describe('True with 201, false with 200: mirrors the status.')),
+});

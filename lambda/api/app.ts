@@ -3,14 +3,13 @@ import httpErrorHandler from '@middy/http-error-handler';
 import httpEventNormalizer from '@middy/http-event-normalizer';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { Context } from 'aws-lambda';
-import { rateLimitHeaders } from './middleware/rate-limit-headers';
 import { requestId } from './middleware/request-id';
 import { requestLog } from './middleware/request-log';
 import { requestMetrics } from './middleware/request-metrics';
 import { responseHeaders } from './middleware/response-headers';
 import { serverErrors } from './middleware/server-errors';
 import { createRouter, routeLabeler, type Route } from './router';
-import { CONTACTS_API, type ApiSpec, type ContactsDependencies, type RouteSpec } from './routes';
+import { CONTACTS_API, INGEST_API, type ApiSpec, type ContactsDependencies, type IngestDependencies, type RouteSpec } from './routes';
 import type { ApiContext, ApiEvent, ApiResult, RouteHandler } from './types';
 
 /** The Lambda handler: an API Gateway (REST, v1) proxy event in, a proxy result out. */
@@ -22,7 +21,8 @@ const TIMEOUT_MARGIN_MS = 500;
 /** A route's steps and operation as one handler: the steps' `before` in order, then the operation. */
 function compileRoute<Deps>(route: RouteSpec<Deps>, deps: Deps): Route {
   const operation = route.operation(deps);
-  const steps = route.steps.flatMap((step) => (step.before ? [step.before] : []));
+  const specified = typeof route.steps === 'function' ? route.steps(deps) : route.steps;
+  const steps = specified.flatMap((step) => (step.before ? [step.before] : []));
   const handler: RouteHandler = async (event, context) => {
     const request = { event, context, response: null, error: null, internal: {} } as unknown as Request<ApiEvent, ApiResult, Error, ApiContext>;
     for (const before of steps) await before(request);
@@ -36,7 +36,9 @@ function compileRoute<Deps>(route: RouteSpec<Deps>, deps: Deps): Route {
  * once per container; the same on Lambda and behind the local HTTP adapter.
  * Around the API's own guards and routes, every request gets the same
  * treatment: an `X-Request-Id` on every answer, one log line and its metrics
- * (both on stdout), errors as `{"error": …}`, storage failures as 503.
+ * (both on stdout), errors as `{"error": …}`, storage failures as 503. The
+ * API's `answers` middlewares (its CORS rule) sit outside the error handler,
+ * so they shape errors too.
  */
 export function createHandler<Deps>(api: ApiSpec<Deps>, deps: Deps): ApiHandler {
   const routes = api.routes.map((route) => compileRoute(route, deps));
@@ -48,17 +50,18 @@ export function createHandler<Deps>(api: ApiSpec<Deps>, deps: Deps): ApiHandler 
     .use(httpHeaderNormalizer())
     .use(httpEventNormalizer())
     .use(requestLog(routeOf))
-    .use(requestMetrics(routeOf))
+    .use(requestMetrics(routeOf, undefined, api.countsOf))
     .use(requestId())
-    .use(responseHeaders())
-    .use(rateLimitHeaders())
+    .use(responseHeaders());
+  for (const answer of api.answers()) pipeline = pipeline.use(answer);
+  pipeline = pipeline
     .use(
       httpErrorHandler({
         logger: false,
         fallbackMessage: JSON.stringify({ error: 'Internal error: the request failed on our side; retry later.' }),
       }),
     )
-    .use(serverErrors());
+    .use(serverErrors(api.unavailable));
   for (const guard of api.guards(deps)) pipeline = pipeline.use(guard);
   // Middy types the input as already normalized (non-null query and path
   // parameters); it accepts any API Gateway proxy event, which is what this says.
@@ -66,7 +69,7 @@ export function createHandler<Deps>(api: ApiSpec<Deps>, deps: Deps): ApiHandler 
   // What the pipeline keeps on the context is this request's alone (a fresh log
   // of its storage calls, for its log line and metrics), even on a reused context.
   return (event, context) =>
-    handler(event, Object.assign(context, { calls: { calls: 0, latenciesMs: [] }, route: undefined, caller: undefined, confirmation: undefined, rate: undefined, failure: undefined }));
+    handler(event, Object.assign(context, { calls: { calls: 0, latenciesMs: [] }, route: undefined, caller: undefined, confirmation: undefined, rate: undefined, failure: undefined, client: undefined, logFields: undefined, counts: undefined }));
 }
 
 /** What the contacts API's entry point, the tests and the tools build it from. */
@@ -75,4 +78,9 @@ export type ApiDependencies = ContactsDependencies;
 /** The contacts API (routes.ts, CONTACTS_API). */
 export function createApiHandler(deps: ApiDependencies): ApiHandler {
   return createHandler(CONTACTS_API, deps);
+}
+
+/** The ingest API (routes.ts, INGEST_API). */
+export function createIngestHandler(deps: IngestDependencies): ApiHandler {
+  return createHandler(INGEST_API, deps);
 }

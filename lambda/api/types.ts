@@ -25,6 +25,12 @@ export interface ApiContext extends Context {
   calls?: CallLog;
   /** The route label of the request (see routeLabeler), worked out once for the log line and the metrics. */
   route?: string;
+  /** Where an ingest request came from, once its key and origin passed (middleware/ingest-access.ts). */
+  client?: { origin: string; userAgent?: string };
+  /** Fields an API adds to the request's log line (never a key, an address, a header or a body). */
+  logFields?: Record<string, string | number | boolean | undefined>;
+  /** Counts an API adds to the request's metrics (Count metrics under the service dimension). */
+  counts?: Record<string, number>;
 }
 
 /** An event whose body has been parsed (and maybe validated) by the body middlewares. */

@@ -5,7 +5,9 @@ export const SECRET_KEY_PREFIX = 'dfsk_';
 export const PUBLISHABLE_KEY_PREFIX = 'dfpk_';
 export type KeyType = 'secret' | 'publishable';
 
-const SECRET_SHAPE = /^dfsk_[A-Za-z0-9_-]{16,128}$/;
+/** What an issued key looks like: its prefix, then 16 to 128 base64url characters. */
+export const SECRET_SHAPE = /^dfsk_[A-Za-z0-9_-]{16,128}$/;
+export const PUBLISHABLE_SHAPE = /^dfpk_[A-Za-z0-9_-]{16,128}$/;
 
 /** What the Authorization header holds, decided without any I/O. */
 export type Credential =

@@ -4,6 +4,8 @@
  * format lines on stdout: no API calls.
  */
 export const SERVICE_NAME = 'contacts-api';
+/** The `service` of the ingest Lambda's log lines and metrics (its alarms and dashboard row read it). */
+export const INGEST_SERVICE_NAME = 'contacts-ingest';
 /** The `service` field of the control-room Lambda's log lines. */
 export const CONTROL_ROOM_SERVICE_NAME = 'contacts-control-room';
 export const METRICS_NAMESPACE = 'ContactsService';
@@ -41,6 +43,16 @@ export const METRIC = {
   dynamoLatency: 'DynamoDBLatency',
   /** DynamoDB calls made by one request. */
   dynamoCalls: 'DynamoDBCalls',
+  /** Ingest API, per request: events stored now, events the factory already had (retries), events refused (422 or listed in `rejected`). */
+  eventsAccepted: 'EventsAccepted',
+  eventsDuplicate: 'EventsDuplicate',
+  eventsRejected: 'EventsRejected',
+  /** Ingest API: feature requests created (not the repeats of one). */
+  featureRequestsCreated: 'FeatureRequestsCreated',
+  /** Ingest API: requests refused for their Origin (missing, or not on the key's list). */
+  originsRefused: 'OriginsRefused',
+  /** Ingest API: sightings of a secret key (it leaked: rotate it). */
+  exposedSecretKeys: 'ExposedSecretKeys',
 } as const;
 
 /** The response header that carries the request id also written in the request's log line. */

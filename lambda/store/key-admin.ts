@@ -2,6 +2,8 @@ import { BatchGetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDB
 import { generateKey, type KeyType } from '../domain/api-key';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../domain/limits';
 import { intervalUs, perMinutePolicy } from '../domain/rate-limit';
+import { DEFAULT_PUBLISHABLE_RATE_LIMIT } from '../ingest/limits';
+import { normalizeOriginList } from '../ingest/origins';
 import { isConditionalCheckFailed } from './errors';
 import type { KeyItem } from './key-item';
 import { KEYS_BY_FACTORY, KEYS_BY_KEY_ID } from './schema';
@@ -18,6 +20,8 @@ export interface KeySummary {
   revokedAt?: string;
   lastUsedAt?: string;
   origins?: string[];
+  /** A secret key seen at the ingest API (it leaked): first and last sighting, how many. */
+  exposed?: { firstSeenAt: string; lastSeenAt: string; count: number };
 }
 
 export interface CreateKeyOptions {
@@ -46,6 +50,9 @@ function summarize(item: KeyItem): KeySummary {
   if (item.revokedAt) summary.revokedAt = item.revokedAt;
   if (item.lastUsedAt) summary.lastUsedAt = item.lastUsedAt;
   if (item.origins) summary.origins = item.origins;
+  if (item.exposedFirstAt) {
+    summary.exposed = { firstSeenAt: item.exposedFirstAt, lastSeenAt: item.exposedLastAt ?? item.exposedFirstAt, count: item.exposedCount ?? 1 };
+  }
   return summary;
 }
 
@@ -56,10 +63,24 @@ export class KeyAdmin {
     private readonly tableName: string,
   ) {}
 
-  /** Stores a new key (its hash, never the secret) and returns the secret once. */
+  /**
+   * Stores a new key (its hash, never the secret) and returns the secret
+   * once. A publishable key's origins are normalized and checked here
+   * (lambda/ingest/origins.ts): a bad list throws, naming the problem.
+   * Without a rate limit a secret key gets 30,000 requests per minute, a
+   * publishable key 600.
+   */
   async create(options: CreateKeyOptions): Promise<KeySummary & { key: string }> {
+    let origins: string[] | undefined;
+    if (options.type === 'publishable') {
+      const checked = normalizeOriginList(options.origins ?? []);
+      if (!checked.ok) throw new Error(checked.problem);
+      origins = checked.origins;
+    } else if ((options.origins ?? []).length > 0) {
+      throw new Error('origins are only for publishable keys');
+    }
     const key = generateKey(options.type);
-    const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
+    const rateLimit = options.rateLimit ?? (options.type === 'publishable' ? DEFAULT_PUBLISHABLE_RATE_LIMIT : DEFAULT_RATE_LIMIT_PER_MINUTE);
     const item: KeyItem = {
       keyHash: key.keyHash,
       keyId: key.keyId,
@@ -71,7 +92,7 @@ export class KeyAdmin {
       hint: key.hint,
       ...limiterStep(rateLimit),
     };
-    if (options.type === 'publishable') item.origins = options.origins ?? [];
+    if (origins) item.origins = origins;
     await this.doc.send(
       new PutCommand({ TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(keyHash)' }),
     );

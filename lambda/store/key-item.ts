@@ -25,4 +25,13 @@ export interface KeyItem {
   rlStep?: number;
   /** The token of the last counted request: tells an SDK retry of a write that landed from a new request. */
   rlLastRequest?: string;
+  /**
+   * Secret keys only: sightings of the key at the ingest API (where browsers
+   * call), which means it leaked. First and last time, how many.
+   */
+  exposedFirstAt?: string;
+  exposedLastAt?: string;
+  exposedCount?: number;
+  /** The token of the last counted sighting (as rlLastRequest, for a retried write). */
+  exposedLastRequest?: string;
 }

@@ -1,5 +1,5 @@
 /**
- * Key schema of both tables: the one source for the CDK stack, the local
+ * Key schema of the tables: the one source for the CDK stack, the local
  * table creation and the code that reads and writes items.
  *
  * contacts table   PK factoryId (S)   SK sk (S)
@@ -15,6 +15,14 @@
  *   GSI byKeyId    PK keyId                (keys only: `keys revoke`)
  *
  * reference table  PK email (S): the vendor dataset enrichment reads
+ *
+ * reports table    PK pk (S): what the ingest API stores, and its per-address limiter
+ *   event item     pk = "event#" + factoryId + "#" + eventId      (one per factory and eventId: the dedupe key)
+ *   feature req.   pk = "fr#" + factoryId + "#" + requestId
+ *   limiter item   pk = "limit#" + keyId + "#" + address hash    (no feed: never in the index)
+ *   GSI byFeed     PK feed = factoryId + "#events" | "#feature-requests", SK receivedAt,
+ *                  projecting type and expiresAt: newest first per factory, filtered by type
+ *   every item expires (expiresAt, TTL)
  */
 export const CONTACTS_KEY = { partitionKey: 'factoryId', sortKey: 'sk' } as const;
 /** Contacts with a company link, and (since they carry `companyId` too) the companies themselves. */
@@ -25,11 +33,27 @@ export const KEYS_BY_KEY_ID = { indexName: 'byKeyId', partitionKey: 'keyId' } as
 
 export const REFERENCE_KEY = { partitionKey: 'email' } as const;
 
+export const REPORTS_KEY = { partitionKey: 'pk' } as const;
+export const REPORTS_BY_FEED = {
+  indexName: 'byFeed',
+  partitionKey: 'feed',
+  sortKey: 'receivedAt',
+  // Small, so an index write stays 1 WCU: enough to filter by type and skip expired items before reading them.
+  include: ['type', 'expiresAt'],
+} as const;
+
+/** The two kinds of report the ingest API stores, and the feed (index partition) of each. */
+export type ReportKind = 'events' | 'feature-requests';
+export const eventKey = (factoryId: string, eventId: string): string => `event#${factoryId}#${eventId}`;
+export const featureRequestKey = (factoryId: string, requestId: string): string => `fr#${factoryId}#${requestId}`;
+export const limiterKey = (keyId: string, addressHash: string): string => `limit#${keyId}#${addressHash}`;
+export const feedOf = (factoryId: string, kind: ReportKind): string => `${factoryId}#${kind}`;
+
 export const CONTACT_SK_PREFIX = 'ct_';
 export const COMPANY_SK_PREFIX = 'company#';
 export const USAGE_SK_PREFIX = 'usage#';
 export const PASS_SK_PREFIX = 'pass#';
-/** Attribute DynamoDB's time to live reads (epoch seconds): only pass items have it. */
+/** Attribute DynamoDB's time to live reads (epoch seconds): pass items of the contacts table, every item of the reports table. */
 export const EXPIRES_AT = 'expiresAt';
 
 export const companySortKey = (domain: string): string => `${COMPANY_SK_PREFIX}${domain}`;
@@ -40,6 +64,7 @@ export interface TableNames {
   contacts: string;
   keys: string;
   reference: string;
+  reports: string;
 }
 
 /** Names used on one machine (DynamoDB Local) when the environment names none. */
@@ -47,6 +72,7 @@ export const LOCAL_TABLE_NAMES: TableNames = {
   contacts: 'contacts',
   keys: 'contacts-keys',
   reference: 'contacts-reference',
+  reports: 'contacts-reports',
 };
 
 /** Table names from the environment the stack gives the Lambdas. */
@@ -55,5 +81,6 @@ export function tableNamesFromEnv(env: NodeJS.ProcessEnv = process.env): TableNa
     contacts: env.CONTACTS_TABLE_NAME || LOCAL_TABLE_NAMES.contacts,
     keys: env.KEYS_TABLE_NAME || LOCAL_TABLE_NAMES.keys,
     reference: env.REFERENCE_TABLE_NAME || LOCAL_TABLE_NAMES.reference,
+    reports: env.REPORTS_TABLE_NAME || LOCAL_TABLE_NAMES.reports,
   };
 }

@@ -3,7 +3,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../paths';
 
-/** The API function's code as `cdk deploy` would upload it. */
+/** A function's code as `cdk deploy` would upload it. */
 export interface ApiAsset {
   /** The bundled handler file, `<assembly>/asset.<hash>/index.mjs`. */
   file: string;
@@ -12,7 +12,9 @@ export interface ApiAsset {
   hash: string;
 }
 
-const API_FUNCTION_DESCRIPTION = 'Contacts API';
+/** The functions behind the REST API, by the start of their description in the stack. */
+export const FUNCTION_DESCRIPTIONS = { contacts: 'Contacts API', ingest: 'Contacts ingest API' } as const;
+export type ApiFunction = keyof typeof FUNCTION_DESCRIPTIONS;
 
 interface Manifest {
   artifacts: Record<string, { type: string; properties?: { templateFile?: string } }>;
@@ -43,11 +45,12 @@ export function synthesize(outdir: string): void {
 }
 
 /**
- * Finds the API function's asset in a cloud assembly the way deployment does:
- * the function's `Code.S3Key` in the template names the asset, and the
- * assets manifest says which folder holds it.
+ * Finds a function's asset in a cloud assembly the way deployment does: the
+ * function's `Code.S3Key` in the template names the asset, and the assets
+ * manifest says which folder holds it.
  */
-export function findApiAsset(assemblyDir: string): ApiAsset {
+export function findApiAsset(assemblyDir: string, which: ApiFunction = 'contacts'): ApiAsset {
+  const description = FUNCTION_DESCRIPTIONS[which];
   const manifest = readJson<Manifest>(join(assemblyDir, 'manifest.json'));
   const stacks = Object.values(manifest.artifacts).filter((artifact) => artifact.type === 'aws:cloudformation:stack');
   for (const stack of stacks) {
@@ -55,9 +58,7 @@ export function findApiAsset(assemblyDir: string): ApiAsset {
     if (!templateFile) continue;
     const template = readJson<Template>(join(assemblyDir, templateFile));
     const fn = Object.values(template.Resources).find(
-      (resource) =>
-        resource.Type === 'AWS::Lambda::Function' &&
-        resource.Properties?.Description?.startsWith(API_FUNCTION_DESCRIPTION),
+      (resource) => resource.Type === 'AWS::Lambda::Function' && resource.Properties?.Description?.startsWith(description),
     );
     const key = fn?.Properties?.Code?.S3Key;
     if (typeof key !== 'string') continue;
@@ -68,11 +69,16 @@ export function findApiAsset(assemblyDir: string): ApiAsset {
     const file = join(assemblyDir, source, 'index.mjs');
     return { file, bytes: statSync(file).size, hash };
   }
-  throw new Error(`no "${API_FUNCTION_DESCRIPTION}" function with a bundled asset in ${assemblyDir}`);
+  throw new Error(`no "${description}" function with a bundled asset in ${assemblyDir}`);
 }
 
-/** Synthesizes into `outdir` and returns the API function's asset. */
-export function buildApiAsset(outdir: string): ApiAsset {
+/** Synthesizes into `outdir` and returns the API functions' assets. */
+export function buildApiAssets(outdir: string): Record<ApiFunction, ApiAsset> {
   synthesize(outdir);
-  return findApiAsset(outdir);
+  return { contacts: findApiAsset(outdir, 'contacts'), ingest: findApiAsset(outdir, 'ingest') };
+}
+
+/** Synthesizes into `outdir` and returns the contacts API function's asset. */
+export function buildApiAsset(outdir: string): ApiAsset {
+  return buildApiAssets(outdir).contacts;
 }

@@ -3,19 +3,23 @@ import { copyFileSync, existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, parse } from 'node:path';
 import { build, stop as stopEsbuild } from 'esbuild';
-import type { ApiAsset } from './api-asset';
+import type { ApiAsset, ApiFunction } from './api-asset';
+
+/** The file each function's asset is copied to in a prepared folder. */
+export const ASSET_FILES: Record<ApiFunction, string> = { contacts: 'index.mjs', ingest: 'ingest.mjs' };
 
 /**
- * A folder outside the project holding a copy of the API asset (index.mjs)
- * and the local HTTP adapter bundled into one file (serve-asset.mjs). No
- * node_modules folder is above it, so the handler runs on its bundle alone.
+ * A folder outside the project holding a copy of the API functions' assets
+ * (index.mjs: contacts, ingest.mjs: ingest) and the local HTTP adapter
+ * bundled into one file (serve-asset.mjs). No node_modules folder is above
+ * it, so each handler runs on its bundle alone.
  */
-export async function prepareBundledApi(asset: ApiAsset): Promise<string> {
+export async function prepareBundledApi(assets: Partial<Record<ApiFunction, ApiAsset>> & { contacts: ApiAsset }): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'contacts-asset-'));
   for (let up = dir; up !== parse(up).root; up = dirname(up)) {
     if (existsSync(join(up, 'node_modules'))) throw new Error(`${up} has a node_modules folder: the asset would not run alone`);
   }
-  copyFileSync(asset.file, join(dir, 'index.mjs'));
+  for (const [which, asset] of Object.entries(assets) as [ApiFunction, ApiAsset][]) copyFileSync(asset.file, join(dir, ASSET_FILES[which]));
   try {
     await build({
       entryPoints: [join(__dirname, 'serve-asset.ts')],
@@ -42,12 +46,14 @@ export interface BundledServer {
 }
 
 /**
- * Starts `node serve-asset.mjs index.mjs` in a prepared folder, with only the
- * environment given (plus PATH): no NODE_PATH, no NODE_OPTIONS, nothing from
- * the project. Resolves once it listens.
+ * Starts `node serve-asset.mjs index.mjs [<prefix>=ingest.mjs]` in a prepared
+ * folder, with only the environment given (plus PATH): no NODE_PATH, no
+ * NODE_OPTIONS, nothing from the project. Paths under `ingestPrefix` go to
+ * the ingest asset when the folder has one. Resolves once it listens.
  */
-export function startBundledServer(dir: string, env: Record<string, string>, timeoutMs = 15_000): Promise<BundledServer> {
-  const child = spawn(process.execPath, ['serve-asset.mjs', 'index.mjs'], {
+export function startBundledServer(dir: string, env: Record<string, string>, timeoutMs = 15_000, ingestPrefix?: string): Promise<BundledServer> {
+  const mounts = ingestPrefix && existsSync(join(dir, ASSET_FILES.ingest)) ? [`${ingestPrefix}=${ASSET_FILES.ingest}`] : [];
+  const child = spawn(process.execPath, ['serve-asset.mjs', ASSET_FILES.contacts, ...mounts], {
     cwd: dir,
     env: { PATH: process.env.PATH ?? '', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -10,6 +10,8 @@
  * --stack <name> [--region <region>] for a deployed stack.
  */
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../../lambda/domain/limits';
+import { DEFAULT_PUBLISHABLE_RATE_LIMIT } from '../../lambda/ingest/limits';
+import { normalizeOriginList } from '../../lambda/ingest/origins';
 import { KeyAdmin } from '../../lambda/store/key-admin';
 import { RATE_LIMIT_RANGE } from '../../lib/deploy-options';
 import { COMMON_OPTIONS, factoryIdArg, parseCommandLine, positiveIntArg, printJson, runCommand, UsageError } from '../cli';
@@ -21,27 +23,26 @@ const USAGE = `usage: npm run --silent keys -- <command> [options]
   create --factory <fac_id> [--rate-limit <requests per minute>]   issue a secret key (dfsk_…)
   create --factory <fac_id> --type publishable --origin <origin> [--origin <origin> …]
                                                                    issue a publishable key (dfpk_…)
-  list --factory <fac_id>                                          list a factory's keys (never the secrets)
+  list --factory <fac_id>                                          list a factory's keys (never the secrets): type,
+                                                                   origins, status, and for a secret key seen at the
+                                                                   ingest API its exposed record (rotate it)
   revoke <keyId>                                                   revoke a key: it gives 401 from then on
 
 options for every command:
   --stack <name> [--region <region>]   work on a deployed stack's tables instead of the local store
 
-Without --rate-limit a key gets ${DEFAULT_RATE_LIMIT_PER_MINUTE} requests per minute, or with --stack
-the stack's defaultRateLimit (its DefaultRateLimit output).`;
+Without --rate-limit a secret key gets ${DEFAULT_RATE_LIMIT_PER_MINUTE} requests per minute, or with --stack
+the stack's defaultRateLimit (its DefaultRateLimit output); a publishable key ${DEFAULT_PUBLISHABLE_RATE_LIMIT}.
 
-/** A website origin: scheme, host and optional port; no path. */
-function originArg(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new UsageError(`--origin must be a website origin like https://www.example.com, got "${value}"`);
-  }
-  if (!['http:', 'https:'].includes(url.protocol) || url.pathname !== '/' || url.search || url.hash || url.username) {
-    throw new UsageError(`--origin must be a website origin like https://www.example.com (no path), got "${value}"`);
-  }
-  return url.origin;
+An origin is scheme://host[:port] (http or https, no path): https://app.example.com,
+http://localhost:5173, or https://*.example.com for every subdomain of example.com (not
+example.com itself). At most 50; * and null are refused.`;
+
+/** The --origin values: each a website origin (lambda/ingest/origins.ts), normalized, 1 to 50. */
+function originsArg(values: string[]): string[] {
+  const checked = normalizeOriginList(values);
+  if (!checked.ok) throw new UsageError(`--origin: ${checked.problem}`);
+  return checked.origins;
 }
 
 async function main(argv: string[]) {
@@ -65,16 +66,18 @@ async function main(argv: string[]) {
       if (type !== 'secret' && type !== 'publishable') {
         throw new UsageError(`--type must be secret or publishable, got "${type}"`);
       }
-      const origins = (values.origin ?? []).map(originArg);
-      if (type === 'publishable' && origins.length === 0) {
+      if (type === 'secret' && (values.origin ?? []).length > 0) throw new UsageError('--origin is only for --type publishable');
+      if (type === 'publishable' && (values.origin ?? []).length === 0) {
         throw new UsageError('a publishable key needs at least one --origin (the website it is used on)');
       }
-      if (type === 'secret' && origins.length > 0) throw new UsageError('--origin is only for --type publishable');
+      const origins = type === 'publishable' ? originsArg(values.origin ?? []) : undefined;
       const rateLimit = positiveIntArg('--rate-limit', values['rate-limit'], RATE_LIMIT_RANGE.max);
       if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
-      // Otherwise the deployed stack's default, or locally KeyAdmin's.
+      // Otherwise a secret key gets the deployed stack's default (locally KeyAdmin's); a publishable key KeyAdmin's.
       run = async (admin, store) =>
-        printJson(await admin.create({ factoryId, type, rateLimit: rateLimit ?? store.defaultRateLimit, origins }));
+        printJson(
+          await admin.create({ factoryId, type, rateLimit: rateLimit ?? (type === 'secret' ? store.defaultRateLimit : undefined), origins }),
+        );
       break;
     }
     case 'list': {

@@ -1,17 +1,20 @@
 /**
- * npm start: the contacts API on http://localhost:$PORT, the same handler as
- * on Lambda behind a small HTTP adapter, on an embedded DynamoDB Local whose
- * data lives in .data/ (or on DYNAMODB_ENDPOINT when set).
- * `npm start -- --bundle` serves the file `cdk synth` bundles for Lambda
- * instead of the TypeScript sources.
+ * npm start: the contacts API and the ingest API on one port,
+ * http://localhost:$PORT (paths under /ingest/v1/ go to the ingest API, as
+ * on AWS), the same handlers as on Lambda behind a small HTTP adapter, on an
+ * embedded DynamoDB Local whose data lives in .data/ (or on
+ * DYNAMODB_ENDPOINT when set). `npm start -- --bundle` serves the files
+ * `cdk synth` bundles for Lambda instead of the TypeScript sources.
  */
 import type { Server } from 'node:http';
 import { relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ApiHandler } from '../../lambda/api/app';
-import { buildApiAsset } from '../bundle/api-asset';
+import { API_TABLE } from '../../lambda/api/routes';
+import { buildApiAssets } from '../bundle/api-asset';
 import { parseCommandLine, runCommand, UsageError } from '../cli';
 import { serveStore, type ServedStore } from '../store';
+import { hostHandler, sourceHandlers } from '../host';
 import { createHttpAdapter, listen } from '../http-adapter';
 import { DEFAULT_API_PORT, DEFAULT_DYNAMODB_PORT, LOCAL_DATA_DIR, PROJECT_ROOT } from '../paths';
 import { isPortInUse, portFromEnv } from '../ports';
@@ -23,22 +26,24 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 
 const USAGE = `usage: npm start [-- --bundle]
 
-Starts the contacts API on http://localhost:$PORT (default 3000) on an
-embedded DynamoDB Local (data in .data/), or on DYNAMODB_ENDPOINT when set.
+Starts the contacts API and, under /ingest/v1/, the ingest API on
+http://localhost:$PORT (default 3000) on an embedded DynamoDB Local (data in
+.data/), or on DYNAMODB_ENDPOINT when set.
 
-  --bundle   serve the Lambda asset that \`cdk synth\` builds (cdk.out/asset.…/index.mjs),
-             the file \`cdk deploy\` uploads, instead of the TypeScript sources
+  --bundle   serve the Lambda assets that \`cdk synth\` builds (cdk.out/asset.…/index.mjs),
+             the files \`cdk deploy\` uploads, instead of the TypeScript sources
 
 Environment: PORT, DYNAMODB_PORT (default 8000), DYNAMODB_ENDPOINT, LOG_LEVEL
 (DEBUG, INFO, WARN, ERROR, SILENT; default INFO: one JSON line per request).`;
 
-/** The handler to serve: the Lambda entry point's sources, or the asset `cdk synth` bundles from them. */
-async function loadHandler(bundle: boolean): Promise<ApiHandler> {
-  if (!bundle) return (await import('../../lambda/api/handler')).handler;
-  say('synthesizing the stack (cdk synth) for the bundled Lambda asset …');
-  const asset = buildApiAsset(`${PROJECT_ROOT}/cdk.out`);
-  say(`serving ${relative(process.cwd(), asset.file)} (${asset.bytes} bytes)`);
-  return ((await import(pathToFileURL(asset.file).href)) as { handler: ApiHandler }).handler;
+/** The handlers to serve: the Lambda entry points' sources, or the assets `cdk synth` bundles from them. */
+async function loadHandlers(bundle: boolean): Promise<{ contacts: ApiHandler; ingest: ApiHandler }> {
+  if (!bundle) return sourceHandlers();
+  say('synthesizing the stack (cdk synth) for the bundled Lambda assets …');
+  const assets = buildApiAssets(`${PROJECT_ROOT}/cdk.out`);
+  const load = async (file: string) => ((await import(pathToFileURL(file).href)) as { handler: ApiHandler }).handler;
+  for (const asset of Object.values(assets)) say(`serving ${relative(process.cwd(), asset.file)} (${asset.bytes} bytes)`);
+  return { contacts: await load(assets.contacts.file), ingest: await load(assets.ingest.file) };
 }
 
 runCommand(USAGE, async (argv) => {
@@ -92,8 +97,7 @@ runCommand(USAGE, async (argv) => {
     registerServer({ dataDir: LOCAL_DATA_DIR, endpoint: store.endpoint, api: `http://localhost:${port}` });
     // The Lambda entry point itself, configured by the environment as on AWS.
     process.env.DYNAMODB_ENDPOINT = store.endpoint;
-    const handler = await loadHandler(values.bundle === true);
-    server = createHttpAdapter(handler);
+    server = createHttpAdapter(hostHandler(await loadHandlers(values.bundle === true)));
     await listen(server, port).catch((error: NodeJS.ErrnoException) => {
       throw error.code === 'EADDRINUSE' ? busy() : error;
     });
@@ -101,7 +105,9 @@ runCommand(USAGE, async (argv) => {
       `slow clients: the request headers must arrive within ${server.headersTimeout / 1000} s and the whole request within ${server.requestTimeout / 1000} s, or the answer is 408`,
     );
     say(`Contacts API listening on http://localhost:${port}`);
+    say(`Ingest API (browsers, publishable keys) on http://localhost:${port}${API_TABLE.ingest.prefix}`);
     say('Issue a key with: npm run --silent keys -- create --factory fac_demo');
+    say("  or, for a web page: npm run --silent keys -- create --factory fac_demo --type publishable --origin http://localhost:5173");
   } catch (error) {
     unregisterServer();
     await store.stop();

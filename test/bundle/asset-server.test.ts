@@ -5,7 +5,7 @@ import { newTenant, startLocalApi, type LocalApi } from '../support/local-api';
 
 /**
  * Runs only under jest.bundle.config.js: proves the HTTP tests there talk to
- * the synthesized asset in a process that cannot reach the project's packages.
+ * the synthesized assets in a process that cannot reach the project's packages.
  */
 const dir = process.env.CONTACTS_API_BUNDLE_DIR ?? '';
 
@@ -20,8 +20,8 @@ describe('the API served from the synthesized asset', () => {
     expect(dir).not.toBe('');
   });
 
-  test('the folder holds only the asset and the HTTP adapter', () => {
-    expect(readdirSync(dir).sort()).toEqual(['index.mjs', 'serve-asset.mjs']);
+  test('the folder holds only the two assets (contacts, ingest) and the HTTP adapter', () => {
+    expect(readdirSync(dir).sort()).toEqual(['index.mjs', 'ingest.mjs', 'serve-asset.mjs']);
   });
 
   test('a Node process in that folder cannot load any package (nothing outside the bundle is reachable)', () => {
@@ -41,5 +41,14 @@ describe('the API served from the synthesized asset', () => {
     const res = await tenant.upsert({ email: 'asset@example.com' });
     expect(res.status).toBe(201);
     expect(res.headers['x-request-id']).toEqual(expect.any(String));
+  });
+
+  test('paths under /ingest/v1/ are answered by the ingest asset, the rest by the contacts asset', async () => {
+    const preflight = await api.request('OPTIONS', '/ingest/v1/events', { headers: { Origin: 'https://a.example' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe('https://a.example');
+    const contacts = await api.request('OPTIONS', '/api/v1/contacts', { headers: { Origin: 'https://a.example' } });
+    expect(contacts.status).toBe(403);
+    expect(contacts.headers['access-control-allow-origin']).toBeUndefined();
   });
 });

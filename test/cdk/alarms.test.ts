@@ -1,7 +1,7 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../../lambda/observability/names';
+import { INGEST_SERVICE_NAME, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../../lambda/observability/names';
 import { OUTPUTS } from '../../lib/outputs';
 import { resourcesOf, synthStack } from './synth';
 
@@ -52,12 +52,17 @@ test.each([
   ['api-latency-p99', 2000, 3, 3],
   ['api-function-errors', 3, 1, 1],
   ['api-function-throttles', 1, 1, 1],
+  ['ingest-function-errors', 3, 1, 1],
+  ['ingest-function-throttles', 1, 1, 1],
+  ['secret-key-exposed', 1, 1, 1],
   ['control-room-function-errors', 3, 1, 1],
   ['control-room-function-throttles', 1, 1, 1],
   ['contacts-table-throttles', 10, 1, 1],
   ['contacts-table-system-errors', 5, 1, 1],
   ['keys-table-throttles', 10, 1, 1],
   ['keys-table-system-errors', 5, 1, 1],
+  ['reports-table-throttles', 10, 1, 1],
+  ['reports-table-system-errors', 5, 1, 1],
 ])('alarm %s: >= %d in %d of %d five-minute periods, missing data is fine', (name, threshold, datapoints, periods) => {
   const alarm = alarms[name];
   expect(alarm).toBeDefined();
@@ -73,7 +78,7 @@ test.each([
 });
 
 test('there are no other alarms', () => {
-  expect(Object.keys(alarms)).toHaveLength(11);
+  expect(Object.keys(alarms)).toHaveLength(16);
 });
 
 test('every alarm notifies the alarm topic when it fires and when it clears', () => {
@@ -102,6 +107,16 @@ test('the 503 rate is the Lambda\'s StorageUnavailable over RequestsTotal, in th
   expect(alarm.Metrics.find((m) => m.Expression)!.Expression).toMatch(/^IF\(FILL\(failures, 0\) >= 5, 100 \* FILL\(failures, 0\) \/ requests, 0\)$/);
 });
 
+test('secret-key-exposed watches the ingest function\'s ExposedSecretKeys, in the namespace and service it writes', () => {
+  expect(metricsNamed(alarms['secret-key-exposed']!, METRIC.exposedSecretKeys)).toEqual([
+    { namespace: METRICS_NAMESPACE, stat: 'Sum', period: 300, dimensions: { service: INGEST_SERVICE_NAME } },
+  ]);
+  template.hasResourceProperties('AWS::Lambda::Function', {
+    Description: Match.stringLikeRegexp('^Contacts ingest API'),
+    Environment: { Variables: Match.objectLike({ POWERTOOLS_SERVICE_NAME: INGEST_SERVICE_NAME, POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE }) },
+  });
+});
+
 test('the API function writes its metrics in the namespace and service the alarms read', () => {
   template.hasResourceProperties('AWS::Lambda::Function', {
     Description: Match.stringLikeRegexp('^Contacts API'),
@@ -119,6 +134,8 @@ test('latency is API Gateway Latency p99 of this stage', () => {
 test.each([
   ['api-function-errors', 'Errors', 'Contacts API'],
   ['api-function-throttles', 'Throttles', 'Contacts API'],
+  ['ingest-function-errors', 'Errors', 'Contacts ingest API'],
+  ['ingest-function-throttles', 'Throttles', 'Contacts ingest API'],
   ['control-room-function-errors', 'Errors', 'Contacts control room'],
   ['control-room-function-throttles', 'Throttles', 'Contacts control room'],
 ])('%s watches Lambda %s of the %s function', (name, metricName, description) => {
@@ -133,6 +150,8 @@ test.each([
   ['contacts-table-system-errors', 'SystemErrors', 'TablesContacts', ['GetItem', 'UpdateItem', 'Query', 'TransactWriteItems', 'BatchGetItem']],
   ['keys-table-throttles', 'ThrottledRequests', 'TablesKeys', ['UpdateItem', 'PutItem', 'Query', 'BatchGetItem']],
   ['keys-table-system-errors', 'SystemErrors', 'TablesKeys', ['UpdateItem', 'PutItem', 'Query', 'BatchGetItem']],
+  ['reports-table-throttles', 'ThrottledRequests', 'TablesReports', ['PutItem', 'UpdateItem', 'Query', 'BatchGetItem']],
+  ['reports-table-system-errors', 'SystemErrors', 'TablesReports', ['PutItem', 'UpdateItem', 'Query', 'BatchGetItem']],
 ])('%s sums %s of the operations made on %s, each missing value counted as 0', (name, metricName, table, operations) => {
   const alarm = alarms[name]!;
   const metrics = metricsNamed(alarm, metricName);
@@ -208,6 +227,17 @@ describe('the dashboard', () => {
       const graph = widgets.find((w) => w.properties.title === name);
       expect(graph?.properties.annotations?.alarms).toEqual([alarmRef(name)]);
     }
+  });
+
+  test('has a row for the ingest API: what arrived, what was refused, its function', () => {
+    const titles = widgets.map((w) => w.properties.title);
+    expect(titles).toEqual(
+      expect.arrayContaining([
+        'Ingest: events and feature requests',
+        'Ingest: refused origins, 429s and exposed secret keys',
+        'Ingest function: duration p99 (ms), errors and concurrency',
+      ]),
+    );
   });
 
   test('is named after the stack, and an output', () => {

@@ -24,6 +24,7 @@ describe('resolveDeployOptions', () => {
       apiMemoryMb: 1024,
       logLevel: 'INFO',
       removalPolicy: 'retain',
+      reportRetentionDays: 90,
     });
   });
 
@@ -42,6 +43,7 @@ describe('resolveDeployOptions', () => {
         logLevel: 'debug',
         removalPolicy: 'DESTROY',
         controlRoomRoleArn: 'arn:aws:iam::123456789012:role/ControlRoom',
+        reportRetentionDays: '30',
       }),
     ).toEqual({
       ...DEFAULT_DEPLOY_OPTIONS,
@@ -57,6 +59,7 @@ describe('resolveDeployOptions', () => {
       logLevel: 'DEBUG',
       removalPolicy: 'destroy',
       controlRoomRoleArn: 'arn:aws:iam::123456789012:role/ControlRoom',
+      reportRetentionDays: 30,
     });
   });
 
@@ -75,6 +78,8 @@ describe('resolveDeployOptions', () => {
     ['apiMemoryMb', '64', /a whole number from 128 to 10240/],
     ['logLevel', 'verbose', /one of DEBUG, INFO, WARN, ERROR, SILENT/],
     ['removalPolicy', 'snapshot', /one of retain, destroy/],
+    ['reportRetentionDays', '0', /a whole number from 1 to 3650/],
+    ['reportRetentionDays', '90.5', /a whole number from 1 to 3650/],
   ])('refuses %s=%j with a message naming the option and what it accepts', (name, value, expected) => {
     expect(() => resolveDeployOptions({ stageName: 'dev', [name]: value })).toThrow(`-c ${name}=${value}: expected `);
     expect(() => resolveDeployOptions({ stageName: 'dev', [name]: value })).toThrow(expected);
@@ -96,6 +101,7 @@ describe('a stack deployed with options', () => {
       accessLogRetentionDays: 365,
       removalPolicy: 'destroy',
       defaultRateLimit: 600,
+      reportRetentionDays: 30,
     }));
   }, 60_000);
 
@@ -106,19 +112,27 @@ describe('a stack deployed with options', () => {
     expect(url.slice(-2)).toEqual([{ Ref: Object.keys(stages)[0] }, '/']);
   });
 
-  test('gives the API function its memory, and leaves the control-room function at 1 GB', () => {
+  test('gives the API and ingest functions their memory, and leaves the control-room function at 1 GB', () => {
     template.hasResourceProperties('AWS::Lambda::Function', { Description: Match.stringLikeRegexp('^Contacts API'), MemorySize: 2048 });
+    template.hasResourceProperties('AWS::Lambda::Function', { Description: Match.stringLikeRegexp('^Contacts ingest API'), MemorySize: 2048 });
     template.hasResourceProperties('AWS::Lambda::Function', { Description: Match.stringLikeRegexp('^Contacts control room'), MemorySize: 1024 });
   });
 
-  test('sets LOG_LEVEL on both functions', () => {
+  test('sets LOG_LEVEL on every function', () => {
     const functions = Object.values(resourcesOf(template, 'AWS::Lambda::Function')) as { Properties: { Environment: { Variables: Record<string, unknown> } } }[];
-    expect(functions.map((f) => f.Properties.Environment.Variables.LOG_LEVEL)).toEqual(['WARN', 'WARN']);
+    expect(functions.map((f) => f.Properties.Environment.Variables.LOG_LEVEL)).toEqual(['WARN', 'WARN', 'WARN']);
+  });
+
+  test('gives the ingest function the report retention, in days', () => {
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: Match.stringLikeRegexp('^Contacts ingest API'),
+      Environment: { Variables: Match.objectLike({ REPORT_RETENTION_DAYS: '30' }) },
+    });
   });
 
   test('keeps the functions\' logs logRetentionDays and the access logs accessLogRetentionDays', () => {
     const days = Object.values(resourcesOf(template, 'AWS::Logs::LogGroup')).map((g) => g.Properties.RetentionInDays).sort();
-    expect(days).toEqual([365, 7, 7]);
+    expect(days).toEqual([365, 7, 7, 7]);
   });
 
   test('removalPolicy=destroy: tables and logs go with the stack, and deletion protection is off', () => {

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ContactsStack, OUTPUTS } from '../../lib/contacts-stack';
 import { CONTROL_ROOM_SERVICE_NAME, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../../lambda/observability/names';
-import { CONTACTS_BY_COMPANY, CONTACTS_KEY, KEYS_BY_FACTORY, KEYS_BY_KEY_ID, KEYS_KEY } from '../../lambda/store/schema';
+import { CONTACTS_BY_COMPANY, CONTACTS_KEY, KEYS_BY_FACTORY, KEYS_BY_KEY_ID, KEYS_KEY, REPORTS_BY_FEED, REPORTS_KEY } from '../../lambda/store/schema';
 import { DEFAULT_DYNAMO_CONFIG, dynamoConfigFromEnv, LOCAL_DYNAMO_CONFIG } from '../../lambda/store/dynamo-client';
 import { endpoint, issueKey, newFactoryId } from '../support/local-api';
 
@@ -61,7 +61,7 @@ function dynamoGrants(fnId: string): Record<string, string[]> {
 
 describe('Lambda (issue point 5)', () => {
   test('the API function: Node.js 22, arm64, bundled handler, bounded timeout, table names in env', () => {
-    template.resourceCountIs('AWS::Lambda::Function', 2);
+    template.resourceCountIs('AWS::Lambda::Function', 3);
     template.hasResourceProperties('AWS::Lambda::Function', {
       Description: Match.stringLikeRegexp('^Contacts API'),
       Runtime: 'nodejs22.x',
@@ -83,11 +83,32 @@ describe('Lambda (issue point 5)', () => {
     expect(dynamoConfigFromEnv({ ...variables, DYNAMODB_ENDPOINT: 'http://localhost:8000' })).toMatchObject(LOCAL_DYNAMO_CONFIG);
   });
 
-  describe('the bundle', () => {
+
+  test('the ingest function: Node.js 22, arm64, bundled handler, bounded timeout, its tables and retention in env', () => {
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: Match.stringLikeRegexp('^Contacts ingest API'),
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      Handler: 'index.handler',
+      Timeout: 10,
+      Environment: {
+        Variables: Match.objectLike({ KEYS_TABLE_NAME: { Ref: Match.anyValue() }, REPORTS_TABLE_NAME: { Ref: Match.anyValue() }, REPORT_RETENTION_DAYS: '90' }),
+      },
+    });
+  });
+
+  test("the ingest function's role may call exactly UpdateItem on keys and PutItem/UpdateItem on reports: nothing on contacts", () => {
+    expect(dynamoGrants(functionId('Contacts ingest API'))).toEqual({
+      TablesKeys: ['dynamodb:UpdateItem'],
+      TablesReports: ['dynamodb:PutItem', 'dynamodb:UpdateItem'],
+    });
+  });
+
+  describe.each(['Contacts API', 'Contacts ingest API'])('the bundle of %s', (description) => {
     let bundlePath: string;
     let code: string;
     beforeAll(() => {
-      const fn = (resources('AWS::Lambda::Function') as any)[functionId('Contacts API')];
+      const fn = (resources('AWS::Lambda::Function') as any)[functionId(description)];
       const asset = fn.Metadata?.['aws:asset:path'] as string | undefined;
       const candidates = readdirSync(assemblyDir).filter((name) => name.startsWith('asset.') && existsSync(join(assemblyDir, name, 'index.mjs')));
       const dir = asset ?? candidates.find((name) => fn.Properties.Code.S3Key.startsWith(name.slice('asset.'.length)));
@@ -113,6 +134,7 @@ describe('Lambda (issue point 5)', () => {
     });
 
     test('runs with the environment the stack gives it: answers a proxy event from DynamoDB Local, metrics in the alarms\' namespace', async () => {
+      if (description !== 'Contacts API') return;
       const factoryId = newFactoryId('bundle');
       const { key } = await issueKey(factoryId);
       const event = {
@@ -183,7 +205,7 @@ describe('Lambda (issue point 5)', () => {
     expect(JSON.stringify(onIndexes[0].Resource)).toMatch(/\/index\/byCompany"/);
   });
 
-  test.each(['Contacts API', 'Contacts control room'])(
+  test.each(['Contacts API', 'Contacts ingest API', 'Contacts control room'])(
     '%s: its role has no AWS managed policy and may write logs to its own log group only',
     (prefix) => {
       const fn = (resources('AWS::Lambda::Function') as any)[functionId(prefix)];
@@ -207,7 +229,7 @@ describe('Lambda (issue point 5)', () => {
 describe('logs', () => {
   test('function logs are kept 30 days and access logs 90 by default, and kept when the stack is deleted', () => {
     const groups = Object.values(template.findResources('AWS::Logs::LogGroup')) as any[];
-    expect(groups.map((g) => g.Properties.RetentionInDays).sort()).toEqual([30, 30, 90]);
+    expect(groups.map((g) => g.Properties.RetentionInDays).sort()).toEqual([30, 30, 30, 90]);
     for (const group of groups) expect(group.DeletionPolicy).toBe('Retain');
   });
 });
@@ -274,18 +296,26 @@ describe('API Gateway (issue point 6)', () => {
     template.hasResourceProperties('AWS::ApiGateway::RestApi', { EndpointConfiguration: { Types: ['REGIONAL'] } });
   });
 
-  test('every method on every path goes to the Lambda through a proxy integration', () => {
+  test('every method on every path goes to a Lambda through a proxy integration: /ingest/v1/* to the ingest function, the rest to the contacts function', () => {
     const methods = Object.values(resources('AWS::ApiGateway::Method')) as any[];
-    expect(methods).toHaveLength(2);
+    const apiResources = resources('AWS::ApiGateway::Resource') as Record<string, any>;
+    /** The path of an API resource, from its parents' path parts. */
+    const pathOf = (ref: any): string => {
+      if (ref['Fn::GetAtt']) return '';
+      const resource = apiResources[ref.Ref];
+      return `${pathOf(resource.Properties.ParentId)}/${resource.Properties.PathPart}`;
+    };
+    const target = (method: any) => (JSON.stringify(method.Properties.Integration.Uri).includes(functionId('Contacts ingest API')) ? 'ingest' : 'contacts');
+    const routes = Object.fromEntries(methods.map((method) => [pathOf(method.Properties.ResourceId) || '/', target(method)]));
+    expect(routes).toEqual({ '/': 'contacts', '/{proxy+}': 'contacts', '/ingest': 'contacts', '/ingest/v1': 'contacts', '/ingest/v1/{proxy+}': 'ingest' });
     for (const method of methods) {
       expect(method.Properties.HttpMethod).toBe('ANY');
       expect(method.Properties.Integration.Type).toBe('AWS_PROXY');
       expect(method.Properties.AuthorizationType).toBe('NONE');
     }
-    template.hasResourceProperties('AWS::ApiGateway::Resource', { PathPart: '{proxy+}' });
   });
 
-  test('no CORS: no OPTIONS method and no Access-Control-* header anywhere', () => {
+  test('no CORS in the gateway: no OPTIONS method and no Access-Control-* header anywhere (the ingest function answers its own)', () => {
     expect(Object.keys(template.findResources('AWS::ApiGateway::Method', { Properties: { HttpMethod: 'OPTIONS' } }))).toEqual([]);
     expect(JSON.stringify(template.toJSON())).not.toMatch(/Access-Control/i);
   });
@@ -330,7 +360,7 @@ describe('API Gateway (issue point 6)', () => {
 describe('tables (issue point 7)', () => {
   test('all on demand, with point-in-time recovery, encryption, deletion protection, retained on delete', () => {
     const tables = template.findResources('AWS::DynamoDB::Table');
-    expect(Object.keys(tables)).toHaveLength(3);
+    expect(Object.keys(tables)).toHaveLength(4);
     for (const table of Object.values(tables) as any[]) {
       expect(table.DeletionPolicy).toBe('Retain');
       expect(table.UpdateReplacePolicy).toBe('Retain');
@@ -379,6 +409,23 @@ describe('tables (issue point 7)', () => {
         Match.objectLike({ IndexName: KEYS_BY_FACTORY.indexName, Projection: { ProjectionType: 'KEYS_ONLY' } }),
         Match.objectLike({ IndexName: KEYS_BY_KEY_ID.indexName, Projection: { ProjectionType: 'KEYS_ONLY' } }),
       ]),
+    });
+  });
+
+  test('the reports table is keyed by pk, expires every item, and reads a factory newest first through a small index', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [{ AttributeName: REPORTS_KEY.partitionKey, KeyType: 'HASH' }],
+      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: REPORTS_BY_FEED.indexName,
+          KeySchema: [
+            { AttributeName: 'feed', KeyType: 'HASH' },
+            { AttributeName: 'receivedAt', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['type', 'expiresAt'] },
+        },
+      ],
     });
   });
 });

@@ -27,14 +27,44 @@ describe('npm run keys -- create', () => {
     expect(JSON.parse(result.stdout).rateLimit).toBe(120);
   });
 
-  test('--type publishable issues a dfpk_ key bound to its origins', async () => {
-    const result = await keys('create', '--factory', newFactoryId('cli'), '--type', 'publishable', '--origin', 'https://www.Example.com', '--origin', 'http://localhost:5173');
+  test('--type publishable issues a dfpk_ key bound to its normalized origins, 600 requests per minute', async () => {
+    const result = await keys(
+      'create', '--factory', newFactoryId('cli'), '--type', 'publishable',
+      '--origin', 'https://www.Example.com', '--origin', 'http://localhost:5173', '--origin', 'HTTPS://*.Example.COM:443/', '--origin', 'https://www.example.com:443',
+    );
     expect(result.status).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({
       key: expect.stringMatching(/^dfpk_/),
       type: 'publishable',
-      origins: ['https://www.example.com', 'http://localhost:5173'],
+      rateLimit: 600,
+      origins: ['https://www.example.com', 'http://localhost:5173', 'https://*.example.com'],
     });
+  });
+
+  test.each([
+    ['*', /origin \* \(any website\) is not allowed/],
+    ['null', /origin null is not allowed/],
+    ['https://app.example.com/path', /has a path, query or fragment/],
+    ['https://app.example.com?x=1', /has a path, query or fragment/],
+    ['ftp://app.example.com', /must use http or https, not ftp/],
+    ['chrome-extension://abcdef', /must use http or https/],
+    ['app.example.com', /must look like https:\/\/app.example.com/],
+    ['https://*.com', /a wildcard needs a domain of two labels or more/],
+    ['https://*.localhost:5173', /a wildcard needs a domain of two labels or more/],
+    ['https://a.*.example.com', /a wildcard may only be the whole first label/],
+    ['https://user@app.example.com', /has a user name/],
+  ])('refuses the origin %s with a one-line error (exit code 2)', async (origin, message) => {
+    const result = await keys('create', '--factory', 'fac_x', '--type', 'publishable', '--origin', origin);
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.split('\n')[0]).toMatch(message);
+  });
+
+  test('refuses more than 50 origins', async () => {
+    const origins = Array.from({ length: 51 }, (_, i) => ['--origin', `https://site${i}.example.com`]).flat();
+    const result = await keys('create', '--factory', 'fac_x', '--type', 'publishable', ...origins);
+    expect(result.status).toBe(2);
+    expect(result.stderr.split('\n')[0]).toMatch(/at most 50 origins \(got 51\)/);
   });
 
   test.each([
@@ -42,7 +72,7 @@ describe('npm run keys -- create', () => {
     [['create', '--factory', 'acme'], /--factory must look like fac_/],
     [['create', '--factory', 'fac_x', '--rate-limit', '0'], /--rate-limit must be a whole number/],
     [['create', '--factory', 'fac_x', '--type', 'publishable'], /needs at least one --origin/],
-    [['create', '--factory', 'fac_x', '--type', 'publishable', '--origin', 'https://x.com/path'], /no path/],
+    [['create', '--factory', 'fac_x', '--type', 'publishable', '--origin', 'https://x.com/path'], /has a path/],
     [['create', '--factory', 'fac_x', '--type', 'admin'], /--type must be secret or publishable/],
     [['frobnicate'], /unknown command/],
     [[], /a command is required/],
@@ -71,6 +101,22 @@ describe('npm run keys -- list', () => {
     expect(result.stdout).not.toContain(first.key.slice(5));
     expect(result.stdout).not.toMatch(/keyHash|[0-9a-f]{64}/);
     expect(listed[0]).toMatchObject({ status: 'active', type: 'secret', hint: expect.any(String), createdAt: expect.any(String) });
+  });
+
+  test('shows the type, origins and status of each key, and the exposed record of a secret key seen at the ingest API', async () => {
+    const factoryId = newFactoryId('cli');
+    const secret = JSON.parse((await keys('create', '--factory', factoryId)).stdout);
+    JSON.parse((await keys('create', '--factory', factoryId, '--type', 'publishable', '--origin', 'https://shop.example.com')).stdout);
+    const leaked = await api.request('POST', '/ingest/v1/events', {
+      headers: { ...bearer(secret.key), Origin: 'https://shop.example.com', 'Content-Type': 'application/json' },
+      body: { events: [] },
+    });
+    expect(leaked.status).toBe(401);
+    const listed = JSON.parse((await keys('list', '--factory', factoryId)).stdout) as Record<string, any>[];
+    const byType = Object.fromEntries(listed.map((k) => [k.type, k]));
+    expect(byType.secret).toMatchObject({ status: 'active', exposed: { count: 1, firstSeenAt: expect.any(String), lastSeenAt: expect.any(String) } });
+    expect(byType.publishable).toMatchObject({ status: 'active', origins: ['https://shop.example.com'], rateLimit: 600 });
+    expect(byType.publishable).not.toHaveProperty('exposed');
   });
 
   test('lists nothing for a factory without keys', async () => {

@@ -34,6 +34,24 @@ describe('layout', () => {
     expect(offenders('lambda/domain', /\/store\/|\/api\/|\/enrichment\/|^@aws-sdk\//)).toEqual([]);
   });
 
+  test('lambda/ingest (the ingest API\'s rules) imports nothing from the store, the API, Middy or any AWS SDK package', () => {
+    expect(offenders('lambda/ingest', /\/store\/|\/api\/|\/enrichment\/|^@aws-sdk\/|^@middy\//)).toEqual([]);
+  });
+
+  test('zod is imported as zod/mini only, and as a namespace (the bundles stay small)', () => {
+    const full = ['lambda', 'lib', 'local'].flatMap((dir) => offenders(dir, /^zod(\/(?!mini$).*)?$/));
+    expect(full).toEqual([]);
+    const named = ['lambda', 'local'].flatMap((dir) =>
+      files(dir).filter((file) => /import\s*\{[^}]*\}\s*from\s*['"]zod\/mini['"]/.test(readFileSync(join(ROOT, file), 'utf8'))),
+    );
+    expect(named).toEqual([]);
+  });
+
+  test('every API of the route table is served by its own Lambda entry point', () => {
+    const entries = files('lambda/api').filter((file) => /handler\.ts$/.test(file)).sort();
+    expect(entries).toEqual(['lambda/api/handler.ts', 'lambda/api/ingest-handler.ts']);
+  });
+
   test('lambda/api reaches lambda/store only through its wiring module', () => {
     expect(offenders('lambda/api', /\.\.\/store\/|\.\.\/\.\.\/store\//, ['lambda/api/dynamo-dependencies.ts'])).toEqual([]);
   });

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApiAsset } from '../../local/bundle/api-asset';
+import { buildApiAssets } from '../../local/bundle/api-asset';
 import { prepareBundledApi } from '../../local/bundle/bundled-server';
 import globalSetup from './global-setup';
 
@@ -11,8 +11,8 @@ declare global {
 
 /**
  * For jest.bundle.config.js: DynamoDB Local as usual, then `cdk synth`, and
- * the API function's asset copied with the local HTTP adapter into a folder
- * outside the project. startLocalApi() then serves that file from a plain
+ * the API functions' assets (contacts and ingest) copied with the local HTTP
+ * adapter into a folder outside the project. startLocalApi() then serves that file from a plain
  * Node process instead of importing lambda/api/handler.ts.
  */
 export default async function bundleGlobalSetup(): Promise<void> {
@@ -20,10 +20,11 @@ export default async function bundleGlobalSetup(): Promise<void> {
   const started = Date.now();
   const assembly = mkdtempSync(join(tmpdir(), 'contacts-assembly-'));
   globalThis.__bundleFolders = [assembly];
-  const asset = buildApiAsset(assembly);
-  process.env.CONTACTS_API_BUNDLE_DIR = await prepareBundledApi(asset);
+  const assets = buildApiAssets(assembly);
+  process.env.CONTACTS_API_BUNDLE_DIR = await prepareBundledApi(assets);
   globalThis.__bundleFolders.push(process.env.CONTACTS_API_BUNDLE_DIR);
+  const { contacts, ingest } = assets;
   process.stdout.write(
-    `API asset ${asset.hash.slice(0, 12)}… (${asset.bytes} bytes) synthesized in ${Date.now() - started} ms, served from ${process.env.CONTACTS_API_BUNDLE_DIR}\n`,
+    `API assets ${contacts.hash.slice(0, 12)}… (${contacts.bytes} bytes) and ingest ${ingest.hash.slice(0, 12)}… (${ingest.bytes} bytes) synthesized in ${Date.now() - started} ms, served from ${process.env.CONTACTS_API_BUNDLE_DIR}\n`,
   );
 }

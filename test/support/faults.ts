@@ -13,7 +13,7 @@ import { endpoint, startLocalApi, tables, type LocalApi } from './local-api';
  * the call does (never by their order: a GET may run the key check and the
  * read in parallel).
  */
-export type DynamoCall = 'authorize' | 'contact-upsert' | 'company-create' | 'contact-read';
+export type DynamoCall = 'authorize' | 'contact-upsert' | 'company-create' | 'contact-read' | 'report-put' | 'address-limit';
 
 /** Answers that DynamoDB itself gives (the SDK's own deserializer turns them into its exceptions). */
 const SERVICE_FAULTS = {
@@ -91,6 +91,8 @@ const MATCHES: Record<DynamoCall, (call: ObservedCall) => boolean> = {
     !!c.sk?.startsWith(COMPANY_SK_PREFIX) &&
     /attribute_not_exists/.test(c.condition ?? ''),
   'contact-read': (c) => c.operation === 'GetItem' && c.table === tables.contacts,
+  'report-put': (c) => c.operation === 'PutItem' && c.table === tables.reports,
+  'address-limit': (c) => c.operation === 'UpdateItem' && c.table === tables.reports,
 };
 
 /** A key attribute as the middleware sees it: marshalled (`{S: "…"}`) by the document client. */

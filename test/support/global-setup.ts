@@ -27,6 +27,7 @@ export default async function globalSetup(): Promise<void> {
   delete process.env.DYNAMODB_ENDPOINT;
   process.env.CONTACTS_TABLE_NAME = LOCAL_TABLE_NAMES.contacts;
   process.env.KEYS_TABLE_NAME = LOCAL_TABLE_NAMES.keys;
+  process.env.REPORTS_TABLE_NAME = LOCAL_TABLE_NAMES.reports;
   const store = await openScratchStore({ fastStart: true });
   globalThis.__scratchStore = store;
   process.env.DYNAMODB_ENDPOINT = store.endpoint;

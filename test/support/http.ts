@@ -16,6 +16,8 @@ export interface RequestOptions {
   rawHeaders?: string[];
   /** A string or Buffer is sent as is; anything else as JSON. */
   body?: unknown;
+  /** The client's address, any of 127.0.0.0/8: the server sees the request come from it. */
+  localAddress?: string;
 }
 
 /**
@@ -40,7 +42,7 @@ export function send(baseUrl: string, method: string, path: string, options: Req
     else headers['Content-Length'] = Buffer.byteLength(payload);
   }
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method, headers, agent: false }, (res) =>
+    const req = httpRequest(url, { method, headers, agent: false, localAddress: options.localAddress }, (res) =>
       readResponse(res)
         .then((response) => {
           assertDocumented({ method, path: `${url.pathname}${url.search}` }, response);

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
-import { createApiHandler, type ApiDependencies, type ApiHandler } from '../../lambda/api/app';
+import { createApiHandler, createIngestHandler, type ApiDependencies, type ApiHandler } from '../../lambda/api/app';
 import { createDocumentClient, DEFAULT_DYNAMO_CONFIG, type DynamoConfig } from '../../lambda/store/dynamo-client';
-import { dynamoDependencies } from '../../lambda/api/dynamo-dependencies';
+import { dynamoDependencies, ingestDynamoDependencies, type IngestWiring } from '../../lambda/api/dynamo-dependencies';
+import { API_TABLE, type IngestDependencies } from '../../lambda/api/routes';
 import { KeyAdmin, type CreateKeyOptions } from '../../lambda/store/key-admin';
 import { tableNamesFromEnv } from '../../lambda/store/schema';
 import { startBundledServer } from '../../local/bundle/bundled-server';
+import { hostHandler, sourceHandlers } from '../../local/host';
 import { createHttpAdapter, listen } from '../../local/http-adapter';
 import { send, type HttpResponse, type RequestOptions } from './http';
 
@@ -42,15 +44,32 @@ export interface LocalApi {
   close(): Promise<void>;
 }
 
+/** The ingest API's stores on the run's DynamoDB Local, wired and configured as the Lambda's. */
+export function realIngestDependencies(wiring: IngestWiring = {}, config: Partial<DynamoConfig> = {}): IngestDependencies {
+  const doc = createDocumentClient({ ...DEFAULT_DYNAMO_CONFIG, endpoint: endpoint(), ...config });
+  return ingestDynamoDependencies(doc, tables, wiring);
+}
+
 /**
- * The API behind the local HTTP adapter on a free port. By default the real
- * Lambda entry point (lambda/api/handler.ts); pass dependencies to wrap
- * stores (fault injection) or control the clock.
+ * The host behind the local HTTP adapter on a free port, as `npm start`
+ * serves it: the contacts API, and the ingest API under /ingest/v1/. By
+ * default the real Lambda entry points (lambda/api/handler.ts and
+ * ingest-handler.ts), or under jest.bundle.config.js their synthesized
+ * assets; pass dependencies to wrap stores (fault injection) or control the
+ * clock (then only the contacts API is served).
  */
 export async function startLocalApi(deps?: ApiDependencies): Promise<LocalApi> {
   const bundleDir = process.env.CONTACTS_API_BUNDLE_DIR;
   if (!deps && bundleDir) return startBundledApi(bundleDir);
-  const handler: ApiHandler = deps ? createApiHandler(deps) : (await import('../../lambda/api/handler')).handler;
+  return serve(deps ? createApiHandler(deps) : hostHandler(await sourceHandlers()));
+}
+
+/** Both APIs in this process, the ingest API on the dependencies given (a clock, wider limits, faults). */
+export async function startLocalHost(ingest: IngestDependencies, contacts: ApiDependencies = realDependencies()): Promise<LocalApi> {
+  return serve(hostHandler({ contacts: createApiHandler(contacts), ingest: createIngestHandler(ingest) }));
+}
+
+async function serve(handler: ApiHandler): Promise<LocalApi> {
   const server: Server = createHttpAdapter(handler);
   const port = await listen(server, 0, '127.0.0.1');
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -74,13 +93,14 @@ async function startBundledApi(dir: string): Promise<LocalApi> {
     DYNAMODB_ENDPOINT: endpoint(),
     CONTACTS_TABLE_NAME: tables.contacts,
     KEYS_TABLE_NAME: tables.keys,
+    REPORTS_TABLE_NAME: tables.reports,
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     LOG_LEVEL: 'ERROR',
     POWERTOOLS_METRICS_DISABLED: 'true',
-  });
+  }, undefined, API_TABLE.ingest.prefix);
   return {
     baseUrl: server.baseUrl,
     pid: server.pid,
@@ -100,6 +120,14 @@ export async function issueKey(factoryId: string, options: Partial<CreateKeyOpti
   const created = await admin.create({ factoryId, type: 'secret', ...options });
   return { key: created.key, keyId: created.keyId };
 }
+
+/** Issues a publishable key bound to `origins`, as `keys create --type publishable` does. */
+export async function issuePublishableKey(factoryId: string, origins: string[], options: Partial<CreateKeyOptions> = {}) {
+  return issueKey(factoryId, { type: 'publishable', origins, ...options });
+}
+
+/** The keys the test's admin client sees (for the exposed record). */
+export const listKeys = (factoryId: string) => admin.list(factoryId);
 
 export async function revokeKey(keyId: string) {
   return admin.revoke(keyId);

@@ -2,13 +2,16 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { COMPANY_SK_PREFIX, CONTACT_SK_PREFIX, type TableNames } from '../../lambda/store/schema';
 
+/** What a call touched, by table and key: the key item, a contact, a company, a report, a limiter item, or another item. */
+export type CallItem = 'key' | 'contact' | 'company' | 'report' | 'limiter' | 'other';
+
 /** One DynamoDB call a request made, as seen by the SDK client it went through. */
 export interface CallRecord {
   /** `UpdateItem`, `GetItem`, … */
   operation: string;
   table: string;
-  /** What the call touched: the key item, a contact, a company, or another item. */
-  item: 'key' | 'contact' | 'company' | 'other';
+  /** What the call touched: the key item, a contact, a company, a report, a limiter item, or another item. */
+  item: CallItem;
   /** The key as the command gave it (document-client form). */
   key: Record<string, unknown> | undefined;
   /** performance.now() when the call was sent and when its answer (or error) arrived. */
@@ -90,8 +93,12 @@ export class CallRecorder {
     );
   }
 
-  private itemOf(input: CommandInput): CallRecord['item'] {
+  private itemOf(input: CommandInput & { Item?: Record<string, unknown> }): CallRecord['item'] {
     if (input.TableName === this.tables.keys) return 'key';
+    if (input.TableName === this.tables.reports) {
+      const pk = input.Key?.pk ?? input.Item?.pk;
+      return typeof pk === 'string' && pk.startsWith('limit#') ? 'limiter' : 'report';
+    }
     const sk = input.Key?.sk;
     if (input.TableName === this.tables.contacts && typeof sk === 'string') {
       if (sk.startsWith(CONTACT_SK_PREFIX)) return 'contact';

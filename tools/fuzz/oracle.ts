@@ -6,6 +6,7 @@ import { isUtf8 } from 'node:buffer';
  * here, in the README's order.
  */
 import { createHash } from 'node:crypto';
+import { ingestExpectation, ingestHeaderProblems, ingestSuccessProblems } from './ingest-oracle';
 import { headerValues, type FuzzRequest } from './request';
 import type { FuzzWorld } from './world';
 import { worldSecrets } from './world';
@@ -160,8 +161,15 @@ function afterKey(request: FuzzRequest, world: FuzzWorld): Expectation {
   return onCollection ? readByEmail(query, world) : readById((item as RegExpExecArray)[1] as string, world);
 }
 
-/** README Precedence: the first check that fails answers. */
+/** Paths under this prefix are the ingest API's (README, Architecture: npm start and API Gateway route them to its function). */
+const INGEST_PREFIX = '/ingest/v1/';
+
+export const isIngestPath = (target: string): boolean => splitTarget(target).path.startsWith(INGEST_PREFIX);
+
+/** README Precedence (or, under /ingest/v1/, the ingest precedence): the first check that fails answers. */
 export function expectation(request: FuzzRequest, world: FuzzWorld): Expectation {
+  const { path, query } = splitTarget(request.target);
+  if (path.startsWith(INGEST_PREFIX)) return ingestExpectation(request, path, query, world);
   if (headerValues(request, 'origin').length > 0) return { statuses: [403], reason: 'Origin header' };
   const key = keyOutcome(request, world);
   if (key.outcome === 'refused') return { statuses: [401], reason: 'no usable key' };
@@ -234,15 +242,21 @@ export function judgeAnswer(
   const problems: string[] = [];
   const expected = expectation(request, world);
   const { status, headers } = response;
+  const ingest = isIngestPath(request.target);
   if (!expected.statuses.includes(status)) problems.push(`status ${status}, expected ${expected.statuses.join(' or ')} (${expected.reason})`);
   if (status >= 500) problems.push(`a ${status}`);
-  for (const name of Object.keys(headers)) if (name.startsWith('access-control-')) problems.push(`CORS header ${name}`);
+  if (ingest) problems.push(...ingestHeaderProblems(request, status, headers, splitTarget(request.target).path));
+  else for (const name of Object.keys(headers)) if (name.startsWith('access-control-')) problems.push(`CORS header ${name}`);
   if (!headers['x-request-id']) problems.push('no X-Request-Id');
   if (headers['cache-control'] !== 'no-store') problems.push(`Cache-Control ${headers['cache-control']}`);
   if (headers['x-content-type-options'] !== 'nosniff') problems.push('no X-Content-Type-Options: nosniff');
+  if (status === 204) {
+    if (response.body !== '') problems.push('a 204 with a body');
+    return problems;
+  }
   if (!headers['content-type']?.startsWith('application/json')) problems.push(`Content-Type ${headers['content-type']}`);
-  if (status === 401 && headers['www-authenticate'] !== 'Bearer realm="contacts"') problems.push(`401 with WWW-Authenticate ${headers['www-authenticate']}`);
-  if (status === 405) {
+  if (!ingest && status === 401 && headers['www-authenticate'] !== 'Bearer realm="contacts"') problems.push(`401 with WWW-Authenticate ${headers['www-authenticate']}`);
+  if (!ingest && status === 405) {
     const allow = COLLECTION.test(splitTarget(request.target).path) ? ALLOW.collection : ALLOW.item;
     if (headers.allow !== allow) problems.push(`405 with Allow ${headers.allow}, expected ${allow}`);
   }
@@ -272,7 +286,8 @@ export function judgeAnswer(
       if (response.body.includes(secret)) problems.push(`error body repeats a key (${secret.slice(0, 9)}…)`);
     }
   } else if (status < 300) {
-    checkSuccess(request, object, status, expected, world, problems);
+    if (ingest) problems.push(...ingestSuccessProblems(status, object));
+    else checkSuccess(request, object, status, expected, world, problems);
   }
   return problems;
 }

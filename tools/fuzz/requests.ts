@@ -1,8 +1,9 @@
-/** Whole requests: upserts, reads and anything at all, each with hostile parts. */
+/** Whole requests: upserts, reads and anything at all, each with hostile parts; and requests to the ingest API. */
 import fc from 'fast-check';
 import { anyBody, oversizedBody } from './bodies';
 import { authorization, otherField } from './headers';
 import type { FuzzRequest } from './request';
+import { ingestRequest } from './ingest-requests';
 import { emailQuery, idSegmentFor, target } from './targets';
 import type { FuzzWorld } from './world';
 
@@ -47,7 +48,9 @@ export function hostileRequest(world: FuzzWorld): fc.Arbitrary<FuzzRequest> {
     generated: fc.oneof({ weight: 9, arbitrary: fc.constant({ body: Buffer.alloc(0) }) }, { weight: 1, arbitrary: body }),
   });
   const anything = fc.record({ method, target: target(world), headers: headers(world, 5), generated: body });
-  return fc
+  const contacts = fc
     .oneof({ weight: 4, arbitrary: upsert }, { weight: 3, arbitrary: read }, { weight: 3, arbitrary: anything })
-    .map(({ method: m, target: t, headers: h, generated }) => ({ method: m, target: t, headers: h, ...generated }));
+    .map(({ method: m, target: t, headers: h, generated }): FuzzRequest => ({ method: m, target: t, headers: h, ...generated }));
+  // A third to the ingest API (/ingest/v1/*), which the host serves beside the contacts API.
+  return fc.oneof({ weight: 2, arbitrary: contacts }, { weight: 1, arbitrary: ingestRequest(world) });
 }

@@ -16,11 +16,11 @@ import { partitionSnapshot } from './partition';
 import { describeRequest, type FuzzRequest } from './request';
 import { hostileRequest } from './requests';
 import { invoke, sendRaw, type FuzzResponse } from './transport';
-import { createWorld, fuzzHandler, worldSecrets, type FuzzWorld } from './world';
+import { createWorld, fuzzHostHandler, worldSecrets, type FuzzWorld } from './world';
 
 export type Channel = 'in-process' | 'http';
 
-/** The handler under test, in-process and behind the HTTP adapter, with its world. */
+/** The host under test (both APIs, dispatched as npm start does), in-process and behind the HTTP adapter, with its world. */
 export interface FuzzTarget {
   world: FuzzWorld;
   handler: ApiHandler;
@@ -31,7 +31,7 @@ export interface FuzzTarget {
 }
 
 export async function startFuzzTarget(doc: DynamoDBDocumentClient, tables: TableNames): Promise<FuzzTarget> {
-  const handler = fuzzHandler(doc, tables);
+  const handler = fuzzHostHandler(doc, tables);
   const world = await createWorld(handler, doc, tables);
   const server: Server = createHttpAdapter(handler);
   const port = await listen(server, 0, '127.0.0.1');

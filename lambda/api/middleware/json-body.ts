@@ -13,17 +13,18 @@ function decodeBase64Body(body: string): string {
 
 /**
  * Parses the body as JSON into `event.body`; malformed, not UTF-8 or empty
- * gives 400 (spec 7). The Content-Type is not enforced: a JSON body is read as JSON.
+ * gives 400 (spec 7; the ingest contract too). `example` is the body the
+ * message for an empty one shows. The Content-Type is not enforced: a JSON body is read as JSON.
  * Our own rather than @middy/http-json-body-parser, which answers 415/422
  * where the spec wants 400.
  */
-export function jsonBody(): MiddlewareObj<ApiEvent> {
+export function jsonBody(example = '{"email": "ada@example.com"}'): MiddlewareObj<ApiEvent> {
   return {
     name: 'jsonBody',
     before: ({ event }) => {
       const text = event.isBase64Encoded && event.body ? decodeBase64Body(event.body) : event.body;
       if (!text || text.trim() === '') {
-        throw apiError(400, 'Request body is empty: send a JSON object, like {"email": "ada@example.com"}.');
+        throw apiError(400, `Request body is empty: send a JSON object, like ${example}.`);
       }
       try {
         // A UTF-8 byte order mark is not JSON, but it is harmless: skip it.

@@ -9,8 +9,9 @@ let coldStart = true;
  * One JSON log line per request (lambda/observability/logger.ts): request id
  * (the one in the `X-Request-Id` response header), route, status, latency, DynamoDB calls
  * and their time, the caller's factory and key id, and for a 5xx the class of
- * the error behind it. Never the raw path or query string (they can hold an
- * email or a key), headers or the body.
+ * the error behind it, and what the API itself adds (`context.logFields`).
+ * Never the raw path or query string (they can hold an email or a key),
+ * headers or the body.
  */
 export function requestLog(
   routeOf: (event: ApiEvent, context: ApiContext) => string,
@@ -34,6 +35,7 @@ export function requestLog(
       factoryId: context.caller?.factoryId,
       keyId: context.caller?.keyId,
       errorClass: status >= 500 ? (context.failure ?? 'unknown') : undefined,
+      ...context.logFields,
       coldStart,
     };
     coldStart = false;

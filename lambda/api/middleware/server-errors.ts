@@ -16,12 +16,17 @@ const isHttpError = (error: unknown): boolean =>
 
 /**
  * Failures of ours. Storage that could not answer in time (or middy's early
- * timeout before the Lambda's own) becomes 503 with `Retry-After`: every write
- * is idempotent, so the same request may simply be sent again. Anything else
+ * timeout before the Lambda's own) becomes 503 with `Retry-After` and the
+ * API's `unavailable` message: every write is idempotent, so the same request
+ * may simply be sent again. Anything else
  * unexpected is logged with its stack and left to become a 500.
  * Must run before @middy/http-error-handler, which drops the original error.
  */
-export function serverErrors(): MiddlewareObj<unknown, unknown, Error, ApiContext> {
+/** The contacts API's 503 message. */
+export const CONTACTS_UNAVAILABLE =
+  'The contacts store is temporarily unavailable: retry the same request (retrying is safe and cannot create a duplicate).';
+
+export function serverErrors(unavailable: string = CONTACTS_UNAVAILABLE): MiddlewareObj<unknown, unknown, Error, ApiContext> {
   return {
     name: 'serverErrors',
     onError: (request) => {
@@ -31,11 +36,7 @@ export function serverErrors(): MiddlewareObj<unknown, unknown, Error, ApiContex
       context.failure = failureClass(error);
       if (error instanceof StorageUnavailableError || error.name === 'TimeoutError') {
         logger.warn('storage unavailable', { lambdaRequestId: requestId, errorClass: context.failure, error: redactKeys(error.message) });
-        request.error = apiError(
-          503,
-          'The contacts store is temporarily unavailable: retry the same request (retrying is safe and cannot create a duplicate).',
-          { 'Retry-After': '1' },
-        );
+        request.error = apiError(503, unavailable, { 'Retry-After': '1' });
         return;
       }
       logger.error('unexpected error', {

@@ -1,0 +1,18 @@
+import type { RouteHandler } from '../types';
+
+/**
+ * OPTIONS on an ingest endpoint: the CORS preflight (ingest-contract.md,
+ * "CORS"). 204 for any origin, without a key lookup; the API's CORS
+ * middleware echoes the origin. Browsers may cache the answer for two hours.
+ */
+export function preflightOperation(): RouteHandler {
+  return async () => ({
+    statusCode: 204,
+    headers: {
+      'Access-Control-Allow-Methods': 'POST',
+      'Access-Control-Allow-Headers': 'authorization, content-type',
+      'Access-Control-Max-Age': '7200',
+    },
+    body: '',
+  });
+}

@@ -1,0 +1,56 @@
+import type { RatePolicy } from '../domain/rate-limit';
+
+/**
+ * The ingest API's limits (ingest-contract.md, "Limits and abuse" and the
+ * field tables): one place, so validation, the limiter, the docs and the
+ * tests agree.
+ */
+export const INGEST_BODY_LIMIT_BYTES = 64 * 1024;
+export const MAX_EVENTS_PER_REQUEST = 20;
+/** A publishable key is bound to 1–50 origins. */
+export const MAX_ORIGINS_PER_KEY = 50;
+/** Requests per minute of a publishable key issued without --rate-limit. */
+export const DEFAULT_PUBLISHABLE_RATE_LIMIT = 600;
+/** Days an event or feature request is kept before DynamoDB's TTL removes it (a deploy option). */
+export const DEFAULT_REPORT_RETENTION_DAYS = 90;
+export const MAX_TAGS = 50;
+
+/** Characters kept of each free-text field (longer text is clipped, never refused). */
+export const EVENT_TEXT = {
+  message: 8192,
+  exceptionType: 200,
+  exceptionValue: 2048,
+  exceptionStack: 16_384,
+  pageUrl: 2048,
+  release: 200,
+  tagKey: 64,
+  tagValue: 200,
+  reporterEmail: 254,
+  reporterName: 200,
+  userAgent: 512,
+} as const;
+
+export const FEATURE_REQUEST_TEXT = {
+  titleMin: 3,
+  title: 140,
+  description: 4000,
+  category: 64,
+} as const;
+
+/** A GCRA policy (lambda/domain/rate-limit.ts) with the house burst: a tenth of the limit, rounded down. */
+export function ratePolicy(limit: number, periodMs: number): RatePolicy {
+  return { limit, periodMs, burst: Math.floor(limit / 10) };
+}
+
+/** The limits held per publishable key and client address, beside the key's own per-minute limit. */
+export interface AddressLimits {
+  /** Every request: 60 per minute. */
+  requests: RatePolicy;
+  /** Feature requests: 10 per hour. */
+  featureRequests: RatePolicy;
+}
+
+export const DEFAULT_ADDRESS_LIMITS: AddressLimits = {
+  requests: ratePolicy(60, 60_000),
+  featureRequests: ratePolicy(10, 3_600_000),
+};

@@ -1,0 +1,64 @@
+import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { ReportStore, StoredEvent, StoredFeatureRequest } from '../ingest/ports';
+import type { CallLog } from '../domain/ports';
+import { isConditionalCheckFailed, storageCall } from './errors';
+import { eventKey, featureRequestKey, feedOf } from './schema';
+import { itemOfFailure } from './key-limiter';
+
+/** Attributes of a report item that are bookkeeping, not the report: dropped when it is read back. */
+export const REPORT_BOOKKEEPING = ['pk', 'feed', 'writeToken', 'expiresAt'] as const;
+
+/**
+ * Events and feature requests in the reports table. Each report is one
+ * conditional PutItem keyed by factory and eventId/requestId: the first
+ * write stores it, any later one (a retried beacon, another tab) finds it
+ * and changes nothing. A BatchWriteItem cannot carry that condition, so the
+ * events of one request are written one PutItem each, in parallel (by the
+ * caller). The item also lands in the byFeed index (factory + kind, receive
+ * time; type and expiry projected) for newest-first reading.
+ */
+export class DynamoReportStore implements ReportStore {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async putEvent(event: StoredEvent, log?: CallLog): Promise<'stored' | 'duplicate'> {
+    const item = { pk: eventKey(event.factoryId, event.eventId), feed: feedOf(event.factoryId, 'events'), ...event };
+    const { created } = await this.putOnce<StoredEvent>(item, event.writeToken, 'PutItem (event)', log);
+    return created ? 'stored' : 'duplicate';
+  }
+
+  async putFeatureRequest(request: StoredFeatureRequest, log?: CallLog): Promise<{ created: boolean; stored: StoredFeatureRequest }> {
+    const item = { pk: featureRequestKey(request.factoryId, request.requestId), feed: feedOf(request.factoryId, 'feature-requests'), ...request };
+    const { created, existing } = await this.putOnce<StoredFeatureRequest>(item, request.writeToken, 'PutItem (feature request)', log);
+    return { created, stored: existing ?? request };
+  }
+
+  /**
+   * Writes the item unless its key exists. An item carrying our own write
+   * token is our earlier attempt, landed with its answer lost: created.
+   */
+  private async putOnce<T extends { writeToken: string }>(item: Record<string, unknown>, writeToken: string, operation: string, log?: CallLog) {
+    try {
+      await storageCall(operation, () =>
+        this.doc.send(
+          new PutCommand({
+            TableName: this.tableName,
+            Item: item,
+            ConditionExpression: 'attribute_not_exists(pk)',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        ),
+        log,
+      );
+      return { created: true, existing: undefined };
+    } catch (error) {
+      if (!isConditionalCheckFailed(error)) throw error;
+      const found = itemOfFailure<T & { pk?: string; feed?: string }>(error);
+      // The record as stored, without its keys.
+      const { pk: _pk, feed: _feed, ...existing } = found ?? {};
+      return { created: found?.writeToken === writeToken, existing: found ? (existing as T) : undefined };
+    }
+  }
+}

@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto';
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import type { KeyType } from '../domain/api-key';
+import { StorageUnavailableError } from '../domain/errors';
+import type { CallLog } from '../domain/ports';
+import { decideRate, intervalUs, perMinutePolicy, toleranceUs, type RateDecision, type RatePolicy } from '../domain/rate-limit';
+import { isConditionalCheckFailed, storageCall } from './errors';
+import type { KeyItem } from './key-item';
+
+/** What a container last saw of a key's limiter: it picks the update shape of the next request. */
+export interface LimiterGuess {
+  rateLimit: number;
+  tatUs?: number;
+}
+
+/** The outcome of one key call: the key's item when it exists and is of the type asked for. */
+export type KeyCall =
+  | { outcome: 'allowed'; item: KeyItem }
+  | { outcome: 'unknown' }
+  | { outcome: 'revoked' }
+  | { outcome: 'throttled'; item: KeyItem; decision: Extract<RateDecision, { admitted: false }> };
+
+/** Not this very request again: an SDK retry of a write that landed but whose answer was lost. */
+export const NOT_REPEATED = '(attribute_not_exists(#lastRequest) OR #lastRequest <> :request)';
+
+/** The GCRA update of one limit held in one attribute of an item (see gcraShape). */
+export interface GcraShape {
+  update: string;
+  condition: string;
+  /** Values the shape reads, computed from the policy and now. */
+  values: Record<string, number>;
+}
+
+/**
+ * How a TAT moves (lambda/domain/rate-limit.ts), as a conditional update
+ * whose condition is exactly the rule's "admit" for the state it expects.
+ * DynamoDB conditions compare but cannot add, so now + τ is computed by the
+ * caller and sent as a value:
+ *   idle  TAT ≤ now (or none)   TAT := now + T
+ *   busy  now < TAT ≤ now + τ   TAT := TAT + T
+ *   (TAT > now + τ: refused, nothing written)
+ * `tat` is the attribute's expression name (`#t0`), `tag` names this
+ * limit's values (`:s0`, `:d0`); `now` is the value holding now.
+ */
+export function gcraShape(from: 'idle' | 'busy', policy: RatePolicy, operands: { tat: string; tag: string; now: string; nowUs: number }): GcraShape {
+  const { tat, tag, now, nowUs } = operands;
+  const step = `:s${tag}`;
+  if (from === 'idle') {
+    return {
+      update: `${tat} = ${now} + ${step}`,
+      condition: `(attribute_not_exists(${tat}) OR ${tat} <= ${now})`,
+      values: { [step]: intervalUs(policy) },
+    };
+  }
+  const deadline = `:d${tag}`;
+  return {
+    update: `${tat} = ${tat} + ${step}`,
+    condition: `${tat} > ${now} AND ${tat} <= ${deadline}`,
+    values: { [step]: intervalUs(policy), [deadline]: nowUs + toleranceUs(policy) },
+  };
+}
+
+type Shape = 'first' | 'idle' | 'busy';
+
+/**
+ * The key's own limit as a conditional update. A container's first request
+ * of a key ("first") knows nothing of it: T comes from the item's `rlStep`,
+ * written when the key was issued. Once the container has seen the key it
+ * knows its limit, and "idle" also writes `rlStep` (healing a key issued
+ * before it existed).
+ *   first  TAT ≤ now (or none)   TAT := now + rlStep
+ *   idle   TAT ≤ now (or none)   TAT := now + T, rlStep := T
+ *   busy   now < TAT ≤ now + τ   TAT := TAT + T
+ */
+function keyCommand(
+  tableName: string,
+  keyType: KeyType,
+  keyHash: string,
+  shape: Shape,
+  known: LimiterGuess | undefined,
+  nowUs: number,
+  request: string,
+): UpdateCommand {
+  const names: Record<string, string> = {
+    '#status': 'status',
+    '#keyType': 'keyType',
+    '#tat': 'rlTat',
+    '#lastUsedAt': 'lastUsedAt',
+    '#lastRequest': 'rlLastRequest',
+  };
+  const values: Record<string, unknown> = {
+    ':active': 'active',
+    ':keyType': keyType,
+    ':now': nowUs,
+    ':iso': new Date(nowUs / 1000).toISOString(),
+    ':request': request,
+  };
+  let update: string;
+  let condition: string;
+  if (shape === 'first' || !known) {
+    names['#step'] = 'rlStep';
+    update = '#tat = :now + #step';
+    condition = '(attribute_not_exists(#tat) OR #tat <= :now) AND attribute_exists(#step)';
+  } else {
+    const gcra = gcraShape(shape, perMinutePolicy(known.rateLimit), { tat: '#tat', tag: '', now: ':now', nowUs });
+    Object.assign(values, gcra.values);
+    update = gcra.update;
+    condition = gcra.condition;
+    if (shape === 'idle') {
+      names['#step'] = 'rlStep';
+      update += ', #step = :s';
+    }
+  }
+  return new UpdateCommand({
+    TableName: tableName,
+    Key: { keyHash },
+    UpdateExpression: `SET ${update}, #lastUsedAt = :iso, #lastRequest = :request`,
+    ConditionExpression: `#status = :active AND #keyType = :keyType AND ${NOT_REPEATED} AND ${condition}`,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    ReturnValues: 'ALL_NEW',
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  });
+}
+
+/** The item a failed condition returned (raw, even through the document client), if any. */
+export function itemOfFailure<T>(error: { Item?: Record<string, unknown> }): T | undefined {
+  return error.Item ? (unmarshall(error.Item as Record<string, AttributeValue>) as T) : undefined;
+}
+
+/**
+ * One request of a key: authentication (the key exists, is active and of
+ * `keyType`) and its per-minute limit in one conditional UpdateItem on the
+ * key's item, so a revoked key fails on its very next request and the limit
+ * holds across any number of concurrent Lambdas. Used by both APIs: secret
+ * keys on the contacts API, publishable keys on the ingest API.
+ *
+ * The request guesses the shape from what the container last saw of the key
+ * ("first" for a key it has not seen). A wrong guess, a throttled key, or a
+ * revoked, unknown or other-type one fails the condition, and the item
+ * returned with the failure says which: the second call (on a wrong guess
+ * only) is exact.
+ *
+ * Each request writes its own token. When the SDK retries a write that landed
+ * but whose answer was lost, the retry fails its condition and the returned
+ * item carries our token: the request is allowed, counted once. (Should
+ * another request on the same key land in between, the token is no longer
+ * ours and the retry counts again: the limit then errs strict.)
+ */
+export async function countKeyRequest(
+  doc: DynamoDBDocumentClient,
+  tableName: string,
+  keyType: KeyType,
+  keyHash: string,
+  nowUs: number,
+  known: LimiterGuess | undefined,
+  log?: CallLog,
+): Promise<KeyCall> {
+  const request = randomUUID();
+  let guessFrom = known;
+  // Three tries cover the worst sequence: "first" on a key issued without
+  // rlStep, "idle" finding the key busy by then, and "busy" failing, which
+  // only happens once it is over the limit (the TAT never moves back).
+  for (let tries = 0; tries < 3; tries += 1) {
+    const shape: Shape = !guessFrom ? 'first' : guessFrom.tatUs !== undefined && guessFrom.tatUs > nowUs ? 'busy' : 'idle';
+    try {
+      const result = await storageCall(
+        'UpdateItem (authorize key)',
+        () => doc.send(keyCommand(tableName, keyType, keyHash, shape, guessFrom, nowUs, request)),
+        log,
+      );
+      return { outcome: 'allowed', item: result.Attributes as KeyItem };
+    } catch (error) {
+      if (!isConditionalCheckFailed(error)) throw error;
+      const old = itemOfFailure<KeyItem>(error);
+      if (!old || old.keyType !== keyType || old.status !== 'active') {
+        return { outcome: old?.keyType === keyType ? 'revoked' : 'unknown' };
+      }
+      // Our own earlier attempt landed (its answer was lost): the request is counted, once.
+      if (old.rlLastRequest === request) return { outcome: 'allowed', item: old };
+      guessFrom = { rateLimit: old.rateLimit, tatUs: old.rlTat };
+      const decision = decideRate({ tatUs: old.rlTat }, nowUs, perMinutePolicy(old.rateLimit));
+      if (!decision.admitted) return { outcome: 'throttled', item: old, decision };
+      // The guess was wrong (or the state moved under us): try again, from what is stored now.
+    }
+  }
+  throw new StorageUnavailableError('UpdateItem (authorize key)', new Error('the key item kept changing under three attempts'));
+}

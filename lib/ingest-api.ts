@@ -1,0 +1,101 @@
+import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
+import { LambdaIntegration, type RestApi } from 'aws-cdk-lib/aws-apigateway';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { NagSuppressions } from 'cdk-nag';
+import { Construct } from 'constructs';
+import { API_PREFIXES } from '../lambda/api/prefixes';
+import { INGEST_SERVICE_NAME, METRICS_NAMESPACE } from '../lambda/observability/names';
+import type { LogLevel } from './deploy-options';
+import { grantTableCalls } from './grants';
+import { ServiceFunction } from './service-function';
+
+export interface IngestApiProps {
+  /** The REST API and stage the contacts API already runs on: one host. */
+  api: RestApi;
+  /** Where every path the ingest function does not own keeps going. */
+  contactsIntegration: LambdaIntegration;
+  keysTable: Table;
+  reportsTable: Table;
+  memorySize: number;
+  reportRetentionDays: number;
+  logLevel: LogLevel;
+  logRetention: RetentionDays;
+  removalPolicy: RemovalPolicy;
+}
+
+/**
+ * The browser-side bug-reporting API (ingest-contract.md): its own
+ * Middy-wrapped Lambda behind `/ingest/v1/{proxy+}` on the same REST API and
+ * stage as the contacts API, which keeps every other path. Least privilege:
+ * the function may update key items (the key call, the exposed mark), and
+ * put and update items of the reports table (reports, limiter items); it
+ * cannot read or write contacts, nor read a report back.
+ */
+export class IngestApi extends Construct {
+  readonly handler: ServiceFunction;
+
+  constructor(scope: Construct, id: string, props: IngestApiProps) {
+    super(scope, id);
+    this.handler = new ServiceFunction(this, 'Handler', {
+      description: 'Contacts ingest API: bug reports and feature requests from browsers (API Gateway proxy)',
+      entry: 'api/ingest-handler.ts',
+      // The handler answers 503 half a second before this; DynamoDB calls are bounded well inside it.
+      timeout: Duration.seconds(10),
+      memorySize: props.memorySize,
+      logRetention: props.logRetention,
+      logRemovalPolicy: props.removalPolicy,
+      environment: {
+        KEYS_TABLE_NAME: props.keysTable.tableName,
+        REPORTS_TABLE_NAME: props.reportsTable.tableName,
+        REPORT_RETENTION_DAYS: String(props.reportRetentionDays),
+        LOG_LEVEL: props.logLevel,
+        POWERTOOLS_SERVICE_NAME: INGEST_SERVICE_NAME,
+        POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+      },
+    });
+
+    // Least privilege: exactly the calls the handler makes.
+    grantTableCalls(props.keysTable, this.handler, 'dynamodb:UpdateItem');
+    grantTableCalls(props.reportsTable, this.handler, 'dynamodb:PutItem', 'dynamodb:UpdateItem');
+
+    // /ingest/v1/{proxy+} → this function. /ingest and /ingest/v1 themselves stay the contacts
+    // function's, as they were before these resources existed (and as npm start dispatches).
+    const [first, second] = API_PREFIXES.ingest.split('/').filter(Boolean) as [string, string];
+    const ingest = props.api.root.addResource(first);
+    const version = ingest.addResource(second);
+    const ingestMethods = [ingest.addMethod('ANY', props.contactsIntegration), version.addMethod('ANY', props.contactsIntegration)];
+    const proxy = version.addProxy({
+      defaultIntegration: new LambdaIntegration(this.handler, { proxy: true, allowTestInvoke: false }),
+      anyMethod: true,
+    });
+
+    NagSuppressions.addResourceSuppressions(ingestMethods, [
+      {
+        id: 'AwsSolutions-APIG4',
+        reason:
+          'These two paths (/ingest and /ingest/v1 themselves) go to the contacts function like every path the ingest function does not own, and it authenticates every request itself: a secret key looked up by its sha256 in the keys table, in the same conditional write that counts its rate limit (README: Keys, Precedence).',
+      },
+      {
+        id: 'AwsSolutions-COG4',
+        reason:
+          'Callers are servers holding API keys issued with the keys command, not users of a Cognito user pool; the contacts function authenticates the keys (see AwsSolutions-APIG4).',
+      },
+    ]);
+    NagSuppressions.addResourceSuppressions(
+      proxy.anyMethod ? [proxy.anyMethod] : [],
+      [
+        {
+          id: 'AwsSolutions-APIG4',
+          reason:
+            'The Lambda authenticates every request itself: a publishable key (Authorization: Bearer dfpk_… or ?key=, for navigator.sendBeacon) is looked up by its sha256 in the keys table, in the same conditional write that counts its rate limit, and the Origin must be on the key\'s list (README: Ingest API). An API Gateway authorizer could not answer the CORS preflight without a key, nor read the key from the query in the specified precedence.',
+        },
+        {
+          id: 'AwsSolutions-COG4',
+          reason:
+            'Callers are visitors\' browsers on a customer\'s website holding its publishable key, not users of a Cognito user pool; the Lambda authenticates the keys (see AwsSolutions-APIG4).',
+        },
+      ],
+    );
+  }
+}

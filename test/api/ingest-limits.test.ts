@@ -1,0 +1,105 @@
+import { DEFAULT_ADDRESS_LIMITS } from '../../lambda/ingest/limits';
+import { featureRequest, ingestTenant, randomClient, SITE, validEvent } from '../support/ingest';
+import { realIngestDependencies, startLocalHost, type LocalApi } from '../support/local-api';
+
+/**
+ * The ingest limits with a clock the test moves, on two handler instances
+ * sharing the tables (two Lambda containers): enforced in DynamoDB, so they
+ * hold across containers and concurrent requests.
+ */
+const MINUTE = 60_000;
+const clock = { now: Math.floor(Date.now() / MINUTE) * MINUTE + 20_000 };
+let apiA: LocalApi;
+let apiB: LocalApi;
+beforeAll(async () => {
+  apiA = await startLocalHost({ ...realIngestDependencies(), now: () => clock.now });
+  apiB = await startLocalHost({ ...realIngestDependencies(), now: () => clock.now });
+});
+afterAll(async () => {
+  await apiA.close();
+  await apiB.close();
+});
+
+/** An event from `from` with `key`, through the given container. */
+const eventFrom = (api: LocalApi, key: string, from: string) =>
+  api.request('POST', '/ingest/v1/events', {
+    headers: { Origin: SITE, 'Content-Type': 'application/json', Authorization: `Bearer ${key}` },
+    body: { events: [validEvent()] },
+    localAddress: from,
+  });
+
+describe('per key and client address: 60 per minute', () => {
+  test('a burst of 7 from one address, across both containers, then 429 with Retry-After 1', async () => {
+    const tenant = await ingestTenant(apiA);
+    const from = randomClient();
+    const statuses = [];
+    for (let i = 0; i < 7; i += 1) statuses.push((await eventFrom(i % 2 === 0 ? apiA : apiB, tenant.key, from)).status);
+    const limited = await eventFrom(apiA, tenant.key, from);
+    expect(statuses).toEqual(Array(7).fill(202));
+    expect(limited.status).toBe(429);
+    expect(limited.headers['retry-after']).toBe('1');
+    expect(limited.json.error).toMatch(/Too many requests from your address with this key/);
+    // Another address, or another key from this address, is another client.
+    expect((await eventFrom(apiB, tenant.key, randomClient())).status).toBe(202);
+    expect((await eventFrom(apiB, (await ingestTenant(apiB)).key, from)).status).toBe(202);
+  });
+
+  test('20 concurrent requests from one address over two containers: exactly 7 admitted', async () => {
+    const tenant = await ingestTenant(apiA);
+    const from = randomClient();
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => eventFrom(i % 2 === 0 ? apiA : apiB, tenant.key, from)));
+    expect(answers.filter((res) => res.status === 202)).toHaveLength(7);
+    expect(answers.filter((res) => res.status === 429)).toHaveLength(13);
+  });
+
+  test('admits again as time passes: one a second', async () => {
+    const tenant = await ingestTenant(apiA);
+    const from = randomClient();
+    const saved = clock.now;
+    for (let i = 0; i < 7; i += 1) await eventFrom(apiA, tenant.key, from);
+    expect((await eventFrom(apiA, tenant.key, from)).status).toBe(429);
+    clock.now = saved + 1000;
+    expect((await eventFrom(apiB, tenant.key, from)).status).toBe(202);
+    expect((await eventFrom(apiA, tenant.key, from)).status).toBe(429);
+    clock.now = saved;
+  });
+});
+
+describe('feature requests per key and address: 10 per hour', () => {
+  test('2 at once, then one every 6 minutes, in whichever container', async () => {
+    const tenant = await ingestTenant(apiA);
+    const from = randomClient();
+    const saved = clock.now;
+    const post = (api: LocalApi) =>
+      api.request('POST', '/ingest/v1/feature-requests', {
+        headers: { Origin: SITE, 'Content-Type': 'application/json', Authorization: `Bearer ${tenant.key}` },
+        body: featureRequest(),
+        localAddress: from,
+      });
+    expect([(await post(apiA)).status, (await post(apiB)).status]).toEqual([201, 201]);
+    const limited = await post(apiA);
+    expect(limited.status).toBe(429);
+    expect(limited.headers['retry-after']).toBe('360');
+    clock.now = saved + 6 * MINUTE;
+    expect((await post(apiB)).status).toBe(201);
+    expect((await post(apiA)).status).toBe(429);
+    clock.now = saved;
+  });
+});
+
+describe('per key: 600 per minute by default', () => {
+  test('a burst of 61 at once from many addresses, then 429 for the key', async () => {
+    const tenant = await ingestTenant(apiA);
+    const statuses: number[] = [];
+    for (let i = 0; i < 61; i += 1) statuses.push((await tenant.events([validEvent()])).status);
+    expect(statuses).toEqual(Array(61).fill(202));
+    const limited = await tenant.events([validEvent()]);
+    expect(limited.status).toBe(429);
+    expect(limited.json.error).toMatch(/Rate limit of 600 requests per minute exceeded for this key/);
+  }, 60_000);
+});
+
+test('the limits are the contract\'s', () => {
+  expect(DEFAULT_ADDRESS_LIMITS.requests).toEqual({ limit: 60, periodMs: MINUTE, burst: 6 });
+  expect(DEFAULT_ADDRESS_LIMITS.featureRequests).toEqual({ limit: 10, periodMs: 60 * MINUTE, burst: 1 });
+});

@@ -1,0 +1,214 @@
+import { randomUUID } from 'node:crypto';
+import { hashSecret } from '../../lambda/domain/api-key';
+import { StorageUnavailableError } from '../../lambda/domain/errors';
+import { addressHash, clientNetwork, clientSubject } from '../../lambda/ingest/address';
+import { readIngestCredential } from '../../lambda/ingest/credentials';
+import { InvalidReportError } from '../../lambda/ingest/errors';
+import { DEFAULT_ADDRESS_LIMITS } from '../../lambda/ingest/limits';
+import { featureRequestSchema } from '../../lambda/ingest/payloads';
+import type { StoredEvent } from '../../lambda/ingest/ports';
+import { receiveEvents, type RequestReceipt } from '../../lambda/ingest/receive-events';
+import { featureRequestId, submitFeatureRequest } from '../../lambda/ingest/submit-feature-request';
+import { MemoryAddressLimiter } from '../../lambda/memory/memory-address-limiter';
+import { MemoryIngestKeys } from '../../lambda/memory/memory-ingest-keys';
+import { MemoryReportStore } from '../../lambda/memory/memory-report-store';
+
+/**
+ * The ingest API's rules on the in-memory ports: no DynamoDB. test/api/
+ * ingest*.test.ts hold the same rules through HTTP on DynamoDB Local, and
+ * test/store/ingest-stores-agree.test.ts holds the DynamoDB adapters to
+ * these in-memory ones.
+ */
+const receipt = (overrides: Partial<RequestReceipt> = {}): RequestReceipt => ({
+  factoryId: 'fac_rules',
+  keyId: 'key_0000000000000001',
+  origin: 'https://app.example.com',
+  receivedAt: '2026-11-25T10:00:00.000Z',
+  expiresAt: 1_800_000_000,
+  requestToken: randomUUID(),
+  ...overrides,
+});
+const event = (extra: Record<string, unknown> = {}) => ({ eventId: randomUUID(), message: 'boom', ...extra });
+
+describe('receiveEvents', () => {
+  test('stores the valid events with what the server adds, lists the invalid ones by index', async () => {
+    const store = new MemoryReportStore();
+    const good = event({ tags: { plan: 'pro' } });
+    const result = await receiveEvents(store, { events: [good, { eventId: 'x' }, event({ type: 'nope' })] }, receipt());
+    expect(result).toEqual({
+      accepted: 1,
+      duplicates: 0,
+      rejected: [
+        { index: 1, error: expect.stringMatching(/eventId must be a UUID.*; an event needs|eventId must be a UUID/) },
+        { index: 2, error: expect.stringMatching(/type must be one of/) },
+      ],
+    });
+    expect([...store.events.values()]).toEqual([
+      expect.objectContaining({ eventId: good.eventId, type: 'error', message: 'boom', tags: { plan: 'pro' }, factoryId: 'fac_rules', origin: 'https://app.example.com' }),
+    ]);
+  });
+
+  test('an eventId the factory has is a duplicate; another factory may have it too', async () => {
+    const store = new MemoryReportStore();
+    const same = event();
+    await receiveEvents(store, { events: [same] }, receipt());
+    expect(await receiveEvents(store, { events: [same] }, receipt())).toMatchObject({ accepted: 0, duplicates: 1 });
+    expect(await receiveEvents(store, { events: [same] }, receipt({ factoryId: 'fac_other' }))).toMatchObject({ accepted: 1, duplicates: 0 });
+  });
+
+  test('a write of this very request found stored (an answer lost, retried) counts as accepted, not as a duplicate', async () => {
+    const store = new MemoryReportStore();
+    const once = receipt();
+    const body = { events: [event()] };
+    await receiveEvents(store, body, once);
+    expect(await receiveEvents(store, body, once)).toMatchObject({ accepted: 1, duplicates: 0 });
+  });
+
+  test.each([
+    [undefined, /must be a JSON object/],
+    [{ events: 'x' }, /events must be an array/],
+    [{ events: [] }, /events is empty/],
+    [{ events: Array.from({ length: 21 }, () => event()) }, /at most 20 per request/],
+    [{ events: [{}, { eventId: randomUUID() }] }, /no valid event in this request: events\[0\]: eventId is required.*events\[1\]: an event needs a message or an exception/],
+  ])('refuses %j as a whole (the API\'s 422)', async (body, message) => {
+    const store = new MemoryReportStore();
+    await expect(receiveEvents(store, body, receipt())).rejects.toThrow(InvalidReportError);
+    await expect(receiveEvents(store, body, receipt())).rejects.toThrow(message);
+    expect(store.events.size).toBe(0);
+  });
+
+  test('a failed write fails the whole call, after every other write has finished', async () => {
+    const store = new MemoryReportStore();
+    const finished: string[] = [];
+    store.putEvent = async (stored: StoredEvent) => {
+      await new Promise((resolve) => setTimeout(resolve, stored.message === 'slow' ? 20 : 0));
+      if (stored.message === 'fails') throw new StorageUnavailableError('PutItem', new Error('down'));
+      finished.push(stored.message ?? '');
+      return 'stored';
+    };
+    await expect(receiveEvents(store, { events: [event({ message: 'fails' }), event({ message: 'slow' })] }, receipt())).rejects.toThrow(
+      StorageUnavailableError,
+    );
+    expect(finished).toEqual(['slow']);
+  });
+
+  test('an event is kept only with a message or an exception; blank text counts as none', async () => {
+    const store = new MemoryReportStore();
+    const result = await receiveEvents(store, { events: [event({ message: '  ' }), event({ message: null, exception: { type: 'E' } })] }, receipt());
+    expect(result.rejected).toEqual([{ index: 0, error: 'an event needs a message or an exception' }]);
+    expect(result.accepted).toBe(1);
+  });
+});
+
+describe('submitFeatureRequest', () => {
+  test('creates with a derived id; the same requestId again answers the request as first stored', async () => {
+    const store = new MemoryReportStore();
+    const requestId = randomUUID();
+    const first = await submitFeatureRequest(store, featureRequestSchema.parse({ requestId, title: 'Dark mode' }), receipt());
+    const again = await submitFeatureRequest(
+      store,
+      featureRequestSchema.parse({ requestId, title: 'Light mode' }),
+      receipt({ receivedAt: '2026-11-26T00:00:00.000Z' }),
+    );
+    expect(first).toEqual({ created: true, featureRequest: { id: featureRequestId('fac_rules', requestId), title: 'Dark mode', createdAt: '2026-11-25T10:00:00.000Z' } });
+    expect(again).toEqual({ created: false, featureRequest: first.featureRequest });
+  });
+
+  test('the id is the same for the same factory and requestId, and differs between factories', () => {
+    const requestId = randomUUID();
+    expect(featureRequestId('fac_a', requestId)).toBe(featureRequestId('fac_a', requestId));
+    expect(featureRequestId('fac_a', requestId)).not.toBe(featureRequestId('fac_b', requestId));
+  });
+});
+
+describe('the per-address limits (GCRA, lambda/domain/rate-limit.ts)', () => {
+  const subject = { keyId: 'key_1', addressHash: 'a'.repeat(32) };
+  const T0 = Date.parse('2026-11-25T10:00:00Z');
+
+  test('60 per minute: a burst of 7 at once, then one a second', async () => {
+    const limiter = new MemoryAddressLimiter(DEFAULT_ADDRESS_LIMITS);
+    const burst = [];
+    for (let i = 0; i < 8; i += 1) burst.push((await limiter.admit(subject, ['requests'], T0)).admitted);
+    expect(burst).toEqual([true, true, true, true, true, true, true, false]);
+    expect(await limiter.admit(subject, ['requests'], T0 + 999)).toMatchObject({ admitted: false, limit: 'requests', retryAfterSeconds: 1 });
+    expect((await limiter.admit(subject, ['requests'], T0 + 1000)).admitted).toBe(true);
+  });
+
+  test('feature requests: 10 per hour with a burst of 2, counted against both limits, all or nothing', async () => {
+    const limiter = new MemoryAddressLimiter(DEFAULT_ADDRESS_LIMITS);
+    const both = ['requests', 'featureRequests'] as const;
+    expect((await limiter.admit(subject, both, T0)).admitted).toBe(true);
+    expect((await limiter.admit(subject, both, T0)).admitted).toBe(true);
+    const refused = await limiter.admit(subject, both, T0);
+    expect(refused).toEqual({ admitted: false, limit: 'featureRequests', retryAfterSeconds: 360 });
+    // The refused request did not count against the per-minute limit: 5 more of those still pass.
+    for (let i = 0; i < 5; i += 1) expect((await limiter.admit(subject, ['requests'], T0)).admitted).toBe(true);
+    expect((await limiter.admit(subject, ['requests'], T0)).admitted).toBe(false);
+    expect((await limiter.admit(subject, both, T0 + 360_000)).admitted).toBe(true);
+  });
+
+  test('each key and address is its own client', async () => {
+    const limiter = new MemoryAddressLimiter(DEFAULT_ADDRESS_LIMITS);
+    for (let i = 0; i < 7; i += 1) await limiter.admit(subject, ['requests'], T0);
+    expect((await limiter.admit(subject, ['requests'], T0)).admitted).toBe(false);
+    expect((await limiter.admit({ ...subject, addressHash: 'b'.repeat(32) }, ['requests'], T0)).admitted).toBe(true);
+    expect((await limiter.admit({ ...subject, keyId: 'key_2' }, ['requests'], T0)).admitted).toBe(true);
+  });
+});
+
+describe('keys at the ingest API', () => {
+  test('a publishable key is allowed with its origins; a secret one is unknown here and marked exposed', async () => {
+    const keys = new MemoryIngestKeys();
+    keys.issue(hashSecret('dfpk_p'), { type: 'publishable', factoryId: 'fac_a', keyId: 'key_p', rateLimit: 600, origins: ['https://a.com'] });
+    keys.issue(hashSecret('dfsk_s'), { type: 'secret', factoryId: 'fac_a', keyId: 'key_s', rateLimit: 600 });
+    expect(await keys.authorize(hashSecret('dfpk_p'), 0)).toMatchObject({ outcome: 'allowed', key: { factoryId: 'fac_a', keyId: 'key_p', origins: ['https://a.com'] } });
+    expect(await keys.authorize(hashSecret('dfsk_s'), 0)).toEqual({ outcome: 'unknown' });
+    expect(await keys.markExposed(hashSecret('dfsk_s'), Date.parse('2026-11-25T10:00:00Z'))).toEqual({ marked: true, keyId: 'key_s', factoryId: 'fac_a', count: 1 });
+    expect(await keys.markExposed(hashSecret('dfsk_s'), Date.parse('2026-11-25T11:00:00Z'))).toMatchObject({ count: 2 });
+    expect(keys.exposureOf(hashSecret('dfsk_s'))).toEqual({ firstSeenAt: '2026-11-25T10:00:00.000Z', lastSeenAt: '2026-11-25T11:00:00.000Z', count: 2 });
+    expect(await keys.markExposed(hashSecret('dfsk_unknown'), 0)).toEqual({ marked: false });
+    expect(await keys.markExposed(hashSecret('dfpk_p'), 0)).toEqual({ marked: false });
+  });
+});
+
+describe('the credential of an ingest request', () => {
+  const pk = `dfpk_${'a'.repeat(43)}`;
+  const sk = `dfsk_${'b'.repeat(43)}`;
+  test.each([
+    [[], [], 'missing'],
+    [[`Bearer ${pk}`], [], 'publishable'],
+    [[], [pk], 'publishable'],
+    [[`Bearer ${pk}`], [pk], 'publishable'],
+    [[`Bearer ${pk}`], [`dfpk_${'c'.repeat(43)}`], 'conflicting'],
+    [[`Bearer ${pk}`, `Bearer ${pk}`], [], 'repeated'],
+    [[], [pk, pk], 'repeated'],
+    [[`Basic ${pk}`], [], 'not-bearer'],
+    [['Bearer dfpk_short'], [], 'malformed'],
+    [[`Bearer ${sk}`], [], 'secret'],
+    [[`Bearer ${pk}`], [sk], 'secret'],
+  ])('Authorization %j, ?key= %j: %s', (authorization, key, kind) => {
+    expect(readIngestCredential(authorization, key).kind).toBe(kind);
+  });
+});
+
+describe('the client address', () => {
+  test('IPv4 as is, IPv4-mapped IPv6 as IPv4, IPv6 by its /64', () => {
+    expect(clientSubject('203.0.113.7')).toBe('203.0.113.7');
+    expect(clientSubject('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(clientSubject('2001:db8:1:2:3:4:5:6')).toBe('2001:db8:1:2::/64');
+    expect(clientSubject('2001:db8:1:2::9')).toBe(clientSubject('2001:db8:1:2:ffff::1'));
+    expect(clientSubject('nonsense')).toBe('unknown');
+  });
+
+  test('is stored as a hash keyed with the key: not the address, and different per key', () => {
+    const hash = addressHash('dfpk_one', '203.0.113.7');
+    expect(hash).toMatch(/^[0-9a-f]{32}$/);
+    expect(hash).not.toBe(addressHash('dfpk_two', '203.0.113.7'));
+    expect(hash).toBe(addressHash('dfpk_one', '::ffff:203.0.113.7'));
+  });
+
+  test('the log sees the network only', () => {
+    expect(clientNetwork('203.0.113.7')).toBe('203.0.113.0/24');
+    expect(clientNetwork('2001:db8:1:2::9')).toBe('2001:db8:1::/48');
+  });
+});

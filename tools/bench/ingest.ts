@@ -1,0 +1,369 @@
+/**
+ * npm run bench:ingest: the ingest API's DynamoDB calls and sequential rounds
+ * per request shape (counted by the same SDK middleware as `npm run bench`,
+ * on the client handed to the handler: nothing of it is in the handler), and
+ * the throughput of `POST /ingest/v1/events` under autocannon. Starts an
+ * in-memory DynamoDB Local (or uses DYNAMODB_ENDPOINT), issues its own keys,
+ * prints a report and writes it to bench/ingest-results.md.
+ */
+import './env';
+import autocannon from 'autocannon';
+import { fork } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { createIngestHandler, type ApiHandler } from '../../lambda/api/app';
+import { ingestDynamoDependencies } from '../../lambda/api/dynamo-dependencies';
+import { createDynamoClient, DEFAULT_DYNAMO_CONFIG, documentClientOf } from '../../lambda/store/dynamo-client';
+import { incomingMessageOf, lambdaContext, toProxyEvent } from '../../local/http-adapter';
+import { parseCommandLine, positiveIntArg, runCommand, UsageError } from '../../local/cli';
+import { PROJECT_ROOT } from '../../local/paths';
+import { CallRecorder, type RequestTrace } from './counting';
+import { installDelay } from './delay';
+import { describeMachine, finishMachine } from './machine';
+import { sequenceOf } from './round-trips';
+import { sequentialRounds } from './rounds';
+import { benchFactoryId, openBenchStore, type BenchStore } from './store';
+
+const USAGE = `usage: npm run bench:ingest [-- options]
+
+The ingest API: DynamoDB calls and sequential rounds per request shape, then
+requests per second of POST /ingest/v1/events under autocannon (the host in a
+process of its own on the local HTTP adapter, DynamoDB Local on this machine).
+
+  --samples N       requests per shape, without and with the delay (default 4)
+  --delay MS        delay added to each DynamoDB call to tell rounds apart (default 30)
+  --events N        events per request in the throughput run (default 20)
+  --connections N   autocannon connections (default 8)
+  --duration S      seconds of the measured run (default 10), after a 5 s warm-up
+  --out FILE        where to write the report (default bench/ingest-results.md)`;
+
+const SITE = 'https://shop.example.com';
+const EVENTS = '/ingest/v1/events';
+
+interface IngestRequest {
+  method: string;
+  target: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+const events = (count: number, ids?: string[]) =>
+  JSON.stringify({
+    events: Array.from({ length: count }, (_, i) => ({
+      eventId: ids?.[i] ?? randomUUID(),
+      type: 'error',
+      message: 'TypeError: x is undefined',
+      exception: { type: 'TypeError', value: 'x is undefined', stack: 'at f (app.js:1:2)\n'.repeat(20) },
+      pageUrl: 'https://shop.example.com/checkout',
+      release: 'web@1.4.2',
+      tags: { plan: 'pro' },
+    })),
+  });
+
+const post = (key: string, body: string, extra: Record<string, string> = {}): IngestRequest => ({
+  method: 'POST',
+  target: EVENTS,
+  headers: { Origin: SITE, 'Content-Type': 'application/json', Authorization: `Bearer ${key}`, ...extra },
+  body,
+});
+
+/** One in-process ingest container: the handler on a recorded, delayable client (one key cache, as a Lambda container). */
+function container(store: BenchStore) {
+  const client = createDynamoClient({ ...DEFAULT_DYNAMO_CONFIG, endpoint: store.endpoint });
+  const recorder = new CallRecorder(store.tables);
+  recorder.install(client, { consumedCapacity: true });
+  const delay = { ms: 0 };
+  installDelay(client, delay);
+  const handler: ApiHandler = createIngestHandler(ingestDynamoDependencies(documentClientOf(client), store.tables));
+  const send = async (request: IngestRequest) => {
+    const id = randomUUID();
+    const headers = Object.entries(request.headers).flat();
+    const event = toProxyEvent(incomingMessageOf(request.method, request.target, headers), Buffer.from(request.body ?? ''), id);
+    const { trace, result } = recorder.trace(() => handler(event, lambdaContext(id, 10_000)));
+    const answer = await result;
+    return { status: answer.statusCode, body: answer.body, trace };
+  };
+  return { send, delay, close: () => client.destroy() };
+}
+
+type Container = ReturnType<typeof container>;
+
+interface IngestShape {
+  label: string;
+  status: number;
+  /** Sends what the shape needs first (a warm key, a spent limit); returns the measured request. */
+  prepare(world: { store: BenchStore; measured: Container }): Promise<IngestRequest>;
+}
+
+const publishable = async (store: BenchStore, rateLimit?: number) =>
+  (await store.keys.create({ factoryId: benchFactoryId('ingest'), type: 'publishable', origins: [SITE], rateLimit })).key;
+
+async function warmed(world: { store: BenchStore; measured: Container }): Promise<string> {
+  const key = await publishable(world.store);
+  const answer = await world.measured.send(post(key, events(1)));
+  if (answer.status !== 202) throw new Error(`warming a key answered ${answer.status}: ${answer.body}`);
+  return key;
+}
+
+const SHAPES: IngestShape[] = [
+  { label: 'OPTIONS preflight (no key lookup)', status: 204, prepare: async () => ({ method: 'OPTIONS', target: EVENTS, headers: { Origin: SITE } }) },
+  {
+    label: 'refused before the key (415, 413, no key, malformed key)',
+    status: 415,
+    prepare: async ({ store }) => post(await publishable(store), events(1), { 'Content-Type': 'application/xml' }),
+  },
+  { label: 'events ×1, key new to the container', status: 202, prepare: async ({ store }) => post(await publishable(store), events(1)) },
+  { label: 'events ×1, warm key', status: 202, prepare: async (world) => post(await warmed(world), events(1)) },
+  { label: 'events ×20, key new to the container', status: 202, prepare: async ({ store }) => post(await publishable(store), events(20)) },
+  { label: 'events ×20, warm key', status: 202, prepare: async (world) => post(await warmed(world), events(20)) },
+  {
+    label: 'events ×20, all duplicates (a retried request), warm key',
+    status: 202,
+    prepare: async (world) => {
+      const key = await warmed(world);
+      const ids = Array.from({ length: 20 }, () => randomUUID());
+      await world.measured.send(post(key, events(20, ids)));
+      return post(key, events(20, ids));
+    },
+  },
+  {
+    label: 'feature request, warm key',
+    status: 201,
+    prepare: async (world) => ({ ...post(await warmed(world), JSON.stringify({ requestId: randomUUID(), title: 'Dark mode' })), target: '/ingest/v1/feature-requests' }),
+  },
+  {
+    label: 'secret key (401, marked exposed)',
+    status: 401,
+    prepare: async ({ store }) => post((await store.keys.create({ factoryId: benchFactoryId('ingest'), type: 'secret' })).key, events(1)),
+  },
+  { label: 'unknown or revoked publishable key (401)', status: 401, prepare: async () => post(`dfpk_${'x'.repeat(43)}`, events(1)) },
+  { label: 'origin not on the list (403), warm key', status: 403, prepare: async (world) => post(await warmed(world), events(1), { Origin: 'https://evil.example' }) },
+  { label: 'per-key limit (429), key over it', status: 429, prepare: async ({ store, measured }) => {
+    const key = await publishable(store, 1);
+    await measured.send(post(key, events(1)));
+    return post(key, events(1));
+  } },
+  {
+    label: 'per-address limit (429), warm key',
+    status: 429,
+    prepare: async (world) => {
+      const key = await warmed(world);
+      for (let i = 0; i < 6; i += 1) await world.measured.send(post(key, events(1)));
+      return post(key, events(1));
+    },
+  },
+];
+
+interface ShapeRow {
+  label: string;
+  calls: number[];
+  rounds: number[];
+  sequence: string;
+  units: { read: number; write: number };
+  discarded: number;
+}
+
+/** `PutItem report ∥ PutItem report ∥ …` as `20 × PutItem report`. */
+function compact(sequence: string): string {
+  return sequence
+    .split(' → ')
+    .map((round) => {
+      const [label, calls = ''] = round.split(': ');
+      const counts = new Map<string, number>();
+      for (const call of calls.split(' ∥ ')) counts.set(call, (counts.get(call) ?? 0) + 1);
+      return `${label}: ${[...counts].map(([call, n]) => (n > 1 ? `${n} × ${call}` : call)).join(' ∥ ')}`;
+    })
+    .join(' → ');
+}
+
+const range = (values: number[]) => {
+  const min = Math.min(...values);
+  const max = Math.max(...values);
+  return min === max ? String(min) : `${min}–${max}`;
+};
+
+async function measureShapes(store: BenchStore, samples: number, delayMs: number, say: (line: string) => void): Promise<ShapeRow[]> {
+  const measured = container(store);
+  const rows: ShapeRow[] = [];
+  try {
+    for (const shape of SHAPES) {
+      const calls: number[] = [];
+      const rounds: number[] = [];
+      let sequence = '—';
+      let units = { read: 0, write: 0 };
+      let discarded = 0;
+      for (let sample = 0; sample < samples * 2; sample += 1) {
+        const withDelay = sample % 2 === 1;
+        const request = await shape.prepare({ store, measured });
+        measured.delay.ms = withDelay ? delayMs : 0;
+        const answer = await measured.send(request).finally(() => {
+          measured.delay.ms = 0;
+        });
+        if (answer.status !== shape.status) {
+          discarded += 1;
+          if (discarded > samples) throw new Error(`${shape.label}: expected ${shape.status}, got ${answer.status} ${answer.body}`);
+          continue;
+        }
+        const trace: RequestTrace = answer.trace;
+        calls.push(trace.calls.length);
+        if (withDelay) {
+          rounds.push(sequentialRounds(trace.calls).rounds);
+          sequence = compact(sequenceOf(trace));
+        } else {
+          units = trace.calls.reduce(
+            (sum, call) => (call.operation === 'GetItem' ? { ...sum, read: sum.read + (call.consumedUnits ?? 0) } : { ...sum, write: sum.write + (call.consumedUnits ?? 1) }),
+            { read: 0, write: 0 },
+          );
+        }
+      }
+      rows.push({ label: shape.label, calls, rounds, sequence, units, discarded });
+      say(`  ${shape.label.padEnd(58)} ${range(calls).padStart(5)} calls ${range(rounds).padStart(3)} rounds`);
+    }
+  } finally {
+    measured.close();
+  }
+  return rows;
+}
+
+interface Throughput {
+  eventsPerRequest: number;
+  connections: number;
+  durationS: number;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  statuses: Record<string, number>;
+}
+
+/** The host in its own process (tools/bench/ingest-serve.ts); resolves with its port. */
+function startServer(store: BenchStore): Promise<{ port: number; stop(): void }> {
+  const child = fork(join(__dirname, 'ingest-serve.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    env: {
+      ...process.env,
+      DYNAMODB_ENDPOINT: store.endpoint,
+      KEYS_TABLE_NAME: store.tables.keys,
+      REPORTS_TABLE_NAME: store.tables.reports,
+      CONTACTS_TABLE_NAME: store.tables.contacts,
+      LOG_LEVEL: 'SILENT',
+      POWERTOOLS_METRICS_DISABLED: 'true',
+    },
+  });
+  return new Promise((resolvePort, reject) => {
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const port = /listening (\d+)/.exec(out)?.[1];
+      if (port) resolvePort({ port: Number(port), stop: () => child.kill('SIGTERM') });
+    });
+    child.once('exit', (code) => reject(new Error(`the ingest server exited (${code}) before listening`)));
+  });
+}
+
+function cannon(port: number, key: string, count: number, connections: number, seconds: number): Promise<autocannon.Result> {
+  return autocannon({
+    url: `http://127.0.0.1:${port}${EVENTS}`,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        method: 'POST',
+        headers: { Origin: SITE, 'Content-Type': 'application/json', Authorization: `Bearer ${key}` },
+        // Fresh eventIds for every request: each one stores its 20 events.
+        setupRequest: (request) => ({ ...request, body: events(count) }),
+      },
+    ],
+  });
+}
+
+async function measureThroughput(store: BenchStore, options: { events: number; connections: number; durationS: number }): Promise<Throughput> {
+  const server = await startServer(store);
+  try {
+    const key = await publishable(store, 1_000_000);
+    await cannon(server.port, key, options.events, options.connections, 5);
+    const result = await cannon(server.port, key, options.events, options.connections, options.durationS);
+    const statuses: Record<string, number> = {};
+    for (const [code, count] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = (count as { count: number }).count;
+    return {
+      eventsPerRequest: options.events,
+      connections: options.connections,
+      durationS: options.durationS,
+      requestsPerSecond: result.requests.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      statuses,
+    };
+  } finally {
+    server.stop();
+  }
+}
+
+function render(command: string, machine: ReturnType<typeof describeMachine>, rows: ShapeRow[], delayMs: number, throughput: Throughput): string {
+  const lines = [
+    '# Ingest API: DynamoDB calls per request, and throughput',
+    '',
+    `Command: \`${command}\`, ${machine.date}: ${machine.cores} × ${machine.cpuModel}, ${machine.memoryGb} GB, Node ${machine.node}, ${machine.dynamodb}; 1-minute load average ${machine.loadAtStart.toFixed(2)} at the start, ${(machine.loadAtEnd ?? 0).toFixed(2)} at the end.`,
+    '',
+    `## DynamoDB calls and sequential rounds per request (rounds measured with +${delayMs} ms per call)`,
+    '',
+    '| request | calls | rounds | write units (reported) | sequence |',
+    '|---|---:|---:|---:|---|',
+    ...rows.map((row) => `| ${row.label} | ${range(row.calls)} | ${range(row.rounds)} | ${row.units.write} | ${row.sequence} |`),
+    '',
+    'Write units are what DynamoDB Local reported for the table; each event or feature request also writes one entry of',
+    'the `byFeed` index (under 1 KB: 1 WCU each), and a condition refused (a duplicate) still costs its write units.',
+    '',
+    `## POST /ingest/v1/events with ${throughput.eventsPerRequest} events, autocannon`,
+    '',
+    `${throughput.connections} connections, ${throughput.durationS} s after a 5 s warm-up, the host in its own process on the local`,
+    'HTTP adapter, DynamoDB Local on the same 2 cores (CPU-bound here: absolute numbers are this machine\'s).',
+    '',
+    '| requests/s | events/s | p50 ms | p99 ms | statuses |',
+    '|---:|---:|---:|---:|---|',
+    `| ${throughput.requestsPerSecond.toFixed(1)} | ${(throughput.requestsPerSecond * throughput.eventsPerRequest).toFixed(0)} | ${throughput.p50} | ${throughput.p99} | ${Object.entries(throughput.statuses).map(([c, n]) => `${c}×${n}`).join(' ')} |`,
+    '',
+  ];
+  return lines.join('\n');
+}
+
+runCommand(USAGE, async (argv) => {
+  const { values, positionals } = parseCommandLine(argv, {
+    samples: { type: 'string' },
+    delay: { type: 'string' },
+    events: { type: 'string' },
+    connections: { type: 'string' },
+    duration: { type: 'string' },
+    out: { type: 'string' },
+  });
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  const samples = positiveIntArg('--samples', values.samples, 1000) ?? 4;
+  const delayMs = positiveIntArg('--delay', values.delay, 5000) ?? 30;
+  const count = positiveIntArg('--events', values.events, 20) ?? 20;
+  const connections = positiveIntArg('--connections', values.connections, 1000) ?? 8;
+  const durationS = positiveIntArg('--duration', values.duration, 3600) ?? 10;
+  const out = resolve(values.out ?? `${PROJECT_ROOT}/bench/ingest-results.md`);
+  const say = (line: string) => process.stderr.write(`${line}\n`);
+
+  say('starting the store …');
+  const store = await openBenchStore();
+  const machine = describeMachine(store.description);
+  let text: string;
+  try {
+    say(`DynamoDB calls and rounds: ${SHAPES.length} shapes × ${samples} samples, without and with +${delayMs} ms per call …`);
+    await measureShapes(store, 1, 1, () => undefined);
+    const rows = await measureShapes(store, samples, delayMs, say);
+    say(`throughput: POST ${EVENTS} with ${count} events, ${connections} connections, ${durationS} s …`);
+    const throughput = await measureThroughput(store, { events: count, connections, durationS });
+    say(`  ${throughput.requestsPerSecond.toFixed(1)} requests/s, p50 ${throughput.p50} ms, p99 ${throughput.p99} ms`);
+    const command = ['npm run bench:ingest', ...(argv.length > 0 ? ['--', ...argv] : [])].join(' ');
+    text = render(command, finishMachine(machine), rows, delayMs, throughput);
+  } finally {
+    await store.close();
+  }
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, text);
+  process.stdout.write(`${text}\n`);
+  say(`written to ${relative(process.cwd(), out) || out}`);
+});
