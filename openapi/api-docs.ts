@@ -4,7 +4,7 @@ import { EMAIL_MAX_CHARS, TEXT_LIMITS } from '../lambda/domain/limits';
 import type { API_TABLE } from '../lambda/api/routes';
 import type { Method } from '../lambda/api/router';
 import { FEATURE_REQUEST_TEXT, INGEST_BODY_LIMIT_BYTES, MAX_EVENTS_PER_REQUEST } from '../lambda/ingest/limits';
-import { INGEST_CORS_HEADERS, type ErrorResponseName, type HeaderName, type JsonSchema } from './http-docs';
+import { INGEST_CORS_HEADERS, RATE_LIMIT_HEADERS, type ErrorResponseName, type HeaderName, type JsonSchema } from './http-docs';
 
 /** A route of the table, as `API_TABLE` names it: `POST /api/v1/contacts`. */
 export type RouteKey = `${Method} ${string}`;
@@ -119,8 +119,8 @@ const CONTACTS_DOC: ApiDoc = {
         },
       },
       responses: {
-        200: { description: 'The contact existed and was updated.', schema: 'UpsertContactAnswer' },
-        201: { description: 'This call created the contact.', schema: 'UpsertContactAnswer' },
+        200: { description: 'The contact existed and was updated.', schema: 'UpsertContactAnswer', headers: RATE_LIMIT_HEADERS },
+        201: { description: 'This call created the contact.', schema: 'UpsertContactAnswer', headers: RATE_LIMIT_HEADERS },
         400: 'BadRequest',
         413: 'PayloadTooLarge',
         422: 'UnprocessableContent',
@@ -141,7 +141,7 @@ const CONTACTS_DOC: ApiDoc = {
         },
       ],
       responses: {
-        200: { description: 'The contact.', schema: 'ContactAnswer' },
+        200: { description: 'The contact.', schema: 'ContactAnswer', headers: RATE_LIMIT_HEADERS },
         400: 'BadRequest',
         404: 'ContactNotFound',
       },
@@ -160,7 +160,7 @@ const CONTACTS_DOC: ApiDoc = {
         },
       ],
       responses: {
-        200: { description: 'The contact.', schema: 'ContactAnswer' },
+        200: { description: 'The contact.', schema: 'ContactAnswer', headers: RATE_LIMIT_HEADERS },
         404: 'ContactNotFound',
       },
     },

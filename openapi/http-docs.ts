@@ -59,6 +59,16 @@ export const HEADERS = {
     schema: { type: 'string', const: 'authorization, content-type' },
   },
   'Access-Control-Max-Age': { description: 'The preflight: seconds a browser may cache it.', schema: { type: 'integer', const: 7200 } },
+  'RateLimit-Policy': {
+    description:
+      "The contacts API, on every answer after the key check (IETF draft-ietf-httpapi-ratelimit-headers-11): the key's quota `q` requests per window `w` = 60 seconds, policy `\"per-key\"`.",
+    schema: { type: 'string', pattern: '^"per-key";q=[0-9]+;w=60$' },
+  },
+  RateLimit: {
+    description:
+      'The contacts API, on every answer after the key check: `r` requests would be admitted right now, back to back; `t` whole seconds until one more than `r` would be (on a 429, `t` equals `Retry-After`). A client that keeps `r` above 0 is never refused.',
+    schema: { type: 'string', pattern: '^"per-key";r=[0-9]+;t=[0-9]+$' },
+  },
 } as const satisfies Record<string, HeaderDoc>;
 
 export type HeaderName = keyof typeof HEADERS;
@@ -73,6 +83,9 @@ export interface ErrorResponseDoc {
   /** Headers it carries only sometimes (the ingest API's CORS headers: with an `Origin` only). */
   optionalHeaders?: HeaderName[];
 }
+
+/** Where the key stands against its limit: on every contacts API answer after the key check decided. */
+export const RATE_LIMIT_HEADERS: HeaderName[] = ['RateLimit-Policy', 'RateLimit'];
 
 /** The ingest API's CORS headers on an answer to a POST: present when the request carried an echoable `Origin`. */
 export const INGEST_CORS_HEADERS: HeaderName[] = ['Access-Control-Allow-Origin', 'Access-Control-Expose-Headers'];
@@ -89,6 +102,7 @@ export const ERROR_RESPONSES = {
   BadRequest: {
     description:
       'The body is not valid JSON, not UTF-8, or empty; or a read by email lacks the `email` parameter (or repeats it).',
+    headers: RATE_LIMIT_HEADERS,
   },
   Unauthorized: {
     description:
@@ -96,23 +110,25 @@ export const ERROR_RESPONSES = {
     headers: ['WWW-Authenticate'],
   },
   Forbidden: { description: 'The request carried an `Origin` header: this API is for servers only and sends no CORS headers.' },
-  ContactNotFound: { description: "No such contact in the caller's factory (another factory's contact included)." },
-  NoSuchEndpoint: { description: 'No endpoint has this path.' },
-  MethodNotAllowed: { description: 'The path does not accept this method.', headers: ['Allow'] },
-  PayloadTooLarge: { description: 'The body is larger than 512 KiB (524,288 bytes).' },
+  ContactNotFound: { description: "No such contact in the caller's factory (another factory's contact included).", headers: RATE_LIMIT_HEADERS },
+  NoSuchEndpoint: { description: 'No endpoint has this path.', headers: RATE_LIMIT_HEADERS },
+  MethodNotAllowed: { description: 'The path does not accept this method.', headers: ['Allow', ...RATE_LIMIT_HEADERS] },
+  PayloadTooLarge: { description: 'The body is larger than 512 KiB (524,288 bytes).', headers: RATE_LIMIT_HEADERS },
   UnprocessableContent: {
     description:
       'Valid JSON, invalid content: a missing `email` or one outside the address rules, a `source` other than the four values (`""` included), free text that is not well-formed Unicode (a lone surrogate), a field of the wrong type, a `companyDomain` that is not a domain, a body that is not an object. Every problem is listed, separated by `; `. Nothing is stored.',
+    headers: RATE_LIMIT_HEADERS,
   },
   RateLimited: {
     description:
-      "Over the key's per-minute limit: wait `Retry-After` seconds and send the same request again. Every authenticated request counts.",
-    headers: ['Retry-After'],
+      "Over the key's per-minute limit: wait `Retry-After` seconds and send the same request again. Every authenticated request counts. `RateLimit` says `r=0` and `t` equal to `Retry-After`.",
+    headers: ['Retry-After', ...RATE_LIMIT_HEADERS],
   },
   StorageUnavailable: {
     description:
-      'The store could not complete the call in time. Retrying the same request is safe and cannot create a duplicate.',
+      'The store could not complete the call in time. Retrying the same request is safe and cannot create a duplicate. The rate-limit fields are there when the key check had passed (a 503 of the operation), not when the key check itself failed.',
     headers: ['Retry-After'],
+    optionalHeaders: RATE_LIMIT_HEADERS,
   },
   IngestBadRequest: ingest('The body is not valid JSON, not UTF-8, or empty.'),
   IngestUnauthorized: ingest(
