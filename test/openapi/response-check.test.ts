@@ -20,6 +20,9 @@ const SERVICE_HEADERS = {
   'x-request-id': 'c0ffee',
   'cache-control': 'no-store',
   'x-content-type-options': 'nosniff',
+  // Every answer made up below comes after the key check, which these say the outcome of.
+  'ratelimit-policy': '"per-key";q=30000;w=60',
+  ratelimit: '"per-key";r=2999;t=1',
 };
 
 function answer(status: number, body: unknown, headers: Record<string, string> = {}, omit: string[] = []): CheckedResponse {
@@ -67,6 +70,18 @@ describe('the OpenAPI response check', () => {
     ]);
     expect(checker.problems(read, answer(200, { contact: CONTACT }, { 'access-control-allow-origin': '*' }))).toEqual([
       expect.stringMatching(/header access-control-allow-origin is not documented/),
+    ]);
+  });
+
+  test('holds the rate-limit fields to the draft form, required after the key check, absent on a 401', () => {
+    expect(checker.problems(read, answer(200, { contact: CONTACT }, {}, ['ratelimit']))).toEqual([expect.stringMatching(/required header RateLimit is missing/)]);
+    expect(checker.problems(read, answer(200, { contact: CONTACT }, { ratelimit: 'remaining=5' }))).toEqual([expect.stringMatching(/header RateLimit/)]);
+    expect(checker.problems(upsert, answer(429, { error: 'slow down' }, { 'retry-after': '3', ratelimit: '"per-key";r=0;t=3' }))).toEqual([]);
+    const unauthorized = { 'www-authenticate': 'Bearer realm="contacts"' };
+    expect(checker.problems(read, answer(401, { error: 'no key' }, unauthorized, ['ratelimit', 'ratelimit-policy']))).toEqual([]);
+    expect(checker.problems(read, answer(401, { error: 'no key' }, unauthorized))).toEqual([
+      expect.stringMatching(/header ratelimit-policy is not documented/),
+      expect.stringMatching(/header ratelimit is not documented/),
     ]);
   });
 
