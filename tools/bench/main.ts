@@ -36,7 +36,7 @@ injected DynamoDB delay, throughput of the service against the empty service
 in-region delay on every call, instructions per request of the handler
 against the bare client making the same calls (valgrind), the Lambda bundle
 and its cold start, and the cost per million requests. Runs on an in-memory
-DynamoDB Local it starts (or on DYNAMODB_ENDPOINT when set). About 8 minutes
+DynamoDB Local it starts (or on DYNAMODB_ENDPOINT when set). About 10 minutes
 with the defaults plus about 12 for the instruction counts on a quiet
 machine; --quick runs everything shorter (about 5 minutes, noisier).
 
@@ -50,7 +50,9 @@ machine; --quick runs everything shorter (about 5 minutes, noisier).
                     comparison (default 1: one request at a time, as a Lambda
                     container serves them)
   --runs N          throughput runs of service, empty service and bare client
-                    per workload, interleaved (default 10)
+                    per workload, interleaved (default 20: a ratio of one
+                    run against its neighbour varies by ±8 % here, and the
+                    median of 10 moved by 0.03 between two runs of the bench)
   --duration S      seconds per throughput run (default 1)
   --warmup S        warm-up seconds before the first throughput run of each
                     (default 10: the JIT needs 8-10 s to settle on the SDK here)
@@ -94,7 +96,7 @@ runCommand(USAGE, async (argv) => {
   const connections = positiveIntArg('--connections', values.connections, 1000) ?? 1;
   const durationS = positiveIntArg('--duration', values.duration, 3600) ?? 1;
   const warmupS = positiveIntArg('--warmup', values.warmup, 600) ?? (quick ? 5 : 10);
-  const runs = positiveIntArg('--runs', values.runs, 1000) ?? (quick ? 5 : 10);
+  const runs = positiveIntArg('--runs', values.runs, 1000) ?? (quick ? 5 : 20);
   const coldRuns = positiveIntArg('--cold-runs', values['cold-runs'], 1000) ?? (quick ? 8 : 20);
   let instructionRequests: [number, number];
   try {

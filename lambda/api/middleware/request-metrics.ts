@@ -29,7 +29,10 @@ export function requestMetrics(
 ): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
   const done = ({ event, context, response }: { event: ApiEvent; context: ApiContext; response: ApiResult | null }) => {
     const status = response?.statusCode ?? 500;
-    const outcome: RequestOutcome = { route: routeOf(event, context), status, ...countsOf({ event, status, context }) };
+    const outcome: RequestOutcome = { route: routeOf(event, context), status };
+    const counted = countsOf({ event, status, context });
+    if (counted.upsert) outcome.upsert = counted.upsert;
+    if (counted.counts) outcome.counts = counted.counts;
     if (context.calls) outcome.dynamo = context.calls;
     metrics.publish(outcome);
   };
