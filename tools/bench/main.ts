@@ -37,7 +37,7 @@ in-region delay on every call, instructions per request of the handler
 against the bare client making the same calls (valgrind), the Lambda bundle
 and its cold start, and the cost per million requests. Runs on an in-memory
 DynamoDB Local it starts (or on DYNAMODB_ENDPOINT when set). About 10 minutes
-with the defaults plus about 12 for the instruction counts on a quiet
+with the defaults plus about 18 for the instruction counts on a quiet
 machine; --quick runs everything shorter (about 5 minutes, noisier).
 
   --samples N       requests per shape, without and with the delay (default 6)
