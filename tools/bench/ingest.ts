@@ -166,6 +166,8 @@ interface ShapeRow {
 
 /** `PutItem report ∥ PutItem report ∥ …` as `20 × PutItem report`. */
 function compact(sequence: string): string {
+  // A request without DynamoDB calls has no rounds to compact.
+  if (!sequence.includes(': ')) return sequence;
   return sequence
     .split(' → ')
     .map((round) => {
