@@ -10,10 +10,7 @@ import { gcraShape, itemOfFailure, NOT_REPEATED } from './key-limiter';
 import { EXPIRES_AT, limiterKey } from './schema';
 
 /** The attribute holding each limit's TAT on a limiter item (key-limiter.ts, gcraShape). */
-const ATTRIBUTES: Record<AddressLimitName, { tat: 'rqTat' | 'frTat' }> = {
-  requests: { tat: 'rqTat' },
-  featureRequests: { tat: 'frTat' },
-};
+const TAT: Record<AddressLimitName, 'rqTat' | 'frTat'> = { requests: 'rqTat', featureRequests: 'frTat' };
 
 /** A limiter item: one per publishable key and client address. */
 type LimiterItem = Partial<Record<'rqTat' | 'frTat', number>> & { lastRequest?: string };
@@ -79,7 +76,7 @@ export class DynamoAddressLimiter implements AddressLimiter {
         }
         known = this.remember(pk, old);
         const refusals = names.flatMap((name) => {
-          const decision = decideRate({ tatUs: old[ATTRIBUTES[name].tat] }, nowUs, this.limits[name]);
+          const decision = decideRate({ tatUs: old[TAT[name]] }, nowUs, this.limits[name]);
           return decision.admitted ? [] : [{ name, retryAfterSeconds: decision.retryAfterSeconds }];
         });
         const worst = refusals.sort((a, b) => b.retryAfterSeconds - a.retryAfterSeconds)[0];
@@ -95,7 +92,7 @@ export class DynamoAddressLimiter implements AddressLimiter {
     const updates: string[] = [];
     const conditions: string[] = [NOT_REPEATED];
     names.forEach((name, i) => {
-      const { tat } = ATTRIBUTES[name];
+      const tat = TAT[name];
       const knownTat = known[tat];
       const from = knownTat !== undefined && knownTat > nowUs ? 'busy' : 'idle';
       attributeNames[`#t${i}`] = tat;

@@ -3,7 +3,6 @@ import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamod
 import type { CallLog } from '../domain/ports';
 import { toMicroseconds } from '../domain/rate-limit';
 import type { ExposureMark, IngestKeyAuthorizer, IngestKeyDecision, PublishableKey } from '../ingest/ports';
-import { rateStatusOf } from './dynamo-key-authorizer';
 import { isConditionalCheckFailed, storageCall } from './errors';
 import type { KeyItem } from './key-item';
 import { countKeyRequest, itemOfFailure, NOT_REPEATED, type LimiterGuess } from './key-limiter';
@@ -36,8 +35,7 @@ export class DynamoIngestKeys implements IngestKeyAuthorizer {
   ) {}
 
   async authorize(keyHash: string, nowMs: number, log?: CallLog): Promise<IngestKeyDecision> {
-    const nowUs = toMicroseconds(nowMs);
-    const call = await countKeyRequest(this.doc, this.tableName, 'publishable', keyHash, nowUs, this.seen.get(keyHash), log);
+    const call = await countKeyRequest(this.doc, this.tableName, 'publishable', keyHash, toMicroseconds(nowMs), this.seen.get(keyHash), log);
     switch (call.outcome) {
       case 'unknown':
       case 'revoked':
@@ -47,11 +45,11 @@ export class DynamoIngestKeys implements IngestKeyAuthorizer {
         return {
           outcome: 'throttled',
           key: this.remember(keyHash, call.item),
-          retryAfterSeconds: call.decision.retryAfterSeconds,
-          rate: { limit: call.item.rateLimit, remaining: call.decision.remaining, windowSeconds: call.decision.windowSeconds },
+          retryAfterSeconds: call.retryAfterSeconds,
+          rate: call.rate,
         };
       case 'allowed':
-        return { outcome: 'allowed', key: this.remember(keyHash, call.item), rate: rateStatusOf(call.item, nowUs) };
+        return { outcome: 'allowed', key: this.remember(keyHash, call.item), rate: call.rate };
     }
   }
 

@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { AuthDecision, CallLog, KeyAuthorizer, RateStatus } from '../domain/ports';
-import { perMinutePolicy, standing, toMicroseconds } from '../domain/rate-limit';
+import type { AuthDecision, CallLog, KeyAuthorizer } from '../domain/ports';
+import { toMicroseconds } from '../domain/rate-limit';
 import type { KeyItem } from './key-item';
 import { countKeyRequest, type LimiterGuess } from './key-limiter';
 
@@ -8,11 +8,6 @@ import { countKeyRequest, type LimiterGuess } from './key-limiter';
 interface Seen extends LimiterGuess {
   factoryId: string;
   keyId: string;
-}
-
-/** Where the key stands against its limit after an admitted request. */
-export function rateStatusOf(item: KeyItem, nowUs: number): RateStatus {
-  return { limit: item.rateLimit, ...standing(item.rlTat, nowUs, perMinutePolicy(item.rateLimit)) };
 }
 
 /**
@@ -31,8 +26,7 @@ export class DynamoKeyAuthorizer implements KeyAuthorizer {
   ) {}
 
   async authorize(keyHash: string, nowMs: number, log?: CallLog): Promise<AuthDecision> {
-    const nowUs = toMicroseconds(nowMs);
-    const call = await countKeyRequest(this.doc, this.tableName, 'secret', keyHash, nowUs, this.seen.get(keyHash), log);
+    const call = await countKeyRequest(this.doc, this.tableName, 'secret', keyHash, toMicroseconds(nowMs), this.seen.get(keyHash), log);
     switch (call.outcome) {
       case 'unknown':
       case 'revoked':
@@ -40,14 +34,10 @@ export class DynamoKeyAuthorizer implements KeyAuthorizer {
         return { outcome: call.outcome };
       case 'throttled':
         this.remember(keyHash, call.item);
-        return {
-          outcome: 'throttled',
-          retryAfterSeconds: call.decision.retryAfterSeconds,
-          rate: { limit: call.item.rateLimit, remaining: call.decision.remaining, windowSeconds: call.decision.windowSeconds },
-        };
+        return { outcome: 'throttled', retryAfterSeconds: call.retryAfterSeconds, rate: call.rate };
       case 'allowed':
         this.remember(keyHash, call.item);
-        return { outcome: 'allowed', factoryId: call.item.factoryId, keyId: call.item.keyId, rate: rateStatusOf(call.item, nowUs) };
+        return { outcome: 'allowed', factoryId: call.item.factoryId, keyId: call.item.keyId, rate: call.rate };
     }
   }
 

@@ -4,8 +4,8 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { KeyType } from '../domain/api-key';
 import { StorageUnavailableError } from '../domain/errors';
-import type { CallLog } from '../domain/ports';
-import { decideRate, intervalUs, perMinutePolicy, toleranceUs, type RateDecision, type RatePolicy } from '../domain/rate-limit';
+import type { CallLog, RateStatus } from '../domain/ports';
+import { decideRate, intervalUs, perMinutePolicy, standing, toleranceUs, type RatePolicy } from '../domain/rate-limit';
 import { isConditionalCheckFailed, storageCall } from './errors';
 import type { KeyItem } from './key-item';
 
@@ -15,12 +15,20 @@ export interface LimiterGuess {
   tatUs?: number;
 }
 
-/** The outcome of one key call: the key's item when it exists and is of the type asked for. */
+/**
+ * The outcome of one key call: the key's item when it exists and is of the
+ * type asked for, and where the key stands against its limit (the
+ * rate-limit headers), worked out here once for both APIs.
+ */
 export type KeyCall =
-  | { outcome: 'allowed'; item: KeyItem }
+  | { outcome: 'allowed'; item: KeyItem; rate: RateStatus }
   | { outcome: 'unknown' }
   | { outcome: 'revoked' }
-  | { outcome: 'throttled'; item: KeyItem; decision: Extract<RateDecision, { admitted: false }> };
+  | { outcome: 'throttled'; item: KeyItem; retryAfterSeconds: number; rate: RateStatus };
+
+function allowed(item: KeyItem, nowUs: number): KeyCall {
+  return { outcome: 'allowed', item, rate: { limit: item.rateLimit, ...standing(item.rlTat, nowUs, perMinutePolicy(item.rateLimit)) } };
+}
 
 /** Not this very request again: an SDK retry of a write that landed but whose answer was lost. */
 export const NOT_REPEATED = '(attribute_not_exists(#lastRequest) OR #lastRequest <> :request)';
@@ -171,7 +179,7 @@ export async function countKeyRequest(
         () => doc.send(keyCommand(tableName, keyType, keyHash, shape, guessFrom, nowUs, request)),
         log,
       );
-      return { outcome: 'allowed', item: result.Attributes as KeyItem };
+      return allowed(result.Attributes as KeyItem, nowUs);
     } catch (error) {
       if (!isConditionalCheckFailed(error)) throw error;
       const old = itemOfFailure<KeyItem>(error);
@@ -179,10 +187,13 @@ export async function countKeyRequest(
         return { outcome: old?.keyType === keyType ? 'revoked' : 'unknown' };
       }
       // Our own earlier attempt landed (its answer was lost): the request is counted, once.
-      if (old.rlLastRequest === request) return { outcome: 'allowed', item: old };
+      if (old.rlLastRequest === request) return allowed(old, nowUs);
       guessFrom = { rateLimit: old.rateLimit, tatUs: old.rlTat };
       const decision = decideRate({ tatUs: old.rlTat }, nowUs, perMinutePolicy(old.rateLimit));
-      if (!decision.admitted) return { outcome: 'throttled', item: old, decision };
+      if (!decision.admitted) {
+        const { retryAfterSeconds, remaining, windowSeconds } = decision;
+        return { outcome: 'throttled', item: old, retryAfterSeconds, rate: { limit: old.rateLimit, remaining, windowSeconds } };
+      }
       // The guess was wrong (or the state moved under us): try again, from what is stored now.
     }
   }
