@@ -4,8 +4,7 @@ import httpEventNormalizer from '@middy/http-event-normalizer';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { Context } from 'aws-lambda';
 import { requestId } from './middleware/request-id';
-import { requestLog } from './middleware/request-log';
-import { requestMetrics } from './middleware/request-metrics';
+import { requestRecord } from './middleware/request-record';
 import { responseHeaders } from './middleware/response-headers';
 import { serverErrors } from './middleware/server-errors';
 import { createRouter, routeLabeler, type Route } from './router';
@@ -49,8 +48,7 @@ export function createHandler<Deps>(api: ApiSpec<Deps>, deps: Deps): ApiHandler 
   let pipeline = middy<ApiEvent, ApiResult, Error, ApiContext>({ timeoutEarlyInMillis: TIMEOUT_MARGIN_MS })
     .use(httpHeaderNormalizer())
     .use(httpEventNormalizer())
-    .use(requestLog(routeOf))
-    .use(requestMetrics(routeOf, undefined, api.countsOf))
+    .use(requestRecord(routeOf, { countsOf: api.countsOf }))
     .use(requestId())
     .use(responseHeaders());
   for (const answer of api.answers()) pipeline = pipeline.use(answer);

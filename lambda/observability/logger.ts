@@ -1,6 +1,6 @@
 import { LOG_LEVELS, serviceNameFromEnv, type LogLevel } from './names';
 
-type LineLevel = Exclude<LogLevel, 'SILENT'>;
+export type LineLevel = Exclude<LogLevel, 'SILENT'>;
 
 /** Higher is quieter: the order of LOG_LEVELS. */
 const rank = (level: LogLevel): number => LOG_LEVELS.indexOf(level);
@@ -93,8 +93,14 @@ export class JsonLogger {
     this.write('ERROR', message, attributes);
   }
 
-  private write(level: LineLevel, message: string, attributes: LogAttributes | undefined): void {
-    if (rank(level) < this.threshold) return;
+  /** True when lines at `level` are written (callers skip building attributes otherwise). */
+  enabled(level: LineLevel): boolean {
+    return rank(level) >= this.threshold;
+  }
+
+  /** The line (newline-terminated) at `level`, or '' when the level is filtered out; nothing is written. */
+  format(level: LineLevel, message: string, attributes?: LogAttributes): string {
+    if (!this.enabled(level)) return '';
     const timestamp = new Date().toISOString();
     const service = this.options.service;
     const traceId = xrayTraceId();
@@ -110,7 +116,28 @@ export class JsonLogger {
       entry.service = service;
       entry.xray_trace_id = traceId;
     }
-    (rank(level) >= rank('WARN') ? this.err : this.out)(`${serialize(entry, attributes)}\n`);
+    return `${serialize(entry, attributes)}\n`;
+  }
+
+  /**
+   * Writes a `format`ted line to its level's stream, and `stdoutLines` (more
+   * whole lines, like a metrics document) to stdout: in one write when both go
+   * to stdout. A write is a system call, the dearest single step of a request
+   * on a busy machine; Lambda and CloudWatch Logs still split the text into
+   * one log event per line.
+   */
+  emit(level: LineLevel, line: string, stdoutLines = ''): void {
+    if (rank(level) >= rank('WARN')) {
+      if (line) this.err(line);
+      if (stdoutLines) this.out(stdoutLines);
+      return;
+    }
+    const text = line + stdoutLines;
+    if (text) this.out(text);
+  }
+
+  private write(level: LineLevel, message: string, attributes: LogAttributes | undefined): void {
+    this.emit(level, this.format(level, message, attributes));
   }
 }
 

@@ -109,19 +109,18 @@ export function requestMetricsLine(outcome: RequestOutcome, options: Pick<Metric
 }
 
 /**
- * Writes request metrics as EMF lines on stdout, which CloudWatch Logs turns
- * into metrics: no API call, nothing on the request's path but one write.
- * Straight to the stream, not console.log, which the Lambda runtime prefixes
- * with a timestamp and request id (a prefixed line is no longer EMF).
+ * Request metrics as EMF lines for stdout, which CloudWatch Logs turns into
+ * metrics: no API call. The line goes out with the request's log line, in
+ * one write (JsonLogger.emit): straight to the stream, not console.log,
+ * which the Lambda runtime prefixes with a timestamp and request id (a
+ * prefixed line is no longer EMF).
  */
 export class RequestMetrics {
-  constructor(
-    private readonly options: MetricsOptions = metricsOptionsFromEnv(),
-    private readonly write: (line: string) => void = (line) => process.stdout.write(line),
-  ) {}
+  constructor(private readonly options: MetricsOptions = metricsOptionsFromEnv()) {}
 
-  publish(outcome: RequestOutcome): void {
-    if (!this.options.enabled) return;
-    this.write(`${requestMetricsLine(outcome, this.options, Date.now())}\n`);
+  /** The request's EMF line, newline-terminated, or '' when metrics are off. */
+  line(outcome: RequestOutcome): string {
+    if (!this.options.enabled) return '';
+    return `${requestMetricsLine(outcome, this.options, Date.now())}\n`;
   }
 }

@@ -1,9 +1,5 @@
-import type { MiddlewareObj } from '@middy/core';
-import { RequestMetrics, type RequestOutcome } from '../../observability/metrics';
-import type { ApiContext, ApiEvent, ApiResult } from '../types';
-
-/** Once per container: options from the environment. */
-const containerMetrics = new RequestMetrics();
+import type { RequestOutcome } from '../../observability/metrics';
+import type { ApiContext, ApiEvent } from '../types';
 
 /** What an API adds to a request's metrics, from its answer and what its steps noted. */
 export type CountsOf = (request: { event: ApiEvent; status: number; context: ApiContext }) => Pick<RequestOutcome, 'upsert' | 'counts'>;
@@ -16,25 +12,21 @@ export const upsertCounts: CountsOf = ({ event, status }) =>
 export const notedCounts: CountsOf = ({ context }) => (context.counts ? { counts: context.counts } : {});
 
 /**
- * Per request, in CloudWatch embedded metric format (no API call): the
- * totals the alarms divide, what the API counts (`countsOf`: contacts
- * created vs updated; events accepted…), DynamoDB calls and
- * the latency of each, and `Requests` by route and status class (see
- * RequestMetrics for the document).
+ * What a request's metrics count (written by request-record.ts, as EMF; see
+ * RequestMetrics for the document): the totals the alarms divide, what the
+ * API counts (`countsOf`: contacts created vs updated; events accepted…),
+ * DynamoDB calls and the latency of each, and `Requests` by route and
+ * status class.
  */
-export function requestMetrics(
-  routeOf: (event: ApiEvent, context: ApiContext) => string,
-  metrics: RequestMetrics = containerMetrics,
-  countsOf: CountsOf = upsertCounts,
-): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
-  const done = ({ event, context, response }: { event: ApiEvent; context: ApiContext; response: ApiResult | null }) => {
-    const status = response?.statusCode ?? 500;
-    const outcome: RequestOutcome = { route: routeOf(event, context), status };
-    const counted = countsOf({ event, status, context });
-    if (counted.upsert) outcome.upsert = counted.upsert;
-    if (counted.counts) outcome.counts = counted.counts;
-    if (context.calls) outcome.dynamo = context.calls;
-    metrics.publish(outcome);
-  };
-  return { name: 'requestMetrics', after: done, onError: done };
+export function requestOutcome(
+  request: { event: ApiEvent; context: ApiContext; route: string; status: number },
+  countsOf: CountsOf,
+): RequestOutcome {
+  const { context, status } = request;
+  const outcome: RequestOutcome = { route: request.route, status };
+  const counted = countsOf(request);
+  if (counted.upsert) outcome.upsert = counted.upsert;
+  if (counted.counts) outcome.counts = counted.counts;
+  if (context.calls) outcome.dynamo = context.calls;
+  return outcome;
 }
