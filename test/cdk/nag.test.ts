@@ -1,12 +1,12 @@
-import { App, Aspects, CfnResource, Stack } from 'aws-cdk-lib';
+import { Aspects, CfnResource, Stack } from 'aws-cdk-lib';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { ContactsStack, type ContactsStackProps } from '../../lib/contacts-stack';
-import { ENV } from './synth';
+import { ENV, testApp } from './synth';
 
 /** A stack with cdk-nag's AwsSolutions pack applied, logging the findings it suppressed. */
 function checked(props: ContactsStackProps): { stack: Stack; annotations: Annotations } {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const app = testApp({ context: { 'aws:cdk:bundling-stacks': [] } });
   const stack = new ContactsStack(app, 'NagContacts', { env: ENV, ...props });
   Aspects.of(stack).add(new AwsSolutionsChecks({ logIgnores: true }));
   return { stack, annotations: Annotations.fromStack(stack) };

@@ -1,4 +1,3 @@
-import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -8,6 +7,7 @@ import { CONTROL_ROOM_SERVICE_NAME, METRIC, METRICS_NAMESPACE, SERVICE_NAME } fr
 import { CONTACTS_BY_COMPANY, CONTACTS_KEY, KEYS_BY_FACTORY, KEYS_BY_KEY_ID, KEYS_KEY, REPORTS_BY_FEED, REPORTS_KEY } from '../../lambda/store/schema';
 import { DEFAULT_DYNAMO_CONFIG, dynamoConfigFromEnv, LOCAL_DYNAMO_CONFIG } from '../../lambda/store/dynamo-client';
 import { endpoint, issueKey, newFactoryId } from '../support/local-api';
+import { testApp } from './synth';
 
 let template: Template;
 let assemblyDir: string;
@@ -15,7 +15,7 @@ let assemblyDir: string;
 const CONTROL_ROOM = 'arn:aws:iam::123456789012:role/ControlRoom';
 
 beforeAll(() => {
-  const app = new App();
+  const app = testApp();
   const stack = new ContactsStack(app, 'TestContacts', {
     env: { account: '123456789012', region: 'eu-west-1' },
     platformName: 'Acme Platform',

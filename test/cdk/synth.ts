@@ -1,8 +1,28 @@
-import { App } from 'aws-cdk-lib';
+import { App, type AppProps } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ContactsStack, type ContactsStackProps } from '../../lib/contacts-stack';
 
 export const ENV = { account: '123456789012', region: 'eu-west-1' } as const;
+
+const outdirs: string[] = [];
+
+/**
+ * An App whose cloud assembly goes to a folder of its own, removed after the
+ * test file: without an outdir, CDK leaves a cdk.out* folder in the system's
+ * temporary directory for every App, run after run.
+ */
+export function testApp(props: AppProps = {}): App {
+  const outdir = mkdtempSync(join(tmpdir(), 'contacts-cdk-test-'));
+  outdirs.push(outdir);
+  return new App({ ...props, outdir });
+}
+
+afterAll(() => {
+  for (const outdir of outdirs.splice(0)) rmSync(outdir, { recursive: true, force: true });
+});
 
 /**
  * A ContactsStack for template assertions. Bundling is skipped (the
@@ -10,7 +30,7 @@ export const ENV = { account: '123456789012', region: 'eu-west-1' } as const;
  * bundle), which keeps each synth to a second or two.
  */
 export function synthStack(props: ContactsStackProps = {}, id = 'TestContacts'): { stack: ContactsStack; template: Template } {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const app = testApp({ context: { 'aws:cdk:bundling-stacks': [] } });
   const stack = new ContactsStack(app, id, { env: ENV, ...props });
   return { stack, template: Template.fromStack(stack) };
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { uniqueEmail } from '../support/enrichment';
@@ -14,7 +14,10 @@ beforeAll(async () => {
   api = await startLocalApi();
   dir = mkdtempSync(join(tmpdir(), 'enrich-cli-'));
 });
-afterAll(() => api.close());
+afterAll(async () => {
+  await api.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 async function factoryWith(emails: string[]) {
   const factoryId = newFactoryId('cli');
