@@ -15,9 +15,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { dynamoDependencies } from '../../lambda/api/dynamo-dependencies';
 import { bareOperation, type BareShape } from './bare-client';
+import { bundleEntry } from './bundle-entry';
 import { DRIVER_ENV, type DriverSetup } from './ipc';
 import type { BenchStore } from './store';
 import { functionEnv, requestOf, workloads, type Workload } from './throughput';
@@ -38,13 +38,16 @@ export interface InstructionResult {
 }
 
 /**
- * 600 and 1,800: under valgrind the JIT is still compiling after the first
- * few hundred requests, and the difference of 300 and 900 charged part of
- * it to each request (the bare client's upsert read 8.0 M instructions per
- * request there, 5.9 M here) and more of it to the handler, which has more
- * code to compile: its ratio read 1.08 to 1.12 at 300/900, 1.08 at 600/1800.
+ * 1,800 and 3,000: the difference is only steady state if both processes
+ * are past the JIT's warm-up, which under valgrind takes well over a
+ * thousand requests, for the SDK as much as for the handler. At 600 and
+ * 1,800 the bare client's upsert read 5.82 M instructions per request, at
+ * 1,800 and 3,000 4.55 M; the handler's extra 0.57 M there was mostly its
+ * own code still being compiled (0.07 M here). In memory (no SDK) the
+ * handler's pipeline read 0.50 M at 600/1800, 0.28 M at 1200/2400, 0.21 M
+ * at 1800/3000 and 0.19 M at 2000/6000.
  */
-export const DEFAULT_INSTRUCTION_REQUESTS: [number, number] = [600, 1800];
+export const DEFAULT_INSTRUCTION_REQUESTS: [number, number] = [1800, 3000];
 
 export const hasValgrind = (): boolean => spawnSync('valgrind', ['--version']).status === 0;
 
@@ -89,7 +92,7 @@ export async function countInstructions(
   const dir = mkdtempSync(join(tmpdir(), 'contacts-instructions-'));
   const bundle = join(dir, 'driver.cjs');
   try {
-    await build({ entryPoints: [join(__dirname, 'instructions-driver.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: bundle, logLevel: 'error' });
+    await bundleEntry(join(__dirname, 'instructions-driver.ts'), bundle);
     const { upsert, get } = await workloads(store);
     // The contact both workloads touch, written once before anything is counted.
     await bareOperation('upsert', dynamoDependencies(store.doc, store.tables), upsert.target)();

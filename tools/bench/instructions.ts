@@ -2,11 +2,11 @@
  * npm run bench:instructions: the instruction counts of `npm run bench`
  * alone (instruction-count.ts), without the rest of the benchmark.
  *
- *   npm run bench:instructions -- [--shapes get,upsert] [--requests 600,1800]
+ *   npm run bench:instructions -- [--shapes get,upsert] [--requests 1800,3000]
  *
- * About 12 minutes with the defaults on a quiet machine (valgrind runs Node
- * tens of times slower); `--requests 100,300` takes a third of that, with
- * more noise. On DynamoDB Local (or DYNAMODB_ENDPOINT).
+ * About 9 minutes with the defaults on a quiet machine (valgrind runs Node
+ * tens of times slower); `--requests 100,300` is faster and reads high (the
+ * JIT is still compiling). On DynamoDB Local (or DYNAMODB_ENDPOINT).
  */
 import './env';
 import { parseCommandLine, runCommand, UsageError } from '../../local/cli';
@@ -22,12 +22,12 @@ Counts the instructions the bare client's DynamoDB calls and the Lambda
 handler making the same calls execute per request, under valgrind, and
 prints what the handler adds and the ratio npm run bench judges (≤ 1.10).
 Unlike times on this machine, counts do not depend on what else runs.
-Needs valgrind; about 18 minutes with the defaults.
+Needs valgrind; about 9 minutes with the defaults.
 
   --shapes LIST     get, upsert or both (default get,upsert)
-  --requests N1,N2  requests in the two processes compared (default 600,1800;
-                    300,900 is twice as fast and reads high: the JIT
-                    has not settled by then)`;
+  --requests N1,N2  requests in the two processes compared (default 1800,3000;
+                    fewer is faster and reads high: before about 1,800
+                    requests under valgrind the JIT is still compiling)`;
 
 runCommand(USAGE, async (argv) => {
   const { values, positionals } = parseCommandLine(argv, { shapes: { type: 'string' }, requests: { type: 'string' } });

@@ -300,7 +300,8 @@ function throughputSection(report: BenchReport): string {
   return `## 3. Throughput: the service against the empty service
 
 Three ways to serve the same workload with the same concurrency, each in its
-own process: ${runs} runs of ${durationS} s each per workload, interleaved in a rotating
+own process, run from an esbuild bundle as the Lambda asset is (no
+TypeScript loader): ${runs} runs of ${durationS} s each per workload, interleaved in a rotating
 order (service, empty service, bare; empty service, bare, service; …) after a
 ${warmupS} s warm-up of each (the SDK's CPU per call keeps falling for the first
 8–10 s of a process), so that load from other jobs on the machine hits all

@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hashSecret } from '../../lambda/domain/api-key';
@@ -11,6 +11,7 @@ import { createDynamoClient, DEFAULT_DYNAMO_CONFIG, documentClientOf } from '../
 import { dynamoDependencies } from '../../lambda/api/dynamo-dependencies';
 import { PROJECT_ROOT } from '../../local/paths';
 import { bareOperation, type BareShape, type BareTarget } from './bare-client';
+import { bundleEntry } from './bundle-entry';
 import type { BenchRequest } from './container';
 import { CallRecorder } from './counting';
 import { DELAY_ENV } from './injected-delay';
@@ -104,11 +105,12 @@ class Helper<TOut> {
   private stderr = '';
   readonly exited: Promise<void>;
 
+  /** `entry`: a TypeScript file (run with tsx) or a bundle from bundleEntry (run as is). */
   constructor(entry: string, env: NodeJS.ProcessEnv) {
     this.child = fork(entry, [], {
       cwd: PROJECT_ROOT,
       env,
-      execArgv: ['--import', 'tsx'],
+      execArgv: entry.endsWith('.ts') ? ['--import', 'tsx'] : [],
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
     this.child.stderr?.on('data', (chunk: Buffer) => {
@@ -153,10 +155,15 @@ interface Service {
 }
 
 /** The service process, or with `emptyTarget` the empty service's (serve.ts). */
-async function startService(store: BenchStore, fromTemplate: Record<string, string>, delayMs: number, emptyTarget?: BareTarget): Promise<Service> {
+async function startService(
+  store: BenchStore,
+  fromTemplate: Record<string, string>,
+  delayMs: number,
+  options: { entry?: string; emptyTarget?: BareTarget } = {},
+): Promise<Service> {
   const env = functionEnv(store, fromTemplate, delayMs);
-  if (emptyTarget) env[EMPTY_SERVICE_ENV] = JSON.stringify(emptyTarget);
-  const helper = new Helper<ServiceMessage>(SERVICE_ENTRY, env);
+  if (options.emptyTarget) env[EMPTY_SERVICE_ENV] = JSON.stringify(options.emptyTarget);
+  const helper = new Helper<ServiceMessage>(options.entry ?? SERVICE_ENTRY, env);
   const ready = await helper.next();
   if (ready.type !== 'ready') throw new Error('the service process did not start');
   return {
@@ -358,10 +365,16 @@ function summarize(samples: { rps: number; p50ms: number; p99ms: number; cpuMsPe
 export async function measureThroughput(store: BenchStore, options: ThroughputOptions): Promise<ThroughputResult> {
   const say = options.onProgress ?? (() => undefined);
   const { upsert, get } = await workloads(store);
-  const service = await startService(store, options.functionEnvironment, options.delayMs);
+  // All three from bundles (bundle-entry.ts): the code as it ships, no TypeScript loader.
+  const dir = mkdtempSync(join(tmpdir(), 'contacts-bench-throughput-'));
+  const [serveBundle, loopBundle] = await Promise.all([
+    bundleEntry(SERVICE_ENTRY, join(dir, 'serve.cjs')),
+    bundleEntry(LOOP_ENTRY, join(dir, 'loop-worker.cjs')),
+  ]);
+  const service = await startService(store, options.functionEnvironment, options.delayMs, { entry: serveBundle });
   // Both workloads read and write the same contact with the same key: one target.
-  const empty = await startService(store, options.functionEnvironment, options.delayMs, upsert.target);
-  const bare = new Helper<BareResult>(LOOP_ENTRY, functionEnv(store, options.functionEnvironment, options.delayMs));
+  const empty = await startService(store, options.functionEnvironment, options.delayMs, { entry: serveBundle, emptyTarget: upsert.target });
+  const bare = new Helper<BareResult>(loopBundle, functionEnv(store, options.functionEnvironment, options.delayMs));
   const rows: ThroughputRow[] = [];
   try {
     await seed(service, upsert);
@@ -411,6 +424,7 @@ export async function measureThroughput(store: BenchStore, options: ThroughputOp
     await service.stop();
     await empty.stop();
     await bare.stop();
+    rmSync(dir, { recursive: true, force: true });
   }
 
   const { onProgress: _progress, ...kept } = options;
