@@ -1,5 +1,6 @@
 import { checkSetup } from './environment.js';
 import { ContactsApiError, ContactsConfigError, ContactsError, ContactsNetworkError, ContactsTimeoutError } from './errors.js';
+import { parseRateLimit, type RateLimitStatus } from './rate-limit.js';
 import { parseRetryAfter, retryDelayMs, type AttemptOutcome } from './retry.js';
 import type { Contact, ContactAnswer, ErrorAnswer, UpsertContactAnswer, UpsertContactRequest } from './schema.js';
 
@@ -29,6 +30,12 @@ export interface ContactsClientOptions {
   attemptTimeoutMs?: number;
   /** Called before each wait for a retry, for logs and metrics. */
   onRetry?: (event: RetryEvent) => void;
+  /**
+   * Called with where the key stands after every answer that says so (every
+   * answer after the key check, 429 included): a caller can slow down before
+   * the limit refuses it.
+   */
+  onRateLimit?: (status: RateLimitStatus, operation: Operation) => void;
   /** The fetch to use (default: the platform's). */
   fetch?: typeof fetch;
 }
@@ -126,6 +133,7 @@ export class ContactsClient {
   readonly #timeoutMs: number;
   readonly #attemptTimeoutMs: number;
   readonly #onRetry: ((event: RetryEvent) => void) | undefined;
+  readonly #onRateLimit: ((status: RateLimitStatus, operation: Operation) => void) | undefined;
   readonly #fetch: typeof fetch;
 
   constructor(options: ContactsClientOptions) {
@@ -135,6 +143,7 @@ export class ContactsClient {
     this.#timeoutMs = positive('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs);
     this.#attemptTimeoutMs = positive('attemptTimeoutMs', options.attemptTimeoutMs, DEFAULTS.attemptTimeoutMs);
     this.#onRetry = options.onRetry;
+    this.#onRateLimit = options.onRateLimit;
     const platformFetch = (globalThis as { fetch?: typeof fetch }).fetch;
     const chosen = options.fetch ?? platformFetch;
     if (typeof chosen !== 'function') throw new ContactsConfigError('No fetch: run on Node 20+ (or any runtime with fetch), or pass options.fetch.');
@@ -227,12 +236,14 @@ export class ContactsClient {
         signal: attempt.signal,
       });
       const text = await response.text();
+      const rateLimit = parseRateLimit(response.headers.get('RateLimit-Policy'), response.headers.get('RateLimit'));
+      if (rateLimit) this.#onRateLimit?.(rateLimit, request.operation);
       if (request.answers.includes(response.status)) {
         return { answer: { status: response.status, body: text === '' ? undefined : (JSON.parse(text) as unknown) } };
       }
       const retryAfterSeconds = parseRetryAfter(response.headers.get('Retry-After'));
       const requestId = response.headers.get('X-Request-Id') ?? undefined;
-      const error = new ContactsApiError(errorMessage(response.status, text), response.status, requestId, retryAfterSeconds);
+      const error = new ContactsApiError(errorMessage(response.status, text), response.status, requestId, retryAfterSeconds, rateLimit);
       return { outcome: { kind: 'status', status: response.status, retryAfterSeconds }, error };
     } catch (error) {
       if (callSignal.aborted) throw callSignal.reason;

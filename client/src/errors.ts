@@ -1,3 +1,5 @@
+import type { RateLimitStatus } from './rate-limit.js';
+
 /** Every error the client throws is a ContactsError (an abort rethrows the signal's reason instead). */
 export class ContactsError extends Error {
   override name = 'ContactsError';
@@ -25,12 +27,21 @@ export class ContactsApiError extends ContactsError {
   readonly requestId: string | undefined;
   /** The answer's `Retry-After`, in seconds, when it had one (429, 503). */
   readonly retryAfterSeconds: number | undefined;
+  /** Where the key stood, when the answer said (every answer after the key check: 429, 404, 422…). */
+  readonly rateLimit: RateLimitStatus | undefined;
 
-  constructor(message: string, status: number, requestId: string | undefined, retryAfterSeconds: number | undefined) {
+  constructor(
+    message: string,
+    status: number,
+    requestId: string | undefined,
+    retryAfterSeconds: number | undefined,
+    rateLimit?: RateLimitStatus,
+  ) {
     super(message);
     this.status = status;
     this.requestId = requestId;
     this.retryAfterSeconds = retryAfterSeconds;
+    this.rateLimit = rateLimit;
   }
 }
 

@@ -5,6 +5,7 @@
  */
 export { ContactsClient, type CallOptions, type ContactsClientOptions, type Operation, type RetryEvent } from './client.js';
 export { contactId } from './contact-id.js';
+export { parseRateLimit, type RateLimitStatus } from './rate-limit.js';
 export {
   ContactsApiError,
   ContactsConfigError,

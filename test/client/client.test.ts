@@ -6,6 +6,7 @@ import {
   ContactsTimeoutError,
   InvalidEmailError,
   contactId,
+  type RateLimitStatus,
   type RetryEvent,
 } from '../../client/src/index';
 import { DEFAULT_DYNAMO_CONFIG } from '../../lambda/store/dynamo-client';
@@ -105,6 +106,22 @@ describe('ContactsClient against the local API', () => {
       error: expect.objectContaining({ status: 429, retryAfterSeconds: expect.any(Number) }),
     });
     expect(written.every(Boolean)).toBe(true);
+  });
+
+  test('tells onRateLimit where the key stands after each answer, and puts it on a ContactsApiError', async () => {
+    // 60 a minute: a burst of 7 (GCRA, lambda/domain/rate-limit.ts), each request taking one.
+    const { key } = await tenant('client_rate', { rateLimit: 60 });
+    const seen: { status: RateLimitStatus; operation: string }[] = [];
+    const { client } = clientOf(api.baseUrl, key, { onRateLimit: (status, operation) => seen.push({ status, operation }) });
+    await client.upsertContact({ email: 'ada@example.com' });
+    expect(await client.getContact('ct_0123456789abcdef')).toBeNull();
+    const invalid = await client.upsertContact({ email: 'not an address' }).catch((caught: unknown) => caught);
+    expect(seen.map(({ operation }) => operation)).toEqual(['upsertContact', 'getContact', 'upsertContact']);
+    for (const { status } of seen) expect(status).toMatchObject({ limit: 60, windowSeconds: 60, resetSeconds: expect.any(Number) });
+    const remaining = seen.map(({ status }) => status.remaining);
+    expect(remaining[1]).toBeLessThan(remaining[0] as number);
+    expect(remaining[2]).toBeLessThan(remaining[1] as number);
+    expect(invalid).toMatchObject({ status: 422, rateLimit: seen[2]?.status });
   });
 
   test('on 503 it retries, and the contact is written once', async () => {
