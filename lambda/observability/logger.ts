@@ -1,3 +1,4 @@
+import { isoTimestamp } from './iso-time';
 import { LOG_LEVELS, serviceNameFromEnv, type LogLevel } from './names';
 
 export type LineLevel = Exclude<LogLevel, 'SILENT'>;
@@ -40,8 +41,9 @@ function safeReplacer() {
 
 /** Plain JSON when it can say everything (the usual case, no replacer to call per value); the safe form otherwise. */
 function serialize(entry: object, attributes: LogAttributes | undefined): string {
-  // An Error serializes as {} in plain JSON: keep what it says.
-  const hasError = attributes !== undefined && Object.values(attributes).some((value) => value instanceof Error);
+  // An Error serializes as {} in plain JSON: keep what it says. (A loop: no array of the values per line.)
+  let hasError = false;
+  if (attributes !== undefined) for (const name in attributes) if (attributes[name] instanceof Error) hasError = true;
   if (!hasError) {
     try {
       return JSON.stringify(entry);
@@ -101,7 +103,7 @@ export class JsonLogger {
   /** The line (newline-terminated) at `level`, or '' when the level is filtered out; nothing is written. */
   format(level: LineLevel, message: string, attributes?: LogAttributes): string {
     if (!this.enabled(level)) return '';
-    const timestamp = new Date().toISOString();
+    const timestamp = isoTimestamp(Date.now());
     const service = this.options.service;
     const traceId = xrayTraceId();
     const entry: LogAttributes = { level, message, timestamp, service, xray_trace_id: traceId };
