@@ -118,6 +118,11 @@ export function requestMetricsLine(outcome: RequestOutcome, options: Pick<Metric
 export class RequestMetrics {
   constructor(private readonly options: MetricsOptions = metricsOptionsFromEnv()) {}
 
+  /** False when metrics are off (callers skip building the outcome). */
+  get enabled(): boolean {
+    return this.options.enabled;
+  }
+
   /** The request's EMF line, newline-terminated, or '' when metrics are off. */
   line(outcome: RequestOutcome): string {
     if (!this.options.enabled) return '';

@@ -1,16 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CallLog } from '../domain/ports';
-import { toMicroseconds } from '../domain/rate-limit';
 import type { ExposureMark, IngestKeyAuthorizer, IngestKeyDecision, PublishableKey } from '../ingest/ports';
 import { isConditionalCheckFailed, storageCall } from './errors';
 import type { KeyItem } from './key-item';
-import { countKeyRequest, itemOfFailure, NOT_REPEATED, type LimiterGuess } from './key-limiter';
-
-/** What this container last saw of a publishable key: its identity and origins (never change) and its limiter state. */
-interface Seen extends LimiterGuess {
-  key: PublishableKey;
-}
+import { itemOfFailure, NOT_REPEATED } from './key-limiter';
+import { SeenKeys } from './seen-keys';
 
 const publishableKeyOf = (item: KeyItem): PublishableKey => ({ factoryId: item.factoryId, keyId: item.keyId, origins: item.origins ?? [] });
 
@@ -27,30 +22,17 @@ const publishableKeyOf = (item: KeyItem): PublishableKey => ({ factoryId: item.f
  * call to run beside the key call.
  */
 export class DynamoIngestKeys implements IngestKeyAuthorizer {
-  private readonly seen = new Map<string, Seen>();
+  private readonly keys: SeenKeys<PublishableKey>;
 
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+  ) {
+    this.keys = new SeenKeys(doc, tableName, 'publishable', publishableKeyOf);
+  }
 
-  async authorize(keyHash: string, nowMs: number, log?: CallLog): Promise<IngestKeyDecision> {
-    const call = await countKeyRequest(this.doc, this.tableName, 'publishable', keyHash, toMicroseconds(nowMs), this.seen.get(keyHash), log);
-    switch (call.outcome) {
-      case 'unknown':
-      case 'revoked':
-        this.seen.delete(keyHash);
-        return { outcome: call.outcome };
-      case 'throttled':
-        return {
-          outcome: 'throttled',
-          key: this.remember(keyHash, call.item),
-          retryAfterSeconds: call.retryAfterSeconds,
-          rate: call.rate,
-        };
-      case 'allowed':
-        return { outcome: 'allowed', key: this.remember(keyHash, call.item), rate: call.rate };
-    }
+  authorize(keyHash: string, nowMs: number, log?: CallLog): Promise<IngestKeyDecision> {
+    return this.keys.count(keyHash, nowMs, log);
   }
 
   async markExposed(keyHash: string, nowMs: number, log?: CallLog): Promise<ExposureMark> {
@@ -85,14 +67,6 @@ export class DynamoIngestKeys implements IngestKeyAuthorizer {
   }
 
   knownKey(keyHash: string): PublishableKey | undefined {
-    return this.seen.get(keyHash)?.key;
-  }
-
-  private remember(keyHash: string, item: KeyItem): PublishableKey {
-    // Bounded: only active publishable keys land here, and a container serves few.
-    if (this.seen.size > 10_000) this.seen.clear();
-    const key = publishableKeyOf(item);
-    this.seen.set(keyHash, { key, rateLimit: item.rateLimit, tatUs: item.rlTat });
-    return key;
+    return this.keys.known(keyHash);
   }
 }

@@ -38,7 +38,7 @@ export function requestRecord(
     const line = logger.enabled(level)
       ? logger.format(level, 'request', requestLogFields({ event, context, route, status, startedAt: internal.startedAt }))
       : '';
-    logger.emit(level, line, metrics.line(requestOutcome({ event, context, route, status }, countsOf)));
+    logger.emit(level, line, metrics.enabled ? metrics.line(requestOutcome({ event, context, route, status }, countsOf)) : '');
   };
   return {
     name: 'requestRecord',
