@@ -14,6 +14,7 @@ import {
   KEYS_KEY,
   REFERENCE_KEY,
   REPORTS_BY_FEED,
+  REPORTS_BY_ISSUE,
   REPORTS_KEY,
   type TableNames,
 } from '../lambda/store/schema';
@@ -49,6 +50,7 @@ export const TABLE_SPECS: Readonly<Record<keyof TableNames, TableSpec>> = {
   // The vendor dataset enrichment reads, loaded by `enrich -- load-dataset`.
   reference: { ...REFERENCE_KEY, indexes: [] },
   // What the ingest API stores: events and feature requests (newest first per factory through
-  // byFeed), and its per-address limiter items; all expire.
-  reports: { ...REPORTS_KEY, indexes: [REPORTS_BY_FEED], timeToLiveAttribute: EXPIRES_AT },
+  // byFeed), issues (by status and last seen, through byFeed too), an issue's events (byIssue),
+  // and its per-address limiter items; all expire.
+  reports: { ...REPORTS_KEY, indexes: [REPORTS_BY_FEED, REPORTS_BY_ISSUE], timeToLiveAttribute: EXPIRES_AT },
 };

@@ -14,6 +14,8 @@ export const DEFAULT_PUBLISHABLE_RATE_LIMIT = 600;
 /** Days an event or feature request is kept before DynamoDB's TTL removes it (a deploy option). */
 export const DEFAULT_REPORT_RETENTION_DAYS = 90;
 export const MAX_TAGS = 50;
+/** An event's own `fingerprint`: 1 to this many strings. */
+export const MAX_FINGERPRINT_PARTS = 10;
 
 /** Characters kept of each free-text field (longer text is clipped, never refused). */
 export const EVENT_TEXT = {
@@ -28,6 +30,7 @@ export const EVENT_TEXT = {
   reporterEmail: 254,
   reporterName: 200,
   userAgent: 512,
+  fingerprintPart: 200,
 } as const;
 
 export const FEATURE_REQUEST_TEXT = {

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { charCount } from '../domain/clip';
 import { cleanText, type TextLines } from './free-text';
-import { EVENT_TEXT, FEATURE_REQUEST_TEXT, MAX_TAGS } from './limits';
+import { EVENT_TEXT, FEATURE_REQUEST_TEXT, MAX_FINGERPRINT_PARTS, MAX_TAGS } from './limits';
 
 /**
  * The bodies of the ingest API (ingest-contract.md, "Bodies"), as zod/mini
@@ -131,6 +131,31 @@ const tags = z.pipe(
   }),
 );
 
+/**
+ * `fingerprint`: 1 to 10 strings (each cleaned and clipped to 200) that
+ * decide the event's issue instead of the server's rule (fingerprint.ts).
+ */
+const fingerprint = z.pipe(
+  z.optional(z.nullable(z.array(z.unknown(), { error: 'fingerprint must be an array of strings, like ["checkout", "card declined"]' }))),
+  z.transform((value, ctx) => {
+    if (value === undefined || value === null) return undefined;
+    if (value.length < 1 || value.length > MAX_FINGERPRINT_PARTS) {
+      ctx.issues.push({ code: 'custom', message: `fingerprint has ${value.length} entries: send 1 to ${MAX_FINGERPRINT_PARTS} strings`, input: value });
+      return z.NEVER;
+    }
+    const parts: string[] = [];
+    for (const [index, part] of value.entries()) {
+      const checked = typeof part === 'string' ? cleanText(part, { field: `fingerprint[${index}]`, lines: 'single-line', max: EVENT_TEXT.fingerprintPart }) : undefined;
+      if (!checked?.ok) {
+        ctx.issues.push({ code: 'custom', message: checked ? checked.problem : `fingerprint[${index}] must be a string`, input: part });
+        return z.NEVER;
+      }
+      parts.push(checked.text);
+    }
+    return parts;
+  }),
+);
+
 const exception = textObject('exception', {
   type: text('exception.type', EVENT_TEXT.exceptionType),
   value: text('exception.value', EVENT_TEXT.exceptionValue, 'multi-line'),
@@ -150,6 +175,7 @@ export const eventSchema = z.pipe(
       release: text('release', EVENT_TEXT.release),
       tags,
       reporter,
+      fingerprint,
     },
     { error: 'an event must be a JSON object, like {"eventId": "…", "message": "…"}' },
   ),

@@ -1,4 +1,6 @@
 import type { CallLog, RateStatus } from '../domain/ports';
+import type { FilterReason } from './fingerprint';
+import type { EventToStore, FilteredCounts, Issue, IssueStatus } from './issues';
 import type { EventType } from './payloads';
 
 /**
@@ -85,6 +87,12 @@ export interface StoredEvent extends ReceiptFields {
   release?: string;
   tags?: Record<string, string>;
   reporter?: { email?: string; name?: string };
+  /** The fingerprint the event sent, if any (the grouping rule: lambda/ingest/fingerprint.ts). */
+  fingerprint?: string[];
+  /** The issue it was grouped into; absent when it was filtered. */
+  issueId?: string;
+  /** Why it opens no issue (browser extension, cross-origin "Script error."), when it does not. */
+  filtered?: FilterReason;
 }
 
 export interface StoredFeatureRequest extends ReceiptFields {
@@ -101,8 +109,39 @@ export interface StoredFeatureRequest extends ReceiptFields {
 }
 
 export interface ReportStore {
-  /** Stores the event unless the factory has one with its eventId (one conditional write). */
-  putEvent(event: StoredEvent, log?: CallLog): Promise<'stored' | 'duplicate'>;
+  /**
+   * Stores each event unless the factory has one with its eventId, and adds
+   * exactly the events stored now to their issues (or the filtered counts),
+   * all or nothing: a count grows if and only if its events were stored.
+   * Answers per event, in order; the second of two events of one call with
+   * the same eventId is a duplicate.
+   */
+  putEvents(events: readonly EventToStore[], log?: CallLog): Promise<('stored' | 'duplicate')[]>;
   /** Stores the feature request unless the factory has one with its requestId; answers the stored one. */
   putFeatureRequest(request: StoredFeatureRequest, log?: CallLog): Promise<{ created: boolean; stored: StoredFeatureRequest }>;
+}
+
+/** An event as the control room reads it: without the store's bookkeeping. */
+export type EventView = Omit<StoredEvent, 'writeToken' | 'expiresAt'>;
+
+/** A status change that found its issue: the issue after it, and the status it had. */
+export interface StatusChange {
+  issue: Issue;
+  previous: IssueStatus;
+}
+
+/**
+ * What the control room needs of issues (docs/report-issues.md): read them
+ * and change their status. Past their expiry, issues and events are gone
+ * for every call, even before DynamoDB's time to live removes them.
+ */
+export interface IssueStore {
+  /** The factory's issues, most recently seen first, at most `limit`; of one status, or of all. */
+  listIssues(factoryId: string, query: { status?: IssueStatus; limit: number; nowMs: number }): Promise<Issue[]>;
+  getIssue(factoryId: string, issueId: string, nowMs: number): Promise<Issue | undefined>;
+  /** The issue's latest events, newest first. */
+  issueEvents(factoryId: string, issueId: string, limit: number, nowMs: number): Promise<EventView[]>;
+  /** Sets the status if the issue exists (one conditional write); undefined when it does not. */
+  setIssueStatus(factoryId: string, issueId: string, change: { status: IssueStatus; at: string; by: string; nowMs: number }): Promise<StatusChange | undefined>;
+  filteredCounts(factoryId: string): Promise<FilteredCounts>;
 }

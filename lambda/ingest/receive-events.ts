@@ -1,5 +1,7 @@
 import type { CallLog } from '../domain/ports';
 import { InvalidReportError } from './errors';
+import { groupEvent, issueIdOf } from './fingerprint';
+import type { EventToStore } from './issues';
 import { MAX_EVENTS_PER_REQUEST } from './limits';
 import { eventSchema, isObject, problemsOf, type IngestEvent } from './payloads';
 import type { ReceiptFields, ReportStore, StoredEvent } from './ports';
@@ -10,6 +12,9 @@ export interface EventsReceipt {
   duplicates: number;
   rejected: { index: number; error: string }[];
 }
+
+/** The receipt and, for the log line and metrics only, how many of the accepted were filtered. */
+export type EventsOutcome = EventsReceipt & { filtered: number };
 
 /** What the server adds to every event of one request: the write token is made per event from it. */
 export type RequestReceipt = Omit<ReceiptFields, 'writeToken'> & { requestToken: string };
@@ -36,16 +41,25 @@ export function storedEvent(event: IngestEvent, receipt: RequestReceipt, index: 
   return { ...fields, ...event, writeToken: `${requestToken}#${index}` };
 }
 
+/** The event with the issue it belongs to (fingerprint.ts), or the reason it belongs to none. */
+export function withGrouping(event: StoredEvent): EventToStore {
+  const grouping = groupEvent(event);
+  if (!grouping.grouped) return { event: { ...event, filtered: grouping.filtered }, filtered: grouping.filtered };
+  const issueId = issueIdOf(event.factoryId, grouping.fingerprint);
+  return { event: { ...event, issueId }, issue: { issueId, fingerprint: grouping.fingerprint, title: grouping.title } };
+}
+
 /**
  * `POST /ingest/v1/events` (ingest-contract.md): each event is validated on
- * its own; the valid ones are written, each with one conditional write, all
- * in parallel, and counted as accepted (stored now) or duplicates (the
- * factory already has that eventId); the invalid ones are listed with their
- * index. A body without a valid event is refused whole (InvalidReportError).
- * A failed write rejects the whole call (the API's 503): every write that
- * succeeded is idempotent, so the same request may be sent again.
+ * its own and grouped into its issue (docs/report-issues.md); the valid ones
+ * are written with their issues' counts in one store call, and counted as
+ * accepted (stored now, filtered ones included) or duplicates (the factory
+ * already has that eventId); the invalid ones are listed with their index.
+ * A body without a valid event is refused whole (InvalidReportError). A
+ * failed write rejects the whole call (the API's 503): the store writes all
+ * or nothing and never counts a duplicate, so the same request may be sent again.
  */
-export async function receiveEvents(store: ReportStore, body: unknown, receipt: RequestReceipt, log?: CallLog): Promise<EventsReceipt> {
+export async function receiveEvents(store: ReportStore, body: unknown, receipt: RequestReceipt, log?: CallLog): Promise<EventsOutcome> {
   const events = eventsOf(body);
   const rejected: EventsReceipt['rejected'] = [];
   const valid: StoredEvent[] = [];
@@ -58,10 +72,9 @@ export async function receiveEvents(store: ReportStore, body: unknown, receipt: 
     const reasons = rejected.map(({ index, error }) => `events[${index}]: ${error}`).join('; ');
     throw new InvalidReportError(`no valid event in this request: ${reasons}`, rejected.length);
   }
-  // Every write runs to its end before the answer: none is left in flight.
-  const outcomes = await Promise.allSettled(valid.map((event) => store.putEvent(event, log)));
-  const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
-  if (failed) throw failed.reason;
-  const stored = outcomes.filter((outcome) => outcome.status === 'fulfilled' && outcome.value === 'stored').length;
-  return { accepted: stored, duplicates: valid.length - stored, rejected };
+  const grouped = valid.map(withGrouping);
+  const outcomes = await store.putEvents(grouped, log);
+  const stored = outcomes.filter((outcome) => outcome === 'stored').length;
+  const filtered = grouped.filter((item, index) => 'filtered' in item && outcomes[index] === 'stored').length;
+  return { accepted: stored, duplicates: valid.length - stored, rejected, filtered };
 }

@@ -47,6 +47,8 @@ export const METRIC = {
   eventsAccepted: 'EventsAccepted',
   eventsDuplicate: 'EventsDuplicate',
   eventsRejected: 'EventsRejected',
+  /** Of the accepted: stored but grouped into no issue (browser extension, cross-origin "Script error."). */
+  eventsFiltered: 'EventsFiltered',
   /** Ingest API: feature requests created (not the repeats of one). */
   featureRequestsCreated: 'FeatureRequestsCreated',
   /** Ingest API: requests refused for their Origin (missing, or not on the key's list). */

@@ -5,10 +5,11 @@ import { itemToContact } from './contact-item';
 import { companySortKey } from './schema';
 
 /** Collects the parts of an update expression with safe placeholder names. */
-class UpdateBuilder {
+export class UpdateBuilder {
   readonly names: Record<string, string> = {};
   readonly values: Record<string, unknown> = {};
   private readonly sets: string[] = [];
+  private readonly adds: string[] = [];
 
   set(attribute: string, value: unknown): this {
     this.sets.push(`${this.name(attribute)} = ${this.value(attribute, value)}`);
@@ -22,17 +23,26 @@ class UpdateBuilder {
     return this;
   }
 
-  expression(): string {
-    return `SET ${this.sets.join(', ')}`;
+  /** Adds to a number (a missing attribute counts as 0): concurrent adds never lose one. */
+  add(attribute: string, value: number): this {
+    this.adds.push(`${this.name(attribute)} ${this.value(attribute, value)}`);
+    return this;
   }
 
-  private name(attribute: string): string {
+  expression(): string {
+    const add = this.adds.length > 0 ? ` ADD ${this.adds.join(', ')}` : '';
+    return `SET ${this.sets.join(', ')}${add}`;
+  }
+
+  /** The placeholder of an attribute name, for a condition beside the update. */
+  name(attribute: string): string {
     const placeholder = `#${attribute}`;
     this.names[placeholder] = attribute;
     return placeholder;
   }
 
-  private value(attribute: string, value: unknown): string {
+  /** A value placeholder named `:key`, for a condition beside the update (keys must not clash with set attributes). */
+  value(attribute: string, value: unknown): string {
     const placeholder = `:${attribute}`;
     this.values[placeholder] = value;
     return placeholder;

@@ -1,8 +1,10 @@
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { ReportStore, StoredEvent, StoredFeatureRequest } from '../ingest/ports';
+import type { EventToStore } from '../ingest/issues';
+import type { ReportStore, StoredFeatureRequest } from '../ingest/ports';
 import type { CallLog } from '../domain/ports';
 import { isConditionalCheckFailed, storageCall } from './errors';
-import { eventKey, featureRequestKey, feedOf } from './schema';
+import { writeEventsAndIssues } from './issue-writes';
+import { featureRequestKey, feedOf } from './schema';
 import { itemOfFailure } from './key-limiter';
 
 /** Attributes of a report item that are bookkeeping, not the report: dropped when it is read back. */
@@ -10,11 +12,11 @@ export const REPORT_BOOKKEEPING = ['pk', 'feed', 'writeToken', 'expiresAt'] as c
 
 /**
  * Events and feature requests in the reports table. Each report is one
- * conditional PutItem keyed by factory and eventId/requestId: the first
+ * conditional write keyed by factory and eventId/requestId: the first
  * write stores it, any later one (a retried beacon, another tab) finds it
- * and changes nothing. A BatchWriteItem cannot carry that condition, so the
- * events of one request are written one PutItem each, in parallel (by the
- * caller). The item also lands in the byFeed index (factory + kind, receive
+ * and changes nothing. The events of one request go in one transaction with
+ * the counts of their issues (./issue-writes.ts); a feature request is one
+ * PutItem. The item also lands in the byFeed index (factory + kind, receive
  * time; type and expiry projected) for newest-first reading.
  */
 export class DynamoReportStore implements ReportStore {
@@ -23,10 +25,9 @@ export class DynamoReportStore implements ReportStore {
     private readonly tableName: string,
   ) {}
 
-  async putEvent(event: StoredEvent, log?: CallLog): Promise<'stored' | 'duplicate'> {
-    const item = { pk: eventKey(event.factoryId, event.eventId), feed: feedOf(event.factoryId, 'events'), ...event };
-    const { created } = await this.putOnce<StoredEvent>(item, event.writeToken, 'PutItem (event)', log);
-    return created ? 'stored' : 'duplicate';
+  /** The events and their issues' counts in one transaction: ./issue-writes.ts. */
+  putEvents(events: readonly EventToStore[], log?: CallLog): Promise<('stored' | 'duplicate')[]> {
+    return writeEventsAndIssues(this.doc, this.tableName, events, log);
   }
 
   async putFeatureRequest(request: StoredFeatureRequest, log?: CallLog): Promise<{ created: boolean; stored: StoredFeatureRequest }> {

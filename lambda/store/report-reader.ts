@@ -75,7 +75,7 @@ export async function* readReports(
 }
 
 /** The items with these keys, in the keys' order (BatchGetItem answers in any order); ones gone since are skipped. */
-async function getInOrder(doc: DynamoDBDocumentClient, tableName: string, keys: string[]): Promise<Record<string, unknown>[]> {
+export async function getInOrder(doc: DynamoDBDocumentClient, tableName: string, keys: string[]): Promise<Record<string, unknown>[]> {
   if (keys.length === 0) return [];
   const found = new Map<string, Record<string, unknown>>();
   let request: Record<string, { Keys: Record<string, unknown>[] }> | undefined = { [tableName]: { Keys: keys.map((pk) => ({ pk })) } };

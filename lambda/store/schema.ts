@@ -20,8 +20,11 @@
  *   event item     pk = "event#" + factoryId + "#" + eventId      (one per factory and eventId: the dedupe key)
  *   feature req.   pk = "fr#" + factoryId + "#" + requestId
  *   limiter item   pk = "limit#" + keyId + "#" + address hash    (no feed: never in the index)
- *   GSI byFeed     PK feed = factoryId + "#events" | "#feature-requests", SK receivedAt,
- *                  projecting type and expiresAt: newest first per factory, filtered by type
+ *   issue item     pk = "issue#" + factoryId + "#" + issueId      (events grouped by fingerprint: docs/report-issues.md)
+ *   filtered item  pk = "filtered#" + factoryId                   (events filtered out of issues, counted)
+ *   GSI byFeed     PK feed = factoryId + "#events" | "#feature-requests" | "#issues#" + status, SK receivedAt
+ *                  (an issue's last seen), projecting type and expiresAt: newest first per factory
+ *   GSI byIssue    PK issueId (events only), SK receivedAt, projecting expiresAt: an issue's latest events
  *   every item expires (expiresAt, TTL)
  */
 export const CONTACTS_KEY = { partitionKey: 'factoryId', sortKey: 'sk' } as const;
@@ -41,6 +44,9 @@ export const REPORTS_BY_FEED = {
   // Small, so an index write stays 1 WCU: enough to filter by type and skip expired items before reading them.
   include: ['type', 'expiresAt'],
 } as const;
+
+/** An issue's events, newest first: event items only (an issue item keeps its id in its key, not in `issueId`). */
+export const REPORTS_BY_ISSUE = { indexName: 'byIssue', partitionKey: 'issueId', sortKey: 'receivedAt', include: ['expiresAt'] } as const;
 
 /** The two kinds of report the ingest API stores, and the feed (index partition) of each. */
 export type ReportKind = 'events' | 'feature-requests';

@@ -6,7 +6,6 @@ import { readIngestCredential } from '../../lambda/ingest/credentials';
 import { InvalidReportError } from '../../lambda/ingest/errors';
 import { DEFAULT_ADDRESS_LIMITS } from '../../lambda/ingest/limits';
 import { featureRequestSchema } from '../../lambda/ingest/payloads';
-import type { StoredEvent } from '../../lambda/ingest/ports';
 import { receiveEvents, type RequestReceipt } from '../../lambda/ingest/receive-events';
 import { featureRequestId, submitFeatureRequest } from '../../lambda/ingest/submit-feature-request';
 import { MemoryAddressLimiter } from '../../lambda/memory/memory-address-limiter';
@@ -38,6 +37,7 @@ describe('receiveEvents', () => {
     expect(result).toEqual({
       accepted: 1,
       duplicates: 0,
+      filtered: 0,
       rejected: [
         { index: 1, error: expect.stringMatching(/eventId must be a UUID.*; an event needs|eventId must be a UUID/) },
         { index: 2, error: expect.stringMatching(/type must be one of/) },
@@ -77,19 +77,12 @@ describe('receiveEvents', () => {
     expect(store.events.size).toBe(0);
   });
 
-  test('a failed write fails the whole call, after every other write has finished', async () => {
+  test('a failed store call fails the whole call: the events and their counts go in one call', async () => {
     const store = new MemoryReportStore();
-    const finished: string[] = [];
-    store.putEvent = async (stored: StoredEvent) => {
-      await new Promise((resolve) => setTimeout(resolve, stored.message === 'slow' ? 20 : 0));
-      if (stored.message === 'fails') throw new StorageUnavailableError('PutItem', new Error('down'));
-      finished.push(stored.message ?? '');
-      return 'stored';
+    store.putEvents = async () => {
+      throw new StorageUnavailableError('TransactWriteItems', new Error('down'));
     };
-    await expect(receiveEvents(store, { events: [event({ message: 'fails' }), event({ message: 'slow' })] }, receipt())).rejects.toThrow(
-      StorageUnavailableError,
-    );
-    expect(finished).toEqual(['slow']);
+    await expect(receiveEvents(store, { events: [event({ message: 'a' }), event({ message: 'b' })] }, receipt())).rejects.toThrow(StorageUnavailableError);
   });
 
   test('an event is kept only with a message or an exception; blank text counts as none', async () => {

@@ -2,12 +2,16 @@ import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { hashSecret } from '../../lambda/domain/api-key';
 import { DEFAULT_ADDRESS_LIMITS } from '../../lambda/ingest/limits';
+import { issueIdOf } from '../../lambda/ingest/fingerprint';
+import type { EventToStore, IssueStatus } from '../../lambda/ingest/issues';
 import type { AddressLimitName, StoredEvent } from '../../lambda/ingest/ports';
+import { withGrouping } from '../../lambda/ingest/receive-events';
 import { MemoryAddressLimiter } from '../../lambda/memory/memory-address-limiter';
 import { MemoryIngestKeys } from '../../lambda/memory/memory-ingest-keys';
 import { MemoryReportStore } from '../../lambda/memory/memory-report-store';
 import { DynamoAddressLimiter } from '../../lambda/store/dynamo-address-limiter';
 import { DynamoIngestKeys } from '../../lambda/store/dynamo-ingest-keys';
+import { DynamoIssueStore } from '../../lambda/store/dynamo-issue-store';
 import { DynamoReportStore } from '../../lambda/store/dynamo-report-store';
 import { KeyAdmin } from '../../lambda/store/key-admin';
 import { newFactoryId, tables, testDoc } from '../support/local-api';
@@ -53,7 +57,7 @@ test('the limiter item expires only after every TAT it holds, and carries no add
   expect(Object.keys(item).sort()).toEqual(['expiresAt', 'frTat', 'lastRequest', 'pk', 'rqTat']);
 });
 
-test('the report store: DynamoDB and memory agree on stored, duplicate and a retried write of our own', async () => {
+test('the report store: DynamoDB and memory agree on stored, duplicate and a retried write of our own, and on feature requests', async () => {
   const dynamo = new DynamoReportStore(doc, tables.reports);
   const memory = new MemoryReportStore();
   const factoryId = newFactoryId('agree');
@@ -69,11 +73,78 @@ test('the report store: DynamoDB and memory agree on stored, duplicate and a ret
     message: 'first',
   };
   const writes: StoredEvent[] = [base, { ...base, writeToken: 'w2', message: 'second' }, { ...base }, { ...base, eventId: randomUUID(), writeToken: 'w3' }];
-  for (const write of writes) expect(await dynamo.putEvent(write)).toBe(await memory.putEvent(write));
+  for (const write of writes) expect(await dynamo.putEvents([withGrouping(write)])).toEqual(await memory.putEvents([withGrouping(write)]));
   const request = { ...base, id: 'fr_0000000000000001', requestId: randomUUID(), title: 'Dark mode', createdAt: base.receivedAt };
   for (const write of [request, { ...request, title: 'Other', writeToken: 'w9' }, request]) {
     expect(await dynamo.putFeatureRequest(write)).toEqual(await memory.putFeatureRequest(write));
   }
+});
+
+/** One step of a factory's life: a request of events (some replayed with their first write token), a status change, or time passing. */
+const step = fc.oneof(
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('send' as const),
+      events: fc.array(
+        fc.record({ id: fc.nat(14), group: fc.constantFrom(0, 1, 2, 3, 'filtered' as const), release: fc.constantFrom(undefined, 'web@1', 'web@2') }),
+        { minLength: 1, maxLength: 8 },
+      ),
+      replayOf: fc.option(fc.nat(30), { nil: undefined }),
+    }),
+  },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('status' as const), group: fc.nat(3), status: fc.constantFrom<IssueStatus>('open', 'resolved', 'ignored') }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('wait' as const), seconds: fc.constantFrom(1, 60, 7200) }) },
+);
+
+test('issues: DynamoDB and memory agree on every sequence of requests, replays, status changes and expiry', async () => {
+  const dynamo = new DynamoReportStore(doc, tables.reports);
+  const dynamoIssues = new DynamoIssueStore(doc, tables.reports);
+  await fc.assert(
+    fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 14 }), async (steps) => {
+      const memory = new MemoryReportStore();
+      const factoryId = newFactoryId('issues');
+      const ids = Array.from({ length: 15 }, () => randomUUID());
+      const sent: EventToStore[][] = [];
+      let now = T0;
+      for (const taken of steps) {
+        now += 1000;
+        if (taken.kind === 'wait') now += taken.seconds * 1000;
+        if (taken.kind === 'send') {
+          const replay = taken.replayOf === undefined ? undefined : sent[taken.replayOf % Math.max(sent.length, 1)];
+          const batch =
+            replay ??
+            taken.events.map(({ id, group, release }, index) =>
+              withGrouping({
+                factoryId,
+                keyId: 'key_x',
+                origin: 'https://a.com',
+                receivedAt: new Date(now).toISOString(),
+                // An hour of retention: a wait of two hours lets issues expire.
+                expiresAt: Math.floor(now / 1000) + 3600,
+                writeToken: `${now}#${index}`,
+                eventId: ids[id] as string,
+                type: 'error',
+                ...(group === 'filtered' ? { message: 'Script error.' } : { message: `boom ${index}`, fingerprint: [`group ${group}`] }),
+                ...(release === undefined ? {} : { release }),
+              }),
+            );
+          sent.push(batch);
+          expect(await dynamo.putEvents(batch)).toEqual(await memory.putEvents(batch));
+        }
+        if (taken.kind === 'status') {
+          const issueId = issueIdOf(factoryId, ['custom', `group ${taken.group}`]);
+          const change = { status: taken.status, at: new Date(now).toISOString(), by: 'op', nowMs: now };
+          expect(await dynamoIssues.setIssueStatus(factoryId, issueId, change)).toEqual(await memory.setIssueStatus(factoryId, issueId, change));
+        }
+        for (const status of [undefined, 'open', 'resolved'] as const) {
+          expect(await dynamoIssues.listIssues(factoryId, { status, limit: 10, nowMs: now })).toEqual(await memory.listIssues(factoryId, { status, limit: 10, nowMs: now }));
+        }
+      }
+      expect(await dynamoIssues.filteredCounts(factoryId)).toEqual(await memory.filteredCounts(factoryId));
+    }),
+    { numRuns: 15 },
+  );
 });
 
 test('the ingest key calls: DynamoDB and memory agree on allowed, unknown, revoked and throttled keys, and on exposure', async () => {

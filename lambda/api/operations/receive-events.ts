@@ -15,14 +15,15 @@ export function receiveEventsOperation(deps: { reports: ReportStore; retentionDa
   const now = deps.now ?? Date.now;
   return async (event, context) => {
     try {
-      const receipt = await receiveEvents(deps.reports, event.body, receiptOf(context, now(), deps.retentionDays), context.calls);
+      const { filtered, ...receipt } = await receiveEvents(deps.reports, event.body, receiptOf(context, now(), deps.retentionDays), context.calls);
       context.counts = {
         ...context.counts,
         [METRIC.eventsAccepted]: receipt.accepted,
         [METRIC.eventsDuplicate]: receipt.duplicates,
         [METRIC.eventsRejected]: receipt.rejected.length,
+        [METRIC.eventsFiltered]: filtered,
       };
-      context.logFields = { ...context.logFields, accepted: receipt.accepted, duplicates: receipt.duplicates, rejected: receipt.rejected.length };
+      context.logFields = { ...context.logFields, accepted: receipt.accepted, duplicates: receipt.duplicates, rejected: receipt.rejected.length, filtered };
       return json(202, receipt);
     } catch (error) {
       if (!(error instanceof InvalidReportError)) throw error;

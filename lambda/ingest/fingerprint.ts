@@ -1,0 +1,84 @@
+import { sha256Hex } from '../domain/hash';
+import { normalizeMessage } from './normalize-message';
+import { isExtensionFrame, isInAppFrame, normalizeFile, parseStackFrames } from './stack-frames';
+
+/**
+ * The grouping rule of the ingest API (docs/report-issues.md): which issue
+ * an event belongs to, or why it belongs to none. Pure: no I/O, no clock.
+ *
+ *   1. The event's own `fingerprint` (1–10 strings) wins as sent.
+ *   2. Cross-origin "Script error." (the browser hid everything) and events
+ *      whose every frame is a browser extension's: filtered, no issue.
+ *   3. With in-app frames: the exception type and the top IN_APP_FRAMES
+ *      frames, each "function@file" with the file normalized (stack-frames.ts).
+ *   4. Otherwise: the exception type and the message with its variable parts
+ *      replaced (normalize-message.ts).
+ */
+
+/** What the rule reads of an event: the fields as validated (payloads.ts). */
+export interface FingerprintInput {
+  type?: string;
+  message?: string;
+  exception?: { type?: string; value?: string; stack?: string };
+  fingerprint?: string[];
+}
+
+export type FilterReason = 'browser-extension' | 'script-error';
+export const FILTER_REASONS: readonly FilterReason[] = ['browser-extension', 'script-error'];
+
+export type Grouping =
+  | { grouped: true; fingerprint: string[]; title: string }
+  | { grouped: false; filtered: FilterReason };
+
+/** Frames from the top that decide the group: deeper ones differ by caller, not by bug. */
+export const IN_APP_FRAMES = 5;
+const TITLE_MAX = 200;
+
+/** What browsers report for an error in a script of another origin loaded without CORS: nothing else is known. */
+const SCRIPT_ERROR = /^script error\.?$/i;
+
+/** "TypeError: x is undefined" → "TypeError", for events that send only a message. */
+function typeOfMessage(message: string | undefined): string | undefined {
+  return message === undefined ? undefined : /^([A-Z][A-Za-z0-9_$]*(?:Error|Exception))\b:/.exec(message.trim())?.[1];
+}
+
+/** The exception's value, or the message without a leading "Type: " already named by the type. */
+function valueOf(event: FingerprintInput, type: string | undefined): string {
+  const text = event.exception?.value ?? event.message ?? '';
+  const head = type === undefined ? '' : `${type}: `;
+  return text.startsWith(head) ? text.slice(head.length) : text;
+}
+
+/** The title an issue is shown with: type and message as first seen, one line. */
+export function titleOf(event: FingerprintInput): string {
+  const type = event.exception?.type ?? typeOfMessage(event.message);
+  const value = valueOf(event, type).split('\n')[0]?.trim() ?? '';
+  const title = type === undefined ? value : value === '' ? type : `${type}: ${value}`;
+  return (title === '' ? '(no message)' : title).slice(0, TITLE_MAX);
+}
+
+export function groupEvent(event: FingerprintInput): Grouping {
+  if (event.fingerprint !== undefined && event.fingerprint.length > 0) {
+    return { grouped: true, fingerprint: ['custom', ...event.fingerprint], title: titleOf(event) };
+  }
+  const type = event.exception?.type ?? typeOfMessage(event.message);
+  const frames = parseStackFrames(event.exception?.stack ?? '');
+  const value = valueOf(event, type).trim();
+  if (frames.length === 0 && SCRIPT_ERROR.test(value || (event.message ?? '').trim())) return { grouped: false, filtered: 'script-error' };
+  if (frames.length > 0 && frames.every(isExtensionFrame)) return { grouped: false, filtered: 'browser-extension' };
+
+  const kind = event.type ?? 'error';
+  const inApp = frames.filter(isInAppFrame).slice(0, IN_APP_FRAMES);
+  if (inApp.length > 0) {
+    const fingerprint = [kind, type ?? '', ...inApp.map((frame) => `${frame.fn || '?'}@${normalizeFile(frame.file)}`)];
+    return { grouped: true, fingerprint, title: titleOf(event) };
+  }
+  return { grouped: true, fingerprint: [kind, type ?? '', normalizeMessage(value)], title: titleOf(event) };
+}
+
+/** The fingerprint as one short string: stored on events and issues, and the input of the issue id. */
+export const fingerprintHash = (fingerprint: readonly string[]): string => sha256Hex(JSON.stringify(fingerprint)).slice(0, 32);
+
+/** `iss_` + 20 hex, the same for the same factory and fingerprint on every container and every retry. */
+export const issueIdOf = (factoryId: string, fingerprint: readonly string[]): string =>
+  `iss_${sha256Hex(`${factoryId}\n${fingerprintHash(fingerprint)}`).slice(0, 20)}`;
