@@ -66,6 +66,7 @@ export class ContactsStack extends Stack {
     this.controlRoom = new ControlRoom(this, 'ControlRoom', {
       contactsTable: this.tables.contacts,
       referenceTable: this.tables.reference,
+      reportsTable: this.tables.reports,
       platformName: options.platformName,
       controlRoomPrincipalArn: options.controlRoomRoleArn,
       logLevel: options.logLevel,

@@ -5,7 +5,7 @@ import { FunctionUrlAuthType, type FunctionUrl } from 'aws-cdk-lib/aws-lambda';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { CONTROL_ROOM_SERVICE_NAME } from '../lambda/observability/names';
-import { CONTACTS_BY_COMPANY } from '../lambda/store/schema';
+import { CONTACTS_BY_COMPANY, REPORTS_BY_FEED, REPORTS_BY_ISSUE } from '../lambda/store/schema';
 import type { LogLevel } from './deploy-options';
 import { grantIndexCalls, grantTableCalls } from './grants';
 import { ServiceFunction } from './service-function';
@@ -13,6 +13,8 @@ import { ServiceFunction } from './service-function';
 export interface ControlRoomProps {
   contactsTable: Table;
   referenceTable: Table;
+  /** The ingest API's reports: the control room reads and changes bug-report issues there. */
+  reportsTable: Table;
   /** `enrichment.provider` on every enriched contact. */
   platformName: string;
   /** The control room's IAM role: the only principal granted the function URL. */
@@ -50,6 +52,7 @@ export class ControlRoom extends Construct {
       environment: {
         CONTACTS_TABLE_NAME: props.contactsTable.tableName,
         REFERENCE_TABLE_NAME: props.referenceTable.tableName,
+        REPORTS_TABLE_NAME: props.reportsTable.tableName,
         PLATFORM_NAME: props.platformName,
         LOG_LEVEL: props.logLevel,
         POWERTOOLS_SERVICE_NAME: CONTROL_ROOM_SERVICE_NAME,
@@ -63,6 +66,11 @@ export class ControlRoom extends Construct {
     grantTableCalls(props.contactsTable, this.handler, 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:BatchGetItem');
     grantIndexCalls(props.contactsTable, CONTACTS_BY_COMPANY.indexName, this.handler, 'dynamodb:Query');
     grantTableCalls(props.referenceTable, this.handler, 'dynamodb:GetItem');
+    // Issues (docs/report-issues.md): one issue and the filtered counts (GetItem), a status change (UpdateItem),
+    // a list or an issue's events (Query on byFeed or byIssue, then BatchGetItem). Never a write of an event.
+    grantTableCalls(props.reportsTable, this.handler, 'dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:BatchGetItem');
+    grantIndexCalls(props.reportsTable, REPORTS_BY_FEED.indexName, this.handler, 'dynamodb:Query');
+    grantIndexCalls(props.reportsTable, REPORTS_BY_ISSUE.indexName, this.handler, 'dynamodb:Query');
 
     // lambda:InvokeFunctionUrl (AWS_IAM) and lambda:InvokeFunction only via the URL: no direct Invoke, which would carry no caller.
     if (props.controlRoomPrincipalArn) this.handler.grantInvokeUrl(new ArnPrincipal(props.controlRoomPrincipalArn));

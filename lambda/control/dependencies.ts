@@ -1,18 +1,20 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoEnrichmentStore } from '../enrichment/dynamo-enrichment-store';
 import { configuredSources } from '../enrichment/sources';
+import { DynamoIssueStore } from '../store/dynamo-issue-store';
 import type { TableNames } from '../store/schema';
 import { DynamoControlStore } from './dynamo-control-store';
 import type { ControlDependencies } from './operations';
 
 /**
  * The control room on DynamoDB: one client for the contacts table (contacts,
- * companies, usage, markers) and the enrichment reference dataset. The
- * function, the `control` command and the tests all wire it here.
+ * companies, usage, markers), the enrichment reference dataset and the
+ * reports table (bug-report issues). The function, the `control` command
+ * and the tests all wire it here.
  */
 export function controlDependencies(
   doc: DynamoDBDocumentClient,
-  tables: Pick<TableNames, 'contacts' | 'reference'>,
+  tables: Pick<TableNames, 'contacts' | 'reference' | 'reports'>,
   provider: string,
 ): ControlDependencies {
   return {
@@ -22,5 +24,6 @@ export function controlDependencies(
       sources: configuredSources(doc, tables.reference),
       provider,
     },
+    issues: new DynamoIssueStore(doc, tables.reports),
   };
 }

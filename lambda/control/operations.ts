@@ -4,6 +4,8 @@ import type { StoredContact } from '../enrichment/ports';
 import { runBulk } from '../enrichment/run-bulk';
 import { runPass, type EnrichmentContext } from '../enrichment/run-pass';
 import { csvHeader, exportRow } from './export-format';
+import type { IssueStore } from '../ingest/ports';
+import { IssueNotFoundError, runIssueOperation } from './issue-operations';
 import type { ControlStore, Page } from './ports';
 import { InvalidRequestError, parseControlRequest, type ControlRequest } from './request';
 import { runClear } from './run-clear';
@@ -12,6 +14,8 @@ import { companyView, controlView, type ControlContact } from './view';
 export interface ControlDependencies {
   store: ControlStore;
   enrichment: EnrichmentContext;
+  /** Bug-report issues of the ingest API (docs/report-issues.md). */
+  issues: IssueStore;
   now?: () => Date;
 }
 
@@ -142,6 +146,12 @@ async function run(deps: ControlDependencies, request: ControlRequest, caller: C
     }
     case 'enrichment.usage':
       return { body: { factoryId, periods: await enrichment.store.usage(factoryId) }, audit: {} };
+    case 'issues.list':
+    case 'issues.show':
+    case 'issues.resolve':
+    case 'issues.ignore':
+    case 'issues.reopen':
+      return runIssueOperation(deps.issues, request, caller, deps.now?.() ?? new Date());
   }
 }
 
@@ -173,6 +183,7 @@ export async function handleControlRequest(
     operation: request.operation,
     factoryId: request.factoryId,
     ...('contactId' in request ? { contactId: request.contactId } : {}),
+    ...('issueId' in request ? { issueId: request.issueId } : {}),
     principal: caller.principal,
   };
   try {
@@ -180,7 +191,7 @@ export async function handleControlRequest(
     return { status: 200, body: done.body, audit: { ...audit, ...done.audit } };
   } catch (error) {
     if (error instanceof InvalidCursorError) return failure(400, error.message, audit);
-    if (error instanceof NotFoundError) return failure(404, error.message, audit);
+    if (error instanceof NotFoundError || error instanceof IssueNotFoundError) return failure(404, error.message, audit);
     if (error instanceof StorageUnavailableError) {
       return failure(503, 'storage unavailable: retrying the same request is safe', { ...audit, errorClass: error.name, error: error.message });
     }

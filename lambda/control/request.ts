@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { clearableField, type ClearableField } from '../domain/cleared';
 import { EXPORT_FORMATS, type ExportFormat } from './export-format';
+import { issueOperations, withIssueDefaults, type IssueRequest } from './issue-requests';
 
 /** Page sizes: lists answer at most LIST_MAX, an export page at most EXPORT_MAX (both also bounded in bytes). */
 export const LIST_DEFAULT = 100;
@@ -76,6 +77,7 @@ const operations = {
   'enrichment.refresh': z.strictObject({ operation: z.literal('enrichment.refresh'), factoryId, contactId, passId }),
   'enrichment.bulk': z.strictObject({ operation: z.literal('enrichment.bulk'), factoryId, cursor }),
   'enrichment.usage': z.strictObject({ operation: z.literal('enrichment.usage'), factoryId }),
+  ...issueOperations(factoryId),
 } as const;
 
 export type OperationName = keyof typeof operations;
@@ -93,7 +95,8 @@ export type ControlRequest =
   | (Omit<Parsed<'companies.contacts'>, 'limit'> & { limit: number })
   | Parsed<'enrichment.refresh'>
   | Parsed<'enrichment.bulk'>
-  | Parsed<'enrichment.usage'>;
+  | Parsed<'enrichment.usage'>
+  | IssueRequest;
 
 /** A request the control room must fix: answered 400 `{"error"}` with this message. */
 export class InvalidRequestError extends Error {
@@ -181,6 +184,9 @@ export function parseControlRequest(event: unknown): ControlRequest {
     case 'companies.list':
     case 'companies.contacts':
       return { ...request, limit: request.limit ?? LIST_DEFAULT };
+    case 'issues.list':
+    case 'issues.show':
+      return withIssueDefaults(request);
     default:
       return request;
   }

@@ -164,3 +164,9 @@ export function byLastSeen(a: Pick<Issue, 'lastSeen' | 'issueId'>, b: Pick<Issue
   if (a.lastSeen !== b.lastSeen) return a.lastSeen < b.lastSeen ? 1 : -1;
   return a.issueId < b.issueId ? -1 : a.issueId > b.issueId ? 1 : 0;
 }
+
+/** An issue as the control room shows it: what a person reads first, first; the expiry left out (the rule says it). */
+export function issueView(issue: Issue) {
+  const { issueId, title, status, count, firstSeen, lastSeen, firstRelease, lastRelease, lastEventId, regressions, regressedAt, statusChangedAt, statusChangedBy, fingerprint, factoryId } = issue;
+  return { issueId, title, status, count, firstSeen, lastSeen, firstRelease, lastRelease, lastEventId, regressions, regressedAt, statusChangedAt, statusChangedBy, fingerprint, factoryId };
+}

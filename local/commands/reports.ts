@@ -2,6 +2,7 @@
  * What the ingest API stored, for the control room:
  *   npm run --silent reports -- events --factory fac_… [--since <ISO>] [--type <type>] [--limit <N>]
  *   npm run --silent reports -- feature-requests --factory fac_… [--since <ISO>] [--limit <N>]
+ *   npm run --silent reports -- issues | issue | resolve | ignore | reopen …  (./report-issues.ts)
  * One JSON object per line, newest first, read page by page from DynamoDB
  * (the factory's feed in the reports table's byFeed index, nothing else).
  * With no flags it works on the same store as `npm start`; add
@@ -12,19 +13,23 @@ import { readReports } from '../../lambda/store/report-reader';
 import type { ReportKind } from '../../lambda/store/schema';
 import { COMMON_OPTIONS, factoryIdArg, parseCommandLine, positiveIntArg, runCommand, UsageError } from '../cli';
 import { connectStore } from '../store';
+import { ISSUE_KINDS, ISSUE_USAGE, runIssueCommand, type IssueKind } from './report-issues';
 
 const USAGE = `usage: npm run --silent reports -- <kind> --factory <fac_id> [options]
 
   events --factory <fac_id>             bug reports and error events the ingest API stored
   feature-requests --factory <fac_id>   feature requests the ingest API stored
+${ISSUE_USAGE}
 
-One JSON object per line, newest first (by the time the server received it).
+Events and feature requests: one JSON object per line, newest first (by the time the server received it).
 
 options:
   --since <ISO time>    only those received at or after it (2026-11-24 or 2026-11-24T10:00:00Z)
   --type <type>         events only: ${EVENT_TYPES.join(', ')}
   --limit <N>           at most N
-  --stack <name> [--region <region>]   read a deployed stack's table instead of the local store`;
+  --stack <name> [--region <region>]   read a deployed stack's table instead of the local store
+                                       (issue commands: its control-room function, signed with your AWS credentials)
+  --url <function url>                 issue commands: the control-room function URL itself`;
 
 const KINDS: readonly ReportKind[] = ['events', 'feature-requests'];
 
@@ -42,12 +47,18 @@ runCommand(USAGE, async (argv) => {
     since: { type: 'string' },
     type: { type: 'string' },
     limit: { type: 'string' },
+    issue: { type: 'string' },
+    status: { type: 'string' },
+    url: { type: 'string' },
     ...COMMON_OPTIONS,
   });
   const [kind, extra] = positionals;
-  if (kind === undefined) throw new UsageError('say what to read: events or feature-requests');
-  if (!(KINDS as readonly string[]).includes(kind)) throw new UsageError(`unknown kind "${kind}": use events or feature-requests`);
+  const kinds = [...KINDS, ...ISSUE_KINDS].join(', ');
+  if (kind === undefined) throw new UsageError(`say what to read: ${kinds}`);
   if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
+  if ((ISSUE_KINDS as readonly string[]).includes(kind)) return runIssueCommand(kind as IssueKind, values);
+  if (!(KINDS as readonly string[]).includes(kind)) throw new UsageError(`unknown kind "${kind}": use ${kinds}`);
+  for (const name of ['issue', 'status', 'url'] as const) if (values[name] !== undefined) throw new UsageError(`${kind} does not take --${name}`);
   const factoryId = factoryIdArg(values.factory);
   const since = sinceArg(values.since);
   const limit = positiveIntArg('--limit', values.limit, 1_000_000);

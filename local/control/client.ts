@@ -39,7 +39,7 @@ export const localPrincipal = (): string => `local:${userInfo().username}`;
  * the principal.
  */
 async function localClient(): Promise<ControlClient> {
-  const store = await connectStore({}, ['contacts', 'reference']);
+  const store = await connectStore({}, ['contacts', 'reference', 'reports']);
   const deps = controlDependencies(store.doc, store.tables, platformName());
   const caller = { principal: localPrincipal() };
   return {

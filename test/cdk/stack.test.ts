@@ -198,11 +198,11 @@ describe('Lambda (issue point 5)', () => {
     expect(JSON.stringify(statements)).not.toMatch(/"dynamodb:\*"|"Action":"\*"/);
   });
 
-  test('the only grant on an index is the control room\'s Query on byCompany', () => {
+  test('the only grants on indexes are the control room\'s Query on byCompany, byFeed and byIssue', () => {
     const statements = Object.values(resources('AWS::IAM::Policy')).flatMap((p: any) => p.Properties.PolicyDocument.Statement);
     const onIndexes = statements.filter((statement: any) => JSON.stringify(statement.Resource).includes('/index'));
-    expect(onIndexes).toEqual([expect.objectContaining({ Action: 'dynamodb:Query' })]);
-    expect(JSON.stringify(onIndexes[0].Resource)).toMatch(/\/index\/byCompany"/);
+    expect(onIndexes).toEqual([1, 2, 3].map(() => expect.objectContaining({ Action: 'dynamodb:Query' })));
+    expect(onIndexes.map((statement: any) => /\/index\/(\w+)"/.exec(JSON.stringify(statement.Resource))?.[1]).sort()).toEqual(['byCompany', 'byFeed', 'byIssue']);
   });
 
   test.each(['Contacts API', 'Contacts ingest API', 'Contacts control room'])(
@@ -282,11 +282,14 @@ describe('the control-room function (internal)', () => {
     expect(permissions).toHaveLength(2);
   });
 
-  test('may only read and update contacts, read a batch of them, query the byCompany index, and read the reference dataset', () => {
+  test('may only read and update contacts, read a batch of them, query the byCompany index, read the reference dataset, and read and update issues', () => {
     expect(dynamoGrants(functionId('Contacts control room'))).toEqual({
       TablesContacts: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
       'TablesContacts/index/byCompany': ['dynamodb:Query'],
       TablesReference: ['dynamodb:GetItem'],
+      TablesReports: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'],
+      'TablesReports/index/byFeed': ['dynamodb:Query'],
+      'TablesReports/index/byIssue': ['dynamodb:Query'],
     });
   });
 });

@@ -10,6 +10,7 @@ import { MemoryContactStore } from '../../lambda/memory/memory-contact-store';
 import { MemoryControlStore } from '../../lambda/memory/memory-control-store';
 import { MemoryEnrichmentStore } from '../../lambda/memory/memory-enrichment-store';
 import { MemoryReferenceDataset } from '../../lambda/memory/memory-reference-dataset';
+import { MemoryReportStore } from '../../lambda/memory/memory-report-store';
 
 /**
  * The control room's rules (clearing, lists, exports, companies) on
@@ -31,7 +32,7 @@ beforeEach(() => {
   store = new MemoryControlStore(contacts, enrichmentStore);
   dataset = new MemoryReferenceDataset();
   enrichment = { store: enrichmentStore, sources: [dataset, new EmailNameHeuristic()], provider: 'Platform', now: () => tick() };
-  deps = { store, enrichment, now: () => tick() };
+  deps = { store, enrichment, issues: new MemoryReportStore(), now: () => tick() };
   clock = Date.parse('2026-11-21T09:00:00.000Z');
 });
 /** A clock that moves a second per reading: every write has its own time. */

@@ -1,0 +1,96 @@
+/**
+ * The issue subcommands of `reports` (docs/report-issues.md):
+ *   issues --factory F [--status open|resolved|ignored] [--limit N]
+ *   issue --factory F --issue iss_… [--limit N]
+ *   resolve | ignore | reopen --factory F --issue iss_…
+ * Each is a control-room operation: in this process on the local store, or
+ * with --stack/--url through the deployed control-room function (SigV4, the
+ * caller's IAM principal in the audit line), exactly as `control` does.
+ */
+import { ISSUE_EVENTS_MAX, ISSUES_MAX } from '../../lambda/control/issue-requests';
+import { InvalidRequestError, parseControlRequest } from '../../lambda/control/request';
+import { ISSUE_STATUSES } from '../../lambda/ingest/issues';
+import { factoryIdArg, positiveIntArg, printJson, UsageError } from '../cli';
+import { connectControl, type ControlCall } from '../control/client';
+
+export const ISSUE_KINDS = ['issues', 'issue', 'resolve', 'ignore', 'reopen'] as const;
+export type IssueKind = (typeof ISSUE_KINDS)[number];
+
+export const ISSUE_USAGE = `  issues --factory <fac_id> [--status ${ISSUE_STATUSES.join('|')}] [--limit <N>]
+                                        the factory's issues (events grouped by fingerprint), most
+                                        recently seen first, one JSON object per line (default 100, at most ${ISSUES_MAX})
+  issue --factory <fac_id> --issue <iss_id> [--limit <N>]
+                                        one issue and its latest N events (default 10, at most ${ISSUE_EVENTS_MAX})
+  resolve|ignore|reopen --factory <fac_id> --issue <iss_id>
+                                        changes an issue's status; a resolved issue reopens by itself
+                                        when a new event comes (a regression)`;
+
+export interface IssueValues {
+  factory?: string;
+  issue?: string;
+  status?: string;
+  limit?: string;
+  since?: string;
+  type?: string;
+  stack?: string;
+  region?: string;
+  url?: string;
+}
+
+const OPERATION: Record<IssueKind, string> = {
+  issues: 'issues.list',
+  issue: 'issues.show',
+  resolve: 'issues.resolve',
+  ignore: 'issues.ignore',
+  reopen: 'issues.reopen',
+};
+
+/** The request of a subcommand, checked as the function checks it: a bad one is a usage error before anything connects. */
+function requestOf(kind: IssueKind, values: IssueValues): ControlCall {
+  if (values.since !== undefined || values.type !== undefined) throw new UsageError(`${kind} does not take --${values.since !== undefined ? 'since' : 'type'}`);
+  const factoryId = factoryIdArg(values.factory);
+  const request: ControlCall = { operation: OPERATION[kind], factoryId };
+  if (kind === 'issues') {
+    if (values.issue !== undefined) throw new UsageError('issues does not take --issue: use `reports -- issue --factory … --issue …` for one issue');
+    if (values.status !== undefined) {
+      if (!(ISSUE_STATUSES as readonly string[]).includes(values.status)) throw new UsageError(`--status must be one of ${ISSUE_STATUSES.join(', ')}, got "${values.status}"`);
+      request.status = values.status;
+    }
+  } else {
+    if (values.status !== undefined) throw new UsageError(`${kind} does not take --status`);
+    if (values.issue === undefined) throw new UsageError('--issue <iss_id> is required (the issueId `reports -- issues` prints)');
+    request.issueId = values.issue;
+  }
+  if (values.limit !== undefined) {
+    if (kind !== 'issues' && kind !== 'issue') throw new UsageError(`${kind} does not take --limit`);
+    request.limit = positiveIntArg('--limit', values.limit, kind === 'issues' ? ISSUES_MAX : ISSUE_EVENTS_MAX);
+  }
+  try {
+    parseControlRequest(request);
+  } catch (error) {
+    if (error instanceof InvalidRequestError) throw new UsageError(error.message.replace(/^issueId/, '--issue'));
+    throw error;
+  }
+  return request;
+}
+
+const line = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
+
+export async function runIssueCommand(kind: IssueKind, values: IssueValues): Promise<void> {
+  const request = requestOf(kind, values);
+  const client = await connectControl({ stack: values.stack, region: values.region, url: values.url });
+  try {
+    const answer = await client.call(request);
+    if (kind === 'issues') {
+      for (const issue of answer.issues as unknown[]) line(issue);
+      const filtered = Object.entries((answer.filtered ?? {}) as Record<string, number>).filter(([, count]) => count > 0);
+      if (filtered.length > 0) process.stderr.write(`filtered, counted apart (no issue): ${filtered.map(([reason, count]) => `${reason} ${count}`).join(', ')}\n`);
+    } else if (kind === 'issue') {
+      printJson(answer);
+    } else {
+      line({ ...(answer.issue as Record<string, unknown>), previousStatus: answer.previousStatus });
+    }
+  } finally {
+    await client.close();
+  }
+}
