@@ -64,6 +64,8 @@ describe('POST /ingest/v1/events: 202 with counts', () => {
       origin: SITE,
       userAgent: 'Mozilla/5.0 (test)',
       receivedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      // The issue it was grouped into (docs/report-issues.md).
+      issueId: expect.stringMatching(/^iss_[0-9a-f]{20}$/),
     });
   });
 

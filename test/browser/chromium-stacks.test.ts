@@ -84,7 +84,7 @@ const KINDS: Kind[] = ['cartError', 'totalsError', 'checkoutError', 'timerError'
 /** The errors of one deploy, as an error handler reads them: type, message and Chromium's stack text. */
 async function capture(page: Page): Promise<Record<Kind, { type: string; value: string; stack: string }>> {
   return page.evaluate(async (kinds) => {
-    const shop = (window as unknown as { shop: Record<string, () => Error | Promise<Error>> }).shop;
+    const shop = Reflect.get(globalThis, 'shop') as Record<string, () => Error | Promise<Error>>;
     const out: Record<string, { type: string; value: string; stack: string }> = {};
     for (const kind of kinds) {
       const error = await shop[kind]!();

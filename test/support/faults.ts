@@ -91,7 +91,8 @@ const MATCHES: Record<DynamoCall, (call: ObservedCall) => boolean> = {
     !!c.sk?.startsWith(COMPANY_SK_PREFIX) &&
     /attribute_not_exists/.test(c.condition ?? ''),
   'contact-read': (c) => c.operation === 'GetItem' && c.table === tables.contacts,
-  'report-put': (c) => c.operation === 'PutItem' && c.table === tables.reports,
+  // Events go in one TransactWriteItems with their issues' counts; a feature request is a PutItem.
+  'report-put': (c) => (c.operation === 'PutItem' || c.operation === 'TransactWriteItems') && c.table === tables.reports,
   'address-limit': (c) => c.operation === 'UpdateItem' && c.table === tables.reports,
 };
 
@@ -103,14 +104,16 @@ function keyString(value: unknown): string | undefined {
 }
 
 function observe(commandName: string | undefined, input: unknown): ObservedCall {
-  const { TableName, Key, ConditionExpression } = (input ?? {}) as {
+  const { TableName, Key, ConditionExpression, TransactItems } = (input ?? {}) as {
     TableName?: string;
     Key?: Record<string, unknown>;
     ConditionExpression?: string;
+    TransactItems?: { Put?: { TableName?: string }; Update?: { TableName?: string } }[];
   };
+  const first = TransactItems?.[0];
   return {
     operation: (commandName ?? '').replace(/Command$/, ''),
-    table: TableName,
+    table: TableName ?? first?.Put?.TableName ?? first?.Update?.TableName,
     sk: keyString(Key?.sk),
     condition: ConditionExpression,
   };
