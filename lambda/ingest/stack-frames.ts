@@ -73,12 +73,14 @@ export function isInAppFrame(frame: StackFrame): boolean {
 
 /**
  * A token between dots or dashes of a file name that a bundler or a deploy
- * added for cache busting: hex of 6 or more with a digit (app.3f9a1c.js,
- * app-3F9A1C2B.js), or 8 or more letters and digits with a digit or a
- * capital after a small letter (index-BxK3aZ9q.js).
+ * added for cache busting: hex of 8 or more (app-3F9A1C2B.js, even
+ * app.deadbeef.js), hex of 6 or 7 with a digit (app.3f9a1c.js), or 8 or
+ * more letters and digits with a digit or a capital after a small letter
+ * (index-BxK3aZ9q.js).
  */
 function isHashToken(token: string): boolean {
-  if (/^[0-9a-f]{6,}$/i.test(token) && /\d/.test(token)) return true;
+  if (/^[0-9a-f]{8,}$/i.test(token)) return true;
+  if (/^[0-9a-f]{6,7}$/i.test(token) && /\d/.test(token)) return true;
   return /^[A-Za-z0-9_]{8,}$/.test(token) && (/\d/.test(token) || /[a-z][A-Z]/.test(token));
 }
 

@@ -60,6 +60,8 @@ describe('normalizeFile', () => {
     ['https://h.com/_next/static/3f9a1c2b7e/pages/cart.js', '/_next/static/pages/cart.js'],
     ['https://h.com/js/jquery-3.6.0.min.js', '/js/jquery-3.6.0.min.js'],
     ['https://h.com/js/vendor-react.js', '/js/vendor-react.js'],
+    ['https://h.com/js/app.deadbeef.js', '/js/app.js'],
+    ['https://h.com/js/app.facade.js', '/js/app.facade.js'],
   ])('%s → %s', (file, normalized) => {
     expect(normalizeFile(file)).toBe(normalized);
   });
