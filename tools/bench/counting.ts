@@ -32,10 +32,13 @@ interface CommandInput {
   TableName?: string;
   Key?: Record<string, unknown>;
   ReturnConsumedCapacity?: string;
+  /** TransactWriteItems: the table of its first item names the call. */
+  TransactItems?: { Put?: { TableName?: string; Item?: Record<string, unknown> }; Update?: { TableName?: string; Key?: Record<string, unknown> } }[];
 }
 
 interface CommandOutput {
-  ConsumedCapacity?: { CapacityUnits?: number };
+  /** One object for a single-item call, one per table for a transaction. */
+  ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[];
 }
 
 /**
@@ -66,10 +69,11 @@ export class CallRecorder {
         const trace = this.scope.getStore();
         if (!trace) return next(args);
         const input = args.input as CommandInput;
+        const first = input.TransactItems?.[0];
         const record: CallRecord = {
           operation: (context.commandName ?? 'unknown').replace(/Command$/, ''),
-          table: input.TableName ?? '?',
-          item: this.itemOf(input),
+          table: input.TableName ?? first?.Put?.TableName ?? first?.Update?.TableName ?? '?',
+          item: this.itemOf(first ? { TableName: first.Put?.TableName ?? first.Update?.TableName, Key: first.Update?.Key, Item: first.Put?.Item } : input),
           key: input.Key,
           start: performance.now(),
           end: Number.NaN,
@@ -78,7 +82,8 @@ export class CallRecorder {
         try {
           // A copy: the service's own command input is left as it built it.
           const result = await next(options.consumedCapacity ? { ...args, input: { ...input, ReturnConsumedCapacity: 'TOTAL' } } : args);
-          const units = (result.output as CommandOutput).ConsumedCapacity?.CapacityUnits;
+          const consumed = (result.output as CommandOutput).ConsumedCapacity;
+          const units = Array.isArray(consumed) ? consumed.reduce((sum, table) => sum + (table.CapacityUnits ?? 0), 0) : consumed?.CapacityUnits;
           if (units !== undefined) record.consumedUnits = units;
           return result;
         } catch (error) {

@@ -15,6 +15,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { createIngestHandler, type ApiHandler } from '../../lambda/api/app';
 import { ingestDynamoDependencies } from '../../lambda/api/dynamo-dependencies';
 import { createDynamoClient, DEFAULT_DYNAMO_CONFIG, documentClientOf } from '../../lambda/store/dynamo-client';
+import { DynamoIssueStore } from '../../lambda/store/dynamo-issue-store';
 import { incomingMessageOf, lambdaContext, toProxyEvent } from '../../local/http-adapter';
 import { parseCommandLine, positiveIntArg, runCommand, UsageError } from '../../local/cli';
 import { PROJECT_ROOT } from '../../local/paths';
@@ -29,7 +30,8 @@ const USAGE = `usage: npm run bench:ingest [-- options]
 
 The ingest API: DynamoDB calls and sequential rounds per request shape, then
 requests per second of POST /ingest/v1/events under autocannon (the host in a
-process of its own on the local HTTP adapter, DynamoDB Local on this machine).
+process of its own on the local HTTP adapter, DynamoDB Local on this machine),
+with the events of each request spread over 1, 5 and 20 issues.
 
   --samples N       requests per shape, without and with the delay (default 4)
   --delay MS        delay added to each DynamoDB call to tell rounds apart (default 30)
@@ -48,18 +50,35 @@ interface IngestRequest {
   body?: string;
 }
 
-const events = (count: number, ids?: string[]) =>
+/**
+ * `count` events spread over `fingerprints` issues (docs/report-issues.md):
+ * event i throws in function f<i mod fingerprints>, so its stack groups it.
+ */
+const events = (count: number, ids?: string[], fingerprints = 1) =>
   JSON.stringify({
     events: Array.from({ length: count }, (_, i) => ({
       eventId: ids?.[i] ?? randomUUID(),
       type: 'error',
       message: 'TypeError: x is undefined',
-      exception: { type: 'TypeError', value: 'x is undefined', stack: 'at f (app.js:1:2)\n'.repeat(20) },
+      exception: {
+        type: 'TypeError',
+        value: 'x is undefined',
+        stack: `TypeError: x is undefined\n    at f${i % fingerprints} (${SITE}/assets/app.3f9a1c.js:1:2)\n${'    at g (https://shop.example.com/assets/app.3f9a1c.js:1:2)\n'.repeat(19)}`,
+      },
       pageUrl: 'https://shop.example.com/checkout',
       release: 'web@1.4.2',
       tags: { plan: 'pro' },
     })),
   });
+
+/** Fingerprints per 20-event request in the issue rows and their throughput runs. */
+const SPREADS = [1, 5, 20] as const;
+
+/**
+ * Before issues (commit deea7f6, bench/ingest-results.md of 2026-11-25T10:46Z):
+ * one conditional PutItem per event, in parallel. A 20-event request, warm key.
+ */
+const BEFORE = { calls: 22, rounds: 2, eventsPerSecond: 722 } as const;
 
 const post = (key: string, body: string, extra: Record<string, string> = {}): IngestRequest => ({
   method: 'POST',
@@ -99,12 +118,15 @@ interface IngestShape {
 const publishable = async (store: BenchStore, rateLimit?: number) =>
   (await store.keys.create({ factoryId: benchFactoryId('ingest'), type: 'publishable', origins: [SITE], rateLimit })).key;
 
-async function warmed(world: { store: BenchStore; measured: Container }): Promise<string> {
-  const key = await publishable(world.store);
+async function warmedTenant(world: { store: BenchStore; measured: Container }): Promise<{ key: string; factoryId: string }> {
+  const factoryId = benchFactoryId('ingest');
+  const { key } = await world.store.keys.create({ factoryId, type: 'publishable', origins: [SITE] });
   const answer = await world.measured.send(post(key, events(1)));
   if (answer.status !== 202) throw new Error(`warming a key answered ${answer.status}: ${answer.body}`);
-  return key;
+  return { key, factoryId };
 }
+
+const warmed = async (world: { store: BenchStore; measured: Container }): Promise<string> => (await warmedTenant(world)).key;
 
 const SHAPES: IngestShape[] = [
   { label: 'OPTIONS preflight (no key lookup)', status: 204, prepare: async () => ({ method: 'OPTIONS', target: EVENTS, headers: { Origin: SITE } }) },
@@ -117,6 +139,34 @@ const SHAPES: IngestShape[] = [
   { label: 'events ×1, warm key', status: 202, prepare: async (world) => post(await warmed(world), events(1)) },
   { label: 'events ×20, key new to the container', status: 202, prepare: async ({ store }) => post(await publishable(store), events(20)) },
   { label: 'events ×20, warm key', status: 202, prepare: async (world) => post(await warmed(world), events(20)) },
+  ...SPREADS.filter((spread) => spread > 1).map((spread) => ({
+    label: `events ×20 over ${spread} fingerprints, warm key`,
+    status: 202,
+    prepare: async (world: { store: BenchStore; measured: Container }) => post(await warmed(world), events(20, undefined, spread)),
+  })),
+  {
+    label: 'events ×20, 10 of them stored before (a partial retry), warm key',
+    status: 202,
+    prepare: async (world) => {
+      const key = await warmed(world);
+      const ids = Array.from({ length: 20 }, () => randomUUID());
+      await world.measured.send(post(key, events(10, ids.slice(0, 10))));
+      return post(key, events(20, ids));
+    },
+  },
+  {
+    label: 'events ×1 to a resolved issue (it reopens), warm key',
+    status: 202,
+    prepare: async (world) => {
+      // The warming event opened the issue; resolved with the bench's own (uncounted) client.
+      const { key, factoryId } = await warmedTenant(world);
+      const issues = new DynamoIssueStore(world.store.doc, world.store.tables.reports);
+      const [issue] = await issues.listIssues(factoryId, { limit: 1, nowMs: Date.now() });
+      if (!issue) throw new Error('the warming event opened no issue');
+      await issues.setIssueStatus(factoryId, issue.issueId, { status: 'resolved', at: new Date().toISOString(), by: 'bench', nowMs: Date.now() });
+      return post(key, events(1));
+    },
+  },
   {
     label: 'events ×20, all duplicates (a retried request), warm key',
     status: 202,
@@ -230,6 +280,8 @@ async function measureShapes(store: BenchStore, samples: number, delayMs: number
 
 interface Throughput {
   eventsPerRequest: number;
+  /** Issues the events of one request are spread over. */
+  fingerprints: number;
   connections: number;
   durationS: number;
   requestsPerSecond: number;
@@ -264,7 +316,7 @@ function startServer(store: BenchStore): Promise<{ port: number; stop(): void }>
   });
 }
 
-function cannon(port: number, key: string, count: number, connections: number, seconds: number): Promise<autocannon.Result> {
+function cannon(port: number, key: string, count: number, connections: number, seconds: number, fingerprints = 1): Promise<autocannon.Result> {
   return autocannon({
     url: `http://127.0.0.1:${port}${EVENTS}`,
     connections,
@@ -274,22 +326,23 @@ function cannon(port: number, key: string, count: number, connections: number, s
         method: 'POST',
         headers: { Origin: SITE, 'Content-Type': 'application/json', Authorization: `Bearer ${key}` },
         // Fresh eventIds for every request: each one stores its 20 events.
-        setupRequest: (request) => ({ ...request, body: events(count) }),
+        setupRequest: (request) => ({ ...request, body: events(count, undefined, fingerprints) }),
       },
     ],
   });
 }
 
-async function measureThroughput(store: BenchStore, options: { events: number; connections: number; durationS: number }): Promise<Throughput> {
+async function measureThroughput(store: BenchStore, options: { events: number; connections: number; durationS: number; fingerprints: number }): Promise<Throughput> {
   const server = await startServer(store);
   try {
     const key = await publishable(store, 1_000_000);
-    await cannon(server.port, key, options.events, options.connections, 5);
-    const result = await cannon(server.port, key, options.events, options.connections, options.durationS);
+    await cannon(server.port, key, options.events, options.connections, 5, options.fingerprints);
+    const result = await cannon(server.port, key, options.events, options.connections, options.durationS, options.fingerprints);
     const statuses: Record<string, number> = {};
     for (const [code, count] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = (count as { count: number }).count;
     return {
       eventsPerRequest: options.events,
+      fingerprints: options.fingerprints,
       connections: options.connections,
       durationS: options.durationS,
       requestsPerSecond: result.requests.average,
@@ -302,7 +355,12 @@ async function measureThroughput(store: BenchStore, options: { events: number; c
   }
 }
 
-function render(command: string, machine: ReturnType<typeof describeMachine>, rows: ShapeRow[], delayMs: number, throughput: Throughput): string {
+/** The row of the 20-event shape spread over `spread` fingerprints. */
+const spreadRow = (rows: ShapeRow[], spread: number) =>
+  rows.find((row) => row.label === (spread === 1 ? 'events ×20, warm key' : `events ×20 over ${spread} fingerprints, warm key`));
+
+function render(command: string, machine: ReturnType<typeof describeMachine>, rows: ShapeRow[], delayMs: number, runs: Throughput[]): string {
+  const [first] = runs as [Throughput];
   const lines = [
     '# Ingest API: DynamoDB calls per request, and throughput',
     '',
@@ -314,17 +372,31 @@ function render(command: string, machine: ReturnType<typeof describeMachine>, ro
     '|---|---:|---:|---:|---|',
     ...rows.map((row) => `| ${row.label} | ${range(row.calls)} | ${range(row.rounds)} | ${row.units.write} | ${row.sequence} |`),
     '',
-    'Write units are what DynamoDB Local reported for the table; each event or feature request also writes one entry of',
-    'the `byFeed` index (under 1 KB: 1 WCU each), and a condition refused (a duplicate) still costs its write units.',
+    'Write units are what DynamoDB Local reported for the table (a transaction reports twice the units of its items);',
+    'each event also writes one entry of the `byFeed` index and one of `byIssue` (under 1 KB: 1 WCU each), each issue',
+    'written moves its `byFeed` entry (2 index writes), and a condition refused (a duplicate) still costs its write units.',
     '',
-    `## POST /ingest/v1/events with ${throughput.eventsPerRequest} events, autocannon`,
+    '## A 20-event request spread over 1, 5 and 20 issues (docs/report-issues.md), beside the figures before issues',
     '',
-    `${throughput.connections} connections, ${throughput.durationS} s after a 5 s warm-up, the host in its own process on the local`,
+    `Before: one conditional PutItem per event, in parallel (${BEFORE.calls} calls, ${BEFORE.rounds} rounds, ${BEFORE.eventsPerSecond} events/s on this`,
+    'machine, bench/ingest-results.md of 2026-11-25T10:46Z). After: the events and one update per issue in one TransactWriteItems.',
+    '',
+    '| fingerprints in the request | calls (before → after) | rounds (before → after) | items in the transaction | events/s (before → after) | p50 ms | p99 ms | statuses |',
+    '|---:|---:|---:|---:|---:|---:|---:|---|',
+    ...runs.map((run) => {
+      const row = spreadRow(rows, run.fingerprints);
+      const eventsPerSecond = (run.requestsPerSecond * run.eventsPerRequest).toFixed(0);
+      return `| ${run.fingerprints} | ${BEFORE.calls} → ${row ? range(row.calls) : '?'} | ${BEFORE.rounds} → ${row ? range(row.rounds) : '?'} | ${run.eventsPerRequest + run.fingerprints} | ${BEFORE.eventsPerSecond} → ${eventsPerSecond} | ${run.p50} | ${run.p99} | ${Object.entries(run.statuses).map(([c, n]) => `${c}×${n}`).join(' ')} |`;
+    }),
+    '',
+    `## POST /ingest/v1/events with ${first.eventsPerRequest} events, autocannon`,
+    '',
+    `${first.connections} connections, ${first.durationS} s after a 5 s warm-up per run, the host in its own process on the local`,
     'HTTP adapter, DynamoDB Local on the same 2 cores (CPU-bound here: absolute numbers are this machine\'s).',
     '',
-    '| requests/s | events/s | p50 ms | p99 ms | statuses |',
-    '|---:|---:|---:|---:|---|',
-    `| ${throughput.requestsPerSecond.toFixed(1)} | ${(throughput.requestsPerSecond * throughput.eventsPerRequest).toFixed(0)} | ${throughput.p50} | ${throughput.p99} | ${Object.entries(throughput.statuses).map(([c, n]) => `${c}×${n}`).join(' ')} |`,
+    '| fingerprints | requests/s | events/s | p50 ms | p99 ms | statuses |',
+    '|---:|---:|---:|---:|---:|---|',
+    ...runs.map((run) => `| ${run.fingerprints} | ${run.requestsPerSecond.toFixed(1)} | ${(run.requestsPerSecond * run.eventsPerRequest).toFixed(0)} | ${run.p50} | ${run.p99} | ${Object.entries(run.statuses).map(([c, n]) => `${c}×${n}`).join(' ')} |`),
     '',
   ];
   return lines.join('\n');
@@ -356,11 +428,15 @@ runCommand(USAGE, async (argv) => {
     say(`DynamoDB calls and rounds: ${SHAPES.length} shapes × ${samples} samples, without and with +${delayMs} ms per call …`);
     await measureShapes(store, 1, 1, () => undefined);
     const rows = await measureShapes(store, samples, delayMs, say);
-    say(`throughput: POST ${EVENTS} with ${count} events, ${connections} connections, ${durationS} s …`);
-    const throughput = await measureThroughput(store, { events: count, connections, durationS });
-    say(`  ${throughput.requestsPerSecond.toFixed(1)} requests/s, p50 ${throughput.p50} ms, p99 ${throughput.p99} ms`);
+    const runs: Throughput[] = [];
+    for (const fingerprints of SPREADS) {
+      say(`throughput: POST ${EVENTS} with ${count} events over ${fingerprints} fingerprint(s), ${connections} connections, ${durationS} s …`);
+      const throughput = await measureThroughput(store, { events: count, connections, durationS, fingerprints });
+      say(`  ${throughput.requestsPerSecond.toFixed(1)} requests/s, p50 ${throughput.p50} ms, p99 ${throughput.p99} ms`);
+      runs.push(throughput);
+    }
     const command = ['npm run bench:ingest', ...(argv.length > 0 ? ['--', ...argv] : [])].join(' ');
-    text = render(command, finishMachine(machine), rows, delayMs, throughput);
+    text = render(command, finishMachine(machine), rows, delayMs, runs);
   } finally {
     await store.close();
   }

@@ -40,7 +40,8 @@ function spread(values: number[]): Spread {
   return { mode, min: Math.min(...values), max: Math.max(...values) };
 }
 
-const describeCall = (call: CallRecord) => `${call.operation} ${call.item}${call.error === 'ConditionalCheckFailedException' ? ' (condition refused)' : ''}`;
+const describeCall = (call: CallRecord) =>
+  `${call.operation} ${call.item}${call.error === 'ConditionalCheckFailedException' ? ' (condition refused)' : call.error === 'TransactionCanceledException' ? ' (cancelled)' : ''}`;
 
 /** The calls of a request by round: `R1: UpdateItem key ∥ GetItem contact → R2: …`. */
 export function sequenceOf(trace: RequestTrace): string {
