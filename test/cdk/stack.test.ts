@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ContactsStack, OUTPUTS } from '../../lib/contacts-stack';
 import { CONTROL_ROOM_SERVICE_NAME, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../../lambda/observability/names';
-import { CONTACTS_BY_COMPANY, CONTACTS_KEY, KEYS_BY_FACTORY, KEYS_BY_KEY_ID, KEYS_KEY, REPORTS_BY_FEED, REPORTS_KEY } from '../../lambda/store/schema';
+import { CONTACTS_BY_COMPANY, CONTACTS_KEY, KEYS_BY_FACTORY, KEYS_BY_KEY_ID, KEYS_KEY, REPORTS_BY_FEED, REPORTS_BY_ISSUE, REPORTS_KEY } from '../../lambda/store/schema';
 import { DEFAULT_DYNAMO_CONFIG, dynamoConfigFromEnv, LOCAL_DYNAMO_CONFIG } from '../../lambda/store/dynamo-client';
 import { endpoint, issueKey, newFactoryId } from '../support/local-api';
 import { testApp } from './synth';
@@ -415,7 +415,7 @@ describe('tables (issue point 7)', () => {
     });
   });
 
-  test('the reports table is keyed by pk, expires every item, and reads a factory newest first through a small index', () => {
+  test('the reports table is keyed by pk, expires every item, reads a factory newest first through a small index, and an issue\'s events through another', () => {
     template.hasResourceProperties('AWS::DynamoDB::Table', {
       KeySchema: [{ AttributeName: REPORTS_KEY.partitionKey, KeyType: 'HASH' }],
       TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
@@ -427,6 +427,14 @@ describe('tables (issue point 7)', () => {
             { AttributeName: 'receivedAt', KeyType: 'RANGE' },
           ],
           Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['type', 'expiresAt'] },
+        },
+        {
+          IndexName: REPORTS_BY_ISSUE.indexName,
+          KeySchema: [
+            { AttributeName: 'issueId', KeyType: 'HASH' },
+            { AttributeName: 'receivedAt', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['expiresAt'] },
         },
       ],
     });
