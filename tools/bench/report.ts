@@ -138,7 +138,7 @@ function roundTripsSection(report: BenchReport): string {
   return `## 1. DynamoDB calls and sequential rounds per request
 
 Counted, not written down: an SDK middleware the benchmark installs on the
-client it passes to \`createApiHandler\` (built like the Lambda entry point:
+client it passes to \`createContactsHandler\` (built like the Lambda entry point:
 one client, one contact store, one key authorizer per container) records
 every call of each request. A call *waited* when it was sent only after an
 earlier call of the same request had answered; *rounds* is the longest chain
