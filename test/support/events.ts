@@ -1,4 +1,4 @@
-import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { newRequestState } from '../../lambda/api/request-state';
 import type { ApiContext } from '../../lambda/api/types';
 
@@ -21,8 +21,8 @@ export function proxyEvent(overrides: Partial<APIGatewayProxyEvent> = {}): APIGa
   };
 }
 
-/** A Lambda context as the pipeline hands it to its middlewares: with a state made for this request. */
-export const context = (): ApiContext => ({
+/** A Lambda context as the runtime hands it to the handler (one per container, reused by each request in tests that say so). */
+export const lambdaContext = (): Context => ({
   awsRequestId: 'test-request',
   callbackWaitsForEmptyEventLoop: true,
   functionName: 'test-function',
@@ -35,8 +35,10 @@ export const context = (): ApiContext => ({
   done: () => undefined,
   fail: () => undefined,
   succeed: () => undefined,
-  state: newRequestState(),
 });
+
+/** A Lambda context as the pipeline hands it to its middlewares: with a state made for this request. */
+export const context = (): ApiContext => ({ ...lambdaContext(), state: newRequestState() });
 
 /** The `{error}` message of an HttpError built by apiError(). */
 export const errorMessage = (error: unknown): string => JSON.parse((error as Error).message).error;
