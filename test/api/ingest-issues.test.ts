@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { controlDependencies } from '../../lambda/control/dependencies';
 import { handleControlRequest } from '../../lambda/control/operations';
 import { issueIdOf } from '../../lambda/ingest/fingerprint';
-import { ingestDynamoDependencies } from '../../lambda/api/dynamo-dependencies';
+import { ingestDynamoDependencies } from '../../lambda/api/ingest/dynamo-dependencies';
 import { createDynamoClient, DEFAULT_DYNAMO_CONFIG, documentClientOf } from '../../lambda/store/dynamo-client';
 import { issueKey as issueItemKey } from '../../lambda/store/issue-items';
 import { ingestTenant, storedReports, validEvent } from '../support/ingest';
