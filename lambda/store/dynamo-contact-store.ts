@@ -3,51 +3,7 @@ import type { CallLog, ContactStore, ContactWrite, CompanyRecord } from '../doma
 import { isConditionalCheckFailed, storageCall } from './errors';
 import { itemToContact } from './contact-item';
 import { companySortKey } from './schema';
-
-/** Collects the parts of an update expression with safe placeholder names. */
-export class UpdateBuilder {
-  readonly names: Record<string, string> = {};
-  readonly values: Record<string, unknown> = {};
-  private readonly sets: string[] = [];
-  private readonly adds: string[] = [];
-
-  set(attribute: string, value: unknown): this {
-    this.sets.push(`${this.name(attribute)} = ${this.value(attribute, value)}`);
-    return this;
-  }
-
-  /** Sets the attribute only if it has no value yet (set-once fields). */
-  setOnce(attribute: string, value: unknown): this {
-    const name = this.name(attribute);
-    this.sets.push(`${name} = if_not_exists(${name}, ${this.value(attribute, value)})`);
-    return this;
-  }
-
-  /** Adds to a number (a missing attribute counts as 0): concurrent adds never lose one. */
-  add(attribute: string, value: number): this {
-    this.adds.push(`${this.name(attribute)} ${this.value(attribute, value)}`);
-    return this;
-  }
-
-  expression(): string {
-    const add = this.adds.length > 0 ? ` ADD ${this.adds.join(', ')}` : '';
-    return `SET ${this.sets.join(', ')}${add}`;
-  }
-
-  /** The placeholder of an attribute name, for a condition beside the update. */
-  name(attribute: string): string {
-    const placeholder = `#${attribute}`;
-    this.names[placeholder] = attribute;
-    return placeholder;
-  }
-
-  /** A value placeholder named `:key`, for a condition beside the update (keys must not clash with set attributes). */
-  value(attribute: string, value: unknown): string {
-    const placeholder = `:${attribute}`;
-    this.values[placeholder] = value;
-    return placeholder;
-  }
-}
+import { UpdateBuilder } from './update-builder';
 
 /** Companies a container remembers as existing, at most; then it starts over (a forgotten one costs one refused write). */
 const KNOWN_COMPANIES_MAX = 10_000;

@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { byLastSeen, changeStatus, ISSUE_STATUSES, type Issue, type IssueStatus, type FilteredCounts } from '../ingest/issues';
 import type { EventView, IssueStore, StatusChange } from '../ingest/ports';
-import { UpdateBuilder } from './dynamo-contact-store';
+import { UpdateBuilder } from './update-builder';
 import { REPORT_BOOKKEEPING } from './dynamo-report-store';
 import { isConditionalCheckFailed, storageCall } from './errors';
 import { filteredKey, issueFeedOf, issueKey, itemToFilteredCounts, itemToIssue } from './issue-items';

@@ -6,7 +6,7 @@ import { StorageUnavailableError } from '../domain/errors';
 import type { CallLog } from '../domain/ports';
 import { epochSeconds, filteredDelta, issueDeltas, type EventToStore, type FilteredDelta, type IssueDelta } from '../ingest/issues';
 import { MAX_EVENTS_PER_REQUEST } from '../ingest/limits';
-import { UpdateBuilder } from './dynamo-contact-store';
+import { UpdateBuilder } from './update-builder';
 import { storageCall } from './errors';
 import { FILTERED_ATTRIBUTE, filteredKey, issueFeedOf, issueKey } from './issue-items';
 import { eventKey, feedOf } from './schema';
