@@ -1,5 +1,4 @@
-import { issueView } from '../ingest/issues';
-import type { IssueStore } from '../ingest/ports';
+import { issueView, type IssueStore } from '../issues/issue';
 import { STATUS_OF, type IssueRequest } from './issue-requests';
 
 /** No such issue in the factory (or it expired): the caller's 404. */

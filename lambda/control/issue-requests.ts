@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { ISSUE_STATUSES } from '../ingest/issues';
+import { ISSUE_STATUSES } from '../issues/issue';
 
 /**
  * The control room's issue operations (docs/report-issues.md), as request

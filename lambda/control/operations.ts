@@ -4,7 +4,7 @@ import type { StoredContact } from '../enrichment/ports';
 import { runBulk } from '../enrichment/run-bulk';
 import { runPass, type EnrichmentContext } from '../enrichment/run-pass';
 import { csvHeader, exportRow } from './export-format';
-import type { IssueStore } from '../ingest/ports';
+import type { IssueStore } from '../issues/issue';
 import { IssueNotFoundError, runIssueOperation } from './issue-operations';
 import type { ControlStore, Page } from './ports';
 import { InvalidRequestError, parseControlRequest, type ControlRequest } from './request';

@@ -1,4 +1,5 @@
 import { sha256Hex } from '../domain/hash';
+import type { FilterReason } from '../issues/issue';
 import { normalizeMessage } from './normalize-message';
 import { isExtensionFrame, isInAppFrame, normalizeFile, parseStackFrames } from './stack-frames';
 
@@ -23,8 +24,7 @@ export interface FingerprintInput {
   fingerprint?: string[];
 }
 
-export type FilterReason = 'browser-extension' | 'script-error';
-export const FILTER_REASONS: readonly FilterReason[] = ['browser-extension', 'script-error'];
+export { FILTER_REASONS, type FilterReason } from '../issues/issue';
 
 export type Grouping =
   | { grouped: true; fingerprint: string[]; title: string }

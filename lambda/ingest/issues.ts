@@ -1,5 +1,8 @@
-import type { FilterReason } from './fingerprint';
+import { isExpired, type FilterReason, type Issue, type IssueSeed } from '../issues/issue';
 import type { StoredEvent } from './ports';
+
+export { byLastSeen, changeStatus, FILTER_REASONS, isExpired, ISSUE_STATUSES, issueView } from '../issues/issue';
+export type { FilterReason, FilteredCounts, Issue, IssueSeed, IssueStatus } from '../issues/issue';
 
 /**
  * Issues: the events of one factory grouped by fingerprint (fingerprint.ts),
@@ -10,15 +13,6 @@ import type { StoredEvent } from './ports';
  * the same rules as conditional update expressions (lambda/store/issue-writes.ts).
  */
 
-export const ISSUE_STATUSES = ['open', 'resolved', 'ignored'] as const;
-export type IssueStatus = (typeof ISSUE_STATUSES)[number];
-
-/** The issue an event opens or counts toward: known from the event alone. */
-export interface IssueSeed {
-  issueId: string;
-  fingerprint: string[];
-  title: string;
-}
 
 /** An event on its way to the store: grouped into an issue, or filtered (counted apart, no issue). */
 export type EventToStore = { event: StoredEvent; issue: IssueSeed } | { event: StoredEvent; filtered: FilterReason };
@@ -47,31 +41,7 @@ export interface FilteredDelta {
   expiresAt: number;
 }
 
-export interface Issue extends IssueSeed {
-  factoryId: string;
-  count: number;
-  firstSeen: string;
-  lastSeen: string;
-  firstRelease?: string;
-  lastRelease?: string;
-  lastEventId: string;
-  status: IssueStatus;
-  /** Times a resolved issue received a new event and reopened, and the last time it did. */
-  regressions?: number;
-  regressedAt?: string;
-  /** The last status change made in the control room: when and by whom. */
-  statusChangedAt?: string;
-  statusChangedBy?: string;
-  /** Epoch seconds: DynamoDB's time to live removes the issue then. */
-  expiresAt: number;
-}
 
-/** The events filtered for a factory, counted apart: never an issue. */
-export interface FilteredCounts {
-  factoryId: string;
-  counts: Partial<Record<FilterReason, number>>;
-  lastSeen?: string;
-}
 
 /** One delta per issue, in the order the issues first appear in the request. */
 export function issueDeltas(events: readonly EventToStore[]): IssueDelta[] {
@@ -121,8 +91,6 @@ export function filteredDelta(events: readonly EventToStore[]): FilteredDelta | 
 /** Epoch seconds of an ISO time: the clock the expiry of an issue is read against. */
 export const epochSeconds = (iso: string): number => Math.floor(Date.parse(iso) / 1000);
 
-/** An issue past its expiry is gone, even before DynamoDB's time to live has removed it. */
-export const isExpired = (issue: Pick<Issue, 'expiresAt'>, nowSeconds: number): boolean => issue.expiresAt <= nowSeconds;
 
 /**
  * What an issue becomes when a request adds its events:
@@ -154,19 +122,5 @@ export function applyDelta(existing: Issue | undefined, delta: IssueDelta): { is
   return { issue, regressed };
 }
 
-/** A status change in the control room: when and by whom are recorded; nothing else moves. */
-export function changeStatus(issue: Issue, status: IssueStatus, at: string, by: string): Issue {
-  return { ...issue, status, statusChangedAt: at, statusChangedBy: by };
-}
 
-/** Most recently seen first; issues seen at the same instant by id, so every store lists them alike. */
-export function byLastSeen(a: Pick<Issue, 'lastSeen' | 'issueId'>, b: Pick<Issue, 'lastSeen' | 'issueId'>): number {
-  if (a.lastSeen !== b.lastSeen) return a.lastSeen < b.lastSeen ? 1 : -1;
-  return a.issueId < b.issueId ? -1 : a.issueId > b.issueId ? 1 : 0;
-}
 
-/** An issue as the control room shows it: what a person reads first, first; the expiry left out (the rule says it). */
-export function issueView(issue: Issue) {
-  const { issueId, title, status, count, firstSeen, lastSeen, firstRelease, lastRelease, lastEventId, regressions, regressedAt, statusChangedAt, statusChangedBy, fingerprint, factoryId } = issue;
-  return { issueId, title, status, count, firstSeen, lastSeen, firstRelease, lastRelease, lastEventId, regressions, regressedAt, statusChangedAt, statusChangedBy, fingerprint, factoryId };
-}

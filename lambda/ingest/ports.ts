@@ -1,6 +1,6 @@
 import type { CallLog, RateStatus } from '../domain/ports';
-import type { FilterReason } from './fingerprint';
-import type { EventToStore, FilteredCounts, Issue, IssueStatus } from './issues';
+import type { FilterReason } from '../issues/issue';
+import type { EventToStore } from './issues';
 import type { EventType } from './payloads';
 
 /**
@@ -121,27 +121,4 @@ export interface ReportStore {
   putFeatureRequest(request: StoredFeatureRequest, log?: CallLog): Promise<{ created: boolean; stored: StoredFeatureRequest }>;
 }
 
-/** An event as the control room reads it: without the store's bookkeeping. */
-export type EventView = Omit<StoredEvent, 'writeToken' | 'expiresAt'>;
-
-/** A status change that found its issue: the issue after it, and the status it had. */
-export interface StatusChange {
-  issue: Issue;
-  previous: IssueStatus;
-}
-
-/**
- * What the control room needs of issues (docs/report-issues.md): read them
- * and change their status. Past their expiry, issues and events are gone
- * for every call, even before DynamoDB's time to live removes them.
- */
-export interface IssueStore {
-  /** The factory's issues, most recently seen first, at most `limit`; of one status, or of all. */
-  listIssues(factoryId: string, query: { status?: IssueStatus; limit: number; nowMs: number }): Promise<Issue[]>;
-  getIssue(factoryId: string, issueId: string, nowMs: number): Promise<Issue | undefined>;
-  /** The issue's latest events, newest first. */
-  issueEvents(factoryId: string, issueId: string, limit: number, nowMs: number): Promise<EventView[]>;
-  /** Sets the status if the issue exists (one conditional write); undefined when it does not. */
-  setIssueStatus(factoryId: string, issueId: string, change: { status: IssueStatus; at: string; by: string; nowMs: number }): Promise<StatusChange | undefined>;
-  filteredCounts(factoryId: string): Promise<FilteredCounts>;
-}
+export type { EventView, IssueStore, StatusChange } from '../issues/issue';

@@ -1,11 +1,9 @@
 import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { byLastSeen, changeStatus, ISSUE_STATUSES, type Issue, type IssueStatus, type FilteredCounts } from '../ingest/issues';
-import type { EventView, IssueStore, StatusChange } from '../ingest/ports';
+import { byLastSeen, changeStatus, ISSUE_STATUSES, type EventView, type FilteredCounts, type Issue, type IssueStatus, type IssueStore, type StatusChange } from '../issues/issue';
 import { UpdateBuilder } from './update-builder';
-import { REPORT_BOOKKEEPING } from './dynamo-report-store';
 import { isConditionalCheckFailed, storageCall } from './errors';
 import { filteredKey, issueFeedOf, issueKey, itemToFilteredCounts, itemToIssue } from './issue-items';
-import { getInOrder } from './report-reader';
+import { getInOrder } from './get-in-order';
 import { REPORTS_BY_FEED, REPORTS_BY_ISSUE } from './schema';
 
 /** Index entries read per Query page: what BatchGetItem takes at once. */
@@ -52,7 +50,8 @@ export class DynamoIssueStore implements IssueStore {
       .filter((item) => item.factoryId === factoryId)
       .map((item) => {
         const event = { ...item };
-        for (const name of [...REPORT_BOOKKEEPING, 'expiresAt', 'writeToken']) delete event[name];
+        // The store's bookkeeping (as dynamo-report-store.ts's REPORT_BOOKKEEPING), not the event.
+        for (const name of ['pk', 'feed', 'writeToken', 'expiresAt']) delete event[name];
         return event as EventView;
       });
   }

@@ -1,6 +1,4 @@
-import type { FilterReason } from '../ingest/fingerprint';
-import { FILTER_REASONS } from '../ingest/fingerprint';
-import type { FilteredCounts, Issue, IssueStatus } from '../ingest/issues';
+import { FILTER_REASONS, type FilterReason, type FilteredCounts, type Issue, type IssueStatus } from '../issues/issue';
 
 /**
  * How issues sit in the reports table (key layout in ./schema.ts): one item

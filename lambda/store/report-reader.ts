@@ -1,4 +1,5 @@
-import { BatchGetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { getInOrder } from './get-in-order';
 import { REPORT_BOOKKEEPING } from './dynamo-report-store';
 import { feedOf, REPORTS_BY_FEED, type ReportKind } from './schema';
 
@@ -72,20 +73,4 @@ export async function* readReports(
       left -= 1;
     }
   } while (cursor && left > 0);
-}
-
-/** The items with these keys, in the keys' order (BatchGetItem answers in any order); ones gone since are skipped. */
-export async function getInOrder(doc: DynamoDBDocumentClient, tableName: string, keys: string[]): Promise<Record<string, unknown>[]> {
-  if (keys.length === 0) return [];
-  const found = new Map<string, Record<string, unknown>>();
-  let request: Record<string, { Keys: Record<string, unknown>[] }> | undefined = { [tableName]: { Keys: keys.map((pk) => ({ pk })) } };
-  while (request && Object.keys(request).length > 0) {
-    const page = await doc.send(new BatchGetCommand({ RequestItems: request }));
-    for (const item of page.Responses?.[tableName] ?? []) found.set(item.pk as string, item);
-    request = page.UnprocessedKeys as typeof request;
-  }
-  return keys.flatMap((pk) => {
-    const item = found.get(pk);
-    return item ? [item] : [];
-  });
 }

@@ -1,0 +1,93 @@
+import type { StoredEvent } from '../ingest/ports';
+
+/**
+ * Bug-report issues as both sides see them (docs/report-issues.md): the
+ * ingest API writes them (lambda/ingest/issues.ts states how), the control
+ * room reads them and changes their status. Shared, so that the control
+ * room's function carries none of the ingest API's modules.
+ */
+
+export const ISSUE_STATUSES = ['open', 'resolved', 'ignored'] as const;
+export type IssueStatus = (typeof ISSUE_STATUSES)[number];
+
+/** Why an event opens no issue (lambda/ingest/fingerprint.ts). */
+export type FilterReason = 'browser-extension' | 'script-error';
+export const FILTER_REASONS: readonly FilterReason[] = ['browser-extension', 'script-error'];
+
+/** The issue an event opens or counts toward: known from the event alone. */
+export interface IssueSeed {
+  issueId: string;
+  fingerprint: string[];
+  title: string;
+}
+
+export interface Issue extends IssueSeed {
+  factoryId: string;
+  count: number;
+  firstSeen: string;
+  lastSeen: string;
+  firstRelease?: string;
+  lastRelease?: string;
+  lastEventId: string;
+  status: IssueStatus;
+  /** Times a resolved issue received a new event and reopened, and the last time it did. */
+  regressions?: number;
+  regressedAt?: string;
+  /** The last status change made in the control room: when and by whom. */
+  statusChangedAt?: string;
+  statusChangedBy?: string;
+  /** Epoch seconds: DynamoDB's time to live removes the issue then. */
+  expiresAt: number;
+}
+
+/** The events filtered for a factory, counted apart: never an issue. */
+export interface FilteredCounts {
+  factoryId: string;
+  counts: Partial<Record<FilterReason, number>>;
+  lastSeen?: string;
+}
+
+/** An issue past its expiry is gone, even before DynamoDB's time to live has removed it. */
+export const isExpired = (issue: Pick<Issue, 'expiresAt'>, nowSeconds: number): boolean => issue.expiresAt <= nowSeconds;
+
+/** A status change in the control room: when and by whom are recorded; nothing else moves. */
+export function changeStatus(issue: Issue, status: IssueStatus, at: string, by: string): Issue {
+  return { ...issue, status, statusChangedAt: at, statusChangedBy: by };
+}
+
+/** Most recently seen first; issues seen at the same instant by id, so every store lists them alike. */
+export function byLastSeen(a: Pick<Issue, 'lastSeen' | 'issueId'>, b: Pick<Issue, 'lastSeen' | 'issueId'>): number {
+  if (a.lastSeen !== b.lastSeen) return a.lastSeen < b.lastSeen ? 1 : -1;
+  return a.issueId < b.issueId ? -1 : a.issueId > b.issueId ? 1 : 0;
+}
+
+/** An issue as the control room shows it: what a person reads first, first; the expiry left out (the rule says it). */
+export function issueView(issue: Issue) {
+  const { issueId, title, status, count, firstSeen, lastSeen, firstRelease, lastRelease, lastEventId, regressions, regressedAt, statusChangedAt, statusChangedBy, fingerprint, factoryId } = issue;
+  return { issueId, title, status, count, firstSeen, lastSeen, firstRelease, lastRelease, lastEventId, regressions, regressedAt, statusChangedAt, statusChangedBy, fingerprint, factoryId };
+}
+
+/** An event as the control room reads it: without the store's bookkeeping. */
+export type EventView = Omit<StoredEvent, 'writeToken' | 'expiresAt'>;
+
+/** A status change that found its issue: the issue after it, and the status it had. */
+export interface StatusChange {
+  issue: Issue;
+  previous: IssueStatus;
+}
+
+/**
+ * What the control room needs of issues: read them and change their
+ * status. Past their expiry, issues and events are gone for every call, even
+ * before DynamoDB's time to live removes them.
+ */
+export interface IssueStore {
+  /** The factory's issues, most recently seen first, at most `limit`; of one status, or of all. */
+  listIssues(factoryId: string, query: { status?: IssueStatus; limit: number; nowMs: number }): Promise<Issue[]>;
+  getIssue(factoryId: string, issueId: string, nowMs: number): Promise<Issue | undefined>;
+  /** The issue's latest events, newest first. */
+  issueEvents(factoryId: string, issueId: string, limit: number, nowMs: number): Promise<EventView[]>;
+  /** Sets the status if the issue exists (one conditional write); undefined when it does not. */
+  setIssueStatus(factoryId: string, issueId: string, change: { status: IssueStatus; at: string; by: string; nowMs: number }): Promise<StatusChange | undefined>;
+  filteredCounts(factoryId: string): Promise<FilteredCounts>;
+}
