@@ -25,7 +25,8 @@ function capture(type: IngestEvent['type'], problem: Problem, options: CaptureOp
   const repeated = signature === previous;
   previous = signature;
   if (config.dedupe && repeated) return '';
-  if (!buckets.take(exception?.type ?? type, Date.now())) return '';
+  // Errors share a bucket per type; a message (no exception) has one of its own text.
+  if (!buckets.take(exception?.type ?? message, Date.now())) return '';
   if (sent >= config.maxEventsPerPage || Math.random() >= config.sampleRate) return '';
   const tags = { ...config.tags, ...options.tags };
   let event: IngestEvent | null = {

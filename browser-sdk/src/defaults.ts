@@ -28,6 +28,8 @@ export function configure(options: InitOptions): Config {
     if (options[name] === undefined) Object.assign(config, { [name]: DEFAULTS[name] });
   }
   config.baseUrl = String(options.baseUrl).replace(/\/+$/, '');
+  // The API's own limits: 20 events and 64 KiB per request.
   config.maxBatchEvents = Math.min(20, Math.max(1, config.maxBatchEvents));
+  config.maxRequestBytes = Math.min(65_536, config.maxRequestBytes);
   return config;
 }

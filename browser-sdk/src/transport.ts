@@ -68,9 +68,9 @@ export function createTransport(config: Config): Transport {
     idle = [];
   };
 
-  async function post(path: string, body: string): Promise<Answer | undefined> {
+  async function post(path: string, body: string, mayKeepalive = true): Promise<Answer | undefined> {
     const bytes = byteLength(body);
-    const keepalive = keepaliveBytes + bytes <= KEEPALIVE_BUDGET;
+    const keepalive = mayKeepalive && keepaliveBytes + bytes <= KEEPALIVE_BUDGET;
     if (keepalive) keepaliveBytes += bytes;
     try {
       const res = await fetch(endpoint(path), { method: 'POST', body, keepalive, credentials: 'omit' });
@@ -83,7 +83,9 @@ export function createTransport(config: Config): Transport {
       }
       return { status: res.status, body: answer, error, retryAfter: res.headers.get('Retry-After') };
     } catch {
-      return undefined;
+      // The browser refuses a keepalive body when the page's other keepalive requests and beacons fill its
+      // budget: while the page lives, a plain fetch still goes.
+      return keepalive ? post(path, body, false) : undefined;
     } finally {
       if (keepalive) keepaliveBytes -= bytes;
     }

@@ -60,7 +60,7 @@ export interface InitOptions {
   dedupe?: boolean;
   /** Events sent at most per page load. */
   maxEventsPerPage?: number;
-  /** Events of one error type sent at once… */
+  /** Events of one error type (or of one message text) sent at once… */
   errorBurst?: number;
   /** …then one more every this many ms. */
   errorRefillMs?: number;
@@ -68,7 +68,7 @@ export interface InitOptions {
   flushDelayMs?: number;
   /** Events per request (the API takes 20 at most). */
   maxBatchEvents?: number;
-  /** Bytes per request. */
+  /** Bytes per request (the API takes 64 KiB at most). */
   maxRequestBytes?: number;
   /** Events kept waiting for the API, at most; more are dropped. */
   maxQueuedEvents?: number;
