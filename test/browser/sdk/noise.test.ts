@@ -1,6 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
 import { buildSdk, launchChromium, localService, sdkPage, serveSite, storedWhen, watch, withMessage } from '../../support/browser-sdk';
-import { storedReports } from '../../support/ingest';
 import { issuePublishableKey, newFactoryId } from '../../support/local-api';
 
 /**
