@@ -11,6 +11,7 @@ import { GZIP_BUDGET_BYTES, measureScript, SCRIPT_FILE, SDK_DIR } from './bundle
 interface Anchor {
   package: string;
   version: string;
+  variant?: string;
   gzipBytes: number;
 }
 
@@ -28,7 +29,7 @@ async function main(): Promise<void> {
   if (existsSync(anchorsFile)) {
     const anchors = (JSON.parse(readFileSync(anchorsFile, 'utf8')) as { anchors: Anchor[] }).anchors;
     console.log('minimal error-reporting bundles of other SDKs, gzipped (bench/sdk-size.md):');
-    for (const anchor of anchors) console.log(`  ${`${anchor.package}@${anchor.version}`.padEnd(34)} ${anchor.gzipBytes.toLocaleString('en-US').padStart(7)} bytes (${kb(anchor.gzipBytes)})`);
+    for (const anchor of anchors) console.log(`  ${`${anchor.package}@${anchor.version}${anchor.variant ? ` (${anchor.variant})` : ''}`.padEnd(34)} ${anchor.gzipBytes.toLocaleString('en-US').padStart(7)} bytes (${kb(anchor.gzipBytes)})`);
   }
   if (!within) {
     console.error(`over budget by ${(gzipBytes - GZIP_BUDGET_BYTES).toLocaleString('en-US')} bytes gzipped`);

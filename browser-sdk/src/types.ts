@@ -4,7 +4,7 @@ export interface Reporter {
   name?: string;
 }
 
-/** One event of `POST /ingest/v1/events`, as the SDK sends it (docs/browser-sdk.md, "What is sent"). */
+/** One event of `POST /ingest/v1/events`, as the SDK sends it (docs/browser-sdk.md, "What it captures"). */
 export interface IngestEvent {
   eventId: string;
   type: 'error' | 'message' | 'bug_report';

@@ -51,10 +51,12 @@ async function openPage(path: string, options: Record<string, unknown> = {}, key
 test('with the key\'s rate limit set low, every event still arrives once the Retry-After wait is over', async () => {
   // 10 a minute: one request now plus a burst of one, then one every 6 s. One event per request: four requests.
   const { factoryId, page, seen } = await openPage('/limited', { maxBatchEvents: 1, flushDelayMs: 0 }, { rateLimit: 10 });
-  await page.evaluate(`[1, 2, 3, 4].forEach(function (n) { ContactsIngest.captureMessage('limited ' + n); })`);
+  const ids = (await page.evaluate(`[1, 2, 3, 4].map(function (n) { return ContactsIngest.captureMessage('limited ' + n); })`)) as string[];
   const events = await storedWhen(factoryId, 'all four events', (found) => found.length >= 4, 60_000);
   expect(events.map((event) => event.message).sort()).toEqual(['limited 1', 'limited 2', 'limited 3', 'limited 4']);
+  // Refused with 429, then sent again as they were: the same eventIds.
   expect(seen.statuses).toContain(429);
+  expect(events.map((event) => event.eventId).sort()).toEqual([...ids].sort());
   expect(await page.evaluate('ContactsIngest.flush(1000)')).toBe(true);
   expect(await storedReports(factoryId)).toHaveLength(4);
   await page.close();
@@ -65,7 +67,7 @@ test('events queued while the API is stopped arrive once it is started again, ea
   await page.evaluate(`ContactsIngest.captureMessage('before the outage')`);
   await storedWhen(factoryId, 'the first event', (found) => found.length === 1);
   await service.stop();
-  await page.evaluate(`[1, 2, 3].forEach(function (n) { ContactsIngest.captureMessage('during the outage ' + n); })`);
+  const ids = (await page.evaluate(`[1, 2, 3].map(function (n) { return ContactsIngest.captureMessage('during the outage ' + n); })`)) as string[];
   // The SDK is retrying: requests fail, more than once.
   await until('failed requests', () => (seen.failed >= 2 ? true : undefined));
   await page.evaluate(`ContactsIngest.captureMessage('still down')`);
@@ -76,6 +78,7 @@ test('events queued while the API is stopped arrive once it is started again, ea
     ['before the outage', 'during the outage 1', 'during the outage 2', 'during the outage 3', 'still down'].sort(),
   );
   expect(events.length).toBe(5);
+  expect(withMessage(events, /^during the outage/).map((event) => event.eventId).sort()).toEqual([...ids].sort());
   await page.close();
 }, 150_000);
 
