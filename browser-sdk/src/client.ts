@@ -1,10 +1,11 @@
-import { backoffDelay } from './backoff';
-import { configure } from './defaults';
-import { describeError, describeMessage, uuid, type Problem } from './describe';
-import { ALWAYS_IGNORED, isExtensionUrl, matches, topFrameUrl } from './filters';
-import { tokenBuckets, type TokenBuckets } from './token-bucket';
-import { createTransport, type Transport } from './transport';
-import type { CaptureOptions, Config, FeatureRequest, FeatureRequestAnswer, IngestEvent, InitOptions, MessageOptions } from './types';
+import { backoffDelay } from './backoff.js';
+import { tellOnce } from './console.js';
+import { configure } from './defaults.js';
+import { describeError, describeMessage, uuid, type Problem } from './describe.js';
+import { ALWAYS_IGNORED, isExtensionUrl, matches, topFrameUrl } from './filters.js';
+import { tokenBuckets, type TokenBuckets } from './token-bucket.js';
+import { createTransport, type Transport } from './transport.js';
+import type { CaptureOptions, Config, FeatureRequest, FeatureRequestAnswer, IngestEvent, InitOptions, MessageOptions } from './types.js';
 
 /** The SDK's state on this page: one init() at a time. */
 let config: Config | undefined;
@@ -40,7 +41,15 @@ function capture(type: IngestEvent['type'], problem: Problem, options: CaptureOp
     ...((options.reporter ?? config.reporter) === undefined ? {} : { reporter: options.reporter ?? config.reporter }),
     ...(options.fingerprint === undefined ? {} : { fingerprint: options.fingerprint }),
   };
-  if (config.beforeSend) event = config.beforeSend(event);
+  if (config.beforeSend) {
+    try {
+      event = config.beforeSend(event);
+    } catch (error) {
+      // It may be what removes personal data: an event it failed on is not sent.
+      tellOnce('before-send', `beforeSend threw (${String(error)}): the event was dropped.`);
+      return '';
+    }
+  }
   if (!event || !transport.enqueue(event)) return '';
   sent += 1;
   return event.eventId;
@@ -110,18 +119,19 @@ export function captureMessage(message: string, options?: MessageOptions): strin
  * with the same requestId, so it is stored once.
  */
 export async function submitFeatureRequest(request: FeatureRequest): Promise<FeatureRequestAnswer> {
-  if (!config || !transport) return { ok: false, status: 0, error: 'Call ContactsIngest.init({ key, baseUrl }) first.' };
-  const reporter = request.reporter ?? config.reporter;
+  const settings = config;
+  if (!settings || !transport) return { ok: false, status: 0, error: 'Call ContactsIngest.init({ key, baseUrl }) first.' };
+  const reporter = request.reporter ?? settings.reporter;
   const body = JSON.stringify({ requestId: uuid(), pageUrl: location.href, ...request, ...(reporter ? { reporter } : {}) });
   for (let attempt = 0; ; attempt += 1) {
     const answer = await transport.post('feature-requests', body);
     const retry = answer === undefined || answer.status === 408 || answer.status >= 500;
-    if (!retry || attempt >= Math.min(config.maxRetries, 3)) {
-      if (answer === undefined) return { ok: false, status: 0, error: `Could not reach ${config.baseUrl}.` };
+    if (!retry || attempt >= Math.min(settings.maxRetries, 3)) {
+      if (answer === undefined) return { ok: false, status: 0, error: `Could not reach ${settings.baseUrl}.` };
       if (answer.status < 300) return { ok: true, status: answer.status, ...answer.body } as FeatureRequestAnswer;
       return { ok: false, status: answer.status, error: answer.error };
     }
-    await new Promise((resolve) => setTimeout(resolve, backoffDelay(attempt, config?.retryBaseMs ?? 1000, config?.retryMaxMs ?? 60_000)));
+    await new Promise((resolve) => setTimeout(resolve, backoffDelay(attempt, settings.retryBaseMs, settings.retryMaxMs)));
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Config, InitOptions } from './types';
+import type { Config, InitOptions } from './types.js';
 
 /** The defaults of init()'s options (docs/browser-sdk.md, "Options"). */
 export const DEFAULTS = {

@@ -1,4 +1,4 @@
-import type { IngestEvent } from './types';
+import type { IngestEvent } from './types.js';
 
 /** The fields of an event that say what went wrong. */
 export type Problem = Pick<IngestEvent, 'message' | 'exception'>;

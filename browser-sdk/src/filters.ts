@@ -1,4 +1,4 @@
-import type { Pattern } from './types';
+import type { Pattern } from './types.js';
 
 /** Always ignored: cross-origin scripts' errors arrive as "Script error." with nothing to act on, and ResizeObserver's loop notice is harmless. */
 export const ALWAYS_IGNORED: readonly Pattern[] = [/^(Uncaught )?Script error\.?$/, /ResizeObserver loop/];

@@ -8,11 +8,19 @@ export interface TokenBuckets {
   take(key: string, now: number): boolean;
 }
 
+/** Buckets kept at most: a page that reports ever new message texts must not grow memory without end. */
+const MAX_BUCKETS = 1000;
+
 export function tokenBuckets(burst: number, refillMs: number): TokenBuckets {
   const buckets = new Map<string, { tokens: number; at: number }>();
   return {
     take(key, now) {
-      const bucket = buckets.get(key) ?? { tokens: burst, at: now };
+      let bucket = buckets.get(key);
+      if (!bucket) {
+        // The oldest key goes first (a Map keeps insertion order).
+        if (buckets.size >= MAX_BUCKETS) buckets.delete(buckets.keys().next().value as string);
+        bucket = { tokens: burst, at: now };
+      }
       const refilled = refillMs > 0 ? Math.floor((now - bucket.at) / refillMs) : 0;
       if (refilled > 0) {
         bucket.tokens = Math.min(burst, bucket.tokens + refilled);

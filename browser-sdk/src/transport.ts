@@ -1,7 +1,7 @@
-import { backoffDelay, retryAfterMs } from './backoff';
-import { batches, byteLength, eventsBody, halves, nextBatchSize } from './batch';
-import { tellOnce } from './console';
-import type { Config, IngestEvent } from './types';
+import { backoffDelay, retryAfterMs } from './backoff.js';
+import { batches, byteLength, eventsBody, halves, nextBatchSize } from './batch.js';
+import { tellOnce } from './console.js';
+import type { Config, IngestEvent } from './types.js';
 
 /** An event waiting to be sent: its JSON text and size, made once. */
 interface Queued {

@@ -41,3 +41,13 @@ describe('tokenBuckets (the per-error-type limit of the browser SDK)', () => {
     );
   });
 });
+
+test('tokenBuckets keeps at most 1,000 keys: the oldest is forgotten first', () => {
+  const buckets = tokenBuckets(1, 3_600_000);
+  buckets.take('first', 0);
+  expect(buckets.take('first', 0)).toBe(false);
+  for (let i = 0; i < 1000; i += 1) buckets.take(`message ${i}`, 0);
+  // Forgotten, so a full bucket again.
+  expect(buckets.take('first', 0)).toBe(true);
+  expect(buckets.take('message 999', 0)).toBe(false);
+});

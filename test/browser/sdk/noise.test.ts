@@ -106,14 +106,20 @@ test('sampleRate 0 sends nothing; the same page started again with sampleRate 1 
   await page.close();
 });
 
-test('beforeSend can change an event or drop it', async () => {
+test('beforeSend can change an event or drop it; an event it throws on is dropped, and that is told once', async () => {
   const beforeSend = `{ beforeSend: function (event) {
     if (/password/.test(event.message)) return null;
+    if (/scrub me/.test(event.message)) throw new Error('scrubber broke');
     event.tags = Object.assign({}, event.tags, { checked: 'yes' });
     return event;
   } }`;
   const { factoryId, page } = await openPage('/before-send', {}, beforeSend);
+  const seen = watch(page, service.baseUrl);
   expect(await page.evaluate(`ContactsIngest.captureMessage('password is hunter2')`)).toBe('');
+  expect(await page.evaluate(`[ContactsIngest.captureMessage('scrub me'), ContactsIngest.captureMessage('scrub me too')]`)).toEqual(['', '']);
+  expect(seen.console.filter((entry) => entry.text.startsWith('[ContactsIngest]')).map((entry) => entry.text)).toEqual([
+    '[ContactsIngest] beforeSend threw (Error: scrubber broke): the event was dropped.',
+  ]);
   await page.evaluate(`ContactsIngest.captureMessage('kept')`);
   const events = await everythingSent(page, factoryId);
   expect(events).toEqual([expect.objectContaining({ message: 'kept', tags: { checked: 'yes' } })]);
