@@ -65,10 +65,10 @@ test('an error thrown 10,000 times in a loop sends its bucket\'s burst, another 
   expect(events).toHaveLength(6);
   // A handful of requests, not thousands; and the 10,000 uncaught errors all handled (about 3 s here, most of it the browser's own reporting to the test's DevTools connection).
   expect(seen.requests.length).toBeLessThanOrEqual(4);
-  expect(elapsedMs).toBeLessThan(20_000);
+  expect(elapsedMs).toBeLessThan(30_000);
   expect(await page.evaluate('1 + 1')).toBe(2);
   await page.close();
-});
+}, 120_000);
 
 test('an identical error right after itself is sent once; after another error it is sent again; dedupe: false sends each', async () => {
   const repeat = `window.same = new Error('same failure'); window.other = new Error('other failure');
