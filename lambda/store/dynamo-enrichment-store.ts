@@ -10,11 +10,11 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { ENRICHABLE_FIELDS } from '../domain/contact';
 import { sha256Hex } from '../domain/hash';
-import { itemToContact } from '../store/contact-item';
-import { isConditionalCheckFailed, storageCall } from '../store/errors';
-import { CONTACT_SK_PREFIX, passSortKey, USAGE_SK_PREFIX, usageSortKey } from '../store/schema';
-import { decodeCursor, encodeCursor } from './cursor';
-import type { ApplyOutcome, ContactPage, EnrichmentStore, PassWrite, StoredContact, UsageRecord } from './ports';
+import { itemToContact } from './contact-item';
+import { isConditionalCheckFailed, storageCall } from './errors';
+import { CONTACT_SK_PREFIX, passSortKey, USAGE_SK_PREFIX, usageSortKey } from './schema';
+import { decodeCursor, encodeCursor } from '../enrichment/cursor';
+import type { ApplyOutcome, ContactPage, EnrichmentStore, PassWrite, StoredContact, UsageRecord } from '../enrichment/ports';
 
 const PAGE_PROJECTION = ['sk', 'factoryId', 'email', ...ENRICHABLE_FIELDS, 'enriched', 'enrichmentCheckedAt', 'cleared'];
 

@@ -4,10 +4,10 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { decodeCursor, encodeCursor } from '../enrichment/cursor';
 import type { StoredContact } from '../enrichment/ports';
-import { itemToContact } from '../store/contact-item';
-import { isConditionalCheckFailed, storageCall } from '../store/errors';
-import { COMPANY_SK_PREFIX, CONTACT_SK_PREFIX, CONTACTS_BY_COMPANY, PASS_SK_PREFIX } from '../store/schema';
-import type { ClearOutcome, ClearWrite, Company, ContactFilter, ContactQuery, ControlStore, Page, PassMarker } from './ports';
+import { itemToContact } from './contact-item';
+import { isConditionalCheckFailed, storageCall } from './errors';
+import { COMPANY_SK_PREFIX, CONTACT_SK_PREFIX, CONTACTS_BY_COMPANY, PASS_SK_PREFIX } from './schema';
+import type { ClearOutcome, ClearWrite, Company, ContactFilter, ContactQuery, ControlStore, Page, PassMarker } from '../control/ports';
 
 /**
  * A filtered list reads at most this many contacts per call (DynamoDB filters
