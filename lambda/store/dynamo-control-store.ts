@@ -1,13 +1,13 @@
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { ClearOutcome, ClearWrite, Company, ContactFilter, ContactQuery, ControlStore, Page, PassMarker } from '../control/ports';
 import { decodeCursor, encodeCursor } from '../enrichment/cursor';
 import type { StoredContact } from '../enrichment/ports';
+import { batchGet } from './batch-get';
 import { itemToContact } from './contact-item';
-import { isConditionalCheckFailed, storageCall } from './errors';
-import { COMPANY_SK_PREFIX, CONTACT_SK_PREFIX, CONTACTS_BY_COMPANY, PASS_SK_PREFIX } from './schema';
-import type { ClearOutcome, ClearWrite, Company, ContactFilter, ContactQuery, ControlStore, Page, PassMarker } from '../control/ports';
+import { ContactsTable } from './contacts-table';
+import { isConditionalCheckFailed, itemOfFailure, storageCall } from './errors';
+import { Expression } from './expression';
+import { COMPANY_SK_PREFIX, CONTACT_SK_PREFIX, CONTACTS_KEY, PASS_SK_PREFIX } from './schema';
 
 /**
  * A filtered list reads at most this many contacts per call (DynamoDB filters
@@ -17,53 +17,20 @@ import type { ClearOutcome, ClearWrite, Company, ContactFilter, ContactQuery, Co
 export const SCAN_BUDGET = 20_000;
 /** Items per Query call of a filtered list. */
 const FILTERED_QUERY_LIMIT = 1000;
-/** BatchGetItem's maximum keys per call. */
-const BATCH_GET = 100;
-
-const contactOf = (item: Record<string, unknown>) => itemToContact(item) as StoredContact;
 
 function companyOf(item: Record<string, unknown>): Company {
   return { id: String(item.id), domain: String(item.domain), name: String(item.name), createdAt: String(item.createdAt) };
 }
 
-/** The FilterExpression of a contact filter (the same rule as ./contact-filter.ts). */
-function filterExpression(filter: ContactFilter) {
-  const conditions: string[] = [];
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  if (filter.enriched !== undefined) {
-    names['#enriched'] = 'enriched';
-    if (filter.enriched) {
-      values[':true'] = true;
-      conditions.push('#enriched = :true');
-    } else {
-      values[':true'] = true;
-      conditions.push('(attribute_not_exists(#enriched) OR #enriched <> :true)');
-    }
-  }
-  if (filter.updatedSince !== undefined) {
-    names['#updatedAt'] = 'updatedAt';
-    values[':since'] = filter.updatedSince;
-    conditions.push('#updatedAt >= :since');
-  }
-  return conditions.length === 0 ? undefined : { expression: conditions.join(' AND '), names, values };
+/** The filter of a contact filter (the same rule as lambda/control/contact-filter.ts), added to `expression`. */
+function addFilter(expression: Expression, filter: ContactFilter): void {
+  if (filter.enriched === true) expression.filter(expression.is('enriched', '=', true));
+  if (filter.enriched === false) expression.filter(expression.or(expression.notExists('enriched'), expression.is('enriched', '<>', true)));
+  if (filter.updatedSince !== undefined) expression.filter(expression.is('updatedAt', '>=', filter.updatedSince));
 }
 
 /** ControlStore on the contacts table: contacts, companies and pass markers share each factory's partition. */
-export class DynamoControlStore implements ControlStore {
-  constructor(
-    private readonly doc: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
-
-  async getContact(factoryId: string, id: string): Promise<StoredContact | undefined> {
-    if (!id.startsWith(CONTACT_SK_PREFIX)) return undefined;
-    const result = await storageCall('GetItem (contact)', () =>
-      this.doc.send(new GetCommand({ TableName: this.tableName, Key: { factoryId, sk: id }, ConsistentRead: true })),
-    );
-    return result.Item && contactOf(result.Item);
-  }
-
+export class DynamoControlStore extends ContactsTable implements ControlStore {
   /**
    * Query in id order, eventually consistent (half the read cost; a contact
    * written a moment ago may be missing for about a second). Without a filter each call reads exactly the contacts
@@ -72,7 +39,8 @@ export class DynamoControlStore implements ControlStore {
    * matches than needed ends at the last one taken.
    */
   async listContacts(factoryId: string, query: ContactQuery): Promise<Page<StoredContact>> {
-    const filter = filterExpression(query.filter);
+    const contacts = this.factoryQuery(factoryId, CONTACT_SK_PREFIX, (expression) => addFilter(expression, query.filter));
+    const filtered = contacts.FilterExpression !== undefined;
     let start = query.cursor === undefined ? undefined : decodeCursor(query.cursor, factoryId);
     const items: StoredContact[] = [];
     let read = 0;
@@ -81,20 +49,16 @@ export class DynamoControlStore implements ControlStore {
       const page = await storageCall('Query (contacts list)', () =>
         this.doc.send(
           new QueryCommand({
-            TableName: this.tableName,
-            KeyConditionExpression: '#factoryId = :f AND begins_with(#sk, :ct)',
-            FilterExpression: filter?.expression,
-            ExpressionAttributeNames: { '#factoryId': 'factoryId', '#sk': 'sk', ...filter?.names },
-            ExpressionAttributeValues: { ':f': factoryId, ':ct': CONTACT_SK_PREFIX, ...filter?.values },
+            ...contacts,
             ExclusiveStartKey: start === undefined ? undefined : { factoryId, sk: start },
-            Limit: filter ? Math.min(FILTERED_QUERY_LIMIT, SCAN_BUDGET - read) : want,
+            Limit: filtered ? Math.min(FILTERED_QUERY_LIMIT, SCAN_BUDGET - read) : want,
           }),
         ),
       );
       read += page.ScannedCount ?? 0;
       const found = page.Items ?? [];
       for (const [index, item] of found.entries()) {
-        items.push(contactOf(item));
+        items.push(itemToContact(item));
         if (items.length === query.limit) {
           const more = index < found.length - 1 || page.LastEvaluatedKey !== undefined;
           return { items, next: more ? encodeCursor(factoryId, String(item.sk)) : undefined };
@@ -112,10 +76,7 @@ export class DynamoControlStore implements ControlStore {
     const page = await storageCall('Query (companies list)', () =>
       this.doc.send(
         new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: '#factoryId = :f AND begins_with(#sk, :co)',
-          ExpressionAttributeNames: { '#factoryId': 'factoryId', '#sk': 'sk' },
-          ExpressionAttributeValues: { ':f': factoryId, ':co': COMPANY_SK_PREFIX },
+          ...this.factoryQuery(factoryId, COMPANY_SK_PREFIX),
           ExclusiveStartKey: start === undefined ? undefined : { factoryId, sk: start },
           Limit: limit,
         }),
@@ -137,13 +98,7 @@ export class DynamoControlStore implements ControlStore {
     const page = await storageCall('Query (company contacts)', () =>
       this.doc.send(
         new QueryCommand({
-          TableName: this.tableName,
-          IndexName: CONTACTS_BY_COMPANY.indexName,
-          KeyConditionExpression: '#companyId = :co AND begins_with(#sk, :ct)',
-          // Company ids are derived from the factory, but a tenant boundary is checked, not assumed.
-          FilterExpression: '#factoryId = :f',
-          ExpressionAttributeNames: { '#companyId': 'companyId', '#sk': 'sk', '#factoryId': 'factoryId' },
-          ExpressionAttributeValues: { ':co': companyId, ':ct': CONTACT_SK_PREFIX, ':f': factoryId },
+          ...this.companyQuery(factoryId, companyId, CONTACT_SK_PREFIX),
           ExclusiveStartKey: start === undefined ? undefined : { companyId, sk: start, factoryId },
           Limit: limit,
         }),
@@ -158,22 +113,13 @@ export class DynamoControlStore implements ControlStore {
     };
   }
 
-  /** The contacts with these ids (absent ones left out), 100 per BatchGetItem, unprocessed keys asked again. */
+  /** The contacts with these ids (absent ones left out), by id. */
   private async contactsById(factoryId: string, ids: string[]): Promise<Map<string, StoredContact>> {
-    const found = new Map<string, StoredContact>();
-    for (let offset = 0; offset < ids.length; offset += BATCH_GET) {
-      let keys: Record<string, unknown>[] = ids.slice(offset, offset + BATCH_GET).map((sk) => ({ factoryId, sk }));
-      for (let attempt = 0; keys.length > 0; attempt += 1) {
-        if (attempt > 0) await sleep(Math.min(1000, 25 * 2 ** attempt));
-        if (attempt > 8) throw new Error(`DynamoDB kept ${keys.length} keys unprocessed`);
-        const result = await storageCall('BatchGetItem (contacts)', () =>
-          this.doc.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: true } } })),
-        );
-        for (const item of result.Responses?.[this.tableName] ?? []) found.set(String(item.sk), contactOf(item));
-        keys = (result.UnprocessedKeys?.[this.tableName]?.Keys ?? []) as Record<string, unknown>[];
-      }
-    }
-    return found;
+    const items = await batchGet(this.doc, this.tableName, ids.map((sk) => ({ factoryId, sk })), {
+      operation: 'BatchGetItem (contacts)',
+      consistentRead: true,
+    });
+    return new Map(items.map((item) => [String(item.sk), itemToContact(item)]));
   }
 
   /**
@@ -183,16 +129,7 @@ export class DynamoControlStore implements ControlStore {
    */
   async findCompany(factoryId: string, companyId: string): Promise<Company | undefined> {
     const indexed = await storageCall('Query (company by id)', () =>
-      this.doc.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: CONTACTS_BY_COMPANY.indexName,
-          KeyConditionExpression: '#companyId = :co AND begins_with(#sk, :company)',
-          FilterExpression: '#factoryId = :f',
-          ExpressionAttributeNames: { '#companyId': 'companyId', '#sk': 'sk', '#factoryId': 'factoryId' },
-          ExpressionAttributeValues: { ':co': companyId, ':company': COMPANY_SK_PREFIX, ':f': factoryId },
-        }),
-      ),
+      this.doc.send(new QueryCommand(this.companyQuery(factoryId, companyId, COMPANY_SK_PREFIX))),
     );
     const sk = indexed.Items?.[0]?.sk;
     if (typeof sk === 'string') {
@@ -205,20 +142,11 @@ export class DynamoControlStore implements ControlStore {
   }
 
   private async searchCompany(factoryId: string, companyId: string): Promise<Company | undefined> {
+    const companies = this.factoryQuery(factoryId, COMPANY_SK_PREFIX, (expression) => expression.filter(expression.is('id', '=', companyId)));
     let start: Record<string, unknown> | undefined;
     do {
       const page = await storageCall('Query (company search)', () =>
-        this.doc.send(
-          new QueryCommand({
-            TableName: this.tableName,
-            KeyConditionExpression: '#factoryId = :f AND begins_with(#sk, :company)',
-            FilterExpression: '#id = :co',
-            ExpressionAttributeNames: { '#factoryId': 'factoryId', '#sk': 'sk', '#id': 'id' },
-            ExpressionAttributeValues: { ':f': factoryId, ':company': COMPANY_SK_PREFIX, ':co': companyId },
-            ExclusiveStartKey: start,
-            ConsistentRead: true,
-          }),
-        ),
+        this.doc.send(new QueryCommand({ ...companies, ExclusiveStartKey: start, ConsistentRead: true })),
       );
       const item = page.Items?.[0];
       if (item) return companyOf(item);
@@ -229,15 +157,7 @@ export class DynamoControlStore implements ControlStore {
 
   async passMarkers(factoryId: string, contactId: string): Promise<PassMarker[]> {
     const result = await storageCall('Query (pass markers)', () =>
-      this.doc.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: '#factoryId = :f AND begins_with(#sk, :pass)',
-          ExpressionAttributeNames: { '#factoryId': 'factoryId', '#sk': 'sk' },
-          ExpressionAttributeValues: { ':f': factoryId, ':pass': `${PASS_SK_PREFIX}${contactId}#` },
-          ConsistentRead: true,
-        }),
-      ),
+      this.doc.send(new QueryCommand({ ...this.factoryQuery(factoryId, `${PASS_SK_PREFIX}${contactId}#`), ConsistentRead: true })),
     );
     return (result.Items ?? []).map((item) => ({
       passId: String(item.passId),
@@ -255,31 +175,19 @@ export class DynamoControlStore implements ControlStore {
    */
   async applyClear(write: ClearWrite): Promise<ClearOutcome> {
     const { plan } = write;
-    const names: Record<string, string> = { '#sk': 'sk', '#updatedAt': 'updatedAt', '#cleared': 'cleared' };
-    const values: Record<string, unknown> = { ':ct': CONTACT_SK_PREFIX, ':at': plan.at };
-    const sets = ['#updatedAt = :at'];
-    const removes: string[] = [];
-    const conditions = ['begins_with(#sk, :ct)', plan.hadCleared ? 'attribute_exists(#cleared)' : 'attribute_not_exists(#cleared)'];
-    for (const [field, value] of Object.entries(plan.remove)) {
-      names[`#${field}`] = field;
-      values[`:was_${field}`] = value;
-      conditions.push(`#${field} = :was_${field}`);
-      removes.push(`#${field}`);
-    }
+    const clear = new Expression();
+    clear
+      .set('updatedAt', plan.at)
+      .when(clear.beginsWith(CONTACTS_KEY.sortKey, CONTACT_SK_PREFIX), plan.hadCleared ? clear.exists('cleared') : clear.notExists('cleared'));
+    for (const [field, value] of Object.entries(plan.remove)) clear.remove(field).when(clear.is(field, '=', value));
     if (plan.hadCleared) {
-      for (const [field, record] of Object.entries(plan.records)) {
-        values[`:cleared_${field}`] = record;
-        sets.push(`#cleared.#${field} = :cleared_${field}`);
-      }
+      for (const [field, record] of Object.entries(plan.records)) clear.set(['cleared', field], record);
     } else {
-      values[':cleared'] = plan.records;
-      sets.push('#cleared = :cleared');
+      clear.set('cleared', plan.records);
     }
     if (plan.dropFound.length > 0) {
-      Object.assign(names, { '#enrichment': 'enrichment', '#fields': 'fields', '#enrichmentAt': 'at' });
-      values[':enrichmentAt'] = plan.enrichmentAt;
-      conditions.push('#enrichment.#enrichmentAt = :enrichmentAt');
-      for (const field of plan.dropFound) removes.push(`#enrichment.#fields.#${field}`);
+      clear.when(clear.is(['enrichment', 'at'], '=', plan.enrichmentAt));
+      for (const field of plan.dropFound) clear.remove(['enrichment', 'fields', field]);
     }
     try {
       const result = await storageCall('UpdateItem (clear)', () =>
@@ -287,21 +195,17 @@ export class DynamoControlStore implements ControlStore {
           new UpdateCommand({
             TableName: this.tableName,
             Key: { factoryId: write.factoryId, sk: write.contactId },
-            UpdateExpression: `SET ${sets.join(', ')} REMOVE ${removes.join(', ')}`,
-            ConditionExpression: conditions.join(' AND '),
-            ExpressionAttributeNames: names,
-            ExpressionAttributeValues: values,
+            ...clear.forUpdate(),
             ReturnValues: 'ALL_NEW',
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
         ),
       );
-      return { outcome: 'applied', contact: contactOf(result.Attributes ?? {}) };
+      return { outcome: 'applied', contact: itemToContact(result.Attributes ?? {}) };
     } catch (error) {
       if (!isConditionalCheckFailed(error)) throw error;
-      // The item a failed condition returns is raw attribute values, even through the document client.
-      const item = error.Item;
-      return { outcome: 'conflict', current: item ? contactOf(unmarshall(item as Record<string, AttributeValue>)) : undefined };
+      const current = itemOfFailure(error);
+      return { outcome: 'conflict', current: current && itemToContact(current) };
     }
   }
 }

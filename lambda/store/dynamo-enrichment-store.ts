@@ -1,20 +1,15 @@
-import type { AttributeValue, CancellationReason } from '@aws-sdk/client-dynamodb';
-import {
-  GetCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { CancellationReason } from '@aws-sdk/client-dynamodb';
+import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { ENRICHABLE_FIELDS } from '../domain/contact';
 import { sha256Hex } from '../domain/hash';
-import { itemToContact } from './contact-item';
-import { isConditionalCheckFailed, storageCall } from './errors';
-import { CONTACT_SK_PREFIX, passSortKey, USAGE_SK_PREFIX, usageSortKey } from './schema';
 import { decodeCursor, encodeCursor } from '../enrichment/cursor';
 import type { ApplyOutcome, ContactPage, EnrichmentStore, PassWrite, StoredContact, UsageRecord } from '../enrichment/ports';
+import { itemToContact } from './contact-item';
+import { ContactsTable } from './contacts-table';
+import { isConditionalCheckFailed, itemOfFailure, storageCall } from './errors';
+import { Expression } from './expression';
+import { CONTACT_SK_PREFIX, CONTACTS_KEY, EXPIRES_AT, passSortKey, USAGE_SK_PREFIX, usageSortKey } from './schema';
 
 const PAGE_PROJECTION = ['sk', 'factoryId', 'email', ...ENRICHABLE_FIELDS, 'enriched', 'enrichmentCheckedAt', 'cleared'];
 
@@ -28,81 +23,36 @@ export const USAGE_SHARDS = 32;
 /** How long a passId is remembered: far longer than any control-room retry. */
 const PASS_ID_TTL_SECONDS = 7 * 24 * 3600;
 
-/** The contact in an item a failed condition returned (raw attribute values, even through the document client). */
-function returnedContact(item: Record<string, unknown> | undefined): StoredContact | undefined {
-  return item ? (itemToContact(unmarshall(item as Record<string, AttributeValue>)) as StoredContact) : undefined;
+/** The contact in an item a refused condition returned, if any. */
+function returnedContact(failure: { Item?: Record<string, unknown> }): StoredContact | undefined {
+  const item = itemOfFailure(failure);
+  return item && itemToContact(item);
 }
 
 /** The contact update of a plan: fields with if_not_exists, guarded by the exact state the plan saw. */
 function contactUpdate(write: PassWrite, tableName: string) {
   const { plan, contact } = write;
-  const names: Record<string, string> = { '#sk': 'sk', '#enriched': 'enriched', '#updatedAt': 'updatedAt' };
-  const values: Record<string, unknown> = { ':ct': CONTACT_SK_PREFIX, ':at': write.at };
-  const sets = ['#updatedAt = :at'];
-  const conditions = ['begins_with(#sk, :ct)'];
-  for (const [field, isSet] of Object.entries(plan.expectSet)) {
-    names[`#${field}`] = field;
-    conditions.push(isSet ? `attribute_exists(#${field})` : `attribute_not_exists(#${field})`);
-  }
+  const update = new Expression();
+  const at = update.value(write.at);
+  update.set('updatedAt', at).when(update.beginsWith(CONTACTS_KEY.sortKey, CONTACT_SK_PREFIX));
+  for (const [field, isSet] of Object.entries(plan.expectSet)) update.when(isSet ? update.exists(field) : update.notExists(field));
   // A field the pass fills: not cleared in the control room since the plan looked (its value could be the cleared one).
   for (const [field, clearedAt] of Object.entries(plan.expectCleared)) {
-    names['#cleared'] = 'cleared';
-    names[`#${field}`] = field;
-    if (clearedAt === null) {
-      conditions.push(`attribute_not_exists(#cleared.#${field})`);
-    } else {
-      names['#clearedAt'] = 'at';
-      values[`:clearedAt_${field}`] = clearedAt;
-      conditions.push(`#cleared.#${field}.#clearedAt = :clearedAt_${field}`);
-    }
+    update.when(clearedAt === null ? update.notExists(['cleared', field]) : update.is(['cleared', field, 'at'], '=', clearedAt));
   }
-  for (const [field, value] of Object.entries(plan.fill)) {
-    values[`:${field}`] = value;
-    sets.push(`#${field} = if_not_exists(#${field}, :${field})`);
-  }
-  if (plan.markEnriched || contact.enriched === true) values[':true'] = true;
-  if (plan.markEnriched) sets.push('#enriched = :true');
-  if (plan.enrichment) {
-    names['#enrichment'] = 'enrichment';
-    values[':enrichment'] = plan.enrichment;
-    sets.push('#enrichment = :enrichment');
-  }
-  if (plan.billed) {
-    // Marks a billed pass: bulk runs skip the contact from now on.
-    names['#checked'] = 'enrichmentCheckedAt';
-    sets.push('#checked = :at');
-  }
+  for (const [field, value] of Object.entries(plan.fill)) update.setOnce(field, value);
+  if (plan.markEnriched) update.set('enriched', true);
+  if (plan.enrichment) update.set('enrichment', plan.enrichment);
+  // Marks a billed pass: bulk runs skip the contact from now on.
+  if (plan.billed) update.set('enrichmentCheckedAt', at);
   // The plan decided from the contact's enriched state: require it unchanged.
-  conditions.push(contact.enriched === true ? '#enriched = :true' : 'attribute_not_exists(#enriched)');
-  if (write.bulk) {
-    names['#checked'] = 'enrichmentCheckedAt';
-    conditions.push('attribute_not_exists(#checked)');
-  }
-  return {
-    TableName: tableName,
-    Key: { factoryId: write.factoryId, sk: contact.id },
-    UpdateExpression: `SET ${sets.join(', ')}`,
-    ConditionExpression: conditions.join(' AND '),
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
-  };
+  update.when(contact.enriched === true ? update.is('enriched', '=', true) : update.notExists('enriched'));
+  if (write.bulk) update.when(update.notExists('enrichmentCheckedAt'));
+  return { TableName: tableName, Key: { factoryId: write.factoryId, sk: contact.id }, ...update.forUpdate() };
 }
 
 /** EnrichmentStore on the contacts table (usage and passId items live in each factory's partition). */
-export class DynamoEnrichmentStore implements EnrichmentStore {
-  constructor(
-    private readonly doc: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
-
-  async getContact(factoryId: string, id: string): Promise<StoredContact | undefined> {
-    if (!id.startsWith(CONTACT_SK_PREFIX)) return undefined;
-    const result = await storageCall('GetItem (contact)', () =>
-      this.doc.send(new GetCommand({ TableName: this.tableName, Key: { factoryId, sk: id }, ConsistentRead: true })),
-    );
-    return result.Item && (itemToContact(result.Item) as StoredContact);
-  }
-
+export class DynamoEnrichmentStore extends ContactsTable implements EnrichmentStore {
   /**
    * A billed pass is one TransactWriteItems: the contact update, the usage
    * increment and (with a passId) the pass's marker. All or nothing: no bill
@@ -116,34 +66,21 @@ export class DynamoEnrichmentStore implements EnrichmentStore {
     if (!write.plan.billed) return this.applyUnbilled(write, update);
 
     const shard = String(parseInt(sha256Hex(write.contact.id).slice(0, 8), 16) % USAGE_SHARDS).padStart(2, '0');
+    const usage = new Expression().add('billedPasses', 1).set('period', write.period).set('lastPassAt', write.at);
     const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [
       { Update: { ...update, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } },
-      {
-        Update: {
-          TableName: this.tableName,
-          Key: { factoryId: write.factoryId, sk: usageSortKey(write.period, shard) },
-          UpdateExpression: 'ADD #billed :one SET #period = :period, #lastPassAt = :at',
-          ExpressionAttributeNames: { '#billed': 'billedPasses', '#period': 'period', '#lastPassAt': 'lastPassAt' },
-          ExpressionAttributeValues: { ':one': 1, ':period': write.period, ':at': write.at },
-        },
-      },
+      { Update: { TableName: this.tableName, Key: { factoryId: write.factoryId, sk: usageSortKey(write.period, shard) }, ...usage.forUpdate() } },
     ];
     if (write.passId !== undefined) {
+      const marker = new Expression()
+        .set('passId', write.passId)
+        .set('contactId', write.contact.id)
+        .set('at', write.at)
+        .set(EXPIRES_AT, Math.floor(Date.parse(write.at) / 1000) + PASS_ID_TTL_SECONDS);
+      marker.when(marker.notExists(CONTACTS_KEY.sortKey));
       // An Update, not a Put: a transaction needs the IAM action of each item's operation, and the role has UpdateItem only.
       items.push({
-        Update: {
-          TableName: this.tableName,
-          Key: { factoryId: write.factoryId, sk: passSortKey(write.contact.id, write.passId) },
-          UpdateExpression: 'SET #passId = :passId, #contactId = :contactId, #at = :at, #expiresAt = :expiresAt',
-          ConditionExpression: 'attribute_not_exists(#sk)',
-          ExpressionAttributeNames: { '#sk': 'sk', '#passId': 'passId', '#contactId': 'contactId', '#at': 'at', '#expiresAt': 'expiresAt' },
-          ExpressionAttributeValues: {
-            ':passId': write.passId,
-            ':contactId': write.contact.id,
-            ':at': write.at,
-            ':expiresAt': Math.floor(Date.parse(write.at) / 1000) + PASS_ID_TTL_SECONDS,
-          },
-        },
+        Update: { TableName: this.tableName, Key: { factoryId: write.factoryId, sk: passSortKey(write.contact.id, write.passId) }, ...marker.forUpdate() },
       });
     }
     try {
@@ -157,7 +94,7 @@ export class DynamoEnrichmentStore implements EnrichmentStore {
       if (reasons[2]?.Code === 'ConditionalCheckFailed') return { outcome: 'duplicate' };
       const reason = reasons[0];
       if (reason?.Code === 'ConditionalCheckFailed') {
-        return { outcome: 'conflict', reason: 'changed', current: returnedContact(reason.Item) };
+        return { outcome: 'conflict', reason: 'changed', current: returnedContact(reason) };
       }
       if (reasons.some((r) => r.Code === 'TransactionConflict')) {
         return { outcome: 'conflict', reason: 'busy', current: write.contact };
@@ -175,50 +112,34 @@ export class DynamoEnrichmentStore implements EnrichmentStore {
       return { outcome: 'applied' };
     } catch (error) {
       if (!isConditionalCheckFailed(error)) throw error;
-      return { outcome: 'conflict', reason: 'changed', current: returnedContact(error.Item) };
+      return { outcome: 'conflict', reason: 'changed', current: returnedContact(error) };
     }
   }
 
   async pageOfContacts(factoryId: string, cursor: string | undefined, limit: number): Promise<ContactPage> {
     const start = cursor === undefined ? undefined : decodeCursor(cursor, factoryId);
-    const names = Object.fromEntries(PAGE_PROJECTION.map((attribute) => [`#${attribute}`, attribute]));
+    const contacts = this.factoryQuery(factoryId, CONTACT_SK_PREFIX, (expression) =>
+      // Already enriched or billed: skipped by bulk runs, and never billed again.
+      expression.filter(expression.notExists('enriched'), expression.notExists('enrichmentCheckedAt')).project(...PAGE_PROJECTION),
+    );
     const page = await storageCall('Query (contacts page)', () =>
-      this.doc.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: '#factoryId = :f AND begins_with(#sk, :ct)',
-          // Already enriched or billed: skipped by bulk runs, and never billed again.
-          FilterExpression: 'attribute_not_exists(#enriched) AND attribute_not_exists(#enrichmentCheckedAt)',
-          ProjectionExpression: PAGE_PROJECTION.map((attribute) => `#${attribute}`).join(', '),
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: { ':f': factoryId, ':ct': CONTACT_SK_PREFIX },
-          ExclusiveStartKey: start === undefined ? undefined : { factoryId, sk: start },
-          Limit: limit,
-        }),
-      ),
+      this.doc.send(new QueryCommand({ ...contacts, ExclusiveStartKey: start === undefined ? undefined : { factoryId, sk: start }, Limit: limit })),
     );
     const last = page.LastEvaluatedKey?.sk;
     return {
-      contacts: (page.Items ?? []).map((item) => itemToContact(item) as StoredContact),
+      contacts: (page.Items ?? []).map(itemToContact),
       scanned: page.ScannedCount ?? 0,
       next: typeof last === 'string' ? encodeCursor(factoryId, last) : undefined,
     };
   }
 
   async countContacts(factoryId: string): Promise<number> {
+    const contacts = this.factoryQuery(factoryId, CONTACT_SK_PREFIX);
     let count = 0;
     let start: Record<string, unknown> | undefined;
     do {
       const page = await storageCall('Query (count contacts)', () =>
-        this.doc.send(
-          new QueryCommand({
-            TableName: this.tableName,
-            KeyConditionExpression: 'factoryId = :f AND begins_with(sk, :ct)',
-            ExpressionAttributeValues: { ':f': factoryId, ':ct': CONTACT_SK_PREFIX },
-            Select: 'COUNT',
-            ExclusiveStartKey: start,
-          }),
-        ),
+        this.doc.send(new QueryCommand({ ...contacts, Select: 'COUNT', ExclusiveStartKey: start })),
       );
       count += page.Count ?? 0;
       start = page.LastEvaluatedKey;
@@ -229,14 +150,7 @@ export class DynamoEnrichmentStore implements EnrichmentStore {
   /** Billed passes per period (month), newest last: the shards of each period added up. */
   async usage(factoryId: string): Promise<UsageRecord[]> {
     const result = await storageCall('Query (usage)', () =>
-      this.doc.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'factoryId = :f AND begins_with(sk, :u)',
-          ExpressionAttributeValues: { ':f': factoryId, ':u': USAGE_SK_PREFIX },
-          ConsistentRead: true,
-        }),
-      ),
+      this.doc.send(new QueryCommand({ ...this.factoryQuery(factoryId, USAGE_SK_PREFIX), ConsistentRead: true })),
     );
     const periods = new Map<string, UsageRecord>();
     for (const item of result.Items ?? []) {
