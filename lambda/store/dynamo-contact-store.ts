@@ -4,7 +4,7 @@ import { itemToContact } from './contact-item';
 import { ContactsTable } from './contacts-table';
 import { isConditionalCheckFailed, storageCall } from './errors';
 import { Expression } from './expression';
-import { CONTACTS_BY_COMPANY, CONTACTS_KEY, companySortKey } from './schema';
+import { companySortKey } from './schema';
 
 /** Companies a container remembers as existing, at most; then it starts over (a forgotten one costs one refused write). */
 const KNOWN_COMPANIES_MAX = 10_000;
@@ -65,11 +65,11 @@ export class DynamoContactStore extends ContactsTable implements ContactStore {
     const id = create.value(company.id);
     create
       .set('id', id)
-      .set(CONTACTS_BY_COMPANY.partitionKey, id)
+      .set('companyId', id)
       .set('domain', company.domain)
       .set('name', company.name)
       .set('createdAt', company.createdAt)
-      .when(create.notExists(CONTACTS_KEY.sortKey));
+      .when(create.notExists('sk'));
     try {
       await storageCall('UpdateItem (company create)', () =>
         this.doc.send(

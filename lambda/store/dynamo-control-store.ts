@@ -4,9 +4,9 @@ import { decodeCursor, encodeCursor } from '../enrichment/cursor';
 import type { StoredContact } from '../enrichment/ports';
 import { batchGet } from './batch-get';
 import { itemToContact } from './contact-item';
-import { ContactsTable } from './contacts-table';
+import { ContactsTable, companyQuery, factoryQuery } from './contacts-table';
 import { isConditionalCheckFailed, itemOfFailure, storageCall } from './errors';
-import { Expression } from './expression';
+import { Expression, type QueryExpression } from './expression';
 import { COMPANY_SK_PREFIX, CONTACT_SK_PREFIX, CONTACTS_KEY, PASS_SK_PREFIX } from './schema';
 
 /**
@@ -23,7 +23,7 @@ function companyOf(item: Record<string, unknown>): Company {
 }
 
 /** The filter of a contact filter (the same rule as lambda/control/contact-filter.ts), added to `expression`. */
-function addFilter(expression: Expression, filter: ContactFilter): void {
+function addFilter(expression: QueryExpression, filter: ContactFilter): void {
   if (filter.enriched === true) expression.filter(expression.is('enriched', '=', true));
   if (filter.enriched === false) expression.filter(expression.or(expression.notExists('enriched'), expression.is('enriched', '<>', true)));
   if (filter.updatedSince !== undefined) expression.filter(expression.is('updatedAt', '>=', filter.updatedSince));
@@ -39,7 +39,7 @@ export class DynamoControlStore extends ContactsTable implements ControlStore {
    * matches than needed ends at the last one taken.
    */
   async listContacts(factoryId: string, query: ContactQuery): Promise<Page<StoredContact>> {
-    const contacts = this.factoryQuery(factoryId, CONTACT_SK_PREFIX, (expression) => addFilter(expression, query.filter));
+    const contacts = factoryQuery(this.tableName, factoryId, CONTACT_SK_PREFIX, (expression) => addFilter(expression, query.filter));
     const filtered = contacts.FilterExpression !== undefined;
     let start = query.cursor === undefined ? undefined : decodeCursor(query.cursor, factoryId);
     const items: StoredContact[] = [];
@@ -76,7 +76,7 @@ export class DynamoControlStore extends ContactsTable implements ControlStore {
     const page = await storageCall('Query (companies list)', () =>
       this.doc.send(
         new QueryCommand({
-          ...this.factoryQuery(factoryId, COMPANY_SK_PREFIX),
+          ...factoryQuery(this.tableName, factoryId, COMPANY_SK_PREFIX),
           ExclusiveStartKey: start === undefined ? undefined : { factoryId, sk: start },
           Limit: limit,
         }),
@@ -98,7 +98,7 @@ export class DynamoControlStore extends ContactsTable implements ControlStore {
     const page = await storageCall('Query (company contacts)', () =>
       this.doc.send(
         new QueryCommand({
-          ...this.companyQuery(factoryId, companyId, CONTACT_SK_PREFIX),
+          ...companyQuery(this.tableName, factoryId, companyId, CONTACT_SK_PREFIX),
           ExclusiveStartKey: start === undefined ? undefined : { companyId, sk: start, factoryId },
           Limit: limit,
         }),
@@ -129,7 +129,7 @@ export class DynamoControlStore extends ContactsTable implements ControlStore {
    */
   async findCompany(factoryId: string, companyId: string): Promise<Company | undefined> {
     const indexed = await storageCall('Query (company by id)', () =>
-      this.doc.send(new QueryCommand(this.companyQuery(factoryId, companyId, COMPANY_SK_PREFIX))),
+      this.doc.send(new QueryCommand(companyQuery(this.tableName, factoryId, companyId, COMPANY_SK_PREFIX))),
     );
     const sk = indexed.Items?.[0]?.sk;
     if (typeof sk === 'string') {
@@ -142,7 +142,7 @@ export class DynamoControlStore extends ContactsTable implements ControlStore {
   }
 
   private async searchCompany(factoryId: string, companyId: string): Promise<Company | undefined> {
-    const companies = this.factoryQuery(factoryId, COMPANY_SK_PREFIX, (expression) => expression.filter(expression.is('id', '=', companyId)));
+    const companies = factoryQuery(this.tableName, factoryId, COMPANY_SK_PREFIX, (expression) => expression.filter(expression.is('id', '=', companyId)));
     let start: Record<string, unknown> | undefined;
     do {
       const page = await storageCall('Query (company search)', () =>
@@ -157,7 +157,7 @@ export class DynamoControlStore extends ContactsTable implements ControlStore {
 
   async passMarkers(factoryId: string, contactId: string): Promise<PassMarker[]> {
     const result = await storageCall('Query (pass markers)', () =>
-      this.doc.send(new QueryCommand({ ...this.factoryQuery(factoryId, `${PASS_SK_PREFIX}${contactId}#`), ConsistentRead: true })),
+      this.doc.send(new QueryCommand({ ...factoryQuery(this.tableName, factoryId, `${PASS_SK_PREFIX}${contactId}#`), ConsistentRead: true })),
     );
     return (result.Items ?? []).map((item) => ({
       passId: String(item.passId),

@@ -6,7 +6,7 @@ import { sha256Hex } from '../domain/hash';
 import { decodeCursor, encodeCursor } from '../enrichment/cursor';
 import type { ApplyOutcome, ContactPage, EnrichmentStore, PassWrite, StoredContact, UsageRecord } from '../enrichment/ports';
 import { itemToContact } from './contact-item';
-import { ContactsTable } from './contacts-table';
+import { ContactsTable, factoryQuery } from './contacts-table';
 import { isConditionalCheckFailed, itemOfFailure, storageCall } from './errors';
 import { Expression } from './expression';
 import { CONTACT_SK_PREFIX, CONTACTS_KEY, EXPIRES_AT, passSortKey, USAGE_SK_PREFIX, usageSortKey } from './schema';
@@ -118,7 +118,7 @@ export class DynamoEnrichmentStore extends ContactsTable implements EnrichmentSt
 
   async pageOfContacts(factoryId: string, cursor: string | undefined, limit: number): Promise<ContactPage> {
     const start = cursor === undefined ? undefined : decodeCursor(cursor, factoryId);
-    const contacts = this.factoryQuery(factoryId, CONTACT_SK_PREFIX, (expression) =>
+    const contacts = factoryQuery(this.tableName, factoryId, CONTACT_SK_PREFIX, (expression) =>
       // Already enriched or billed: skipped by bulk runs, and never billed again.
       expression.filter(expression.notExists('enriched'), expression.notExists('enrichmentCheckedAt')).project(...PAGE_PROJECTION),
     );
@@ -134,7 +134,7 @@ export class DynamoEnrichmentStore extends ContactsTable implements EnrichmentSt
   }
 
   async countContacts(factoryId: string): Promise<number> {
-    const contacts = this.factoryQuery(factoryId, CONTACT_SK_PREFIX);
+    const contacts = factoryQuery(this.tableName, factoryId, CONTACT_SK_PREFIX);
     let count = 0;
     let start: Record<string, unknown> | undefined;
     do {
@@ -150,7 +150,7 @@ export class DynamoEnrichmentStore extends ContactsTable implements EnrichmentSt
   /** Billed passes per period (month), newest last: the shards of each period added up. */
   async usage(factoryId: string): Promise<UsageRecord[]> {
     const result = await storageCall('Query (usage)', () =>
-      this.doc.send(new QueryCommand({ ...this.factoryQuery(factoryId, USAGE_SK_PREFIX), ConsistentRead: true })),
+      this.doc.send(new QueryCommand({ ...factoryQuery(this.tableName, factoryId, USAGE_SK_PREFIX), ConsistentRead: true })),
     );
     const periods = new Map<string, UsageRecord>();
     for (const item of result.Items ?? []) {

@@ -6,10 +6,8 @@ export class Operand {
   constructor(readonly text: string) {}
 }
 
-/** One condition made by an Expression; conditions given together must all hold. */
-export class Condition {
-  constructor(readonly text: string) {}
-}
+/** One condition made by an Expression; conditions given together must all hold. (A string at run time: the bundles stay small.) */
+export type Condition = string & { readonly __condition: true };
 
 export type Comparator = '=' | '<>' | '<' | '<=' | '>' | '>=';
 
@@ -26,29 +24,29 @@ export type QueryExpressions = Placeholders & { KeyConditionExpression: string; 
 /** A name that can be its own placeholder (`#email`); others get `#_0`, `#_1`…, which no such name can take. */
 const PLAIN_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 
+/** Where a clause goes: an update's SET, REMOVE or ADD, the write's condition, a Query's key condition, filter or projection. */
+type Part = 'SET' | 'REMOVE' | 'ADD' | 'when' | 'key' | 'filter' | 'project';
+
+const condition = (text: string) => text as Condition;
+
 /**
  * The expressions of one DynamoDB command, and their placeholders: every
  * attribute is named through `#…` (reserved words and odd names alike),
  * every value through a fresh `:v…`, so no call site writes a name or value
- * map by hand. Updates (SET, REMOVE, ADD), the write's condition, a Query's
- * key condition, filter and projection are collected here and handed to the
- * command with forUpdate(), forCondition() or forQuery().
+ * map by hand. An update's SET, REMOVE and ADD clauses and the write's
+ * condition are collected here and handed to the command with forUpdate()
+ * (UpdateItem, a transaction's Update) or forCondition() (PutItem);
+ * QueryExpression adds a Query's key condition, filter and projection.
  */
 export class Expression {
   private readonly names = new Map<string, string>();
   private readonly values: Record<string, unknown> = {};
   private valueCount = 0;
-  private readonly sets: string[] = [];
-  private readonly removes: string[] = [];
-  private readonly adds: string[] = [];
-  private readonly conditions: string[] = [];
-  private readonly keyConditions: string[] = [];
-  private readonly filters: string[] = [];
-  private readonly projection: string[] = [];
+  private readonly parts: Partial<Record<Part, string[]>> = {};
 
   /** The attribute (or map path) as an operand: `#a.#b`. */
   attribute(path: AttributePath): Operand {
-    return new Operand(typeof path === 'string' ? this.name(path) : path.map((step) => this.name(step)).join('.'));
+    return new Operand(this.path(path));
   }
 
   /** The value as an operand, under a placeholder of its own. */
@@ -58,112 +56,97 @@ export class Expression {
     return new Operand(placeholder);
   }
 
-  /** SET path = value. */
+  /** SET path = value (a value, or an operand made before). */
   set(path: AttributePath, value: unknown): this {
-    this.sets.push(`${this.attribute(path).text} = ${this.operand(value)}`);
-    return this;
+    return this.push('SET', `${this.path(path)} = ${this.operand(value)}`);
   }
 
   /** SET path = value only where it has none yet: a set-once field. */
   setOnce(path: AttributePath, value: unknown): this {
-    const attribute = this.attribute(path).text;
-    this.sets.push(`${attribute} = if_not_exists(${attribute}, ${this.operand(value)})`);
-    return this;
+    const attribute = this.path(path);
+    return this.push('SET', `${attribute} = if_not_exists(${attribute}, ${this.operand(value)})`);
   }
 
-  /** SET path = left + right (a value, or an attribute given as `attribute(…)`): DynamoDB adds, conditions cannot. */
+  /** SET path = left + right (values, or attributes given as `attribute(…)`): DynamoDB adds, conditions cannot. */
   setSum(path: AttributePath, left: unknown, right: unknown): this {
-    this.sets.push(`${this.attribute(path).text} = ${this.operand(left)} + ${this.operand(right)}`);
-    return this;
+    return this.push('SET', `${this.path(path)} = ${this.operand(left)} + ${this.operand(right)}`);
   }
 
   /** REMOVE path. */
   remove(path: AttributePath): this {
-    this.removes.push(this.attribute(path).text);
-    return this;
+    return this.push('REMOVE', this.path(path));
   }
 
   /** ADD path value: a number added to (or a set joined with) what is stored, created when absent. */
   add(path: AttributePath, value: unknown): this {
-    this.adds.push(`${this.attribute(path).text} ${this.operand(value)}`);
-    return this;
+    return this.push('ADD', `${this.path(path)} ${this.operand(value)}`);
   }
 
   exists(path: AttributePath): Condition {
-    return new Condition(`attribute_exists(${this.attribute(path).text})`);
+    return condition(`attribute_exists(${this.path(path)})`);
   }
 
   notExists(path: AttributePath): Condition {
-    return new Condition(`attribute_not_exists(${this.attribute(path).text})`);
+    return condition(`attribute_not_exists(${this.path(path)})`);
   }
 
   /** path <comparator> value (a value, or an operand made before). */
   is(path: AttributePath, comparator: Comparator, value: unknown): Condition {
-    return new Condition(`${this.attribute(path).text} ${comparator} ${this.operand(value)}`);
+    return condition(`${this.path(path)} ${comparator} ${this.operand(value)}`);
   }
 
   beginsWith(path: AttributePath, prefix: unknown): Condition {
-    return new Condition(`begins_with(${this.attribute(path).text}, ${this.operand(prefix)})`);
+    return condition(`begins_with(${this.path(path)}, ${this.operand(prefix)})`);
   }
 
   /** One of them holds. Parenthesized once: DynamoDB refuses redundant parentheses, and AND binds tighter than OR. */
   or(...conditions: Condition[]): Condition {
-    return new Condition(`(${conditions.map((condition) => condition.text).join(' OR ')})`);
+    return condition(`(${conditions.join(' OR ')})`);
   }
 
   /** The write happens only if these hold (with any given before). */
   when(...conditions: Condition[]): this {
-    for (const condition of conditions) this.conditions.push(condition.text);
-    return this;
+    return this.push('when', ...conditions);
   }
 
-  /** A Query's key condition: the partition key's equality, then at most one sort-key condition. */
-  key(...conditions: Condition[]): this {
-    for (const condition of conditions) this.keyConditions.push(condition.text);
-    return this;
-  }
 
-  /** A Query's filter: applied after the read, so what it drops is still read (and paid for). */
-  filter(...conditions: Condition[]): this {
-    for (const condition of conditions) this.filters.push(condition.text);
-    return this;
-  }
 
-  /** Only these attributes come back. */
-  project(...paths: AttributePath[]): this {
-    for (const path of paths) this.projection.push(this.attribute(path).text);
-    return this;
-  }
 
   /** An UpdateItem's (or a transaction's Update's) expressions. */
   forUpdate(): UpdateExpressions {
-    const clauses: string[] = [];
-    if (this.sets.length > 0) clauses.push(`SET ${this.sets.join(', ')}`);
-    if (this.removes.length > 0) clauses.push(`REMOVE ${this.removes.join(', ')}`);
-    if (this.adds.length > 0) clauses.push(`ADD ${this.adds.join(', ')}`);
-    if (clauses.length === 0) throw new Error('an update expression needs at least one clause');
-    const expressions: UpdateExpressions = { UpdateExpression: clauses.join(' '), ...this.placeholders() };
-    if (this.conditions.length > 0) expressions.ConditionExpression = this.conditions.join(' AND ');
-    return expressions;
+    const clauses = (['SET', 'REMOVE', 'ADD'] as const).flatMap((clause) => {
+      const list = this.parts[clause];
+      return list ? [`${clause} ${list.join(', ')}`] : [];
+    });
+    return { UpdateExpression: clauses.join(' '), ...this.optional('ConditionExpression', 'when', ' AND '), ...this.placeholders() };
   }
 
   /** A conditional PutItem's expressions. */
   forCondition(): ConditionExpressions {
-    if (this.conditions.length === 0) throw new Error('a condition expression needs a condition');
-    return { ConditionExpression: this.conditions.join(' AND '), ...this.placeholders() };
+    return { ConditionExpression: this.joined('when', ' AND '), ...this.placeholders() };
   }
 
-  /** A Query's expressions. */
-  forQuery(): QueryExpressions {
-    if (this.keyConditions.length === 0) throw new Error('a query needs a key condition');
-    const expressions: QueryExpressions = { KeyConditionExpression: this.keyConditions.join(' AND '), ...this.placeholders() };
-    if (this.filters.length > 0) expressions.FilterExpression = this.filters.join(' AND ');
-    if (this.projection.length > 0) expressions.ProjectionExpression = this.projection.join(', ');
-    return expressions;
+
+  protected push(part: Part, ...texts: string[]): this {
+    (this.parts[part] ??= []).push(...texts);
+    return this;
+  }
+
+  protected joined(part: Part, separator: string): string {
+    return (this.parts[part] ?? []).join(separator);
+  }
+
+  /** `{ [member]: the part's clauses joined }`, or nothing when the part has none. */
+  protected optional<Member extends string>(member: Member, part: Part, separator: string): Partial<Record<Member, string>> {
+    return this.parts[part] ? ({ [member]: this.joined(part, separator) } as Partial<Record<Member, string>>) : {};
   }
 
   private operand(value: unknown): string {
     return value instanceof Operand ? value.text : this.value(value).text;
+  }
+
+  protected path(path: AttributePath): string {
+    return typeof path === 'string' ? this.name(path) : path.map((step) => this.name(step)).join('.');
   }
 
   private name(attribute: string): string {
@@ -175,14 +158,42 @@ export class Expression {
     return placeholder;
   }
 
-  private placeholders(): Placeholders {
+  protected placeholders(): Placeholders {
     const placeholders: Placeholders = {};
-    if (this.names.size > 0) {
-      const names: Record<string, string> = {};
-      for (const [attribute, placeholder] of this.names) names[placeholder] = attribute;
-      placeholders.ExpressionAttributeNames = names;
-    }
+    if (this.names.size > 0) placeholders.ExpressionAttributeNames = Object.fromEntries([...this.names].map(([attribute, placeholder]) => [placeholder, attribute]));
     if (this.valueCount > 0) placeholders.ExpressionAttributeValues = this.values;
     return placeholders;
+  }
+}
+
+/**
+ * A Query's expressions: its key condition, filter and projection, with the
+ * same placeholders. A class of its own so that a Lambda asset that never
+ * queries (the two APIs') carries none of it.
+ */
+export class QueryExpression extends Expression {
+  /** A Query's key condition: the partition key's equality, then at most one sort-key condition. */
+  key(...conditions: Condition[]): this {
+    return this.push('key', ...conditions);
+  }
+
+  /** A Query's filter: applied after the read, so what it drops is still read (and paid for). */
+  filter(...conditions: Condition[]): this {
+    return this.push('filter', ...conditions);
+  }
+
+  /** Only these attributes come back. */
+  project(...paths: AttributePath[]): this {
+    return this.push('project', ...paths.map((path) => this.path(path)));
+  }
+
+  /** A Query's expressions. */
+  forQuery(): QueryExpressions {
+    return {
+      KeyConditionExpression: this.joined('key', ' AND '),
+      ...this.optional('FilterExpression', 'filter', ' AND '),
+      ...this.optional('ProjectionExpression', 'project', ', '),
+      ...this.placeholders(),
+    };
   }
 }

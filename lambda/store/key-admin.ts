@@ -6,7 +6,7 @@ import { DEFAULT_PUBLISHABLE_RATE_LIMIT } from '../ingest/limits';
 import { normalizeOriginList } from '../ingest/origins';
 import { batchGet } from './batch-get';
 import { isConditionalCheckFailed } from './errors';
-import { Expression } from './expression';
+import { Expression, QueryExpression } from './expression';
 import type { KeyItem } from './key-item';
 import { KEYS_BY_FACTORY, KEYS_BY_KEY_ID, KEYS_KEY } from './schema';
 
@@ -104,7 +104,7 @@ export class KeyAdmin {
   /** The factory's keys, oldest first. */
   async list(factoryId: string): Promise<KeySummary[]> {
     const hashes: string[] = [];
-    const ofFactory = new Expression();
+    const ofFactory = new QueryExpression();
     ofFactory.key(ofFactory.is(KEYS_BY_FACTORY.partitionKey, '=', factoryId));
     let cursor: Record<string, unknown> | undefined;
     do {
@@ -123,7 +123,7 @@ export class KeyAdmin {
    * harmless and keeps the first revocation time. Undefined when no such key.
    */
   async revoke(keyId: string, now: Date = new Date()): Promise<KeySummary | undefined> {
-    const withId = new Expression();
+    const withId = new QueryExpression();
     withId.key(withId.is(KEYS_BY_KEY_ID.partitionKey, '=', keyId));
     const found = await this.doc.send(new QueryCommand({ TableName: this.tableName, IndexName: KEYS_BY_KEY_ID.indexName, ...withId.forQuery() }));
     const keyHash = found.Items?.[0]?.keyHash as string | undefined;

@@ -1,7 +1,7 @@
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchGet } from './batch-get';
 import { REPORT_BOOKKEEPING } from './dynamo-report-store';
-import { Expression } from './expression';
+import { QueryExpression } from './expression';
 import { EXPIRES_AT, feedOf, REPORTS_BY_FEED, REPORTS_KEY, type ReportKind } from './schema';
 
 export interface ReadOptions {
@@ -37,7 +37,7 @@ export async function* readReports(
   kind: ReportKind,
   options: ReadOptions = {},
 ): AsyncGenerator<Record<string, unknown>> {
-  const query = new Expression();
+  const query = new QueryExpression();
   query.key(query.is(REPORTS_BY_FEED.partitionKey, '=', feedOf(factoryId, kind)));
   if (options.since !== undefined) query.key(query.is(REPORTS_BY_FEED.sortKey, '>=', options.since));
   query.filter(query.is(EXPIRES_AT, '>', Math.floor((options.nowMs ?? Date.now()) / 1000)));
