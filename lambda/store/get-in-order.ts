@@ -1,15 +1,11 @@
-import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { batchGet } from './batch-get';
+import { REPORTS_KEY } from './schema';
 
 /** The items with these keys, in the keys' order (BatchGetItem answers in any order); ones gone since are skipped. */
 export async function getInOrder(doc: DynamoDBDocumentClient, tableName: string, keys: string[]): Promise<Record<string, unknown>[]> {
-  if (keys.length === 0) return [];
-  const found = new Map<string, Record<string, unknown>>();
-  let request: Record<string, { Keys: Record<string, unknown>[] }> | undefined = { [tableName]: { Keys: keys.map((pk) => ({ pk })) } };
-  while (request && Object.keys(request).length > 0) {
-    const page = await doc.send(new BatchGetCommand({ RequestItems: request }));
-    for (const item of page.Responses?.[tableName] ?? []) found.set(item.pk as string, item);
-    request = page.UnprocessedKeys as typeof request;
-  }
+  const items = await batchGet(doc, tableName, keys.map((pk) => ({ [REPORTS_KEY.partitionKey]: pk })), { operation: 'BatchGetItem (reports)' });
+  const found = new Map(items.map((item) => [item[REPORTS_KEY.partitionKey] as string, item]));
   return keys.flatMap((pk) => {
     const item = found.get(pk);
     return item ? [item] : [];
