@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { byLastSeen, changeStatus, ISSUE_STATUSES, type EventView, type FilteredCounts, type Issue, type IssueStatus, type IssueStore, type StatusChange } from '../issues/issue';
-import { UpdateBuilder } from './update-builder';
+import { Expression } from './expression';
 import { isConditionalCheckFailed, storageCall } from './errors';
 import { filteredKey, issueFeedOf, issueKey, itemToFilteredCounts, itemToIssue } from './issue-items';
 import { getInOrder } from './get-in-order';
@@ -63,22 +63,19 @@ export class DynamoIssueStore implements IssueStore {
    * that item with the attributes this write set.
    */
   async setIssueStatus(factoryId: string, issueId: string, change: { status: IssueStatus; at: string; by: string; nowMs: number }): Promise<StatusChange | undefined> {
-    const update = new UpdateBuilder()
+    const update = new Expression()
       .set('status', change.status)
       .set('feed', issueFeedOf(factoryId, change.status))
       .set('statusChangedAt', change.at)
       .set('statusChangedBy', change.by);
-    const condition = `attribute_exists(${update.name('pk')}) AND ${update.name('expiresAt')} > ${update.value('now', Math.floor(change.nowMs / 1000))}`;
+    update.when(update.exists('pk'), update.is('expiresAt', '>', Math.floor(change.nowMs / 1000)));
     try {
       const result = await storageCall('UpdateItem (issue status)', () =>
         this.doc.send(
           new UpdateCommand({
             TableName: this.tableName,
             Key: { pk: issueKey(factoryId, issueId) },
-            UpdateExpression: update.expression(),
-            ConditionExpression: condition,
-            ExpressionAttributeNames: update.names,
-            ExpressionAttributeValues: update.values,
+            ...update.forUpdate(),
             ReturnValues: 'ALL_OLD',
           }),
         ),

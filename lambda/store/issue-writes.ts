@@ -6,7 +6,7 @@ import { StorageUnavailableError } from '../domain/errors';
 import type { CallLog } from '../domain/ports';
 import { epochSeconds, filteredDelta, issueDeltas, type EventToStore, type FilteredDelta, type IssueDelta } from '../ingest/issues';
 import { MAX_EVENTS_PER_REQUEST } from '../ingest/limits';
-import { UpdateBuilder } from './update-builder';
+import { Expression } from './expression';
 import { storageCall } from './errors';
 import { FILTERED_ATTRIBUTE, filteredKey, issueFeedOf, issueKey } from './issue-items';
 import { eventKey, feedOf } from './schema';
@@ -50,7 +50,7 @@ function eventPut(tableName: string, { event }: EventToStore): TransactItem {
 }
 
 /** What every write of an issue sets, whatever its state: the last event, last seen (the index's sort key) and the expiry. */
-function counted(update: UpdateBuilder, delta: IssueDelta): UpdateBuilder {
+function counted(update: Expression, delta: IssueDelta): Expression {
   update.set('lastSeen', delta.seenAt).set('receivedAt', delta.seenAt).set('lastEventId', delta.lastEventId).set('expiresAt', delta.expiresAt);
   update.setOnce('factoryId', delta.factoryId).setOnce('fingerprint', delta.fingerprint).setOnce('title', delta.title).setOnce('firstSeen', delta.seenAt);
   if (delta.firstRelease !== undefined) update.setOnce('firstRelease', delta.firstRelease);
@@ -72,54 +72,34 @@ function issueWrite(tableName: string, delta: IssueDelta, state: IssueState): Tr
   const nowSeconds = epochSeconds(delta.seenAt);
   if (state === 'expired') {
     const { issueId: _issueId, count, seenAt, factoryId, fingerprint, title, firstRelease, lastRelease, lastEventId, expiresAt } = delta;
+    const gone = new Expression();
+    gone.when(gone.is('expiresAt', '<=', nowSeconds));
     return {
       Put: {
         TableName: tableName,
         Item: { ...key, feed: openFeed, receivedAt: seenAt, factoryId, fingerprint, title, count, firstSeen: seenAt, lastSeen: seenAt, firstRelease, lastRelease, lastEventId, status: 'open', expiresAt },
-        ConditionExpression: '#expiresAt <= :now',
-        ExpressionAttributeNames: { '#expiresAt': 'expiresAt' },
-        ExpressionAttributeValues: { ':now': nowSeconds },
+        ...gone.forCondition(),
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     };
   }
-  const update = counted(new UpdateBuilder(), delta);
-  const status = update.name('status');
-  const resolved = update.value('resolvedStatus', 'resolved');
-  const live = `${update.name('expiresAt')} > ${update.value('now', nowSeconds)}`;
-  let condition: string;
+  const update = counted(new Expression(), delta);
+  const live = update.is('expiresAt', '>', nowSeconds);
   if (state === 'resolved') {
     update.set('status', 'open').set('feed', openFeed).set('regressedAt', delta.seenAt).add('regressions', 1);
-    condition = `${status} = ${resolved} AND ${live}`;
+    update.when(update.is('status', '=', 'resolved'), live);
   } else {
     update.setOnce('status', 'open').setOnce('feed', openFeed);
-    condition = `attribute_not_exists(${update.name('pk')}) OR (${status} <> ${resolved} AND ${live})`;
+    // AND binds tighter than OR: new, or neither resolved nor expired.
+    update.when(update.or(update.notExists('pk'), `${update.is('status', '<>', 'resolved')} AND ${live}` as typeof live));
   }
-  return {
-    Update: {
-      TableName: tableName,
-      Key: key,
-      UpdateExpression: update.expression(),
-      ConditionExpression: condition,
-      ExpressionAttributeNames: update.names,
-      ExpressionAttributeValues: update.values,
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-    },
-  };
+  return { Update: { TableName: tableName, Key: key, ...update.forUpdate(), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } };
 }
 
 function filteredUpdate(tableName: string, delta: FilteredDelta): TransactItem {
-  const update = new UpdateBuilder().set('factoryId', delta.factoryId).set('lastSeen', delta.seenAt).set('expiresAt', delta.expiresAt);
+  const update = new Expression().set('factoryId', delta.factoryId).set('lastSeen', delta.seenAt).set('expiresAt', delta.expiresAt);
   for (const [reason, count] of Object.entries(delta.counts) as [keyof typeof FILTERED_ATTRIBUTE, number][]) update.add(FILTERED_ATTRIBUTE[reason], count);
-  return {
-    Update: {
-      TableName: tableName,
-      Key: { pk: filteredKey(delta.factoryId) },
-      UpdateExpression: update.expression(),
-      ExpressionAttributeNames: update.names,
-      ExpressionAttributeValues: update.values,
-    },
-  };
+  return { Update: { TableName: tableName, Key: { pk: filteredKey(delta.factoryId) }, ...update.forUpdate() } };
 }
 
 const itemOf = (reason: CancellationReason | undefined): Record<string, unknown> | undefined =>
