@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { byLastSeen, changeStatus, ISSUE_STATUSES, type EventView, type FilteredCounts, type Issue, type IssueStatus, type IssueStore, type StatusChange } from '../issues/issue';
-import { Expression } from './expression';
+import { Expression, QueryExpression } from './expression';
 import { isConditionalCheckFailed, storageCall } from './errors';
 import { filteredKey, issueFeedOf, issueKey, itemToFilteredCounts, itemToIssue } from './issue-items';
 import { getInOrder } from './get-in-order';
@@ -99,16 +99,16 @@ export class DynamoIssueStore implements IssueStore {
   private async newestKeys(indexName: string, partitionKey: string, value: string, limit: number, nowMs: number) {
     const found: { pk: string; receivedAt: string }[] = [];
     let cursor: Record<string, unknown> | undefined;
+    const query = new QueryExpression();
+    query.key(query.is(partitionKey, '=', value)).filter(query.is('expiresAt', '>', Math.floor(nowMs / 1000)));
+    const expressions = query.forQuery();
     do {
       const page = await storageCall(`Query (${indexName})`, () =>
         this.doc.send(
           new QueryCommand({
             TableName: this.tableName,
             IndexName: indexName,
-            KeyConditionExpression: '#partition = :value',
-            FilterExpression: '#expiresAt > :now',
-            ExpressionAttributeNames: { '#partition': partitionKey, '#expiresAt': 'expiresAt' },
-            ExpressionAttributeValues: { ':value': value, ':now': Math.floor(nowMs / 1000) },
+            ...expressions,
             ScanIndexForward: false,
             Limit: Math.min(PAGE, Math.max(limit - found.length, 1)),
             ExclusiveStartKey: cursor,
