@@ -6,9 +6,10 @@ import { brokenLink, documentationPages, relativeLinksOf, shownCommands } from '
 /**
  * The documentation's promises about the repository: every relative link
  * and anchor in README.md, docs/, client/README.md and bench/ resolves (by
- * GitHub's heading slugs), and every command they show exists: an npm
- * script of package.json, and for the project's own commands each
- * subcommand and option in that command's usage (its `--help`).
+ * GitHub's heading slugs), every file of the repository they name exists,
+ * and every command they show exists: an npm script of package.json, and
+ * for the project's own commands each subcommand and option in that
+ * command's usage (its `--help`).
  * `npm run docs:check` runs this file alone.
  */
 const pages = documentationPages(ROOT);
@@ -112,7 +113,21 @@ describe('documentation', () => {
       return words.length > 0 ? [`${where}: ${command} (not in its usage: ${words.join(', ')})`] : [];
     });
     expect(unknown).toEqual([]);
-  }, 120_000);
+  }, 240_000);
+
+  test('every file or folder of the repository the docs name in code (`lambda/api/app.ts`, `test/browser/`) exists', () => {
+    const missing = pages.flatMap((page) =>
+      readFileSync(join(ROOT, page), 'utf8')
+        .split('\n')
+        .flatMap((line, index) =>
+          [...line.matchAll(/`((?:bin|lib|lambda|local|test|tools|docs|bench|openapi|client)\/[\w./-]*)`/g)]
+            .map((match) => match[1] as string)
+            .filter((path) => !existsSync(join(ROOT, path)))
+            .map((path) => `${page}:${index + 1}: ${path}`),
+        ),
+    );
+    expect(missing).toEqual([]);
+  });
 
   test('every folder given to npx jest exists, and every -c option given to cdk deploy is a deploy option', () => {
     const wrong = commandsShown().flatMap(({ where, command }) => {
