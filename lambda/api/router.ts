@@ -38,7 +38,7 @@ export function routeLabeler(routes: Pick<Route, 'method' | 'path'>[]): (method:
 
 /**
  * Routes with @middy/http-router; where the router finds no route, answers
- * 405 with `Allow` when the path exists under other methods (spec 4.4), 404
+ * 405 with `Allow` when the path exists under other methods (docs/contacts-api.md#not-in-this-api), 404
  * otherwise.
  */
 export function createRouter(routes: Route[], home: string): RouteHandler {

@@ -79,7 +79,7 @@ export interface ContactsDependencies {
 }
 
 /**
- * The contacts API (spec 4): server-to-server, secret keys only. Every
+ * The contacts API (docs/contacts-api.md): server-to-server, secret keys only. Every
  * request meets, in this order: Origin header 403 → key 401 → rate limit 429
  * → route 404 / method 405 → then the route's steps: body size 413 → JSON
  * 400 → validation 422 → the operation (404) → storage 503.
@@ -128,7 +128,7 @@ const ingestSteps = (deps: IngestDependencies, limits: Parameters<typeof ingestA
 ];
 
 /**
- * The browser-side bug-reporting API (ingest-contract.md): publishable keys
+ * The browser-side bug-reporting API (docs/ingest-api.md): publishable keys
  * bound to origins, CORS on every answer. No guard runs before routing, so a
  * preflight answers without a key lookup. In this order: route 404 →
  * OPTIONS 204 (preflight) → method 405 → content type 415 → body size 413 →

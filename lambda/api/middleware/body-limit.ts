@@ -10,7 +10,7 @@ export function bodyBytes(body: string | null, isBase64Encoded: boolean): number
   return Math.floor((body.length * 3) / 4) - padding;
 }
 
-/** Refuses bodies larger than `maxBytes` with 413 (spec 8: 512 KiB). */
+/** Refuses bodies larger than `maxBytes` with 413 (docs/contacts-api.md#limits: 512 KiB). */
 export function bodyLimit(maxBytes: number): MiddlewareObj<ApiEvent> {
   return {
     name: 'bodyLimit',

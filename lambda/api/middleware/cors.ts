@@ -12,7 +12,7 @@ function without(headers: Headers | undefined, drop: (name: string) => boolean):
 }
 
 /**
- * The contacts API's rule (spec 1, 5.5): never an `Access-Control-*`
+ * The contacts API's rule (docs/contacts-api.md#not-in-this-api): never an `Access-Control-*`
  * header, on any answer, whatever a route or library may have added. Runs
  * outside the error handler, so it sees errors too.
  */
@@ -34,7 +34,7 @@ export function noCorsHeaders(): MiddlewareObj<unknown, ApiResult> {
 const ECHOABLE = /^(null|[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/?#,"'<>\\]{1,253})$/;
 
 /**
- * The ingest API's CORS (ingest-contract.md, "CORS"): every answer to a
+ * The ingest API's CORS (docs/ingest-api.md#cors): every answer to a
  * request with an Origin, errors included, echoes that origin in
  * `Access-Control-Allow-Origin` (never `*`, never credentials) with
  * `Vary: Origin`, and exposes `Retry-After` and `X-Request-Id`, so the page

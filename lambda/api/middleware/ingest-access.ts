@@ -69,7 +69,7 @@ const refusedOrigin = (context: ApiContext, origin: string | undefined) => {
 };
 
 /**
- * Who may report, in the ingest API's order (README, "Ingest precedence"):
+ * Who may report, in the ingest API's order (docs/ingest-api.md#precedence):
  * key 401 → origin 403 → limits 429. One key call per request: for a
  * publishable key, the conditional UpdateItem that authenticates it and
  * counts its per-minute limit, answering its origins; for a secret key, the

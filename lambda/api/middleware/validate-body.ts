@@ -11,7 +11,7 @@ export interface ValidateBodyStep extends MiddlewareObj<ApiEvent> {
 
 /**
  * Validates the parsed body against a zod schema and replaces it with the
- * schema's output; invalid content gives 422 listing every problem (spec 7).
+ * schema's output; invalid content gives 422 listing every problem (docs/contacts-api.md#errors).
  */
 export function validateBody(schema: z.ZodMiniType): ValidateBodyStep {
   return {
