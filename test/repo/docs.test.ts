@@ -115,8 +115,9 @@ describe('documentation', () => {
     expect(unknown).toEqual([]);
   }, 240_000);
 
-  test('every file or folder of the repository the docs name in code (`lambda/api/app.ts`, `test/browser/`) exists', () => {
-    const missing = pages.flatMap((page) =>
+  // bench/ holds records of past runs, which may name files since moved: the living pages only.
+  test('every file or folder of the repository the docs name in code (`lambda/api/pipeline.ts`, `test/browser/`) exists', () => {
+    const missing = pages.filter((page) => !page.startsWith('bench/')).flatMap((page) =>
       readFileSync(join(ROOT, page), 'utf8')
         .split('\n')
         .flatMap((line, index) =>
