@@ -1,8 +1,8 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DynamoEnrichmentStore } from '../enrichment/dynamo-enrichment-store';
+import { DynamoEnrichmentStore } from '../store/dynamo-enrichment-store';
 import { configuredSources } from '../enrichment/sources';
 import type { TableNames } from '../store/schema';
-import { DynamoControlStore } from './dynamo-control-store';
+import { DynamoControlStore } from '../store/dynamo-control-store';
 import type { ControlDependencies } from './operations';
 
 /**
