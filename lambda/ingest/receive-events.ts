@@ -50,7 +50,7 @@ export function withGrouping(event: StoredEvent): EventToStore {
 }
 
 /**
- * `POST /ingest/v1/events` (ingest-contract.md): each event is validated on
+ * `POST /ingest/v1/events` (docs/ingest-api.md): each event is validated on
  * its own and grouped into its issue (docs/report-issues.md); the valid ones
  * are written with their issues' counts in one store call, and counted as
  * accepted (stored now, filtered ones included) or duplicates (the factory
