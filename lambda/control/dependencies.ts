@@ -1,19 +1,47 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoEnrichmentStore } from '../enrichment/dynamo-enrichment-store';
 import { configuredSources } from '../enrichment/sources';
+import { KeyAdmin } from '../store/key-admin';
+import { readReport, readReportPage } from '../store/report-page';
 import type { TableNames } from '../store/schema';
+import type { AdminDependencies } from './admin-operations';
 import { DynamoControlStore } from './dynamo-control-store';
 import type { ControlDependencies } from './operations';
 
+/** Where the key and report operations work: the keys and reports tables, when the control room is given them. */
+export interface AdminWiring {
+  tables: Partial<Pick<TableNames, 'keys' | 'reports'>>;
+  /** Requests per minute of a new secret key given none. */
+  defaultRateLimit?: number;
+}
+
+/** The key and report operations on DynamoDB; those whose table is not named stay unconfigured. */
+export function adminDependencies(doc: DynamoDBDocumentClient, wiring: AdminWiring): AdminDependencies {
+  const { keys, reports } = wiring.tables;
+  return {
+    ...(keys ? { keys: { admin: new KeyAdmin(doc, keys), defaultRateLimit: wiring.defaultRateLimit } } : {}),
+    ...(reports
+      ? {
+          reports: {
+            page: (factoryId, kind, query) => readReportPage(doc, reports, factoryId, kind, query),
+            get: (factoryId, kind, id) => readReport(doc, reports, factoryId, kind, id),
+          },
+        }
+      : {}),
+  };
+}
+
 /**
  * The control room on DynamoDB: one client for the contacts table (contacts,
- * companies, usage, markers) and the enrichment reference dataset. The
- * function, the `control` command and the tests all wire it here.
+ * companies, usage, markers) and the enrichment reference dataset, and for
+ * the keys and reports tables when `admin` names them. The function, the
+ * `control` command, the control-room app and the tests all wire it here.
  */
 export function controlDependencies(
   doc: DynamoDBDocumentClient,
   tables: Pick<TableNames, 'contacts' | 'reference'>,
   provider: string,
+  admin?: AdminWiring,
 ): ControlDependencies {
   return {
     store: new DynamoControlStore(doc, tables.contacts),
@@ -22,5 +50,6 @@ export function controlDependencies(
       sources: configuredSources(doc, tables.reference),
       provider,
     },
+    ...(admin ? adminDependencies(doc, admin) : {}),
   };
 }

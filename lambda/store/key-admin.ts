@@ -122,9 +122,11 @@ export class KeyAdmin {
 
   /**
    * Revokes a key; from its next request on it gives 401. Revoking twice is
-   * harmless and keeps the first revocation time. Undefined when no such key.
+   * harmless and keeps the first revocation time. Undefined when no such key
+   * (or, given `factoryId`, when the key is another factory's: the control
+   * room's keys.revoke acts within one factory).
    */
-  async revoke(keyId: string, now: Date = new Date()): Promise<KeySummary | undefined> {
+  async revoke(keyId: string, now: Date = new Date(), factoryId?: string): Promise<KeySummary | undefined> {
     const found = await this.doc.send(
       new QueryCommand({
         TableName: this.tableName,
@@ -141,9 +143,9 @@ export class KeyAdmin {
           TableName: this.tableName,
           Key: { keyHash },
           UpdateExpression: 'SET #status = :revoked, revokedAt = if_not_exists(revokedAt, :now)',
-          ConditionExpression: 'attribute_exists(keyHash)',
+          ConditionExpression: factoryId === undefined ? 'attribute_exists(keyHash)' : 'attribute_exists(keyHash) AND factoryId = :f',
           ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':revoked': 'revoked', ':now': now.toISOString() },
+          ExpressionAttributeValues: { ':revoked': 'revoked', ':now': now.toISOString(), ...(factoryId === undefined ? {} : { ':f': factoryId }) },
           ReturnValues: 'ALL_NEW',
         }),
       );

@@ -16,7 +16,7 @@ export interface ReadOptions {
 }
 
 /** A stored report as the control room reads it: the item without its bookkeeping. */
-function reportOf(item: Record<string, unknown>): Record<string, unknown> {
+export function reportOf(item: Record<string, unknown>): Record<string, unknown> {
   const report = { ...item };
   for (const name of REPORT_BOOKKEEPING) delete report[name];
   return report;
@@ -67,7 +67,7 @@ export async function* readReports(
     );
     cursor = page.LastEvaluatedKey;
     const keys = (page.Items ?? []).slice(0, left).map((item) => item.pk as string);
-    for (const item of await getInOrder(doc, tableName, keys)) {
+    for (const item of await getReportsInOrder(doc, tableName, keys)) {
       yield reportOf(item);
       left -= 1;
     }
@@ -75,7 +75,7 @@ export async function* readReports(
 }
 
 /** The items with these keys, in the keys' order (BatchGetItem answers in any order); ones gone since are skipped. */
-async function getInOrder(doc: DynamoDBDocumentClient, tableName: string, keys: string[]): Promise<Record<string, unknown>[]> {
+export async function getReportsInOrder(doc: DynamoDBDocumentClient, tableName: string, keys: string[]): Promise<Record<string, unknown>[]> {
   if (keys.length === 0) return [];
   const found = new Map<string, Record<string, unknown>>();
   let request: Record<string, { Keys: Record<string, unknown>[] }> | undefined = { [tableName]: { Keys: keys.map((pk) => ({ pk })) } };

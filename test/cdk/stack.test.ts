@@ -198,11 +198,11 @@ describe('Lambda (issue point 5)', () => {
     expect(JSON.stringify(statements)).not.toMatch(/"dynamodb:\*"|"Action":"\*"/);
   });
 
-  test('the only grant on an index is the control room\'s Query on byCompany', () => {
+  test('the only grants on indexes are the control room\'s Queries on byCompany, the keys\' byFactory and byKeyId, and the reports\' byFeed', () => {
     const statements = Object.values(resources('AWS::IAM::Policy')).flatMap((p: any) => p.Properties.PolicyDocument.Statement);
     const onIndexes = statements.filter((statement: any) => JSON.stringify(statement.Resource).includes('/index'));
-    expect(onIndexes).toEqual([expect.objectContaining({ Action: 'dynamodb:Query' })]);
-    expect(JSON.stringify(onIndexes[0].Resource)).toMatch(/\/index\/byCompany"/);
+    expect(onIndexes.map((statement: any) => statement.Action)).toEqual(['dynamodb:Query', 'dynamodb:Query', 'dynamodb:Query', 'dynamodb:Query']);
+    expect(onIndexes.map((statement: any) => /\/index\/(\w+)"/.exec(JSON.stringify(statement.Resource))?.[1]).sort()).toEqual(['byCompany', 'byFactory', 'byFeed', 'byKeyId']);
   });
 
   test.each(['Contacts API', 'Contacts ingest API', 'Contacts control room'])(
@@ -282,11 +282,16 @@ describe('the control-room function (internal)', () => {
     expect(permissions).toHaveLength(2);
   });
 
-  test('may only read and update contacts, read a batch of them, query the byCompany index, and read the reference dataset', () => {
+  test('may only read and update contacts, query the byCompany index, read the reference dataset, manage keys and read reports', () => {
     expect(dynamoGrants(functionId('Contacts control room'))).toEqual({
       TablesContacts: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
       'TablesContacts/index/byCompany': ['dynamodb:Query'],
       TablesReference: ['dynamodb:GetItem'],
+      TablesKeys: ['dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+      'TablesKeys/index/byFactory': ['dynamodb:Query'],
+      'TablesKeys/index/byKeyId': ['dynamodb:Query'],
+      TablesReports: ['dynamodb:BatchGetItem', 'dynamodb:GetItem'],
+      'TablesReports/index/byFeed': ['dynamodb:Query'],
     });
   });
 });
