@@ -60,6 +60,7 @@ export async function readReportPage(
     values[':type'] = query.type;
     filter += ' AND #type = :type';
   }
+  const start = query.cursor === undefined ? undefined : decodeReportCursor(query.cursor, factoryId, kind);
   const page = await storageCall(`Query (${kind} feed)`, () =>
     doc.send(
       new QueryCommand({
@@ -71,7 +72,7 @@ export async function readReportPage(
         ExpressionAttributeValues: values,
         ScanIndexForward: false,
         Limit: query.limit,
-        ExclusiveStartKey: query.cursor === undefined ? undefined : decodeReportCursor(query.cursor, factoryId, kind),
+        ExclusiveStartKey: start,
       }),
     ),
   );

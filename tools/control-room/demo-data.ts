@@ -123,7 +123,7 @@ export async function seedDemo(options: DemoOptions): Promise<Demo> {
   await post(`${apiUrl}/ingest/v1/events`, { events: [{ eventId: randomUUID(), message: 'leak' }] }, { Authorization: `Bearer ${leaked.key}`, Origin: DEMO_ORIGIN });
   const publishable = await admin.create({ factoryId, type: 'publishable', origins: [DEMO_ORIGIN] });
   const ingest = { Authorization: `Bearer ${publishable.key}`, Origin: DEMO_ORIGIN };
-  const events = [
+  const events: Record<string, unknown>[] = [
     { type: 'error', message: 'TypeError: Cannot read properties of undefined (reading \'email\')', exception: { type: 'TypeError', value: "Cannot read properties of undefined (reading 'email')", stack: "TypeError: Cannot read properties of undefined (reading 'email')\n    at renderContact (https://app.example.com/assets/contacts.js:118:23)\n    at https://app.example.com/assets/app.js:42:7" }, pageUrl: 'https://app.example.com/contacts/42', release: 'web@2.4.1' },
     { type: 'bug_report', message: 'The export button does nothing on Safari', pageUrl: 'https://app.example.com/export', reporter: { email: 'jo@customer.example', name: 'Jo' } },
     { type: 'message', message: 'Checkout finished in 4.2 s', tags: { plan: 'pro', region: 'eu' } },
