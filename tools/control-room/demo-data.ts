@@ -10,7 +10,7 @@ import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import { KeyAdmin } from '../../lambda/store/key-admin';
-import type { TableNames } from '../../lambda/store/schema';
+import { usageSortKey, type TableNames } from '../../lambda/store/schema';
 
 export const DEMO_ORIGIN = 'http://localhost:5173';
 
@@ -56,6 +56,8 @@ export interface DemoOptions {
   tables: TableNames;
   factoryId: string;
   hostile?: boolean;
+  /** Billed passes of the five months before this one, as usage records (a chart with a history). */
+  history?: boolean;
   /** Domain of the email addresses: one per run keeps factories apart in a shared reference table. */
   mailDomain?: string;
 }
@@ -145,6 +147,16 @@ export async function seedDemo(options: DemoOptions): Promise<Demo> {
   for (const request of requests) {
     const answer = await post(`${apiUrl}/ingest/v1/feature-requests`, { requestId: randomUUID(), ...request }, ingest);
     if (answer.status >= 300) throw new Error(`seeding a feature request: ${answer.status} ${JSON.stringify(answer.json)}`);
+  }
+  if (options.history) {
+    const now = new Date();
+    for (const [back, billed] of [[5, 120], [4, 310], [3, 260], [2, 540], [1, 430]] as const) {
+      const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 15));
+      const period = month.toISOString().slice(0, 7);
+      await doc.send(
+        new PutCommand({ TableName: tables.contacts, Item: { factoryId, sk: usageSortKey(period, '00'), period, billedPasses: billed, lastPassAt: month.toISOString() } }),
+      );
+    }
   }
   return {
     factoryId,
