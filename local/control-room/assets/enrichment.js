@@ -47,10 +47,11 @@ start?.addEventListener('click', async () => {
   }
   start.disabled = false;
   stop.hidden = true;
+  stop.textContent = 'Stop after this page';
 });
 
 stop?.addEventListener('click', () => {
+  // Takes effect between two calls: the page in progress is finished first.
   stopping = true;
-  stop.disabled = true;
-  setTimeout(() => (stop.disabled = false), 0);
+  stop.textContent = 'Stopping after this page …';
 });
