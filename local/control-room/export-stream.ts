@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import type { ControlReply } from '../control/client';
 import { SECURITY_HEADERS } from './security';
@@ -7,6 +6,19 @@ import { SECURITY_HEADERS } from './security';
 export const EXPORT_PAGE = 2000;
 
 export type ExportFormat = 'csv' | 'jsonl';
+
+/** Until the socket takes more, or the browser went away (each listener removed again: one pair per page). */
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
 
 const CONTENT_TYPES: Record<ExportFormat, string> = { csv: 'text/csv; charset=utf-8', jsonl: 'application/x-ndjson; charset=utf-8' };
 
@@ -45,7 +57,7 @@ export async function streamExport(
     const next = cursor === undefined ? undefined : fetchPage(cursor);
     // Unhandled while this page is written: its failure is handled when awaited below.
     next?.catch(() => undefined);
-    if (!res.write(String(reply.body.data))) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    if (!res.write(String(reply.body.data))) await drainedOrClosed(res);
     if (closed) return;
     if (next === undefined) break;
     try {

@@ -6,18 +6,20 @@
  *   - the contacts page: page 1 and page N (default 50, reached by following
  *     the cursors), each asked again several times, median and max;
  *   - the export streamed to this client (JSON lines, then CSV), contacts per
- *     second, against a raw Scan of the same table read in the same run
- *     (items per second), and the ratio of the two;
+ *     second, against a raw Scan of the same table and a raw Query of the
+ *     same contacts (the export's own read, without the app) read in the
+ *     same run (items per second), and the ratios;
  *   - the contacts page's weight: its HTML and every script and stylesheet
  *     it loads, as sent and gzipped.
  * Prints a report and one JSON line with the figures.
  */
-import { ScanCommand } from '@aws-sdk/client-dynamodb';
+import { QueryCommand, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { request } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { factoryIdArg, parseCommandLine, positiveIntArg, runCommand, UsageError } from '../../local/cli';
 import { connectControl } from '../../local/control/client';
 import { createSession } from '../../local/control-room/security';
+import { EXPORT_PAGE } from '../../local/control-room/export-stream';
 import { createControlRoomServer, listenLocal } from '../../local/control-room/server';
 import { freePort } from '../../local/ports';
 import { connectStore } from '../../local/store';
@@ -95,17 +97,38 @@ runCommand(USAGE, async (argv) => {
     // Export against a raw Scan of the same table, interleaved.
     const exports: { format: string; perSecond: number; contacts: number; mb: number; seconds: number }[] = [];
     const scans: { perSecond: number; items: number; seconds: number }[] = [];
+    const queries: { perSecond: number; items: number; seconds: number }[] = [];
     for (let r = 0; r < rounds; r += 1) {
       let items = 0;
       const started = performance.now();
-      let start: Record<string, never> | undefined;
+      // Pages of EXPORT_PAGE items, as the export reads (DynamoDB Local answers unbounded 1 MB pages far slower).
+      let start: Record<string, AttributeValue> | undefined;
       do {
-        const page = await store.client.send(new ScanCommand({ TableName: store.tables.contacts, ExclusiveStartKey: start }));
+        const page = await store.client.send(new ScanCommand({ TableName: store.tables.contacts, ExclusiveStartKey: start, Limit: EXPORT_PAGE }));
         items += page.Count ?? 0;
-        start = page.LastEvaluatedKey as typeof start;
+        start = page.LastEvaluatedKey;
       } while (start);
       const seconds = (performance.now() - started) / 1000;
       scans.push({ perSecond: items / seconds, items, seconds });
+      // The export's own read path without the app: the factory's partition, the same page size, nothing decoded.
+      let read = 0;
+      const queryStarted = performance.now();
+      let from: Record<string, AttributeValue> | undefined;
+      do {
+        const page = await store.client.send(
+          new QueryCommand({
+            TableName: store.tables.contacts,
+            KeyConditionExpression: 'factoryId = :f AND begins_with(sk, :ct)',
+            ExpressionAttributeValues: { ':f': { S: factoryId }, ':ct': { S: 'ct_' } },
+            ExclusiveStartKey: from,
+            Limit: EXPORT_PAGE,
+          }),
+        );
+        read += page.Count ?? 0;
+        from = page.LastEvaluatedKey;
+      } while (from);
+      const querySeconds = (performance.now() - queryStarted) / 1000;
+      queries.push({ perSecond: read / querySeconds, items: read, seconds: querySeconds });
       for (const format of ['jsonl', 'csv']) {
         const answer = await get(port, cookie, `/f/${factoryId}/export/contacts.${format}`, false);
         if (answer.status !== 200) throw new Error(`the ${format} export answered ${answer.status}`);
@@ -114,6 +137,7 @@ runCommand(USAGE, async (argv) => {
       }
     }
     const bestScan = Math.max(...scans.map((scan) => scan.perSecond));
+    const bestQuery = Math.max(...queries.map((query) => query.perSecond));
     const best = (format: string) => Math.max(...exports.filter((entry) => entry.format === format).map((entry) => entry.perSecond));
 
     // The contacts page's weight: the HTML, then each script and stylesheet it names (and the modules they import).
@@ -141,6 +165,9 @@ runCommand(USAGE, async (argv) => {
       exportCsvPerSecond: Math.round(best('csv')),
       ratioJsonl: round(best('jsonl') / bestScan, 2),
       ratioCsv: round(best('csv') / bestScan, 2),
+      queryItemsPerSecond: Math.round(bestQuery),
+      ratioJsonlToQuery: round(best('jsonl') / bestQuery, 2),
+      ratioCsvToQuery: round(best('csv') / bestQuery, 2),
       exportedContacts: exports[0]?.contacts,
       scannedItems: scans[0]?.items,
       contactsPageBytes: { raw, gzip: gzipped, files: 1 + assets.size },
@@ -148,8 +175,10 @@ runCommand(USAGE, async (argv) => {
     say(`contacts page 1: median ${figures.contactsPage1Ms.median} ms, max ${figures.contactsPage1Ms.max} ms (${repeat} times)`);
     say(`contacts page ${later}: median ${round(median(times.later))} ms, max ${round(Math.max(...times.later))} ms`);
     for (const scan of scans) say(`raw Scan of the contacts table: ${scan.items} items in ${round(scan.seconds, 2)} s = ${Math.round(scan.perSecond)} items/s`);
+    for (const query of queries) say(`raw Query of the factory's contacts: ${query.items} items in ${round(query.seconds, 2)} s = ${Math.round(query.perSecond)} items/s`);
     for (const entry of exports) say(`export ${entry.format}: ${entry.contacts} contacts, ${round(entry.mb)} MB in ${round(entry.seconds, 2)} s = ${Math.round(entry.perSecond)} contacts/s`);
     say(`export / Scan (best of ${rounds}): jsonl ${figures.ratioJsonl}, csv ${figures.ratioCsv} (target ≥ 0.8)`);
+    say(`export / raw Query of the same contacts: jsonl ${figures.ratioJsonlToQuery}, csv ${figures.ratioCsvToQuery}`);
     say(`contacts page weight: ${raw} bytes as sent, ${gzipped} gzipped, ${1 + assets.size} files (${[...assets].join(', ')})`);
     say(JSON.stringify(figures));
   } finally {
