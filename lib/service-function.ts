@@ -12,8 +12,8 @@ export const PROJECT_ROOT = join(__dirname, '..');
 /**
  * esbuild on this machine (no Docker): one minified ESM file per function,
  * the AWS SDK bundled in (pinned, and tree-shaken via its ESM builds), no
- * source maps to load at cold start, and the SDK's credential chain reduced
- * to the environment credentials Lambda provides.
+ * source maps to load at cold start, the SDK's credential chain reduced
+ * to the environment credentials Lambda provides, and no event-stream codec.
  */
 export const BUNDLING: BundlingOptions = {
   minify: true,
@@ -29,6 +29,8 @@ export const BUNDLING: BundlingOptions = {
   esbuildArgs: {
     // See lambda/sdk/lambda-credentials.ts: environment credentials only, as on Lambda.
     '--alias:@aws-sdk/credential-provider-node': './lambda/sdk/lambda-credentials.ts',
+    // See lambda/sdk/no-event-streams.ts: DynamoDB streams no events, so the codec is left out.
+    '--alias:@smithy/core/event-streams': './lambda/sdk/no-event-streams.ts',
   },
 };
 

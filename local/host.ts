@@ -1,10 +1,10 @@
-import type { ApiHandler } from '../lambda/api/app';
-import { API_TABLE } from '../lambda/api/routes';
+import type { ApiHandler } from '../lambda/api/pipeline';
+import { API_PREFIXES } from '../lambda/api/prefixes';
 import { dispatchByPrefix } from './dispatch';
 
-/** Both APIs of the host as one handler, by the route table's prefixes: `/ingest/v1/…` to the ingest API, the rest to the contacts API. */
+/** Both APIs of the host as one handler, by the APIs' prefixes: `/ingest/v1/…` to the ingest API, the rest to the contacts API. */
 export function hostHandler(handlers: { contacts: ApiHandler; ingest: ApiHandler }): ApiHandler {
-  return dispatchByPrefix([{ prefix: API_TABLE.ingest.prefix, handler: handlers.ingest }], handlers.contacts);
+  return dispatchByPrefix([{ prefix: API_PREFIXES.ingest, handler: handlers.ingest }], handlers.contacts);
 }
 
 /** The Lambda entry points' handlers, from the TypeScript sources, configured by the environment as on AWS. */

@@ -1,9 +1,9 @@
 import { SOURCES } from '../lambda/domain/contact';
 import { CONTACT_ID_PATTERN } from '../lambda/domain/contact-id-digest';
 import { EMAIL_MAX_CHARS, TEXT_LIMITS } from '../lambda/domain/limits';
-import type { API_TABLE } from '../lambda/api/routes';
 import type { Method } from '../lambda/api/router';
 import { FEATURE_REQUEST_TEXT, INGEST_BODY_LIMIT_BYTES, MAX_EVENTS_PER_REQUEST } from '../lambda/ingest/limits';
+import type { API_TABLE } from './api-table';
 import { INGEST_CORS_HEADERS, RATE_LIMIT_HEADERS, type ErrorResponseName, type HeaderName, type JsonSchema } from './http-docs';
 
 /** A route of the table, as `API_TABLE` names it: `POST /api/v1/contacts`. */
@@ -45,7 +45,7 @@ export interface RouteDoc {
   summary: string;
   description: string;
   parameters?: ParameterDoc[];
-  /** The body's component name and fields; its schema is the route's validateBody schema (routes.ts). */
+  /** The body's component name and fields; its schema is the route's body schema (lambda/api/contacts/routes.ts, lambda/api/ingest/routes.ts). */
   requestBody?: { schemaName: string; description: string; fields: Record<string, FieldDoc> };
   /** Status → the success answer, or a shared error answer (http-docs.ts). The API's guards' answers are added. */
   responses: Record<number, SuccessDoc | ErrorResponseName>;
@@ -55,7 +55,7 @@ export interface ApiDoc {
   tag: { name: string; description: string };
   /** The security scheme every route of the API needs. */
   security: { name: string; scheme: JsonSchema };
-  /** Answers the API's guards (routes.ts) may give to every request, whatever its route. */
+  /** Answers the API's guards (lambda/api/contacts/routes.ts, lambda/api/ingest/routes.ts) may give to every request, whatever its route. */
   guardResponses: Record<number, ErrorResponseName>;
   /** Answers to a request no route matches (another path, or another method on a route's path), besides the guards'. */
   unmatchedResponses: Record<number, ErrorResponseName>;
@@ -69,7 +69,7 @@ const freeText = (field: keyof typeof TEXT_LIMITS, what: string): FieldDoc => ({
   description: `${what} Free text (README: Free text): invisible controls removed, line breaks made spaces, trimmed, clipped to ${TEXT_LIMITS[field].toLocaleString('en-US')} characters, never refused for length (a lone surrogate is 422). \`null\` or blank counts as omitted: an omitted field keeps its stored value.`,
 });
 
-/** The contacts API (spec 4): routes.ts, CONTACTS_API. */
+/** The contacts API (spec 4): lambda/api/contacts/routes.ts, CONTACTS_API. */
 const CONTACTS_DOC: ApiDoc = {
   tag: {
     name: 'contacts',
@@ -198,7 +198,7 @@ const reportText = (what: string, max: number): FieldDoc => ({
   description: `${what} Free text: invisible controls and bidi overrides removed, trimmed, clipped to ${max.toLocaleString('en-US')} characters, never refused for length (a lone surrogate is 422). \`null\` or blank counts as omitted.`,
 });
 
-/** The browser-side bug-reporting API (ingest-contract.md): routes.ts, INGEST_API. */
+/** The browser-side bug-reporting API (ingest-contract.md): lambda/api/ingest/routes.ts, INGEST_API. */
 const INGEST_DOC: ApiDoc = {
   tag: {
     name: 'ingest',

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import { contactAnswerSchema, errorAnswerSchema, eventsReceiptSchema, featureRequestAnswerSchema, upsertAnswerSchema } from '../lambda/api/answers';
-import { API_TABLE, routeBodySchema } from '../lambda/api/routes';
 import { contactSchema, enrichmentSchema } from '../lambda/domain/contact-schema';
 import { API_DOCS, type ApiDoc, type RouteKey, type SuccessDoc } from './api-docs';
+import { API_TABLE } from './api-table';
 import {
   ERROR_RESPONSES,
   EVERY_ANSWER_HEADERS,
@@ -15,8 +15,7 @@ import {
 
 /**
  * The OpenAPI 3.1 document of the host, built from the route table
- * (lambda/api/routes.ts: every API, its routes, each route's validateBody
- * schema), the answers' zod schemas (lambda/domain/contact-schema.ts,
+ * (openapi/api-table.ts: every API, its routes, each route's body schema), the answers' zod schemas (lambda/domain/contact-schema.ts,
  * lambda/api/answers.ts) and the descriptions of api-docs.ts and
  * http-docs.ts. `npm run openapi` writes it to openapi/contacts-service.json;
  * a test fails when that file differs from what this gives.
@@ -128,7 +127,7 @@ export function buildOpenApiDocument(): Json {
       const key: RouteKey = `${route.method} ${route.path}`;
       const routeDoc = doc.routes[key];
       if (!routeDoc) throw new Error(`${apiName}: route ${key} has no description in openapi/api-docs.ts`);
-      const bodySchema = routeBodySchema(route);
+      const bodySchema = route.body;
       if (bodySchema && !routeDoc.requestBody) throw new Error(`${key}: its body schema needs requestBody in openapi/api-docs.ts`);
       if (!bodySchema && routeDoc.requestBody) throw new Error(`${key}: describes a body, but the route validates none`);
       const responses: [number, Json][] = [

@@ -1,5 +1,5 @@
-import { createApiHandler } from './app';
-import { containerDependencies } from './dynamo-dependencies';
+import { containerDependencies } from './contacts/dynamo-dependencies';
+import { createContactsHandler } from './contacts/routes';
 
-/** The Lambda entry point (API Gateway REST, Lambda proxy integration), wired once per container. */
-export const handler = createApiHandler(containerDependencies());
+/** The contacts Lambda's entry point (API Gateway REST, Lambda proxy integration), wired once per container. */
+export const handler = createContactsHandler(containerDependencies());

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { CallLog, RateStatus } from '../domain/ports';
+import type { RequestState } from './request-state';
 
-/** Who is calling: set by the authenticate middleware from the key, never from the request. */
+/** Who is calling: set by the API's key check from the key, never from the request. */
 export interface Caller {
   factoryId: string;
   keyId: string;
@@ -9,32 +9,15 @@ export interface Caller {
 
 export type ApiEvent = APIGatewayProxyEvent;
 export type ApiResult = APIGatewayProxyResult;
+
+/**
+ * The context every middleware and route of the pipeline sees: this
+ * request's own view of the Lambda context (read through to it, see
+ * pipeline.ts), carrying the state made for this request alone.
+ */
 export interface ApiContext extends Context {
-  caller?: Caller;
-  /**
-   * Set when a read runs while its key is still being confirmed (see
-   * authenticate): the confirmed caller, or the rejection (401, 429, 503)
-   * that must be answered instead of the read's result.
-   */
-  confirmation?: Promise<Caller>;
-  /** Where the key stands against its limit, once the key check decided (allowed or throttled): the rate-limit headers. */
-  rate?: RateStatus;
-  /** The class of the error behind a 5xx, for the request log. */
-  failure?: string;
-  /** The storage calls this request made (set fresh for each request by the pipeline): its log line and metrics. */
-  calls?: CallLog;
-  /** The route label of the request (see routeLabeler), worked out once for the log line and the metrics. */
-  route?: string;
-  /** Where an ingest request came from, once its key and origin passed (middleware/ingest-access.ts). */
-  client?: { origin: string; userAgent?: string };
-  /** Fields an API adds to the request's log line (never a key, an address, a header or a body). */
-  logFields?: Record<string, string | number | boolean | undefined>;
-  /** Counts an API adds to the request's metrics (Count metrics under the service dimension). */
-  counts?: Record<string, number>;
+  readonly state: RequestState;
 }
 
-/** An event whose body has been parsed (and maybe validated) by the body middlewares. */
-export type EventWithBody<TBody> = Omit<APIGatewayProxyEvent, 'body'> & { body: TBody };
-
-/** A route's handler: plain async function of the (normalized) event and the context. */
-export type RouteHandler<TEvent = ApiEvent> = (event: TEvent, context: ApiContext) => Promise<ApiResult>;
+/** A handler the router calls: plain async function of the (normalized) event and the request's context. */
+export type RouteHandler = (event: ApiEvent, context: ApiContext) => Promise<ApiResult>;

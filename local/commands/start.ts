@@ -9,8 +9,8 @@
 import type { Server } from 'node:http';
 import { relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ApiHandler } from '../../lambda/api/app';
-import { API_TABLE } from '../../lambda/api/routes';
+import type { ApiHandler } from '../../lambda/api/pipeline';
+import { API_PREFIXES } from '../../lambda/api/prefixes';
 import { buildApiAssets } from '../bundle/api-asset';
 import { parseCommandLine, runCommand, UsageError } from '../cli';
 import { serveStore, type ServedStore } from '../store';
@@ -105,7 +105,7 @@ runCommand(USAGE, async (argv) => {
       `slow clients: the request headers must arrive within ${server.headersTimeout / 1000} s and the whole request within ${server.requestTimeout / 1000} s, or the answer is 408`,
     );
     say(`Contacts API listening on http://localhost:${port}`);
-    say(`Ingest API (browsers, publishable keys) on http://localhost:${port}${API_TABLE.ingest.prefix}`);
+    say(`Ingest API (browsers, publishable keys) on http://localhost:${port}${API_PREFIXES.ingest}`);
     say('Issue a key with: npm run --silent keys -- create --factory fac_demo');
     say("  or, for a web page: npm run --silent keys -- create --factory fac_demo --type publishable --origin http://localhost:5173");
     say('The control room in a browser (second terminal): npm run control-room');

@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import type { ApiHandler } from '../../lambda/api/app';
+import type { ApiHandler } from '../../lambda/api/pipeline';
 import { createHttpAdapter, listen } from '../../local/http-adapter';
 import { send } from '../support/http';
 import { EVENTS, validEvent } from '../support/ingest';

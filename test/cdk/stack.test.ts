@@ -7,6 +7,7 @@ import { CONTROL_ROOM_SERVICE_NAME, METRIC, METRICS_NAMESPACE, SERVICE_NAME } fr
 import { CONTACTS_BY_COMPANY, CONTACTS_KEY, KEYS_BY_FACTORY, KEYS_BY_KEY_ID, KEYS_KEY, REPORTS_BY_FEED, REPORTS_KEY } from '../../lambda/store/schema';
 import { DEFAULT_DYNAMO_CONFIG, dynamoConfigFromEnv, LOCAL_DYNAMO_CONFIG } from '../../lambda/store/dynamo-client';
 import { endpoint, issueKey, newFactoryId } from '../support/local-api';
+import { BUNDLE_LIMIT_BYTES } from '../../tools/bench/report';
 import { testApp } from './synth';
 
 let template: Template;
@@ -117,9 +118,9 @@ describe('Lambda (issue point 5)', () => {
       code = readFileSync(bundlePath, 'utf8');
     });
 
-    test('is one minified ESM file under 320 KB (half of a comparable public sample)', () => {
+    test('is one minified ESM file under 260,000 bytes (bench/asset-sizes.md)', () => {
       expect(readdirSync(join(bundlePath, '..'))).toEqual(['index.mjs']);
-      expect(statSync(bundlePath).size).toBeLessThan(320_000);
+      expect(statSync(bundlePath).size).toBeLessThan(BUNDLE_LIMIT_BYTES);
       expect(code.split('\n').length).toBeLessThan(50);
     });
 
@@ -131,6 +132,11 @@ describe('Lambda (issue point 5)', () => {
 
     test('leaves out credential providers Lambda never uses', () => {
       for (const unused of ['sso-oidc', 'AssumeRoleWithWebIdentity', 'credential_process']) expect(code).not.toContain(unused);
+    });
+
+    test("leaves out the SDK's event-stream codec, which DynamoDB never uses (lambda/sdk/no-event-streams.ts)", () => {
+      expect(code).not.toContain(':event-type');
+      expect(code).toContain('This Lambda bundle has no event-stream codec');
     });
 
     test('runs with the environment the stack gives it: answers a proxy event from DynamoDB Local, metrics in the alarms\' namespace', async () => {

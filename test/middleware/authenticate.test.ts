@@ -1,6 +1,6 @@
 import middy from '@middy/core';
-import { authenticate } from '../../lambda/api/middleware/authenticate';
-import { answerWhenConfirmed } from '../../lambda/api/speculative-read';
+import { authenticate } from '../../lambda/api/contacts/authenticate';
+import { answerWhenConfirmed } from '../../lambda/api/contacts/speculative-read';
 import type { ApiContext, RouteHandler } from '../../lambda/api/types';
 import { hashSecret } from '../../lambda/domain/api-key';
 import type { AuthDecision, KeyAuthorizer } from '../../lambda/domain/ports';
@@ -43,13 +43,13 @@ const withRoute = (keys: KeyAuthorizer, route: RouteHandler) =>
 
 const KNOWN = { factoryId: 'fac_a', keyId: 'key_1' };
 const AUTH = { authorization: `Bearer ${SECRET}` };
-const read: RouteHandler = async (_event, ctx) => ({ statusCode: 200, body: JSON.stringify(ctx.caller) });
+const read: RouteHandler = async (_event, ctx) => ({ statusCode: 200, body: JSON.stringify(ctx.state.caller) });
 
 const run = (keys: KeyAuthorizer, headers: Record<string, string>) => {
   const ctx = context();
   const handler = middy()
     .use(authenticate(keys, () => 0))
-    .handler(async (_event: unknown, c: typeof ctx) => ({ statusCode: 200, body: JSON.stringify(c.caller) }));
+    .handler(async (_event: unknown, c: typeof ctx) => ({ statusCode: 200, body: JSON.stringify(c.state.caller) }));
   return handler(proxyEvent({ headers }), ctx);
 };
 

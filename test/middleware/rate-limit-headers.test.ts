@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import httpErrorHandler from '@middy/http-error-handler';
-import { rateLimitFields, rateLimitHeaders } from '../../lambda/api/middleware/rate-limit-headers';
+import { rateLimitFields, rateLimitHeaders } from '../../lambda/api/contacts/rate-limit-headers';
 import { apiError } from '../../lambda/api/responses';
 import type { ApiContext } from '../../lambda/api/types';
 import { context } from '../support/events';
@@ -19,7 +19,7 @@ describe('rateLimitHeaders', () => {
     const handler = middy<unknown, { statusCode: number; headers?: Record<string, string>; body: string }, Error, ApiContext>()
       .use(rateLimitHeaders())
       .handler(async (_event, ctx) => {
-        ctx.rate = RATE;
+        ctx.state.rate = RATE;
         return { statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: '{}' };
       });
     const res = await handler({}, context() as ApiContext);
@@ -31,7 +31,7 @@ describe('rateLimitHeaders', () => {
       .use(rateLimitHeaders())
       .use(httpErrorHandler({ logger: false }))
       .handler(async (_event, ctx) => {
-        ctx.rate = { ...RATE, remaining: 0, windowSeconds: 3 };
+        ctx.state.rate = { ...RATE, remaining: 0, windowSeconds: 3 };
         throw apiError(429, 'slow down', { 'Retry-After': '3' });
       });
     const res = (await handler({}, context() as ApiContext)) as { statusCode: number; headers: Record<string, string> };

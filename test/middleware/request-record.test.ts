@@ -1,5 +1,6 @@
 import middy from '@middy/core';
 import { requestRecord } from '../../lambda/api/middleware/request-record';
+import type { RequestState } from '../../lambda/api/request-state';
 import type { ApiContext, ApiEvent } from '../../lambda/api/types';
 import { JsonLogger } from '../../lambda/observability/logger';
 import { metricsOptionsFromEnv, RequestMetrics } from '../../lambda/observability/metrics';
@@ -25,7 +26,7 @@ interface Served {
 /** One request through the middleware, with a logger at `level` and metrics on or off; what it wrote. */
 async function serve(
   answer: { status: number; method?: string; dynamoLatencies?: number[] },
-  options: { level?: string; metrics?: boolean; event?: Partial<ApiEvent>; context?: Partial<ApiContext> } = {},
+  options: { level?: string; metrics?: boolean; event?: Partial<ApiEvent>; state?: Omit<Partial<RequestState>, 'calls'> } = {},
 ): Promise<Served> {
   const writes: Served['writes'] = [];
   const logger = new JsonLogger({
@@ -41,11 +42,12 @@ async function serve(
     .use(requestRecord(() => `${method} /api/v1/contacts`, { logger, metrics }))
     .handler(async (_event, c) => {
       // What the stores record in the request's call log.
-      if (c.calls) c.calls.calls += latencies.length;
-      c.calls?.latenciesMs.push(...latencies);
+      c.state.calls.calls += latencies.length;
+      c.state.calls.latenciesMs.push(...latencies);
       return { statusCode: answer.status, body: '{}' };
     });
-  const ctx = { ...context(), calls: { calls: 0, latenciesMs: [] }, ...options.context } as ApiContext;
+  const ctx = context();
+  Object.assign(ctx.state, options.state);
   await handler(proxyEvent({ httpMethod: method, ...options.event }), ctx);
   const lines = writes.flatMap(({ text }) => text.trim().split('\n')).map((line) => JSON.parse(line) as Record<string, unknown>);
   return { writes, lines };
@@ -68,7 +70,7 @@ describe('requestRecord: the write', () => {
   });
 
   test('writes a 5xx line to stderr and its metrics to stdout', async () => {
-    const { writes } = await serve({ status: 503 }, { context: { failure: 'StorageUnavailableError(TimeoutError)' } });
+    const { writes } = await serve({ status: 503 }, { state: { failure: 'StorageUnavailableError(TimeoutError)' } });
     expect(writes.map(({ stream, text }) => [stream, '_aws' in JSON.parse(text) ? 'metrics' : 'log'])).toEqual([
       ['stderr', 'log'],
       ['stdout', 'metrics'],
@@ -91,7 +93,7 @@ describe('requestRecord: the log line', () => {
   test('carries request id, route, status, latency, DynamoDB calls, factory and key id', async () => {
     const served = await serve(
       { status: 201, dynamoLatencies: [3, 4] },
-      { event: { requestContext: { requestId: 'req-123' } as never }, context: { caller: { factoryId: 'fac_log', keyId: 'key_log' } } },
+      { event: { requestContext: { requestId: 'req-123' } as never }, state: { caller: { factoryId: 'fac_log', keyId: 'key_log' } } },
     );
     expect(logLine(served)).toEqual(
       expect.objectContaining({
@@ -126,12 +128,12 @@ describe('requestRecord: the log line', () => {
   });
 
   test('is at error level for a 5xx, with the class of the error behind it', async () => {
-    const served = await serve({ status: 503 }, { context: { failure: 'StorageUnavailableError(TimeoutError)' } });
+    const served = await serve({ status: 503 }, { state: { failure: 'StorageUnavailableError(TimeoutError)' } });
     expect(logLine(served)).toEqual(expect.objectContaining({ level: 'ERROR', status: 503, errorClass: 'StorageUnavailableError(TimeoutError)' }));
   });
 
-  test('carries what the API adds in context.logFields', async () => {
-    const served = await serve({ status: 202 }, { context: { logFields: { origin: 'https://shop.example' } } });
+  test("carries what the API adds in the request state's logFields", async () => {
+    const served = await serve({ status: 202 }, { state: { logFields: { origin: 'https://shop.example' } } });
     expect(logLine(served)).toEqual(expect.objectContaining({ origin: 'https://shop.example' }));
   });
 });

@@ -1,5 +1,6 @@
 import middy from '@middy/core';
-import { corsHeaders, noCorsHeaders } from '../../lambda/api/middleware/cors';
+import { corsHeaders } from '../../lambda/api/ingest/cors-headers';
+import { noCorsHeaders } from '../../lambda/api/contacts/no-cors-headers';
 import { responseHeaders } from '../../lambda/api/middleware/response-headers';
 import { context, proxyEvent } from '../support/events';
 

@@ -4,7 +4,7 @@ import { runClear } from '../../lambda/control/run-clear';
 import type { ClearableField } from '../../lambda/domain/cleared';
 import { upsertContact } from '../../lambda/domain/upsert-contact';
 import { upsertBody } from '../../lambda/domain/upsert-input';
-import { dynamoDependencies } from '../../lambda/api/dynamo-dependencies';
+import { dynamoDependencies } from '../../lambda/api/contacts/dynamo-dependencies';
 import { DynamoEnrichmentStore } from '../../lambda/enrichment/dynamo-enrichment-store';
 import type { PassWrite } from '../../lambda/enrichment/ports';
 import { mapWithConcurrency } from '../../lambda/enrichment/run-bulk';

@@ -2,7 +2,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import type { Server } from 'node:http';
 import { format } from 'node:util';
-import type { ApiHandler } from '../../lambda/api/app';
+import type { ApiHandler } from '../../lambda/api/pipeline';
 import { generateKey } from '../../lambda/domain/api-key';
 import { createHttpAdapter, listen } from '../../local/http-adapter';
 import { freePort } from '../../local/ports';
@@ -35,7 +35,7 @@ async function loadLoudHandlers(): Promise<Handlers> {
     let handlers: Handlers | undefined;
     await jest.isolateModulesAsync(async () => {
       const { handler } = await import('../../lambda/api/handler');
-      const { createApiHandler } = await import('../../lambda/api/app');
+      const { createContactsHandler } = await import('../../lambda/api/contacts/routes');
       const { createDocumentClient, DEFAULT_DYNAMO_CONFIG } = await import('../../lambda/store/dynamo-client');
       const { DynamoContactStore } = await import('../../lambda/store/dynamo-contact-store');
       const { DynamoKeyAuthorizer } = await import('../../lambda/store/dynamo-key-authorizer');
@@ -43,8 +43,8 @@ async function loadLoudHandlers(): Promise<Handlers> {
       const live = createDocumentClient({ ...DEFAULT_DYNAMO_CONFIG, endpoint: process.env.DYNAMODB_ENDPOINT, requestTimeoutMs: 10_000 });
       handlers = {
         entry: handler,
-        storeDown: createApiHandler({ contacts: new DynamoContactStore(closed, tables.contacts), keys: new DynamoKeyAuthorizer(closed, tables.keys) }),
-        contactsDown: createApiHandler({ contacts: new DynamoContactStore(closed, tables.contacts), keys: new DynamoKeyAuthorizer(live, tables.keys) }),
+        storeDown: createContactsHandler({ contacts: new DynamoContactStore(closed, tables.contacts), keys: new DynamoKeyAuthorizer(closed, tables.keys) }),
+        contactsDown: createContactsHandler({ contacts: new DynamoContactStore(closed, tables.contacts), keys: new DynamoKeyAuthorizer(live, tables.keys) }),
       };
     });
     return handlers as Handlers;

@@ -2,9 +2,9 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import type { ApiDependencies } from '../../lambda/api/app';
+import type { ContactsDependencies } from '../../lambda/api/contacts/routes';
 import { createDynamoClient, DEFAULT_DYNAMO_CONFIG, documentClientOf, type DynamoConfig } from '../../lambda/store/dynamo-client';
-import { dynamoDependencies } from '../../lambda/api/dynamo-dependencies';
+import { dynamoDependencies } from '../../lambda/api/contacts/dynamo-dependencies';
 import { COMPANY_SK_PREFIX, CONTACT_SK_PREFIX } from '../../lambda/store/schema';
 import { endpoint, startLocalApi, tables, type LocalApi } from './local-api';
 
@@ -300,7 +300,7 @@ export async function startFaultyApi(options: { config?: Partial<DynamoConfig>; 
   const client = createDynamoClient(config);
   const faults = new FaultInjector(client, config.requestTimeoutMs);
   const doc = documentClientOf(client);
-  const deps: ApiDependencies = dynamoDependencies(doc, tables);
+  const deps: ContactsDependencies = dynamoDependencies(doc, tables);
   if (options.now) deps.now = options.now;
   const api = await startLocalApi(deps);
   return {

@@ -1,9 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
-import { createApiHandler, createIngestHandler, type ApiDependencies, type ApiHandler } from '../../lambda/api/app';
+import { createContactsHandler, type ContactsDependencies } from '../../lambda/api/contacts/routes';
+import { createIngestHandler } from '../../lambda/api/ingest/routes';
+import type { ApiHandler } from '../../lambda/api/pipeline';
 import { createDocumentClient, DEFAULT_DYNAMO_CONFIG, type DynamoConfig } from '../../lambda/store/dynamo-client';
-import { dynamoDependencies, ingestDynamoDependencies, type IngestWiring } from '../../lambda/api/dynamo-dependencies';
-import { API_TABLE, type IngestDependencies } from '../../lambda/api/routes';
+import { dynamoDependencies } from '../../lambda/api/contacts/dynamo-dependencies';
+import { ingestDynamoDependencies, type IngestWiring } from '../../lambda/api/ingest/dynamo-dependencies';
+import { API_PREFIXES } from '../../lambda/api/prefixes';
+import type { IngestDependencies } from '../../lambda/api/ingest/routes';
 import { KeyAdmin, type CreateKeyOptions } from '../../lambda/store/key-admin';
 import { tableNamesFromEnv } from '../../lambda/store/schema';
 import { startBundledServer } from '../../local/bundle/bundled-server';
@@ -31,7 +35,7 @@ export function newFactoryId(label = 't'): string {
 }
 
 /** Stores backed by the run's DynamoDB Local, wired and configured as the Lambda's. */
-export function realDependencies(config: Partial<DynamoConfig> = {}): ApiDependencies {
+export function realDependencies(config: Partial<DynamoConfig> = {}): ContactsDependencies {
   const doc = createDocumentClient({ ...DEFAULT_DYNAMO_CONFIG, endpoint: endpoint(), ...config });
   return dynamoDependencies(doc, tables);
 }
@@ -58,15 +62,15 @@ export function realIngestDependencies(wiring: IngestWiring = {}, config: Partia
  * assets; pass dependencies to wrap stores (fault injection) or control the
  * clock (then only the contacts API is served).
  */
-export async function startLocalApi(deps?: ApiDependencies): Promise<LocalApi> {
+export async function startLocalApi(deps?: ContactsDependencies): Promise<LocalApi> {
   const bundleDir = process.env.CONTACTS_API_BUNDLE_DIR;
   if (!deps && bundleDir) return startBundledApi(bundleDir);
-  return serve(deps ? createApiHandler(deps) : hostHandler(await sourceHandlers()));
+  return serve(deps ? createContactsHandler(deps) : hostHandler(await sourceHandlers()));
 }
 
 /** Both APIs in this process, the ingest API on the dependencies given (a clock, wider limits, faults). */
-export async function startLocalHost(ingest: IngestDependencies, contacts: ApiDependencies = realDependencies()): Promise<LocalApi> {
-  return serve(hostHandler({ contacts: createApiHandler(contacts), ingest: createIngestHandler(ingest) }));
+export async function startLocalHost(ingest: IngestDependencies, contacts: ContactsDependencies = realDependencies()): Promise<LocalApi> {
+  return serve(hostHandler({ contacts: createContactsHandler(contacts), ingest: createIngestHandler(ingest) }));
 }
 
 async function serve(handler: ApiHandler): Promise<LocalApi> {
@@ -100,7 +104,7 @@ async function startBundledApi(dir: string): Promise<LocalApi> {
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     LOG_LEVEL: 'ERROR',
     POWERTOOLS_METRICS_DISABLED: 'true',
-  }, undefined, API_TABLE.ingest.prefix);
+  }, undefined, API_PREFIXES.ingest);
   return {
     baseUrl: server.baseUrl,
     pid: server.pid,

@@ -124,7 +124,7 @@ function measureInit(assetFile: string, env: NodeJS.ProcessEnv, runs: number, di
  * from lib/service-function.ts) and an esbuild metafile, to say what the
  * bundle holds; the rebuild is compared byte for byte with the asset.
  */
-async function breakdown(asset: Buffer, entry: string): Promise<BundleBreakdown> {
+export async function breakdown(asset: Buffer, entry: string): Promise<BundleBreakdown> {
   const { BUNDLING } = await import('../../lib/service-function');
   const aliases: Record<string, string> = {};
   const notReproduced: string[] = [];

@@ -1,7 +1,8 @@
 import { Agent, request as httpRequest, type Server } from 'node:http';
-import { createApiHandler, type ApiHandler } from '../../lambda/api/app';
+import { createContactsHandler } from '../../lambda/api/contacts/routes';
+import type { ApiHandler } from '../../lambda/api/pipeline';
 import { createDynamoClient, DEFAULT_DYNAMO_CONFIG, documentClientOf } from '../../lambda/store/dynamo-client';
-import { dynamoDependencies } from '../../lambda/api/dynamo-dependencies';
+import { dynamoDependencies } from '../../lambda/api/contacts/dynamo-dependencies';
 import { createHttpAdapter, listen } from '../../local/http-adapter';
 import { CallRecorder, type RequestTrace } from './counting';
 import { installDelay, type DelaySetting } from './delay';
@@ -44,7 +45,7 @@ export async function startContainer(store: BenchStore, options: { record: boole
   recorder?.install(client, { consumedCapacity: true });
   installDelay(client, delay);
   const doc = documentClientOf(client);
-  const handler = createApiHandler(dynamoDependencies(doc, store.tables));
+  const handler = createContactsHandler(dynamoDependencies(doc, store.tables));
 
   // Traces by request id: the adapter's id comes back in X-Request-Id.
   const traces = new Map<string, RequestTrace>();

@@ -6,7 +6,7 @@
  * counter's driver (instructions-driver.ts), so both measure the same call.
  */
 import { randomUUID } from 'node:crypto';
-import type { ApiHandler } from '../../lambda/api/app';
+import type { ApiHandler } from '../../lambda/api/pipeline';
 import { incomingMessageOf, lambdaContext, toProxyEvent } from '../../local/http-adapter';
 import type { BenchRequest } from './container';
 

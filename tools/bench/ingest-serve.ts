@@ -8,8 +8,10 @@
  * production, but never refuses.
  */
 import './env';
-import { createApiHandler, createIngestHandler } from '../../lambda/api/app';
-import { containerDependencies, ingestDynamoDependencies } from '../../lambda/api/dynamo-dependencies';
+import { createContactsHandler } from '../../lambda/api/contacts/routes';
+import { createIngestHandler } from '../../lambda/api/ingest/routes';
+import { containerDependencies } from '../../lambda/api/contacts/dynamo-dependencies';
+import { ingestDynamoDependencies } from '../../lambda/api/ingest/dynamo-dependencies';
 import { ratePolicy } from '../../lambda/ingest/limits';
 import { createDocumentClient, dynamoConfigFromEnv } from '../../lambda/store/dynamo-client';
 import { tableNamesFromEnv } from '../../lambda/store/schema';
@@ -21,7 +23,7 @@ async function main(): Promise<void> {
   const ingest = ingestDynamoDependencies(createDocumentClient(dynamoConfigFromEnv()), tableNamesFromEnv(), {
     addressLimits: { requests: wide, featureRequests: wide },
   });
-  const server = createHttpAdapter(hostHandler({ contacts: createApiHandler(containerDependencies()), ingest: createIngestHandler(ingest) }));
+  const server = createHttpAdapter(hostHandler({ contacts: createContactsHandler(containerDependencies()), ingest: createIngestHandler(ingest) }));
   const port = await listen(server, 0, '127.0.0.1');
   process.stdout.write(`listening ${port}\n`);
   process.on('SIGTERM', () => server.close(() => process.exit(0)));

@@ -6,9 +6,10 @@
  * container.ts, on the service's side and on the bare client's alike.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createApiHandler, type ApiHandler } from '../../lambda/api/app';
+import { createContactsHandler } from '../../lambda/api/contacts/routes';
+import type { ApiHandler } from '../../lambda/api/pipeline';
 import { createDocumentClient, createDynamoClient, documentClientOf, dynamoConfigFromEnv } from '../../lambda/store/dynamo-client';
-import { dynamoDependencies } from '../../lambda/api/dynamo-dependencies';
+import { dynamoDependencies } from '../../lambda/api/contacts/dynamo-dependencies';
 import { tableNamesFromEnv } from '../../lambda/store/schema';
 import { installDelay } from './delay';
 
@@ -39,5 +40,5 @@ export async function entryPoint(delayMs: number): Promise<ApiHandler> {
   if (delayMs === 0) return ((await import('../../lambda/api/handler')) as { handler: ApiHandler }).handler;
   const tables = tableNamesFromEnv();
   const doc = benchDocumentClient(delayMs);
-  return createApiHandler(dynamoDependencies(doc, tables));
+  return createContactsHandler(dynamoDependencies(doc, tables));
 }

@@ -6,8 +6,8 @@
  * metrics on, fed the API Gateway event the local adapter builds for the
  * same HTTP request). Everything it needs comes from the environment.
  */
-import { createApiHandler } from '../../lambda/api/app';
-import { dynamoDependencies } from '../../lambda/api/dynamo-dependencies';
+import { createContactsHandler } from '../../lambda/api/contacts/routes';
+import { dynamoDependencies } from '../../lambda/api/contacts/dynamo-dependencies';
 import { createDocumentClient, dynamoConfigFromEnv } from '../../lambda/store/dynamo-client';
 import { tableNamesFromEnv } from '../../lambda/store/schema';
 import { bareOperation } from './bare-client';
@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   const deps = dynamoDependencies(doc, tableNamesFromEnv());
   // In handler mode, a function timeout to match valgrind's pace (the context reports it).
   const operation: () => Promise<unknown> =
-    setup.mode === 'bare' ? bareOperation(setup.shape, deps, setup.target) : handlerOperation(createApiHandler(deps), setup.request, 600_000);
+    setup.mode === 'bare' ? bareOperation(setup.shape, deps, setup.target) : handlerOperation(createContactsHandler(deps), setup.request, 600_000);
   for (let i = 0; i < setup.requests; i += 1) await operation();
   doc.destroy();
 }

@@ -12,8 +12,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import type { ApiHandler } from '../../lambda/api/app';
-import { dynamoDependencies } from '../../lambda/api/dynamo-dependencies';
+import type { ApiHandler } from '../../lambda/api/pipeline';
+import { dynamoDependencies } from '../../lambda/api/contacts/dynamo-dependencies';
 import { tableNamesFromEnv } from '../../lambda/store/schema';
 import { bareOperation } from './bare-client';
 import { handlerOperation } from './handler-operation';

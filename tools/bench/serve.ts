@@ -14,7 +14,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { dynamoDependencies } from '../../lambda/api/dynamo-dependencies';
+import { dynamoDependencies } from '../../lambda/api/contacts/dynamo-dependencies';
 import { tableNamesFromEnv } from '../../lambda/store/schema';
 import { createHttpAdapter, listen, type ProxyHandler } from '../../local/http-adapter';
 import type { BareTarget } from './bare-client';

@@ -7,7 +7,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import type { Server } from 'node:http';
-import type { ApiHandler } from '../../lambda/api/app';
+import type { ApiHandler } from '../../lambda/api/pipeline';
 import type { TableNames } from '../../lambda/store/schema';
 import { createHttpAdapter, listen } from '../../local/http-adapter';
 import { OpenApiChecker } from '../../openapi/response-check';

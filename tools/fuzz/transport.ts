@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
-import type { ApiHandler } from '../../lambda/api/app';
+import type { ApiHandler } from '../../lambda/api/pipeline';
 import { incomingMessageOf, lambdaContext, toProxyEvent } from '../../local/http-adapter';
 import type { FuzzRequest } from './request';
 

@@ -1,8 +1,11 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
-import { createApiHandler, createIngestHandler, type ApiHandler } from '../../lambda/api/app';
+import { createContactsHandler } from '../../lambda/api/contacts/routes';
+import { createIngestHandler } from '../../lambda/api/ingest/routes';
+import type { ApiHandler } from '../../lambda/api/pipeline';
 import { generateKey } from '../../lambda/domain/api-key';
-import { dynamoDependencies, ingestDynamoDependencies } from '../../lambda/api/dynamo-dependencies';
+import { dynamoDependencies } from '../../lambda/api/contacts/dynamo-dependencies';
+import { ingestDynamoDependencies } from '../../lambda/api/ingest/dynamo-dependencies';
 import { ratePolicy } from '../../lambda/ingest/limits';
 import { hostHandler } from '../../local/host';
 import { KeyAdmin } from '../../lambda/store/key-admin';
@@ -61,7 +64,7 @@ export function worldSecrets(world: FuzzWorld): string[] {
 
 /** The contacts API wired as the Lambda wires it, on the given tables, with the frozen clock. */
 export function fuzzHandler(doc: DynamoDBDocumentClient, tables: TableNames): ApiHandler {
-  return createApiHandler({ ...dynamoDependencies(doc, tables), now: () => FROZEN_NOW });
+  return createContactsHandler({ ...dynamoDependencies(doc, tables), now: () => FROZEN_NOW });
 }
 
 /**

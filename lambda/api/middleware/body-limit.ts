@@ -1,6 +1,5 @@
-import type { MiddlewareObj } from '@middy/core';
+import type { Check } from '../pipeline';
 import { apiError } from '../responses';
-import type { ApiEvent } from '../types';
 
 /** Decoded size in bytes of a proxy event body, without decoding it. */
 export function bodyBytes(body: string | null, isBase64Encoded: boolean): number {
@@ -10,15 +9,12 @@ export function bodyBytes(body: string | null, isBase64Encoded: boolean): number
   return Math.floor((body.length * 3) / 4) - padding;
 }
 
-/** Refuses bodies larger than `maxBytes` with 413 (spec 8: 512 KiB). */
-export function bodyLimit(maxBytes: number): MiddlewareObj<ApiEvent> {
-  return {
-    name: 'bodyLimit',
-    before: ({ event }) => {
-      const size = bodyBytes(event.body, event.isBase64Encoded);
-      if (size > maxBytes) {
-        throw apiError(413, `Request body is ${size} bytes; the limit is ${maxBytes} bytes (${maxBytes / 1024} KiB).`);
-      }
-    },
+/** A route's check: refuses bodies larger than `maxBytes` with 413 (spec 8: 512 KiB). */
+export function bodyLimit(maxBytes: number): Check {
+  return (event) => {
+    const size = bodyBytes(event.body, event.isBase64Encoded);
+    if (size > maxBytes) {
+      throw apiError(413, `Request body is ${size} bytes; the limit is ${maxBytes} bytes (${maxBytes / 1024} KiB).`);
+    }
   };
 }

@@ -1,6 +1,7 @@
-import type { MiddlewareObj } from '@middy/core';
 import { isUtf8 } from 'node:buffer';
+import type * as z from 'zod/mini';
 import { clip } from '../../domain/clip';
+import type { BodyReader } from '../pipeline';
 import { apiError } from '../responses';
 import type { ApiEvent } from '../types';
 
@@ -11,29 +12,36 @@ function decodeBase64Body(body: string): string {
   return bytes.toString('utf8');
 }
 
+/** The body a contacts API message for an empty body shows. */
+const CONTACT_EXAMPLE = '{"email": "ada@example.com"}';
+
 /**
- * Parses the body as JSON into `event.body`; malformed, not UTF-8 or empty
- * gives 400 (spec 7; the ingest contract too). `example` is the body the
- * message for an empty one shows. The Content-Type is not enforced: a JSON body is read as JSON.
+ * The body parsed as JSON; malformed, not UTF-8 or empty gives 400 (spec 7;
+ * the ingest contract too). `example` is the body the message for an empty
+ * one shows. The Content-Type is not enforced: a JSON body is read as JSON.
  * Our own rather than @middy/http-json-body-parser, which answers 415/422
  * where the spec wants 400.
  */
-export function jsonBody(example = '{"email": "ada@example.com"}'): MiddlewareObj<ApiEvent> {
-  return {
-    name: 'jsonBody',
-    before: ({ event }) => {
-      const text = event.isBase64Encoded && event.body ? decodeBase64Body(event.body) : event.body;
-      if (!text || text.trim() === '') {
-        throw apiError(400, `Request body is empty: send a JSON object, like ${example}.`);
-      }
-      try {
-        // A UTF-8 byte order mark is not JSON, but it is harmless: skip it.
-        (event as { body: unknown }).body = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-      } catch (error) {
-        // V8 quotes part of the input in its message: keep it short.
-        const reason = error instanceof SyntaxError ? `: ${clip(error.message, 160)}` : '';
-        throw apiError(400, `Request body is not valid JSON${reason}.`);
-      }
-    },
-  };
+export function parseJsonBody(event: Pick<ApiEvent, 'body' | 'isBase64Encoded'>, example = CONTACT_EXAMPLE): unknown {
+  const text = event.isBase64Encoded && event.body ? decodeBase64Body(event.body) : event.body;
+  if (!text || text.trim() === '') {
+    throw apiError(400, `Request body is empty: send a JSON object, like ${example}.`);
+  }
+  try {
+    // A UTF-8 byte order mark is not JSON, but it is harmless: skip it.
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch (error) {
+    // V8 quotes part of the input in its message: keep it short.
+    const reason = error instanceof SyntaxError ? `: ${clip(error.message, 160)}` : '';
+    throw apiError(400, `Request body is not valid JSON${reason}.`);
+  }
+}
+
+/**
+ * A route's body as JSON, not validated here (the ingest API's events are
+ * validated one by one by their operation); `documented` is the schema the
+ * OpenAPI document shows for it.
+ */
+export function jsonBody(example = CONTACT_EXAMPLE, documented?: z.ZodMiniType): BodyReader<unknown> {
+  return { read: (event) => parseJsonBody(event, example), schema: documented };
 }

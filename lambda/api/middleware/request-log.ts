@@ -1,4 +1,5 @@
 import { requestIdOf } from '../request-id';
+import type { RequestState } from '../request-state';
 import type { ApiContext, ApiEvent } from '../types';
 
 let coldStart = true;
@@ -8,18 +9,19 @@ let coldStart = true;
  * id (the one in the `X-Request-Id` response header), route, status,
  * latency, DynamoDB calls and their time, the caller's factory and key id,
  * for a 5xx the class of the error behind it, and what the API itself adds
- * (`context.logFields`). Never the raw path or query string (they can hold
+ * (the request state's `logFields`). Never the raw path or query string (they can hold
  * an email or a key), headers or the body.
  */
 export function requestLogFields(request: {
   event: ApiEvent;
-  context: ApiContext;
+  context: Pick<ApiContext, 'awsRequestId'>;
+  state: RequestState;
   route: string;
   status: number;
   startedAt: number | undefined;
 }): Record<string, unknown> {
-  const { event, context, status, startedAt } = request;
-  const dynamo = context.calls;
+  const { event, context, state, status, startedAt } = request;
+  const dynamo = state.calls;
   const fields: Record<string, unknown> = {
     requestId: requestIdOf(event, context),
     lambdaRequestId: context.awsRequestId,
@@ -28,12 +30,12 @@ export function requestLogFields(request: {
     latencyMs: startedAt === undefined ? undefined : Math.round(performance.now() - startedAt),
     dynamoCalls: dynamo?.calls,
     dynamoMs: dynamo && Math.round(dynamo.latenciesMs.reduce((sum, ms) => sum + ms, 0)),
-    factoryId: context.caller?.factoryId,
-    keyId: context.caller?.keyId,
-    errorClass: status >= 500 ? (context.failure ?? 'unknown') : undefined,
+    factoryId: state.caller?.factoryId,
+    keyId: state.caller?.keyId,
+    errorClass: status >= 500 ? (state.failure ?? 'unknown') : undefined,
   };
   // Assigned, not spread: the line is built for every request (see metrics.ts).
-  const extra = context.logFields;
+  const extra = state.logFields;
   if (extra) for (const name in extra) fields[name] = extra[name];
   fields.coldStart = coldStart;
   coldStart = false;

@@ -1,6 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import { logger as containerLogger, type JsonLogger } from '../../observability/logger';
 import { RequestMetrics } from '../../observability/metrics';
+import type { RequestState } from '../request-state';
 import type { ApiContext, ApiEvent, ApiResult } from '../types';
 import { requestLogFields } from './request-log';
 import { requestOutcome, upsertCounts, type CountsOf } from './request-metrics';
@@ -22,7 +23,7 @@ export interface RequestRecordOptions {
  * (JsonLogger.emit). A 5xx's line goes to stderr, its metrics still to stdout.
  */
 export function requestRecord(
-  routeOf: (event: ApiEvent, context: ApiContext) => string,
+  routeOf: (event: ApiEvent, state: RequestState) => string,
   options: RequestRecordOptions = {},
 ): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext, { startedAt?: number }> {
   const { countsOf = upsertCounts, logger = containerLogger, metrics = containerMetrics } = options;
@@ -32,13 +33,14 @@ export function requestRecord(
     response: ApiResult | null;
     internal: { startedAt?: number };
   }) => {
+    const { state } = context;
     const status = response?.statusCode ?? 500;
-    const route = routeOf(event, context);
+    const route = routeOf(event, state);
     const level = status >= 500 ? 'ERROR' : 'INFO';
     const line = logger.enabled(level)
-      ? logger.format(level, 'request', requestLogFields({ event, context, route, status, startedAt: internal.startedAt }))
+      ? logger.format(level, 'request', requestLogFields({ event, context, state, route, status, startedAt: internal.startedAt }))
       : '';
-    logger.emit(level, line, metrics.enabled ? metrics.line(requestOutcome({ event, context, route, status }, countsOf)) : '');
+    logger.emit(level, line, metrics.enabled ? metrics.line(requestOutcome({ event, state, route, status }, countsOf)) : '');
   };
   return {
     name: 'requestRecord',

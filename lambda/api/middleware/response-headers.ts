@@ -4,7 +4,7 @@ import type { ApiResult } from '../types';
 /**
  * Headers every response of every API carries, errors included: no caching
  * of tenant data, no content sniffing. Whether an answer may carry CORS
- * headers is each API's own rule (middleware/cors.ts, routes.ts).
+ * headers is each API's own rule (contacts/no-cors-headers.ts, ingest/cors-headers.ts).
  */
 export function responseHeaders(): MiddlewareObj<unknown, ApiResult> {
   const apply = ({ response }: { response: ApiResult | null }) => {

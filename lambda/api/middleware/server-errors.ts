@@ -33,15 +33,15 @@ export function serverErrors(unavailable: string = CONTACTS_UNAVAILABLE): Middle
       const { error, context } = request;
       if (!error || isHttpError(error)) return;
       const requestId = context.awsRequestId;
-      context.failure = failureClass(error);
+      const failure = (context.state.failure = failureClass(error));
       if (error instanceof StorageUnavailableError || error.name === 'TimeoutError') {
-        logger.warn('storage unavailable', { lambdaRequestId: requestId, errorClass: context.failure, error: redactKeys(error.message) });
+        logger.warn('storage unavailable', { lambdaRequestId: requestId, errorClass: failure, error: redactKeys(error.message) });
         request.error = apiError(503, unavailable, { 'Retry-After': '1' });
         return;
       }
       logger.error('unexpected error', {
         lambdaRequestId: requestId,
-        errorClass: context.failure,
+        errorClass: failure,
         error: redactKeys(error.message),
         stack: error.stack && redactKeys(error.stack),
       });

@@ -1,36 +1,23 @@
-import type { MiddlewareObj } from '@middy/core';
 import type * as z from 'zod/mini';
+import type { BodyReader } from '../pipeline';
 import { apiError } from '../responses';
-import type { ApiEvent } from '../types';
+import { parseJsonBody } from './json-body';
 
-/** The validateBody step of a route: its schema is also what the OpenAPI document says the body is. */
-export interface ValidateBodyStep extends MiddlewareObj<ApiEvent> {
-  name: 'validateBody';
-  schema: z.ZodMiniType;
+/**
+ * The parsed body checked against a zod schema, as the schema's output;
+ * invalid content gives 422 listing every problem (spec 7).
+ */
+export function validateBody<Out>(schema: z.ZodMiniType<Out>, parsed: unknown): Out {
+  const result = schema.safeParse(parsed);
+  if (!result.success) throw apiError(422, result.error.issues.map((issue) => issue.message).join('; '));
+  return result.data;
 }
 
 /**
- * Validates the parsed body against a zod schema and replaces it with the
- * schema's output; invalid content gives 422 listing every problem (spec 7).
+ * A route's body: JSON (400, see parseJsonBody), then valid against the
+ * schema (422). The schema is also what the OpenAPI document says the body
+ * is, and its output type is what the route's operation receives.
  */
-export function validateBody(schema: z.ZodMiniType): ValidateBodyStep {
-  return {
-    name: 'validateBody',
-    schema,
-    before: ({ event }) => {
-      // jsonBody has replaced the text with what it parsed.
-      const parsed = event as unknown as { body: unknown };
-      const result = schema.safeParse(parsed.body);
-      if (!result.success) throw apiError(422, result.error.issues.map((issue) => issue.message).join('; '));
-      parsed.body = result.data;
-    },
-  };
-}
-
-/** The body schema a route's steps validate with, if any (read by the OpenAPI generator). */
-export function bodySchemaOf(steps: readonly { name?: string }[]): z.ZodMiniType | undefined {
-  for (const step of steps) {
-    if (step.name === 'validateBody' && 'schema' in step) return (step as ValidateBodyStep).schema;
-  }
-  return undefined;
+export function validBody<Out>(schema: z.ZodMiniType<Out>, example?: string): BodyReader<Out> {
+  return { read: (event) => validateBody(schema, parseJsonBody(event, example)), schema };
 }

@@ -3,7 +3,7 @@ import type { ReportStore } from '../../ingest/ports';
 import { receiveEvents } from '../../ingest/receive-events';
 import { METRIC } from '../../observability/names';
 import { apiError, json } from '../responses';
-import type { EventWithBody, RouteHandler } from '../types';
+import type { Operation } from '../pipeline';
 import { receiptOf } from './ingest-receipt';
 
 /**
@@ -11,22 +11,22 @@ import { receiptOf } from './ingest-receipt';
  * type, the size, the key, the origin and the limits, and parsed the JSON:
  * 202 `{accepted, duplicates, rejected}`, or 422 when no event is valid.
  */
-export function receiveEventsOperation(deps: { reports: ReportStore; retentionDays: number; now?: () => number }): RouteHandler<EventWithBody<unknown>> {
+export function receiveEventsOperation(deps: { reports: ReportStore; retentionDays: number; now?: () => number }): Operation<unknown> {
   const now = deps.now ?? Date.now;
-  return async (event, context) => {
+  return async ({ body, state }) => {
     try {
-      const receipt = await receiveEvents(deps.reports, event.body, receiptOf(context, now(), deps.retentionDays), context.calls);
-      context.counts = {
-        ...context.counts,
+      const receipt = await receiveEvents(deps.reports, body, receiptOf(state, now(), deps.retentionDays), state.calls);
+      state.counts = {
+        ...state.counts,
         [METRIC.eventsAccepted]: receipt.accepted,
         [METRIC.eventsDuplicate]: receipt.duplicates,
         [METRIC.eventsRejected]: receipt.rejected.length,
       };
-      context.logFields = { ...context.logFields, accepted: receipt.accepted, duplicates: receipt.duplicates, rejected: receipt.rejected.length };
+      state.logFields = { ...state.logFields, accepted: receipt.accepted, duplicates: receipt.duplicates, rejected: receipt.rejected.length };
       return json(202, receipt);
     } catch (error) {
       if (!(error instanceof InvalidReportError)) throw error;
-      context.counts = { ...context.counts, [METRIC.eventsRejected]: error.rejectedEvents };
+      state.counts = { ...state.counts, [METRIC.eventsRejected]: error.rejectedEvents };
       throw apiError(422, error.message);
     }
   };

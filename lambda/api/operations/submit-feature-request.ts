@@ -3,7 +3,8 @@ import type { ReportStore } from '../../ingest/ports';
 import { submitFeatureRequest } from '../../ingest/submit-feature-request';
 import { METRIC } from '../../observability/names';
 import { json } from '../responses';
-import type { EventWithBody, RouteHandler } from '../types';
+import type { Operation } from '../pipeline';
+import { note } from '../request-state';
 import { receiptOf } from './ingest-receipt';
 
 /**
@@ -16,12 +17,11 @@ export function submitFeatureRequestOperation(deps: {
   reports: ReportStore;
   retentionDays: number;
   now?: () => number;
-}): RouteHandler<EventWithBody<FeatureRequestInput>> {
+}): Operation<FeatureRequestInput> {
   const now = deps.now ?? Date.now;
-  return async (event, context) => {
-    const result = await submitFeatureRequest(deps.reports, event.body, receiptOf(context, now(), deps.retentionDays), context.calls);
-    if (result.created) context.counts = { ...context.counts, [METRIC.featureRequestsCreated]: 1 };
-    context.logFields = { ...context.logFields, created: result.created };
+  return async ({ body, state }) => {
+    const result = await submitFeatureRequest(deps.reports, body, receiptOf(state, now(), deps.retentionDays), state.calls);
+    note(state, { created: result.created }, result.created ? { [METRIC.featureRequestsCreated]: 1 } : undefined);
     return json(result.created ? 201 : 200, result);
   };
 }

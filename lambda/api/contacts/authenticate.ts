@@ -39,16 +39,16 @@ function admit(decision: AuthDecision): Caller {
  * limit, in one conditional DynamoDB write (see DynamoKeyAuthorizer):
  * 401 for a missing, unknown, revoked or wrong-type key, 429 with
  * `Retry-After` over the limit. On success the tenant, taken from the key
- * only, is `context.caller`; allowed or throttled, where the key stands is
- * `context.rate` (the rate-limit headers).
+ * only, is the request state's `caller`; allowed or throttled, where the key
+ * stands is its `rate` (the rate-limit headers).
  *
  * A GET with a key this container has seen allowed does not wait for the
- * check: see ../speculative-read.ts. Writes always wait.
+ * check: see speculative-read.ts. Writes always wait.
  */
 export function authenticate(keys: KeyAuthorizer, now: () => number = Date.now): MiddlewareObj<ApiEvent, unknown, Error, ApiContext> {
   return {
     name: 'authenticate',
-    before: async ({ event, context }) => {
+    before: async ({ event, context: { state } }) => {
       if ((event.multiValueHeaders?.authorization?.length ?? 0) > 1) {
         throw apiError(401, 'Send one Authorization header, not several.', CHALLENGE);
       }
@@ -57,17 +57,17 @@ export function authenticate(keys: KeyAuthorizer, now: () => number = Date.now):
 
       const keyHash = hashSecret(credential.secret);
       const known = event.httpMethod === 'GET' ? keys.knownCaller(keyHash) : undefined;
-      const confirmation = keys.authorize(keyHash, now(), context.calls).then((decision) => {
+      const confirmation = keys.authorize(keyHash, now(), state.calls).then((decision) => {
         // Set before admit() throws a 429: its answer carries the headers too.
-        if (decision.outcome === 'allowed' || decision.outcome === 'throttled') context.rate = decision.rate;
+        if (decision.outcome === 'allowed' || decision.outcome === 'throttled') state.rate = decision.rate;
         return admit(decision);
       });
       if (!known) {
-        context.caller = await confirmation;
+        state.caller = await confirmation;
         return;
       }
-      context.caller = known;
-      context.confirmation = confirmation;
+      state.caller = known;
+      state.confirmation = confirmation;
       // Awaited by answerWhenConfirmed; this only keeps Node from reporting a
       // rejection as unhandled while the read is still running.
       confirmation.catch(() => undefined);

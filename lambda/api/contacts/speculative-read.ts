@@ -1,4 +1,4 @@
-import type { RouteHandler } from './types';
+import type { RouteHandler } from '../types';
 
 /**
  * The speculative read: a GET with a key this container has already seen
@@ -13,7 +13,7 @@ import type { RouteHandler } from './types';
  * id takes 63.8 ms at p50 (one round), the same GET with a key the container
  * has not seen 114.1 ms (two rounds).
  *
- * `authenticate` sets `context.confirmation` when it speculates; this wraps
+ * `authenticate` sets the request state's `confirmation` when it speculates; this wraps
  * the routes so that the read's answer is released only once the key is
  * confirmed, and the check's 401/429/503 wins over whatever the read
  * produced: the answer and the precedence of errors are those of a request
@@ -22,19 +22,20 @@ import type { RouteHandler } from './types';
  */
 export function answerWhenConfirmed(routes: RouteHandler): RouteHandler {
   return async (event, context) => {
-    const { confirmation } = context;
+    const { state } = context;
+    const { confirmation } = state;
     if (!confirmation) return routes(event, context);
-    const speculative = context.caller;
+    const speculative = state.caller;
     // Called inside an async function: a route (or the router's 404) may throw synchronously.
     const run = async () => routes(event, context);
     const [confirmed, answer] = await Promise.allSettled([confirmation, run()]);
     if (confirmed.status === 'rejected') throw confirmed.reason;
-    context.confirmation = undefined;
+    state.confirmation = undefined;
     if (confirmed.value.factoryId !== speculative?.factoryId) {
-      context.caller = confirmed.value;
+      state.caller = confirmed.value;
       return routes(event, context);
     }
-    context.caller = confirmed.value;
+    state.caller = confirmed.value;
     if (answer.status === 'rejected') throw answer.reason;
     return answer.value;
   };

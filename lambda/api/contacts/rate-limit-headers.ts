@@ -22,7 +22,7 @@ export function rateLimitFields(rate: RateStatus): Record<string, string> {
 
 /**
  * Adds the rate-limit fields to every answer of a request whose key check
- * decided (`context.rate`, set by authenticate): successes, 4xx after the
+ * decided (the request state's `rate`, set by authenticate): successes, 4xx after the
  * check, 429, and a 503 of the operation. Answers refused before the check
  * (an Origin header, a missing or malformed key) and those whose check
  * itself failed (unknown or revoked key, storage) carry none. A speculative
@@ -30,9 +30,9 @@ export function rateLimitFields(rate: RateStatus): Record<string, string> {
  * are the check's too.
  */
 export function rateLimitHeaders(): MiddlewareObj<unknown, ApiResult, Error, ApiContext> {
-  const apply = ({ response, context }: { response: ApiResult | null; context: ApiContext }) => {
-    if (!response || !context.rate) return;
-    Object.assign((response.headers ??= {}), rateLimitFields(context.rate));
+  const apply = ({ response, context: { state } }: { response: ApiResult | null; context: ApiContext }) => {
+    if (!response || !state.rate) return;
+    Object.assign((response.headers ??= {}), rateLimitFields(state.rate));
   };
   return { name: 'rateLimitHeaders', after: apply, onError: apply };
 }

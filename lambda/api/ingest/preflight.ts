@@ -1,11 +1,11 @@
-import type { RouteHandler } from '../types';
+import type { Operation } from '../pipeline';
 
 /**
  * OPTIONS on an ingest endpoint: the CORS preflight (ingest-contract.md,
  * "CORS"). 204 for any origin, without a key lookup; the API's CORS
  * middleware echoes the origin. Browsers may cache the answer for two hours.
  */
-export function preflightOperation(): RouteHandler {
+export function preflightOperation(): Operation {
   return async () => ({
     statusCode: 204,
     headers: {

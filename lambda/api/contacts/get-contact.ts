@@ -3,8 +3,8 @@ import { findContactByEmail, findContactById } from '../../domain/find-contact';
 import type { ContactStore } from '../../domain/ports';
 import type { ContactAnswer } from '../answers';
 import { apiError, json } from '../responses';
-import type { RouteHandler } from '../types';
-import { callerOf } from './caller';
+import type { Operation } from '../pipeline';
+import { callerOf } from '../request-state';
 
 /** A caller's value in a message, clipped: errors never echo a huge input. */
 const quote = (value: string) => JSON.stringify(clip(value, 300));
@@ -19,11 +19,11 @@ function decodeSegment(segment: string): string | undefined {
 }
 
 /** GET /api/v1/contacts/{id}: 404 also for another factory's id (spec 4.2, 5.6). */
-export function getContactOperation(store: ContactStore): RouteHandler {
-  return async (event, context) => {
+export function getContactOperation(store: ContactStore): Operation {
+  return async ({ event, state }) => {
     const raw = event.pathParameters?.id ?? '';
     const id = decodeSegment(raw);
-    const contact = id === undefined ? undefined : await findContactById(store, callerOf(context).factoryId, id, context.calls);
+    const contact = id === undefined ? undefined : await findContactById(store, callerOf(state).factoryId, id, state.calls);
     if (!contact) throw apiError(404, `No contact with id ${quote(id ?? raw)} in your factory.`);
     return json(200, { contact } satisfies ContactAnswer);
   };
@@ -34,8 +34,8 @@ export function getContactOperation(store: ContactStore): RouteHandler {
  * sent unencoded arrives as a space; addresses never hold spaces, so it is
  * read back as `+`.
  */
-export function findContactOperation(store: ContactStore): RouteHandler {
-  return async (event, context) => {
+export function findContactOperation(store: ContactStore): Operation {
+  return async ({ event, state }) => {
     const values = event.multiValueQueryStringParameters?.email ?? [];
     const single = event.queryStringParameters?.email;
     const all = values.length > 0 ? values : single === undefined ? [] : [single];
@@ -47,7 +47,7 @@ export function findContactOperation(store: ContactStore): RouteHandler {
         'Missing query parameter "email": use GET /api/v1/contacts?email=<URL-encoded address>, or GET /api/v1/contacts/{id}.',
       );
     }
-    const contact = await findContactByEmail(store, callerOf(context).factoryId, email, context.calls);
+    const contact = await findContactByEmail(store, callerOf(state).factoryId, email, state.calls);
     if (!contact) throw apiError(404, `No contact with email ${quote(email)} in your factory.`);
     return json(200, { contact } satisfies ContactAnswer);
   };

@@ -1,0 +1,45 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DEFAULT_ADDRESS_LIMITS, DEFAULT_REPORT_RETENTION_DAYS, type AddressLimits } from '../../ingest/limits';
+import { DynamoAddressLimiter } from '../../store/dynamo-address-limiter';
+import { createDocumentClient, dynamoConfigFromEnv } from '../../store/dynamo-client';
+import { DynamoIngestKeys } from '../../store/dynamo-ingest-keys';
+import { DynamoReportStore } from '../../store/dynamo-report-store';
+import { tableNamesFromEnv, type TableNames } from '../../store/schema';
+import type { IngestDependencies } from './routes';
+
+export interface IngestWiring {
+  retentionDays?: number;
+  /** The per-address limits (tests and tools that send everything from one address raise them). */
+  addressLimits?: AddressLimits;
+}
+
+/**
+ * The ingest API on DynamoDB (with contacts/dynamo-dependencies.ts, the only
+ * modules of lambda/api that know the stores are DynamoDB): the keys table
+ * for the key calls, the reports table for reports and limiter items.
+ */
+export function ingestDynamoDependencies(
+  doc: DynamoDBDocumentClient,
+  tables: Pick<TableNames, 'keys' | 'reports'>,
+  wiring: IngestWiring = {},
+): IngestDependencies {
+  return {
+    keys: new DynamoIngestKeys(doc, tables.keys),
+    limiter: new DynamoAddressLimiter(doc, tables.reports, wiring.addressLimits ?? DEFAULT_ADDRESS_LIMITS),
+    reports: new DynamoReportStore(doc, tables.reports),
+    retentionDays: wiring.retentionDays ?? DEFAULT_REPORT_RETENTION_DAYS,
+  };
+}
+
+/** Days reports are kept, from `REPORT_RETENTION_DAYS` (the stack's reportRetentionDays option). */
+export function retentionDaysFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const days = Number(env.REPORT_RETENTION_DAYS);
+  return Number.isSafeInteger(days) && days > 0 ? days : DEFAULT_REPORT_RETENTION_DAYS;
+}
+
+/** What the ingest Lambda entry point runs on, from the function's environment. */
+export function ingestContainerDependencies(env: NodeJS.ProcessEnv = process.env): IngestDependencies {
+  return ingestDynamoDependencies(createDocumentClient(dynamoConfigFromEnv(env)), tableNamesFromEnv(env), {
+    retentionDays: retentionDaysFromEnv(env),
+  });
+}

@@ -1,0 +1,136 @@
+import { hashSecret } from '../../domain/api-key';
+import { clip } from '../../domain/clip';
+import { addressHash, clientNetwork } from '../../ingest/address';
+import { readIngestCredential, type IngestCredential } from '../../ingest/credentials';
+import { cleanText } from '../../ingest/free-text';
+import { EVENT_TEXT } from '../../ingest/limits';
+import { normalizeRequestOrigin, originAllowed } from '../../ingest/origins';
+import type { AddressDecision, AddressLimiter, AddressLimitName, IngestKeyAuthorizer, PublishableKey } from '../../ingest/ports';
+import { METRIC } from '../../observability/names';
+import type { Check } from '../pipeline';
+import { note, type RequestState } from '../request-state';
+import { apiError } from '../responses';
+import type { ApiEvent } from '../types';
+
+const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="ingest"' };
+
+/** One message for every key that is not a usable publishable key: a secret key is refused exactly like an unknown one. */
+export const UNKNOWN_INGEST_KEY = 'Unknown API key: send the publishable key (dfpk_…) issued for your website, copied whole.';
+
+const REJECTIONS: Record<Exclude<IngestCredential['kind'], 'publishable' | 'secret'>, string> = {
+  missing: 'Missing API key: send "Authorization: Bearer dfpk_…", or ?key=dfpk_… with navigator.sendBeacon.',
+  'not-bearer': 'The Authorization header must be "Bearer <publishable key>", like "Bearer dfpk_…".',
+  repeated: 'Send the key once: one Authorization header, or one key parameter.',
+  conflicting: 'The key in the Authorization header and the one in ?key= differ: send one key.',
+  malformed: UNKNOWN_INGEST_KEY,
+};
+
+const ADDRESS_LIMIT_TEXT: Record<AddressLimitName, string> = {
+  requests: 'Too many requests from your address with this key',
+  featureRequests: 'Too many feature requests from your address with this key',
+};
+
+/** What the access check needs: the key calls, the per-address limiter, and a clock the tests can move. */
+export interface IngestAccessDependencies {
+  keys: IngestKeyAuthorizer;
+  limiter: AddressLimiter;
+  now?: () => number;
+}
+
+/** The values of a (lowercased) header, repeats included. */
+function headerValues(event: ApiEvent, name: string): string[] {
+  const many = event.multiValueHeaders?.[name];
+  if (many && many.length > 0) return many;
+  const one = event.headers?.[name];
+  return one === undefined ? [] : [one];
+}
+
+function queryValues(event: ApiEvent, name: string): string[] {
+  const many = event.multiValueQueryStringParameters?.[name];
+  if (many && many.length > 0) return many;
+  const one = event.queryStringParameters?.[name];
+  return one === undefined ? [] : [one];
+}
+
+const refusedOrigin = (state: RequestState, origin: string | undefined) => {
+  note(state, { refusedOrigin: origin === undefined ? '(none)' : clip(origin, 200) }, { [METRIC.originsRefused]: 1 });
+  if (origin === undefined) {
+    return apiError(403, 'Missing Origin header: this key is bound to websites, and only their pages may send reports with it.');
+  }
+  return apiError(
+    403,
+    `Origin ${JSON.stringify(clip(origin, 200))} is not one of the websites this key was issued for: use the key issued for this website, or ask your platform team for one.`,
+  );
+};
+
+/**
+ * Who may report, in the ingest API's order (routes.ts, INGEST_API):
+ * key 401 → origin 403 → limits 429. One key call per request: for a
+ * publishable key, the conditional UpdateItem that authenticates it and
+ * counts its per-minute limit, answering its origins; for a secret key, the
+ * one that records it as exposed, after which it is refused exactly like an
+ * unknown key. Then the Origin header must match the key's list, and the
+ * request is counted per key and client address (`limits`: every request;
+ * feature requests also per hour) in one more conditional UpdateItem: beside
+ * the key call when this container already knows the key and its list admits
+ * the page (one round), after it otherwise (a key never seen allowed writes
+ * no limiter item). A request refused by one limit may still count against
+ * the other: the limits err strict.
+ *
+ * Sets the request state's `caller` (tenant and key id, from the key
+ * only) and `client` (the origin and user agent the reports record).
+ */
+export function ingestAccess(deps: IngestAccessDependencies, limits: readonly AddressLimitName[]): Check {
+  const now = deps.now ?? Date.now;
+  return async (event, state) => {
+    const credential = readIngestCredential(headerValues(event, 'authorization'), queryValues(event, 'key'));
+    if (credential.kind === 'secret') {
+      const mark = await deps.keys.markExposed(hashSecret(credential.secret), now(), state.calls);
+      if (mark.marked) {
+        note(state, { exposedKeyId: mark.keyId, exposedFactoryId: mark.factoryId, exposedCount: mark.count }, { [METRIC.exposedSecretKeys]: 1 });
+      }
+      throw apiError(401, UNKNOWN_INGEST_KEY, CHALLENGE);
+    }
+    if (credential.kind !== 'publishable') throw apiError(401, REJECTIONS[credential.kind], CHALLENGE);
+
+    const keyHash = hashSecret(credential.key);
+    const sourceIp = event.requestContext?.identity?.sourceIp;
+    const sent = event.headers?.origin;
+    const origin = sent === undefined ? undefined : normalizeRequestOrigin(sent);
+    const at = now();
+    const count = (key: PublishableKey): Promise<AddressDecision> =>
+      deps.limiter.admit({ keyId: key.keyId, addressHash: addressHash(credential.key, sourceIp) }, limits, at, state.calls);
+    const known = deps.keys.knownKey(keyHash);
+    const early = known && origin !== undefined && originAllowed(known.origins, origin) ? count(known) : undefined;
+    // Both calls settle before any answer: no write is left in flight.
+    const [checked, counted] = await Promise.allSettled([deps.keys.authorize(keyHash, at, state.calls), early]);
+    if (checked.status === 'rejected') throw checked.reason;
+    const decision = checked.value;
+    if (decision.outcome === 'unknown') throw apiError(401, UNKNOWN_INGEST_KEY, CHALLENGE);
+    if (decision.outcome === 'revoked') throw apiError(401, 'This API key has been revoked: ask your platform team for a new one.', CHALLENGE);
+
+    const { key } = decision;
+    state.caller = { factoryId: key.factoryId, keyId: key.keyId };
+    note(state, { clientNetwork: clientNetwork(sourceIp) });
+    if (origin === undefined || !originAllowed(key.origins, origin)) throw refusedOrigin(state, sent);
+    if (decision.outcome === 'throttled') {
+      throw apiError(
+        429,
+        `Rate limit of ${decision.rate.limit} requests per minute exceeded for this key: retry after ${decision.retryAfterSeconds} s.`,
+        { 'Retry-After': String(decision.retryAfterSeconds) },
+      );
+    }
+    if (counted.status === 'rejected') throw counted.reason;
+    const address = counted.value ?? (await count(key));
+    if (!address.admitted) {
+      note(state, { limitedBy: address.limit });
+      throw apiError(429, `${ADDRESS_LIMIT_TEXT[address.limit]}: retry after ${address.retryAfterSeconds} s.`, {
+        'Retry-After': String(address.retryAfterSeconds),
+      });
+    }
+    const agent = event.headers?.['user-agent'];
+    const cleaned = agent === undefined ? undefined : cleanText(agent, { field: 'User-Agent', lines: 'single-line', max: EVENT_TEXT.userAgent });
+    state.client = { origin, userAgent: cleaned?.ok && cleaned.text !== '' ? cleaned.text : undefined };
+    note(state, { origin });
+  };
+}

@@ -1,0 +1,89 @@
+import { INGEST_BODY_LIMIT_BYTES } from '../../ingest/limits';
+import { eventsRequestSchema, featureRequestSchema } from '../../ingest/payloads';
+import type { AddressLimiter, AddressLimitName, IngestKeyAuthorizer, ReportStore } from '../../ingest/ports';
+import { bodyLimit } from '../middleware/body-limit';
+import { jsonBody } from '../middleware/json-body';
+import { notedCounts } from '../middleware/request-metrics';
+import { validBody } from '../middleware/validate-body';
+import { receiveEventsOperation } from '../operations/receive-events';
+import { submitFeatureRequestOperation } from '../operations/submit-feature-request';
+import { createHandler, NO_BODY, route, type ApiHandler, type ApiSpec, type Check } from '../pipeline';
+import { API_PREFIXES } from '../prefixes';
+import { requireContentType } from './content-type';
+import { corsHeaders } from './cors-headers';
+import { ingestAccess } from './ingest-access';
+import { preflightOperation } from './preflight';
+
+/** What the ingest API needs: the key calls, the per-address limiter, the reports, retention, and a clock the tests can move. */
+export interface IngestDependencies {
+  keys: IngestKeyAuthorizer;
+  limiter: AddressLimiter;
+  reports: ReportStore;
+  /** Days a report is kept before DynamoDB's TTL removes it. */
+  retentionDays: number;
+  now?: () => number;
+}
+
+/** The media types an ingest body may be sent as: JSON, or text (what navigator.sendBeacon sends for a string). */
+const INGEST_CONTENT_TYPES = ['application/json', 'text/plain'];
+
+/** Every POST's checks before its JSON, in the precedence below. */
+const ingestChecks = (deps: IngestDependencies, limits: readonly AddressLimitName[]): Check[] => [
+  requireContentType(INGEST_CONTENT_TYPES),
+  bodyLimit(INGEST_BODY_LIMIT_BYTES),
+  ingestAccess(deps, limits),
+];
+
+/**
+ * The browser-side bug-reporting API (ingest-contract.md): publishable keys
+ * bound to origins, CORS on every answer. No guard runs before routing, so a
+ * preflight answers without a key lookup.
+ *
+ * Error precedence: when a request is wrong in several ways, the first of
+ * these answers it.
+ * 1. 404: no such path (the router)
+ * 2. 204: OPTIONS, the CORS preflight: answered for any origin, without a key
+ * 3. 405: the path under another method (the router)
+ * 4. 415: a Content-Type other than JSON or text, or a charset other than UTF-8
+ * 5. 413: the body over the ingest limit
+ * 6. 401: a missing, malformed, unknown, revoked or secret key (ingestAccess)
+ * 7. 403: an Origin the key was not issued for (ingestAccess)
+ * 8. 429: the key's per-minute limit, then the per-address limits (ingestAccess)
+ * 9. 400: the body not JSON
+ * 10. 422: the content invalid (every event, or the feature request)
+ * 11. 503: storage unavailable
+ */
+export const INGEST_API: ApiSpec<IngestDependencies> = {
+  name: 'ingest',
+  prefix: API_PREFIXES.ingest,
+  home: 'The ingest API takes POST /ingest/v1/events and POST /ingest/v1/feature-requests.',
+  guards: () => [],
+  answers: () => [corsHeaders()],
+  countsOf: notedCounts,
+  unavailable:
+    'The report store is temporarily unavailable: retry the same request (retrying is safe: each event and feature request is stored once).',
+  routes: [
+    route({
+      method: 'POST',
+      path: '/ingest/v1/events',
+      checks: (deps) => ingestChecks(deps, ['requests']),
+      // Each event is validated on its own by the operation: the schema is the document's.
+      body: jsonBody('{"events": [{"eventId": "<uuid>", "message": "…"}]}', eventsRequestSchema),
+      operation: (deps) => receiveEventsOperation(deps),
+    }),
+    route({
+      method: 'POST',
+      path: '/ingest/v1/feature-requests',
+      checks: (deps) => ingestChecks(deps, ['requests', 'featureRequests']),
+      body: validBody(featureRequestSchema, '{"requestId": "<uuid>", "title": "Dark mode"}'),
+      operation: (deps) => submitFeatureRequestOperation(deps),
+    }),
+    route({ method: 'OPTIONS', path: '/ingest/v1/events', body: NO_BODY, operation: () => preflightOperation() }),
+    route({ method: 'OPTIONS', path: '/ingest/v1/feature-requests', body: NO_BODY, operation: () => preflightOperation() }),
+  ],
+};
+
+/** The ingest API's handler on the dependencies given: the Lambda entry's (ingest-handler.ts), the tests' and the tools'. */
+export function createIngestHandler(deps: IngestDependencies): ApiHandler {
+  return createHandler(INGEST_API, deps);
+}

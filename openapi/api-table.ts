@@ -1,0 +1,8 @@
+import { CONTACTS_API } from '../lambda/api/contacts/routes';
+import { INGEST_API } from '../lambda/api/ingest/routes';
+
+/**
+ * Every API of the host, by name: the route tables the document describes.
+ * Only the tooling joins them; each Lambda entry imports its own table alone.
+ */
+export const API_TABLE = { contacts: CONTACTS_API, ingest: INGEST_API } as const;

@@ -1,0 +1,115 @@
+import { buildSync, stop } from 'esbuild';
+import { join } from 'node:path';
+
+/**
+ * Each Lambda function carries only its own API: checked on the import
+ * graph esbuild follows when it bundles each entry (value imports; type-only
+ * imports never reach a bundle), not on a list of files.
+ *
+ * What belongs to an API: its folders (lambda/api/contacts/; lambda/api/ingest/
+ * and the ingest rules, lambda/ingest/), and any module that imports from
+ * them, since it cannot run without them. Everything else is shared.
+ */
+const ROOT = join(__dirname, '..', '..');
+
+const ENTRIES = {
+  contacts: 'lambda/api/handler.ts',
+  ingest: 'lambda/api/ingest-handler.ts',
+  control: 'lambda/control/handler.ts',
+} as const;
+type Entry = keyof typeof ENTRIES;
+
+const OWN_FOLDERS = {
+  contacts: ['lambda/api/contacts/'],
+  ingest: ['lambda/api/ingest/', 'lambda/ingest/'],
+} as const;
+type Api = keyof typeof OWN_FOLDERS;
+
+/** Each of our modules an entry's bundle is built from, with the modules of ours it imports. */
+function importGraph(entry: string): Map<string, string[]> {
+  const { metafile } = buildSync({
+    absWorkingDir: ROOT,
+    entryPoints: [entry],
+    bundle: true,
+    write: false,
+    metafile: true,
+    platform: 'node',
+    format: 'esm',
+    // Packages are not ours: the graph stops at them.
+    packages: 'external',
+    logLevel: 'silent',
+  });
+  const ours = (path: string) => path.startsWith('lambda/');
+  return new Map(
+    Object.entries(metafile.inputs)
+      .filter(([path]) => ours(path))
+      .map(([path, input]) => [path, input.imports.map((edge) => edge.path).filter(ours)]),
+  );
+}
+
+const graphs = Object.fromEntries(Object.entries(ENTRIES).map(([name, entry]) => [name, importGraph(entry)])) as Record<Entry, Map<string, string[]>>;
+
+/** The modules of an API: those in its folders, and every module that imports one of them (to a fixed point). */
+function ownedBy(api: Api): Set<string> {
+  const edges = new Map<string, string[]>();
+  for (const graph of Object.values(graphs)) for (const [module, imports] of graph) edges.set(module, imports);
+  const owned = new Set([...edges.keys()].filter((module) => OWN_FOLDERS[api].some((folder) => module.startsWith(folder))));
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [module, imports] of edges) {
+      if (!owned.has(module) && imports.some((imported) => owned.has(imported))) {
+        owned.add(module);
+        grew = true;
+      }
+    }
+  }
+  return owned;
+}
+
+/** How `entry` reaches each module of `modules` it reaches, as "a → b → c". */
+function reached(entry: Entry, modules: Set<string>): string[] {
+  const graph = graphs[entry];
+  const from = new Map<string, string | undefined>([[ENTRIES[entry], undefined]]);
+  const queue: string[] = [ENTRIES[entry]];
+  for (let module = queue.shift(); module !== undefined; module = queue.shift()) {
+    for (const imported of graph.get(module) ?? []) {
+      if (from.has(imported)) continue;
+      from.set(imported, module);
+      queue.push(imported);
+    }
+  }
+  return [...from.keys()]
+    .filter((module) => modules.has(module))
+    .map((module) => {
+      const chain = [module];
+      for (let at = from.get(module); at !== undefined; at = from.get(at)) chain.unshift(at);
+      return chain.join(' → ');
+    });
+}
+
+const CONTACTS = ownedBy('contacts');
+const INGEST = ownedBy('ingest');
+
+// esbuild keeps a service process for later builds: none are coming.
+afterAll(() => stop());
+
+describe('import graph of each Lambda entry', () => {
+  test("the contacts entry reaches none of the ingest API's modules", () => {
+    expect(reached('contacts', INGEST)).toEqual([]);
+  });
+
+  test("the ingest entry reaches none of the contacts API's modules", () => {
+    expect(reached('ingest', CONTACTS)).toEqual([]);
+  });
+
+  test("the control room's entry reaches neither API's modules", () => {
+    expect(reached('control', new Set([...CONTACTS, ...INGEST]))).toEqual([]);
+  });
+
+  test('each API entry reaches its own route table, and both build on the one shared pipeline', () => {
+    expect(reached('contacts', new Set(['lambda/api/contacts/routes.ts']))).toHaveLength(1);
+    expect(reached('ingest', new Set(['lambda/api/ingest/routes.ts']))).toHaveLength(1);
+    for (const entry of ['contacts', 'ingest'] as const) expect(graphs[entry].has('lambda/api/pipeline.ts')).toBe(true);
+    expect(CONTACTS.has('lambda/api/pipeline.ts') || INGEST.has('lambda/api/pipeline.ts')).toBe(false);
+  });
+});
