@@ -2,8 +2,8 @@ import { BatchGetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDB
 import { generateKey, type KeyType } from '../domain/api-key';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../domain/limits';
 import { intervalUs, perMinutePolicy } from '../domain/rate-limit';
-import { DEFAULT_PUBLISHABLE_RATE_LIMIT } from '../ingest/limits';
-import { normalizeOriginList } from '../ingest/origins';
+import { DEFAULT_PUBLISHABLE_RATE_LIMIT } from '../domain/limits';
+import { normalizeOriginList } from '../domain/origins';
 import { isConditionalCheckFailed } from './errors';
 import type { KeyItem } from './key-item';
 import { KEYS_BY_FACTORY, KEYS_BY_KEY_ID } from './schema';
@@ -66,7 +66,7 @@ export class KeyAdmin {
   /**
    * Stores a new key (its hash, never the secret) and returns the secret
    * once. A publishable key's origins are normalized and checked here
-   * (lambda/ingest/origins.ts): a bad list throws, naming the problem.
+   * (lambda/domain/origins.ts): a bad list throws, naming the problem.
    * Without a rate limit a secret key gets 30,000 requests per minute, a
    * publishable key 600.
    */
