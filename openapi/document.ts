@@ -60,7 +60,7 @@ function answerSchemas(): Record<string, JsonSchema> {
   return Object.fromEntries(Object.entries(schemas).map(([id, schema]) => [id, componentSchema(schema as JsonSchema)]));
 }
 
-/** A request body's schema: what the route's validateBody accepts (its input side), with the fields' descriptions. */
+/** A request body's schema: what the route's body reader accepts (its input side), with the fields' descriptions. */
 function requestSchema(schema: z.ZodMiniType, fields: ApiDoc['routes'][RouteKey]['requestBody'] & object): JsonSchema {
   const shape = (schema as unknown as { shape?: Record<string, z.ZodMiniType> }).shape ?? {};
   const fieldOf = new Map(Object.entries(shape).map(([name, field]) => [field as unknown, name]));

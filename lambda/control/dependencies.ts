@@ -1,11 +1,11 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DynamoEnrichmentStore } from '../enrichment/dynamo-enrichment-store';
+import { DynamoEnrichmentStore } from '../store/dynamo-enrichment-store';
 import { configuredSources } from '../enrichment/sources';
 import { KeyAdmin } from '../store/key-admin';
 import { readReport, readReportPage } from '../store/report-page';
 import type { TableNames } from '../store/schema';
+import { DynamoControlStore } from '../store/dynamo-control-store';
 import type { AdminDependencies } from './admin-operations';
-import { DynamoControlStore } from './dynamo-control-store';
 import type { ControlDependencies } from './operations';
 
 /** Where the key and report operations work: the keys and reports tables, when the control room is given them. */

@@ -48,7 +48,7 @@ export type ClearOutcome =
 
 /**
  * What the control room needs from storage beyond enrichment's port
- * (DynamoDB adapter: ./dynamo-control-store; in memory: lambda/memory).
+ * (DynamoDB adapter: lambda/store/dynamo-control-store.ts; in memory: lambda/memory).
  */
 export interface ControlStore {
   getContact(factoryId: string, id: string): Promise<StoredContact | undefined>;

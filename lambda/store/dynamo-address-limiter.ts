@@ -5,11 +5,13 @@ import { decideRate, intervalUs, toleranceUs, toMicroseconds, type RatePolicy } 
 import type { CallLog } from '../domain/ports';
 import type { AddressLimiter, AddressDecision, AddressLimitName } from '../ingest/ports';
 import type { AddressLimits } from '../ingest/limits';
-import { isConditionalCheckFailed, storageCall } from './errors';
-import { gcraShape, itemOfFailure, NOT_REPEATED } from './key-limiter';
+import { isConditionalCheckFailed, itemOfFailure, storageCall } from './errors';
+import { Expression } from './expression';
+import { gcraUpdate } from './key-limiter';
+import { notRepeated } from './request-token';
 import { EXPIRES_AT, limiterKey } from './schema';
 
-/** The attribute holding each limit's TAT on a limiter item (key-limiter.ts, gcraShape). */
+/** The attribute holding each limit's TAT on a limiter item (key-limiter.ts, gcraUpdate). */
 const TAT: Record<AddressLimitName, 'rqTat' | 'frTat'> = { requests: 'rqTat', featureRequests: 'frTat' };
 
 /** A limiter item: one per publishable key and client address. */
@@ -87,28 +89,22 @@ export class DynamoAddressLimiter implements AddressLimiter {
   }
 
   private command(pk: string, names: readonly AddressLimitName[], known: LimiterItem, nowUs: number, request: string): UpdateCommand {
-    const attributeNames: Record<string, string> = { '#lastRequest': 'lastRequest', '#expiresAt': EXPIRES_AT };
-    const values: Record<string, unknown> = { ':now': nowUs, ':request': request, ':expiresAt': Math.ceil(nowUs / 1e6) + this.horizon };
-    const updates: string[] = [];
-    const conditions: string[] = [NOT_REPEATED];
-    names.forEach((name, i) => {
-      const tat = TAT[name];
-      const knownTat = known[tat];
+    const expression = new Expression();
+    const now = expression.value(nowUs);
+    const token = expression.value(request);
+    expression
+      .set('lastRequest', token)
+      .set(EXPIRES_AT, Math.ceil(nowUs / 1e6) + this.horizon)
+      .when(notRepeated(expression, 'lastRequest', token));
+    for (const name of names) {
+      const knownTat = known[TAT[name]];
       const from = knownTat !== undefined && knownTat > nowUs ? 'busy' : 'idle';
-      attributeNames[`#t${i}`] = tat;
-      const shape = gcraShape(from, this.limits[name], { tat: `#t${i}`, tag: String(i), now: ':now', nowUs });
-      Object.assign(values, shape.values);
-      updates.push(shape.update);
-      // Each shape is an AND chain or one parenthesized OR: no more parentheses (DynamoDB refuses redundant ones).
-      conditions.push(shape.condition);
-    });
+      gcraUpdate(expression, from, this.limits[name], { tat: TAT[name], now, nowUs });
+    }
     return new UpdateCommand({
       TableName: this.tableName,
       Key: { pk },
-      UpdateExpression: `SET ${updates.join(', ')}, #lastRequest = :request, #expiresAt = :expiresAt`,
-      ConditionExpression: conditions.join(' AND '),
-      ExpressionAttributeNames: attributeNames,
-      ExpressionAttributeValues: values,
+      ...expression.forUpdate(),
       ReturnValues: 'ALL_NEW',
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     });

@@ -1,49 +1,16 @@
-import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CallLog, ContactStore, ContactWrite, CompanyRecord } from '../domain/ports';
-import { isConditionalCheckFailed, storageCall } from './errors';
 import { itemToContact } from './contact-item';
+import { ContactsTable } from './contacts-table';
+import { isConditionalCheckFailed, storageCall } from './errors';
+import { Expression } from './expression';
 import { companySortKey } from './schema';
-
-/** Collects the parts of an update expression with safe placeholder names. */
-class UpdateBuilder {
-  readonly names: Record<string, string> = {};
-  readonly values: Record<string, unknown> = {};
-  private readonly sets: string[] = [];
-
-  set(attribute: string, value: unknown): this {
-    this.sets.push(`${this.name(attribute)} = ${this.value(attribute, value)}`);
-    return this;
-  }
-
-  /** Sets the attribute only if it has no value yet (set-once fields). */
-  setOnce(attribute: string, value: unknown): this {
-    const name = this.name(attribute);
-    this.sets.push(`${name} = if_not_exists(${name}, ${this.value(attribute, value)})`);
-    return this;
-  }
-
-  expression(): string {
-    return `SET ${this.sets.join(', ')}`;
-  }
-
-  private name(attribute: string): string {
-    const placeholder = `#${attribute}`;
-    this.names[placeholder] = attribute;
-    return placeholder;
-  }
-
-  private value(attribute: string, value: unknown): string {
-    const placeholder = `:${attribute}`;
-    this.values[placeholder] = value;
-    return placeholder;
-  }
-}
 
 /** Companies a container remembers as existing, at most; then it starts over (a forgotten one costs one refused write). */
 const KNOWN_COMPANIES_MAX = 10_000;
 
 /** ContactStore on one DynamoDB table (key schema in ./schema). */
-export class DynamoContactStore implements ContactStore {
+export class DynamoContactStore extends ContactsTable implements ContactStore {
   /**
    * Companies this container has seen exist: created by it, or found
    * already created (the condition refused). Companies are never deleted
@@ -53,11 +20,6 @@ export class DynamoContactStore implements ContactStore {
    */
   private readonly knownCompanies = new Set<string>();
 
-  constructor(
-    private readonly doc: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
-
   /**
    * One UpdateItem: sent fields overwrite, set-once fields (createdAt, the
    * company link, the creation token) use if_not_exists, `source` defaults to
@@ -66,7 +28,7 @@ export class DynamoContactStore implements ContactStore {
    * stays right under races and SDK retries.
    */
   async writeContact(write: ContactWrite, log?: CallLog) {
-    const update = new UpdateBuilder()
+    const update = new Expression()
       .set('email', write.email)
       .set('updatedAt', write.now)
       .setOnce('createdAt', write.now)
@@ -81,9 +43,7 @@ export class DynamoContactStore implements ContactStore {
         new UpdateCommand({
           TableName: this.tableName,
           Key: { factoryId: write.factoryId, sk: write.id },
-          UpdateExpression: update.expression(),
-          ExpressionAttributeNames: update.names,
-          ExpressionAttributeValues: update.values,
+          ...update.forUpdate(),
           ReturnValues: 'ALL_NEW',
         }),
       ),
@@ -101,28 +61,22 @@ export class DynamoContactStore implements ContactStore {
   async createCompanyIfMissing(company: CompanyRecord, log?: CallLog): Promise<void> {
     const known = `${company.factoryId}#${company.id}`;
     if (this.knownCompanies.has(known)) return;
+    const create = new Expression();
+    const id = create.value(company.id);
+    create
+      .set('id', id)
+      .set('companyId', id)
+      .set('domain', company.domain)
+      .set('name', company.name)
+      .set('createdAt', company.createdAt)
+      .when(create.notExists('sk'));
     try {
       await storageCall('UpdateItem (company create)', () =>
         this.doc.send(
           new UpdateCommand({
             TableName: this.tableName,
             Key: { factoryId: company.factoryId, sk: companySortKey(company.domain) },
-            UpdateExpression: 'SET #id = :id, #companyId = :id, #domain = :domain, #name = :name, #createdAt = :createdAt',
-            ConditionExpression: 'attribute_not_exists(#sk)',
-            ExpressionAttributeNames: {
-              '#id': 'id',
-              '#companyId': 'companyId',
-              '#domain': 'domain',
-              '#name': 'name',
-              '#createdAt': 'createdAt',
-              '#sk': 'sk',
-            },
-            ExpressionAttributeValues: {
-              ':id': company.id,
-              ':domain': company.domain,
-              ':name': company.name,
-              ':createdAt': company.createdAt,
-            },
+            ...create.forUpdate(),
           }),
         ),
         log,
@@ -134,12 +88,4 @@ export class DynamoContactStore implements ContactStore {
     this.knownCompanies.add(known);
   }
 
-  async getContact(factoryId: string, id: string, log?: CallLog) {
-    const result = await storageCall(
-      'GetItem (contact)',
-      () => this.doc.send(new GetCommand({ TableName: this.tableName, Key: { factoryId, sk: id }, ConsistentRead: true })),
-      log,
-    );
-    return result.Item && itemToContact(result.Item);
-  }
 }

@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CallLog } from '../domain/ports';
 import type { ExposureMark, IngestKeyAuthorizer, IngestKeyDecision, PublishableKey } from '../ingest/ports';
-import { isConditionalCheckFailed, storageCall } from './errors';
+import { isConditionalCheckFailed, itemOfFailure, storageCall } from './errors';
+import { Expression } from './expression';
 import type { KeyItem } from './key-item';
-import { itemOfFailure, NOT_REPEATED } from './key-limiter';
+import { notRepeated } from './request-token';
+import { KEYS_KEY } from './schema';
 import { SeenKeys } from './seen-keys';
 
 const publishableKeyOf = (item: KeyItem): PublishableKey => ({ factoryId: item.factoryId, keyId: item.keyId, origins: item.origins ?? [] });
@@ -37,19 +39,19 @@ export class DynamoIngestKeys implements IngestKeyAuthorizer {
 
   async markExposed(keyHash: string, nowMs: number, log?: CallLog): Promise<ExposureMark> {
     const request = randomUUID();
+    const expression = new Expression();
+    const at = expression.value(new Date(nowMs).toISOString());
+    const token = expression.value(request);
+    expression
+      .setOnce('exposedFirstAt', at)
+      .set('exposedLastAt', at)
+      .set('exposedLastRequest', token)
+      .add('exposedCount', 1)
+      .when(expression.exists(KEYS_KEY.partitionKey), expression.is('keyType', '=', 'secret'), notRepeated(expression, 'exposedLastRequest', token));
     const command = new UpdateCommand({
       TableName: this.tableName,
       Key: { keyHash },
-      UpdateExpression: 'SET #first = if_not_exists(#first, :iso), #last = :iso, #lastRequest = :request ADD #count :one',
-      ConditionExpression: `attribute_exists(keyHash) AND #keyType = :secret AND ${NOT_REPEATED}`,
-      ExpressionAttributeNames: {
-        '#first': 'exposedFirstAt',
-        '#last': 'exposedLastAt',
-        '#count': 'exposedCount',
-        '#keyType': 'keyType',
-        '#lastRequest': 'exposedLastRequest',
-      },
-      ExpressionAttributeValues: { ':iso': new Date(nowMs).toISOString(), ':secret': 'secret', ':one': 1, ':request': request },
+      ...expression.forUpdate(),
       ReturnValues: 'ALL_NEW',
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     });

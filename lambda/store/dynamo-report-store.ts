@@ -1,9 +1,9 @@
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ReportStore, StoredEvent, StoredFeatureRequest } from '../ingest/ports';
 import type { CallLog } from '../domain/ports';
-import { isConditionalCheckFailed, storageCall } from './errors';
-import { eventKey, featureRequestKey, feedOf } from './schema';
-import { itemOfFailure } from './key-limiter';
+import { isConditionalCheckFailed, itemOfFailure, storageCall } from './errors';
+import { Expression } from './expression';
+import { eventKey, featureRequestKey, feedOf, REPORTS_KEY } from './schema';
 
 /** Attributes of a report item that are bookkeeping, not the report: dropped when it is read back. */
 export const REPORT_BOOKKEEPING = ['pk', 'feed', 'writeToken', 'expiresAt'] as const;
@@ -40,13 +40,15 @@ export class DynamoReportStore implements ReportStore {
    * token is our earlier attempt, landed with its answer lost: created.
    */
   private async putOnce<T extends { writeToken: string }>(item: Record<string, unknown>, writeToken: string, operation: string, log?: CallLog) {
+    const absent = new Expression();
+    absent.when(absent.notExists(REPORTS_KEY.partitionKey));
     try {
       await storageCall(operation, () =>
         this.doc.send(
           new PutCommand({
             TableName: this.tableName,
             Item: item,
-            ConditionExpression: 'attribute_not_exists(pk)',
+            ...absent.forCondition(),
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
         ),

@@ -1,9 +1,20 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { StorageUnavailableError } from '../domain/errors';
 import type { CallLog } from '../domain/ports';
 
 /** A conditional write whose condition did not hold. */
 export function isConditionalCheckFailed(error: unknown): error is Error & { Item?: Record<string, unknown> } {
   return error instanceof Error && error.name === 'ConditionalCheckFailedException';
+}
+
+/**
+ * The item a refused condition (ReturnValuesOnConditionCheckFailure:
+ * ALL_OLD) or a cancelled transaction's reason returned, if any: raw
+ * attribute values, even through the document client.
+ */
+export function itemOfFailure<T = Record<string, unknown>>(failure: { Item?: Record<string, unknown> }): T | undefined {
+  return failure.Item ? (unmarshall(failure.Item as Record<string, AttributeValue>) as T) : undefined;
 }
 
 /** Client-side faults that are about load, not about the request: worth a retry. */

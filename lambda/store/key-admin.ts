@@ -1,12 +1,14 @@
-import { BatchGetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { generateKey, type KeyType } from '../domain/api-key';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../domain/limits';
 import { intervalUs, perMinutePolicy } from '../domain/rate-limit';
 import { DEFAULT_PUBLISHABLE_RATE_LIMIT } from '../domain/limits';
 import { normalizeOriginList } from '../domain/origins';
+import { batchGet } from './batch-get';
 import { isConditionalCheckFailed } from './errors';
+import { Expression, QueryExpression } from './expression';
 import type { KeyItem } from './key-item';
-import { KEYS_BY_FACTORY, KEYS_BY_KEY_ID } from './schema';
+import { KEYS_BY_FACTORY, KEYS_BY_KEY_ID, KEYS_KEY } from './schema';
 
 /** A key as operators see it: never the secret, never its hash. */
 export interface KeySummary {
@@ -93,30 +95,26 @@ export class KeyAdmin {
       ...limiterStep(rateLimit),
     };
     if (origins) item.origins = origins;
-    await this.doc.send(
-      new PutCommand({ TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(keyHash)' }),
-    );
+    const absent = new Expression();
+    absent.when(absent.notExists(KEYS_KEY.partitionKey));
+    await this.doc.send(new PutCommand({ TableName: this.tableName, Item: item, ...absent.forCondition() }));
     return { key: key.secret, ...summarize(item) };
   }
 
   /** The factory's keys, oldest first. */
   async list(factoryId: string): Promise<KeySummary[]> {
     const hashes: string[] = [];
+    const ofFactory = new QueryExpression();
+    ofFactory.key(ofFactory.is(KEYS_BY_FACTORY.partitionKey, '=', factoryId));
     let cursor: Record<string, unknown> | undefined;
     do {
       const page = await this.doc.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: KEYS_BY_FACTORY.indexName,
-          KeyConditionExpression: 'factoryId = :f',
-          ExpressionAttributeValues: { ':f': factoryId },
-          ExclusiveStartKey: cursor,
-        }),
+        new QueryCommand({ TableName: this.tableName, IndexName: KEYS_BY_FACTORY.indexName, ...ofFactory.forQuery(), ExclusiveStartKey: cursor }),
       );
       for (const item of page.Items ?? []) hashes.push(item.keyHash as string);
       cursor = page.LastEvaluatedKey;
     } while (cursor);
-    const items = await this.getMany(hashes);
+    const items = await batchGet<KeyItem>(this.doc, this.tableName, hashes.map((keyHash) => ({ keyHash })), { operation: 'BatchGetItem (keys)' });
     return items.map(summarize).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.keyId.localeCompare(b.keyId));
   }
 
@@ -127,47 +125,24 @@ export class KeyAdmin {
    * room's keys.revoke acts within one factory).
    */
   async revoke(keyId: string, now: Date = new Date(), factoryId?: string): Promise<KeySummary | undefined> {
-    const found = await this.doc.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        IndexName: KEYS_BY_KEY_ID.indexName,
-        KeyConditionExpression: 'keyId = :k',
-        ExpressionAttributeValues: { ':k': keyId },
-      }),
-    );
+    const withId = new QueryExpression();
+    withId.key(withId.is(KEYS_BY_KEY_ID.partitionKey, '=', keyId));
+    const found = await this.doc.send(new QueryCommand({ TableName: this.tableName, IndexName: KEYS_BY_KEY_ID.indexName, ...withId.forQuery() }));
     const keyHash = found.Items?.[0]?.keyHash as string | undefined;
     if (!keyHash) return undefined;
+    const revoke = new Expression();
+    revoke
+      .set('status', 'revoked')
+      .setOnce('revokedAt', now.toISOString())
+      .when(revoke.exists(KEYS_KEY.partitionKey), ...(factoryId === undefined ? [] : [revoke.is('factoryId', '=', factoryId)]));
     try {
       const result = await this.doc.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { keyHash },
-          UpdateExpression: 'SET #status = :revoked, revokedAt = if_not_exists(revokedAt, :now)',
-          ConditionExpression: factoryId === undefined ? 'attribute_exists(keyHash)' : 'attribute_exists(keyHash) AND factoryId = :f',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':revoked': 'revoked', ':now': now.toISOString(), ...(factoryId === undefined ? {} : { ':f': factoryId }) },
-          ReturnValues: 'ALL_NEW',
-        }),
+        new UpdateCommand({ TableName: this.tableName, Key: { keyHash }, ...revoke.forUpdate(), ReturnValues: 'ALL_NEW' }),
       );
       return summarize(result.Attributes as KeyItem);
     } catch (error) {
       if (isConditionalCheckFailed(error)) return undefined;
       throw error;
     }
-  }
-
-  private async getMany(hashes: string[]): Promise<KeyItem[]> {
-    const items: KeyItem[] = [];
-    for (let start = 0; start < hashes.length; start += 100) {
-      let request: Record<string, { Keys: Record<string, unknown>[] }> | undefined = {
-        [this.tableName]: { Keys: hashes.slice(start, start + 100).map((keyHash) => ({ keyHash })) },
-      };
-      while (request && Object.keys(request).length > 0) {
-        const page = await this.doc.send(new BatchGetCommand({ RequestItems: request }));
-        items.push(...((page.Responses?.[this.tableName] ?? []) as KeyItem[]));
-        request = page.UnprocessedKeys as typeof request;
-      }
-    }
-    return items;
   }
 }

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { KeyType } from '../domain/api-key';
 import { StorageUnavailableError } from '../domain/errors';
 import type { CallLog, RateStatus } from '../domain/ports';
 import { decideRate, intervalUs, perMinutePolicy, standing, toleranceUs, type RatePolicy } from '../domain/rate-limit';
-import { isConditionalCheckFailed, storageCall } from './errors';
+import { isConditionalCheckFailed, itemOfFailure, storageCall } from './errors';
+import { Expression, type AttributePath, type Condition, type Operand } from './expression';
 import type { KeyItem } from './key-item';
+import { notRepeated } from './request-token';
 
 /** What a container last saw of a key's limiter: it picks the update shape of the next request. */
 export interface LimiterGuess {
@@ -30,44 +30,36 @@ function allowed(item: KeyItem, nowUs: number): KeyCall {
   return { outcome: 'allowed', item, rate: { limit: item.rateLimit, ...standing(item.rlTat, nowUs, perMinutePolicy(item.rateLimit)) } };
 }
 
-/** Not this very request again: an SDK retry of a write that landed but whose answer was lost. */
-export const NOT_REPEATED = '(attribute_not_exists(#lastRequest) OR #lastRequest <> :request)';
-
-/** The GCRA update of one limit held in one attribute of an item (see gcraShape). */
-export interface GcraShape {
-  update: string;
-  condition: string;
-  /** Values the shape reads, computed from the policy and now. */
-  values: Record<string, number>;
-}
-
 /**
  * How a TAT moves (lambda/domain/rate-limit.ts), as a conditional update
  * whose condition is exactly the rule's "admit" for the state it expects.
- * DynamoDB conditions compare but cannot add, so now + τ is computed by the
- * caller and sent as a value:
+ * DynamoDB conditions compare but cannot add, so now + τ is computed here
+ * and sent as a value:
  *   idle  TAT ≤ now (or none)   TAT := now + T
  *   busy  now < TAT ≤ now + τ   TAT := TAT + T
  *   (TAT > now + τ: refused, nothing written)
- * `tat` is the attribute's expression name (`#t0`), `tag` names this
- * limit's values (`:s0`, `:d0`); `now` is the value holding now.
+ * Adds the SET of `tat` and its condition to `expression`; `now` is the
+ * operand holding now (µs), shared with the rest of the write.
  */
-export function gcraShape(from: 'idle' | 'busy', policy: RatePolicy, operands: { tat: string; tag: string; now: string; nowUs: number }): GcraShape {
-  const { tat, tag, now, nowUs } = operands;
-  const step = `:s${tag}`;
+export function gcraUpdate(
+  expression: Expression,
+  from: 'idle' | 'busy',
+  policy: RatePolicy,
+  operands: { tat: AttributePath; now: Operand; nowUs: number },
+): void {
+  const { tat, now, nowUs } = operands;
   if (from === 'idle') {
-    return {
-      update: `${tat} = ${now} + ${step}`,
-      condition: `(attribute_not_exists(${tat}) OR ${tat} <= ${now})`,
-      values: { [step]: intervalUs(policy) },
-    };
+    expression.setSum(tat, now, intervalUs(policy)).when(isIdle(expression, tat, now));
+    return;
   }
-  const deadline = `:d${tag}`;
-  return {
-    update: `${tat} = ${tat} + ${step}`,
-    condition: `${tat} > ${now} AND ${tat} <= ${deadline}`,
-    values: { [step]: intervalUs(policy), [deadline]: nowUs + toleranceUs(policy) },
-  };
+  expression
+    .setSum(tat, expression.attribute(tat), intervalUs(policy))
+    .when(expression.is(tat, '>', now), expression.is(tat, '<=', nowUs + toleranceUs(policy)));
+}
+
+/** TAT ≤ now, or no TAT yet: the limit is idle. */
+function isIdle(expression: Expression, tat: AttributePath, now: Operand): Condition {
+  return expression.or(expression.notExists(tat), expression.is(tat, '<=', now));
 }
 
 type Shape = 'first' | 'idle' | 'busy';
@@ -91,51 +83,27 @@ function keyCommand(
   nowUs: number,
   request: string,
 ): UpdateCommand {
-  const names: Record<string, string> = {
-    '#status': 'status',
-    '#keyType': 'keyType',
-    '#tat': 'rlTat',
-    '#lastUsedAt': 'lastUsedAt',
-    '#lastRequest': 'rlLastRequest',
-  };
-  const values: Record<string, unknown> = {
-    ':active': 'active',
-    ':keyType': keyType,
-    ':now': nowUs,
-    ':iso': new Date(nowUs / 1000).toISOString(),
-    ':request': request,
-  };
-  let update: string;
-  let condition: string;
+  const expression = new Expression();
+  const now = expression.value(nowUs);
+  const token = expression.value(request);
+  expression
+    .set('lastUsedAt', new Date(nowUs / 1000).toISOString())
+    .set('rlLastRequest', token)
+    .when(expression.is('status', '=', 'active'), expression.is('keyType', '=', keyType), notRepeated(expression, 'rlLastRequest', token));
   if (shape === 'first' || !known) {
-    names['#step'] = 'rlStep';
-    update = '#tat = :now + #step';
-    condition = '(attribute_not_exists(#tat) OR #tat <= :now) AND attribute_exists(#step)';
+    expression.setSum('rlTat', now, expression.attribute('rlStep')).when(isIdle(expression, 'rlTat', now), expression.exists('rlStep'));
   } else {
-    const gcra = gcraShape(shape, perMinutePolicy(known.rateLimit), { tat: '#tat', tag: '', now: ':now', nowUs });
-    Object.assign(values, gcra.values);
-    update = gcra.update;
-    condition = gcra.condition;
-    if (shape === 'idle') {
-      names['#step'] = 'rlStep';
-      update += ', #step = :s';
-    }
+    const policy = perMinutePolicy(known.rateLimit);
+    gcraUpdate(expression, shape, policy, { tat: 'rlTat', now, nowUs });
+    if (shape === 'idle') expression.set('rlStep', intervalUs(policy));
   }
   return new UpdateCommand({
     TableName: tableName,
     Key: { keyHash },
-    UpdateExpression: `SET ${update}, #lastUsedAt = :iso, #lastRequest = :request`,
-    ConditionExpression: `#status = :active AND #keyType = :keyType AND ${NOT_REPEATED} AND ${condition}`,
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
+    ...expression.forUpdate(),
     ReturnValues: 'ALL_NEW',
     ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
   });
-}
-
-/** The item a failed condition returned (raw, even through the document client), if any. */
-export function itemOfFailure<T>(error: { Item?: Record<string, unknown> }): T | undefined {
-  return error.Item ? (unmarshall(error.Item as Record<string, AttributeValue>) as T) : undefined;
 }
 
 /**

@@ -1,6 +1,8 @@
-import { BatchGetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { batchGet } from './batch-get';
 import { REPORT_BOOKKEEPING } from './dynamo-report-store';
-import { feedOf, REPORTS_BY_FEED, type ReportKind } from './schema';
+import { QueryExpression } from './expression';
+import { EXPIRES_AT, feedOf, REPORTS_BY_FEED, REPORTS_KEY, type ReportKind } from './schema';
 
 export interface ReadOptions {
   /** Only reports received at or after this time (ISO 8601 UTC). */
@@ -35,20 +37,11 @@ export async function* readReports(
   kind: ReportKind,
   options: ReadOptions = {},
 ): AsyncGenerator<Record<string, unknown>> {
-  const names: Record<string, string> = { '#feed': REPORTS_BY_FEED.partitionKey, '#expiresAt': 'expiresAt' };
-  const values: Record<string, unknown> = { ':feed': feedOf(factoryId, kind), ':now': Math.floor((options.nowMs ?? Date.now()) / 1000) };
-  let keyCondition = '#feed = :feed';
-  if (options.since !== undefined) {
-    names['#receivedAt'] = REPORTS_BY_FEED.sortKey;
-    values[':since'] = options.since;
-    keyCondition += ' AND #receivedAt >= :since';
-  }
-  let filter = '#expiresAt > :now';
-  if (options.type !== undefined) {
-    names['#type'] = 'type';
-    values[':type'] = options.type;
-    filter += ' AND #type = :type';
-  }
+  const query = new QueryExpression();
+  query.key(query.is(REPORTS_BY_FEED.partitionKey, '=', feedOf(factoryId, kind)));
+  if (options.since !== undefined) query.key(query.is(REPORTS_BY_FEED.sortKey, '>=', options.since));
+  query.filter(query.is(EXPIRES_AT, '>', Math.floor((options.nowMs ?? Date.now()) / 1000)));
+  if (options.type !== undefined) query.filter(query.is('type', '=', options.type));
   let left = options.limit ?? Number.POSITIVE_INFINITY;
   let cursor: Record<string, unknown> | undefined;
   do {
@@ -56,10 +49,7 @@ export async function* readReports(
       new QueryCommand({
         TableName: tableName,
         IndexName: REPORTS_BY_FEED.indexName,
-        KeyConditionExpression: keyCondition,
-        FilterExpression: filter,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
+        ...query.forQuery(),
         ScanIndexForward: false,
         Limit: Math.min(options.pageSize ?? 100, Math.max(left, 1)),
         ExclusiveStartKey: cursor,
@@ -76,14 +66,8 @@ export async function* readReports(
 
 /** The items with these keys, in the keys' order (BatchGetItem answers in any order); ones gone since are skipped. */
 export async function getReportsInOrder(doc: DynamoDBDocumentClient, tableName: string, keys: string[]): Promise<Record<string, unknown>[]> {
-  if (keys.length === 0) return [];
-  const found = new Map<string, Record<string, unknown>>();
-  let request: Record<string, { Keys: Record<string, unknown>[] }> | undefined = { [tableName]: { Keys: keys.map((pk) => ({ pk })) } };
-  while (request && Object.keys(request).length > 0) {
-    const page = await doc.send(new BatchGetCommand({ RequestItems: request }));
-    for (const item of page.Responses?.[tableName] ?? []) found.set(item.pk as string, item);
-    request = page.UnprocessedKeys as typeof request;
-  }
+  const items = await batchGet(doc, tableName, keys.map((pk) => ({ [REPORTS_KEY.partitionKey]: pk })), { operation: 'BatchGetItem (reports)' });
+  const found = new Map(items.map((item) => [item[REPORTS_KEY.partitionKey] as string, item]));
   return keys.flatMap((pk) => {
     const item = found.get(pk);
     return item ? [item] : [];

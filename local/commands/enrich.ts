@@ -14,7 +14,7 @@ import { existsSync, statSync } from 'node:fs';
 import { contactId } from '../../lambda/domain/contact-id';
 import { normalizeEmail } from '../../lambda/domain/email';
 import { platformName } from '../../lambda/enrichment/config';
-import { DynamoEnrichmentStore } from '../../lambda/enrichment/dynamo-enrichment-store';
+import { DynamoEnrichmentStore } from '../../lambda/store/dynamo-enrichment-store';
 import { runBulk } from '../../lambda/enrichment/run-bulk';
 import { runPass, type EnrichmentContext } from '../../lambda/enrichment/run-pass';
 import { configuredSources } from '../../lambda/enrichment/sources';

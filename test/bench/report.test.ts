@@ -59,6 +59,12 @@ describe('the restated targets', () => {
     expect(row(targets(renderReport(report({ throughput: throughput(0.94) }))), 'throughput service ÷ empty service')?.[3]).toBe('**FAIL**');
   });
 
+  test('the browser SDK\'s one-file build is judged against its gzipped budget', () => {
+    const sdk = (gzipBytes: number) => row(targets(renderReport(report({ browserSdk: { bytes: 9000, gzipBytes, budgetBytes: 5120 } }))), 'browser SDK under 5,120 bytes gzipped');
+    expect(sdk(4100)?.slice(1)).toEqual(['one-file build', '4,100 bytes (bench/sdk-size.md)', 'PASS']);
+    expect(sdk(5121)?.[3]).toBe('**FAIL**');
+  });
+
   test('a service as fast as the empty one passes however far both are from the bare client (HTTP costs what it costs here)', () => {
     const rows = targets(renderReport(report({ throughput: throughput(1, 70) })));
     expect(row(rows, 'throughput service ÷ empty service')?.[3]).toBe('PASS');

@@ -3,9 +3,9 @@ import { join, relative } from 'node:path';
 
 /**
  * The layout's rules (README, "Where things are"), checked on the imports
- * themselves: the domain is pure, the API reaches storage only through its
- * wiring module, operations are plain functions, and what ships never
- * imports the lab.
+ * themselves: the domain is pure, every DynamoDB adapter lives in
+ * lambda/store and the rest reaches it only through its wiring modules,
+ * operations are plain functions, and what ships never imports the lab.
  */
 const ROOT = join(__dirname, '..', '..');
 
@@ -28,6 +28,18 @@ function offenders(dir: string, forbidden: RegExp, except: string[] = []): strin
     .filter((file) => !except.includes(file))
     .flatMap((file) => importsOf(file).filter((spec) => forbidden.test(spec)).map((spec) => `${relative('.', file)} → ${spec}`));
 }
+
+/**
+ * The modules that wire DynamoDB adapters to what uses them: each builds
+ * stores from a document client, and nothing else outside lambda/store
+ * touches DynamoDB.
+ */
+const DYNAMO_WIRING = [
+  'lambda/api/contacts/dynamo-dependencies.ts',
+  'lambda/api/ingest/dynamo-dependencies.ts',
+  'lambda/control/dependencies.ts',
+  'lambda/enrichment/sources/index.ts',
+];
 
 describe('layout', () => {
   test('lambda/domain imports nothing from the store, the API, the functions or any AWS SDK package', () => {
@@ -73,12 +85,25 @@ describe('layout', () => {
     expect(rules.flatMap((file) => importsOf(file).filter((spec) => pure.test(spec)).map((spec) => `${file} → ${spec}`))).toEqual([]);
   });
 
-  test('lambda/control reaches DynamoDB only through its store and its wiring', () => {
-    expect(offenders('lambda/control', /^@aws-sdk\/|\.\.\/store\/dynamo-/, ['lambda/control/dynamo-control-store.ts', 'lambda/control/dependencies.ts', 'lambda/control/handler.ts'])).toEqual([]);
+  test('DynamoDB is reached only from lambda/store: no other module of lambda or lib imports a DynamoDB SDK package but the wiring', () => {
+    const dynamoSdk = /^@aws-sdk\/(client|lib|util)-dynamodb$/;
+    const except = [...files('lambda/store'), ...DYNAMO_WIRING];
+    expect(['lambda', 'lib'].flatMap((dir) => offenders(dir, dynamoSdk, except))).toEqual([]);
   });
 
-  test('no operation wraps itself in a Middy chain', () => {
-    expect(offenders('lambda/api/operations', /^@middy\/core$/)).toEqual([]);
+  test('the control room, enrichment and the memory adapters reach lambda/store only through their wiring and entry point (the key schema aside)', () => {
+    const store = /(^|\/)store\/(?!schema$)/;
+    const dirs = ['lambda/control', 'lambda/enrichment', 'lambda/memory', 'lambda/observability'];
+    expect(dirs.flatMap((dir) => offenders(dir, store, [...DYNAMO_WIRING, 'lambda/control/handler.ts']))).toEqual([]);
+  });
+
+  test('no operation and no route step wraps itself in a Middy chain', () => {
+    // A route's operations and checks are typed by the pipeline (Operation, Check, BodyReader): plain functions.
+    const routeParts = files('lambda/api').filter((file) =>
+      /import type \{[^}]*\b(Operation|Check|BodyReader)\b[^}]*\} from '\.\.\/pipeline'/.test(readFileSync(join(ROOT, file), 'utf8')),
+    );
+    expect(routeParts.length).toBeGreaterThan(5);
+    expect(routeParts.flatMap((file) => importsOf(file).filter((spec) => /^@middy\//.test(spec)).map((spec) => `${file} → ${spec}`))).toEqual([]);
   });
 
   test('the client (client/src) compiles in nothing of the service but lambda/domain, and the service imports neither client/ nor openapi/', () => {

@@ -2,7 +2,7 @@
  * Run under valgrind by instructions.ts (bundled by esbuild first, so no
  * TypeScript loader runs under it): the DriverSetup's `requests` requests of one shape,
  * made either by the bare client (bare-client.ts) or by the Lambda handler
- * (lambda/api/app.ts wired as lambda/api/handler.ts wires it, logs and
+ * (lambda/api/pipeline.ts wired as lambda/api/handler.ts wires it, logs and
  * metrics on, fed the API Gateway event the local adapter builds for the
  * same HTTP request). Everything it needs comes from the environment.
  */

@@ -12,6 +12,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { parseCommandLine, positiveIntArg, runCommand, UsageError } from '../../local/cli';
 import { PROJECT_ROOT } from '../../local/paths';
+import { GZIP_BUDGET_BYTES, measureScript } from '../../browser-sdk/bundles';
 import { measureColdStart, type ColdStartResult } from './cold-start';
 import { startContainer } from './container';
 import { countInstructions, DEFAULT_INSTRUCTION_REQUESTS, hasValgrind, requestsArg } from './instruction-count';
@@ -189,6 +190,7 @@ runCommand(USAGE, async (argv) => {
     instructions,
     profile,
     coldStart,
+    browserSdk: { ...(await measureScript()), budgetBytes: GZIP_BUDGET_BYTES },
     cost: { roundTripMs: 5, fallbackCpuMs: 1 },
   };
   const text = renderReport(report);

@@ -21,6 +21,8 @@ export interface BenchReport {
   /** V8 CPU profiles: the service process (HTTP + handler) and the handler called in-process. */
   profile?: { service: ProfileSummary; handler: ProfileSummary };
   coldStart?: ColdStartResult;
+  /** The browser SDK's one-file build (npm run sdk:size), minified and gzipped. */
+  browserSdk?: { bytes: number; gzipBytes: number; budgetBytes: number };
   /** Assumptions of the cost section. */
   cost: { roundTripMs: number; fallbackCpuMs: number };
 }
@@ -82,6 +84,10 @@ function targetRows(report: BenchReport): string[][] {
       `${int(report.coldStart.bytes)} bytes`,
       verdict(report.coldStart.bytes < BUNDLE_LIMIT_BYTES),
     ]);
+  }
+  if (report.browserSdk) {
+    const sdk = report.browserSdk;
+    rows.push([`browser SDK under ${int(sdk.budgetBytes)} bytes gzipped`, 'one-file build', `${int(sdk.gzipBytes)} bytes (bench/sdk-size.md)`, verdict(sdk.gzipBytes <= sdk.budgetBytes)]);
   }
   const tp = report.throughput;
   if (tp) {

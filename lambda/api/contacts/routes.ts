@@ -1,10 +1,10 @@
 import { BODY_LIMIT_BYTES } from '../../domain/limits';
 import type { ContactStore, KeyAuthorizer } from '../../domain/ports';
 import { upsertBody } from '../../domain/upsert-input';
-import { bodyLimit } from '../middleware/body-limit';
+import { bodyLimit } from '../steps/body-limit';
 import { upsertCounts } from '../middleware/request-metrics';
 import { CONTACTS_UNAVAILABLE } from '../middleware/server-errors';
-import { validBody } from '../middleware/validate-body';
+import { validBody } from '../steps/validate-body';
 import { createHandler, NO_BODY, route, type ApiHandler, type ApiSpec } from '../pipeline';
 import { API_PREFIXES } from '../prefixes';
 import { authenticate } from './authenticate';

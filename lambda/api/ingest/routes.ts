@@ -1,10 +1,10 @@
 import { INGEST_BODY_LIMIT_BYTES } from '../../ingest/limits';
 import { eventsRequestSchema, featureRequestSchema } from '../../ingest/payloads';
 import type { AddressLimiter, AddressLimitName, IngestKeyAuthorizer, ReportStore } from '../../ingest/ports';
-import { bodyLimit } from '../middleware/body-limit';
-import { jsonBody } from '../middleware/json-body';
+import { bodyLimit } from '../steps/body-limit';
+import { jsonBody } from '../steps/json-body';
 import { notedCounts } from '../middleware/request-metrics';
-import { validBody } from '../middleware/validate-body';
+import { validBody } from '../steps/validate-body';
 import { receiveEventsOperation } from '../operations/receive-events';
 import { submitFeatureRequestOperation } from '../operations/submit-feature-request';
 import { createHandler, NO_BODY, route, type ApiHandler, type ApiSpec, type Check } from '../pipeline';

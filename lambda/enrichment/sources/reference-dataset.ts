@@ -1,9 +1,7 @@
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ENRICHABLE_FIELDS, type EnrichableField } from '../../domain/contact';
 import { normalizeEmail } from '../../domain/email';
 import { cleanText } from '../../domain/free-text';
-import { storageCall } from '../../store/errors';
-import type { EnrichmentSource, FoundFields, LookupSubject } from './source';
+import type { FoundFields } from './source';
 
 /** Longest value kept per field (the API's own clipping where it has one). */
 const FIELD_LIMITS: Record<EnrichableField, number> = { name: 200, title: 200, phone: 64, location: 200 };
@@ -48,26 +46,4 @@ export function parseReferenceLine(rawLine: string): LineResult {
     if (text.text !== '') record[field] = text.text;
   }
   return { ok: true, record };
-}
-
-/** Offline source: the vendor's reference dataset, loaded into its own table by `enrich -- load-dataset`. */
-export class ReferenceDataset implements EnrichmentSource {
-  readonly name = 'reference-dataset';
-
-  constructor(
-    private readonly doc: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
-
-  async lookup({ email }: LookupSubject): Promise<FoundFields> {
-    const result = await storageCall('GetItem (reference dataset)', () =>
-      this.doc.send(new GetCommand({ TableName: this.tableName, Key: { email } })),
-    );
-    const found: FoundFields = {};
-    for (const field of ENRICHABLE_FIELDS) {
-      const value = result.Item?.[field];
-      if (typeof value === 'string' && value !== '') found[field] = value;
-    }
-    return found;
-  }
 }

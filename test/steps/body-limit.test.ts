@@ -1,5 +1,5 @@
 import { newRequestState } from '../../lambda/api/request-state';
-import { bodyBytes, bodyLimit } from '../../lambda/api/middleware/body-limit';
+import { bodyBytes, bodyLimit } from '../../lambda/api/steps/body-limit';
 import { proxyEvent, thrown } from '../support/events';
 
 const check = (body: string) => bodyLimit(10)(proxyEvent({ body }), newRequestState());
