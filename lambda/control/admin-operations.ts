@@ -1,14 +1,41 @@
 import type { KeyType } from '../domain/api-key';
-import type { CreateKeyOptions, KeySummary } from '../store/key-admin';
-import type { ReportPage, ReportPageQuery } from '../store/report-page';
 import type { ReportKind } from '../store/schema';
 import { REPORTS_DEFAULT, type AdminRequest } from './admin-requests';
 
+/** A key as operators see it (never the secret but once, on creation): what `keys list` prints. */
+export interface KeyView {
+  keyId: string;
+  type: KeyType;
+  rateLimit: number;
+  origins?: string[];
+}
+
+export interface NewKey {
+  factoryId: string;
+  type: KeyType;
+  rateLimit?: number;
+  origins?: string[];
+  now?: Date;
+}
+
 /** Issuing, listing and revoking keys (DynamoDB adapter: lambda/store/key-admin.ts). */
 export interface KeyAdminPort {
-  create(options: CreateKeyOptions): Promise<KeySummary & { key: string }>;
-  list(factoryId: string): Promise<KeySummary[]>;
-  revoke(keyId: string, now: Date, factoryId: string): Promise<KeySummary | undefined>;
+  create(options: NewKey): Promise<KeyView & { key: string }>;
+  list(factoryId: string): Promise<KeyView[]>;
+  revoke(keyId: string, now: Date, factoryId: string): Promise<KeyView | undefined>;
+}
+
+export interface ReportPageQuery {
+  cursor?: string;
+  limit: number;
+  type?: string;
+  /** Items past this time (epoch ms) have expired and are skipped. */
+  nowMs?: number;
+}
+
+export interface ReportPage {
+  items: Record<string, unknown>[];
+  next?: string;
 }
 
 /** What the ingest API stored, read for the control room (DynamoDB adapter: lambda/store/report-page.ts). */
