@@ -161,14 +161,14 @@ export class ContactsApi extends Construct {
       {
         id: 'AwsSolutions-APIG2',
         reason:
-          'The Lambda validates every request (body size, JSON, then content with zod) and answers the specification\'s own 400/413/422 {"error"} bodies, after the key check and in the README\'s precedence order. An API Gateway request validator would answer earlier, in another order and shape, so none is configured.',
+          'The Lambda validates every request (body size, JSON, then content with zod) and answers the API\'s own 400/413/422 {"error"} bodies, after the key check and in the order of docs/contacts-api.md#precedence. An API Gateway request validator would answer earlier, in another order and shape, so none is configured.',
       },
     ]);
     NagSuppressions.addResourceSuppressions(this.api.methods, [
       {
         id: 'AwsSolutions-APIG4',
         reason:
-          'The Lambda authenticates every request itself: a secret key (Authorization: Bearer dfsk_…) is looked up by its sha256 in the keys table, in the same conditional write that counts its rate limit (README: Keys, Precedence). An API Gateway authorizer would add a second lookup per request and could not keep the specified precedence (403 for an Origin header before 401).',
+          'The Lambda authenticates every request itself: a secret key (Authorization: Bearer dfsk_…) is looked up by its sha256 in the keys table, in the same conditional write that counts its rate limit (docs/keys.md, docs/contacts-api.md#precedence). An API Gateway authorizer would add a second lookup per request and could not keep the specified precedence (403 for an Origin header before 401).',
       },
       {
         id: 'AwsSolutions-COG4',

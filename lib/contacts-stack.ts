@@ -111,7 +111,7 @@ export class ContactsStack extends Stack {
     });
     new CfnOutput(this, OUTPUTS.controlRoomUrl, {
       value: this.controlRoom.url.url,
-      description: 'Internal: the control room function URL (AWS_IAM, SigV4-signed POSTs); npm run control -- --stack uses it (README, Control room)',
+      description: 'Internal: the control room function URL (AWS_IAM, SigV4-signed POSTs); npm run control -- --stack uses it (docs/control-room.md)',
     });
     new CfnOutput(this, OUTPUTS.controlRoomFunction, { value: this.controlRoom.handler.functionName });
     new CfnOutput(this, OUTPUTS.defaultRateLimit, {

@@ -25,7 +25,7 @@ export interface IngestApiProps {
 }
 
 /**
- * The browser-side bug-reporting API (ingest-contract.md): its own
+ * The browser-side bug-reporting API (docs/ingest-api.md): its own
  * Middy-wrapped Lambda behind `/ingest/v1/{proxy+}` on the same REST API and
  * stage as the contacts API, which keeps every other path. Least privilege:
  * the function may update key items (the key call, the exposed mark), and
@@ -74,7 +74,7 @@ export class IngestApi extends Construct {
       {
         id: 'AwsSolutions-APIG4',
         reason:
-          'These two paths (/ingest and /ingest/v1 themselves) go to the contacts function like every path the ingest function does not own, and it authenticates every request itself: a secret key looked up by its sha256 in the keys table, in the same conditional write that counts its rate limit (README: Keys, Precedence).',
+          'These two paths (/ingest and /ingest/v1 themselves) go to the contacts function like every path the ingest function does not own, and it authenticates every request itself: a secret key looked up by its sha256 in the keys table, in the same conditional write that counts its rate limit (docs/keys.md, docs/contacts-api.md#precedence).',
       },
       {
         id: 'AwsSolutions-COG4',
@@ -88,7 +88,7 @@ export class IngestApi extends Construct {
         {
           id: 'AwsSolutions-APIG4',
           reason:
-            'The Lambda authenticates every request itself: a publishable key (Authorization: Bearer dfpk_… or ?key=, for navigator.sendBeacon) is looked up by its sha256 in the keys table, in the same conditional write that counts its rate limit, and the Origin must be on the key\'s list (README: Ingest API). An API Gateway authorizer could not answer the CORS preflight without a key, nor read the key from the query in the specified precedence.',
+            'The Lambda authenticates every request itself: a publishable key (Authorization: Bearer dfpk_… or ?key=, for navigator.sendBeacon) is looked up by its sha256 in the keys table, in the same conditional write that counts its rate limit, and the Origin must be on the key\'s list (docs/ingest-api.md). An API Gateway authorizer could not answer the CORS preflight without a key, nor read the key from the query in the specified precedence.',
         },
         {
           id: 'AwsSolutions-COG4',

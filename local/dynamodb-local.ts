@@ -5,10 +5,27 @@ import { basename, dirname, join } from 'node:path';
 import { isPortInUse } from './ports';
 import { SetupError } from './setup-error';
 
+/** How a process ended: its exit code, or the signal that ended it. */
+export interface ExitStatus {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
 export interface DynamoDbLocal {
   endpoint: string;
   pid: number;
   stop(): Promise<void>;
+  /**
+   * Calls `listener` if the process exits by itself once it was ready (killed,
+   * crashed, out of memory): never after `stop()`. `lastOutput` is the last
+   * line it printed, if any.
+   */
+  onUnexpectedExit(listener: (status: ExitStatus, lastOutput: string) => void): void;
+}
+
+/** "signal SIGKILL" or "exit code 1", for messages. */
+export function describeExit(status: ExitStatus): string {
+  return status.signal ? `signal ${status.signal}` : `exit code ${status.code ?? 'unknown'}`;
 }
 
 export interface DynamoDbLocalOptions {
@@ -143,7 +160,17 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise
     if (child.exitCode !== null || child.signalCode !== null) resolve();
     else child.once('exit', () => resolve());
   });
+  let stopping = false;
+  let ready = false;
+  const unexpected: ((status: ExitStatus, lastOutput: string) => void)[] = [];
+  child.once('exit', (code, signal) => {
+    if (stopping || !ready) return;
+    // Its process group is gone: nothing is left for the exit hook to kill.
+    process.removeListener('exit', killOnExit);
+    for (const listener of unexpected) listener({ code, signal }, lastLine());
+  });
   const stop = async () => {
+    stopping = true;
     process.removeListener('exit', killOnExit);
     try {
       process.kill(-pid, 'SIGTERM');
@@ -162,9 +189,7 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise
     await stop();
     throw error;
   }
-  child.stdout?.removeListener('data', keep);
-  child.stderr?.removeListener('data', keep);
-  child.stdout?.resume();
-  child.stderr?.resume();
-  return { endpoint, pid, stop };
+  // Its output keeps flowing into the bounded tail: the last line says why, should it die.
+  ready = true;
+  return { endpoint, pid, stop, onUnexpectedExit: (listener) => void unexpected.push(listener) };
 }

@@ -22,7 +22,7 @@ export interface AdapterOptions {
 }
 
 /**
- * How long a client may take to send a request (README, Limits). Node's own
+ * How long a client may take to send a request (docs/contacts-api.md#limits). Node's own
  * defaults (60 s and 300 s, checked every 30 s) let a slow client hold a
  * connection for minutes; an API call is a few KiB sent at once.
  */

@@ -8,7 +8,7 @@ export class SetupError extends Error {
 
 /** Runs a command's main function: SetupError → one line on stderr; anything else → its stack. */
 export function runMain(main: () => Promise<void>): void {
-  // The SDK warns on every command that Node 20 support ends in 2027; the README says so once.
+  // The SDK warns on every command that Node 20 support ends in 2027; docs/development.md#dependencies says so once.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   main().catch((error: unknown) => {
     if (error instanceof SetupError) {

@@ -17,6 +17,7 @@ import { OUTPUTS, rateLimitFromOutput } from '../lib/outputs';
 import { createDynamoClient, DEFAULT_DYNAMO_CONFIG, documentClientOf } from '../lambda/store/dynamo-client';
 import { tableNamesFromEnv, type TableNames } from '../lambda/store/schema';
 import { dynamoDbLocalVersion, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
+import { watchDynamoDbLocal, type DynamoDbWatch } from './dynamodb-watch';
 import { CHOSEN_DATA_DIR, DEFAULT_DYNAMODB_PORT, LOCAL_DATA_DIR } from './paths';
 import { freePort, portFromEnv } from './ports';
 import { runningServers, type RunningServer } from './server-registry';
@@ -249,8 +250,6 @@ async function connectLive(who: string, endpoint: string, tables: TableNames, ne
 /** The store `npm start` serves, until `stop()`. */
 export interface ServedStore {
   endpoint: string;
-  /** The embedded DynamoDB Local, when one was started. */
-  dynamo?: DynamoDbLocal;
   /** Tables created now (a fresh data folder). */
   created: string[];
   stop(): Promise<void>;
@@ -258,28 +257,44 @@ export interface ServedStore {
 
 /**
  * `npm start`'s store: DYNAMODB_ENDPOINT when set, otherwise the embedded
- * DynamoDB Local on `dataDir` (which survives restarts). Writes the lock that
- * lets the operator commands find it, and creates missing tables.
+ * DynamoDB Local on `dataDir` (which survives restarts), watched: should it
+ * exit, it is started again on the same data (dynamodb-watch.ts), and
+ * `onGiveUp` hears when it keeps dying. Writes the lock that lets the
+ * operator commands find it, and creates missing tables.
  */
-export async function serveStore(options: { dataDir: string; port: number; say: (line: string) => void }): Promise<ServedStore> {
+export async function serveStore(options: {
+  dataDir: string;
+  port: number;
+  say: (line: string) => void;
+  onGiveUp?: (reason: string) => void;
+}): Promise<ServedStore> {
   const { dataDir, port, say } = options;
-  let dynamo: DynamoDbLocal | undefined;
+  let watch: DynamoDbWatch | undefined;
   let endpoint = process.env.DYNAMODB_ENDPOINT;
   if (!endpoint) {
     say(`starting DynamoDB Local on port ${port} (data in ${relative(process.cwd(), dataDir) || '.'}) …`);
-    dynamo = await startDynamoDbLocal({ port, dataDir });
-    endpoint = dynamo.endpoint;
+    const first = await startDynamoDbLocal({ port, dataDir });
+    const served = first.endpoint;
+    endpoint = served;
+    watch = watchDynamoDbLocal(first, {
+      restart: () => startDynamoDbLocal({ port, dataDir }),
+      say,
+      dataLabel: shown(dataDir),
+      // The lock names the java process, so that a kill -9 of npm start leaves no orphan behind.
+      onRestarted: (next) => writeLock(dataDir, { serverPid: process.pid, javaPid: next.pid, endpoint: served, command: 'npm start' }),
+      onGiveUp: options.onGiveUp ?? (() => undefined),
+    });
   }
-  writeLock(dataDir, { serverPid: process.pid, javaPid: dynamo?.pid, endpoint, command: 'npm start' });
+  writeLock(dataDir, { serverPid: process.pid, javaPid: watch?.current().pid, endpoint, command: 'npm start' });
   const stop = async () => {
-    await dynamo?.stop();
+    await watch?.stop();
     removeLock(dataDir);
   };
   try {
     const created = await prepareTables(endpoint, tableNamesFromEnv()).catch((error: unknown) => {
       throw new SetupError(`could not prepare the tables at ${endpoint}: ${error instanceof Error ? error.message : String(error)}`);
     });
-    return { endpoint, dynamo, created, stop };
+    return { endpoint, created, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -66,10 +66,10 @@ export interface ApiDoc {
 }
 
 const freeText = (field: keyof typeof TEXT_LIMITS, what: string): FieldDoc => ({
-  description: `${what} Free text (README: Free text): invisible controls removed, line breaks made spaces, trimmed, clipped to ${TEXT_LIMITS[field].toLocaleString('en-US')} characters, never refused for length (a lone surrogate is 422). \`null\` or blank counts as omitted: an omitted field keeps its stored value.`,
+  description: `${what} Free text (docs/contacts-api.md#free-text): invisible controls removed, line breaks made spaces, trimmed, clipped to ${TEXT_LIMITS[field].toLocaleString('en-US')} characters, never refused for length (a lone surrogate is 422). \`null\` or blank counts as omitted: an omitted field keeps its stored value.`,
 });
 
-/** The contacts API (spec 4): lambda/api/contacts/routes.ts, CONTACTS_API. */
+/** The contacts API (docs/contacts-api.md): lambda/api/contacts/routes.ts, CONTACTS_API. */
 const CONTACTS_DOC: ApiDoc = {
   tag: {
     name: 'contacts',
@@ -100,7 +100,7 @@ const CONTACTS_DOC: ApiDoc = {
         description: 'The contact to write. Unknown fields are ignored.',
         fields: {
           email: {
-            description: `Required. The identity (README: Email addresses): at most ${EMAIL_MAX_CHARS} characters, exactly one \`@\`, a dot-atom name and a host name; trimmed and lowercased letter by letter (input in Unicode NFC), so addresses differing only in case are one contact. Refused (422), never truncated.`,
+            description: `Required. The identity (docs/contacts-api.md#email-addresses): at most ${EMAIL_MAX_CHARS} characters, exactly one \`@\`, a dot-atom name and a host name; trimmed and lowercased letter by letter (input in Unicode NFC), so addresses differing only in case are one contact. Refused (422), never truncated.`,
             schema: { maxLength: EMAIL_MAX_CHARS },
           },
           name: freeText('name', 'Full name.'),
@@ -198,7 +198,7 @@ const reportText = (what: string, max: number): FieldDoc => ({
   description: `${what} Free text: invisible controls and bidi overrides removed, trimmed, clipped to ${max.toLocaleString('en-US')} characters, never refused for length (a lone surrogate is 422). \`null\` or blank counts as omitted.`,
 });
 
-/** The browser-side bug-reporting API (ingest-contract.md): lambda/api/ingest/routes.ts, INGEST_API. */
+/** The browser-side bug-reporting API (docs/ingest-api.md): lambda/api/ingest/routes.ts, INGEST_API. */
 const INGEST_DOC: ApiDoc = {
   tag: {
     name: 'ingest',

@@ -73,7 +73,7 @@ export const HEADERS = {
 
 export type HeaderName = keyof typeof HEADERS;
 
-/** Headers on every answer of the handler, errors included (README: API reference). */
+/** Headers on every answer of the handler, errors included (docs/contacts-api.md#base-url-and-common-headers). */
 export const EVERY_ANSWER_HEADERS: readonly HeaderName[] = ['X-Request-Id', 'Cache-Control', 'X-Content-Type-Options'];
 
 export interface ErrorResponseDoc {

@@ -151,7 +151,7 @@ export class ContactsClient {
   }
 
   /**
-   * Creates the contact with this email, or updates it (spec 4.1). Fields
+   * Creates the contact with this email, or updates it (docs/contacts-api.md#upsert-a-contact--post-apiv1contacts). Fields
    * left out keep their stored values. `created` is true when this call
    * created it. Safe to retry, and retried for you on 429 and 503.
    */

@@ -1,6 +1,6 @@
 /**
  * Where the key stands against its rate limit, as every answer after the key
- * check says it (README, "Rate-limit headers"): the fields of the IETF
+ * check says it (docs/contacts-api.md#rate-limit-headers): the fields of the IETF
  * HTTPAPI draft, `RateLimit-Policy: "per-key";q=30000;w=60` and
  * `RateLimit: "per-key";r=2999;t=1`.
  */

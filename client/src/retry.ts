@@ -1,5 +1,5 @@
 /**
- * When to send a request again (spec 7, client guidance): after a 429, wait
+ * When to send a request again (docs/contacts-api.md#errors, for clients): after a 429, wait
  * `Retry-After` seconds (1 when absent); after a 503 or a network failure,
  * wait a jittered, growing backoff, and at least `Retry-After` when the
  * answer has one. Nothing else is retried. Retrying any call of this API is

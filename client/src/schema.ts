@@ -3,7 +3,7 @@
  * (itself generated from the service's zod schemas): do not edit.
  */
 
-/** A contact (spec 2.1). Fields without a value are absent, never null. */
+/** A contact (docs/contacts-api.md#the-contact). Fields without a value are absent, never null. */
 export interface Contact {
   /** `ct_` + the first 16 hex characters of sha256("<factoryId>:<email>"). */
   id: string;
@@ -59,19 +59,19 @@ export interface UpsertContactAnswer {
 
 /** The contact to write. Unknown fields are ignored. */
 export interface UpsertContactRequest {
-  /** Required. The identity (README: Email addresses): at most 254 characters, exactly one `@`, a dot-atom name and a host name; trimmed and lowercased letter by letter (input in Unicode NFC), so addresses differing only in case are one contact. Refused (422), never truncated. */
+  /** Required. The identity (docs/contacts-api.md#email-addresses): at most 254 characters, exactly one `@`, a dot-atom name and a host name; trimmed and lowercased letter by letter (input in Unicode NFC), so addresses differing only in case are one contact. Refused (422), never truncated. */
   email: string;
-  /** Full name. Free text (README: Free text): invisible controls removed, line breaks made spaces, trimmed, clipped to 200 characters, never refused for length (a lone surrogate is 422). `null` or blank counts as omitted: an omitted field keeps its stored value. */
+  /** Full name. Free text (docs/contacts-api.md#free-text): invisible controls removed, line breaks made spaces, trimmed, clipped to 200 characters, never refused for length (a lone surrogate is 422). `null` or blank counts as omitted: an omitted field keeps its stored value. */
   name?: string | null;
-  /** The name of a company that `companyDomain` creates (the domain itself when absent). Free text (README: Free text): invisible controls removed, line breaks made spaces, trimmed, clipped to 200 characters, never refused for length (a lone surrogate is 422). `null` or blank counts as omitted: an omitted field keeps its stored value. */
+  /** The name of a company that `companyDomain` creates (the domain itself when absent). Free text (docs/contacts-api.md#free-text): invisible controls removed, line breaks made spaces, trimmed, clipped to 200 characters, never refused for length (a lone surrogate is 422). `null` or blank counts as omitted: an omitted field keeps its stored value. */
   company?: string | null;
   /** Finds the factory's company with this domain or creates it, and links the contact once. Normalized to a bare lowercase host (`https://www.Acme.io/` → `acme.io`); 422 when that is not a domain. `null` or blank counts as omitted. */
   companyDomain?: string | null;
-  /** Job title. Free text (README: Free text): invisible controls removed, line breaks made spaces, trimmed, clipped to 200 characters, never refused for length (a lone surrogate is 422). `null` or blank counts as omitted: an omitted field keeps its stored value. */
+  /** Job title. Free text (docs/contacts-api.md#free-text): invisible controls removed, line breaks made spaces, trimmed, clipped to 200 characters, never refused for length (a lone surrogate is 422). `null` or blank counts as omitted: an omitted field keeps its stored value. */
   title?: string | null;
-  /** Phone number. Free text (README: Free text): invisible controls removed, line breaks made spaces, trimmed, clipped to 64 characters, never refused for length (a lone surrogate is 422). `null` or blank counts as omitted: an omitted field keeps its stored value. */
+  /** Phone number. Free text (docs/contacts-api.md#free-text): invisible controls removed, line breaks made spaces, trimmed, clipped to 64 characters, never refused for length (a lone surrogate is 422). `null` or blank counts as omitted: an omitted field keeps its stored value. */
   phone?: string | null;
-  /** The page or context the contact came from. Free text (README: Free text): invisible controls removed, line breaks made spaces, trimmed, clipped to 2,048 characters, never refused for length (a lone surrogate is 422). `null` or blank counts as omitted: an omitted field keeps its stored value. */
+  /** The page or context the contact came from. Free text (docs/contacts-api.md#free-text): invisible controls removed, line breaks made spaces, trimmed, clipped to 2,048 characters, never refused for length (a lone surrogate is 422). `null` or blank counts as omitted: an omitted field keeps its stored value. */
   page?: string | null;
   /** Where the contact came from: `api` when a contact is created without it (or with `null`); an update without it keeps the stored one. Any other value, `""` included, is 422. */
   source?: "api" | "external_crm" | "ads" | "manual" | null;

@@ -7,15 +7,15 @@ import { contactSchema, upsertResultSchema } from '../domain/contact-schema';
  * handler builds its answers, it never parses them.
  */
 
-/** Every error's body (spec 4, 7). */
+/** Every error's body (docs/contacts-api.md#errors). */
 export const errorAnswerSchema = z
   .object({ error: z.string().check(z.describe('What went wrong and what to fix; never repeats a key.')) })
   .check(z.describe('Every error answer: one message.'));
 
-/** A read's answer (spec 4.2, 4.3). */
+/** A read's answer (docs/contacts-api.md#read-a-contact--get-apiv1contactsid, docs/contacts-api.md#find-a-contact-by-email--get-apiv1contactsemail). */
 export const contactAnswerSchema = z.object({ contact: contactSchema });
 
-/** The upsert's answer (spec 4.1). */
+/** The upsert's answer (docs/contacts-api.md#upsert-a-contact--post-apiv1contacts). */
 export const upsertAnswerSchema = upsertResultSchema;
 
 export type ErrorAnswer = z.output<typeof errorAnswerSchema>;

@@ -41,7 +41,7 @@ export function routeLabeler(routes: Pick<Route, 'method' | 'path'>[]): (method:
  * Routes a request to the route of its method and path, paths without
  * parameters first, as @middy/http-router did (the parameters' values join
  * `event.pathParameters`); where no route matches, answers 405 with `Allow`
- * when the path exists under other methods (spec 4.4), 404 otherwise.
+ * when the path exists under other methods (docs/contacts-api.md#not-in-this-api), 404 otherwise.
  */
 export function createRouter(routes: Route[], home: string): RouteHandler {
   const patterns = routes.map((route) => ({ route, regexp: pattern(route.path) }));

@@ -19,7 +19,7 @@ export type ClearResult =
 const ATTEMPTS = 6;
 
 /**
- * Clears fields of one contact (spec 3: clearing is the control room's). One
+ * Clears fields of one contact (docs/control-room.md#clearing-a-field: clearing is the control room's). One
  * conditional UpdateItem removes the values the clear read, records them
  * under `cleared`, and moves `updatedAt`; when the contact changed in
  * between (an upsert, an enrichment pass, another clear), the clear plans

@@ -17,7 +17,7 @@ function orderedCleared(cleared: ClearedFields): ClearedFields {
 }
 
 /**
- * The public API's view of the contact (spec 2.1, same fields and order),
+ * The public API's view of the contact (docs/contacts-api.md#the-contact, same fields and order),
  * followed by `enrichmentCheckedAt` (the last billed pass) and `cleared`
  * (what the control room cleared) when the contact has them.
  */

@@ -17,7 +17,7 @@ export type Credential =
   | { kind: 'malformed' }
   | { kind: 'secret'; secret: string };
 
-/** Reads `Authorization: Bearer <key>`; keys anywhere else are not read (spec 5.2). */
+/** Reads `Authorization: Bearer <key>`; keys anywhere else are not read (docs/contacts-api.md#errors). */
 export function readCredential(authorization: string | undefined): Credential {
   if (authorization === undefined || authorization.trim() === '') return { kind: 'missing' };
   const match = /^\s*bearer\s+(\S+)\s*$/i.exec(authorization);

@@ -1,5 +1,5 @@
 /**
- * Clearing (spec 3: "Clearing is done in the control room"): which fields the
+ * Clearing (docs/control-room.md#clearing-a-field): which fields the
  * control room may clear, and what a contact keeps about each clear.
  */
 

@@ -1,7 +1,7 @@
 import type { StoredEmail } from './email';
 
 /**
- * The contact id's rule without the hashing itself (spec 2.1): what is
+ * The contact id's rule without the hashing itself (docs/contacts-api.md#the-contact): what is
  * hashed, and how the id is cut from the digest. Pure and free of Node, so
  * the typed client (client/) compiles this very module and derives ids
  * offline with WebCrypto, while the service hashes synchronously

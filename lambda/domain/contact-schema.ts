@@ -4,7 +4,7 @@ import { CONTACT_ID_PATTERN } from './contact-id-digest';
 import { COMPANY_ID_PATTERN } from './company-id';
 
 /**
- * The answers' shapes (spec 2.1, 2.2, 4.1) as zod schemas: the one
+ * The answers' shapes (docs/contacts-api.md#the-contact, docs/contacts-api.md#upsert-a-contact--post-apiv1contacts) as zod schemas: the one
  * definition the types of contact.ts and upsert-contact.ts derive from, and
  * the OpenAPI document and the typed client are generated from. The service
  * never parses with them (it builds its answers), so runtime code imports
@@ -13,7 +13,7 @@ import { COMPANY_ID_PATTERN } from './company-id';
 
 const timestamp = (what: string) => z.iso.datetime().check(z.describe(`${what}: ISO 8601, UTC.`));
 
-/** The enrichment object (spec 2.2). */
+/** The enrichment object (docs/control-room.md#enrichment). */
 export const enrichmentSchema = z
   .object({
     provider: z.string().check(z.describe("The platform's own name, one constant: never a data source's.")),
@@ -24,7 +24,7 @@ export const enrichmentSchema = z
   })
   .check(z.describe('What enrichment found. Absent on a contact never enriched.'));
 
-/** A contact as returned (spec 2.1). Fields without a value are absent, never null. */
+/** A contact as returned (docs/contacts-api.md#the-contact). Fields without a value are absent, never null. */
 export const contactSchema = z
   .object({
     id: z.string().check(z.regex(CONTACT_ID_PATTERN), z.describe('`ct_` + the first 16 hex characters of sha256("<factoryId>:<email>").')),
@@ -44,9 +44,9 @@ export const contactSchema = z
     enriched: z.optional(z.boolean().check(z.describe('true once an enrichment pass filled something; absent otherwise.'))),
     enrichment: z.optional(enrichmentSchema),
   })
-  .check(z.describe('A contact (spec 2.1). Fields without a value are absent, never null.'));
+  .check(z.describe('A contact (docs/contacts-api.md#the-contact). Fields without a value are absent, never null.'));
 
-/** The upsert's answer (spec 4.1): `created` mirrors the status, 201 or 200. */
+/** The upsert's answer (docs/contacts-api.md#upsert-a-contact--post-apiv1contacts): `created` mirrors the status, 201 or 200. */
 export const upsertResultSchema = z.object({
   contact: contactSchema,
   created: z.boolean().check(z.describe('true (status 201) when this call created the contact, false (200) when it existed.')),

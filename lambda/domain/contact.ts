@@ -1,14 +1,14 @@
 import type * as z from 'zod/mini';
 import type { contactSchema, enrichmentSchema } from './contact-schema';
 
-/** Where a contact came from (spec 2.3). `api` is the default on creation. */
+/** Where a contact came from (docs/contacts-api.md#upsert-a-contact--post-apiv1contacts). `api` is the default on creation. */
 export const SOURCES = ['api', 'external_crm', 'ads', 'manual'] as const;
 export type Source = (typeof SOURCES)[number];
 
-/** The enrichment object of spec 2.2 (its schema: contact-schema.ts). */
+/** The enrichment object (docs/control-room.md#enrichment) (its schema: contact-schema.ts). */
 export type Enrichment = z.output<typeof enrichmentSchema>;
 
-/** A contact as stored and as returned by the API (spec 2.1; its schema: contact-schema.ts). */
+/** A contact as stored and as returned by the API (docs/contacts-api.md#the-contact; its schema: contact-schema.ts). */
 export type Contact = z.output<typeof contactSchema>;
 
 /** Caller-writable free-text fields and their order in responses. */
@@ -44,7 +44,7 @@ const RESPONSE_ORDER = [
 /**
  * The public view of a contact: known fields only, in a stable order, absent
  * (not null) when unset, so `enriched`/`enrichment` are missing on a contact
- * never enriched (spec 2.2 rule 2).
+ * never enriched (docs/control-room.md#enrichment).
  */
 export function contactView(contact: Contact): Contact {
   const view: Record<string, unknown> = {};

@@ -123,12 +123,12 @@ function lowercaseUnicode(email: string): { ok: true; lowered: string } | { ok: 
 }
 
 /**
- * Validates an email address and returns its stored form (README, "Email
- * addresses"): surrounding whitespace dropped, then lowercased letter by
+ * Validates an email address and returns its stored form (docs/contacts-api.md#email-addresses):
+ * surrounding whitespace dropped, then lowercased letter by
  * letter. Everything that would make that form ambiguous is refused rather
  * than guessed: input not in Unicode NFC, capitals without a simple case
  * pair, a capital whose lowercase depends on its neighbours (final Σ).
- * Identity input is never truncated (spec 2.3, 8).
+ * Identity input is never truncated (docs/contacts-api.md#upsert-a-contact--post-apiv1contacts, docs/contacts-api.md#limits).
  */
 export function normalizeEmail(raw: string): EmailCheck {
   const fail = (problem: string): EmailCheck => ({ ok: false, problem });

@@ -12,7 +12,7 @@ export async function findContactById(store: ContactStore, factoryId: string, id
 
 /**
  * Reads a contact by email through the id the upsert would have written
- * (spec 4.3). An address the upsert would refuse cannot exist: undefined.
+ * (docs/contacts-api.md#find-a-contact-by-email--get-apiv1contactsemail). An address the upsert would refuse cannot exist: undefined.
  */
 export async function findContactByEmail(
   store: ContactStore,

@@ -2,7 +2,7 @@ import type { Contact } from './contact';
 import type { ContactWrite } from './ports';
 
 /**
- * The merge rule of an upsert (spec 3), as a pure function: what a contact
+ * The merge rule of an upsert (docs/contacts-api.md#upsert-a-contact--post-apiv1contacts), as a pure function: what a contact
  * becomes when `write` lands on `stored` (undefined: no contact yet).
  * - sent fields overwrite; omitted ones keep their stored value;
  * - `createdAt` and the company link are set once, never overwritten;

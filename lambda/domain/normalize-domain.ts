@@ -5,7 +5,7 @@ const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
 const HOSTNAME = new RegExp(`^(?=.{1,253}$)${LABEL}(?:\\.${LABEL})+$`);
 
 /**
- * Normalizes a company domain to a bare lowercase host (spec 2.3): scheme,
+ * Normalizes a company domain to a bare lowercase host (docs/contacts-api.md#upsert-a-contact--post-apiv1contacts): scheme,
  * leading `www.`, path (including a trailing slash), port and case are
  * dropped, and an international name takes its ASCII (punycode) form, so
  * `münchen.de` and `xn--mnchen-3ya.de` are one company. Returns undefined

@@ -1,8 +1,8 @@
 import { MAX_ORIGINS_PER_KEY } from './limits';
 
 /**
- * Website origins of publishable keys (ingest-contract.md, "Keys and
- * origins"): normalized and checked when a key is issued, matched against
+ * Website origins of publishable keys (docs/ingest-api.md#keys-and-origins):
+ * normalized and checked when a key is issued, matched against
  * the `Origin` header of every POST.
  *
  * An origin is `scheme://host[:port]`: http or https, the host lowercase

@@ -10,7 +10,7 @@ import type { UpsertInput } from './upsert-input';
 export type UpsertResult = z.output<typeof upsertResultSchema>;
 
 /**
- * Upserts a contact by email (spec 3). The contact write is one atomic store
+ * Upserts a contact by email (docs/contacts-api.md#upsert-a-contact--post-apiv1contacts). The contact write is one atomic store
  * call; the company is written only when `companyDomain` is sent and the
  * contact ends up linked to it, so a contact whose link was already set to
  * another company never creates one. Writing the company when the link was

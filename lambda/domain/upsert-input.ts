@@ -15,8 +15,8 @@ const optionalString = (field: string) => z.optional(z.nullable(z.string({ error
 /**
  * Optional free text, cleaned by the one free-text rule (free-text.ts: lone
  * surrogates refused, controls stripped, line breaks made spaces, trimmed,
- * clipped, never rejected for length, spec 8). `null` and text that is blank
- * once cleaned count as omitted: the API has no way to clear a field (spec 3,
+ * clipped, never rejected for length, docs/contacts-api.md#limits). `null` and text that is blank
+ * once cleaned count as omitted: the API has no way to clear a field (docs/control-room.md#clearing-a-field,
  * merge rule 2).
  */
 const freeText = (field: keyof typeof TEXT_LIMITS) =>
@@ -59,7 +59,7 @@ const companyDomain = z.pipe(
   }),
 );
 
-/** Absent or `null` is omitted; any string but the four values, `""` and padded ones included, is refused (spec 2.3). */
+/** Absent or `null` is omitted; any string but the four values, `""` and padded ones included, is refused (docs/contacts-api.md#upsert-a-contact--post-apiv1contacts). */
 const source = z.pipe(
   optionalString('source'),
   z.transform((raw, ctx): Source | undefined => {
@@ -75,8 +75,8 @@ const source = z.pipe(
 );
 
 /**
- * The upsert body (spec 2.3). Unknown fields are dropped, so newer clients
- * work against this server (spec 9).
+ * The upsert body (docs/contacts-api.md#upsert-a-contact--post-apiv1contacts). Unknown fields are dropped, so newer clients
+ * work against this server (docs/contacts-api.md#upsert-a-contact--post-apiv1contacts).
  */
 export const upsertBody = z.object(
   {

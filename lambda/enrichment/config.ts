@@ -1,6 +1,6 @@
 /**
  * The platform's own name, shown as `enrichment.provider` on every enriched
- * contact (spec 2.2): one constant, never the name of a data source. The stack
+ * contact (docs/control-room.md#enrichment): one constant, never the name of a data source. The stack
  * sets it from `-c platformName=…`; locally PLATFORM_NAME overrides it.
  */
 export const DEFAULT_PLATFORM_NAME = 'platform';

@@ -28,12 +28,12 @@ export type PlannedContact = Contact & { cleared?: ClearedFields };
  * - complete: a data source found values, but every one of those fields is
  *             already set. Nothing is filled, so `enriched` is not set (it
  *             means a pass filled something) and a contact never enriched
- *             keeps neither `enriched` nor `enrichment` (spec 2.2 rule 2).
- *             Billed: the pass found something (spec 1: only a clean miss is free).
+ *             keeps neither `enriched` nor `enrichment` (docs/control-room.md#enrichment).
+ *             Billed: the pass found something (docs/control-room.md#enrichment: only a clean miss is free).
  * - miss:     nothing found, or only values derived from the contact itself
  *             (the name heuristic) that fill nothing. Free.
  * A contact enriched before gets every pass recorded in `enrichment` (`at`
- * and `fields` describe the last pass, spec 2.2), a miss included.
+ * and `fields` describe the last pass, docs/control-room.md#enrichment), a miss included.
  */
 export interface PassPlan {
   kind: 'fill' | 'complete' | 'miss';

@@ -9,7 +9,7 @@ export interface EnrichmentContext {
   store: EnrichmentStore;
   /** Asked in order; per field the first value found wins. */
   sources: EnrichmentSource[];
-  /** The platform's own name: `enrichment.provider` (spec 2.2). */
+  /** The platform's own name: `enrichment.provider` (docs/control-room.md#enrichment). */
   provider: string;
   now?: () => Date;
 }

@@ -1,7 +1,7 @@
 import { PUBLISHABLE_SHAPE, SECRET_SHAPE } from '../domain/api-key';
 
 /**
- * The key of an ingest request (ingest-contract.md, "Keys and origins" 1–2):
+ * The key of an ingest request (docs/ingest-api.md#keys-and-origins):
  * `Authorization: Bearer dfpk_…`, or `?key=dfpk_…` because
  * navigator.sendBeacon cannot set headers. Decided without any I/O.
  */

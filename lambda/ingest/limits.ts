@@ -1,7 +1,7 @@
 import type { RatePolicy } from '../domain/rate-limit';
 
 /**
- * The ingest API's limits (ingest-contract.md, "Limits and abuse" and the
+ * The ingest API's limits (docs/ingest-api.md#limits and the
  * field tables): one place, so validation, the limiter, the docs and the
  * tests agree.
  */

@@ -4,7 +4,7 @@ import { cleanText, type TextLines } from './free-text';
 import { EVENT_TEXT, FEATURE_REQUEST_TEXT, MAX_TAGS } from './limits';
 
 /**
- * The bodies of the ingest API (ingest-contract.md, "Bodies"), as zod/mini
+ * The bodies of the ingest API (docs/ingest-api.md#bodies), as zod/mini
  * schemas: each validates one event or one feature request and turns it into
  * what is stored. Unknown fields are dropped; `null` counts as omitted for
  * every optional field (what a browser SDK sends for "not set"); free text

@@ -37,7 +37,7 @@ export function storedEvent(event: IngestEvent, receipt: RequestReceipt, index: 
 }
 
 /**
- * `POST /ingest/v1/events` (ingest-contract.md): each event is validated on
+ * `POST /ingest/v1/events` (docs/ingest-api.md): each event is validated on
  * its own; the valid ones are written, each with one conditional write, all
  * in parallel, and counted as accepted (stored now) or duplicates (the
  * factory already has that eventId); the invalid ones are listed with their

@@ -17,7 +17,7 @@ export function featureRequestId(factoryId: string, requestId: string): string {
 }
 
 /**
- * `POST /ingest/v1/feature-requests` (ingest-contract.md): a request
+ * `POST /ingest/v1/feature-requests` (docs/ingest-api.md): a request
  * validated by featureRequestSchema (payloads.ts) is stored with one
  * conditional write keyed by factory and requestId. The
  * first write creates it (`created: true`); the same requestId again

@@ -3,8 +3,10 @@
  * http://localhost:$PORT (paths under /ingest/v1/ go to the ingest API, as
  * on AWS), the same handlers as on Lambda behind a small HTTP adapter, on an
  * embedded DynamoDB Local whose data lives in .data/ (or on
- * DYNAMODB_ENDPOINT when set). `npm start -- --bundle` serves the files
- * `cdk synth` bundles for Lambda instead of the TypeScript sources.
+ * DYNAMODB_ENDPOINT when set), watched: should DynamoDB Local exit, it is
+ * said at once and started again on the same data (local/dynamodb-watch.ts).
+ * `npm start -- --bundle` serves the files `cdk synth` bundles for Lambda
+ * instead of the TypeScript sources.
  */
 import type { Server } from 'node:http';
 import { relative } from 'node:path';
@@ -28,7 +30,9 @@ const USAGE = `usage: npm start [-- --bundle]
 
 Starts the contacts API and, under /ingest/v1/, the ingest API on
 http://localhost:$PORT (default 3000) on an embedded DynamoDB Local (data in
-.data/), or on DYNAMODB_ENDPOINT when set.
+.data/), or on DYNAMODB_ENDPOINT when set. Should DynamoDB Local exit, it
+says so and starts it again on the same data; after 3 restarts within a
+minute it stops instead, with the reason and exit code 1.
 
   --bundle   serve the Lambda assets that \`cdk synth\` builds (cdk.out/asset.…/index.mjs),
              the files \`cdk deploy\` uploads, instead of the TypeScript sources
@@ -66,7 +70,7 @@ runCommand(USAGE, async (argv) => {
   let store: ServedStore | undefined;
   let server: Server | undefined;
   let stopping = false;
-  const stop = async () => {
+  const stop = async (code = 0) => {
     if (stopping) {
       // A second signal while stopping: leave now (the exit hook kills DynamoDB Local).
       unregisterServer();
@@ -80,7 +84,7 @@ runCommand(USAGE, async (argv) => {
     unregisterServer();
     await store?.stop();
     removeLock(LOCAL_DATA_DIR);
-    process.exit(0);
+    process.exit(code);
   };
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
@@ -90,7 +94,16 @@ runCommand(USAGE, async (argv) => {
     if (process.ppid !== parent) void stop();
   }, 500).unref();
 
-  store = await serveStore({ dataDir: LOCAL_DATA_DIR, port: dynamoPort, say });
+  store = await serveStore({
+    dataDir: LOCAL_DATA_DIR,
+    port: dynamoPort,
+    say,
+    // Its database keeps dying: stop with the reason rather than answer 503 forever.
+    onGiveUp: (reason) => {
+      process.stderr.write(`error: ${reason}\n`);
+      void stop(1);
+    },
+  });
   if (store.created.length > 0) say(`created tables and indexes: ${store.created.join(', ')}`);
   try {
     // From now on the operator commands find this store through the registry, whatever its data folder.

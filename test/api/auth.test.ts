@@ -14,7 +14,7 @@ afterAll(() => api.close());
 
 const body = { email: 'auth@example.com' };
 
-describe('authentication (spec 5): every failure is 401 with a JSON error', () => {
+describe('authentication (docs/contacts-api.md#errors): every failure is 401 with a JSON error', () => {
   const expect401 = (res: { status: number; json: any; headers: Record<string, unknown> }) => {
     expect(res.status).toBe(401);
     expect(res.json).toEqual({ error: expect.any(String) });
@@ -85,7 +85,7 @@ describe('authentication (spec 5): every failure is 401 with a JSON error', () =
   });
 });
 
-describe('tenant isolation (spec 5.6): the factory comes from the key only', () => {
+describe('tenant isolation (docs/contacts-api.md#read-a-contact--get-apiv1contactsid): the factory comes from the key only', () => {
   test("another factory's key gets 404 for the first factory's id and email", async () => {
     const created = await api.request('POST', '/api/v1/contacts', { headers: bearer(key), body: { email: 'private@example.com' } });
     const other = bearer((await issueKey(newFactoryId('other'))).key);
@@ -114,7 +114,7 @@ describe('tenant isolation (spec 5.6): the factory comes from the key only', () 
   });
 });
 
-describe('Origin header and CORS (spec 1, 5.5)', () => {
+describe('Origin header and CORS (docs/contacts-api.md#not-in-this-api)', () => {
   test('any request with an Origin header is refused with 403, whatever the key', async () => {
     for (const headers of [
       { Origin: 'https://evil.example', ...bearer(key) },

@@ -15,7 +15,7 @@ import {
 import { bearer, issueKey, listKeys, newFactoryId, revokeKey, startLocalApi, tables, testDoc, type LocalApi } from '../support/local-api';
 
 /**
- * The ingest contract (ingest-contract.md) row by row, over HTTP on the
+ * The ingest contract (docs/ingest-api.md) row by row, over HTTP on the
  * host `npm start` serves: the ingest API under /ingest/v1/ beside the
  * contacts API. Runs in `npm test` on the sources and again on the
  * synthesized assets (jest.bundle.config.js).

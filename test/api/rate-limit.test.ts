@@ -28,7 +28,7 @@ async function keyWithLimit(rateLimit: number) {
   return (await issueKey(newFactoryId('rate'), { rateLimit })).key;
 }
 
-describe('per-key rate limit (spec 8): requests per minute, 429 with Retry-After', () => {
+describe('per-key rate limit (docs/contacts-api.md#limits): requests per minute, 429 with Retry-After', () => {
   test('admits a burst of a tenth of the limit plus one, then answers 429 with Retry-After and a JSON error', async () => {
     const key = await keyWithLimit(20);
     const statuses = [];

@@ -96,7 +96,7 @@ describe('GET /api/v1/contacts?email=', () => {
   });
 });
 
-describe('enrichment in reads (spec 2.1, 2.2)', () => {
+describe('enrichment in reads (docs/contacts-api.md#the-contact, docs/control-room.md#enrichment)', () => {
   test('a contact never enriched has neither enriched nor enrichment', async () => {
     const created = await upsert({ email: 'plain@example.com' });
     const res = await get(`/api/v1/contacts/${created.json.contact.id}`);

@@ -15,7 +15,7 @@ const bodyOfSize = (bytes: number) => {
   return JSON.stringify({ email: 'big@example.com', pad: 'x'.repeat(bytes - base.length) });
 };
 
-describe('methods and paths (spec 4.4, 4.5)', () => {
+describe('methods and paths (docs/contacts-api.md#not-in-this-api)', () => {
   test.each(['PUT', 'PATCH', 'DELETE'])('%s /api/v1/contacts is 405 with Allow: GET, POST', async (method) => {
     const res = await api.request(method, '/api/v1/contacts', { headers: auth, body: { email: 'a@b.co' } });
     expect(res.status).toBe(405);
@@ -45,7 +45,7 @@ describe('methods and paths (spec 4.4, 4.5)', () => {
   });
 });
 
-describe('request bodies (spec 7, 8)', () => {
+describe('request bodies (docs/contacts-api.md#errors, docs/contacts-api.md#limits)', () => {
   test('a body over 512 KiB is 413', async () => {
     const res = await api.request('POST', '/api/v1/contacts', { headers: auth, body: bodyOfSize(LIMIT + 1) });
     expect(res.status).toBe(413);
@@ -80,7 +80,7 @@ describe('request bodies (spec 7, 8)', () => {
   });
 });
 
-describe('precedence when several errors apply (README: Errors)', () => {
+describe('precedence when several errors apply (docs/contacts-api.md#precedence)', () => {
   const origin = { Origin: 'https://x.example' };
   const big = bodyOfSize(LIMIT + 10);
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { contactItems, factoryItems } from '../support/items';
 import { bearer, issueKey, newFactoryId, startLocalApi, type LocalApi } from '../support/local-api';
 
-/** Spec 2.1, computed independently of the code under test. */
+/** docs/contacts-api.md#the-contact, computed independently of the code under test. */
 const expectedId = (factoryId: string, email: string) =>
   `ct_${createHash('sha256').update(`${factoryId}:${email.toLowerCase()}`).digest('hex').slice(0, 16)}`;
 

@@ -1,6 +1,6 @@
 import { BASE_BACKOFF_MS, MAX_BACKOFF_MS, parseRetryAfter, retryDelayMs } from '../../client/src/retry';
 
-/** The client's retry rule (spec 7's client guidance), on its own. */
+/** The client's retry rule (docs/contacts-api.md#errors, for clients), on its own. */
 const status = (code: number, retryAfterSeconds?: number) => ({ kind: 'status' as const, status: code, retryAfterSeconds });
 
 describe('the retry rule', () => {

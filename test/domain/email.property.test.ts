@@ -59,7 +59,7 @@ function differOnlyInCase(a: string, b: string): boolean {
 }
 
 describe('normalizeEmail (property)', () => {
-  test('accepts every address the README allows, as its trimmed lowercase form, never truncated', () => {
+  test('accepts every address docs/contacts-api.md#email-addresses allows, as its trimmed lowercase form, never truncated', () => {
     fc.assert(
       fc.property(sentEmail(), ({ raw, stored }) => {
         expect(normalizeEmail(raw)).toEqual({ ok: true, email: stored });

@@ -10,7 +10,7 @@ const anyText = fc.oneof(
 );
 
 describe('normalizeDomain (property)', () => {
-  test('drops scheme, leading www., path, trailing slash, port, case and padding, as the README says', () => {
+  test('drops scheme, leading www., path, trailing slash, port, case and padding, as docs/contacts-api.md#upsert-a-contact--post-apiv1contacts says', () => {
     fc.assert(
       fc.property(companyDomain, ({ raw, stored }) => {
         expect(normalizeDomain(raw)).toBe(stored);

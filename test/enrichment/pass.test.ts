@@ -90,7 +90,7 @@ describe('a contact never enriched', () => {
   });
 });
 
-describe('a pass that finds values for fields all already set (README: Enrichment)', () => {
+describe('a pass that finds values for fields all already set (docs/control-room.md#enrichment)', () => {
   test('is billed, but does not mark the contact enriched nor add enrichment', async () => {
     const { factoryId, upsert, read } = await factory();
     const email = uniqueEmail();

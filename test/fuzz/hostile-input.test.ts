@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => target.close());
 
-test('hostile requests to both APIs get the status the README lists for them, a JSON error body, CORS only as the ingest API gives it, never a 5xx or a key', async () => {
+test('hostile requests to both APIs get the status the API references list for them, a JSON error body, CORS only as the ingest API gives it, never a 5xx or a key', async () => {
   const seed = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
   const summary = await runFuzz(target, { runs: RUNS, seed, workers: 6 });
   expect(summary.failures.length === 0 ? 'no failures' : formatSummary(summary)).toBe('no failures');

@@ -16,7 +16,7 @@ import { SIZES } from './sizes';
 
 /**
  * Clearing racing a caller's upsert and enrichment passes on one contact,
- * on DynamoDB Local (README, "How the invariants hold under concurrency"):
+ * on DynamoDB Local (docs/architecture.md#how-the-invariants-hold-under-concurrency):
  * the caller's value is never lost (it ends in the field, or recorded as
  * the value an operator cleared), and a cleared value never comes back
  * through enrichment. Sampled in `npm test`; full size with `npm run stress`.

@@ -9,8 +9,8 @@ import { stored } from '../support/emails';
 
 /**
  * Upserts racing on one contact, through the Lambda's handler on DynamoDB
- * Local: the invariants of README "How the invariants hold under
- * concurrency". Sampled in `npm test`; full size with `npm run stress`.
+ * Local: the invariants of docs/architecture.md#how-the-invariants-hold-under-concurrency.
+ * Sampled in `npm test`; full size with `npm run stress`.
  */
 
 interface UpsertAnswer {

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 /**
- * The layout's rules (README, "Where things are"), checked on the imports
+ * The layout's rules (docs/architecture.md#where-things-are-in-the-code), checked on the imports
  * themselves: the domain is pure, every DynamoDB adapter lives in
  * lambda/store and the rest reaches it only through its wiring modules,
  * operations are plain functions, and what ships never imports the lab.

@@ -9,7 +9,7 @@ import { MemoryEnrichmentStore } from '../../lambda/memory/memory-enrichment-sto
 import { MemoryReferenceDataset } from '../../lambda/memory/memory-reference-dataset';
 
 /**
- * Enrichment's rules (spec 2.2; planning, billing, skipping) on in-memory
+ * Enrichment's rules (docs/control-room.md#enrichment; planning, billing, skipping) on in-memory
  * ports: no DynamoDB. test/enrichment/*.test.ts hold them on DynamoDB Local.
  */
 const FACTORY = 'fac_rules';

@@ -4,7 +4,7 @@ import { companyId } from '../../lambda/domain/company-id';
 import { MemoryContactStore } from '../../lambda/memory/memory-contact-store';
 
 /**
- * The upsert's rules (spec 2.3, 2.4, 3) on the in-memory store: no DynamoDB.
+ * The upsert's rules (docs/contacts-api.md#upsert-a-contact--post-apiv1contacts) on the in-memory store: no DynamoDB.
  * test/api/*.test.ts hold the same rules through HTTP on DynamoDB Local.
  */
 const FACTORY = 'fac_rules';

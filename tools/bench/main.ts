@@ -5,7 +5,7 @@
  * the bare client (valgrind), cold start and bundle, cost on paper.
  * Starts what it needs (an in-memory DynamoDB Local unless DYNAMODB_ENDPOINT
  * is set), issues its own keys, prints the report and writes it to
- * bench/results.md. See the README's "Performance" section.
+ * bench/results.md. See docs/performance.md.
  */
 import './env';
 import { mkdirSync, writeFileSync } from 'node:fs';

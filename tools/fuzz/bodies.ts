@@ -1,5 +1,5 @@
 /**
- * Request bodies: upserts the README accepts or refuses (with the verdict),
+ * Request bodies: upserts docs/contacts-api.md#upsert-a-contact--post-apiv1contacts accepts or refuses (with the verdict),
  * and everything else a hostile caller sends: random JSON, broken JSON,
  * bytes that are not UTF-8, byte order marks, deep nesting, huge payloads.
  */
@@ -40,7 +40,7 @@ export function forbiddenFields(foreign: string[], all = false): fc.Arbitrary<Re
 }
 
 /**
- * An upsert the README accepts: a valid email (any case, padded), optional
+ * An upsert docs/contacts-api.md#upsert-a-contact--post-apiv1contacts accepts: a valid email (any case, padded), optional
  * text (blank and null count as omitted; controls are stripped; long text is
  * clipped), a domain, a known source (or null), unknown fields, and fields
  * no caller may set.
@@ -73,7 +73,7 @@ export function validUpsert(emails: string[] = [], foreign: string[] = []): fc.A
     });
 }
 
-/** One defect the README answers with 422, applied to a valid upsert. */
+/** One defect docs/contacts-api.md#errors answers with 422, applied to a valid upsert. */
 const defect: fc.Arbitrary<(body: Record<string, unknown>) => unknown> = fc.oneof(
   fc.constant((body: Record<string, unknown>) => {
     const { email: _email, ...rest } = body;
@@ -99,7 +99,7 @@ const defect: fc.Arbitrary<(body: Record<string, unknown>) => unknown> = fc.oneo
   fc.constant((body: Record<string, unknown>) => [body]),
 );
 
-/** An upsert the README refuses with 422. */
+/** An upsert docs/contacts-api.md#errors refuses with 422. */
 export function invalidUpsert(emails: string[] = []): fc.Arbitrary<unknown> {
   return fc.tuple(validUpsert(emails), defect).map(([valid, apply]) => apply(valid.value));
 }
@@ -208,7 +208,7 @@ export function anyBody(emails: string[], foreign: string[]): fc.Arbitrary<Gener
     { weight: 6, arbitrary: invalidJson },
     { weight: 2, arbitrary: fc.jsonValue().map((value) => ({ body: Buffer.from(JSON.stringify(value) ?? 'null', 'utf8') })) },
     { weight: 3, arbitrary: fc.tuple(fc.oneof(validJson, invalidJson), mutation).map(([body, how]) => mutate(body, how)) },
-    // A UTF-8 byte order mark is skipped (README): the verdict stands.
+    // A UTF-8 byte order mark is skipped (docs/contacts-api.md#upsert-a-contact--post-apiv1contacts): the verdict stands.
     { weight: 1, arbitrary: validJson.map(({ body, intent }) => ({ body: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), body]), intent })) },
     { weight: 2, arbitrary: notJson.map((text) => ({ body: Buffer.from(text, 'latin1') })) },
     {

@@ -1,8 +1,8 @@
 import { isUtf8 } from 'node:buffer';
 /**
- * What ingest-contract.md and the README's "Ingest API" sections say the
+ * What docs/ingest-api.md say the
  * answer to a request under /ingest/v1/ must be, restated from the documents
- * (not from the code), in the README's ingest precedence: route 404 →
+ * (not from the code), in docs/ingest-api.md#precedence: route 404 →
  * OPTIONS 204 → method 405 → content type 415 → size 413 → key 401 →
  * origin 403 → limit 429 → JSON 400 → content 422 → 202/201/200.
  */
@@ -14,7 +14,7 @@ import type { FuzzWorld } from './world';
 const LIMIT = 64 * 1024;
 const ROUTE = /^\/ingest\/v1\/(events|feature-requests)\/?$/;
 const SECRET = /^dfsk_[A-Za-z0-9_-]{16,128}$/;
-/** README, CORS: an Origin echoed back is `null` or a serialized origin. */
+/** docs/ingest-api.md#cors: an Origin echoed back is `null` or a serialized origin. */
 const ECHOABLE = /^(null|[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/?#,"'<>\\]{1,253})$/;
 
 /** The last value of a field, as the handler's header map holds it. */
@@ -31,7 +31,7 @@ function contentTypeOk(value: string | undefined): boolean {
 
 type KeyVerdict = 'ok' | 'throttled' | 'refused';
 
-/** README, ingest 401 rows: one key, in the header (Bearer) or in ?key=, the same if in both; a secret key anywhere is refused. */
+/** docs/ingest-api.md#errors, 401: one key, in the header (Bearer) or in ?key=, the same if in both; a secret key anywhere is refused. */
 function keyVerdict(request: FuzzRequest, query: string, world: FuzzWorld): { verdict: KeyVerdict; sure: boolean } {
   const header = headerValues(request, 'authorization').filter((v) => v.trim() !== '');
   const inQuery = new URLSearchParams(query).getAll('key').map((v) => v.trim()).filter((v) => v !== '');
@@ -49,7 +49,7 @@ function keyVerdict(request: FuzzRequest, query: string, world: FuzzWorld): { ve
   return { verdict, sure: verdict === 'refused' || headerKey === undefined || strict !== undefined };
 }
 
-/** README, origins: scheme://host[:port], lowercase, default port dropped; the wildcard entry admits subdomains only. */
+/** docs/keys.md#origins-of-a-publishable-key: scheme://host[:port], lowercase, default port dropped; the wildcard entry admits subdomains only. */
 function originAllowed(value: string | undefined, world: FuzzWorld): boolean {
   if (value === undefined) return false;
   const match = /^(https?):\/\/([a-z0-9.-]+)(?::(\d+))?\/?$/i.exec(value.trim());

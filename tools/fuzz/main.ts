@@ -2,7 +2,7 @@
  * npm run fuzz: the hostile-input property at scale. Generated requests
  * (random methods, paths, headers, query strings, bodies) against the API
  * handler in-process and through the local HTTP adapter, each answer judged
- * against the README; prints requests, statuses, failures with the seed and
+ * against docs/contacts-api.md and docs/ingest-api.md; prints requests, statuses, failures with the seed and
  * path that replay them, and the time. Exit code 1 on any failure.
  */
 import { createDocumentClient, DEFAULT_DYNAMO_CONFIG } from '../../lambda/store/dynamo-client';
@@ -13,7 +13,7 @@ import { openScratchStore } from '../../local/store';
 const USAGE = `usage: npm run fuzz [-- options]
 
 Sends generated hostile requests to the contacts API handler, in-process and
-through the local HTTP adapter, and checks every answer against the README
+through the local HTTP adapter, and checks every answer against docs/contacts-api.md and docs/ingest-api.md
 (statuses per endpoint and precedence, error shape, headers, no key in any
 error, tenant isolation). Uses DYNAMODB_ENDPOINT when set, otherwise starts
 an in-memory DynamoDB Local.

@@ -1,9 +1,9 @@
 import { isUtf8 } from 'node:buffer';
 /**
- * What the README (API reference, Errors, Precedence, Limits) says the
+ * What docs/contacts-api.md (endpoints, errors, precedence, limits) says the
  * answer to a request must be, and the checks of an actual answer against
  * it. Derived from the documents, not from the code: the rules are restated
- * here, in the README's order.
+ * here, in the order of docs/contacts-api.md#precedence.
  */
 import { createHash } from 'node:crypto';
 import { ingestExpectation, ingestHeaderProblems, ingestSuccessProblems } from './ingest-oracle';
@@ -11,7 +11,7 @@ import { headerValues, type FuzzRequest } from './request';
 import type { FuzzWorld } from './world';
 import { worldSecrets } from './world';
 
-/** README Limits: request body 512 KiB. */
+/** docs/contacts-api.md#limits: request body 512 KiB. */
 const BODY_LIMIT = 512 * 1024;
 const COLLECTION = /^\/api\/v1\/contacts\/?$/;
 const ITEM = /^\/api\/v1\/contacts\/([^/]+)\/?$/;
@@ -19,7 +19,7 @@ const ALLOW = { collection: 'GET, POST', item: 'GET' } as const;
 const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,3})?Z$/;
 const KEY_TOKEN = /df[sp]k_[A-Za-z0-9_-]{16,}/g;
 
-/** The statuses the README allows for a request, and the rule that decided. */
+/** The statuses docs/contacts-api.md allows for a request, and the rule that decided. */
 export interface Expectation {
   statuses: number[];
   reason: string;
@@ -27,13 +27,13 @@ export interface Expectation {
   reads?: { id: string } | { email: string };
 }
 
-/** The contact id of the README: `ct_` + first 16 hex of sha256("<factoryId>:<stored email>"), the stored form as returned. */
+/** The contact id of docs/contacts-api.md#the-contact: `ct_` + first 16 hex of sha256("<factoryId>:<stored email>"), the stored form as returned. */
 export function contactIdOf(factoryId: string, storedEmail: string): string {
   return `ct_${createHash('sha256').update(`${factoryId}:${storedEmail}`, 'utf8').digest('hex').slice(0, 16)}`;
 }
 
 /**
- * README, email addresses: an address is one contact with a stored form when
+ * docs/contacts-api.md#email-addresses: an address is one contact with a stored form when
  * it differs from it only in letter case: the same characters, except that
  * some are the one capital of the stored letter (a capital whose lowercase is
  * that single letter and back), and lowercasing the whole address gives the
@@ -50,14 +50,14 @@ export function namesStoredEmail(address: string, stored: string): boolean {
 }
 
 /**
- * README, free text: stored well-formed, without C0/C1 controls or bidi
+ * docs/contacts-api.md#free-text: stored well-formed, without C0/C1 controls or bidi
  * embedding/override/isolate controls; contact fields are single-line (no
  * TAB, CR, LF, U+2028, U+2029) and trimmed.
  */
 const NOT_STORED_IN_TEXT = /[\p{Cs}\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029]/u;
 const TEXT_FIELDS = ['name', 'title', 'phone', 'page'] as const;
 
-/** The company id of the README: `co_` + first 16 hex of sha256("<factoryId>:<normalized domain>"). */
+/** The company id of docs/contacts-api.md#the-contact: `co_` + first 16 hex of sha256("<factoryId>:<normalized domain>"). */
 export function companyIdOf(factoryId: string, domain: string): string {
   return `co_${createHash('sha256').update(`${factoryId}:${domain}`, 'utf8').digest('hex').slice(0, 16)}`;
 }
@@ -84,10 +84,10 @@ export function splitTarget(target: string): { path: string; query: string } {
 type KeyOutcome = 'ok' | 'throttled' | 'refused';
 
 /**
- * README Errors, 401: one Authorization field, `Bearer <key>`. The scheme is
+ * docs/contacts-api.md#errors, 401: one Authorization field, `Bearer <key>`. The scheme is
  * case-insensitive and followed by spaces (RFC 7235, 6750). A separator other
  * than spaces (a tab, a no-break space) is not in those RFCs and not in the
- * README: either answer is accepted for it.
+ * docs/contacts-api.md#errors: either answer is accepted for it.
  */
 function keyOutcome(request: FuzzRequest, world: FuzzWorld): { outcome: KeyOutcome; sure: boolean } {
   const values = headerValues(request, 'authorization');
@@ -103,7 +103,7 @@ function keyOutcome(request: FuzzRequest, world: FuzzWorld): { outcome: KeyOutco
 
 function upsert(request: FuzzRequest): Expectation {
   if (request.body.length > BODY_LIMIT) return { statuses: [413], reason: 'body over 512 KiB' };
-  // README: bytes that are not UTF-8 are refused, never read as U+FFFD (the
+  // docs/contacts-api.md#upsert-a-contact--post-apiv1contacts: bytes that are not UTF-8 are refused, never read as U+FFFD (the
   // local adapter, and so this suite, hands such a body to the function as bytes).
   if (!isUtf8(request.body)) return { statuses: [400], reason: 'body is not UTF-8' };
   const bom = request.body[0] === 0xef && request.body[1] === 0xbb && request.body[2] === 0xbf;
@@ -139,7 +139,7 @@ function readByEmail(query: string, world: FuzzWorld): Expectation {
   if (value === '') return { statuses: [400], reason: 'empty email parameter' };
   // A lone unencoded `+` arrives as a space: "empty", or the address "+" (no such contact).
   if (value.trim() === '') return { statuses: [400, 404], reason: 'blank email parameter' };
-  // Case-insensitive as the README defines it; a `+` sent unencoded arrives as a space and is read back as `+`.
+  // Case-insensitive as docs/contacts-api.md#email-addresses defines it; a `+` sent unencoded arrives as a space and is read back as `+`.
   const address = value.trim().replace(/ /g, '+');
   const own = world.own.contacts.find((c) => namesStoredEmail(address, c.email));
   if (own) return { statuses: [200], reason: 'the caller’s contact', reads: { email: own.email } };
@@ -149,7 +149,7 @@ function readByEmail(query: string, world: FuzzWorld): Expectation {
   return { statuses: [200, 404], reason: 'an address the fuzz may have written' };
 }
 
-/** README Precedence, steps 4 to 8, for a caller whose key passed. */
+/** docs/contacts-api.md#precedence, steps 4 to 8, for a caller whose key passed. */
 function afterKey(request: FuzzRequest, world: FuzzWorld): Expectation {
   const { path, query } = splitTarget(request.target);
   const item = ITEM.exec(path);
@@ -161,12 +161,12 @@ function afterKey(request: FuzzRequest, world: FuzzWorld): Expectation {
   return onCollection ? readByEmail(query, world) : readById((item as RegExpExecArray)[1] as string, world);
 }
 
-/** Paths under this prefix are the ingest API's (README, Architecture: npm start and API Gateway route them to its function). */
+/** Paths under this prefix are the ingest API's (docs/architecture.md#choices-worth-knowing: npm start and API Gateway route them to its function). */
 const INGEST_PREFIX = '/ingest/v1/';
 
 export const isIngestPath = (target: string): boolean => splitTarget(target).path.startsWith(INGEST_PREFIX);
 
-/** README Precedence (or, under /ingest/v1/, the ingest precedence): the first check that fails answers. */
+/** docs/contacts-api.md#precedence (or, under /ingest/v1/, docs/ingest-api.md#precedence): the first check that fails answers. */
 export function expectation(request: FuzzRequest, world: FuzzWorld): Expectation {
   const { path, query } = splitTarget(request.target);
   if (path.startsWith(INGEST_PREFIX)) return ingestExpectation(request, path, query, world);

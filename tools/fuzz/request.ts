@@ -15,13 +15,13 @@ export interface FuzzRequest {
 }
 
 /**
- * A JSON body and what the README says of it. The verdict holds only while
+ * A JSON body and what docs/contacts-api.md#upsert-a-contact--post-apiv1contacts says of it. The verdict holds only while
  * the body is exactly `text` (a leading byte order mark aside): a mutated
  * body is judged without it.
  */
 export interface BodyIntent {
   text: string;
-  /** `valid`: an upsert the README accepts (200/201); `invalid`: one it refuses with 422. */
+  /** `valid`: an upsert docs/contacts-api.md#upsert-a-contact--post-apiv1contacts accepts (200/201); `invalid`: one it refuses with 422. */
   verdict: 'valid' | 'invalid';
   /** For a valid upsert: the stored form of its email (trimmed, lowercased). */
   email?: string;

@@ -1,12 +1,12 @@
 /**
- * Field values, built from the README's rules rather than from the code:
+ * Field values, built from the rules of docs/contacts-api.md rather than from the code:
  * addresses it accepts and refuses, company domains with the stored form
  * they must normalize to, free text of every kind, key-shaped tokens.
  */
 import fc from 'fast-check';
 
 /**
- * The one capital of a letter, when the README's email rule accepts it: a
+ * The one capital of a letter, when the email rule (docs/contacts-api.md#email-addresses) accepts it: a
  * single character whose lowercase is `char` again (so `ß`, `ς`, `ı` have none).
  */
 export function capitalOf(char: string): string | undefined {
@@ -38,7 +38,7 @@ export const host = fc
   .filter((name) => !name.startsWith('www.'));
 
 /**
- * A company domain as a caller may paste it, with the form the README says
+ * A company domain as a caller may paste it, with the form docs/contacts-api.md#upsert-a-contact--post-apiv1contacts says
  * is stored: scheme, leading `www.`, path, trailing slash, port and case
  * dropped; an international name in its ASCII form.
  */
@@ -69,19 +69,19 @@ export const companyDomain: fc.Arbitrary<{ raw: string; stored: string }> = fc.o
 /** Not a domain by any reading: 422 when sent as `companyDomain`. */
 export const notADomain = fc.constantFrom('acme', 'not a domain', 'http://', 'https:///', '-', '.', '..', 'a..b', 'localhost', 'acme .io');
 
-/** README: ASCII letters, digits and these symbols, plus non-ASCII letters, digits and marks. */
+/** docs/contacts-api.md#email-addresses: ASCII letters, digits and these symbols, plus non-ASCII letters, digits and marks. */
 const ATOM_SYMBOLS = "!#$%&'*+/=?^_`{|}~-";
 const atom = fc.oneof(
   { weight: 6, arbitrary: fc.stringMatching(/^[a-z0-9]{1,8}$/) },
   { weight: 1, arbitrary: fc.array(fc.constantFrom(...'abz09', ...ATOM_SYMBOLS), { minLength: 1, maxLength: 6 }).map((chars) => chars.join('')) },
-  // Non-ASCII names; a final σ is avoided (its capital would be a final Σ, which the README refuses).
+  // Non-ASCII names; a final σ is avoided (its capital would be a final Σ, which docs/contacts-api.md#email-addresses refuses).
   { weight: 1, arbitrary: fc.constantFrom('søren', 'josé', 'zoë', 'ünï', 'σοφία', 'дмитрий', 'straße', 'ǆemal', 'q\u0301', 'ärzte', 'ñandú', '李', 'αβγ', 'ı') },
 );
 
 /** A dot-atom: atoms joined by single dots. */
 const localPart = fc.array(atom, { minLength: 1, maxLength: 3 }).map((atoms) => atoms.join('.'));
 
-/** An address the README accepts, in its stored form (lowercase, trimmed). */
+/** An address docs/contacts-api.md#email-addresses accepts, in its stored form (lowercase, trimmed). */
 export const storedEmail = fc
   .tuple(localPart, fc.oneof({ weight: 6, arbitrary: host }, { weight: 1, arbitrary: fc.constantFrom('münchen.de', 'xn--mnchen-3ya.de', 'пример.рф', 'ελλάδα.gr') }))
   .map(([local, domain]) => `${local}@${domain}`);
@@ -96,7 +96,7 @@ export const sentEmail = (pool: string[] = []) =>
     })
     .map(({ stored, mask, pad }) => ({ raw: `${pad}${withCase(stored, mask)}${pad}`, stored }));
 
-/** Strings the README says are not an address (422), each for its own reason (all well-formed: they also go into URLs). */
+/** Strings docs/contacts-api.md#email-addresses says are not an address (422), each for its own reason (all well-formed: they also go into URLs). */
 export const invalidEmail = fc.oneof(
   fc.constantFrom(
     '',
@@ -146,7 +146,7 @@ export const invalidEmail = fc.oneof(
 );
 
 /**
- * Free text of every kind the README accepts: unicode, controls (stripped),
+ * Free text of every kind docs/contacts-api.md#free-text accepts: unicode, controls (stripped),
  * line breaks (made spaces), blanks and nulls (omitted), long (clipped).
  */
 export const freeText: fc.Arbitrary<string | null> = fc.oneof(

@@ -36,7 +36,7 @@ export interface LoadRequest {
   method: 'GET' | 'POST';
   path: string;
   body?: string;
-  /** Statuses the README gives this request. */
+  /** Statuses docs/contacts-api.md gives this request. */
   expect: number[];
   /** A create: once answered, its contact joins the pool that updates and reads draw from. */
   creates?: string;
@@ -104,7 +104,7 @@ export class Traffic {
       case 'update+company': {
         const { email } = this.pick();
         const company = kind === 'update+company' ? { companyDomain: `https://www.${DOMAINS[Math.floor(Math.random() * DOMAINS.length)]}/` } : {};
-        // The same person in another case: one contact (README), so 200.
+        // The same person in another case: one contact (docs/contacts-api.md#email-addresses), so 200.
         const body = { email: email.toUpperCase(), title: `Title ${Math.random().toString(36).slice(2, 8)}`, ...company };
         return { kind, method: 'POST', path: '/api/v1/contacts', body: JSON.stringify(body), expect: [200] };
       }

@@ -6,7 +6,7 @@ import type { ApiContext, ApiEvent, Caller } from '../types';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="contacts"' };
 
-/** One message for every key that is not a usable secret key: a publishable key is refused exactly like an unknown one (spec 5.4). */
+/** One message for every key that is not a usable secret key: a publishable key is refused exactly like an unknown one (docs/keys.md#two-kinds-of-key). */
 const UNKNOWN_KEY = 'Unknown API key: send a secret key (dfsk_…) issued for your factory, copied whole.';
 
 const REJECTIONS: Record<Exclude<Credential['kind'], 'secret'>, string> = {

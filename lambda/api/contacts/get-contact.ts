@@ -18,7 +18,7 @@ function decodeSegment(segment: string): string | undefined {
   }
 }
 
-/** GET /api/v1/contacts/{id}: 404 also for another factory's id (spec 4.2, 5.6). */
+/** GET /api/v1/contacts/{id}: 404 also for another factory's id (docs/contacts-api.md#read-a-contact--get-apiv1contactsid). */
 export function getContactOperation(store: ContactStore): Operation {
   return async ({ event, state }) => {
     const raw = event.pathParameters?.id ?? '';
@@ -30,7 +30,7 @@ export function getContactOperation(store: ContactStore): Operation {
 }
 
 /**
- * GET /api/v1/contacts?email=: 400 without the parameter (spec 4.3). A `+`
+ * GET /api/v1/contacts?email=: 400 without the parameter (docs/contacts-api.md#find-a-contact-by-email--get-apiv1contactsemail). A `+`
  * sent unencoded arrives as a space; addresses never hold spaces, so it is
  * read back as `+`.
  */

@@ -2,7 +2,7 @@ import type { MiddlewareObj } from '@middy/core';
 import type { ApiResult } from '../types';
 
 /**
- * The contacts API's rule (spec 1, 5.5): never an `Access-Control-*`
+ * The contacts API's rule (docs/contacts-api.md#not-in-this-api): never an `Access-Control-*`
  * header, on any answer, whatever a route or library may have added. Runs
  * outside the error handler, so it sees errors too.
  */

@@ -4,7 +4,7 @@ import type { ApiEvent } from '../types';
 
 /**
  * Refuses any request carrying an `Origin` header with 403, whatever its key
- * (spec 1, 5.5). Browsers send Origin on cross-site calls; this API is
+ * (docs/contacts-api.md#not-in-this-api). Browsers send Origin on cross-site calls; this API is
  * server-to-server only and sends no CORS headers. Runs first, so no key is
  * checked and nothing is counted against a rate limit.
  *

@@ -23,7 +23,7 @@ export interface ContactsDependencies {
 }
 
 /**
- * The contacts API (spec 4): server-to-server, secret keys only.
+ * The contacts API (docs/contacts-api.md): server-to-server, secret keys only.
  *
  * Error precedence: when a request is wrong in several ways, the first of
  * these answers it.

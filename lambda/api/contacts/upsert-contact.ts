@@ -9,7 +9,7 @@ import { callerOf } from '../request-state';
 /**
  * POST /api/v1/contacts, once the route (routes.ts) has checked the body's
  * size, parsed and validated it: 201 with `created: true` when this
- * call created the contact, 200 with `created: false` otherwise (spec 4.1).
+ * call created the contact, 200 with `created: false` otherwise (docs/contacts-api.md#upsert-a-contact--post-apiv1contacts).
  */
 export function upsertContactOperation(store: ContactStore): Operation<UpsertInput> {
   return async ({ body, state }) => {

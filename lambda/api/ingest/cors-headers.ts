@@ -18,7 +18,7 @@ function without(headers: Headers | undefined, drop: (name: string) => boolean):
 const ECHOABLE = /^(null|[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/?#,"'<>\\]{1,253})$/;
 
 /**
- * The ingest API's CORS (ingest-contract.md, "CORS"): every answer to a
+ * The ingest API's CORS (docs/ingest-api.md#cors): every answer to a
  * request with an Origin, errors included, echoes that origin in
  * `Access-Control-Allow-Origin` (never `*`, never credentials) with
  * `Vary: Origin`, and exposes `Retry-After` and `X-Request-Id`, so the page

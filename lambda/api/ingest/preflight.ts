@@ -1,8 +1,8 @@
 import type { Operation } from '../pipeline';
 
 /**
- * OPTIONS on an ingest endpoint: the CORS preflight (ingest-contract.md,
- * "CORS"). 204 for any origin, without a key lookup; the API's CORS
+ * OPTIONS on an ingest endpoint: the CORS preflight (docs/ingest-api.md#cors,
+ * the preflight). 204 for any origin, without a key lookup; the API's CORS
  * middleware echoes the origin. Browsers may cache the answer for two hours.
  */
 export function preflightOperation(): Operation {

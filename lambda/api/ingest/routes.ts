@@ -35,7 +35,7 @@ const ingestChecks = (deps: IngestDependencies, limits: readonly AddressLimitNam
 ];
 
 /**
- * The browser-side bug-reporting API (ingest-contract.md): publishable keys
+ * The browser-side bug-reporting API (docs/ingest-api.md): publishable keys
  * bound to origins, CORS on every answer. No guard runs before routing, so a
  * preflight answers without a key lookup.
  *

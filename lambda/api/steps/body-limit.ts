@@ -9,7 +9,7 @@ export function bodyBytes(body: string | null, isBase64Encoded: boolean): number
   return Math.floor((body.length * 3) / 4) - padding;
 }
 
-/** A route's check: refuses bodies larger than `maxBytes` with 413 (spec 8: 512 KiB). */
+/** A route's check: refuses bodies larger than `maxBytes` with 413 (docs/contacts-api.md#limits: 512 KiB). */
 export function bodyLimit(maxBytes: number): Check {
   return (event) => {
     const size = bodyBytes(event.body, event.isBase64Encoded);

@@ -16,8 +16,8 @@ function decodeBase64Body(body: string): string {
 const CONTACT_EXAMPLE = '{"email": "ada@example.com"}';
 
 /**
- * The body parsed as JSON; malformed, not UTF-8 or empty gives 400 (spec 7;
- * the ingest contract too). `example` is the body the message for an empty
+ * The body parsed as JSON; malformed, not UTF-8 or empty gives 400 (docs/contacts-api.md#errors;
+ * docs/ingest-api.md#errors too). `example` is the body the message for an empty
  * one shows. The Content-Type is not enforced: a JSON body is read as JSON.
  * Our own rather than @middy/http-json-body-parser, which answers 415/422
  * where the spec wants 400.

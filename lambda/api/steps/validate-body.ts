@@ -5,7 +5,7 @@ import { parseJsonBody } from './json-body';
 
 /**
  * The parsed body checked against a zod schema, as the schema's output;
- * invalid content gives 422 listing every problem (spec 7).
+ * invalid content gives 422 listing every problem (docs/contacts-api.md#errors).
  */
 export function validateBody<Out>(schema: z.ZodMiniType<Out>, parsed: unknown): Out {
   const result = schema.safeParse(parsed);

@@ -11,7 +11,7 @@ export interface LookupSubject {
 /**
  * A data source behind enrichment. Sources can be added, removed or swapped
  * without touching the pass: it asks each one in order and keeps, per field,
- * the first value found. Their names never reach the API (spec 2.2: the
+ * the first value found. Their names never reach the API (docs/control-room.md#enrichment: the
  * provider shown is always the platform's own name).
  */
 export interface EnrichmentSource {
