@@ -66,7 +66,9 @@ export class ContactsStack extends Stack {
     this.controlRoom = new ControlRoom(this, 'ControlRoom', {
       contactsTable: this.tables.contacts,
       referenceTable: this.tables.reference,
+      keysTable: this.tables.keys,
       reportsTable: this.tables.reports,
+      defaultRateLimit: options.defaultRateLimit,
       platformName: options.platformName,
       controlRoomPrincipalArn: options.controlRoomRoleArn,
       logLevel: options.logLevel,

@@ -5,7 +5,7 @@ import { FunctionUrlAuthType, type FunctionUrl } from 'aws-cdk-lib/aws-lambda';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { CONTROL_ROOM_SERVICE_NAME } from '../lambda/observability/names';
-import { CONTACTS_BY_COMPANY, REPORTS_BY_FEED, REPORTS_BY_ISSUE } from '../lambda/store/schema';
+import { CONTACTS_BY_COMPANY, KEYS_BY_FACTORY, KEYS_BY_KEY_ID, REPORTS_BY_FEED, REPORTS_BY_ISSUE } from '../lambda/store/schema';
 import type { LogLevel } from './deploy-options';
 import { grantIndexCalls, grantTableCalls } from './grants';
 import { ServiceFunction } from './service-function';
@@ -13,8 +13,12 @@ import { ServiceFunction } from './service-function';
 export interface ControlRoomProps {
   contactsTable: Table;
   referenceTable: Table;
-  /** The ingest API's reports: the control room reads and changes bug-report issues there. */
+  /** For the keys.* operations. */
+  keysTable: Table;
+  /** The ingest API's reports: the reports.* operations read them, the issues.* operations read and change bug-report issues. */
   reportsTable: Table;
+  /** Requests per minute of a key created with keys.create and no rateLimit. */
+  defaultRateLimit: number;
   /** `enrichment.provider` on every enriched contact. */
   platformName: string;
   /** The control room's IAM role: the only principal granted the function URL. */
@@ -42,7 +46,7 @@ export class ControlRoom extends Construct {
   constructor(scope: Construct, id: string, props: ControlRoomProps) {
     super(scope, id);
     this.handler = new ServiceFunction(this, 'Handler', {
-      description: 'Contacts control room (internal): lists, exports, clears, companies, enrichment refresh and bulk runs',
+      description: 'Contacts control room (internal): lists, exports, clears, companies, enrichment refresh and bulk runs, keys, reports',
       entry: 'control/handler.ts',
       // A bulk invocation stops taking pages a minute before this and returns a cursor.
       timeout: Duration.minutes(5),
@@ -52,7 +56,9 @@ export class ControlRoom extends Construct {
       environment: {
         CONTACTS_TABLE_NAME: props.contactsTable.tableName,
         REFERENCE_TABLE_NAME: props.referenceTable.tableName,
+        KEYS_TABLE_NAME: props.keysTable.tableName,
         REPORTS_TABLE_NAME: props.reportsTable.tableName,
+        DEFAULT_RATE_LIMIT: String(props.defaultRateLimit),
         PLATFORM_NAME: props.platformName,
         LOG_LEVEL: props.logLevel,
         POWERTOOLS_SERVICE_NAME: CONTROL_ROOM_SERVICE_NAME,
@@ -66,8 +72,12 @@ export class ControlRoom extends Construct {
     grantTableCalls(props.contactsTable, this.handler, 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:BatchGetItem');
     grantIndexCalls(props.contactsTable, CONTACTS_BY_COMPANY.indexName, this.handler, 'dynamodb:Query');
     grantTableCalls(props.referenceTable, this.handler, 'dynamodb:GetItem');
-    // Issues (docs/report-issues.md): one issue and the filtered counts (GetItem), a status change (UpdateItem),
-    // a list or an issue's events (Query on byFeed or byIssue, then BatchGetItem). Never a write of an event.
+    // keys.create (PutItem), keys.list (Query on byFactory, then BatchGetItem), keys.revoke (Query on byKeyId, then UpdateItem).
+    grantTableCalls(props.keysTable, this.handler, 'dynamodb:PutItem', 'dynamodb:BatchGetItem', 'dynamodb:UpdateItem');
+    grantIndexCalls(props.keysTable, KEYS_BY_FACTORY.indexName, this.handler, 'dynamodb:Query');
+    grantIndexCalls(props.keysTable, KEYS_BY_KEY_ID.indexName, this.handler, 'dynamodb:Query');
+    // Reports (docs/report-issues.md): one report, one issue or the filtered counts (GetItem), an issue's status
+    // change (UpdateItem), a list or an issue's events (Query on byFeed or byIssue, then BatchGetItem). Never a write of an event.
     grantTableCalls(props.reportsTable, this.handler, 'dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:BatchGetItem');
     grantIndexCalls(props.reportsTable, REPORTS_BY_FEED.indexName, this.handler, 'dynamodb:Query');
     grantIndexCalls(props.reportsTable, REPORTS_BY_ISSUE.indexName, this.handler, 'dynamodb:Query');

@@ -8,7 +8,16 @@ import { isFunctionUrlEvent, readUrlCall, urlResult, type UrlResult } from './fu
 import { handleControlRequest, type AuditFields } from './operations';
 
 // Once per container.
-const dependencies = controlDependencies(createDocumentClient(dynamoConfigFromEnv()), tableNamesFromEnv(), platformName());
+const tables = tableNamesFromEnv();
+const defaultRateLimit = Number(process.env.DEFAULT_RATE_LIMIT);
+const dependencies = controlDependencies(createDocumentClient(dynamoConfigFromEnv()), tables, platformName(), {
+  // The key and report operations need their tables: the stack names them (lib/control-room.ts).
+  tables: {
+    ...(process.env.KEYS_TABLE_NAME ? { keys: tables.keys } : {}),
+    ...(process.env.REPORTS_TABLE_NAME ? { reports: tables.reports } : {}),
+  },
+  ...(Number.isInteger(defaultRateLimit) && defaultRateLimit > 0 ? { defaultRateLimit } : {}),
+});
 
 /** A bulk run takes no new page once less than this is left of the invocation's time. */
 const BULK_RESERVE_MS = 60_000;

@@ -1,4 +1,5 @@
 import { InvalidCursorError, StorageUnavailableError } from '../domain/errors';
+import { AdminNotFoundError, AdminRequestError, runAdmin, type AdminDependencies } from './admin-operations';
 import { encodeCursor } from '../enrichment/cursor';
 import type { StoredContact } from '../enrichment/ports';
 import { runBulk } from '../enrichment/run-bulk';
@@ -11,7 +12,7 @@ import { InvalidRequestError, parseControlRequest, type ControlRequest } from '.
 import { runClear } from './run-clear';
 import { companyView, controlView, type ControlContact } from './view';
 
-export interface ControlDependencies {
+export interface ControlDependencies extends AdminDependencies {
   store: ControlStore;
   enrichment: EnrichmentContext;
   /** Bug-report issues of the ingest API (docs/report-issues.md). */
@@ -141,7 +142,9 @@ async function run(deps: ControlDependencies, request: ControlRequest, caller: C
       return { body: { ...result }, audit: { contactId: request.contactId, outcome: result.outcome, billed: result.billed } };
     }
     case 'enrichment.bulk': {
-      const result = await runBulk(enrichment, factoryId, { cursor: request.cursor, keepGoing: options.keepGoing });
+      let pages = 0;
+      const keepGoing = () => (request.pages === undefined || ++pages < request.pages) && (options.keepGoing?.() ?? true);
+      const result = await runBulk(enrichment, factoryId, { cursor: request.cursor, keepGoing });
       return { body: { ...result }, audit: { ...result.summary, done: result.done } };
     }
     case 'enrichment.usage':
@@ -152,6 +155,8 @@ async function run(deps: ControlDependencies, request: ControlRequest, caller: C
     case 'issues.ignore':
     case 'issues.reopen':
       return runIssueOperation(deps.issues, request, caller, deps.now?.() ?? new Date());
+    default:
+      return runAdmin(deps, request, deps.now?.() ?? new Date());
   }
 }
 
@@ -191,7 +196,8 @@ export async function handleControlRequest(
     return { status: 200, body: done.body, audit: { ...audit, ...done.audit } };
   } catch (error) {
     if (error instanceof InvalidCursorError) return failure(400, error.message, audit);
-    if (error instanceof NotFoundError || error instanceof IssueNotFoundError) return failure(404, error.message, audit);
+    if (error instanceof NotFoundError || error instanceof IssueNotFoundError || error instanceof AdminNotFoundError) return failure(404, error.message, audit);
+    if (error instanceof AdminRequestError) return failure(400, error.message, audit);
     if (error instanceof StorageUnavailableError) {
       return failure(503, 'storage unavailable: retrying the same request is safe', { ...audit, errorClass: error.name, error: error.message });
     }

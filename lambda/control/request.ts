@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { clearableField, type ClearableField } from '../domain/cleared';
+import { ADMIN_OPERATIONS, type AdminRequest } from './admin-requests';
 import { EXPORT_FORMATS, type ExportFormat } from './export-format';
 import { issueOperations, withIssueDefaults, type IssueRequest } from './issue-requests';
 
@@ -9,6 +10,7 @@ export const LIST_MAX = 1000;
 export const EXPORT_DEFAULT = 1000;
 export const EXPORT_MAX = 5000;
 export const REASON_MAX = 500;
+export const BULK_PAGES_MAX = 1000;
 
 const factoryId = z.string({ error: 'factoryId must be a string like "fac_acme"' }).check(
   z.regex(/^fac_[A-Za-z0-9_-]{1,64}$/, { error: 'factoryId must look like "fac_acme"' }),
@@ -75,9 +77,16 @@ const operations = {
     cursor,
   }),
   'enrichment.refresh': z.strictObject({ operation: z.literal('enrichment.refresh'), factoryId, contactId, passId }),
-  'enrichment.bulk': z.strictObject({ operation: z.literal('enrichment.bulk'), factoryId, cursor }),
+  'enrichment.bulk': z.strictObject({
+    operation: z.literal('enrichment.bulk'),
+    factoryId,
+    cursor,
+    // At most this many pages (of 100 contacts) in this call, then a cursor: a UI shows progress between calls.
+    pages: limit(BULK_PAGES_MAX),
+  }),
   'enrichment.usage': z.strictObject({ operation: z.literal('enrichment.usage'), factoryId }),
   ...issueOperations(factoryId),
+  ...ADMIN_OPERATIONS,
 } as const;
 
 export type OperationName = keyof typeof operations;
@@ -96,7 +105,8 @@ export type ControlRequest =
   | Parsed<'enrichment.refresh'>
   | Parsed<'enrichment.bulk'>
   | Parsed<'enrichment.usage'>
-  | IssueRequest;
+  | IssueRequest
+  | AdminRequest;
 
 /** A request the control room must fix: answered 400 `{"error"}` with this message. */
 export class InvalidRequestError extends Error {

@@ -13,7 +13,7 @@ import type { EventType } from './payloads';
 export interface PublishableKey {
   factoryId: string;
   keyId: string;
-  /** Normalized origins (lambda/ingest/origins.ts). */
+  /** Normalized origins (lambda/domain/origins.ts). */
   origins: string[];
 }
 

@@ -2,8 +2,8 @@ import { PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } 
 import { generateKey, type KeyType } from '../domain/api-key';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../domain/limits';
 import { intervalUs, perMinutePolicy } from '../domain/rate-limit';
-import { DEFAULT_PUBLISHABLE_RATE_LIMIT } from '../ingest/limits';
-import { normalizeOriginList } from '../ingest/origins';
+import { DEFAULT_PUBLISHABLE_RATE_LIMIT } from '../domain/limits';
+import { normalizeOriginList } from '../domain/origins';
 import { batchGet } from './batch-get';
 import { isConditionalCheckFailed } from './errors';
 import { Expression, QueryExpression } from './expression';
@@ -68,7 +68,7 @@ export class KeyAdmin {
   /**
    * Stores a new key (its hash, never the secret) and returns the secret
    * once. A publishable key's origins are normalized and checked here
-   * (lambda/ingest/origins.ts): a bad list throws, naming the problem.
+   * (lambda/domain/origins.ts): a bad list throws, naming the problem.
    * Without a rate limit a secret key gets 30,000 requests per minute, a
    * publishable key 600.
    */
@@ -120,16 +120,21 @@ export class KeyAdmin {
 
   /**
    * Revokes a key; from its next request on it gives 401. Revoking twice is
-   * harmless and keeps the first revocation time. Undefined when no such key.
+   * harmless and keeps the first revocation time. Undefined when no such key
+   * (or, given `factoryId`, when the key is another factory's: the control
+   * room's keys.revoke acts within one factory).
    */
-  async revoke(keyId: string, now: Date = new Date()): Promise<KeySummary | undefined> {
+  async revoke(keyId: string, now: Date = new Date(), factoryId?: string): Promise<KeySummary | undefined> {
     const withId = new QueryExpression();
     withId.key(withId.is(KEYS_BY_KEY_ID.partitionKey, '=', keyId));
     const found = await this.doc.send(new QueryCommand({ TableName: this.tableName, IndexName: KEYS_BY_KEY_ID.indexName, ...withId.forQuery() }));
     const keyHash = found.Items?.[0]?.keyHash as string | undefined;
     if (!keyHash) return undefined;
     const revoke = new Expression();
-    revoke.set('status', 'revoked').setOnce('revokedAt', now.toISOString()).when(revoke.exists(KEYS_KEY.partitionKey));
+    revoke
+      .set('status', 'revoked')
+      .setOnce('revokedAt', now.toISOString())
+      .when(revoke.exists(KEYS_KEY.partitionKey), ...(factoryId === undefined ? [] : [revoke.is('factoryId', '=', factoryId)]));
     try {
       const result = await this.doc.send(
         new UpdateCommand({ TableName: this.tableName, Key: { keyHash }, ...revoke.forUpdate(), ReturnValues: 'ALL_NEW' }),

@@ -18,7 +18,7 @@ export interface ReadOptions {
 }
 
 /** A stored report as the control room reads it: the item without its bookkeeping. */
-function reportOf(item: Record<string, unknown>): Record<string, unknown> {
+export function reportOf(item: Record<string, unknown>): Record<string, unknown> {
   const report = { ...item };
   for (const name of REPORT_BOOKKEEPING) delete report[name];
   return report;

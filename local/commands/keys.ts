@@ -11,7 +11,7 @@
  */
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../../lambda/domain/limits';
 import { DEFAULT_PUBLISHABLE_RATE_LIMIT } from '../../lambda/ingest/limits';
-import { normalizeOriginList } from '../../lambda/ingest/origins';
+import { normalizeOriginList } from '../../lambda/domain/origins';
 import { KeyAdmin } from '../../lambda/store/key-admin';
 import { RATE_LIMIT_RANGE } from '../../lib/deploy-options';
 import { COMMON_OPTIONS, factoryIdArg, parseCommandLine, positiveIntArg, printJson, runCommand, UsageError } from '../cli';
@@ -38,7 +38,7 @@ An origin is scheme://host[:port] (http or https, no path): https://app.example.
 http://localhost:5173, or https://*.example.com for every subdomain of example.com (not
 example.com itself). At most 50; * and null are refused.`;
 
-/** The --origin values: each a website origin (lambda/ingest/origins.ts), normalized, 1 to 50. */
+/** The --origin values: each a website origin (lambda/domain/origins.ts), normalized, 1 to 50. */
 function originsArg(values: string[]): string[] {
   const checked = normalizeOriginList(values);
   if (!checked.ok) throw new UsageError(`--origin: ${checked.problem}`);

@@ -121,6 +121,7 @@ runCommand(USAGE, async (argv) => {
     say(`Ingest API (browsers, publishable keys) on http://localhost:${port}${API_PREFIXES.ingest}`);
     say('Issue a key with: npm run --silent keys -- create --factory fac_demo');
     say("  or, for a web page: npm run --silent keys -- create --factory fac_demo --type publishable --origin http://localhost:5173");
+    say('The control room in a browser (second terminal): npm run control-room');
   } catch (error) {
     unregisterServer();
     await store.stop();

@@ -19,8 +19,25 @@ export type ControlCall = { operation: string; factoryId: string } & Record<stri
 export interface ControlClient {
   /** For messages: the local store, or the function URL. */
   where: string;
+  /** The answer's JSON object; an error answer is thrown as a one-line SetupError. */
   call(request: ControlCall): Promise<Record<string, unknown>>;
+  /** The answer as it is, error or not: its status and JSON object (`{"error"}` in the operation's words). */
+  send(request: unknown): Promise<ControlReply>;
   close(): Promise<void>;
+}
+
+export interface ControlReply {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/** call() on top of send(): the body of a 200, otherwise the error as a SetupError. */
+function throwingCall(send: (request: unknown) => Promise<ControlReply>, describe: (reply: ControlReply) => string) {
+  return async (request: ControlCall): Promise<Record<string, unknown>> => {
+    const reply = await send(request);
+    if (reply.status === 200) return reply.body;
+    throw new SetupError(describe(reply));
+  };
 }
 
 export interface ControlTarget {
@@ -39,18 +56,19 @@ export const localPrincipal = (): string => `local:${userInfo().username}`;
  * the principal.
  */
 async function localClient(): Promise<ControlClient> {
-  const store = await connectStore({}, ['contacts', 'reference', 'reports']);
-  const deps = controlDependencies(store.doc, store.tables, platformName());
+  const store = await connectStore({}, ['contacts', 'reference', 'keys', 'reports']);
+  const deps = controlDependencies(store.doc, store.tables, platformName(), { tables: store.tables, defaultRateLimit: store.defaultRateLimit });
   const caller = { principal: localPrincipal() };
+  const send = async (request: unknown): Promise<ControlReply> => {
+    const answer = await handleControlRequest(deps, request, caller);
+    if (answer.status < 500 || answer.audit.error === undefined) return { status: answer.status, body: answer.body };
+    // On one's own machine the cause of a 5xx is worth showing (the function only logs it).
+    return { status: answer.status, body: { error: `${String(answer.body.error)} (${String(answer.audit.errorClass)}: ${String(answer.audit.error)})` } };
+  };
   return {
     where: store.where,
-    call: async (request) => {
-      const answer = await handleControlRequest(deps, request, caller);
-      if (answer.status === 200) return answer.body;
-      // On one's own machine the cause of a 5xx is worth showing (the function only logs it).
-      const cause = answer.status >= 500 && answer.audit.error !== undefined ? ` (${String(answer.audit.errorClass)}: ${String(answer.audit.error)})` : '';
-      throw new SetupError(`${String(answer.body.error)}${cause}`);
-    },
+    send,
+    call: throwingCall(send, (reply) => String(reply.body.error)),
     close: () => store.close(),
   };
 }
@@ -59,27 +77,29 @@ async function localClient(): Promise<ControlClient> {
 function remoteClient(url: URL, region: string | undefined): ControlClient {
   const signingRegion = functionUrlRegion(url) ?? region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION;
   if (!signingRegion) throw new SetupError(`cannot tell the region of ${url.href}: add --region`);
+  const send = async (request: unknown): Promise<ControlReply> => {
+    let answer;
+    try {
+      answer = await signedPost(url, JSON.stringify(request), { region: signingRegion });
+    } catch (error) {
+      throw new SetupError(`could not reach the control room at ${url.href}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(answer.text);
+    } catch {
+      body = undefined;
+    }
+    const object = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : undefined;
+    if (answer.status === 200 && object) return { status: 200, body: object };
+    // 403 without our {"error"}: IAM refused the signature or the caller.
+    const why = typeof object?.error === 'string' ? object.error : typeof object?.Message === 'string' ? object.Message : answer.text.slice(0, 200);
+    return { status: answer.status === 200 ? 502 : answer.status, body: { error: why } };
+  };
   return {
     where: url.href,
-    call: async (request) => {
-      let answer;
-      try {
-        answer = await signedPost(url, JSON.stringify(request), { region: signingRegion });
-      } catch (error) {
-        throw new SetupError(`could not reach the control room at ${url.href}: ${error instanceof Error ? error.message : String(error)}`);
-      }
-      let body: unknown;
-      try {
-        body = JSON.parse(answer.text);
-      } catch {
-        body = undefined;
-      }
-      const object = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : undefined;
-      if (answer.status === 200 && object) return object;
-      // 403 without our {"error"}: IAM refused the signature or the caller.
-      const why = typeof object?.error === 'string' ? object.error : typeof object?.Message === 'string' ? object.Message : answer.text.slice(0, 200);
-      throw new SetupError(`the control room answered ${answer.status}: ${why}`);
-    },
+    send,
+    call: throwingCall(send, (reply) => `the control room answered ${reply.status}: ${String(reply.body.error)}`),
     close: async () => undefined,
   };
 }

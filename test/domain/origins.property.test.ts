@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { normalizeAllowedOrigin, normalizeRequestOrigin, originMatches } from '../../lambda/ingest/origins';
+import { normalizeAllowedOrigin, normalizeRequestOrigin, originMatches } from '../../lambda/domain/origins';
 
 /** A DNS label: letters, digits and inner hyphens. */
 const label = fc.stringMatching(/^[a-z0-9](?:[a-z0-9-]{0,10}[a-z0-9])?$/);

@@ -1,4 +1,4 @@
-import { normalizeAllowedOrigin, normalizeOriginList, normalizeRequestOrigin, originAllowed, originMatches } from '../../lambda/ingest/origins';
+import { normalizeAllowedOrigin, normalizeOriginList, normalizeRequestOrigin, originAllowed, originMatches } from '../../lambda/domain/origins';
 
 describe('normalizeAllowedOrigin', () => {
   test.each([

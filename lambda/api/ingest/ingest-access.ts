@@ -4,7 +4,7 @@ import { addressHash, clientNetwork } from '../../ingest/address';
 import { readIngestCredential, type IngestCredential } from '../../ingest/credentials';
 import { cleanText } from '../../ingest/free-text';
 import { EVENT_TEXT } from '../../ingest/limits';
-import { normalizeRequestOrigin, originAllowed } from '../../ingest/origins';
+import { normalizeRequestOrigin, originAllowed } from '../../domain/origins';
 import type { AddressDecision, AddressLimiter, AddressLimitName, IngestKeyAuthorizer, PublishableKey } from '../../ingest/ports';
 import { METRIC } from '../../observability/names';
 import type { Check } from '../pipeline';

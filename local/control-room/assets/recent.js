@@ -1,0 +1,20 @@
+// The factory picker: factories opened before in this browser, as links and as input suggestions.
+let recent = [];
+try {
+  recent = JSON.parse(localStorage.getItem('control-room-factories') ?? '[]').filter((id) => /^fac_[A-Za-z0-9_-]{1,64}$/.test(id));
+} catch {
+  recent = [];
+}
+const list = document.getElementById('recent');
+const options = document.getElementById('recent-factories');
+if (recent.length > 0) {
+  list.replaceChildren(...recent.map((id) => {
+    const item = document.createElement('li');
+    const link = document.createElement('a');
+    link.href = `/f/${encodeURIComponent(id)}/contacts`;
+    link.textContent = id;
+    item.append(link);
+    return item;
+  }));
+  options.replaceChildren(...recent.map((id) => Object.assign(document.createElement('option'), { value: id })));
+}

@@ -1,0 +1,75 @@
+import type { ServerResponse } from 'node:http';
+import type { ControlReply } from '../control/client';
+import { SECURITY_HEADERS } from './security';
+
+/** Contacts per contacts.export call: big pages, few round trips; two pages at most are held at once. */
+export const EXPORT_PAGE = 2000;
+
+export type ExportFormat = 'csv' | 'jsonl';
+
+/** Until the socket takes more, or the browser went away (each listener removed again: one pair per page). */
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+const CONTENT_TYPES: Record<ExportFormat, string> = { csv: 'text/csv; charset=utf-8', jsonl: 'application/x-ndjson; charset=utf-8' };
+
+/**
+ * Streams a factory's contacts to the browser page by page with
+ * contacts.export (the operation `control contacts export` runs): the next
+ * page is asked for while the current one is written, each write waits for
+ * the socket to drain, and nothing is kept once written. A failure before
+ * the first byte is answered as an error; after it the connection is cut,
+ * so the browser marks the download failed instead of keeping half a file.
+ */
+export async function streamExport(
+  res: ServerResponse,
+  run: (request: Record<string, unknown>) => Promise<ControlReply>,
+  factoryId: string,
+  format: ExportFormat,
+  onError: (reply: ControlReply) => void,
+): Promise<void> {
+  const fetchPage = (cursor?: string) => run({ operation: 'contacts.export', factoryId, format, limit: EXPORT_PAGE, ...(cursor === undefined ? {} : { cursor }) });
+  let closed = false;
+  res.once('close', () => {
+    closed = true;
+  });
+  let reply = await fetchPage();
+  if (reply.status !== 200) {
+    onError(reply);
+    return;
+  }
+  res.writeHead(200, {
+    ...SECURITY_HEADERS,
+    'content-type': CONTENT_TYPES[format],
+    'content-disposition': `attachment; filename="${factoryId}-contacts.${format}"`,
+  });
+  for (;;) {
+    const cursor = typeof reply.body.cursor === 'string' ? reply.body.cursor : undefined;
+    const next = cursor === undefined ? undefined : fetchPage(cursor);
+    // Unhandled while this page is written: its failure is handled when awaited below.
+    next?.catch(() => undefined);
+    if (!res.write(String(reply.body.data))) await drainedOrClosed(res);
+    if (closed) return;
+    if (next === undefined) break;
+    try {
+      reply = await next;
+    } catch {
+      res.destroy();
+      return;
+    }
+    if (reply.status !== 200) {
+      res.destroy();
+      return;
+    }
+  }
+  res.end();
+}

@@ -1,0 +1,63 @@
+import { request, type IncomingHttpHeaders } from 'node:http';
+import { connectControl, type ControlClient } from '../../local/control/client';
+import { createSession, type Session } from '../../local/control-room/security';
+import { createControlRoomServer, listenLocal } from '../../local/control-room/server';
+import { freePort } from '../../local/ports';
+
+export interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+}
+
+/** A raw HTTP request to 127.0.0.1:<port>, every header as given (Host, Origin, Cookie included). */
+export function rawCall(port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method, path, headers: { ...headers, ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }) }, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+export interface ControlRoom {
+  port: number;
+  origin: string;
+  session: Session;
+  /** The Cookie header of a signed-in browser. */
+  cookie: string;
+  /** A GET as the app's own browser sends it (own Host, session cookie). */
+  get(path: string, headers?: Record<string, string>): Promise<Answer>;
+  /** An operation as the app's own pages post it (own Host and Origin, cookie, CSRF token, JSON). */
+  operation(body: unknown, headers?: Record<string, string>): Promise<Answer>;
+  close(): Promise<void>;
+}
+
+/** The control room served in this process on the run's DynamoDB Local (DYNAMODB_ENDPOINT), as `npm run control-room` serves it. */
+export async function startControlRoom(client?: ControlClient): Promise<ControlRoom> {
+  const operations = client ?? (await connectControl({}));
+  const port = await freePort();
+  const session = createSession(port);
+  const server = createControlRoomServer({ client: operations, session });
+  await listenLocal(server, port);
+  const host = `127.0.0.1:${port}`;
+  const cookie = `${session.cookieName}=${session.secret}`;
+  return {
+    port,
+    origin: `http://${host}`,
+    session,
+    cookie,
+    get: (path, headers = {}) => rawCall(port, 'GET', path, { host, cookie, ...headers }),
+    operation: (body, headers = {}) =>
+      rawCall(port, 'POST', '/api/operation', { host, cookie, origin: `http://${host}`, 'x-csrf-token': session.csrfToken, 'content-type': 'application/json', ...headers }, JSON.stringify(body)),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (!client) await operations.close();
+    },
+  };
+}

@@ -1,0 +1,101 @@
+/**
+ * npm run control-room:screenshots: pictures of the control room's main
+ * pages for docs/control-room-app.md, taken from demo data anyone can
+ * recreate. Starts an in-memory DynamoDB Local (or uses DYNAMODB_ENDPOINT),
+ * the contacts and ingest APIs and the control room in this process, seeds
+ * a demo factory through the APIs, runs a few operations (a refresh, a
+ * clear with a reason, a bulk run), and writes PNGs at 1280 px (and one at
+ * a phone's width) into docs/images/ with headless Chromium.
+ */
+// Before any module of the service reads its environment: the in-process APIs log nothing.
+import '../bench/env';
+import { mkdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { chromium } from 'playwright-core';
+import { parseCommandLine, runCommand, UsageError } from '../../local/cli';
+import { connectControl } from '../../local/control/client';
+import { createSession } from '../../local/control-room/security';
+import { createControlRoomServer, listenLocal } from '../../local/control-room/server';
+import { hostHandler, sourceHandlers } from '../../local/host';
+import { createHttpAdapter, listen } from '../../local/http-adapter';
+import { PROJECT_ROOT } from '../../local/paths';
+import { freePort } from '../../local/ports';
+import { openScratchStore } from '../../local/store';
+import { seedDemo } from './demo-data';
+
+const USAGE = `usage: npm run control-room:screenshots [-- --out <folder>]
+
+Writes PNGs of the control room's main pages (demo data, in-memory DynamoDB Local) into
+docs/images/ (or --out). Needs Chromium at /usr/bin/chromium.`;
+
+const CHROMIUM = '/usr/bin/chromium';
+const FACTORY = 'fac_demo';
+
+runCommand(USAGE, async (argv) => {
+  const { values, positionals } = parseCommandLine(argv, { out: { type: 'string' } });
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  const out = values.out ?? join(PROJECT_ROOT, 'docs', 'images');
+  mkdirSync(out, { recursive: true });
+  const say = (line: string) => process.stdout.write(`${line}\n`);
+
+  const store = await openScratchStore({ say, fastStart: true, exitOnSignal: true });
+  // The Lambda handlers and the control room's operations read the store from the environment.
+  process.env.DYNAMODB_ENDPOINT = store.endpoint;
+  const api = createHttpAdapter(hostHandler(await sourceHandlers()));
+  const apiPort = await listen(api, 0, '127.0.0.1');
+  const client = await connectControl({});
+  const port = await freePort();
+  const session = createSession(port);
+  const room = createControlRoomServer({ client, session });
+  await listenLocal(room, port);
+  const base = `http://127.0.0.1:${port}`;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+  try {
+    const demo = await seedDemo({ apiUrl: `http://127.0.0.1:${apiPort}`, doc: store.doc, tables: store.tables, factoryId: FACTORY, history: true });
+    const id = (user: string) => String(demo.contacts.find((contact) => String(contact.email).startsWith(user))?.id);
+    const grace = id('grace.hopper');
+    const ada = id('ada.lovelace');
+    await client.call({ operation: 'enrichment.refresh', factoryId: FACTORY, contactId: ada });
+    await client.call({ operation: 'contacts.clear', factoryId: FACTORY, contactId: ada, fields: ['title'], reason: 'ticket 4711: the customer says the title is wrong' });
+
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: 'Europe/Berlin', locale: 'en-GB' });
+    const page = await context.newPage();
+    await page.goto(session.loginUrl());
+    const shots: [string, string, (() => Promise<void>)?][] = [
+      ['control-room-contacts', `/f/${FACTORY}/contacts`],
+      ['control-room-contact', `/f/${FACTORY}/contacts/${ada}`],
+      ['control-room-refresh', `/f/${FACTORY}/contacts/${grace}`, async () => {
+        await page.click('#refresh');
+        await page.waitForSelector('#flash:not([hidden])');
+      }],
+      ['control-room-enrichment', `/f/${FACTORY}/enrichment`, async () => {
+        await page.click('#bulk-start');
+        await page.waitForSelector('#bulk-summary[data-done="true"]');
+      }],
+      ['control-room-keys', `/f/${FACTORY}/keys`],
+      ['control-room-events', `/f/${FACTORY}/reports/events`],
+      ['control-room-event', `/f/${FACTORY}/reports/events/${demo.eventIds[0]}`],
+      ['control-room-export', `/f/${FACTORY}/export`],
+    ];
+    for (const [name, path, act] of shots) {
+      await page.goto(`${base}${path}`);
+      await act?.();
+      const file = join(out, `${name}.png`);
+      await page.screenshot({ path: file, fullPage: true });
+      say(`wrote ${relative(process.cwd(), file)}`);
+    }
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${base}/f/${FACTORY}/contacts/${ada}`);
+    const phone = join(out, 'control-room-contact-phone.png');
+    await page.screenshot({ path: phone });
+    say(`wrote ${relative(process.cwd(), phone)}`);
+  } finally {
+    await browser.close();
+    room.closeAllConnections();
+    room.close();
+    api.closeAllConnections();
+    api.close();
+    await client.close();
+    await store.close();
+  }
+});
