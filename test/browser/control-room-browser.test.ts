@@ -212,9 +212,25 @@ test('an exposed key stands out in the list', async () => {
   expect(await page.locator('tr.exposed .badge').innerText()).toMatch(/exposed/i);
 });
 
-test('open an event: its message, exception and stack as readable text', async () => {
+test('the reports page opens on the issues; resolving one from its page shows it resolved and takes it off the open list', async () => {
   await page.goto(`${base}/f/${fac()}/reports`);
-  expect(page.url()).toBe(`${base}/f/${fac()}/reports/events`);
+  expect(page.url()).toBe(`${base}/f/${fac()}/reports/issues`);
+  await page.click('#issues a:text("TypeError: Cannot read properties")');
+  expect(page.url()).toMatch(/\/reports\/issues\/iss_[0-9a-f]{20}$/);
+  const issueUrl = page.url();
+  await page.click('#issue-actions button:text("Resolve")');
+  await page.waitForURL(issueUrl);
+  await page.locator('#flash p').first().waitFor();
+  expect((await flash())[0]).toMatch(/^Issue iss_[0-9a-f]{20} was open, is now resolved\.$/);
+  expect(await page.locator('#issue-actions button').allInnerTexts()).toEqual(['Ignore', 'Reopen']);
+  await page.goto(`${base}/f/${fac()}/reports/issues`);
+  expect(await page.locator('#issues').innerText()).not.toContain('TypeError: Cannot read properties');
+  await page.goto(`${base}/f/${fac()}/reports/issues?status=resolved`);
+  expect(await page.locator('#issues').innerText()).toContain('TypeError: Cannot read properties');
+});
+
+test('open an event: its message, exception and stack as readable text', async () => {
+  await page.goto(`${base}/f/${fac()}/reports/events`);
   await page.click('#events a:text("TypeError: Cannot read properties")');
   expect(await page.locator('#event-exception').innerText()).toBe("TypeError: Cannot read properties of undefined (reading 'email')");
   expect(await page.locator('#event-stack').innerText()).toContain('\n    at renderContact (https://app.example.com/assets/contacts.js:118:23)');

@@ -150,6 +150,7 @@ describe('hostile text is shown as text on every page', () => {
     `/f/${fac()}/reports/events`,
     `/f/${fac()}/reports/events/${demo.hostileEventId}`,
     `/f/${fac()}/reports/feature-requests`,
+    `/f/${fac()}/reports/issues`,
   ];
 
   test('no page holds an inline script, an event handler attribute, a style attribute or a javascript: URL', async () => {
@@ -174,6 +175,18 @@ describe('hostile text is shown as text on every page', () => {
     const requests = (await room.get(`/f/${fac()}/reports/feature-requests`)).text;
     expect(requests).toContain('&quot;&gt;&lt;svg onload=&quot;window.__pwned=1&quot;&gt; please');
     for (const raw of Object.values(HOSTILE)) expect(event + requests).not.toContain(raw);
+  });
+
+  test('the hostile event\'s issue (its title, type and fingerprint written by a stranger) appears escaped in the list and on its page', async () => {
+    const list = (await room.get(`/f/${fac()}/reports/issues`)).text;
+    const link = /href="(\/f\/[^"]+\/reports\/issues\/iss_[0-9a-f]{20})">[^<]*&lt;b&gt;Evil&lt;\/b&gt;/.exec(list);
+    expect(link).not.toBeNull();
+    const issue = await room.get((link as RegExpExecArray)[1] as string);
+    expect(issue.status).toBe(200);
+    expect(inlineCode(issue.text)).toEqual([]);
+    expect(issue.text).toContain('&lt;b&gt;Evil&lt;/b&gt;');
+    for (const raw of Object.values(HOSTILE)) expect(list + issue.text).not.toContain(raw);
+    expect(list + issue.text).not.toContain('<b>Evil</b>');
   });
 
   test('a search for markup comes back escaped, never as markup', async () => {

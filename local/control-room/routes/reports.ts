@@ -8,11 +8,12 @@ type Json = Record<string, unknown>;
 const text = (value: unknown): string => (typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value));
 
 /**
- * The tabs of the reports page, in order; /reports opens the first. Issue
- * grouping (events grouped by fingerprint) comes as a tab of its own put
- * first here, with its routes beside these.
+ * The tabs of the reports page, in order; /reports opens the first: the
+ * issues (events grouped by fingerprint, docs/report-issues.md), what the
+ * team reads first.
  */
 export const REPORT_TABS = [
+  { id: 'issues', label: 'Issues' },
   { id: 'events', label: 'Events' },
   { id: 'feature-requests', label: 'Feature requests' },
 ] as const;
@@ -20,6 +21,8 @@ type TabId = (typeof REPORT_TABS)[number]['id'];
 
 const REPORTS_PAGE = 50;
 const EVENT_TYPES = ['error', 'bug_report', 'message'];
+const ISSUE_STATUSES = ['open', 'resolved', 'ignored'];
+const ISSUE_ID = '(iss_[0-9a-f]{20})';
 const UUID = '([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})';
 
 function tabs(factoryId: string, current: TabId): Html {
@@ -89,6 +92,67 @@ async function featureRequestList(context: RouteContext, factoryId: string): Pro
   reportsPage(context, factoryId, 'feature-requests', 'Feature requests', html`<p class="muted">Newest first.</p>${list}`, reply.status);
 }
 
+async function issueList(context: RouteContext, factoryId: string): Promise<void> {
+  const status = context.url.searchParams.get('status') ?? 'open';
+  const reply = await context.run({ operation: 'issues.list', factoryId, limit: REPORTS_PAGE, ...(ISSUE_STATUSES.includes(status) ? { status } : {}) });
+  const issues = (reply.body.issues ?? []) as Json[];
+  const filtered = (reply.body.filtered ?? {}) as Record<string, unknown>;
+  const filteredTotal = Object.values(filtered).reduce<number>((sum, count) => sum + (typeof count === 'number' ? count : 0), 0);
+  const filter = html`<form class="filters" method="get" action="${path`/f/${factoryId}/reports/issues`}" aria-label="Filter issues">
+<label>Status <select name="status">${[...ISSUE_STATUSES, 'any'].map((name) => html`<option value="${name}"${name === status ? html` selected` : ''}>${name}</option>`)}</select></label>
+<button type="submit">Filter</button></form>`;
+  const list =
+    reply.status !== 200
+      ? errorBox(reply.status, reply.body.error)
+      : issues.length === 0
+        ? html`<p class="empty">No ${ISSUE_STATUSES.includes(status) ? status : ''} issues.</p>`
+        : html`<div class="table-wrap"><table class="list" id="issues"><thead><tr><th scope="col">Last seen</th><th scope="col">Issue</th><th scope="col">Events</th><th scope="col">Status</th><th scope="col">First seen</th><th scope="col">Last release</th></tr></thead>
+<tbody>${issues.map(
+            (issue) => html`<tr><td>${time(issue.lastSeen)}</td>
+<td><a href="${path`/f/${factoryId}/reports/issues/${text(issue.issueId)}`}">${summary(issue.title) || '(no title)'}</a></td>
+<td>${text(issue.count)}</td><td>${text(issue.status)}${typeof issue.regressions === 'number' && issue.regressions > 0 ? ' (regressed)' : ''}</td>
+<td>${time(issue.firstSeen)}</td><td>${text(issue.lastRelease)}</td></tr>`,
+          )}</tbody></table></div>`;
+  const note = html`<p class="muted">Events grouped by fingerprint, most recently seen first, with exact counts.${filteredTotal > 0 ? ` ${filteredTotal} filtered event${filteredTotal > 1 ? 's' : ''} (browser extensions, cross-origin "Script error.") opened no issue.` : ''}</p>`;
+  reportsPage(context, factoryId, 'issues', 'Issues', html`${note}${filter}${list}`, reply.status);
+}
+
+async function oneIssue(context: RouteContext, factoryId: string, issueId: string): Promise<void> {
+  const reply = await context.run({ operation: 'issues.show', factoryId, issueId });
+  const issue = reply.body.issue as Json | undefined;
+  const back = html`<p><a href="${path`/f/${factoryId}/reports/issues`}">Back to the issues</a></p>`;
+  if (reply.status !== 200 || !issue) {
+    reportsPage(context, factoryId, 'issues', issueId, html`${back}${errorBox(reply.status, reply.body.error)}`, reply.status);
+    return;
+  }
+  const events = (reply.body.events ?? []) as Json[];
+  const current = text(issue.status);
+  const actions = html`<div class="actions" id="issue-actions" data-factory="${factoryId}" data-issue="${issueId}">
+${current !== 'resolved' ? html`<button type="button" class="issue-status" data-operation="issues.resolve">Resolve</button> ` : ''}${current !== 'ignored' ? html`<button type="button" class="issue-status" data-operation="issues.ignore">Ignore</button> ` : ''}${current !== 'open' ? html`<button type="button" class="issue-status" data-operation="issues.reopen">Reopen</button>` : ''}
+<div class="result" id="issue-result" role="status" aria-live="polite"></div></div>`;
+  const latest =
+    events.length === 0
+      ? html`<p class="empty">No events kept (past their retention).</p>`
+      : html`<div class="table-wrap"><table class="list" id="issue-events"><thead><tr><th scope="col">Received</th><th scope="col">Message</th><th scope="col">Release</th><th scope="col">Page</th></tr></thead>
+<tbody>${events.map(
+          (event) => html`<tr><td>${time(event.receivedAt)}</td>
+<td><a href="${path`/f/${factoryId}/reports/events/${text(event.eventId)}`}">${summary(event.message ?? (event.exception as Json | undefined)?.value ?? (event.exception as Json | undefined)?.type) || '(no message)'}</a></td>
+<td>${text(event.release)}</td><td>${summary(event.pageUrl, 60)}</td></tr>`,
+        )}</tbody></table></div>`;
+  const heading = summary(issue.title, 200) || '(no title)';
+  reportsPage(
+    context,
+    factoryId,
+    'issues',
+    heading,
+    html`${back}<h2 class="report-title">${heading}</h2>${actions}
+${details(issue, ['issueId', 'status', 'count', 'firstSeen', 'lastSeen', 'firstRelease', 'lastRelease', 'regressions', 'regressedAt', 'statusChangedAt', 'statusChangedBy', 'lastEventId', 'fingerprint'])}
+<h3>Latest events</h3>${latest}`,
+    200,
+    ['issues.js'],
+  );
+}
+
 /** Every attribute of a report: long text as preformatted blocks, objects as nested lists, times localized. */
 function details(report: Json, order: string[]): Html {
   const keys = [...order.filter((key) => key in report), ...Object.keys(report).filter((key) => !order.includes(key)).sort()];
@@ -127,6 +191,8 @@ ${report.description !== undefined ? html`<pre class="text" id="request-descript
 
 export const reportRoutes: Route[] = [
   { method: 'GET', pattern: new RegExp(`^/f/${FACTORY}/reports$`), handle: async ({ res }, [factoryId]) => redirect(res, path`/f/${factoryId as string}/reports/${REPORT_TABS[0].id}`) },
+  { method: 'GET', pattern: new RegExp(`^/f/${FACTORY}/reports/issues$`), handle: (context, [factoryId]) => issueList(context, factoryId as string) },
+  { method: 'GET', pattern: new RegExp(`^/f/${FACTORY}/reports/issues/${ISSUE_ID}$`), handle: (context, [factoryId, id]) => oneIssue(context, factoryId as string, id as string) },
   { method: 'GET', pattern: new RegExp(`^/f/${FACTORY}/reports/events$`), handle: (context, [factoryId]) => eventList(context, factoryId as string) },
   { method: 'GET', pattern: new RegExp(`^/f/${FACTORY}/reports/events/${UUID}$`), handle: (context, [factoryId, id]) => oneReport(context, factoryId as string, 'events', id as string) },
   { method: 'GET', pattern: new RegExp(`^/f/${FACTORY}/reports/feature-requests$`), handle: (context, [factoryId]) => featureRequestList(context, factoryId as string) },
