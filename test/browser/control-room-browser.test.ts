@@ -191,7 +191,10 @@ test('create a secret key: shown once with a copy button; then revoke it after c
   const secret = await page.locator('#secret-value').innerText();
   expect(secret).toMatch(/^dfsk_/);
   await page.click('#copy-secret');
-  expect(await page.locator('#copy-state').innerText()).toBe('Copied.');
+  // The copy is asynchronous (the clipboard API): wait for the page to say how it went, then check what it said.
+  const copyState = page.locator('#copy-state');
+  await copyState.filter({ hasText: /\S/ }).waitFor();
+  expect(await copyState.innerText()).toBe('Copied.');
   expect(await page.evaluate(() => (globalThis as unknown as InPage).navigator.clipboard.readText())).toBe(secret);
   const keyId = /Created (key_[0-9a-f]{16})/.exec(await page.locator('#create-result').innerText())?.[1] as string;
   await page.click('#secret-done');
