@@ -4,7 +4,7 @@ import { Expression, QueryExpression } from './expression';
 import { isConditionalCheckFailed, storageCall } from './errors';
 import { filteredKey, issueFeedOf, issueKey, itemToFilteredCounts, itemToIssue } from './issue-items';
 import { getInOrder } from './get-in-order';
-import { REPORTS_BY_FEED, REPORTS_BY_ISSUE } from './schema';
+import { REPORT_BOOKKEEPING, REPORTS_BY_FEED, REPORTS_BY_ISSUE } from './schema';
 
 /** Index entries read per Query page: what BatchGetItem takes at once. */
 const PAGE = 100;
@@ -50,8 +50,7 @@ export class DynamoIssueStore implements IssueStore {
       .filter((item) => item.factoryId === factoryId)
       .map((item) => {
         const event = { ...item };
-        // The store's bookkeeping (as dynamo-report-store.ts's REPORT_BOOKKEEPING), not the event.
-        for (const name of ['pk', 'feed', 'writeToken', 'expiresAt']) delete event[name];
+        for (const name of REPORT_BOOKKEEPING) delete event[name];
         return event as EventView;
       });
   }

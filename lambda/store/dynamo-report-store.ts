@@ -7,9 +7,6 @@ import { Expression } from './expression';
 import { writeEventsAndIssues } from './issue-writes';
 import { featureRequestKey, feedOf, REPORTS_KEY } from './schema';
 
-/** Attributes of a report item that are bookkeeping, not the report: dropped when it is read back. */
-export const REPORT_BOOKKEEPING = ['pk', 'feed', 'writeToken', 'expiresAt'] as const;
-
 /**
  * Events and feature requests in the reports table. Each report is one
  * conditional write keyed by factory and eventId/requestId: the first

@@ -1,8 +1,7 @@
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { getInOrder } from './get-in-order';
-import { REPORT_BOOKKEEPING } from './dynamo-report-store';
 import { QueryExpression } from './expression';
-import { EXPIRES_AT, feedOf, REPORTS_BY_FEED, type ReportKind } from './schema';
+import { EXPIRES_AT, feedOf, REPORT_BOOKKEEPING, REPORTS_BY_FEED, type ReportKind } from './schema';
 
 export interface ReadOptions {
   /** Only reports received at or after this time (ISO 8601 UTC). */

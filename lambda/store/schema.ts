@@ -62,6 +62,13 @@ export const PASS_SK_PREFIX = 'pass#';
 /** Attribute DynamoDB's time to live reads (epoch seconds): pass items of the contacts table, every item of the reports table. */
 export const EXPIRES_AT = 'expiresAt';
 
+/**
+ * Attributes of a report item that are bookkeeping, not the report: dropped
+ * when it is read back. Here, not beside the writer, so that the readers
+ * (the control room's) carry none of the ingest path's code.
+ */
+export const REPORT_BOOKKEEPING = ['pk', 'feed', 'writeToken', EXPIRES_AT] as const;
+
 export const companySortKey = (domain: string): string => `${COMPANY_SK_PREFIX}${domain}`;
 export const usageSortKey = (period: string, shard: string): string => `${USAGE_SK_PREFIX}${period}#${shard}`;
 export const passSortKey = (contactId: string, passId: string): string => `${PASS_SK_PREFIX}${contactId}#${passId}`;
