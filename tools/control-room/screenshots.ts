@@ -73,6 +73,7 @@ runCommand(USAGE, async (argv) => {
         await page.waitForSelector('#bulk-summary[data-done="true"]');
       }],
       ['control-room-keys', `/f/${FACTORY}/keys`],
+      ['control-room-issues', `/f/${FACTORY}/reports/issues`],
       ['control-room-events', `/f/${FACTORY}/reports/events`],
       ['control-room-event', `/f/${FACTORY}/reports/events/${demo.eventIds[0]}`],
       ['control-room-export', `/f/${FACTORY}/export`],
