@@ -28,6 +28,7 @@ export interface KeyAdminPort {
 export interface ReportPageQuery {
   cursor?: string;
   limit: number;
+  /** Events of this type only. */
   type?: string;
   /** Items past this time (epoch ms) have expired and are skipped. */
   nowMs?: number;
@@ -35,6 +36,7 @@ export interface ReportPageQuery {
 
 export interface ReportPage {
   items: Record<string, unknown>[];
+  /** Where the next page starts; absent at the end. */
   next?: string;
 }
 

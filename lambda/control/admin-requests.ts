@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { normalizeOriginList } from '../domain/origins';
+import { optionalWholeNumber } from './whole-number';
 
 /**
  * The control room's key and report operations (keys.*, reports.*): their
@@ -24,14 +25,7 @@ const reportId = (name: string) =>
     z.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, { error: `${name} must be a lowercase UUID, as the reports list shows it` }),
   );
 const cursor = z.optional(z.string({ error: 'cursor must be the string a previous answer returned' }));
-const whole = (name: string, max: number) =>
-  z.optional(
-    z.number({ error: `${name} must be a whole number from 1 to ${max}` }).check(
-      z.int({ error: `${name} must be a whole number from 1 to ${max}` }),
-      z.minimum(1, { error: `${name} must be a whole number from 1 to ${max}` }),
-      z.maximum(max, { error: `${name} must be a whole number from 1 to ${max}` }),
-    ),
-  );
+const whole = optionalWholeNumber;
 
 /** A publishable key's origins, normalized as the ingest API matches them (lambda/domain/origins.ts). */
 const origins = z.optional(

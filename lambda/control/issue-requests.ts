@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { ISSUE_STATUSES } from '../issues/issue';
+import { optionalWholeNumber } from './whole-number';
 
 /**
  * The control room's issue operations (docs/report-issues.md), as request
@@ -20,14 +21,7 @@ export type StatusOperation = keyof typeof STATUS_OF;
 const issueId = z.string({ error: 'issueId must be a string' }).check(
   z.regex(/^iss_[0-9a-f]{20}$/, { error: 'issueId must be an issue id: iss_ + 20 hex characters (from `reports issues`)' }),
 );
-const limit = (max: number) =>
-  z.optional(
-    z.number({ error: `limit must be a whole number from 1 to ${max}` }).check(
-      z.int({ error: `limit must be a whole number from 1 to ${max}` }),
-      z.minimum(1, { error: `limit must be a whole number from 1 to ${max}` }),
-      z.maximum(max, { error: `limit must be a whole number from 1 to ${max}` }),
-    ),
-  );
+const limit = (max: number) => optionalWholeNumber('limit', max);
 
 export function issueOperations<F extends z.ZodMiniType<string>>(factoryId: F) {
   const statusChange = <N extends StatusOperation>(name: N) => z.strictObject({ operation: z.literal(name), factoryId, issueId });

@@ -3,6 +3,7 @@ import { clearableField, type ClearableField } from '../domain/cleared';
 import { ADMIN_OPERATIONS, type AdminRequest } from './admin-requests';
 import { EXPORT_FORMATS, type ExportFormat } from './export-format';
 import { issueOperations, withIssueDefaults, type IssueRequest } from './issue-requests';
+import { optionalWholeNumber } from './whole-number';
 
 /** Page sizes: lists answer at most LIST_MAX, an export page at most EXPORT_MAX (both also bounded in bytes). */
 export const LIST_DEFAULT = 100;
@@ -22,14 +23,7 @@ const companyId = z.string({ error: 'companyId must be a string' }).check(
   z.regex(/^co_[0-9a-f]{16}$/, { error: 'companyId must be a company id: co_ + 16 hex characters' }),
 );
 const cursor = z.optional(z.string({ error: 'cursor must be the string a previous answer returned' }));
-const limit = (max: number) =>
-  z.optional(
-    z.number({ error: `limit must be a whole number from 1 to ${max}` }).check(
-      z.int({ error: `limit must be a whole number from 1 to ${max}` }),
-      z.minimum(1, { error: `limit must be a whole number from 1 to ${max}` }),
-      z.maximum(max, { error: `limit must be a whole number from 1 to ${max}` }),
-    ),
-  );
+const limit = (max: number) => optionalWholeNumber('limit', max);
 const passId = z.optional(
   z.string().check(z.regex(/^[A-Za-z0-9-]{1,36}$/, { error: 'passId must be 1-36 letters, digits or dashes (a UUID fits)' })),
 );

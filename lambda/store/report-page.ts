@@ -1,24 +1,10 @@
 import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { ReportPage, ReportPageQuery } from '../control/admin-operations';
 import { InvalidCursorError } from '../domain/errors';
 import { storageCall } from './errors';
 import { getInOrder } from './get-in-order';
 import { reportOf } from './report-reader';
 import { eventKey, featureRequestKey, feedOf, REPORTS_BY_FEED, type ReportKind } from './schema';
-
-export interface ReportPageQuery {
-  cursor?: string;
-  limit: number;
-  /** Events of this type only. */
-  type?: string;
-  /** Items past this time (epoch ms) have expired and are skipped. */
-  nowMs?: number;
-}
-
-export interface ReportPage {
-  items: Record<string, unknown>[];
-  /** Where the next page starts; absent at the end. */
-  next?: string;
-}
 
 /** The byFeed index's position after a page: bound to its factory and kind, opaque to callers (base64url JSON). */
 function encodeReportCursor(factoryId: string, kind: ReportKind, key: Record<string, unknown>): string {
