@@ -12,6 +12,7 @@ import { connectControl } from '../control/client';
 import { createSession } from '../control-room/security';
 import { createControlRoomServer, listenLocal } from '../control-room/server';
 import { SetupError } from '../setup-error';
+import { onStopRequest } from '../stop-signals';
 
 export const DEFAULT_CONTROL_ROOM_PORT = 4000;
 
@@ -57,13 +58,7 @@ runCommand(USAGE, async (argv) => {
     await client.close();
     process.exit(0);
   };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
-  // `kill <npm pid>` ends npm without passing the signal on: stop when the parent goes away.
-  const parent = process.ppid;
-  setInterval(() => {
-    if (process.ppid !== parent) void stop();
-  }, 500).unref();
+  onStopRequest(stop);
 
   process.stderr.write(`operations run on ${client.where}\n`);
   process.stdout.write(`Control room: open ${session.loginUrl()}\n`);

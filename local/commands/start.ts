@@ -23,6 +23,7 @@ import { isPortInUse, portFromEnv } from '../ports';
 import { SetupError } from '../setup-error';
 import { registerServer, unregisterServer } from '../server-registry';
 import { liveStore, removeLock } from '../store-lock';
+import { onStopRequest } from '../stop-signals';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -86,13 +87,7 @@ runCommand(USAGE, async (argv) => {
     removeLock(LOCAL_DATA_DIR);
     process.exit(code);
   };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
-  // `kill <npm pid>` ends npm without passing the signal on: stop when the parent goes away.
-  const parent = process.ppid;
-  setInterval(() => {
-    if (process.ppid !== parent) void stop();
-  }, 500).unref();
+  onStopRequest(stop);
 
   store = await serveStore({
     dataDir: LOCAL_DATA_DIR,
