@@ -3,6 +3,7 @@ import { contactAnswerSchema, errorAnswerSchema, eventsReceiptSchema, featureReq
 import { contactSchema, enrichmentSchema } from '../lambda/domain/contact-schema';
 import { API_DOCS, type ApiDoc, type RouteKey, type SuccessDoc } from './api-docs';
 import { API_TABLE } from './api-table';
+import { DOCUMENTED_BODIES } from './ingest-bodies';
 import {
   ERROR_RESPONSES,
   EVERY_ANSWER_HEADERS,
@@ -15,7 +16,7 @@ import {
 
 /**
  * The OpenAPI 3.1 document of the host, built from the route table
- * (openapi/api-table.ts: every API, its routes, each route's body schema), the answers' zod schemas (lambda/domain/contact-schema.ts,
+ * (openapi/api-table.ts: every API, its routes, each route's body schema, or openapi/ingest-bodies.ts's), the answers' zod schemas (lambda/domain/contact-schema.ts,
  * lambda/api/answers.ts) and the descriptions of api-docs.ts and
  * http-docs.ts. `npm run openapi` writes it to openapi/contacts-service.json;
  * a test fails when that file differs from what this gives.
@@ -127,7 +128,10 @@ export function buildOpenApiDocument(): Json {
       const key: RouteKey = `${route.method} ${route.path}`;
       const routeDoc = doc.routes[key];
       if (!routeDoc) throw new Error(`${apiName}: route ${key} has no description in openapi/api-docs.ts`);
-      const bodySchema = route.body;
+      // A zod reader is its own schema; a hand-written one (the ingest API's) is documented beside the document.
+      const bodySchema = route.body ?? DOCUMENTED_BODIES[key];
+      if (route.readsBody && !bodySchema) throw new Error(`${key}: reads a body that neither its reader nor openapi/ingest-bodies.ts gives a schema for`);
+      if (!route.readsBody && bodySchema) throw new Error(`${key}: openapi/ingest-bodies.ts documents a body for a route that reads none`);
       if (bodySchema && !routeDoc.requestBody) throw new Error(`${key}: its body schema needs requestBody in openapi/api-docs.ts`);
       if (!bodySchema && routeDoc.requestBody) throw new Error(`${key}: describes a body, but the route validates none`);
       const responses: [number, Json][] = [

@@ -57,7 +57,9 @@ export interface RouteSpec<Deps, Body> {
 export interface ApiRoute<Deps> {
   method: Method;
   path: string;
-  /** The body's schema for the OpenAPI document, when the route takes one. */
+  /** The route reads a body (every route but GET and OPTIONS ones). */
+  readsBody: boolean;
+  /** The body's zod schema for the OpenAPI document, when its reader is one (openapi/ingest-bodies.ts has the others). */
   body?: z.ZodMiniType;
   compile(deps: Deps): Route;
 }
@@ -72,6 +74,7 @@ export function route<Deps, Body>(spec: RouteSpec<Deps, Body>): ApiRoute<Deps> {
   return {
     method,
     path,
+    readsBody: body !== NO_BODY,
     body: body.schema,
     compile: (deps) => {
       const checks = typeof spec.checks === 'function' ? spec.checks(deps) : (spec.checks ?? []);

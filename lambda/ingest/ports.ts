@@ -1,7 +1,7 @@
 import type { CallLog, RateStatus } from '../domain/ports';
 import type { FilterReason } from '../issues/issue';
 import type { EventToStore } from './issues';
-import type { EventType } from './payloads';
+import type { FeatureRequestInput, IngestEvent } from './payloads';
 
 /**
  * What the ingest API needs from storage. The DynamoDB adapters in
@@ -77,33 +77,17 @@ export interface ReceiptFields {
   writeToken: string;
 }
 
-export interface StoredEvent extends ReceiptFields {
-  eventId: string;
-  type: EventType;
-  timestamp?: string;
-  message?: string;
-  exception?: { type?: string; value?: string; stack?: string };
-  pageUrl?: string;
-  release?: string;
-  tags?: Record<string, string>;
-  reporter?: { email?: string; name?: string };
-  /** The fingerprint the event sent, if any (the grouping rule: lambda/ingest/fingerprint.ts). */
-  fingerprint?: string[];
+/** An event as stored: its fields as read (payloads.ts; `fingerprint` is the one it sent, for the grouping rule of fingerprint.ts), what the server records, and its issue. */
+export interface StoredEvent extends ReceiptFields, IngestEvent {
   /** The issue it was grouped into; absent when it was filtered. */
   issueId?: string;
   /** Why it opens no issue (browser extension, cross-origin "Script error."), when it does not. */
   filtered?: FilterReason;
 }
 
-export interface StoredFeatureRequest extends ReceiptFields {
+export interface StoredFeatureRequest extends ReceiptFields, FeatureRequestInput {
   /** `fr_` + 16 hex, derived from the factory and requestId. */
   id: string;
-  requestId: string;
-  title: string;
-  description?: string;
-  category?: string;
-  pageUrl?: string;
-  reporter?: { email?: string; name?: string };
   /** The receive time of the write that created it. */
   createdAt: string;
 }

@@ -3,7 +3,7 @@ import { InvalidReportError } from './errors';
 import { groupEvent, issueIdOf } from './fingerprint';
 import type { EventToStore } from './issues';
 import { MAX_EVENTS_PER_REQUEST } from './limits';
-import { eventSchema, isObject, problemsOf, type IngestEvent } from './payloads';
+import { isObject, readEvent, type IngestEvent } from './payloads';
 import type { ReceiptFields, ReportStore, StoredEvent } from './ports';
 
 /** The answer to `POST /ingest/v1/events` (202). */
@@ -64,9 +64,9 @@ export async function receiveEvents(store: ReportStore, body: unknown, receipt: 
   const rejected: EventsReceipt['rejected'] = [];
   const valid: StoredEvent[] = [];
   events.forEach((raw, index) => {
-    const parsed = eventSchema.safeParse(raw);
-    if (parsed.success) valid.push(storedEvent(parsed.data, receipt, index));
-    else rejected.push({ index, error: problemsOf(parsed.error) });
+    const reading = readEvent(raw);
+    if (reading.ok) valid.push(storedEvent(reading.value, receipt, index));
+    else rejected.push({ index, error: reading.problems.join('; ') });
   });
   if (valid.length === 0) {
     const reasons = rejected.map(({ index, error }) => `events[${index}]: ${error}`).join('; ');

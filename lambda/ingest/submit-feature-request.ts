@@ -18,7 +18,7 @@ export function featureRequestId(factoryId: string, requestId: string): string {
 
 /**
  * `POST /ingest/v1/feature-requests` (docs/ingest-api.md): a request
- * validated by featureRequestSchema (payloads.ts) is stored with one
+ * read by readFeatureRequest (payloads.ts) is stored with one
  * conditional write keyed by factory and requestId. The
  * first write creates it (`created: true`); the same requestId again
  * answers the request as first stored (`created: false`).

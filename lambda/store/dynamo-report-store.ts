@@ -1,4 +1,4 @@
-import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { EventToStore } from '../ingest/issues';
 import type { ReportStore, StoredFeatureRequest } from '../ingest/ports';
 import type { CallLog } from '../domain/ports';
@@ -13,7 +13,7 @@ import { featureRequestKey, feedOf, REPORTS_KEY } from './schema';
  * write stores it, any later one (a retried beacon, another tab) finds it
  * and changes nothing. The events of one request go in one transaction with
  * the counts of their issues (./issue-writes.ts); a feature request is one
- * PutItem. The item also lands in the byFeed index (factory + kind, receive
+ * conditional UpdateItem that creates it. The item also lands in the byFeed index (factory + kind, receive
  * time; type and expiry projected) for newest-first reading.
  */
 export class DynamoReportStore implements ReportStore {
@@ -29,24 +29,30 @@ export class DynamoReportStore implements ReportStore {
 
   async putFeatureRequest(request: StoredFeatureRequest, log?: CallLog): Promise<{ created: boolean; stored: StoredFeatureRequest }> {
     const item = { pk: featureRequestKey(request.factoryId, request.requestId), feed: feedOf(request.factoryId, 'feature-requests'), ...request };
-    const { created, existing } = await this.putOnce<StoredFeatureRequest>(item, request.writeToken, 'PutItem (feature request)', log);
+    const { created, existing } = await this.putOnce<StoredFeatureRequest>(item, request.writeToken, 'UpdateItem (feature request)', log);
     return { created, stored: existing ?? request };
   }
 
   /**
    * Writes the item unless its key exists. An item carrying our own write
    * token is our earlier attempt, landed with its answer lost: created.
+   * An UpdateItem that sets every attribute, not a PutItem: the same one
+   * conditional write and write units, and the function already carries
+   * UpdateItem (limits, issues) where PutItem would add about 900 bytes to
+   * its asset (docs/performance.md#asset-sizes).
    */
-  private async putOnce<T extends { writeToken: string }>(item: Record<string, unknown>, writeToken: string, operation: string, log?: CallLog) {
-    const absent = new Expression();
-    absent.when(absent.notExists(REPORTS_KEY.partitionKey));
+  private async putOnce<T extends { writeToken: string }>(item: Record<string, unknown> & { pk: string }, writeToken: string, operation: string, log?: CallLog) {
+    const { pk, ...attributes } = item;
+    const write = new Expression();
+    for (const [name, value] of Object.entries(attributes)) if (value !== undefined) write.set(name, value);
+    write.when(write.notExists(REPORTS_KEY.partitionKey));
     try {
       await storageCall(operation, () =>
         this.doc.send(
-          new PutCommand({
+          new UpdateCommand({
             TableName: this.tableName,
-            Item: item,
-            ...absent.forCondition(),
+            Key: { [REPORTS_KEY.partitionKey]: pk },
+            ...write.forUpdate(),
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
         ),

@@ -1,13 +1,14 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ContactsStack, OUTPUTS } from '../../lib/contacts-stack';
-import { CONTROL_ROOM_SERVICE_NAME, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../../lambda/observability/names';
+import { CONTROL_ROOM_SERVICE_NAME, INGEST_SERVICE_NAME, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../../lambda/observability/names';
 import { CONTACTS_BY_COMPANY, CONTACTS_KEY, KEYS_BY_FACTORY, KEYS_BY_KEY_ID, KEYS_KEY, REPORTS_BY_FEED, REPORTS_BY_ISSUE, REPORTS_KEY } from '../../lambda/store/schema';
 import { DEFAULT_DYNAMO_CONFIG, dynamoConfigFromEnv, LOCAL_DYNAMO_CONFIG } from '../../lambda/store/dynamo-client';
-import { endpoint, issueKey, newFactoryId } from '../support/local-api';
-import { BUNDLE_LIMIT_BYTES, INGEST_BUNDLE_LIMIT_BYTES } from '../../tools/bench/report';
+import { endpoint, issueKey, issuePublishableKey, newFactoryId } from '../support/local-api';
+import { BUNDLE_LIMIT_BYTES } from '../../tools/bench/report';
 import { testApp } from './synth';
 
 let template: Template;
@@ -105,19 +106,68 @@ describe('Lambda (issue point 5)', () => {
     });
   });
 
-  describe.each([
-    ['Contacts API', BUNDLE_LIMIT_BYTES],
-    ['Contacts ingest API', INGEST_BUNDLE_LIMIT_BYTES],
-  ] as const)('the bundle of %s', (description, limit) => {
+  /** A request each asset answers from DynamoDB Local, with what it must answer and the service its metrics name. */
+  const BUNDLE_CASES = [
+    {
+      description: 'Contacts API',
+      service: SERVICE_NAME,
+      request: async () => {
+        const factoryId = newFactoryId('bundle');
+        const { key } = await issueKey(factoryId);
+        return {
+          factoryId,
+          event: { httpMethod: 'POST', path: '/api/v1/contacts', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ email: 'bundle@example.com' }) },
+        };
+      },
+      answers: (result: { statusCode: number; body: string }, factoryId: string) => {
+        expect(result.statusCode).toBe(201);
+        expect(JSON.parse(result.body).contact.factoryId).toBe(factoryId);
+      },
+    },
+    {
+      description: 'Contacts ingest API',
+      service: INGEST_SERVICE_NAME,
+      request: async () => {
+        const factoryId = newFactoryId('bundle');
+        const { key } = await issuePublishableKey(factoryId, ['https://shop.example']);
+        const body = { events: [{ eventId: randomUUID(), message: 'bundled', tags: { plan: 'pro' } }] };
+        return {
+          factoryId,
+          event: {
+            httpMethod: 'POST',
+            path: '/ingest/v1/events',
+            headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', Origin: 'https://shop.example' },
+            body: JSON.stringify(body),
+          },
+        };
+      },
+      answers: (result: { statusCode: number; body: string; headers?: Record<string, string> }) => {
+        expect(result.statusCode).toBe(202);
+        expect(JSON.parse(result.body)).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
+        expect(result.headers?.['Access-Control-Allow-Origin']).toBe('https://shop.example');
+      },
+    },
+  ] as const;
+
+  const bundleOf = (description: string): string => {
+    const fn = (resources('AWS::Lambda::Function') as any)[functionId(description)];
+    const asset = fn.Metadata?.['aws:asset:path'] as string | undefined;
+    const candidates = readdirSync(assemblyDir).filter((name) => name.startsWith('asset.') && existsSync(join(assemblyDir, name, 'index.mjs')));
+    const dir = asset ?? candidates.find((name) => fn.Properties.Code.S3Key.startsWith(name.slice('asset.'.length)));
+    if (!dir) throw new Error(`no bundled asset for the ${description} function in ${assemblyDir}`);
+    return join(assemblyDir, dir, 'index.mjs');
+  };
+
+  test('the ingest asset is smaller than the contacts asset: each carries only its own API (bench/asset-sizes.md)', () => {
+    expect(statSync(bundleOf('Contacts ingest API')).size).toBeLessThan(statSync(bundleOf('Contacts API')).size);
+  });
+
+  describe.each(BUNDLE_CASES)('the bundle of $description', ({ description, service, request, answers }) => {
+    const limit = BUNDLE_LIMIT_BYTES;
     let bundlePath: string;
     let code: string;
     beforeAll(() => {
-      const fn = (resources('AWS::Lambda::Function') as any)[functionId(description)];
-      const asset = fn.Metadata?.['aws:asset:path'] as string | undefined;
-      const candidates = readdirSync(assemblyDir).filter((name) => name.startsWith('asset.') && existsSync(join(assemblyDir, name, 'index.mjs')));
-      const dir = asset ?? candidates.find((name) => fn.Properties.Code.S3Key.startsWith(name.slice('asset.'.length)));
-      if (!dir) throw new Error(`no bundled asset for the API function in ${assemblyDir}`);
-      bundlePath = join(assemblyDir, dir, 'index.mjs');
+      bundlePath = bundleOf(description);
       code = readFileSync(bundlePath, 'utf8');
     });
 
@@ -142,28 +192,23 @@ describe('Lambda (issue point 5)', () => {
       expect(code).toContain('This Lambda bundle has no event-stream codec');
     });
 
-    test('runs with the environment the stack gives it: answers a proxy event from DynamoDB Local, metrics in the alarms\' namespace', async () => {
-      if (description !== 'Contacts API') return;
-      const factoryId = newFactoryId('bundle');
-      const { key } = await issueKey(factoryId);
-      const event = {
-        httpMethod: 'POST',
-        path: '/api/v1/contacts',
-        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+    test("runs with the environment the stack gives it: answers a proxy event from DynamoDB Local, metrics in the alarms' namespace", async () => {
+      const { factoryId, event } = await request();
+      const proxyEvent = {
         multiValueHeaders: {},
         queryStringParameters: null,
         multiValueQueryStringParameters: null,
         pathParameters: null,
-        body: JSON.stringify({ email: 'bundle@example.com' }),
         isBase64Encoded: false,
-        requestContext: {},
+        requestContext: { identity: { sourceIp: '203.0.113.9' } },
+        ...event,
       };
       const script = `
         const { handler } = await import(${JSON.stringify(bundlePath)});
-        const result = await handler(${JSON.stringify(event)}, { awsRequestId: 'b', getRemainingTimeInMillis: () => 10000 });
+        const result = await handler(${JSON.stringify(proxyEvent)}, { awsRequestId: 'b', getRemainingTimeInMillis: () => 10000 });
         process.stdout.write('\\nRESULT ' + JSON.stringify(result) + '\\n');`;
       // The variables the template sets as plain text (table names are references: the local ones stand in).
-      const fn = (resources('AWS::Lambda::Function') as any)[functionId('Contacts API')];
+      const fn = (resources('AWS::Lambda::Function') as any)[functionId(description)];
       const stackEnv = Object.fromEntries(
         Object.entries(fn.Properties.Environment.Variables as Record<string, unknown>).filter(([, v]) => typeof v === 'string'),
       ) as Record<string, string>;
@@ -180,17 +225,17 @@ describe('Lambda (issue point 5)', () => {
           DYNAMODB_ENDPOINT: endpoint(),
           CONTACTS_TABLE_NAME: process.env.CONTACTS_TABLE_NAME,
           KEYS_TABLE_NAME: process.env.KEYS_TABLE_NAME,
+          REPORTS_TABLE_NAME: process.env.REPORTS_TABLE_NAME,
         },
       });
       expect(run.stderr).toBe('');
       const lines = run.stdout.split('\n').filter(Boolean);
       const result = JSON.parse(lines.find((line) => line.startsWith('RESULT '))!.slice('RESULT '.length));
-      expect(result.statusCode).toBe(201);
-      expect(JSON.parse(result.body).contact.factoryId).toBe(factoryId);
+      answers(result, factoryId);
       // Embedded metric format lines: what CloudWatch turns into the metrics the alarms read.
       const emf = lines.filter((line) => line.includes('"_aws"')).map((line) => JSON.parse(line));
       const totals = emf.find((m) => m._aws.CloudWatchMetrics[0].Metrics.some((d: { Name: string }) => d.Name === METRIC.requestsTotal));
-      expect(totals).toMatchObject({ service: SERVICE_NAME, [METRIC.requestsTotal]: 1 });
+      expect(totals).toMatchObject({ service, [METRIC.requestsTotal]: 1 });
       expect(totals._aws.CloudWatchMetrics[0].Namespace).toBe(METRICS_NAMESPACE);
     });
   });

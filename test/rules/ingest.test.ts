@@ -5,12 +5,20 @@ import { addressHash, clientNetwork, clientSubject } from '../../lambda/ingest/a
 import { readIngestCredential } from '../../lambda/ingest/credentials';
 import { InvalidReportError } from '../../lambda/ingest/errors';
 import { DEFAULT_ADDRESS_LIMITS } from '../../lambda/ingest/limits';
-import { featureRequestSchema } from '../../lambda/ingest/payloads';
+import { readFeatureRequest, type FeatureRequestInput } from '../../lambda/ingest/payloads';
 import { receiveEvents, type RequestReceipt } from '../../lambda/ingest/receive-events';
 import { featureRequestId, submitFeatureRequest } from '../../lambda/ingest/submit-feature-request';
 import { MemoryAddressLimiter } from '../../lambda/memory/memory-address-limiter';
 import { MemoryIngestKeys } from '../../lambda/memory/memory-ingest-keys';
 import { MemoryReportStore } from '../../lambda/memory/memory-report-store';
+
+
+/** A valid feature request's body as its reader gives it. */
+function featureRequest(raw: unknown): FeatureRequestInput {
+  const reading = readFeatureRequest(raw);
+  if (!reading.ok) throw new Error(reading.problems.join('; '));
+  return reading.value;
+}
 
 /**
  * The ingest API's rules on the in-memory ports: no DynamoDB. test/api/
@@ -97,10 +105,10 @@ describe('submitFeatureRequest', () => {
   test('creates with a derived id; the same requestId again answers the request as first stored', async () => {
     const store = new MemoryReportStore();
     const requestId = randomUUID();
-    const first = await submitFeatureRequest(store, featureRequestSchema.parse({ requestId, title: 'Dark mode' }), receipt());
+    const first = await submitFeatureRequest(store, featureRequest({ requestId, title: 'Dark mode' }), receipt());
     const again = await submitFeatureRequest(
       store,
-      featureRequestSchema.parse({ requestId, title: 'Light mode' }),
+      featureRequest({ requestId, title: 'Light mode' }),
       receipt({ receivedAt: '2026-11-26T00:00:00.000Z' }),
     );
     expect(first).toEqual({ created: true, featureRequest: { id: featureRequestId('fac_rules', requestId), title: 'Dark mode', createdAt: '2026-11-25T10:00:00.000Z' } });

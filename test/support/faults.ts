@@ -78,6 +78,8 @@ interface ObservedCall {
   operation: string;
   table: string | undefined;
   sk: string | undefined;
+  /** The reports table's key. */
+  pk: string | undefined;
   condition: string | undefined;
 }
 
@@ -91,9 +93,10 @@ const MATCHES: Record<DynamoCall, (call: ObservedCall) => boolean> = {
     !!c.sk?.startsWith(COMPANY_SK_PREFIX) &&
     /attribute_not_exists/.test(c.condition ?? ''),
   'contact-read': (c) => c.operation === 'GetItem' && c.table === tables.contacts,
-  // Events go in one TransactWriteItems with their issues' counts; a feature request is a PutItem.
-  'report-put': (c) => (c.operation === 'PutItem' || c.operation === 'TransactWriteItems') && c.table === tables.reports,
-  'address-limit': (c) => c.operation === 'UpdateItem' && c.table === tables.reports,
+  // Events go in one TransactWriteItems with their issues' counts; a feature request is an UpdateItem that creates it.
+  'report-put': (c) =>
+    c.table === tables.reports && (c.operation === 'TransactWriteItems' || (c.operation === 'UpdateItem' && !!c.pk?.startsWith('fr#'))),
+  'address-limit': (c) => c.operation === 'UpdateItem' && c.table === tables.reports && !!c.pk?.startsWith('limit#'),
 };
 
 /** A key attribute as the middleware sees it: marshalled (`{S: "…"}`) by the document client. */
@@ -115,6 +118,7 @@ function observe(commandName: string | undefined, input: unknown): ObservedCall 
     operation: (commandName ?? '').replace(/Command$/, ''),
     table: TableName ?? first?.Put?.TableName ?? first?.Update?.TableName,
     sk: keyString(Key?.sk),
+    pk: keyString(Key?.pk),
     condition: ConditionExpression,
   };
 }

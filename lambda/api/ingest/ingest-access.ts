@@ -10,7 +10,6 @@ import { METRIC } from '../../observability/names';
 import type { Check } from '../pipeline';
 import { note, type RequestState } from '../request-state';
 import { apiError } from '../responses';
-import type { ApiEvent } from '../types';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="ingest"' };
 
@@ -37,18 +36,11 @@ export interface IngestAccessDependencies {
   now?: () => number;
 }
 
-/** The values of a (lowercased) header, repeats included. */
-function headerValues(event: ApiEvent, name: string): string[] {
-  const many = event.multiValueHeaders?.[name];
+/** Every value of a header (lowercased name) or query parameter, repeats included: API Gateway gives both a single and a multi-value map. */
+function valuesOf(single: Record<string, string | undefined> | null | undefined, multi: Record<string, string[] | undefined> | null | undefined, name: string): string[] {
+  const many = multi?.[name];
   if (many && many.length > 0) return many;
-  const one = event.headers?.[name];
-  return one === undefined ? [] : [one];
-}
-
-function queryValues(event: ApiEvent, name: string): string[] {
-  const many = event.multiValueQueryStringParameters?.[name];
-  if (many && many.length > 0) return many;
-  const one = event.queryStringParameters?.[name];
+  const one = single?.[name];
   return one === undefined ? [] : [one];
 }
 
@@ -83,7 +75,10 @@ const refusedOrigin = (state: RequestState, origin: string | undefined) => {
 export function ingestAccess(deps: IngestAccessDependencies, limits: readonly AddressLimitName[]): Check {
   const now = deps.now ?? Date.now;
   return async (event, state) => {
-    const credential = readIngestCredential(headerValues(event, 'authorization'), queryValues(event, 'key'));
+    const credential = readIngestCredential(
+      valuesOf(event.headers, event.multiValueHeaders, 'authorization'),
+      valuesOf(event.queryStringParameters, event.multiValueQueryStringParameters, 'key'),
+    );
     if (credential.kind === 'secret') {
       const mark = await deps.keys.markExposed(hashSecret(credential.secret), now(), state.calls);
       if (mark.marked) {

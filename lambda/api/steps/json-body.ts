@@ -1,5 +1,4 @@
 import { isUtf8 } from 'node:buffer';
-import type * as z from 'zod/mini';
 import { clip } from '../../domain/clip';
 import type { BodyReader } from '../pipeline';
 import { apiError } from '../responses';
@@ -39,9 +38,9 @@ export function parseJsonBody(event: Pick<ApiEvent, 'body' | 'isBase64Encoded'>,
 
 /**
  * A route's body as JSON, not validated here (the ingest API's events are
- * validated one by one by their operation); `documented` is the schema the
- * OpenAPI document shows for it.
+ * read one by one by their operation); the OpenAPI document takes its
+ * schema from openapi/ingest-bodies.ts.
  */
-export function jsonBody(example = CONTACT_EXAMPLE, documented?: z.ZodMiniType): BodyReader<unknown> {
-  return { read: (event) => parseJsonBody(event, example), schema: documented };
+export function jsonBody(example = CONTACT_EXAMPLE): BodyReader<unknown> {
+  return { read: (event) => parseJsonBody(event, example) };
 }
