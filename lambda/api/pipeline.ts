@@ -4,6 +4,8 @@ import httpEventNormalizer from '@middy/http-event-normalizer';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
+import { loggerFromEnv } from '../observability/logger';
+import { metricsOptionsFromEnv, RequestMetrics } from '../observability/metrics';
 import { requestId } from './middleware/request-id';
 import type { CountsOf } from './middleware/request-metrics';
 import { requestRecord } from './middleware/request-record';
@@ -97,6 +99,12 @@ export function route<Deps, Body>(spec: RouteSpec<Deps, Body>): ApiRoute<Deps> {
  */
 export interface ApiSpec<Deps> {
   name: string;
+  /**
+   * The service its log lines and metrics name when `POWERTOOLS_SERVICE_NAME`
+   * is unset: on AWS the stack sets that variable to this same name for the
+   * API's function; locally both APIs share one process, and this tells them apart.
+   */
+  service: string;
   /** Every path under it belongs to this API. */
   prefix: string;
   /** Where a 404 sends the caller. */
@@ -141,10 +149,12 @@ export function createHandler<Deps>(api: ApiSpec<Deps>, deps: Deps): ApiHandler 
   // Worked out once per request, for the log line and the metrics alike.
   const routeOf = (event: ApiEvent, state: RequestState) => (state.route ??= label(event.httpMethod, event.path));
   const router = createRouter(routes, api.home);
+  const logger = loggerFromEnv(api.service);
+  const metrics = new RequestMetrics(metricsOptionsFromEnv(process.env, api.service));
   let pipeline = middy<ApiEvent, ApiResult, Error, ApiContext>({ timeoutEarlyInMillis: TIMEOUT_MARGIN_MS })
     .use(httpHeaderNormalizer())
     .use(httpEventNormalizer())
-    .use(requestRecord(routeOf, { countsOf: api.countsOf }))
+    .use(requestRecord(routeOf, { countsOf: api.countsOf, logger, metrics }))
     .use(requestId())
     .use(responseHeaders());
   for (const answer of api.answers()) pipeline = pipeline.use(answer);
@@ -155,7 +165,7 @@ export function createHandler<Deps>(api: ApiSpec<Deps>, deps: Deps): ApiHandler 
         fallbackMessage: JSON.stringify({ error: 'Internal error: the request failed on our side; retry later.' }),
       }),
     )
-    .use(serverErrors(api.unavailable));
+    .use(serverErrors(api.unavailable, logger));
   for (const guard of api.guards(deps)) pipeline = pipeline.use(guard);
   const handler = pipeline.handler(api.wrapRoutes ? api.wrapRoutes(router) : router);
   // Middy's types take the event as already normalized (non-null query and path parameters) once

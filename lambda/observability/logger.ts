@@ -149,7 +149,9 @@ export class JsonLogger {
  * stack's `logLevel` option; the service name from `POWERTOOLS_SERVICE_NAME`
  * (the variable the stack already sets for each function).
  */
-export const logger = new JsonLogger({
-  service: serviceNameFromEnv(),
-  level: process.env.LOG_LEVEL ?? 'INFO',
-});
+export const logger = loggerFromEnv();
+
+/** A logger configured as `logger` is, for a service whose name is `fallbackService` when `POWERTOOLS_SERVICE_NAME` is unset. */
+export function loggerFromEnv(fallbackService?: string, env: NodeJS.ProcessEnv = process.env): JsonLogger {
+  return new JsonLogger({ service: serviceNameFromEnv(env, fallbackService), level: env.LOG_LEVEL ?? 'INFO' });
+}

@@ -29,10 +29,10 @@ const TRUTHY = new Set(['1', 'y', 'yes', 't', 'true', 'on']);
  * `POWERTOOLS_METRICS_DISABLED`), read the same way, so the stack, the local
  * commands and anyone used to Powertools set them as before.
  */
-export function metricsOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): MetricsOptions {
+export function metricsOptionsFromEnv(env: NodeJS.ProcessEnv = process.env, fallbackService?: string): MetricsOptions {
   return {
     namespace: env.POWERTOOLS_METRICS_NAMESPACE?.trim() || METRICS_NAMESPACE,
-    service: serviceNameFromEnv(env),
+    service: serviceNameFromEnv(env, fallbackService),
     enabled: !TRUTHY.has((env.POWERTOOLS_METRICS_DISABLED ?? '').trim().toLowerCase()),
   };
 }

@@ -10,9 +10,13 @@ export const INGEST_SERVICE_NAME = 'contacts-ingest';
 export const CONTROL_ROOM_SERVICE_NAME = 'contacts-control-room';
 export const METRICS_NAMESPACE = 'ContactsService';
 
-/** The service name the logs and metrics carry: `POWERTOOLS_SERVICE_NAME`, which the stack sets for each function. */
-export function serviceNameFromEnv(env: NodeJS.ProcessEnv = process.env): string {
-  return env.POWERTOOLS_SERVICE_NAME?.trim() || SERVICE_NAME;
+/**
+ * The service name the logs and metrics carry: `POWERTOOLS_SERVICE_NAME`,
+ * which the stack sets for each function; else `fallback`, the API's own
+ * (locally, where both APIs share one process and no variable tells them apart).
+ */
+export function serviceNameFromEnv(env: NodeJS.ProcessEnv = process.env, fallback: string = SERVICE_NAME): string {
+  return env.POWERTOOLS_SERVICE_NAME?.trim() || fallback;
 }
 
 /** The levels `LOG_LEVEL` takes (the stack's `logLevel` option), quietest last. */

@@ -1,3 +1,4 @@
+import { SERVICE_NAME } from '../../observability/names';
 import { BODY_LIMIT_BYTES } from '../../domain/limits';
 import type { ContactStore, KeyAuthorizer } from '../../domain/ports';
 import { upsertBody } from '../../domain/upsert-input';
@@ -39,6 +40,7 @@ export interface ContactsDependencies {
  */
 export const CONTACTS_API: ApiSpec<ContactsDependencies> = {
   name: 'contacts',
+  service: SERVICE_NAME,
   prefix: API_PREFIXES.contacts,
   home: 'The contacts API lives under /api/v1/contacts.',
   guards: (deps) => [refuseOrigin(), authenticate(deps.keys, deps.now)],

@@ -1,3 +1,4 @@
+import { INGEST_SERVICE_NAME } from '../../observability/names';
 import { INGEST_BODY_LIMIT_BYTES } from '../../ingest/limits';
 import { readFeatureRequest } from '../../ingest/payloads';
 import type { AddressLimiter, AddressLimitName, IngestKeyAuthorizer, ReportStore } from '../../ingest/ports';
@@ -55,6 +56,7 @@ const ingestChecks = (deps: IngestDependencies, limits: readonly AddressLimitNam
  */
 export const INGEST_API: ApiSpec<IngestDependencies> = {
   name: 'ingest',
+  service: INGEST_SERVICE_NAME,
   prefix: API_PREFIXES.ingest,
   home: 'The ingest API takes POST /ingest/v1/events and POST /ingest/v1/feature-requests.',
   guards: () => [],

@@ -1,7 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import { redactKeys } from '../../domain/api-key';
 import { StorageUnavailableError } from '../../domain/errors';
-import { logger } from '../../observability/logger';
+import { logger as containerLogger, type JsonLogger } from '../../observability/logger';
 import { apiError } from '../responses';
 import type { ApiContext } from '../types';
 
@@ -14,6 +14,10 @@ function failureClass(error: Error): string {
 const isHttpError = (error: unknown): boolean =>
   error instanceof Error && typeof (error as { statusCode?: unknown }).statusCode === 'number';
 
+/** The contacts API's 503 message. */
+export const CONTACTS_UNAVAILABLE =
+  'The contacts store is temporarily unavailable: retry the same request (retrying is safe and cannot create a duplicate).';
+
 /**
  * Failures of ours. Storage that could not answer in time (or middy's early
  * timeout before the Lambda's own) becomes 503 with `Retry-After` and the
@@ -22,11 +26,10 @@ const isHttpError = (error: unknown): boolean =>
  * unexpected is logged with its stack and left to become a 500.
  * Must run before @middy/http-error-handler, which drops the original error.
  */
-/** The contacts API's 503 message. */
-export const CONTACTS_UNAVAILABLE =
-  'The contacts store is temporarily unavailable: retry the same request (retrying is safe and cannot create a duplicate).';
-
-export function serverErrors(unavailable: string = CONTACTS_UNAVAILABLE): MiddlewareObj<unknown, unknown, Error, ApiContext> {
+export function serverErrors(
+  unavailable: string = CONTACTS_UNAVAILABLE,
+  logger: JsonLogger = containerLogger,
+): MiddlewareObj<unknown, unknown, Error, ApiContext> {
   return {
     name: 'serverErrors',
     onError: (request) => {
