@@ -4,6 +4,7 @@
  *   contacts list | show | export | clear
  *   companies list | contacts
  *   enrichment refresh | bulk | usage
+ *   keys list | create | revoke
  *
  * Locally it runs the control-room function's own request handling on the
  * store `npm start` uses; with --stack (or --url) it calls the deployed
@@ -16,6 +17,7 @@ import { EXPORT_MAX, InvalidRequestError, LIST_MAX, parseControlRequest } from '
 import { emptySummary, type BulkSummary } from '../../lambda/enrichment/run-bulk';
 import { COMMON_OPTIONS, factoryIdArg, parseCommandLine, positiveIntArg, printJson, runCommand, UsageError } from '../cli';
 import { connectControl, type ControlCall, type ControlClient } from '../control/client';
+import { keyArgs } from '../key-args';
 import { ProgressBar } from '../progress';
 import { SetupError } from '../setup-error';
 
@@ -30,10 +32,16 @@ const USAGE = `usage: npm run --silent control -- <what> <action> [options]
   enrichment refresh --factory <fac_id> --contact <ct_id>|--email <address> [--pass-id <uuid>]
   enrichment bulk --factory <fac_id>
   enrichment usage --factory <fac_id>
+  keys list --factory <fac_id>
+  keys create --factory <fac_id> [--type secret|publishable] [--origin <origin> …] [--rate-limit <N>]
+  keys revoke --factory <fac_id> --key <key_id>
 
 Lists print one JSON object per line, then {"cursor": "…"} when more remain: pass it
 back with --cursor, or give --all to follow every page. --limit is per page (default 100,
 at most ${LIST_MAX}). Fields to clear: name, title, phone, page, location, company.
+Keys are the keys command's (docs/keys.md), done by the control-room function: on a
+deployed stack its audit line records who issued or revoked which key. keys create prints
+the new key's secret once; keys list one key per line, never a secret.
 
 where it runs:
   (no flag)                            the store npm start uses (or DYNAMODB_ENDPOINT), in this process
@@ -55,6 +63,10 @@ const OPTIONS = {
   field: { type: 'string', multiple: true },
   reason: { type: 'string' },
   'pass-id': { type: 'string' },
+  type: { type: 'string' },
+  origin: { type: 'string', multiple: true },
+  'rate-limit': { type: 'string' },
+  key: { type: 'string' },
   url: { type: 'string' },
   ...COMMON_OPTIONS,
 } as const;
@@ -253,8 +265,31 @@ function plan(what: string | undefined, action: string | undefined, values: Valu
       const request = checked({ operation: 'enrichment.usage', factoryId: factoryId() });
       return async (client) => printJson(await client.call(request));
     }
+    case 'keys list': {
+      onlyOptions(command, values, ['factory']);
+      const request = checked({ operation: 'keys.list', factoryId: factoryId() });
+      return async (client) => write((((await client.call(request)).keys ?? []) as unknown[]).map((key) => `${JSON.stringify(key)}\n`).join(''));
+    }
+    case 'keys create': {
+      onlyOptions(command, values, ['factory', 'type', 'origin', 'rate-limit']);
+      const { type, origins, rateLimit } = keyArgs(values);
+      const request = checked({
+        operation: 'keys.create',
+        factoryId: factoryId(),
+        type,
+        ...(origins === undefined ? {} : { origins }),
+        ...(rateLimit === undefined ? {} : { rateLimit }),
+      });
+      return async (client) => printJson(await client.call(request));
+    }
+    case 'keys revoke': {
+      onlyOptions(command, values, ['factory', 'key']);
+      if (values.key === undefined) throw new UsageError('keys revoke needs --key <key_id> (from keys list)');
+      const request = checked({ operation: 'keys.revoke', factoryId: factoryId(), keyId: values.key });
+      return async (client) => printJson(await client.call(request));
+    }
     default:
-      if (what === undefined) throw new UsageError('say what to do: contacts, companies or enrichment, then an action');
+      if (what === undefined) throw new UsageError('say what to do: contacts, companies, enrichment or keys, then an action');
       throw new UsageError(`unknown command "${command}": see the list below`);
   }
 }

@@ -11,10 +11,9 @@
  */
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../../lambda/domain/limits';
 import { DEFAULT_PUBLISHABLE_RATE_LIMIT } from '../../lambda/ingest/limits';
-import { normalizeOriginList } from '../../lambda/domain/origins';
 import { KeyAdmin } from '../../lambda/store/key-admin';
-import { RATE_LIMIT_RANGE } from '../../lib/deploy-options';
-import { COMMON_OPTIONS, factoryIdArg, parseCommandLine, positiveIntArg, printJson, runCommand, UsageError } from '../cli';
+import { COMMON_OPTIONS, factoryIdArg, parseCommandLine, printJson, runCommand, UsageError } from '../cli';
+import { keyArgs } from '../key-args';
 import { SetupError } from '../setup-error';
 import { connectStore, type StoreConnection } from '../store';
 
@@ -38,13 +37,6 @@ An origin is scheme://host[:port] (http or https, no path): https://app.example.
 http://localhost:5173, or https://*.example.com for every subdomain of example.com (not
 example.com itself). At most 50; * and null are refused.`;
 
-/** The --origin values: each a website origin (lambda/domain/origins.ts), normalized, 1 to 50. */
-function originsArg(values: string[]): string[] {
-  const checked = normalizeOriginList(values);
-  if (!checked.ok) throw new UsageError(`--origin: ${checked.problem}`);
-  return checked.origins;
-}
-
 async function main(argv: string[]) {
   const parsed = parseCommandLine(argv, {
     factory: { type: 'string' },
@@ -62,16 +54,7 @@ async function main(argv: string[]) {
   switch (command) {
     case 'create': {
       const factoryId = factoryIdArg(values.factory);
-      const type = values.type ?? 'secret';
-      if (type !== 'secret' && type !== 'publishable') {
-        throw new UsageError(`--type must be secret or publishable, got "${type}"`);
-      }
-      if (type === 'secret' && (values.origin ?? []).length > 0) throw new UsageError('--origin is only for --type publishable');
-      if (type === 'publishable' && (values.origin ?? []).length === 0) {
-        throw new UsageError('a publishable key needs at least one --origin (the website it is used on)');
-      }
-      const origins = type === 'publishable' ? originsArg(values.origin ?? []) : undefined;
-      const rateLimit = positiveIntArg('--rate-limit', values['rate-limit'], RATE_LIMIT_RANGE.max);
+      const { type, origins, rateLimit } = keyArgs(values);
       if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
       // Otherwise a secret key gets the deployed stack's default (locally KeyAdmin's); a publishable key KeyAdmin's.
       run = async (admin, store) =>

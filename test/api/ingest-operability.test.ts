@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { ApiHandler } from '../../lambda/api/pipeline';
 import { createHttpAdapter, listen } from '../../local/http-adapter';
 import { send } from '../support/http';
+import { linesWrittenBy } from '../support/output';
 import { EVENTS, validEvent } from '../support/ingest';
 import { issueKey, issuePublishableKey, newFactoryId } from '../support/local-api';
 
@@ -15,7 +16,6 @@ const CLIENT = '127.77.88.99';
 let handler: ApiHandler;
 let server: Server;
 let baseUrl: string;
-const output: string[] = [];
 
 beforeAll(async () => {
   const saved = { level: process.env.LOG_LEVEL, metrics: process.env.POWERTOOLS_METRICS_DISABLED, service: process.env.POWERTOOLS_SERVICE_NAME };
@@ -40,19 +40,7 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 /** The JSON lines written to stdout and stderr while `work` runs. */
 async function captured(work: () => Promise<unknown>): Promise<Record<string, any>[]> {
-  output.length = 0;
-  const spies = [process.stdout, process.stderr].map((stream) =>
-    jest.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      output.push(String(chunk));
-      return true;
-    }),
-  );
-  try {
-    await work();
-  } finally {
-    for (const spy of spies) spy.mockRestore();
-  }
-  return output.join('').split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+  return (await linesWrittenBy(work)).lines;
 }
 
 const post = (key: string, body: unknown, origin = SITE) =>

@@ -156,6 +156,58 @@ describe('errors', () => {
   });
 });
 
+describe('keys, through the control-room function', () => {
+  test('creates a secret key the API then accepts, lists it without its secret, and revokes it: the API then refuses it', async () => {
+    const factoryId = `fac_cli_keys_${Date.now().toString(36)}`;
+    const created = await control('keys', 'create', '--factory', factoryId, '--rate-limit', '120');
+    expect(created.status).toBe(0);
+    const key = JSON.parse(created.stdout) as Record<string, any>;
+    expect(key).toMatchObject({ factoryId, type: 'secret', rateLimit: 120, key: expect.stringMatching(/^dfsk_/), keyId: expect.stringMatching(/^key_[0-9a-f]{16}$/) });
+    const upsert = (secret: string) =>
+      api.request('POST', '/api/v1/contacts', { headers: { Authorization: `Bearer ${secret}` }, body: { email: uniqueEmail('key-') } });
+    expect((await upsert(key.key)).status).toBe(201);
+
+    const listed = await control('keys', 'list', '--factory', factoryId);
+    expect(listed.status).toBe(0);
+    expect(lines(listed.stdout)).toEqual([expect.objectContaining({ keyId: key.keyId, type: 'secret', status: 'active' })]);
+    expect(listed.stdout).not.toContain(key.key);
+
+    const revoked = await control('keys', 'revoke', '--factory', factoryId, '--key', key.keyId);
+    expect(revoked.status).toBe(0);
+    expect(JSON.parse(revoked.stdout)).toMatchObject({ keyId: key.keyId, status: 'revoked' });
+    expect((await upsert(key.key)).status).toBe(401);
+  });
+
+  test('creates a publishable key bound to the origins given, normalized', async () => {
+    const factoryId = `fac_cli_pk_${Date.now().toString(36)}`;
+    const created = await control('keys', 'create', '--factory', factoryId, '--type', 'publishable', '--origin', 'HTTPS://Shop.Example:443', '--origin', 'http://localhost:5173');
+    expect(created.status).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({ type: 'publishable', key: expect.stringMatching(/^dfpk_/), origins: ['https://shop.example', 'http://localhost:5173'] });
+  });
+
+  test('a key of another factory is not revoked: exit code 1 and why', async () => {
+    const owner = `fac_cli_owner_${Date.now().toString(36)}`;
+    const key = JSON.parse((await control('keys', 'create', '--factory', owner)).stdout) as Record<string, any>;
+    const result = await control('keys', 'revoke', '--factory', `${owner}_other`, '--key', key.keyId);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(new RegExp(`no key ${key.keyId} in ${owner}_other`));
+  });
+
+  test.each([
+    [['keys', 'create', '--factory', 'fac_x', '--type', 'publishable'], /needs at least one --origin/],
+    [['keys', 'create', '--factory', 'fac_x', '--origin', 'https://a.example'], /--origin is only for --type publishable/],
+    [['keys', 'create', '--factory', 'fac_x', '--type', 'publishable', '--origin', '*'], /--origin: /],
+    [['keys', 'create', '--factory', 'fac_x', '--rate-limit', 'lots'], /--rate-limit must be a whole number/],
+    [['keys', 'revoke', '--factory', 'fac_x'], /keys revoke needs --key/],
+    [['keys', 'revoke', '--factory', 'fac_x', '--key', 'dfsk_secret'], /keyId must be a key id/],
+    [['keys', 'list', '--factory', 'fac_x', '--origin', 'https://a.example'], /keys list does not take --origin/],
+  ])('refuses %j with exit code 2, before any call', async (args, message) => {
+    const result = await control(...args);
+    expect(result.status).toBe(2);
+    expect(result.stderr.split('\n')[0]).toMatch(message);
+  });
+});
+
 describe('against a deployed control room (--url; --stack reads the URL from the stack)', () => {
   let url: Awaited<ReturnType<typeof startFunctionUrl>>;
   beforeAll(async () => {
@@ -178,6 +230,19 @@ describe('against a deployed control room (--url; --stack reads the URL from the
     const cleared = JSON.parse((await remote('contacts', 'clear', '--factory', factoryId, '--contact', id, '--field', 'title')).stdout);
     expect(cleared.contact.cleared.title).toMatchObject({ value: 'Remote Wrong', by: TEST_CALLER_ARN });
     expect(url.calls.map((body) => JSON.parse(body).operation)).toEqual(['contacts.list', 'contacts.clear']);
+  }, 30_000);
+
+  test('issues and revokes a key through the signed function URL: both calls reach the function', async () => {
+    const factoryId = `fac_cli_remote_${Date.now().toString(36)}`;
+    const remote = (...args: string[]) => runScript('control', [...args, '--url', url.url, '--region', TEST_REGION], signedAs(TEST_CREDENTIALS));
+    const before = url.calls.length;
+    const created = await remote('keys', 'create', '--factory', factoryId);
+    expect(created.status).toBe(0);
+    const key = JSON.parse(created.stdout) as Record<string, any>;
+    expect(key).toMatchObject({ factoryId, key: expect.stringMatching(/^dfsk_/) });
+    const revoked = await remote('keys', 'revoke', '--factory', factoryId, '--key', key.keyId);
+    expect(JSON.parse(revoked.stdout)).toMatchObject({ keyId: key.keyId, status: 'revoked' });
+    expect(url.calls.slice(before).map((body) => JSON.parse(body).operation)).toEqual(['keys.create', 'keys.revoke']);
   }, 30_000);
 
   test('a call the function URL refuses (wrong credentials) is a one-line error with exit code 1', async () => {

@@ -1,6 +1,7 @@
 import type { ApiHandler } from '../../lambda/api/pipeline';
 import { INGEST_SERVICE_NAME, SERVICE_NAME } from '../../lambda/observability/names';
 import { lambdaContext, proxyEvent } from '../support/events';
+import { linesWrittenBy } from '../support/output';
 
 /**
  * Which service a request's log line and metrics name. On AWS the stack sets
@@ -31,19 +32,7 @@ async function handlersWith(env: Record<string, string | undefined>): Promise<{ 
 
 /** The JSON documents one request writes (its log line, its metrics), answered without DynamoDB. */
 async function recordsOf(handler: ApiHandler, path: string): Promise<Record<string, unknown>[]> {
-  const written: string[] = [];
-  const spies = [process.stdout, process.stderr].map((stream) =>
-    jest.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      written.push(String(chunk));
-      return true;
-    }),
-  );
-  try {
-    await handler(proxyEvent({ path, httpMethod: 'GET' }), lambdaContext());
-  } finally {
-    for (const spy of spies) spy.mockRestore();
-  }
-  return written.join('').split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+  return (await linesWrittenBy(() => handler(proxyEvent({ path, httpMethod: 'GET' }), lambdaContext()))).lines;
 }
 
 describe('the service a request is recorded under', () => {

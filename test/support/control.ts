@@ -1,5 +1,6 @@
 import type { Context, LambdaFunctionURLEventWithIAMAuthorizer } from 'aws-lambda';
 import type { UrlResult } from '../../lambda/control/function-url';
+import { linesWrittenBy } from './output';
 
 /** The ARN a function URL with AWS_IAM auth reports for the control room's role. */
 export const CONTROL_ROOM_ARN = 'arn:aws:sts::123456789012:assumed-role/ControlRoom/operator-session';
@@ -80,20 +81,8 @@ export function loadControlHandler(env: Record<string, string> = {}) {
 
   /** Invokes the handler; the log lines it wrote (stdout and stderr) come back parsed. */
   async function invoke(event: unknown, context = lambdaContext()) {
-    const written: string[] = [];
-    const spies = [process.stdout, process.stderr].map((stream) =>
-      jest.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
-        written.push(String(chunk));
-        return true;
-      }),
-    );
-    try {
-      const result = await handler(event, context);
-      const lines = written.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
-      return { result, lines };
-    } finally {
-      for (const spy of spies) spy.mockRestore();
-    }
+    const { value: result, lines } = await linesWrittenBy(() => handler(event, context));
+    return { result, lines: lines as Record<string, unknown>[] };
   }
 
   /** A signed call: status and parsed body, with the log lines. */
