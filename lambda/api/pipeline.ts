@@ -149,7 +149,7 @@ export function createHandler<Deps>(api: ApiSpec<Deps>, deps: Deps): ApiHandler 
   // Worked out once per request, for the log line and the metrics alike.
   const routeOf = (event: ApiEvent, state: RequestState) => (state.route ??= label(event.httpMethod, event.path));
   const router = createRouter(routes, api.home);
-  const logger = loggerFromEnv(api.service);
+  const logger = loggerFromEnv(process.env, api.service);
   const metrics = new RequestMetrics(metricsOptionsFromEnv(process.env, api.service));
   let pipeline = middy<ApiEvent, ApiResult, Error, ApiContext>({ timeoutEarlyInMillis: TIMEOUT_MARGIN_MS })
     .use(httpHeaderNormalizer())

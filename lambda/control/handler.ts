@@ -1,6 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { platformName } from '../enrichment/config';
-import { logger } from '../observability/logger';
+import { loggerFromEnv } from '../observability/logger';
+import { CONTROL_ROOM_SERVICE_NAME } from '../observability/names';
 import { createDocumentClient, dynamoConfigFromEnv } from '../store/dynamo-client';
 import { tableNamesFromEnv } from '../store/schema';
 import { controlDependencies } from './dependencies';
@@ -8,6 +9,7 @@ import { isFunctionUrlEvent, readUrlCall, urlResult, type UrlResult } from './fu
 import { handleControlRequest, type AuditFields } from './operations';
 
 // Once per container.
+const logger = loggerFromEnv(process.env, CONTROL_ROOM_SERVICE_NAME);
 const tables = tableNamesFromEnv();
 const defaultRateLimit = Number(process.env.DEFAULT_RATE_LIMIT);
 const dependencies = controlDependencies(createDocumentClient(dynamoConfigFromEnv()), tables, platformName(), {

@@ -152,6 +152,6 @@ export class JsonLogger {
 export const logger = loggerFromEnv();
 
 /** A logger configured as `logger` is, for a service whose name is `fallbackService` when `POWERTOOLS_SERVICE_NAME` is unset. */
-export function loggerFromEnv(fallbackService?: string, env: NodeJS.ProcessEnv = process.env): JsonLogger {
+export function loggerFromEnv(env: NodeJS.ProcessEnv = process.env, fallbackService?: string): JsonLogger {
   return new JsonLogger({ service: serviceNameFromEnv(env, fallbackService), level: env.LOG_LEVEL ?? 'INFO' });
 }
