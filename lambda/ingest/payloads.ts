@@ -1,4 +1,5 @@
 import { charCount } from '../domain/clip';
+import type { Reading } from '../domain/reading';
 import { cleanText, type TextLines } from './free-text';
 import { EVENT_TEXT, FEATURE_REQUEST_TEXT, MAX_FINGERPRINT_PARTS, MAX_TAGS } from './limits';
 
@@ -46,9 +47,6 @@ export interface FeatureRequestInput {
   pageUrl?: string;
   reporter?: { email?: string; name?: string };
 }
-
-/** A body as read: its value, or every problem found in it. */
-export type Reading<T> = { ok: true; value: T } | { ok: false; problems: string[] };
 
 /**
  * One field's reader: its value as stored (undefined when omitted), or a

@@ -27,44 +27,38 @@ export class DynamoReportStore implements ReportStore {
     return writeEventsAndIssues(this.doc, this.tableName, events, log);
   }
 
-  async putFeatureRequest(request: StoredFeatureRequest, log?: CallLog): Promise<{ created: boolean; stored: StoredFeatureRequest }> {
-    const item = { pk: featureRequestKey(request.factoryId, request.requestId), feed: feedOf(request.factoryId, 'feature-requests'), ...request };
-    const { created, existing } = await this.putOnce<StoredFeatureRequest>(item, request.writeToken, 'UpdateItem (feature request)', log);
-    return { created, stored: existing ?? request };
-  }
-
   /**
-   * Writes the item unless its key exists. An item carrying our own write
-   * token is our earlier attempt, landed with its answer lost: created.
-   * An UpdateItem that sets every attribute, not a PutItem: the same one
-   * conditional write and write units, and the function already carries
+   * Creates the feature request unless its key exists. An item carrying our
+   * own write token is our earlier attempt, landed with its answer lost:
+   * created. An UpdateItem that sets every attribute, not a PutItem: the same
+   * one conditional write and write units, and the function already carries
    * UpdateItem (limits, issues) where PutItem would add about 900 bytes to
    * its asset (docs/performance.md#asset-sizes).
    */
-  private async putOnce<T extends { writeToken: string }>(item: Record<string, unknown> & { pk: string }, writeToken: string, operation: string, log?: CallLog) {
-    const { pk, ...attributes } = item;
-    const write = new Expression();
-    for (const [name, value] of Object.entries(attributes)) if (value !== undefined) write.set(name, value);
+  async putFeatureRequest(request: StoredFeatureRequest, log?: CallLog): Promise<{ created: boolean; stored: StoredFeatureRequest }> {
+    const write = new Expression().set('feed', feedOf(request.factoryId, 'feature-requests'));
+    for (const [name, value] of Object.entries(request)) if (value !== undefined) write.set(name, value);
     write.when(write.notExists(REPORTS_KEY.partitionKey));
     try {
-      await storageCall(operation, () =>
+      await storageCall('UpdateItem (feature request)', () =>
         this.doc.send(
           new UpdateCommand({
             TableName: this.tableName,
-            Key: { [REPORTS_KEY.partitionKey]: pk },
+            Key: { [REPORTS_KEY.partitionKey]: featureRequestKey(request.factoryId, request.requestId) },
             ...write.forUpdate(),
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
         ),
         log,
       );
-      return { created: true, existing: undefined };
+      return { created: true, stored: request };
     } catch (error) {
       if (!isConditionalCheckFailed(error)) throw error;
-      const found = itemOfFailure<T & { pk?: string; feed?: string }>(error);
-      // The record as stored, without its keys.
-      const { pk: _pk, feed: _feed, ...existing } = found ?? {};
-      return { created: found?.writeToken === writeToken, existing: found ? (existing as T) : undefined };
+      const found = itemOfFailure<StoredFeatureRequest & { pk?: string; feed?: string }>(error);
+      if (!found) return { created: false, stored: request };
+      // The request as stored, without its keys.
+      const { pk: _pk, feed: _feed, ...stored } = found;
+      return { created: stored.writeToken === request.writeToken, stored };
     }
   }
 }

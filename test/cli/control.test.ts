@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { CSV_COLUMNS } from '../../lambda/control/export-format';
-import { NODE_TS, ROOT, runScript } from '../support/commands';
+import { NODE_TS, ROOT, jsonLines, runScript } from '../support/commands';
 import { loadControlHandler } from '../support/control';
 import { referencePerson, uniqueEmail } from '../support/enrichment';
 import { startFunctionUrl, TEST_CALLER_ARN, TEST_CREDENTIALS, TEST_REGION } from '../support/function-url';
@@ -12,7 +12,6 @@ import { endpoint, newTenant, startLocalApi, type LocalApi } from '../support/lo
  * DYNAMODB_ENDPOINT), and through a signed function URL (--url).
  */
 const control = (...args: string[]) => runScript('control', args, { DYNAMODB_ENDPOINT: endpoint(), PLATFORM_NAME: 'CLI Platform' });
-const lines = (stdout: string) => stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, any>);
 
 let api: LocalApi;
 beforeAll(async () => {
@@ -43,10 +42,10 @@ describe('from a clean start: upsert, list, export, clear what enrichment filled
 
     const list = await control('contacts', 'list', '--factory', factoryId);
     expect(list.status).toBe(0);
-    expect(lines(list.stdout).map((contact) => contact.id)).toEqual(ids);
+    expect(jsonLines(list.stdout).map((contact) => contact.id)).toEqual(ids);
 
     const refresh = await control('enrichment', 'refresh', '--factory', factoryId, '--email', wrong);
-    expect(lines(refresh.stdout.replace(/\n(?=[ }])/g, ''))[0]).toMatchObject({ outcome: 'enriched', found: { title: 'Wrong Title' } });
+    expect(jsonLines(refresh.stdout.replace(/\n(?=[ }])/g, ''))[0]).toMatchObject({ outcome: 'enriched', found: { title: 'Wrong Title' } });
 
     const clear = await control('contacts', 'clear', '--factory', factoryId, '--contact', target.id, '--field', 'title', '--reason', 'customer says so');
     expect(clear.status).toBe(0);
@@ -71,9 +70,9 @@ describe('from a clean start: upsert, list, export, clear what enrichment filled
     expect(rows).toHaveLength(4);
     expect(csv.stdout).toContain('"Three, ""Quoted"""');
 
-    const companies = lines((await control('companies', 'list', '--factory', factoryId)).stdout);
+    const companies = jsonLines((await control('companies', 'list', '--factory', factoryId)).stdout);
     expect(companies).toEqual([{ id: target.companyId, domain: 'acme.example', name: 'Acme', createdAt: target.createdAt }]);
-    const linked = lines((await control('companies', 'contacts', '--factory', factoryId, '--company', target.companyId)).stdout);
+    const linked = jsonLines((await control('companies', 'contacts', '--factory', factoryId, '--company', target.companyId)).stdout);
     expect(linked.map((contact) => contact.id).sort()).toEqual([contacts[0]?.id, contacts[1]?.id].sort());
   }, 90_000);
 });
@@ -81,13 +80,13 @@ describe('from a clean start: upsert, list, export, clear what enrichment filled
 describe('lists', () => {
   test('print one object per line and a cursor line when more remain; --cursor continues, --all follows every page', async () => {
     const { factoryId, ids } = await factory([uniqueEmail(), uniqueEmail(), uniqueEmail()]);
-    const first = lines((await control('contacts', 'list', '--factory', factoryId, '--limit', '2')).stdout);
+    const first = jsonLines((await control('contacts', 'list', '--factory', factoryId, '--limit', '2')).stdout);
     expect(first.slice(0, 2).map((contact) => contact.id)).toEqual(ids.slice(0, 2));
     expect(first[2]).toEqual({ cursor: expect.any(String) });
-    const rest = lines((await control('contacts', 'list', '--factory', factoryId, '--limit', '2', '--cursor', first[2]?.cursor)).stdout);
+    const rest = jsonLines((await control('contacts', 'list', '--factory', factoryId, '--limit', '2', '--cursor', first[2]?.cursor)).stdout);
     expect(rest.map((contact) => contact.id)).toEqual(ids.slice(2));
     const all = await control('contacts', 'list', '--factory', factoryId, '--limit', '1', '--all');
-    expect(lines(all.stdout).map((contact) => contact.id)).toEqual(ids);
+    expect(jsonLines(all.stdout).map((contact) => contact.id)).toEqual(ids);
     expect(all.stderr).toBe(''); // no progress bar when stderr is not a terminal
   }, 30_000);
 
@@ -96,7 +95,7 @@ describe('lists', () => {
     await referencePerson(known, { location: 'Accra' });
     const { factoryId, contacts } = await factory([known, uniqueEmail('p-')]);
     await control('enrichment', 'refresh', '--factory', factoryId, '--email', known);
-    const enriched = lines((await control('contacts', 'list', '--factory', factoryId, '--enriched', 'yes')).stdout);
+    const enriched = jsonLines((await control('contacts', 'list', '--factory', factoryId, '--enriched', 'yes')).stdout);
     expect(enriched.map((contact) => contact.id)).toEqual([contacts[0]?.id]);
     const none = await control('contacts', 'list', '--factory', factoryId, '--updated-since', '2999-01-01');
     expect([none.status, none.stdout]).toEqual([0, '']);
@@ -119,7 +118,7 @@ describe('show and export', () => {
     const { factoryId, ids } = await factory([uniqueEmail(), uniqueEmail(), uniqueEmail()]);
     const exported = await control('contacts', 'export', '--factory', factoryId, '--limit', '1');
     expect(exported.status).toBe(0);
-    expect(lines(exported.stdout).map((contact) => contact.id)).toEqual(ids);
+    expect(jsonLines(exported.stdout).map((contact) => contact.id)).toEqual(ids);
   }, 30_000);
 
   test('contacts export draws a count on a terminal, on stderr', async () => {
@@ -169,7 +168,7 @@ describe('keys, through the control-room function', () => {
 
     const listed = await control('keys', 'list', '--factory', factoryId);
     expect(listed.status).toBe(0);
-    expect(lines(listed.stdout)).toEqual([expect.objectContaining({ keyId: key.keyId, type: 'secret', status: 'active' })]);
+    expect(jsonLines(listed.stdout)).toEqual([expect.objectContaining({ keyId: key.keyId, type: 'secret', status: 'active' })]);
     expect(listed.stdout).not.toContain(key.key);
 
     const revoked = await control('keys', 'revoke', '--factory', factoryId, '--key', key.keyId);
@@ -226,7 +225,7 @@ describe('against a deployed control room (--url; --stack reads the URL from the
     const id = contacts[0]?.id as string;
     const remote = (...args: string[]) => runScript('control', [...args, '--url', url.url, '--region', TEST_REGION], signedAs(TEST_CREDENTIALS));
     const listed = await remote('contacts', 'list', '--factory', factoryId);
-    expect([listed.status, lines(listed.stdout).map((contact) => contact.id)]).toEqual([0, [id]]);
+    expect([listed.status, jsonLines(listed.stdout).map((contact) => contact.id)]).toEqual([0, [id]]);
     const cleared = JSON.parse((await remote('contacts', 'clear', '--factory', factoryId, '--contact', id, '--field', 'title')).stdout);
     expect(cleared.contact.cleared.title).toMatchObject({ value: 'Remote Wrong', by: TEST_CALLER_ARN });
     expect(url.calls.map((body) => JSON.parse(body).operation)).toEqual(['contacts.list', 'contacts.clear']);

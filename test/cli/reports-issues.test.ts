@@ -1,4 +1,4 @@
-import { runScript } from '../support/commands';
+import { jsonLines, runScript } from '../support/commands';
 import { ingestTenant, validEvent } from '../support/ingest';
 import { endpoint, realIngestDependencies, startLocalHost, type LocalApi } from '../support/local-api';
 
@@ -8,7 +8,6 @@ import { endpoint, realIngestDependencies, startLocalHost, type LocalApi } from 
  * command's own process, on the same store as the API.
  */
 const reports = (...args: string[]) => runScript('reports', args, { DYNAMODB_ENDPOINT: endpoint() });
-const lines = (stdout: string) => stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, any>);
 
 const clock = { now: Date.now() - 60_000 };
 let api: LocalApi;
@@ -25,7 +24,7 @@ beforeAll(async () => {
     clock.now += 1000;
   }
   expect((await tenant.events([validEvent({ message: 'Script error.' })])).status).toBe(202);
-  const listed = lines((await reports('issues', '--factory', tenant.factoryId)).stdout);
+  const listed = jsonLines((await reports('issues', '--factory', tenant.factoryId)).stdout);
   for (const issue of listed) ids[issue.title.split(' ')[0]] = issue.issueId;
 });
 afterAll(() => api.close());
@@ -33,7 +32,7 @@ afterAll(() => api.close());
 test('issues: one JSON object per line, most recently seen first, with id, title, count, first and last seen, status; filtered events summed on stderr', async () => {
   const result = await reports('issues', '--factory', tenant.factoryId);
   expect(result.status).toBe(0);
-  const listed = lines(result.stdout);
+  const listed = jsonLines(result.stdout);
   expect(listed.map((issue) => [issue.title, issue.count, issue.status])).toEqual([
     ['login failed', 2, 'open'],
     ['search failed', 1, 'open'],
@@ -47,14 +46,14 @@ test('issues: one JSON object per line, most recently seen first, with id, title
 test('resolve and ignore print the issue with its new and previous status', async () => {
   const resolved = await reports('resolve', '--factory', tenant.factoryId, '--issue', ids.cart as string);
   expect(resolved.status).toBe(0);
-  expect(lines(resolved.stdout)).toEqual([expect.objectContaining({ issueId: ids.cart, status: 'resolved', previousStatus: 'open', statusChangedBy: expect.stringMatching(/^local:/) })]);
-  expect(lines((await reports('ignore', '--factory', tenant.factoryId, '--issue', ids.search as string)).stdout)[0]).toMatchObject({ status: 'ignored', previousStatus: 'open' });
+  expect(jsonLines(resolved.stdout)).toEqual([expect.objectContaining({ issueId: ids.cart, status: 'resolved', previousStatus: 'open', statusChangedBy: expect.stringMatching(/^local:/) })]);
+  expect(jsonLines((await reports('ignore', '--factory', tenant.factoryId, '--issue', ids.search as string)).stdout)[0]).toMatchObject({ status: 'ignored', previousStatus: 'open' });
 });
 
 test('--status lists one status; reopen puts a resolved issue back among the open ones', async () => {
-  expect(lines((await reports('issues', '--factory', tenant.factoryId, '--status', 'resolved')).stdout).map((issue) => issue.issueId)).toEqual([ids.cart]);
-  expect(lines((await reports('issues', '--factory', tenant.factoryId, '--status', 'open')).stdout).map((issue) => issue.issueId)).toEqual([ids.login]);
-  expect(lines((await reports('reopen', '--factory', tenant.factoryId, '--issue', ids.cart as string)).stdout)[0]).toMatchObject({ status: 'open', previousStatus: 'resolved' });
+  expect(jsonLines((await reports('issues', '--factory', tenant.factoryId, '--status', 'resolved')).stdout).map((issue) => issue.issueId)).toEqual([ids.cart]);
+  expect(jsonLines((await reports('issues', '--factory', tenant.factoryId, '--status', 'open')).stdout).map((issue) => issue.issueId)).toEqual([ids.login]);
+  expect(jsonLines((await reports('reopen', '--factory', tenant.factoryId, '--issue', ids.cart as string)).stdout)[0]).toMatchObject({ status: 'open', previousStatus: 'resolved' });
 });
 
 test('issue prints the issue and its latest events, newest first, --limit of them', async () => {

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { runScript } from '../support/commands';
+import { jsonLines, runScript } from '../support/commands';
 import { featureRequest, ingestTenant, storedReports, validEvent } from '../support/ingest';
 import { endpoint, realIngestDependencies, startLocalHost, type LocalApi } from '../support/local-api';
 
 /** The reports command against the run's DynamoDB Local. */
 const reports = (...args: string[]) => runScript('reports', args, { DYNAMODB_ENDPOINT: endpoint() });
-const lines = (stdout: string) => stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, any>);
 
 /** A minute ago, on a whole second: recent, so nothing has expired (the reader skips reports past their retention). */
 const BASE = Math.floor(Date.now() / 1000) * 1000 - 60_000;
@@ -36,19 +35,19 @@ describe('npm run reports -- events', () => {
   test('prints one JSON object per line, newest first, never the key', async () => {
     const result = await reports('events', '--factory', tenant.factoryId);
     expect(result.status).toBe(0);
-    expect(lines(result.stdout).map((e) => e.message)).toEqual(['third', 'second', 'first']);
-    expect(lines(result.stdout)[0]).toMatchObject({ eventId: sent.third, factoryId: tenant.factoryId, origin: tenant.origin, receivedAt: at(2) });
+    expect(jsonLines(result.stdout).map((e) => e.message)).toEqual(['third', 'second', 'first']);
+    expect(jsonLines(result.stdout)[0]).toMatchObject({ eventId: sent.third, factoryId: tenant.factoryId, origin: tenant.origin, receivedAt: at(2) });
     expect(result.stdout).not.toContain(tenant.key.slice(5));
     expect(result.stdout).not.toMatch(/"(pk|feed|writeToken)"/);
   });
 
   test('--type, --since and --limit narrow it, in DynamoDB', async () => {
     const byType = await reports('events', '--factory', tenant.factoryId, '--type', 'bug_report');
-    expect(lines(byType.stdout).map((e) => e.message)).toEqual(['second']);
+    expect(jsonLines(byType.stdout).map((e) => e.message)).toEqual(['second']);
     const since = await reports('events', '--factory', tenant.factoryId, '--since', at(1));
-    expect(lines(since.stdout).map((e) => e.message)).toEqual(['third', 'second']);
+    expect(jsonLines(since.stdout).map((e) => e.message)).toEqual(['third', 'second']);
     const limited = await reports('events', '--factory', tenant.factoryId, '--limit', '2');
-    expect(lines(limited.stdout).map((e) => e.message)).toEqual(['third', 'second']);
+    expect(jsonLines(limited.stdout).map((e) => e.message)).toEqual(['third', 'second']);
   });
 
   test('reads only the factory asked for', async () => {
@@ -61,8 +60,8 @@ describe('npm run reports -- events', () => {
 describe('npm run reports -- feature-requests', () => {
   test('prints the feature requests newest first', async () => {
     const result = await reports('feature-requests', '--factory', tenant.factoryId);
-    expect(lines(result.stdout).map((r) => r.title)).toEqual(['CSV export', 'Dark mode']);
-    expect(lines(result.stdout)[0]).toMatchObject({ id: expect.stringMatching(/^fr_/), requestId: expect.any(String), createdAt: expect.any(String) });
+    expect(jsonLines(result.stdout).map((r) => r.title)).toEqual(['CSV export', 'Dark mode']);
+    expect(jsonLines(result.stdout)[0]).toMatchObject({ id: expect.stringMatching(/^fr_/), requestId: expect.any(String), createdAt: expect.any(String) });
   });
 });
 

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { readEvent, readFeatureRequest, type Reading } from '../../lambda/ingest/payloads';
+import type { Reading } from '../../lambda/domain/reading';
+import { readEvent, readFeatureRequest } from '../../lambda/ingest/payloads';
 import { eventSchema, featureRequestSchema } from '../../openapi/ingest-bodies';
 
 /**

@@ -1,8 +1,9 @@
-import { readBody, type BodyReading } from '../../lambda/api/steps/read-body';
+import type { Reading } from '../../lambda/domain/reading';
+import { readBody } from '../../lambda/api/steps/read-body';
 import { errorMessage, proxyEvent, thrown } from '../support/events';
 
 /** A reader in the shape of lambda/ingest/payloads.ts's: `n` a number, `s` a string, anything else dropped. */
-function readPair(raw: unknown): BodyReading<{ n: number; s: string }> {
+function readPair(raw: unknown): Reading<{ n: number; s: string }> {
   const body = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
   const problems: string[] = [];
   if (typeof body.n !== 'number') problems.push('n must be a number');

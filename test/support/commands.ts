@@ -22,6 +22,10 @@ function entryOf(name: string): string {
   return join(ROOT, entry);
 }
 
+/** A command's JSON-lines output (one object per line), parsed. */
+export const jsonLines = (stdout: string): Record<string, any>[] =>
+  stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, any>);
+
 /** Runs a project command the way `npm run` does, and waits for it. */
 export function runScript(name: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CommandResult> {
   return new Promise((resolve) => {

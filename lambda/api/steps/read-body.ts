@@ -1,9 +1,8 @@
+import type { Reading } from '../../domain/reading';
 import type { BodyReader } from '../pipeline';
 import { apiError } from '../responses';
 import { parseJsonBody } from './json-body';
 
-/** What a hand-written reader makes of a parsed body: its value, or every problem with it. */
-export type BodyReading<Out> = { ok: true; value: Out } | { ok: false; problems: string[] };
 
 /**
  * A route's body: JSON (400, see parseJsonBody), then read by a hand-written
@@ -12,7 +11,7 @@ export type BodyReading<Out> = { ok: true; value: Out } | { ok: false; problems:
  * lambda/ingest/payloads.ts); the OpenAPI document takes such a route's
  * schema from openapi/ingest-bodies.ts.
  */
-export function readBody<Out>(reader: (parsed: unknown) => BodyReading<Out>, example?: string): BodyReader<Out> {
+export function readBody<Out>(reader: (parsed: unknown) => Reading<Out>, example?: string): BodyReader<Out> {
   return {
     read: (event) => {
       const reading = reader(parseJsonBody(event, example));
