@@ -8,6 +8,8 @@ export const SERVICE_NAME = 'contacts-api';
 export const INGEST_SERVICE_NAME = 'contacts-ingest';
 /** The `service` field of the control-room Lambda's log lines. */
 export const CONTROL_ROOM_SERVICE_NAME = 'contacts-control-room';
+/** The `service` field of the tally's log lines (the stream consumer that counts events into issues). */
+export const TALLY_SERVICE_NAME = 'contacts-tally';
 export const METRICS_NAMESPACE = 'ContactsService';
 
 /**
