@@ -1,5 +1,5 @@
 import { sha256Hex } from '../domain/hash';
-import type { FilterReason } from '../issues/issue';
+import type { FilterReason } from '../issues/stored-event';
 import { normalizeMessage } from './normalize-message';
 import { isExtensionFrame, isInAppFrame, normalizeFile, parseStackFrames } from './stack-frames';
 
@@ -24,7 +24,6 @@ export interface FingerprintInput {
   fingerprint?: string[];
 }
 
-export { FILTER_REASONS, type FilterReason } from '../issues/issue';
 
 export type Grouping =
   | { grouped: true; fingerprint: string[]; title: string }

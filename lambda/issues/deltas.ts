@@ -1,6 +1,6 @@
 import { countInPeriods, emptyCounts, PERIOD_NAMES, type PeriodCounts } from './buckets';
-import type { FilterReason, IssueSeed } from './issue';
-import type { StoredEvent } from './stored-event';
+import type { IssueSeed } from './issue';
+import type { FilterReason, StoredEvent } from './stored-event';
 
 /**
  * What a batch of newly stored events adds to their issues and to their

@@ -1,4 +1,4 @@
-import type { PeriodCounts } from './buckets';
+import { recentCounts, type PeriodCounts } from './buckets';
 import type { EventView, FilterReason } from './stored-event';
 
 /**
@@ -49,6 +49,11 @@ export interface FilteredCounts {
 
 /** An issue past its expiry is gone, even before DynamoDB's time to live has removed it. */
 export const isExpired = (issue: Pick<Issue, 'expiresAt'>, nowSeconds: number): boolean => issue.expiresAt <= nowSeconds;
+
+/** The issue as read at `nowMs`: its counts per period without the periods too old to keep (the stores drop those lazily). */
+export function issueAsOf(issue: Issue, nowMs: number): Issue {
+  return issue.counts === undefined ? issue : { ...issue, counts: recentCounts(issue.counts, nowMs) };
+}
 
 /** A status change in the control room: when and by whom are recorded; nothing else moves. */
 export function changeStatus(issue: Issue, status: IssueStatus, at: string, by: string): Issue {

@@ -1,5 +1,5 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { byLastSeen, changeStatus, ISSUE_STATUSES, type FilteredCounts, type Issue, type IssueStatus, type IssueStore, type StatusChange } from '../issues/issue';
+import { byLastSeen, changeStatus, issueAsOf, ISSUE_STATUSES, type FilteredCounts, type Issue, type IssueStatus, type IssueStore, type StatusChange } from '../issues/issue';
 import type { EventView } from '../issues/stored-event';
 import { Expression } from './expression';
 import { isConditionalCheckFailed, storageCall } from './errors';
@@ -33,7 +33,7 @@ export class DynamoIssueStore implements IssueStore {
         const reading = newestItems(this.doc, this.tableName, { ...REPORTS_BY_FEED, value: issueFeedOf(factoryId, status) }, { nowMs: query.nowMs, chunk: chunkFor(query.limit) });
         for await (const { item } of reading) {
           const issue = itemToIssue(item);
-          if (issue.factoryId === factoryId) issues.push(issue);
+          if (issue.factoryId === factoryId) issues.push(issueAsOf(issue, query.nowMs));
           if (issues.length >= query.limit) break;
         }
         return issues;
@@ -48,7 +48,7 @@ export class DynamoIssueStore implements IssueStore {
     );
     if (!found.Item) return undefined;
     const issue = itemToIssue(found.Item);
-    return issue.expiresAt > Math.floor(nowMs / 1000) ? issue : undefined;
+    return issue.expiresAt > Math.floor(nowMs / 1000) ? issueAsOf(issue, nowMs) : undefined;
   }
 
   async issueEvents(factoryId: string, issueId: string, limit: number, nowMs: number): Promise<EventView[]> {
@@ -86,7 +86,7 @@ export class DynamoIssueStore implements IssueStore {
           }),
         ),
       );
-      const before = itemToIssue(result.Attributes ?? {});
+      const before = issueAsOf(itemToIssue(result.Attributes ?? {}), change.nowMs);
       return { issue: changeStatus(before, change.status, change.at, change.by), previous: before.status };
     } catch (error) {
       if (isConditionalCheckFailed(error)) return undefined;

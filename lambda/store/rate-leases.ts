@@ -109,7 +109,7 @@ export class RateLeases {
   async take(id: string, target: LeaseTarget, nowMs: number, log?: CallLog): Promise<LeaseTake> {
     const lease = this.leaseOf(id);
     for (;;) {
-      if (lease.left > 0 && nowMs < lease.lapsesAtMs && lease.item) {
+      if (lease.left > 0 && nowMs <= lease.lapsesAtMs && lease.item) {
         lease.left -= 1;
         lease.used += 1;
         return { outcome: 'admitted', item: lease.item };
@@ -180,7 +180,7 @@ export class RateLeases {
         lease.policy = known;
         if (!known) continue;
         const decision = decideLease({ tatUs: guess.tatUs }, nowUs, known, wanted);
-        if (decision.granted === 0) {
+        if ('retryAfterSeconds' in decision) {
           // Exact: the next request fits once the TAT is within the tolerance of now.
           lease.limitedUntilMs = ((guess.tatUs as number) - toleranceUs(known)) / 1000;
           lease.left = 0;
@@ -196,7 +196,7 @@ export class RateLeases {
     if (!guess.policy) return { shape: 'first' as const, count: 1 };
     const decision = decideLease({ tatUs: guess.tatUs }, nowUs, guess.policy, wanted);
     // Refused on the guess: try one request from busy anyway; the failure returns the item, which decides.
-    if (decision.granted === 0) return { shape: 'busy' as const, count: 1, policy: guess.policy };
+    if ('retryAfterSeconds' in decision) return { shape: 'busy' as const, count: 1, policy: guess.policy };
     return { shape: decision.from, count: decision.granted, policy: guess.policy };
   }
 

@@ -12,6 +12,8 @@ export interface ReadOptions {
   limit?: number;
   /** Items past this time (epoch ms) have expired: DynamoDB removes them within days, the reader skips them now. */
   nowMs?: number;
+  /** Index entries per Query (tests read one at a time). */
+  pageSize?: number;
 }
 
 /** A stored report as the control room reads it: the item without its bookkeeping (an event's issue under `issueId`). */
@@ -44,6 +46,7 @@ export async function* readReports(
     since: options.since,
     type: options.type,
     nowMs: options.nowMs ?? Date.now(),
+    pageSize: options.pageSize,
     chunk: Math.min(100, left),
   });
   for await (const { item } of reading) {

@@ -24,6 +24,8 @@ import { SetupError } from '../setup-error';
 import { registerServer, unregisterServer } from '../server-registry';
 import { liveStore, removeLock } from '../store-lock';
 import { onStopRequest } from '../stop-signals';
+import { startReportStreams } from '../streams/report-streams';
+import type { StreamPoller } from '../streams/stream-poller';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -70,6 +72,7 @@ runCommand(USAGE, async (argv) => {
 
   let store: ServedStore | undefined;
   let server: Server | undefined;
+  let streams: StreamPoller | undefined;
   let stopping = false;
   const stop = async (code = 0) => {
     if (stopping) {
@@ -83,6 +86,7 @@ runCommand(USAGE, async (argv) => {
     server?.close();
     server?.closeAllConnections();
     unregisterServer();
+    await streams?.stop();
     await store?.stop();
     removeLock(LOCAL_DATA_DIR);
     process.exit(code);
@@ -105,6 +109,8 @@ runCommand(USAGE, async (argv) => {
     registerServer({ dataDir: LOCAL_DATA_DIR, endpoint: store.endpoint, api: `http://localhost:${port}` });
     // The Lambda entry point itself, configured by the environment as on AWS.
     process.env.DYNAMODB_ENDPOINT = store.endpoint;
+    // The tally: events counted into their issues from the reports table's stream, as on AWS.
+    streams = await startReportStreams({ endpoint: store.endpoint, dataDir: LOCAL_DATA_DIR, say });
     server = createHttpAdapter(hostHandler(await loadHandlers(values.bundle === true)));
     await listen(server, port).catch((error: NodeJS.ErrnoException) => {
       throw error.code === 'EADDRINUSE' ? busy() : error;
@@ -119,6 +125,7 @@ runCommand(USAGE, async (argv) => {
     say('The control room in a browser (second terminal): npm run control-room');
   } catch (error) {
     unregisterServer();
+    await streams?.stop();
     await store.stop();
     throw error;
   }

@@ -4,10 +4,12 @@ import { join } from 'node:path';
 import { openScratchStore, type ScratchStore } from '../../local/store';
 import { LOCAL_TABLE_NAMES } from '../../lambda/store/schema';
 import { markRun } from './leftover-processes';
+import { startRunTally, type RunTally } from './run-tally';
 
 declare global {
   var __scratchStore: ScratchStore | undefined;
   var __serversDir: string | undefined;
+  var __runTally: RunTally | undefined;
 }
 
 /**
@@ -31,5 +33,7 @@ export default async function globalSetup(): Promise<void> {
   const store = await openScratchStore({ fastStart: true });
   globalThis.__scratchStore = store;
   process.env.DYNAMODB_ENDPOINT = store.endpoint;
+  // One tally for the whole run, as on AWS one event source mapping serves every container (test/support/run-tally.ts).
+  globalThis.__runTally = await startRunTally(store.endpoint);
   process.stdout.write(`\nDynamoDB Local ready at ${store.endpoint} in ${Date.now() - started} ms\n`);
 }

@@ -7,6 +7,7 @@ import { assertNoProcessLeft } from './leftover-processes';
  */
 export async function finishRun(folders: string[]): Promise<void> {
   try {
+    await globalThis.__runTally?.stop();
     await globalThis.__scratchStore?.close();
     await assertNoProcessLeft({ folders });
   } finally {
