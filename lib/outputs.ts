@@ -19,6 +19,7 @@ export const OUTPUTS = {
   accessLogGroup: 'AccessLogGroupName',
   ingestFunction: 'IngestFunctionName',
   ingestLogGroup: 'IngestLogGroupName',
+  tallyLogGroup: 'TallyLogGroupName',
   controlRoomLogGroup: 'ControlRoomLogGroupName',
 } as const;
 

@@ -1,5 +1,5 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { TABLE_SPECS, type TableSpec } from './table-specs';
 
@@ -38,6 +38,7 @@ export class ContactsTables extends Construct {
       const created = new Table(this, id, {
         ...common,
         timeToLiveAttribute: spec.timeToLiveAttribute,
+        stream: spec.stream === undefined ? undefined : StreamViewType[spec.stream],
         partitionKey: { name: spec.partitionKey, type: AttributeType.STRING },
         sortKey: spec.sortKey === undefined ? undefined : { name: spec.sortKey, type: AttributeType.STRING },
       });
