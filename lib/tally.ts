@@ -4,6 +4,7 @@ import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-la
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { TALLY_RECORD_FILTER } from '../lambda/store/stream-records';
 import { METRICS_NAMESPACE, TALLY_SERVICE_NAME } from '../lambda/observability/names';
@@ -92,5 +93,26 @@ export class Tally extends Construct {
         ],
       }),
     );
+
+    // The role's policy as the event source wrote it (the mapping's grants land in the role's default policy).
+    const policy = this.handler.role?.node.tryFindChild('DefaultPolicy');
+    NagSuppressions.addResourceSuppressions(
+      policy ?? this.handler,
+      [
+        {
+          id: 'AwsSolutions-IAM5',
+          reason:
+            'dynamodb:ListStreams on "*" is what Lambda\'s event source mapping needs to find the stream, and ListStreams takes no resource ARN; every other call is on the reports table, its stream, the failure queue or the function\'s own log group.',
+          appliesTo: ['Resource::*'],
+        },
+      ],
+    );
+    NagSuppressions.addResourceSuppressions(this.failures, [
+      {
+        id: 'AwsSolutions-SQS3',
+        reason:
+          'This queue is itself the failure destination of the tally\'s event source mapping: it holds the place of batches that could not be tallied (alarmed: tally-batches-dropped), and nothing consumes it that could fail.',
+      },
+    ]);
   }
 }

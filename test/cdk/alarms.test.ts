@@ -78,7 +78,7 @@ test.each([
 });
 
 test('there are no other alarms', () => {
-  expect(Object.keys(alarms)).toHaveLength(16);
+  expect(Object.keys(alarms)).toHaveLength(19);
 });
 
 test('every alarm notifies the alarm topic when it fires and when it clears', () => {
