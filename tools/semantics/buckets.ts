@@ -16,11 +16,14 @@
  * (default 1 s: at most one second's worth at once, never more than the
  * ceiling sustained). The table-level 300 s burst is not modelled.
  *
- * Accounting ("debt"): a write is admitted while every bucket it charges is
- * above zero, and charged its actual cost once it has run (the cost depends on
- * the item before and after, known only then), so a bucket can go below zero
- * and stays closed until refilled. Over any window, a partition is charged at
- * most its ceiling times the window plus one burst and one write's cost.
+ * Accounting ("debt"): a write is admitted while every bucket it will charge
+ * is above zero; it takes its predicted cost at once (so that concurrent
+ * writes see it), and once it has run its actual cost replaces the
+ * prediction (the cost depends on the item before and after, known only then;
+ * a refused or failed write gives its prediction back). A bucket can so go
+ * below zero, and stays closed until refilled: over any window a partition is
+ * charged at most its ceiling times the window, plus one burst, plus the
+ * writes admitted while it was still open.
  *
  * Time comes from `clock` (milliseconds), so tests freeze or step it.
  */
@@ -63,8 +66,9 @@ export class Buckets {
     return this.level(id) > 0;
   }
 
+  /** Takes `units` from the bucket (a negative number gives them back, up to its capacity). */
   charge(id: string, units: number): void {
-    const tokens = this.level(id) - units;
+    const tokens = Math.min(this.capacity(), this.level(id) - units);
     this.buckets.set(id, { tokens, at: this.clock() });
   }
 

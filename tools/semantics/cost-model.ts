@@ -107,17 +107,25 @@ function projects(table: TableSchema, index: IndexSchema, name: string): boolean
 }
 
 /**
- * The partitions a write is expected to charge, for admission (before the
- * write runs): those of the charges from `before` to the predicted `after`,
- * plus each index whose projected attributes the write changes in a way the
- * prediction could not evaluate (`unknown`: top-level attribute names).
+ * What a write is expected to charge, for admission (before it runs): the
+ * charges from `before` to the predicted `after`, plus, for each index whose
+ * projected attributes the write changes in a way the prediction could not
+ * evaluate (`unknown`: top-level attribute names), the entry's units.
  */
-export function partitionsTouched(table: TableSchema, key: Item, before: Item | undefined, after: Item | undefined, unknown: ReadonlySet<string> = new Set()): Partition[] {
-  const touched = appliedWriteCharges(table, key, before, after, false).map((charge) => charge.partition);
+export function predictedCharges(
+  table: TableSchema,
+  key: Item,
+  before: Item | undefined,
+  after: Item | undefined,
+  unknown: ReadonlySet<string>,
+  transactional: boolean,
+): Charge[] {
+  const charges = appliedWriteCharges(table, key, before, after, transactional);
   for (const index of table.indexes) {
     const next = indexEntry(table, index, after);
-    if (next && [...unknown].some((name) => projects(table, index, name))) touched.push(indexPartition(table, index, next));
+    if (!next || ![...unknown].some((name) => projects(table, index, name))) continue;
+    const partition = indexPartition(table, index, next);
+    if (!charges.some((charge) => partitionId(charge.partition) === partitionId(partition))) charges.push({ partition, units: writeUnitsOf(itemSize(next)) });
   }
-  const seen = new Set<string>();
-  return touched.filter((partition) => !seen.has(partitionId(partition)) && seen.add(partitionId(partition)));
+  return charges;
 }

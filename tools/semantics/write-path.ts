@@ -19,7 +19,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { SemanticsConfig } from './config';
-import { appliedWriteCharges, failedConditionCharges, partitionId, partitionsTouched, tablePartition, type Charge, type Partition } from './cost-model';
+import { appliedWriteCharges, failedConditionCharges, partitionId, predictedCharges, tablePartition, type Charge, type Partition } from './cost-model';
 import type { Buckets } from './buckets';
 import type { Holds } from './holds';
 import type { ItemLocks } from './item-locks';
@@ -132,11 +132,24 @@ function predicted(action: Resolved, before: Item | undefined): { after: Item | 
   return predictUpdate(action.update ?? {}, action.key, before);
 }
 
-/** The partitions over their ceiling that this write would charge (none when the ceiling is off). */
-function closedPartitions(semantics: Semantics, action: Resolved, before: Item | undefined): Partition[] {
-  if (!semantics.config().throttling || action.kind === 'check' || action.kind === 'get') return [];
+/** The partitions over their ceiling among those this write will charge (none when the ceiling is off), and what it is expected to cost. */
+function admission(semantics: Semantics, action: Resolved, before: Item | undefined, transactional: boolean): { closed: Partition[]; expected: Charge[] } {
+  if (action.kind === 'check' || action.kind === 'get') return { closed: [], expected: [] };
   const { after, unknown } = predicted(action, before);
-  return partitionsTouched(action.schema, action.key, before, after, unknown).filter((partition) => !semantics.buckets.admits(partitionId(partition)));
+  const expected = predictedCharges(action.schema, action.key, before, after, unknown, transactional);
+  if (!semantics.config().throttling) return { closed: [], expected };
+  return { closed: expected.map((charge) => charge.partition).filter((partition) => !semantics.buckets.admits(partitionId(partition))), expected };
+}
+
+/** Takes an admitted write's expected cost from its buckets now; the returned function gives it back (once the actual cost is charged, or the write failed). */
+function reserve(semantics: Semantics, expected: Charge[]): () => void {
+  for (const { partition, units } of expected) semantics.buckets.charge(partitionId(partition), units);
+  let returned = false;
+  return () => {
+    if (returned) return;
+    returned = true;
+    for (const { partition, units } of expected) semantics.buckets.charge(partitionId(partition), -units);
+  };
 }
 
 function throttlingReason(schema: TableSchema, partition: Partition): ThrottlingReason {
@@ -194,25 +207,30 @@ async function singleWrite(semantics: Semantics, request: ProxiedRequest, action
   }
   const release = semantics.config().conflicts ? holds.hold([action.id], 'write') : () => undefined;
   const unlock = await semantics.locks.acquire([action.id]);
+  let giveBack = () => undefined as void;
   try {
     const before = await readItems(semantics, request.headers, [action]);
     if (!before) return await forward(semantics, request, request.body, request.raw);
-    const closed = closedPartitions(semantics, action, before.get(action.id));
+    const { closed, expected } = admission(semantics, action, before.get(action.id), false);
     if (closed.length > 0) {
       for (const partition of closed) stats.record(partition, { throttles: 1 });
       stats.request(request.operation, 'throttled');
       return throughputExceeded(closed.map((partition) => throttlingReason(action.schema, partition)));
     }
+    giveBack = reserve(semantics, expected);
     stats.request(request.operation);
     const answer = await forward(semantics, request, request.body, request.raw);
     if (answer.status === 200) {
       const after = await afterImages(semantics, request.headers, [action]);
+      giveBack();
       if (after) chargeApplied(semantics, [action], before, after, false);
     } else if (errorType(answer.body) === 'ConditionalCheckFailedException') {
+      giveBack();
       charge(semantics, failedConditionCharges(action.schema, action.key, before.get(action.id), action.item));
     }
     return answer;
   } finally {
+    giveBack();
     unlock();
     release();
   }
@@ -232,6 +250,7 @@ async function transactWrite(semantics: Semantics, request: ProxiedRequest, acti
   }
   const release = semantics.config().conflicts ? holds.hold(ids, 'transaction') : () => undefined;
   let unlock = () => undefined as void;
+  let giveBack = () => undefined as void;
   let forwarded = false;
   try {
     unlock = await semantics.locks.acquire(ids);
@@ -240,21 +259,24 @@ async function transactWrite(semantics: Semantics, request: ProxiedRequest, acti
       forwarded = true;
       return await forward(semantics, request, request.body, request.raw);
     }
-    const closed = actions.map((action) => closedPartitions(semantics, action, before.get(action.id)));
-    if (closed.some((partitions) => partitions.length > 0)) {
-      for (const partition of closed.flat()) stats.record(partition, { throttles: 1 });
+    const admissions = actions.map((action) => admission(semantics, action, before.get(action.id), true));
+    if (admissions.some(({ closed }) => closed.length > 0)) {
+      for (const { closed } of admissions) for (const partition of closed) stats.record(partition, { throttles: 1 });
       stats.request(request.operation, 'throttled');
-      return transactionCanceled(closed.map((partitions): CancellationCode => (partitions.length > 0 ? 'ThrottlingError' : 'None')));
+      return transactionCanceled(admissions.map(({ closed }): CancellationCode => (closed.length > 0 ? 'ThrottlingError' : 'None')));
     }
+    giveBack = reserve(semantics, admissions.flatMap(({ expected }) => expected));
     stats.request(request.operation);
     forwarded = true;
     const answer = await forward(semantics, request, request.body, request.raw);
     if (answer.status === 200) {
       const after = await afterImages(semantics, request.headers, actions);
+      giveBack();
       if (after) chargeApplied(semantics, actions, before, after, true);
     }
     return answer;
   } finally {
+    giveBack();
     unlock();
     // Its commit window: the items stay held a little after DynamoDB Local answered, and the caller waits as long.
     if (forwarded && semantics.config().conflicts && semantics.config().holdMs > 0) await sleep(semantics.config().holdMs);
@@ -267,7 +289,6 @@ async function batchWrite(semantics: Semantics, request: ProxiedRequest, actions
   const { stats, holds } = semantics;
   const refused: Resolved[] = [];
   const reasons: ThrottlingReason[] = [];
-  let throttled = false;
   let candidates = actions;
   if (semantics.config().conflicts) {
     candidates = actions.filter((action) => {
@@ -279,27 +300,31 @@ async function batchWrite(semantics: Semantics, request: ProxiedRequest, actions
   }
   const release = semantics.config().conflicts ? holds.hold(candidates.map((action) => action.id), 'write') : () => undefined;
   const unlock = await semantics.locks.acquire(candidates.map((action) => action.id));
+  const givesBack: (() => void)[] = [];
   try {
     const before = await readItems(semantics, request.headers, candidates);
     if (!before) return await forward(semantics, request, request.body, request.raw);
+    // One by one, each taking its expected cost: the later requests of the batch see the earlier ones'.
     const admitted = candidates.filter((action) => {
-      const closed = closedPartitions(semantics, action, before.get(action.id));
-      if (closed.length === 0) return true;
+      const { closed, expected } = admission(semantics, action, before.get(action.id), false);
+      if (closed.length === 0) {
+        givesBack.push(reserve(semantics, expected));
+        return true;
+      }
       for (const partition of closed) {
         stats.record(partition, { throttles: 1 });
         reasons.push(throttlingReason(action.schema, partition));
       }
       refused.push(action);
-      throttled = true;
       return false;
     });
+    const outcome = reasons.length > 0 ? 'throttled' : refused.length > 0 ? 'conflicted' : 'passed';
+    stats.request(request.operation, outcome);
     if (admitted.length === 0) {
-      stats.request(request.operation, throttled ? 'throttled' : 'conflicted');
       // All of them over the ceiling: the service fails the whole call (API_BatchWriteItem.html).
-      if (throttled) return throughputExceeded([...new Map(reasons.map((reason) => [`${reason.reason} ${reason.resource}`, reason])).values()]);
+      if (reasons.length > 0) return throughputExceeded([...new Map(reasons.map((reason) => [`${reason.reason} ${reason.resource}`, reason])).values()]);
       return jsonAnswer(200, { UnprocessedItems: batchBody(refused) });
     }
-    stats.request(request.operation, refused.length === 0 ? 'passed' : throttled ? 'throttled' : 'conflicted');
     const body = refused.length === 0 ? request.body : { ...request.body, RequestItems: batchBody(admitted) };
     const answer = await forward(semantics, request, body, refused.length === 0 ? request.raw : Buffer.from(JSON.stringify(body), 'utf8'));
     if (answer.status !== 200) return answer;
@@ -309,11 +334,13 @@ async function batchWrite(semantics: Semantics, request: ProxiedRequest, actions
     const handedBack = new Set(Object.values(unprocessed).flat().map((element) => JSON.stringify(element)));
     const applied = admitted.filter((action) => !handedBack.has(JSON.stringify(action.source)));
     const after = await afterImages(semantics, request.headers, applied);
+    for (const giveBack of givesBack.splice(0)) giveBack();
     if (after) chargeApplied(semantics, applied, before, after, false);
     if (refused.length === 0) return answer;
     for (const [table, elements] of Object.entries(batchBody(refused))) unprocessed[table] = [...(unprocessed[table] ?? []), ...elements];
     return jsonAnswer(200, { ...parsed, UnprocessedItems: unprocessed });
   } finally {
+    for (const giveBack of givesBack) giveBack();
     unlock();
     release();
   }
