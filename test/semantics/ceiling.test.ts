@@ -193,6 +193,17 @@ describe('what a write costs', () => {
     expect(unitsOf(h, 'byP')).toBe(1);
   });
 
+  test('an update the proxy cannot evaluate (a nested path) is costed from the item read after it', async () => {
+    const [key, h] = [unique('nested'), unique('h')];
+    await client.send(new PutItemCommand({ TableName: table, Item: { ...item(key, '1', { h }), p: { M: { deep: s('one') } } } }));
+    proxy.reset();
+
+    await client.send(new UpdateItemCommand({ TableName: table, Key: { pk: s(key), sk: s('1') }, UpdateExpression: 'SET p.deep = :v', ExpressionAttributeValues: { ':v': s('two') } }));
+
+    expect(unitsOf(h, 'byP')).toBe(1);
+    expect(proxy.stats({ table, index: 'byP' }).matched.writes).toBe(1);
+  });
+
   test('a write whose condition fails costs the table a unit and the index nothing', async () => {
     const [key, g] = [unique('exists'), unique('g')];
     await putItem(key, '1', { g });

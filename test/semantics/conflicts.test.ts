@@ -1,4 +1,4 @@
-import { GetItemCommand, PutItemCommand, TransactGetItemsCommand, TransactWriteItemsCommand, UpdateItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { BatchWriteItemCommand, GetItemCommand, PutItemCommand, TransactGetItemsCommand, TransactWriteItemsCommand, UpdateItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createTestTable, directClient, failureOf, s, startTestProxy, type TestProxy } from '../support/semantics';
 
 /**
@@ -89,6 +89,21 @@ test('a TransactGetItems of an item being written is cancelled with TransactionC
 
   expect(read.name).toBe('TransactionCanceledException');
   expect(read.codes).toEqual(['None', 'TransactionConflict']);
+});
+
+test('a BatchWriteItem request on an item a transaction holds comes back in UnprocessedItems; the others are applied', async () => {
+  const [held, free] = [id('held'), id('free')];
+  const gate = proxy.gate(firstOf('TransactWriteItems'));
+  const transaction = client.send(new TransactWriteItemsCommand({ TransactItems: [put(held, { v: 'transaction' })] }));
+  await gate.reached;
+
+  const batch = await client.send(new BatchWriteItemCommand({ RequestItems: { [table]: [{ PutRequest: { Item: { pk: s(held), v: s('batch') } } }, { PutRequest: { Item: { pk: s(free) } } }] } }));
+  gate.release();
+  await transaction;
+
+  expect(batch.UnprocessedItems?.[table]?.map((request) => request.PutRequest?.Item?.pk?.S)).toEqual([held]);
+  expect((await stored(held))?.v).toEqual(s('transaction'));
+  expect(await stored(free)).toBeDefined();
 });
 
 test('a transaction lets go of its items once answered: the next write of them succeeds and nothing stays held', async () => {

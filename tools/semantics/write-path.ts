@@ -8,14 +8,15 @@
  *                  its ceiling (buckets.ts) refuses the write, nothing forwarded;
  *   3. forward     to DynamoDB Local, unchanged (a BatchWriteItem without its
  *                  refused requests);
- *   4. charge      the actual cost, from the item before and after (read again
- *                  after an update), to every partition it touched.
+ *   4. charge      the actual cost, from the item before and after (an
+ *                  update's after is evaluated from its expression, or read
+ *                  again when that cannot be done), to every partition it touched.
  *
- * Reading the item before and after each write is what a test layer can
- * afford and the service does not need: it costs DynamoDB Local round trips
- * (the measured overhead is in docs/development.md). Writes of one item are
- * serialized inside the proxy (item-locks.ts), so those reads see this
- * write's before and after even under concurrency.
+ * Reading the item before each write is what a test layer can afford and the
+ * service does not need: it costs a DynamoDB Local round trip (the measured
+ * overhead is in docs/development.md). Writes of one item are serialized
+ * inside the proxy (item-locks.ts), so that read sees this write's before
+ * even under concurrency.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { SemanticsConfig } from './config';
@@ -178,16 +179,33 @@ async function forward(semantics: Semantics, request: ProxiedRequest, body: Json
   return semantics.target.send('POST', request.path, request.headers, raw);
 }
 
-/** The items after a successful write: given by the request for Put and Delete, read again for Update. */
-async function afterImages(semantics: Semantics, headers: IncomingHttpHeaders, actions: Resolved[]): Promise<Map<string, Item | undefined> | undefined> {
-  const updated = actions.filter((action) => action.kind === 'update');
-  const read = await readItems(semantics, headers, updated);
-  if (!read) return undefined;
+/**
+ * The items after a successful write: given by the request for Put and Delete;
+ * for Update, predicted from its expression and the item before (exact, the
+ * item being locked: update-prediction.ts), or read again when the prediction
+ * could not evaluate all of it.
+ */
+async function afterImages(
+  semantics: Semantics,
+  headers: IncomingHttpHeaders,
+  actions: Resolved[],
+  before: Map<string, Item | undefined>,
+): Promise<Map<string, Item | undefined> | undefined> {
+  const after = new Map<string, Item | undefined>();
+  const unpredictable: Resolved[] = [];
   for (const action of actions) {
-    if (action.kind === 'put') read.set(action.id, action.item);
-    if (action.kind === 'delete') read.set(action.id, undefined);
+    if (action.kind === 'put') after.set(action.id, action.item);
+    else if (action.kind === 'delete') after.set(action.id, undefined);
+    else if (action.kind === 'update') {
+      const prediction = predictUpdate(action.update ?? {}, action.key, before.get(action.id));
+      if (prediction.unknown.size === 0) after.set(action.id, prediction.after);
+      else unpredictable.push(action);
+    }
   }
-  return read;
+  const read = await readItems(semantics, headers, unpredictable);
+  if (!read) return undefined;
+  for (const [id, item] of read) after.set(id, item);
+  return after;
 }
 
 function chargeApplied(semantics: Semantics, actions: Resolved[], before: Map<string, Item | undefined>, after: Map<string, Item | undefined>, transactional: boolean): void {
@@ -221,7 +239,7 @@ async function singleWrite(semantics: Semantics, request: ProxiedRequest, action
     stats.request(request.operation);
     const answer = await forward(semantics, request, request.body, request.raw);
     if (answer.status === 200) {
-      const after = await afterImages(semantics, request.headers, [action]);
+      const after = await afterImages(semantics, request.headers, [action], before);
       giveBack();
       if (after) chargeApplied(semantics, [action], before, after, false);
     } else if (errorType(answer.body) === 'ConditionalCheckFailedException') {
@@ -270,7 +288,7 @@ async function transactWrite(semantics: Semantics, request: ProxiedRequest, acti
     forwarded = true;
     const answer = await forward(semantics, request, request.body, request.raw);
     if (answer.status === 200) {
-      const after = await afterImages(semantics, request.headers, actions);
+      const after = await afterImages(semantics, request.headers, actions, before);
       giveBack();
       if (after) chargeApplied(semantics, actions, before, after, true);
     }
@@ -333,7 +351,7 @@ async function batchWrite(semantics: Semantics, request: ProxiedRequest, actions
     // DynamoDB Local processes every request; should it hand some back, those were not applied.
     const handedBack = new Set(Object.values(unprocessed).flat().map((element) => JSON.stringify(element)));
     const applied = admitted.filter((action) => !handedBack.has(JSON.stringify(action.source)));
-    const after = await afterImages(semantics, request.headers, applied);
+    const after = await afterImages(semantics, request.headers, applied, before);
     for (const giveBack of givesBack.splice(0)) giveBack();
     if (after) chargeApplied(semantics, applied, before, after, false);
     if (refused.length === 0) return answer;
