@@ -10,6 +10,9 @@ import { startSemanticsProxy, type SemanticsProxy, type SemanticsProxyOptions } 
 import type { ForwardedRequest } from '../../tools/semantics/write-path';
 import { endpoint } from './local-api';
 
+/** The run's DynamoDB Local itself, even when the whole run goes through a proxy (SEMANTICS=on, global-setup.ts). */
+const localEndpoint = () => process.env.DYNAMODB_LOCAL_ENDPOINT || endpoint();
+
 export interface TestProxy extends SemanticsProxy {
   /** Moves the proxy's clock (frozen otherwise) forward, refilling the buckets that much. */
   advance(ms: number): void;
@@ -30,7 +33,7 @@ export async function startTestProxy(options: Partial<SemanticsProxyOptions> = {
   const clients: DynamoDBClient[] = [];
   const clock = { now: 1_000_000 };
   const proxy = await startSemanticsProxy({
-    target: endpoint(),
+    target: localEndpoint(),
     holdMs: 0,
     clock: () => clock.now,
     beforeForward: async (request) => {
@@ -72,7 +75,7 @@ export function sdkClient(at: string, maxAttempts = 1): DynamoDBClient {
 }
 
 /** A client straight to the run's DynamoDB Local, past the proxy: what is really stored. */
-export const directClient = () => sdkClient(endpoint());
+export const directClient = () => sdkClient(localEndpoint());
 
 export interface TestTableOptions {
   sortKey?: boolean;

@@ -43,3 +43,31 @@ export function withChanges(config: SemanticsConfig, changes: Partial<SemanticsC
   if (problem) throw new Error(problem);
   return next;
 }
+
+/**
+ * The settings the environment gives, for the command and for a test run on
+ * the proxy (SEMANTICS=on): SEMANTICS_CEILING (a number, or `off`),
+ * SEMANTICS_BURST, SEMANTICS_HOLD_MS, SEMANTICS_CONFLICTS (`on` or `off`).
+ * An Error names a value that is not one.
+ */
+export function settingsFromEnv(env: NodeJS.ProcessEnv): Partial<SemanticsConfig> {
+  const settings: Partial<SemanticsConfig> = {};
+  const number = (name: string, check: (value: number) => boolean, expected: string): number | undefined => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return undefined;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || !check(value)) throw new Error(`${name} must be ${expected}, got "${raw}"`);
+    return value;
+  };
+  if (/^off$/i.test(env.SEMANTICS_CEILING ?? '')) settings.throttling = false;
+  else settings.ceiling = number('SEMANTICS_CEILING', (value) => value > 0, 'a positive number of write units a second, or off');
+  settings.burstSeconds = number('SEMANTICS_BURST', (value) => value > 0, 'a positive number of seconds');
+  settings.holdMs = number('SEMANTICS_HOLD_MS', (value) => value >= 0, 'a number of milliseconds, 0 or more');
+  const conflicts = env.SEMANTICS_CONFLICTS;
+  if (conflicts !== undefined && conflicts !== '') {
+    if (/^(on|true|1)$/i.test(conflicts)) settings.conflicts = true;
+    else if (/^(off|false|0)$/i.test(conflicts)) settings.conflicts = false;
+    else throw new Error(`SEMANTICS_CONFLICTS must be on or off, got "${conflicts}"`);
+  }
+  return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined)) as Partial<SemanticsConfig>;
+}

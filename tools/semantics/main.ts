@@ -14,7 +14,7 @@ import { startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb-loc
 import { freePort, isPortInUse } from '../../local/ports';
 import { SetupError } from '../../local/setup-error';
 import { onStopRequest } from '../../local/stop-signals';
-import { configProblem, DEFAULT_CONFIG, type SemanticsConfig } from './config';
+import { configProblem, DEFAULT_CONFIG, settingsFromEnv, type SemanticsConfig } from './config';
 import { startSemanticsProxy } from './proxy';
 
 const DEFAULT_PORT = 8100;
@@ -60,13 +60,6 @@ function targetArg(value: string | undefined): string | undefined {
   return url.origin;
 }
 
-const onOff = (name: string, value: string | undefined): boolean | undefined => {
-  if (value === undefined || value === '') return undefined;
-  if (/^(on|true|1)$/i.test(value)) return true;
-  if (/^(off|false|0)$/i.test(value)) return false;
-  throw new UsageError(`${name} must be on or off, got "${value}"`);
-};
-
 runCommand(USAGE, async (argv) => {
   const { values, positionals } = parseCommandLine(argv, {
     ceiling: { type: 'string' },
@@ -79,14 +72,21 @@ runCommand(USAGE, async (argv) => {
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const env = process.env;
-  const ceilingText = values.ceiling ?? (env.SEMANTICS_CEILING && !/^off$/i.test(env.SEMANTICS_CEILING) ? env.SEMANTICS_CEILING : undefined);
   if (values.ceiling !== undefined && values['no-ceiling']) throw new UsageError('--ceiling and --no-ceiling exclude each other: give one');
+  let fromEnv: Partial<SemanticsConfig>;
+  try {
+    fromEnv = settingsFromEnv(env);
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
   const config: SemanticsConfig = {
-    ceiling: numberArg('--ceiling', ceilingText, (n) => n > 0, 'a positive number of write units a second') ?? DEFAULT_CONFIG.ceiling,
-    burstSeconds: numberArg('--burst', values.burst ?? env.SEMANTICS_BURST, (n) => n > 0, 'a positive number of seconds') ?? DEFAULT_CONFIG.burstSeconds,
-    throttling: !(values['no-ceiling'] === true || /^off$/i.test(env.SEMANTICS_CEILING ?? '')),
-    conflicts: values['no-conflicts'] === true ? false : (onOff('SEMANTICS_CONFLICTS', env.SEMANTICS_CONFLICTS) ?? DEFAULT_CONFIG.conflicts),
-    holdMs: numberArg('--hold-ms', values['hold-ms'] ?? env.SEMANTICS_HOLD_MS, (n) => n >= 0, 'a number of milliseconds, 0 or more') ?? DEFAULT_CONFIG.holdMs,
+    ...DEFAULT_CONFIG,
+    ...fromEnv,
+    ...(values.ceiling !== undefined ? { ceiling: numberArg('--ceiling', values.ceiling, (n) => n > 0, 'a positive number of write units a second') as number, throttling: true } : {}),
+    ...(values['no-ceiling'] ? { throttling: false } : {}),
+    ...(values.burst !== undefined ? { burstSeconds: numberArg('--burst', values.burst, (n) => n > 0, 'a positive number of seconds') as number } : {}),
+    ...(values['hold-ms'] !== undefined ? { holdMs: numberArg('--hold-ms', values['hold-ms'], (n) => n >= 0, 'a number of milliseconds, 0 or more') as number } : {}),
+    ...(values['no-conflicts'] ? { conflicts: false } : {}),
   };
   const problem = configProblem(config);
   if (problem) throw new UsageError(problem);
