@@ -63,6 +63,18 @@ describe('counts', () => {
     expect(body.operations.PutItem).toEqual({ requests: 3, throttled: 0, conflicted: 0 });
   });
 
+  test('limit lists only the most charged partitions, and matched still sums all those selected; a limit that is not a number is a 400', async () => {
+    const factory = `fac_L${Date.now()}`;
+    await storeEvent(factory, 1);
+    await storeEvent(factory, 2);
+
+    const { body } = await control('GET', `stats?table=${table}&prefix=${encodeURIComponent(factory)}&prefix=event%23${factory}&limit=1`);
+
+    expect(body.partitions).toEqual([expect.objectContaining({ index: 'byFeed', key: `${factory}#events`, units: 2 })]);
+    expect(body.matched.units).toBe(4);
+    expect(await control('GET', 'stats?limit=many')).toEqual({ status: 400, body: { error: 'limit must be a whole number, got "many"' } });
+  });
+
   test('POST /__semantics/reset zeroes the counts and refills every partition', async () => {
     const factory = `fac_R${Date.now()}`;
     for (const n of [1, 2]) await storeEvent(factory, n);

@@ -8,7 +8,7 @@
  * of every table and index (buckets.ts, cost-model.ts), refused the way the
  * service refuses (service-errors.ts); and it counts (stats.ts).
  *
- *   GET  /__semantics/stats[?table=T][&index=I][&prefix=P…]   the counts, as JSON
+ *   GET  /__semantics/stats[?table=T][&index=I][&prefix=P…][&limit=N]   the counts, as JSON
  *   POST /__semantics/reset                                   counts and buckets to zero
  *   GET  /__semantics/config, POST /__semantics/config {…}    the settings (config.ts)
  *
@@ -54,15 +54,20 @@ export interface SemanticsProxy {
 
 const CONTROL = '/__semantics/';
 
-/** The stats filter of a query string: table, index, and any number of prefix. */
+/** The stats filter of a query string: table, index, any number of prefix, limit; an Error for a limit that is not one. */
 export function filterOf(query: URLSearchParams): StatsFilter {
   const filter: StatsFilter = {};
   const table = query.get('table');
   const index = query.get('index');
   const prefixes = query.getAll('prefix');
+  const limit = query.get('limit');
   if (table !== null) filter.table = table;
   if (index !== null) filter.index = index;
   if (prefixes.length > 0) filter.prefix = prefixes;
+  if (limit !== null) {
+    if (!/^\d+$/.test(limit)) throw new Error(`limit must be a whole number, got "${limit}"`);
+    filter.limit = Number(limit);
+  }
   return filter;
 }
 
@@ -112,7 +117,15 @@ export async function startSemanticsProxy(options: SemanticsProxyOptions): Promi
 
   async function control(request: IncomingMessage, url: URL): Promise<Answer> {
     const route = `${request.method} ${url.pathname.slice(CONTROL.length)}`;
-    if (route === 'GET stats') return plainJson(200, semantics.stats.snapshot(filterOf(url.searchParams)));
+    if (route === 'GET stats') {
+      let filter: StatsFilter;
+      try {
+        filter = filterOf(url.searchParams);
+      } catch (error) {
+        return plainJson(400, { error: error instanceof Error ? error.message : String(error) });
+      }
+      return plainJson(200, semantics.stats.snapshot(filter));
+    }
     if (route === 'POST reset') {
       reset();
       return plainJson(200, { reset: true });

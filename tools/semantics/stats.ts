@@ -35,6 +35,8 @@ export interface StatsFilter {
   index?: string;
   /** Keys beginning with this text (or with any of these). */
   prefix?: string | string[];
+  /** At most this many partitions listed (the most charged); `matched` still sums all those selected. */
+  limit?: number;
 }
 
 export interface StatsSnapshot {
@@ -43,7 +45,7 @@ export interface StatsSnapshot {
   operations: Record<string, OperationStats>;
   /** By table name, and by `table/index` for each index. */
   totals: Record<string, Counts>;
-  /** The partitions the filter selects (all of them without one), most write units first. */
+  /** The partitions the filter selects (all of them without one), most write units first, at most `limit`. */
   partitions: PartitionStats[];
   /** Sums over `partitions`. */
   matched: Counts;
@@ -107,6 +109,7 @@ export class Stats {
       }
     }
     partitions.sort((a, b) => b.units - a.units || a.key.localeCompare(b.key));
+    if (filter.limit !== undefined) partitions.splice(filter.limit);
     return {
       since: this.since.toISOString(),
       operations: Object.fromEntries([...this.operations].map(([name, counts]) => [name, { ...counts }])),
