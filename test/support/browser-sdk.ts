@@ -169,16 +169,22 @@ export interface Seen {
  * A proxy in front of `target` that records every request to the ingest
  * API (by the key in its query) and what became of it: how an engine's page
  * sends is then seen the same way in every engine. When the target is down,
- * the connection is dropped: the page sees a network failure, as without
- * the proxy.
+ * or while `cutOff(true)` plays an outage, the connection is dropped: the
+ * page sees a network failure, as when the API cannot be reached.
  */
-export async function recordingProxy(target: string): Promise<{ baseUrl: string; of(key: string): Seen[]; close(): void }> {
+export async function recordingProxy(target: string): Promise<{ baseUrl: string; of(key: string): Seen[]; cutOff(cut: boolean): void; close(): void }> {
   const seen: Seen[] = [];
+  let cut = false;
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', target);
     const record = (status: number | 'failed') => {
       if (url.pathname.startsWith('/ingest/') && req.method === 'POST') seen.push({ key: url.searchParams.get('key') ?? '', path: url.pathname, status });
     };
+    if (cut) {
+      record('failed');
+      res.destroy();
+      return;
+    }
     const upstream = request(url, { method: req.method, headers: { ...req.headers, host: url.host } }, (answer) => {
       record(answer.statusCode ?? 0);
       res.writeHead(answer.statusCode ?? 502, answer.headers);
@@ -195,6 +201,9 @@ export async function recordingProxy(target: string): Promise<{ baseUrl: string;
   return {
     baseUrl: `http://localhost:${port}`,
     of: (key) => seen.filter((request) => request.key === key),
+    cutOff: (value) => {
+      cut = value;
+    },
     close: () => {
       server.closeAllConnections();
       server.close();
