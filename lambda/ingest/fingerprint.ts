@@ -33,8 +33,11 @@ export type Grouping =
 export const IN_APP_FRAMES = 5;
 const TITLE_MAX = 200;
 
-/** What browsers report for an error in a script of another origin loaded without CORS: nothing else is known. */
-const SCRIPT_ERROR = /^script error\.?$/i;
+/**
+ * What browsers report for an error in a script of another origin loaded without CORS: nothing else is
+ * known. The browser SDK drops the same texts (test/rules/sdk-server-rules.test.ts holds them equal).
+ */
+const SCRIPT_ERROR = /^(uncaught )?script error\.?$/i;
 
 /** "TypeError: x is undefined" → "TypeError", for events that send only a message. */
 function typeOfMessage(message: string | undefined): string | undefined {
