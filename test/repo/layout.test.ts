@@ -50,6 +50,14 @@ describe('layout', () => {
     expect(offenders('lambda/ingest', /\/store\/|\/api\/|\/enrichment\/|^@aws-sdk\/|^@middy\//)).toEqual([]);
   });
 
+  test('lambda/issues (the issue model every side shares) is pure: no store, no API, no function of its own, no AWS SDK, no Middy', () => {
+    expect(offenders('lambda/issues', /\/store\/|\/api\/|\/control\/|\/tally\/|\/enrichment\/|\/memory\/|^@aws-sdk\/|^@middy\//)).toEqual([]);
+  });
+
+  test('the tally\'s rules import no store and no AWS SDK: only its Lambda wiring does', () => {
+    expect(offenders('lambda/tally', /\/store\/|^@aws-sdk\/|^@middy\//, ['lambda/tally/handler.ts'])).toEqual([]);
+  });
+
   test('zod is imported as zod/mini only, and as a namespace (the bundles stay small)', () => {
     const full = ['lambda', 'lib', 'local'].flatMap((dir) => offenders(dir, /^zod(\/(?!mini$).*)?$/));
     expect(full).toEqual([]);
