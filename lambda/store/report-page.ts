@@ -1,5 +1,5 @@
 import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { ReportPage, ReportPageQuery } from '../control/admin-operations';
+import type { ReportPage, ReportPageQuery } from '../control/ports';
 import { InvalidCursorError } from '../domain/errors';
 import { storageCall } from './errors';
 import { getInOrder } from './get-in-order';

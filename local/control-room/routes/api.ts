@@ -1,5 +1,4 @@
 import type { Route } from '../context';
-import { bulkProgress } from '../progress';
 import { sendJson } from '../respond';
 
 /** The most a request body may hold: operations take a few fields. */
@@ -9,8 +8,7 @@ export const BODY_LIMIT = 64 * 1024;
  * The one state-changing endpoint: a control-room operation as JSON, run
  * as `control` runs it (in this process, or signed to the function URL), its
  * status and answer passed back unchanged. The server checked the session,
- * the Origin and the CSRF token before this runs. A bulk run's answer also
- * carries `progress` (0 to 1), read from its cursor.
+ * the Origin and the CSRF token before this runs.
  */
 export const apiRoutes: Route[] = [
   {
@@ -36,12 +34,7 @@ export const apiRoutes: Route[] = [
         return;
       }
       const reply = await context.run(request as Record<string, unknown>);
-      const body = { ...reply.body };
-      const asked = request as { operation?: unknown; factoryId?: unknown };
-      if (reply.status === 200 && asked.operation === 'enrichment.bulk' && typeof asked.factoryId === 'string') {
-        body.progress = bulkProgress(asked.factoryId, body.cursor, body.done === true);
-      }
-      sendJson(res, reply.status, body);
+      sendJson(res, reply.status, reply.body);
     },
   },
 ];

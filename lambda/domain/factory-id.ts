@@ -1,0 +1,6 @@
+/**
+ * The shape of a factory id (a tenant): `fac_` and 1 to 64 letters, digits,
+ * `_` or `-`. Operators name factories when they issue keys; every command,
+ * operation and page that takes one checks it with this pattern.
+ */
+export const FACTORY_ID_PATTERN = /^fac_[A-Za-z0-9_-]{1,64}$/;
