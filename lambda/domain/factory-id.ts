@@ -3,4 +3,5 @@
  * `_` or `-`. Operators name factories when they issue keys; every command,
  * operation and page that takes one checks it with this pattern.
  */
-export const FACTORY_ID_PATTERN = /^fac_[A-Za-z0-9_-]{1,64}$/;
+// The dash escaped: the pattern also goes into an HTML `pattern` attribute, which browsers read with the `v` flag.
+export const FACTORY_ID_PATTERN = /^fac_[A-Za-z0-9_\-]{1,64}$/;

@@ -3,8 +3,8 @@ import type { ControlClient, ControlReply } from '../control/client';
 import { loadAssets } from './assets';
 import type { Route, RouteContext } from './context';
 import { html } from './html';
-import { page } from './layout';
-import { redirect, sendHtml, sendJson, sendText } from './respond';
+import { renderPage } from './layout';
+import { redirect, sendJson, sendText } from './respond';
 import { apiRoutes } from './routes/api';
 import { companyRoutes } from './routes/companies';
 import { contactRoutes } from './routes/contacts';
@@ -22,11 +22,11 @@ export interface ControlRoomOptions {
   session: Session;
 }
 
-function matchRoute(method: string, pathname: string): { route: Route; params: string[] } | undefined {
+function matchRoute(method: string, pathname: string): { route: Route; parameters: Record<string, string> } | undefined {
   for (const route of ROUTES) {
     if (route.method !== method) continue;
-    const match = route.pattern.exec(pathname);
-    if (match) return { route, params: match.slice(1).map((part) => decodeURIComponent(part)) };
+    const parameters = route.match(pathname);
+    if (parameters) return { route, parameters };
   }
   return undefined;
 }
@@ -50,7 +50,7 @@ export function createControlRoomServer(options: ControlRoomOptions): Server {
   const { client, session } = options;
   const assets = loadAssets();
 
-  const run = async (request: Record<string, unknown>): Promise<ControlReply> => {
+  const run = async (request: unknown): Promise<ControlReply> => {
     try {
       return await client.send(request);
     } catch (error) {
@@ -96,13 +96,13 @@ export function createControlRoomServer(options: ControlRoomOptions): Server {
         return;
       }
     }
+    const context: RouteContext = { req, res, url, client, session, run };
     const found = matchRoute(method, url.pathname);
     if (!found) {
-      sendHtml(res, 404, page({ title: 'Not found', where: client.where, csrfToken: session.csrfToken, body: html`<h1>Not found</h1><p>No page at this address. <a href="/">Choose a factory</a>.</p>` }));
+      renderPage(context, 404, { title: 'Not found', body: html`<h1>Not found</h1><p>No page at this address. <a href="/">Choose a factory</a>.</p>` });
       return;
     }
-    const context: RouteContext = { req, res, url, client, session, run };
-    await found.route.handle(context, found.params);
+    await found.route.handle(context, found.parameters);
   }
 
   return createServer((req, res) => {
