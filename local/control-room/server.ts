@@ -13,7 +13,7 @@ import { exportRoutes } from './routes/export';
 import { homeRoutes } from './routes/home';
 import { keyRoutes } from './routes/keys';
 import { reportRoutes } from './routes/reports';
-import { SECURITY_HEADERS, type Session } from './security';
+import { fetchSiteProblem, SECURITY_HEADERS, type Session } from './security';
 
 const ROUTES: Route[] = [...homeRoutes, ...contactRoutes, ...companyRoutes, ...enrichmentRoutes, ...exportRoutes, ...keyRoutes, ...reportRoutes, ...apiRoutes];
 
@@ -42,8 +42,8 @@ function stateChangeProblem(req: IncomingMessage, session: Session): string | un
 
 /**
  * The control room's HTTP server, in the order each request is checked:
- * Host (exact allow-list, before any routing: DNS rebinding), method,
- * static assets (no secrets in them), the login link, the session cookie,
+ * Host (exact allow-list, before any routing: DNS rebinding), method, who
+ * started it (Sec-Fetch-Site: another site or another port's page is refused), static assets (no secrets in them), the login link, the session cookie,
  * and for POST the Origin, CSRF token and content type. Then the route.
  */
 export function createControlRoomServer(options: ControlRoomOptions): Server {
@@ -67,6 +67,11 @@ export function createControlRoomServer(options: ControlRoomOptions): Server {
     const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
     if (method !== 'GET' && method !== 'POST') {
       sendText(res, 405, 'use GET or POST', { allow: 'GET, HEAD, POST' });
+      return;
+    }
+    const startedElsewhere = fetchSiteProblem(req.headers['sec-fetch-site']);
+    if (startedElsewhere) {
+      sendText(res, 403, startedElsewhere);
       return;
     }
     const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
