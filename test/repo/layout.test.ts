@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { sourceFiles, specifiersOf } from '../support/source-imports';
 
 /**
  * The layout's rules (docs/architecture.md#where-things-are-in-the-code), checked on the imports
@@ -9,18 +10,10 @@ import { join, relative } from 'node:path';
  */
 const ROOT = join(__dirname, '..', '..');
 
-function files(dir: string): string[] {
-  return readdirSync(join(ROOT, dir)).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(join(ROOT, path)).isDirectory() ? files(path) : path.endsWith('.ts') ? [path] : [];
-  });
-}
+const files = (dir: string): string[] => sourceFiles(ROOT, dir);
 
 /** Every module specifier a file imports (static, dynamic and type imports alike). */
-function importsOf(file: string): string[] {
-  const source = readFileSync(join(ROOT, file), 'utf8');
-  return [...source.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map((match) => match[1] as string);
-}
+const importsOf = (file: string): string[] => specifiersOf(ROOT, file);
 
 /** Files under `dir` importing a specifier that matches `forbidden`, as "file → specifier". */
 function offenders(dir: string, forbidden: RegExp, except: string[] = []): string[] {
