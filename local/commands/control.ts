@@ -12,6 +12,7 @@
  */
 import { once } from 'node:events';
 import { contactId as contactIdOf } from '../../lambda/domain/contact-id';
+import { CONTACT_ID_PATTERN } from '../../lambda/domain/contact-id-digest';
 import { normalizeEmail } from '../../lambda/domain/email';
 import { EXPORT_MAX, LIST_MAX } from '../../lambda/control/contact-operations';
 import { emptySummary, type BulkSummary } from '../../lambda/enrichment/run-bulk';
@@ -92,7 +93,7 @@ function onlyOptions(command: string, values: Values, allowed: OptionName[]): vo
 function contactArg(factoryId: string, values: Values): string {
   if ((values.contact === undefined) === (values.email === undefined)) throw new UsageError('name the contact: --contact <ct_id> or --email <address>');
   if (values.contact !== undefined) {
-    if (!/^ct_[0-9a-f]{16}$/.test(values.contact)) throw new UsageError(`--contact must be a contact id (ct_ + 16 hex), got "${values.contact}"`);
+    if (!CONTACT_ID_PATTERN.test(values.contact)) throw new UsageError(`--contact must be a contact id (ct_ + 16 hex), got "${values.contact}"`);
     return values.contact;
   }
   const email = normalizeEmail(values.email as string);
