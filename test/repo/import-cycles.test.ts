@@ -17,28 +17,33 @@ const ROOT = join(__dirname, '..', '..');
  */
 const KNOWN_CYCLES: string[][] = [['lambda/ingest/issues.ts', 'lambda/ingest/ports.ts', 'lambda/issues/issue.ts']];
 
+/** The cycles the rule finds among these files, written to a folder of their own. */
+function cyclesAmong(sources: Record<string, string>): string[][] {
+  const dir = mkdtempSync(join(tmpdir(), 'import-cycle-'));
+  try {
+    for (const [name, text] of Object.entries(sources)) writeFileSync(join(dir, name), text);
+    return importCycles(importGraph(dir, sourceFiles(dir, '.')));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('import cycles', () => {
   test('the rule finds a cycle made of type-only imports', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'import-cycle-'));
-    try {
-      writeFileSync(join(dir, 'a.ts'), "import type { B } from './b';\nexport interface A { b: B }\n");
-      writeFileSync(join(dir, 'b.ts'), "import type { A } from './a';\nexport interface B { a?: A }\n");
-      writeFileSync(join(dir, 'c.ts'), "import type { A } from './a';\nexport type C = A;\n");
-      expect(importCycles(importGraph(dir, sourceFiles(dir, '.')))).toEqual([['a.ts', 'b.ts']]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const cycles = cyclesAmong({
+      'a.ts': "import type { B } from './b';\nexport interface A { b: B }\n",
+      'b.ts': "import type { A } from './a';\nexport interface B { a?: A }\n",
+      'c.ts': "import type { A } from './a';\nexport type C = A;\n",
+    });
+    expect(cycles).toEqual([['a.ts', 'b.ts']]);
   });
 
   test('the rule finds a cycle through a re-export', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'import-cycle-'));
-    try {
-      writeFileSync(join(dir, 'a.ts'), "export type { B } from './b';\nexport const a = 1;\n");
-      writeFileSync(join(dir, 'b.ts'), "import { a } from './a';\nexport type B = typeof a;\n");
-      expect(importCycles(importGraph(dir, sourceFiles(dir, '.')))).toEqual([['a.ts', 'b.ts']]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const cycles = cyclesAmong({
+      'a.ts': "export type { B } from './b';\nexport const a = 1;\n",
+      'b.ts': "import { a } from './a';\nexport type B = typeof a;\n",
+    });
+    expect(cycles).toEqual([['a.ts', 'b.ts']]);
   });
 
   test('no module of bin, lib, lambda or local is part of an import cycle, type imports included', () => {
