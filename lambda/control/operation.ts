@@ -72,6 +72,7 @@ function problems(error: z.core.$ZodError, hint: string): string {
     .join('; ');
 }
 
+/** An operation from its request schema, its defaults (none: the request as parsed) and its run. */
 export function operation<S extends RequestSchema, R extends { factoryId: string }>(spec: {
   request: S;
   /** Fills in what the caller left out; may refuse what the schema cannot say (throw ControlError 400). */
@@ -82,7 +83,6 @@ export function operation<S extends RequestSchema & { _zod: { output: { factoryI
   request: S;
   run: (request: Parsed<S>, context: RunContext) => Promise<Done>;
 }): ControlOperation;
-/** An operation from its request schema, its defaults (none: the request as parsed) and its run. */
 export function operation(spec: {
   request: RequestSchema;
   defaults?: (parsed: Record<string, unknown>) => { factoryId: string };

@@ -10,9 +10,9 @@ export const homeRoutes: Route[] = [
     const given = context.url.searchParams.get('factory') ?? '';
     const problem = given !== '' && !FACTORY_ID_PATTERN.test(given) ? 'A factory id looks like fac_acme: fac_ then letters, digits, _ or -.' : undefined;
     renderPage(context, problem ? 400 : 200, {
-        title: 'Choose a factory',
-        scripts: ['recent.js'],
-        body: html`<h1>Choose a factory</h1>
+      title: 'Choose a factory',
+      scripts: ['recent.js'],
+      body: html`<h1>Choose a factory</h1>
 <form class="picker" method="get" action="/go">
   <label for="factory">Factory id</label>
   <input id="factory" name="factory" required pattern="${FACTORY_ID_INPUT_PATTERN}" placeholder="fac_acme" value="${given}" autocomplete="off" list="recent-factories">

@@ -66,11 +66,11 @@ export const keyRoutes: Route[] = [
 <div class="table-wrap"><table class="list" id="keys"><thead><tr><th scope="col">Key id</th><th scope="col">Type</th><th scope="col">Hint</th><th scope="col">Status</th><th scope="col">Rate limit</th><th scope="col">Origins</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Exposed</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${keys.map(keyRow)}</tbody></table></div>`;
     renderPage(context, reply.status, {
-        title: 'Keys',
-        factoryId,
-        section: 'keys',
-        scripts: ['keys.js'],
-        body: html`<h1>Keys</h1>${list}
+      title: 'Keys',
+      factoryId,
+      section: 'keys',
+      scripts: ['keys.js'],
+      body: html`<h1>Keys</h1>${list}
 <div class="confirm card" id="revoke-confirm" hidden data-factory="${factoryId}">
 <p id="revoke-text"></p>
 <button type="button" class="danger" id="revoke-yes">Yes, revoke</button> <button type="button" id="revoke-no">Cancel</button>
