@@ -6,45 +6,30 @@ import { KeyAdmin } from '../store/key-admin';
 import { readReport, readReportPage } from '../store/report-page';
 import type { TableNames } from '../store/schema';
 import { DynamoControlStore } from '../store/dynamo-control-store';
-import type { AdminDependencies } from './admin-operations';
-import type { ControlDependencies } from './operations';
+import type { ControlDependencies } from './ports';
 
-/** Where the key and report operations work: the keys and reports tables, when the control room is given them. */
-export interface AdminWiring {
-  tables: Partial<Pick<TableNames, 'keys' | 'reports'>>;
+/** The tables of the key and report operations: each set is configured only when its table is named. */
+export interface KeyAndReportTables {
+  keys?: string;
+  reports?: string;
   /** Requests per minute of a new secret key given none. */
   defaultRateLimit?: number;
-}
-
-/** The key and report operations on DynamoDB; those whose table is not named stay unconfigured. */
-export function adminDependencies(doc: DynamoDBDocumentClient, wiring: AdminWiring): AdminDependencies {
-  const { keys, reports } = wiring.tables;
-  return {
-    ...(keys ? { keys: { admin: new KeyAdmin(doc, keys), defaultRateLimit: wiring.defaultRateLimit } } : {}),
-    ...(reports
-      ? {
-          reports: {
-            page: (factoryId, kind, query) => readReportPage(doc, reports, factoryId, kind, query),
-            get: (factoryId, kind, id) => readReport(doc, reports, factoryId, kind, id),
-          },
-        }
-      : {}),
-  };
 }
 
 /**
  * The control room on DynamoDB: one client for the contacts table (contacts,
  * companies, usage, markers), the enrichment reference dataset and the
  * reports table (bug-report issues), and for the keys and reports tables
- * when `admin` names them (key and report operations). The function, the
+ * when `optional` names them (key and report operations). The function, the
  * `control` command, the control-room app and the tests all wire it here.
  */
 export function controlDependencies(
   doc: DynamoDBDocumentClient,
   tables: Pick<TableNames, 'contacts' | 'reference' | 'reports'>,
   provider: string,
-  admin?: AdminWiring,
+  optional: KeyAndReportTables = {},
 ): ControlDependencies {
+  const { keys, reports, defaultRateLimit } = optional;
   return {
     store: new DynamoControlStore(doc, tables.contacts),
     enrichment: {
@@ -53,6 +38,14 @@ export function controlDependencies(
       provider,
     },
     issues: new DynamoIssueStore(doc, tables.reports),
-    ...(admin ? adminDependencies(doc, admin) : {}),
+    ...(keys ? { keys: { admin: new KeyAdmin(doc, keys), defaultRateLimit } } : {}),
+    ...(reports
+      ? {
+          reports: {
+            page: (factoryId, kind, query) => readReportPage(doc, reports, factoryId, kind, query),
+            get: (factoryId, kind, id) => readReport(doc, reports, factoryId, kind, id),
+          },
+        }
+      : {}),
   };
 }

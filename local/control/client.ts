@@ -1,8 +1,11 @@
 import { userInfo } from 'node:os';
 import { controlDependencies } from '../../lambda/control/dependencies';
-import { handleControlRequest } from '../../lambda/control/operations';
+import { handleControlRequest } from '../../lambda/control/handle-request';
+import { ControlError } from '../../lambda/control/operation';
+import { parseControlRequest } from '../../lambda/control/request';
 import { platformName } from '../../lambda/enrichment/config';
 import { OUTPUTS } from '../../lib/outputs';
+import { UsageError } from '../cli';
 import { SetupError } from '../setup-error';
 import { connectStore, stackOutputs } from '../store';
 import { functionUrlRegion, signedPost } from './signed-post';
@@ -24,6 +27,21 @@ export interface ControlClient {
   /** The answer as it is, error or not: its status and JSON object (`{"error"}` in the operation's words). */
   send(request: unknown): Promise<ControlReply>;
   close(): Promise<void>;
+}
+
+/**
+ * Checks a request as the function will, before anything is connected: a
+ * bad one is a usage error in the operation's words (`wording` may name the
+ * command's option instead of the request's key).
+ */
+export function checkedCall<T extends ControlCall>(request: T, wording: (message: string) => string = (message) => message): T {
+  try {
+    parseControlRequest(request);
+  } catch (error) {
+    if (error instanceof ControlError) throw new UsageError(wording(error.message));
+    throw error;
+  }
+  return request;
 }
 
 export interface ControlReply {
@@ -57,7 +75,11 @@ export const localPrincipal = (): string => `local:${userInfo().username}`;
  */
 async function localClient(): Promise<ControlClient> {
   const store = await connectStore({}, ['contacts', 'reference', 'keys', 'reports']);
-  const deps = controlDependencies(store.doc, store.tables, platformName(), { tables: store.tables, defaultRateLimit: store.defaultRateLimit });
+  const deps = controlDependencies(store.doc, store.tables, platformName(), {
+    keys: store.tables.keys,
+    reports: store.tables.reports,
+    defaultRateLimit: store.defaultRateLimit,
+  });
   const caller = { principal: localPrincipal() };
   const send = async (request: unknown): Promise<ControlReply> => {
     const answer = await handleControlRequest(deps, request, caller);
