@@ -3,6 +3,8 @@ import { KEY_ID_PATTERN } from '../domain/api-key';
 import { COMPANY_ID_PATTERN } from '../domain/company-id';
 import { CONTACT_ID_PATTERN } from '../domain/contact-id-digest';
 import { FACTORY_ID_PATTERN } from '../domain/factory-id';
+import { ISSUE_ID_PATTERN } from '../issues/issue';
+import { REPORT_ID_PATTERN } from '../issues/stored-event';
 
 /**
  * The request fields the control room's operations share, each with the one
@@ -10,15 +12,6 @@ import { FACTORY_ID_PATTERN } from '../domain/factory-id';
  * (contact-operations.ts and its siblings) builds its requests from these.
  */
 
-/**
- * An issue id as the ingest API makes it (lambda/ingest/fingerprint.ts: `iss_`
- * and 20 hex characters). Here because the control-room function carries
- * none of the ingest API's modules (test/repo/import-graph.test.ts).
- */
-export const ISSUE_ID_PATTERN = /^iss_[0-9a-f]{20}$/;
-
-/** An event's or a feature request's id as stored and listed: a lowercase UUID (the ingest API lowercases what it is sent). */
-export const REPORT_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** A string field of one shape, with the message a wrong value gets. */
 const id = (name: string, pattern: RegExp, shape: string) =>

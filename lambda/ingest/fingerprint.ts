@@ -81,6 +81,6 @@ export function groupEvent(event: FingerprintInput): Grouping {
 /** The fingerprint as one short string: the input of the issue id (only the id is stored; an issue keeps its fingerprint as the list itself). */
 export const fingerprintHash = (fingerprint: readonly string[]): string => sha256Hex(JSON.stringify(fingerprint)).slice(0, 32);
 
-/** `iss_` + 20 hex, the same for the same factory and fingerprint on every container and every retry. */
+/** `iss_` + 20 hex (ISSUE_ID_PATTERN, lambda/issues/issue.ts), the same for the same factory and fingerprint on every container and every retry. */
 export const issueIdOf = (factoryId: string, fingerprint: readonly string[]): string =>
   `iss_${sha256Hex(`${factoryId}\n${fingerprintHash(fingerprint)}`).slice(0, 20)}`;

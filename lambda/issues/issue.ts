@@ -8,6 +8,9 @@ import type { EventView, FilterReason } from './stored-event';
  * their status. Shared, so that neither function carries the other's modules.
  */
 
+/** An issue id: `iss_` and 20 hex characters (lambda/ingest/fingerprint.ts makes it; whoever reads one checks it here). */
+export const ISSUE_ID_PATTERN = /^iss_[0-9a-f]{20}$/;
+
 export const ISSUE_STATUSES = ['open', 'resolved', 'ignored'] as const;
 export type IssueStatus = (typeof ISSUE_STATUSES)[number];
 

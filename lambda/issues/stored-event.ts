@@ -7,6 +7,9 @@ import type { IngestEvent } from '../ingest/payloads';
  * and the control room reads it (docs/report-issues.md).
  */
 
+/** An event's (or a feature request's) id as stored and listed: a lowercase UUID (the ingest API lowercases what it is sent). */
+export const REPORT_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 /** Why an event opens no issue (lambda/ingest/fingerprint.ts): a browser extension's frames, or a cross-origin "Script error.". */
 export type FilterReason = 'browser-extension' | 'script-error';
 export const FILTER_REASONS: readonly FilterReason[] = ['browser-extension', 'script-error'];

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ISSUE_ID_PATTERN, REPORT_ID_PATTERN } from '../../lambda/control/fields';
+import { ISSUE_ID_PATTERN } from '../../lambda/issues/issue';
+import { REPORT_ID_PATTERN } from '../../lambda/issues/stored-event';
 import { EXPORT_FORMATS } from '../../lambda/control/export-format';
 import { COMPANY_ID_PATTERN } from '../../lambda/domain/company-id';
 import { CONTACT_ID_PATTERN } from '../../lambda/domain/contact-id-digest';

@@ -7,7 +7,12 @@ import { ContactsStack, OUTPUTS } from '../../lib/contacts-stack';
 import { CONTROL_ROOM_SERVICE_NAME, INGEST_SERVICE_NAME, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../../lambda/observability/names';
 import { CONTACTS_BY_COMPANY, CONTACTS_KEY, KEYS_BY_FACTORY, KEYS_BY_KEY_ID, KEYS_KEY, REPORTS_BY_FEED, REPORTS_BY_ISSUE, REPORTS_KEY } from '../../lambda/store/schema';
 import { DEFAULT_DYNAMO_CONFIG, dynamoConfigFromEnv, LOCAL_DYNAMO_CONFIG } from '../../lambda/store/dynamo-client';
-import { endpoint, issueKey, issuePublishableKey, newFactoryId } from '../support/local-api';
+import { endpoint, issueKey, issuePublishableKey, newFactoryId, tables, testDoc } from '../support/local-api';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import { issueIdOf } from '../../lambda/ingest/fingerprint';
+import { withGrouping } from '../../lambda/ingest/receive-events';
+import { DynamoIssueStore } from '../../lambda/store/dynamo-issue-store';
+import { eventItemOf } from '../../lambda/store/event-items';
 import { BUNDLE_LIMIT_BYTES } from '../../tools/bench/report';
 import { testApp } from './synth';
 
@@ -284,6 +289,29 @@ describe('Lambda (issue point 5)', () => {
       expect(totals).toMatchObject({ service, [METRIC.requestsTotal]: 1 });
       expect(totals._aws.CloudWatchMetrics[0].Namespace).toBe(METRICS_NAMESPACE);
     });
+  });
+
+  test('the bundle of the tally counts a stream batch from DynamoDB Local into its issue, with the environment the stack gives it, and answers a tumbling window\'s state', async () => {
+    const factoryId = newFactoryId('bundle');
+    const events = Array.from({ length: 3 }, (_, i) => withGrouping({ factoryId, keyId: 'key_bundle', origin: 'https://shop.example', receivedAt: new Date(Date.now() + i).toISOString(), expiresAt: Math.floor(Date.now() / 1000) + 3600, writeToken: `w${i}`, eventId: randomUUID(), type: 'error', message: 'bundled', fingerprint: ['bundle'] }));
+    const records = events.map((event, i) => ({ eventID: `r${i}`, eventName: 'INSERT', eventSource: 'aws:dynamodb', dynamodb: { Keys: { pk: { S: `event#${factoryId}#${event.eventId}` } }, NewImage: marshall(eventItemOf(event), { removeUndefinedValues: true }), SequenceNumber: String(100 + i) } }));
+    const streamEvent = { Records: records, shardId: 'shardId-00000001-bundle', state: {}, window: { start: new Date().toISOString(), end: new Date().toISOString() } };
+    const bundlePath = bundleOf('Contacts tally');
+    const script = `
+      const { handler } = await import(${JSON.stringify(bundlePath)});
+      const result = await handler(${JSON.stringify(streamEvent)}, { awsRequestId: 't', getRemainingTimeInMillis: () => 60000 });
+      process.stdout.write('\\nRESULT ' + JSON.stringify(result) + '\\n');`;
+    const fn = (resources('AWS::Lambda::Function') as any)[functionId('Contacts tally')];
+    const stackEnv = Object.fromEntries(Object.entries(fn.Properties.Environment.Variables as Record<string, unknown>).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_REGION: 'eu-west-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...stackEnv, LOG_LEVEL: 'SILENT', DYNAMODB_ENDPOINT: endpoint(), REPORTS_TABLE_NAME: process.env.REPORTS_TABLE_NAME },
+    });
+    expect(run.stderr).toBe('');
+    const result = JSON.parse(run.stdout.split('\n').find((line) => line.startsWith('RESULT '))!.slice('RESULT '.length));
+    expect(result).toEqual({ state: {}, batchItemFailures: [] });
+    const issue = await new DynamoIssueStore(testDoc(), tables.reports).getIssue(factoryId, issueIdOf(factoryId, ['custom', 'bundle']), Date.now());
+    expect(issue).toMatchObject({ count: 3, status: 'open' });
   });
 
   test("the API function's role may call exactly UpdateItem/GetItem on contacts and UpdateItem on keys", () => {
