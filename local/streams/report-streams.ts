@@ -27,7 +27,8 @@ export async function startReportStreams(options: {
   let lastSaid = 0;
   const poller = await startStreamPoller({
     client,
-    endpoint: options.endpoint,
+    // The streams API is served on DynamoDB Local's own port; a proxy in front of it that does not pass it on can be bypassed for reading the stream alone.
+    endpoint: process.env.DYNAMODB_STREAMS_ENDPOINT || options.endpoint,
     tableName: tables.reports,
     consumers: reportStreamConsumers(documentClientOf(client), tables, { tally: options.tally }),
     pollMs: options.pollMs,

@@ -1,6 +1,6 @@
 import { DEFAULT_ADDRESS_LIMITS } from '../../lambda/ingest/limits';
 import { featureRequest, ingestTenant, randomClient, SITE, validEvent } from '../support/ingest';
-import { realIngestDependencies, startLocalHost, type LocalApi } from '../support/local-api';
+import { realIngestDependencies, revokeKey, startLocalHost, type LocalApi } from '../support/local-api';
 
 /**
  * The ingest limits with a clock the test moves, on two handler instances
@@ -151,4 +151,17 @@ describe('per issue: half of the key\'s requests', () => {
 test('the limits are the contract\'s', () => {
   expect(DEFAULT_ADDRESS_LIMITS.requests).toEqual({ limit: 60, periodMs: MINUTE, burst: 6 });
   expect(DEFAULT_ADDRESS_LIMITS.featureRequests).toEqual({ limit: 10, periodMs: 60 * MINUTE, burst: 1 });
+});
+
+describe('revoking a publishable key', () => {
+  test('is refused within a second in a container that holds a lease of it, at once in one that does not', async () => {
+    const tenant = await ingestTenant(apiA);
+    expect((await tenant.events([distinct(1)])).status).toBe(202);
+    await revokeKey(tenant.keyId);
+    // apiA took a lease of the key a moment ago: it answers from it for the lease's second.
+    expect((await tenant.events([distinct(2)])).status).toBe(202);
+    expect((await tenantOn(apiB, tenant.key, distinct(3))).status).toBe(401);
+    clock.now += 1001;
+    expect((await tenant.events([distinct(4)])).status).toBe(401);
+  });
 });
