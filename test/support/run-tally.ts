@@ -19,6 +19,8 @@ export const TALLY_DRAIN_VARIABLE = 'CONTACTS_TEST_TALLY_URL';
  */
 export async function startRunTally(endpoint: string): Promise<RunTally> {
   delete process.env[STREAMS_VARIABLE];
+  // Quiet, as the workers are (test/support/env.ts): the tally's log line per batch would bury jest's output.
+  process.env.LOG_LEVEL = process.env.TEST_LOG_LEVEL ?? 'silent';
   const poller = (await startReportStreams({ endpoint, pollMs: 250, say: (line) => process.stderr.write(`run tally: ${line}\n`) })) as StreamPoller;
   const server: Server = createServer((request, response) => {
     poller.drain(60_000).then(
