@@ -34,3 +34,8 @@ export class LimitedError extends Error {
     super(message);
   }
 }
+
+/** The key was revoked while the request was under way (its container learned it when it needed the key's limit): the API's 401. */
+export class KeyRevokedError extends Error {
+  override readonly name = 'KeyRevokedError';
+}

@@ -34,8 +34,8 @@ export interface IngestKeyAuthorizer {
    * within a second, everywhere.
    */
   authenticate(keyHash: string, nowMs: number, log?: CallLog): Promise<IngestKeyCheck>;
-  /** Counts one request against the key's per-minute limit, across every container. */
-  admitRequest(key: PublishableKey, keyHash: string, nowMs: number, log?: CallLog): Promise<Admission>;
+  /** Counts one request against the key's per-minute limit, across every container; `revoked` when the lease it took found the key revoked meanwhile. */
+  admitRequest(key: PublishableKey, keyHash: string, nowMs: number, log?: CallLog): Promise<Admission | { admitted: false; revoked: true }>;
   /**
    * A secret key showed up where browsers call: records the sighting on the
    * key (first and last time, count), in one step, if such a key exists.

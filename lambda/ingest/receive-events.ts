@@ -1,6 +1,6 @@
 import type { CallLog } from '../domain/ports';
 import type { ReceiptFields, StoredEvent } from '../issues/stored-event';
-import { InvalidReportError, LimitedError } from './errors';
+import { InvalidReportError, KeyRevokedError, LimitedError } from './errors';
 import { groupEvent, issueIdOf } from './fingerprint';
 import { MAX_EVENTS_PER_REQUEST } from './limits';
 import { isObject, readEvent, type IngestEvent } from './payloads';
@@ -89,6 +89,7 @@ async function admit(deps: ReceiveDependencies, events: StoredEvent[], sender: S
     );
   }
   const key = await deps.keys.admitRequest(sender.key, sender.keyHash, nowMs, log);
+  if ('revoked' in key) throw new KeyRevokedError('This API key has been revoked: ask your platform team for a new one.');
   if (!key.admitted) {
     throw new LimitedError(`Rate limit of ${sender.key.rateLimit} requests per minute exceeded for this key: retry after ${key.retryAfterSeconds} s.`, 'key', key.retryAfterSeconds);
   }

@@ -48,9 +48,9 @@ export class MemoryIngestKeys implements IngestKeyAuthorizer {
     return { outcome: 'active', key };
   }
 
-  async admitRequest(_key: PublishableKey, keyHash: string, nowMs: number): Promise<Admission> {
+  async admitRequest(_key: PublishableKey, keyHash: string, nowMs: number): Promise<Admission | { admitted: false; revoked: true }> {
     const found = this.keys.get(keyHash);
-    if (!found) return { admitted: false, retryAfterSeconds: 1 };
+    if (!found || found.status === 'revoked') return { admitted: false, revoked: true };
     const decision = decideRate({ tatUs: found.tatUs }, toMicroseconds(nowMs), perMinutePolicy(found.rateLimit));
     if (!decision.admitted) return { admitted: false, retryAfterSeconds: decision.retryAfterSeconds };
     found.tatUs = decision.tatUs;

@@ -56,14 +56,15 @@ export class DynamoIngestKeys implements IngestKeyAuthorizer {
     return this.checked(keyHash, taken.item);
   }
 
-  async admitRequest(key: PublishableKey, keyHash: string, nowMs: number, log?: CallLog): Promise<Admission> {
+  async admitRequest(key: PublishableKey, keyHash: string, nowMs: number, log?: CallLog): Promise<Admission | { admitted: false; revoked: true }> {
     // The request that authenticate() took with its lease: counted already.
     if (this.unspent.delete(keyHash)) return { admitted: true };
     const taken = await this.leases.take(keyHash, this.target(keyHash, key.rateLimit), nowMs, log);
     if (taken.outcome === 'admitted') return { admitted: true };
     if (taken.outcome === 'limited') return { admitted: false, retryAfterSeconds: taken.retryAfterSeconds };
-    // Revoked between the two calls: refused as over the limit would be, until the next request says 401.
-    return { admitted: false, retryAfterSeconds: 1 };
+    // Revoked since this container last looked (the lease it needed found out).
+    this.leases.forget(keyHash);
+    return { admitted: false, revoked: true };
   }
 
   async markExposed(keyHash: string, nowMs: number, log?: CallLog): Promise<ExposureMark> {

@@ -4,7 +4,8 @@ import { isUtf8 } from 'node:buffer';
  * answer to a request under /ingest/v1/ must be, restated from the documents
  * (not from the code), in docs/ingest-api.md#precedence: route 404 →
  * OPTIONS 204 → method 405 → content type 415 → size 413 → key 401 →
- * origin 403 → limit 429 → JSON 400 → content 422 → 202/201/200.
+ * origin 403 → per-address limits 429 → JSON 400 → content 422 → the
+ * issues' and the key's limits 429 → 202/201/200.
  */
 import { headerValues, type FuzzRequest } from './request';
 import type { Expectation } from './oracle';
@@ -93,8 +94,9 @@ export function ingestExpectation(request: FuzzRequest, path: string, query: str
   let passed: Expectation;
   if (key.verdict === 'refused') passed = { statuses: [401], reason: 'no usable publishable key' };
   else if (!originAllowed(last(request, 'origin'), world)) passed = { statuses: [403], reason: 'Origin missing or not on the key\'s list' };
-  else if (key.verdict === 'throttled') passed = { statuses: [429], reason: 'key over its limit' };
   else if (jsonText(request.body) === undefined) passed = { statuses: [400], reason: 'body is not JSON' };
+  // The key's limit is counted once the body says what the request carries: a throttled key's request with a valid body is 429, an invalid one 422.
+  else if (key.verdict === 'throttled') passed = { statuses: [422, 429], reason: 'key over its limit (after the body\'s content)' };
   else passed = route[1] === 'events' ? { statuses: [202, 422], reason: 'events' } : { statuses: [200, 201, 422], reason: 'a feature request' };
   return key.sure ? passed : { ...passed, statuses: [401, ...passed.statuses], reason: `${passed.reason}, or 401 (odd separator)` };
 }

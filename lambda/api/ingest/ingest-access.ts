@@ -11,7 +11,10 @@ import type { Check } from '../pipeline';
 import { note, type RequestState } from '../request-state';
 import { apiError } from '../responses';
 
-const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="ingest"' };
+export const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="ingest"' };
+
+/** The 401 of a revoked publishable key: at the key check, or when a lease of its limit finds it revoked later in the request. */
+export const REVOKED_INGEST_KEY = 'This API key has been revoked: ask your platform team for a new one.';
 
 /** One message for every key that is not a usable publishable key: a secret key is refused exactly like an unknown one. */
 export const UNKNOWN_INGEST_KEY = 'Unknown API key: send the publishable key (dfpk_…) issued for your website, copied whole.';
@@ -104,7 +107,7 @@ export function ingestAccess(deps: IngestAccessDependencies, limits: readonly Ad
     if (checked.status === 'rejected') throw checked.reason;
     const decision = checked.value;
     if (decision.outcome === 'unknown') throw apiError(401, UNKNOWN_INGEST_KEY, CHALLENGE);
-    if (decision.outcome === 'revoked') throw apiError(401, 'This API key has been revoked: ask your platform team for a new one.', CHALLENGE);
+    if (decision.outcome === 'revoked') throw apiError(401, REVOKED_INGEST_KEY, CHALLENGE);
 
     const { key } = decision;
     state.caller = { factoryId: key.factoryId, keyId: key.keyId };

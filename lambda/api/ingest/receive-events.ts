@@ -1,9 +1,10 @@
-import { InvalidReportError, LimitedError } from '../../ingest/errors';
+import { InvalidReportError, KeyRevokedError, LimitedError } from '../../ingest/errors';
 import { receiveEvents, type ReceiveDependencies } from '../../ingest/receive-events';
 import { METRIC } from '../../observability/names';
 import { apiError, json } from '../responses';
 import type { Operation } from '../pipeline';
 import { note, type RequestState } from '../request-state';
+import { CHALLENGE, REVOKED_INGEST_KEY } from './ingest-access';
 import { receiptOf } from './ingest-receipt';
 
 /** The key checked by ingestAccess; routes only run after it. */
@@ -39,6 +40,7 @@ export function receiveEventsOperation(deps: ReceiveDependencies & { retentionDa
       return json(202, receipt);
     } catch (error) {
       if (error instanceof LimitedError) throw limited(state, error);
+      if (error instanceof KeyRevokedError) throw apiError(401, REVOKED_INGEST_KEY, CHALLENGE);
       if (!(error instanceof InvalidReportError)) throw error;
       note(state, {}, { [METRIC.eventsRejected]: error.rejectedEvents });
       throw apiError(422, error.message);

@@ -3,7 +3,8 @@ import type { FeatureRequestInput } from '../../ingest/payloads';
 import type { IngestKeyAuthorizer, ReportStore } from '../../ingest/ports';
 import { submitFeatureRequest } from '../../ingest/submit-feature-request';
 import { METRIC } from '../../observability/names';
-import { json } from '../responses';
+import { apiError, json } from '../responses';
+import { CHALLENGE, REVOKED_INGEST_KEY } from './ingest-access';
 import type { Operation } from '../pipeline';
 import { note } from '../request-state';
 import { receiptOf } from './ingest-receipt';
@@ -26,6 +27,7 @@ export function submitFeatureRequestOperation(deps: {
     const at = now();
     const { key, keyHash } = senderOf(state);
     const admission = await deps.keys.admitRequest(key, keyHash, at, state.calls);
+    if ('revoked' in admission) throw apiError(401, REVOKED_INGEST_KEY, CHALLENGE);
     if (!admission.admitted) {
       throw limited(state, new LimitedError(`Rate limit of ${key.rateLimit} requests per minute exceeded for this key: retry after ${admission.retryAfterSeconds} s.`, 'key', admission.retryAfterSeconds));
     }
