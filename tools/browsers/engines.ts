@@ -124,7 +124,7 @@ async function startXvfb(): Promise<{ display: string; child: ChildProcess }> {
 }
 
 /** The commands of W3C WebDriver (classic) that the tests use, to one session. */
-async function webDriver(base: string) {
+function webDriver(base: string) {
   async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const res = await fetch(`${base}${path}`, { method, headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
     const answer = (await res.json()) as { value: T & { error?: string; message?: string } };
@@ -156,13 +156,20 @@ async function launchWebKit(): Promise<Engine> {
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  const call = await webDriver(base);
-  // No capabilities: the driver starts the MiniBrowser of the same WebKitGTK package.
-  const session = await call<{ sessionId: string; capabilities: { browserVersion: string } }>('POST', '/session', { capabilities: {} });
+  const call = webDriver(base);
+  let session: { sessionId: string; capabilities: { browserVersion: string } };
+  let first: string;
+  try {
+    // No capabilities: the driver starts the MiniBrowser of the same WebKitGTK package.
+    session = await call('POST', '/session', { capabilities: {} });
+    await call('POST', `/session/${session.sessionId}/timeouts`, { script: 120_000, pageLoad: 60_000 });
+    // The first window stays open and blank: new tabs are opened from it, and closing the others never ends the session.
+    first = await call<string>('GET', `/session/${session.sessionId}/window`);
+  } catch (error) {
+    await Promise.all([stopGroup(driver), stopGroup(xvfb.child)]);
+    throw error;
+  }
   const at = `/session/${session.sessionId}`;
-  await call('POST', `${at}/timeouts`, { script: 120_000, pageLoad: 60_000 });
-  // The first window stays open and blank: new tabs are opened from it, and closing the others never ends the session.
-  const first = await call<string>('GET', `${at}/window`);
   // One window is current at a time: a tab's commands switch to it, one tab at a time.
   let turn: Promise<unknown> = Promise.resolve();
   const inTurn = <T>(step: () => Promise<T>): Promise<T> => {
