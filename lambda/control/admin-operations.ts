@@ -1,4 +1,5 @@
 import type { KeyType } from '../domain/api-key';
+import { CANARY_KEY_REFUSED, isCanaryFactory } from '../domain/canary';
 import type { ReportKind } from '../store/schema';
 import { REPORTS_DEFAULT, type AdminRequest } from './admin-requests';
 
@@ -97,6 +98,7 @@ export async function runAdmin(deps: AdminDependencies, request: AdminRequest, n
       return { body: { factoryId, keys }, audit: { count: keys.length } };
     }
     case 'keys.create': {
+      if (isCanaryFactory(factoryId)) throw new AdminRequestError(CANARY_KEY_REFUSED);
       const type: KeyType = request.type ?? 'secret';
       const origins = request.origins ?? [];
       if (type === 'secret' && origins.length > 0) throw new AdminRequestError('origins are only for publishable keys');
