@@ -15,6 +15,7 @@ export const OUTPUTS = {
   defaultRateLimit: 'DefaultRateLimit',
   alarmTopic: 'AlarmTopicArn',
   dashboard: 'DashboardName',
+  deployments: 'DeploymentApplicationName',
   apiLogGroup: 'ApiLogGroupName',
   accessLogGroup: 'AccessLogGroupName',
   ingestFunction: 'IngestFunctionName',

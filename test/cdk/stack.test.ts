@@ -63,7 +63,8 @@ function dynamoGrants(fnId: string): Record<string, string[]> {
 
 describe('Lambda (issue point 5)', () => {
   test('the API function: Node.js 22, arm64, bundled handler, bounded timeout, table names in env', () => {
-    template.resourceCountIs('AWS::Lambda::Function', 3);
+    // Three functions of the service, and a pre-traffic hook for each (test/cdk/deployments.test.ts).
+    template.resourceCountIs('AWS::Lambda::Function', 6);
     template.hasResourceProperties('AWS::Lambda::Function', {
       Description: Match.stringLikeRegexp('^Contacts API'),
       Runtime: 'nodejs22.x',
@@ -281,9 +282,9 @@ describe('Lambda (issue point 5)', () => {
 });
 
 describe('logs', () => {
-  test('function logs are kept 30 days and access logs 90 by default, and kept when the stack is deleted', () => {
+  test('function logs (the pre-traffic hooks\' too) are kept 30 days and access logs 90 by default, and kept when the stack is deleted', () => {
     const groups = Object.values(template.findResources('AWS::Logs::LogGroup')) as any[];
-    expect(groups.map((g) => g.Properties.RetentionInDays).sort()).toEqual([30, 30, 30, 90]);
+    expect(groups.map((g) => g.Properties.RetentionInDays).sort()).toEqual([30, 30, 30, 30, 30, 30, 90]);
     for (const group of groups) expect(group.DeletionPolicy).toBe('Retain');
   });
 });
@@ -312,20 +313,21 @@ describe('the control-room function (internal)', () => {
     });
   });
 
-  test('has a function URL with IAM auth, its address an output', () => {
+  test('has a function URL with IAM auth on its live alias, its address an output', () => {
     const controlRoom = functionId('Contacts control room');
     const urls = Object.entries(resources('AWS::Lambda::Url'));
     expect(urls).toHaveLength(1);
     const [urlId, url] = urls[0] as [string, any];
-    expect(url.Properties).toEqual({ AuthType: 'AWS_IAM', TargetFunctionArn: { 'Fn::GetAtt': [controlRoom, 'Arn'] } });
+    expect(url.Properties).toEqual({ AuthType: 'AWS_IAM', Qualifier: 'live', TargetFunctionArn: { 'Fn::GetAtt': [controlRoom, 'Arn'] } });
     expect(template.toJSON().Outputs[OUTPUTS.controlRoomUrl].Value).toEqual({ 'Fn::GetAtt': [urlId, 'FunctionUrl'] });
   });
 
   test('only the control room\'s role may call it, and only through the URL: no direct Invoke, no API Gateway route', () => {
     const controlRoom = functionId('Contacts control room');
-    expect(JSON.stringify(resources('AWS::ApiGateway::Method'))).not.toContain(controlRoom);
+    const [live] = Object.keys(resources('AWS::Lambda::Alias', { FunctionName: { Ref: controlRoom } }));
+    expect(JSON.stringify(resources('AWS::ApiGateway::Method'))).not.toMatch(new RegExp(`${controlRoom}|${live}`));
     const permissions = (Object.values(resources('AWS::Lambda::Permission')) as any[]).filter((p) =>
-      JSON.stringify(p.Properties.FunctionName).includes(controlRoom),
+      new RegExp(`${controlRoom}|${live}`).test(JSON.stringify(p.Properties.FunctionName)),
     );
     expect(permissions.map((p) => p.Properties)).toEqual(
       expect.arrayContaining([
@@ -365,7 +367,9 @@ describe('API Gateway (issue point 6)', () => {
       const resource = apiResources[ref.Ref];
       return `${pathOf(resource.Properties.ParentId)}/${resource.Properties.PathPart}`;
     };
-    const target = (method: any) => (JSON.stringify(method.Properties.Integration.Uri).includes(functionId('Contacts ingest API')) ? 'ingest' : 'contacts');
+    // Each integration invokes its function's live alias (test/cdk/deployments.test.ts).
+    const [ingestAlias] = Object.keys(resources('AWS::Lambda::Alias', { FunctionName: { Ref: functionId('Contacts ingest API') } }));
+    const target = (method: any) => (JSON.stringify(method.Properties.Integration.Uri).includes(`"${ingestAlias}"`) ? 'ingest' : 'contacts');
     const routes = Object.fromEntries(methods.map((method) => [pathOf(method.Properties.ResourceId) || '/', target(method)]));
     expect(routes).toEqual({ '/': 'contacts', '/{proxy+}': 'contacts', '/ingest': 'contacts', '/ingest/v1': 'contacts', '/ingest/v1/{proxy+}': 'ingest' });
     for (const method of methods) {
