@@ -120,6 +120,7 @@ export class ContactsStack extends Stack {
       description: 'What the ingest API stored: the reports command reads it with --stack',
     });
     new CfnOutput(this, OUTPUTS.ingestFunction, { value: this.ingest.handler.functionName });
+    new CfnOutput(this, OUTPUTS.apiFunction, { value: this.api.handler.functionName });
     new CfnOutput(this, OUTPUTS.platformName, {
       value: options.platformName,
       description: 'enrichment.provider on enriched contacts; the enrich command uses it with --stack',

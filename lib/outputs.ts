@@ -19,6 +19,7 @@ export const OUTPUTS = {
   apiLogGroup: 'ApiLogGroupName',
   accessLogGroup: 'AccessLogGroupName',
   ingestFunction: 'IngestFunctionName',
+  apiFunction: 'ApiFunctionName',
   ingestLogGroup: 'IngestLogGroupName',
   controlRoomLogGroup: 'ControlRoomLogGroupName',
 } as const;
