@@ -159,6 +159,20 @@ describe('Lambda (issue point 5)', () => {
     return join(assemblyDir, dir, 'index.mjs');
   };
 
+  test("a pre-traffic hook's bundle loads on its own (the Lambda client's imports resolve) and refuses an event that is not CodeDeploy's", () => {
+    const hook = bundleOf('Pre-traffic check of the Contacts API');
+    const script = `
+      const { handler } = await import(${JSON.stringify(hook)});
+      try { await handler({}); } catch (error) { process.stdout.write('REFUSED ' + error.message + '\\n'); }`;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      cwd: join(hook, '..'),
+      env: { PATH: process.env.PATH, AWS_REGION: 'eu-west-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVEL: 'SILENT' },
+    });
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toMatch(/^REFUSED expected a CodeDeploy lifecycle hook event/m);
+  });
+
   test('the ingest asset is smaller than the contacts asset: each carries only its own API (bench/asset-sizes.md)', () => {
     expect(statSync(bundleOf('Contacts ingest API')).size).toBeLessThan(statSync(bundleOf('Contacts API')).size);
   });
