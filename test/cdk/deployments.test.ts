@@ -81,6 +81,11 @@ test('there is one CodeDeploy application, named in an output, and one deploymen
   expect(groups.map((g) => g.Properties.ApplicationName)).toEqual(FUNCTIONS.map(() => ({ Ref: appId })));
 });
 
+test('the releases need no custom resource: CodeDeploy runs the hooks, and the stack has none at all', () => {
+  const types = new Set(Object.values(template.toJSON().Resources as Record<string, { Type: string }>).map((r) => r.Type));
+  expect([...types].filter((type) => type.startsWith('Custom::') || type === 'AWS::CloudFormation::CustomResource')).toEqual([]);
+});
+
 describe.each(FUNCTIONS)('the $description function', ({ description, name, service, p99, probes }) => {
   let d: ReturnType<typeof deploymentOf>;
   let alarms: Record<string, Record<string, any>>;
