@@ -15,6 +15,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { DIMENSIONS, INGEST_SERVICE_NAME, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../lambda/observability/names';
 
@@ -80,11 +81,11 @@ export const ingestMetric = (metricName: string, statistic = 'Sum'): Metric => s
  * at night is not an incident, while a total outage at low traffic still is.
  * FILL: an error count with no datapoint is zero, not missing.
  */
-export function failureRate(failures: IMetric, requests: IMetric, minFailures: number, label: string): MathExpression {
+export function failureRate(failures: IMetric, requests: IMetric, minFailures: number, label: string, period: Duration = PERIOD): MathExpression {
   return new MathExpression({
     expression: `IF(FILL(failures, 0) >= ${minFailures}, 100 * FILL(failures, 0) / requests, 0)`,
     usingMetrics: { failures, requests },
-    period: PERIOD,
+    period,
     label,
   });
 }
@@ -148,7 +149,16 @@ export class ServiceAlarms extends Construct {
         },
       }),
     );
-    if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
+    if (props.alarmEmail) {
+      const subscription = this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
+      NagSuppressions.addResourceSuppressions(subscription, [
+        {
+          id: 'Serverless-SNSRedrivePolicy',
+          reason:
+            'An email subscription: SNS retries email delivery itself, and an alarm mail that never arrives is still an alarm in ALARM state on the dashboard and in the console. A dead-letter queue of undelivered alarm mails would be read by no one.',
+        },
+      ]);
+    }
 
     const { stage } = props;
     const requests = stage.metricCount({ statistic: 'Sum', period: PERIOD });

@@ -15,6 +15,8 @@ import { Construct } from 'constructs';
 import { METRICS_NAMESPACE, SERVICE_NAME } from '../lambda/observability/names';
 import type { LogLevel } from './deploy-options';
 import { grantTableCalls } from './grants';
+import { GradualDeployment, type DeploymentSettings } from './gradual-deployment';
+import { contactsProbes } from './pre-traffic-probes';
 import { ServiceFunction } from './service-function';
 
 export interface ContactsApiProps {
@@ -35,6 +37,9 @@ export interface ContactsApiProps {
   accessLogRetention: RetentionDays;
   /** Of the log groups. */
   removalPolicy: RemovalPolicy;
+  deployment: DeploymentSettings;
+  /** Execution environments kept initialized on the function's `live` alias; 0: none. */
+  provisionedConcurrency: number;
 }
 
 /** `{"error": <message>}` for a gateway response. */
@@ -48,6 +53,8 @@ const errorBody = (message: string) => ({ 'application/json': `{"error": ${JSON.
 export class ContactsApi extends Construct {
   readonly api: RestApi;
   readonly handler: ServiceFunction;
+  /** How the function reaches traffic: its `live` alias, which the integrations invoke. */
+  readonly deployment: GradualDeployment;
   readonly accessLogs: LogGroup;
   /** The contacts function's proxy integration: every path no other function owns goes to it. */
   readonly integration: LambdaIntegration;
@@ -76,6 +83,16 @@ export class ContactsApi extends Construct {
     // Least privilege: exactly the calls the handler makes.
     grantTableCalls(props.contactsTable, this.handler, 'dynamodb:UpdateItem', 'dynamodb:GetItem');
     grantTableCalls(props.keysTable, this.handler, 'dynamodb:UpdateItem');
+
+    this.deployment = new GradualDeployment(this, 'Deployment', this.handler, {
+      settings: props.deployment,
+      name: 'api',
+      probes: contactsProbes,
+      // As the stage's api-latency-p99 alarm: a warm request takes milliseconds.
+      p99DurationMs: 2000,
+      httpService: SERVICE_NAME,
+      provisionedConcurrency: props.provisionedConcurrency,
+    });
 
     this.accessLogs = new LogGroup(this, 'AccessLogs', {
       retention: props.accessLogRetention,
@@ -120,7 +137,7 @@ export class ContactsApi extends Construct {
     // The stack outputs the URL under its own name (ApiUrl).
     this.api.node.tryRemoveChild('Endpoint');
 
-    const integration = new LambdaIntegration(this.handler, { proxy: true, allowTestInvoke: false });
+    const integration = new LambdaIntegration(this.deployment.alias, { proxy: true, allowTestInvoke: false });
     this.integration = integration;
     this.api.root.addMethod('ANY', integration);
     this.api.root.addProxy({ defaultIntegration: integration, anyMethod: true });
@@ -186,6 +203,11 @@ export class ContactsApi extends Construct {
         id: 'AwsSolutions-APIG6',
         reason:
           'Execution logging is off on purpose: at INFO it records request headers, which carry secret keys. Every request is still logged: JSON access logs without headers or query strings, and one line per request from the Lambda.',
+      },
+      {
+        id: 'Serverless-APIGWXrayEnabled',
+        reason:
+          'No X-Ray, as for the functions (see Serverless-LambdaTracing on them): the access log has API Gateway\'s own latency and the integration\'s, the function\'s log line its DynamoDB calls and their time, joined by the request id.',
       },
     ]);
     const cloudWatchRole = this.api.node.tryFindChild('CloudWatchRole');

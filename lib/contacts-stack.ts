@@ -1,4 +1,5 @@
 import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { LambdaApplication } from 'aws-cdk-lib/aws-codedeploy';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { ServiceAlarms } from './alarms';
@@ -6,6 +7,7 @@ import { ContactsApi } from './contacts-api';
 import { ControlRoom } from './control-room';
 import { ServiceDashboard } from './dashboard';
 import { resolveDeployOptions, type DeployOptions } from './deploy-options';
+import type { DeploymentSettings } from './gradual-deployment';
 import { IngestApi } from './ingest-api';
 import { OUTPUTS } from './outputs';
 import { ContactsTables } from './tables';
@@ -28,6 +30,8 @@ const retention = (days: number): RetentionDays => days as RetentionDays;
 export class ContactsStack extends Stack {
   readonly options: DeployOptions;
   readonly tables: ContactsTables;
+  /** The CodeDeploy application of every function's gradual deployment (lib/gradual-deployment.ts). */
+  readonly deployments: LambdaApplication;
   readonly api: ContactsApi;
   readonly ingest: IngestApi;
   readonly tally: Tally;
@@ -42,6 +46,13 @@ export class ContactsStack extends Stack {
     const removalPolicy = options.removalPolicy === 'destroy' ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN;
 
     this.tables = new ContactsTables(this, 'Tables', { removalPolicy });
+    this.deployments = new LambdaApplication(this, 'Deployments');
+    const deployment: DeploymentSettings = {
+      application: this.deployments,
+      trafficShift: options.trafficShift,
+      logRetention: retention(options.logRetentionDays),
+      logRemovalPolicy: removalPolicy,
+    };
     this.api = new ContactsApi(this, 'ContactsApi', {
       contactsTable: this.tables.contacts,
       keysTable: this.tables.keys,
@@ -54,6 +65,8 @@ export class ContactsStack extends Stack {
       logRetention: retention(options.logRetentionDays),
       accessLogRetention: retention(options.accessLogRetentionDays),
       removalPolicy,
+      deployment,
+      provisionedConcurrency: options.provisionedConcurrency,
     });
     this.ingest = new IngestApi(this, 'IngestApi', {
       api: this.api.api,
@@ -65,6 +78,7 @@ export class ContactsStack extends Stack {
       logLevel: options.logLevel,
       logRetention: retention(options.logRetentionDays),
       removalPolicy,
+      deployment,
     });
     this.tally = new Tally(this, 'Tally', {
       reportsTable: this.tables.reports,
@@ -83,6 +97,7 @@ export class ContactsStack extends Stack {
       logLevel: options.logLevel,
       logRetention: retention(options.logRetentionDays),
       removalPolicy,
+      deployment,
     });
     this.alarms = new ServiceAlarms(this, 'Alarms', {
       stage: this.api.api.deploymentStage,
@@ -116,6 +131,7 @@ export class ContactsStack extends Stack {
       description: 'What the ingest API stored: the reports command reads it with --stack',
     });
     new CfnOutput(this, OUTPUTS.ingestFunction, { value: this.ingest.handler.functionName });
+    new CfnOutput(this, OUTPUTS.apiFunction, { value: this.api.handler.functionName });
     new CfnOutput(this, OUTPUTS.platformName, {
       value: options.platformName,
       description: 'enrichment.provider on enriched contacts; the enrich command uses it with --stack',
@@ -132,6 +148,10 @@ export class ContactsStack extends Stack {
     new CfnOutput(this, OUTPUTS.alarmTopic, {
       value: this.alarms.topic.topicArn,
       description: 'SNS topic every alarm notifies (ALARM and OK): subscribe on-call here',
+    });
+    new CfnOutput(this, OUTPUTS.deployments, {
+      value: this.deployments.applicationName,
+      description: 'CodeDeploy application: each function\'s gradual deployments (aws deploy list-deployments --application-name …)',
     });
     new CfnOutput(this, OUTPUTS.dashboard, {
       value: this.dashboard.dashboard.dashboardName,

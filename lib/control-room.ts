@@ -8,6 +8,8 @@ import { CONTROL_ROOM_SERVICE_NAME } from '../lambda/observability/names';
 import { CONTACTS_BY_COMPANY, KEYS_BY_FACTORY, KEYS_BY_KEY_ID, REPORTS_BY_FEED, REPORTS_BY_ISSUE } from '../lambda/store/schema';
 import type { LogLevel } from './deploy-options';
 import { grantIndexCalls, grantTableCalls } from './grants';
+import { GradualDeployment, type DeploymentSettings } from './gradual-deployment';
+import { controlRoomProbes } from './pre-traffic-probes';
 import { ServiceFunction } from './service-function';
 
 export interface ControlRoomProps {
@@ -27,6 +29,7 @@ export interface ControlRoomProps {
   logRetention: RetentionDays;
   /** Of the log group. */
   removalPolicy: RemovalPolicy;
+  deployment: DeploymentSettings;
 }
 
 /** Not on the request path, so the apiMemoryMb option leaves it alone. */
@@ -41,6 +44,8 @@ const CONTROL_ROOM_MEMORY_MB = 1024;
  */
 export class ControlRoom extends Construct {
   readonly handler: ServiceFunction;
+  /** How the function reaches traffic: its `live` alias, which the function URL invokes. */
+  readonly deployment: GradualDeployment;
   readonly url: FunctionUrl;
 
   constructor(scope: Construct, id: string, props: ControlRoomProps) {
@@ -64,7 +69,15 @@ export class ControlRoom extends Construct {
         POWERTOOLS_SERVICE_NAME: CONTROL_ROOM_SERVICE_NAME,
       },
     });
-    this.url = this.handler.addFunctionUrl({ authType: FunctionUrlAuthType.AWS_IAM });
+    this.deployment = new GradualDeployment(this, 'Deployment', this.handler, {
+      settings: props.deployment,
+      name: 'control-room',
+      probes: controlRoomProbes,
+      // Bulk runs take up to 4 minutes by design (they stop taking pages a minute before the timeout):
+      // only a call that runs into the timeout is too slow.
+      p99DurationMs: 280_000,
+    });
+    this.url = this.deployment.alias.addFunctionUrl({ authType: FunctionUrlAuthType.AWS_IAM });
 
     // Least privilege, per operation: reads of contacts, companies, usage and markers (GetItem, Query);
     // the contacts of a company (Query on byCompany, then BatchGetItem); clears and enrichment passes
@@ -83,7 +96,7 @@ export class ControlRoom extends Construct {
     grantIndexCalls(props.reportsTable, REPORTS_BY_ISSUE.indexName, this.handler, 'dynamodb:Query');
 
     // lambda:InvokeFunctionUrl (AWS_IAM) and lambda:InvokeFunction only via the URL: no direct Invoke, which would carry no caller.
-    if (props.controlRoomPrincipalArn) this.handler.grantInvokeUrl(new ArnPrincipal(props.controlRoomPrincipalArn));
+    if (props.controlRoomPrincipalArn) this.deployment.alias.grantInvokeUrl(new ArnPrincipal(props.controlRoomPrincipalArn));
   }
 
 }

@@ -13,6 +13,17 @@ export { LOG_LEVELS, type LogLevel };
 export const REMOVAL_POLICIES = ['retain', 'destroy'] as const;
 export type RemovalPolicyOption = (typeof REMOVAL_POLICIES)[number];
 
+/**
+ * How CodeDeploy moves traffic to a new version (lib/gradual-deployment.ts):
+ * `canary`, 10 % for 5 minutes then all; `all-at-once`, for a development
+ * stack. Both run the pre-traffic check first and roll back on an alarm.
+ */
+export const TRAFFIC_SHIFTS = ['canary', 'all-at-once'] as const;
+export type TrafficShift = (typeof TRAFFIC_SHIFTS)[number];
+
+/** Provisioned concurrency of the contacts API's alias: none (0) up to Lambda's default account concurrency. */
+export const PROVISIONED_CONCURRENCY_RANGE = { min: 0, max: 1000 } as const;
+
 /** The retention periods CloudWatch Logs accepts, in days. */
 export const LOG_RETENTION_DAYS = [
   1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653,
@@ -59,6 +70,10 @@ export interface DeployOptions {
   removalPolicy: RemovalPolicyOption;
   /** Days an event or feature request is kept before DynamoDB's TTL removes it. */
   reportRetentionDays: number;
+  /** How a new version of each function takes traffic. */
+  trafficShift: TrafficShift;
+  /** Execution environments kept initialized on the contacts API's `live` alias; 0: none. */
+  provisionedConcurrency: number;
 }
 
 export const DEFAULT_DEPLOY_OPTIONS: Readonly<DeployOptions> = {
@@ -74,6 +89,8 @@ export const DEFAULT_DEPLOY_OPTIONS: Readonly<DeployOptions> = {
   logLevel: 'INFO',
   removalPolicy: 'retain',
   reportRetentionDays: DEFAULT_REPORT_RETENTION_DAYS,
+  trafficShift: 'canary',
+  provisionedConcurrency: 0,
 };
 
 /** A bad option value; the message names the option and what it accepts. */
@@ -162,6 +179,8 @@ const PARSERS: { [K in keyof OptionValues]: Parser<OptionValues[K]> } = {
   logLevel: oneOf(LOG_LEVELS, (value) => value.toUpperCase()),
   removalPolicy: oneOf(REMOVAL_POLICIES, (value) => value.toLowerCase()),
   reportRetentionDays: wholeNumber(REPORT_RETENTION_RANGE.min, REPORT_RETENTION_RANGE.max),
+  trafficShift: oneOf(TRAFFIC_SHIFTS, (value) => value.toLowerCase()),
+  provisionedConcurrency: wholeNumber(PROVISIONED_CONCURRENCY_RANGE.min, PROVISIONED_CONCURRENCY_RANGE.max),
 };
 
 /** Every option's name: the context keys bin/contacts.ts reads. */

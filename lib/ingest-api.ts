@@ -8,6 +8,8 @@ import { API_PREFIXES } from '../lambda/api/prefixes';
 import { INGEST_SERVICE_NAME, METRICS_NAMESPACE } from '../lambda/observability/names';
 import type { LogLevel } from './deploy-options';
 import { grantTableCalls } from './grants';
+import { GradualDeployment, type DeploymentSettings } from './gradual-deployment';
+import { ingestProbes } from './pre-traffic-probes';
 import { ServiceFunction } from './service-function';
 
 export interface IngestApiProps {
@@ -22,6 +24,7 @@ export interface IngestApiProps {
   logLevel: LogLevel;
   logRetention: RetentionDays;
   removalPolicy: RemovalPolicy;
+  deployment: DeploymentSettings;
 }
 
 /**
@@ -34,6 +37,8 @@ export interface IngestApiProps {
  */
 export class IngestApi extends Construct {
   readonly handler: ServiceFunction;
+  /** How the function reaches traffic: its `live` alias, which the integration invokes. */
+  readonly deployment: GradualDeployment;
 
   constructor(scope: Construct, id: string, props: IngestApiProps) {
     super(scope, id);
@@ -58,6 +63,13 @@ export class IngestApi extends Construct {
     // Least privilege: exactly the calls the handler makes.
     grantTableCalls(props.keysTable, this.handler, 'dynamodb:UpdateItem');
     grantTableCalls(props.reportsTable, this.handler, 'dynamodb:PutItem', 'dynamodb:UpdateItem');
+    this.deployment = new GradualDeployment(this, 'Deployment', this.handler, {
+      settings: props.deployment,
+      name: 'ingest',
+      probes: ingestProbes,
+      p99DurationMs: 2000,
+      httpService: INGEST_SERVICE_NAME,
+    });
 
     // /ingest/v1/{proxy+} → this function. /ingest and /ingest/v1 themselves stay the contacts
     // function's, as they were before these resources existed (and as npm start dispatches).
@@ -66,7 +78,7 @@ export class IngestApi extends Construct {
     const version = ingest.addResource(second);
     const ingestMethods = [ingest.addMethod('ANY', props.contactsIntegration), version.addMethod('ANY', props.contactsIntegration)];
     const proxy = version.addProxy({
-      defaultIntegration: new LambdaIntegration(this.handler, { proxy: true, allowTestInvoke: false }),
+      defaultIntegration: new LambdaIntegration(this.deployment.alias, { proxy: true, allowTestInvoke: false }),
       anyMethod: true,
     });
 

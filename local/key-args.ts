@@ -1,4 +1,5 @@
 import type { KeyType } from '../lambda/domain/api-key';
+import { CANARY_KEY_REFUSED, isCanaryFactory } from '../lambda/domain/canary';
 import { normalizeOriginList } from '../lambda/domain/origins';
 import { RATE_LIMIT_RANGE } from '../lib/deploy-options';
 import { positiveIntArg, UsageError } from './cli';
@@ -15,9 +16,11 @@ export interface KeyArgs {
 /**
  * Checks `--type`, `--origin` and `--rate-limit` before anything is
  * connected: a publishable key needs 1 to 50 website origins
- * (lambda/domain/origins.ts), a secret key takes none.
+ * (lambda/domain/origins.ts), a secret key takes none. No key is issued
+ * for the canary factory (lambda/domain/canary.ts).
  */
-export function keyArgs(values: { type?: string; origin?: string[]; 'rate-limit'?: string }): KeyArgs {
+export function keyArgs(values: { factory?: string; type?: string; origin?: string[]; 'rate-limit'?: string }): KeyArgs {
+  if (values.factory !== undefined && isCanaryFactory(values.factory)) throw new UsageError(CANARY_KEY_REFUSED);
   const type = values.type ?? 'secret';
   if (type !== 'secret' && type !== 'publishable') throw new UsageError(`--type must be secret or publishable, got "${type}"`);
   const given = values.origin ?? [];

@@ -4,6 +4,7 @@ import { normalizeOriginList } from '../domain/origins';
 import { factoryId, keyId, upTo } from './fields';
 import { ControlError, operation } from './operation';
 import type { ControlDependencies } from './ports';
+import { CANARY_KEY_REFUSED, isCanaryFactory } from '../domain/canary';
 
 /** The most requests per minute a key may be given (as `keys create --rate-limit`). */
 export const KEY_RATE_LIMIT_MAX = 1_000_000;
@@ -44,6 +45,7 @@ export const KEY_OPERATIONS = {
       rateLimit: upTo('rateLimit', KEY_RATE_LIMIT_MAX),
     }),
     defaults: (request) => {
+      if (isCanaryFactory(request.factoryId)) throw new ControlError(400, CANARY_KEY_REFUSED);
       const type: KeyType = request.type ?? 'secret';
       const given = request.origins ?? [];
       if (type === 'secret' && given.length > 0) throw new ControlError(400, 'origins are only for publishable keys');

@@ -25,11 +25,17 @@ export function serviceNameFromEnv(env: NodeJS.ProcessEnv = process.env, fallbac
 export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-/** Dimension sets: every metric carries `service`; `Requests` also `route` and `statusClass`. */
+/**
+ * Dimension sets: every metric carries `service`; `Requests` also `route` and
+ * `statusClass`; on Lambda, `RequestsTotal` and `ServerErrors` also
+ * `functionVersion`, the published version that answered, which is how a
+ * deployment's alarms judge the new version alone (lib/gradual-deployment.ts).
+ */
 export const DIMENSIONS = {
   service: 'service',
   route: 'route',
   statusClass: 'statusClass',
+  functionVersion: 'functionVersion',
 } as const;
 
 export const METRIC = {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readlinkSync } from 'node:fs';
+import { readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { newTenant, startLocalApi, type LocalApi } from '../support/local-api';
 
@@ -41,6 +41,10 @@ describe('the API served from the synthesized asset', () => {
     const res = await tenant.upsert({ email: 'asset@example.com' });
     expect(res.status).toBe(201);
     expect(res.headers['x-request-id']).toEqual(expect.any(String));
+  });
+
+  test('the server runs on the Node.js that runs the tests (Node.js 22 under npm run test:node22, as on Lambda)', () => {
+    expect(readlinkSync(join('/proc', String(api.pid), 'exe'))).toBe(realpathSync(process.execPath));
   });
 
   test('paths under /ingest/v1/ are answered by the ingest asset, the rest by the contacts asset', async () => {

@@ -26,11 +26,12 @@ let alarms: Record<string, AlarmProps>;
 
 beforeAll(() => {
   ({ template } = synthStack({ alarmEmail: 'oncall@example.com' }, STACK));
+  // The service's alarms; each function's deployment alarms (<stack>-deploy-…) are test/cdk/deployments.test.ts's.
   alarms = Object.fromEntries(
-    Object.values(resourcesOf(template, 'AWS::CloudWatch::Alarm')).map((a) => {
-      const props = a.Properties as unknown as AlarmProps;
-      return [props.AlarmName.replace(`${STACK}-`, ''), props];
-    }),
+    Object.values(resourcesOf(template, 'AWS::CloudWatch::Alarm'))
+      .map((a) => a.Properties as unknown as AlarmProps)
+      .filter((props) => !props.AlarmName.startsWith(`${STACK}-deploy-`))
+      .map((props) => [props.AlarmName.replace(`${STACK}-`, ''), props]),
   );
 }, 60_000);
 

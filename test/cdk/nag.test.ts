@@ -1,14 +1,18 @@
 import { Aspects, CfnResource, Stack } from 'aws-cdk-lib';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { ContactsStack, type ContactsStackProps } from '../../lib/contacts-stack';
 import { ENV, testApp } from './synth';
 
-/** A stack with cdk-nag's AwsSolutions pack applied, logging the findings it suppressed. */
+/** The rule packs applied, by the prefix of their rule ids. */
+const PACKS = /AwsSolutions-|Serverless-/;
+
+/** A stack with cdk-nag's AwsSolutions and Serverless packs applied, logging the findings they suppressed. */
 function checked(props: ContactsStackProps): { stack: Stack; annotations: Annotations } {
   const app = testApp({ context: { 'aws:cdk:bundling-stacks': [] } });
   const stack = new ContactsStack(app, 'NagContacts', { env: ENV, ...props });
   Aspects.of(stack).add(new AwsSolutionsChecks({ logIgnores: true }));
+  Aspects.of(stack).add(new ServerlessChecks({ logIgnores: true }));
   return { stack, annotations: Annotations.fromStack(stack) };
 }
 
@@ -30,8 +34,14 @@ describe.each([
     alarmEmail: 'oncall@example.com',
     controlRoomRoleArn: 'arn:aws:iam::123456789012:role/ControlRoom',
   }],
-  ['without the logging role, on a stage destroyed with the stack', { cloudWatchRole: false, stageName: 'dev', removalPolicy: 'destroy' as const }],
-])('cdk-nag AwsSolutions, %s', (_, props) => {
+  ['without the logging role, on a stage destroyed with the stack, all at once, with provisioned concurrency', {
+    cloudWatchRole: false,
+    stageName: 'dev',
+    removalPolicy: 'destroy' as const,
+    trafficShift: 'all-at-once' as const,
+    provisionedConcurrency: 2,
+  }],
+])('cdk-nag AwsSolutions and Serverless, %s', (_, props) => {
   let stack: Stack;
   let annotations: Annotations;
   beforeAll(() => {
@@ -39,17 +49,17 @@ describe.each([
   }, 60_000);
 
   test('finds no error that is not fixed or suppressed', () => {
-    expect(describeFindings(annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-')))).toEqual([]);
+    expect(describeFindings(annotations.findError('*', Match.stringLikeRegexp(PACKS.source)))).toEqual([]);
   });
 
   test('finds no warning, and no rule failed to run', () => {
-    expect(describeFindings(annotations.findWarning('*', Match.stringLikeRegexp('AwsSolutions-|CdkNagValidationFailure')))).toEqual([]);
+    expect(describeFindings(annotations.findWarning('*', Match.stringLikeRegexp(`${PACKS.source}|CdkNagValidationFailure`)))).toEqual([]);
   });
 
   test('every suppression silences a finding that really occurs (none is left over from a fix)', () => {
     const suppressed = annotations
       .findInfo('*', Match.stringLikeRegexp('was triggered but suppressed'))
-      .map((m) => `${m.id} ${/(AwsSolutions-\w+) was triggered/.exec(String(m.entry.data))![1]}`);
+      .map((m) => `${m.id} ${/((?:AwsSolutions|Serverless)-\w+) was triggered/.exec(String(m.entry.data))![1]}`);
     const written = suppressionsIn(stack).map(({ path, id }) => `${path} ${id}`);
     expect(written.length).toBeGreaterThan(0);
     // A set: a rule can fire more than once on one resource.

@@ -25,6 +25,8 @@ describe('resolveDeployOptions', () => {
       logLevel: 'INFO',
       removalPolicy: 'retain',
       reportRetentionDays: 90,
+      trafficShift: 'canary',
+      provisionedConcurrency: 0,
     });
   });
 
@@ -44,6 +46,8 @@ describe('resolveDeployOptions', () => {
         removalPolicy: 'DESTROY',
         controlRoomRoleArn: 'arn:aws:iam::123456789012:role/ControlRoom',
         reportRetentionDays: '30',
+        trafficShift: 'All-At-Once',
+        provisionedConcurrency: '5',
       }),
     ).toEqual({
       ...DEFAULT_DEPLOY_OPTIONS,
@@ -60,6 +64,8 @@ describe('resolveDeployOptions', () => {
       removalPolicy: 'destroy',
       controlRoomRoleArn: 'arn:aws:iam::123456789012:role/ControlRoom',
       reportRetentionDays: 30,
+      trafficShift: 'all-at-once',
+      provisionedConcurrency: 5,
     });
   });
 
@@ -80,6 +86,9 @@ describe('resolveDeployOptions', () => {
     ['removalPolicy', 'snapshot', /one of retain, destroy/],
     ['reportRetentionDays', '0', /a whole number from 1 to 3650/],
     ['reportRetentionDays', '90.5', /a whole number from 1 to 3650/],
+    ['trafficShift', 'linear', /one of canary, all-at-once/],
+    ['provisionedConcurrency', '-1', /a whole number from 0 to 1000/],
+    ['provisionedConcurrency', '2.5', /a whole number from 0 to 1000/],
   ])('refuses %s=%j with a message naming the option and what it accepts', (name, value, expected) => {
     expect(() => resolveDeployOptions({ stageName: 'dev', [name]: value })).toThrow(`-c ${name}=${value}: expected `);
     expect(() => resolveDeployOptions({ stageName: 'dev', [name]: value })).toThrow(expected);
@@ -118,9 +127,11 @@ describe('a stack deployed with options', () => {
     template.hasResourceProperties('AWS::Lambda::Function', { Description: Match.stringLikeRegexp('^Contacts control room'), MemorySize: 1024 });
   });
 
-  test('sets LOG_LEVEL on every function', () => {
-    const functions = Object.values(resourcesOf(template, 'AWS::Lambda::Function')) as { Properties: { Environment: { Variables: Record<string, unknown> } } }[];
-    expect(functions.map((f) => f.Properties.Environment.Variables.LOG_LEVEL)).toEqual(['WARN', 'WARN', 'WARN', 'WARN']);
+  test('sets LOG_LEVEL on every function of the service (the pre-traffic hooks log at INFO: one line per probe, once per deploy)', () => {
+    const functions = Object.values(resourcesOf(template, 'AWS::Lambda::Function')) as { Properties: { Description: string; Environment: { Variables: Record<string, unknown> } } }[];
+    const level = (hook: boolean) => functions.filter((f) => f.Properties.Description.startsWith('Pre-traffic check') === hook).map((f) => f.Properties.Environment.Variables.LOG_LEVEL);
+    expect(level(false)).toEqual(['WARN', 'WARN', 'WARN', 'WARN']);
+    expect(level(true)).toEqual(['INFO', 'INFO', 'INFO', 'INFO']);
   });
 
   test('gives the ingest function the report retention, in days', () => {
@@ -130,9 +141,9 @@ describe('a stack deployed with options', () => {
     });
   });
 
-  test('keeps the functions\' logs logRetentionDays and the access logs accessLogRetentionDays', () => {
+  test('keeps the functions\' logs (the hooks\' too) logRetentionDays and the access logs accessLogRetentionDays', () => {
     const days = Object.values(resourcesOf(template, 'AWS::Logs::LogGroup')).map((g) => g.Properties.RetentionInDays).sort();
-    expect(days).toEqual([365, 7, 7, 7, 7]);
+    expect(days).toEqual([365, 7, 7, 7, 7, 7, 7, 7, 7]);
   });
 
   test('removalPolicy=destroy: tables and logs go with the stack, and deletion protection is off', () => {
@@ -185,6 +196,8 @@ describe('bin/contacts.ts (what cdk synth and cdk deploy run)', () => {
       removalPolicy: 'destroy',
       alarmEmail: 'oncall@example.com',
       defaultRateLimit: '120',
+      trafficShift: 'all-at-once',
+      provisionedConcurrency: '2',
     });
     try {
       expect(run.stderr).not.toMatch(/Error/);
@@ -195,6 +208,8 @@ describe('bin/contacts.ts (what cdk synth and cdk deploy run)', () => {
       expect(resources.find((r) => r.Type === 'AWS::DynamoDB::Table')?.DeletionPolicy).toBe('Delete');
       expect(resources.find((r) => r.Type === 'AWS::SNS::Subscription')?.Properties.Endpoint).toBe('oncall@example.com');
       expect(template.Outputs[OUTPUTS.defaultRateLimit].Value).toBe('120');
+      expect(resources.find((r) => r.Type === 'AWS::CodeDeploy::DeploymentGroup')?.Properties.DeploymentConfigName).toBe('CodeDeployDefault.LambdaAllAtOnce');
+      expect(resources.filter((r) => r.Type === 'AWS::Lambda::Alias').map((r) => r.Properties.ProvisionedConcurrencyConfig)).toContainEqual({ ProvisionedConcurrentExecutions: 2 });
     } finally {
       cleanup();
     }

@@ -68,7 +68,8 @@ function dynamoGrants(fnId: string): Record<string, string[]> {
 
 describe('Lambda (issue point 5)', () => {
   test('the API function: Node.js 22, arm64, bundled handler, bounded timeout, table names in env', () => {
-    template.resourceCountIs('AWS::Lambda::Function', 4);
+    // Four functions of the service, and a pre-traffic hook for each (test/cdk/deployments.test.ts).
+    template.resourceCountIs('AWS::Lambda::Function', 8);
     template.hasResourceProperties('AWS::Lambda::Function', {
       Description: Match.stringLikeRegexp('^Contacts API'),
       Runtime: 'nodejs22.x',
@@ -208,6 +209,20 @@ describe('Lambda (issue point 5)', () => {
     if (!dir) throw new Error(`no bundled asset for the ${description} function in ${assemblyDir}`);
     return join(assemblyDir, dir, 'index.mjs');
   };
+
+  test("a pre-traffic hook's bundle loads on its own (the Lambda client's imports resolve) and refuses an event that is not CodeDeploy's", () => {
+    const hook = bundleOf('Pre-traffic check of the Contacts API');
+    const script = `
+      const { handler } = await import(${JSON.stringify(hook)});
+      try { await handler({}); } catch (error) { process.stdout.write('REFUSED ' + error.message + '\\n'); }`;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      cwd: join(hook, '..'),
+      env: { PATH: process.env.PATH, AWS_REGION: 'eu-west-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVEL: 'SILENT' },
+    });
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toMatch(/^REFUSED expected a CodeDeploy lifecycle hook event/m);
+  });
 
   test('the ingest asset is smaller than the contacts asset: each carries only its own API (bench/asset-sizes.md)', () => {
     expect(statSync(bundleOf('Contacts ingest API')).size).toBeLessThan(statSync(bundleOf('Contacts API')).size);
@@ -355,9 +370,9 @@ describe('Lambda (issue point 5)', () => {
 });
 
 describe('logs', () => {
-  test('function logs are kept 30 days and access logs 90 by default, and kept when the stack is deleted', () => {
+  test('function logs (the pre-traffic hooks\' too) are kept 30 days and access logs 90 by default, and kept when the stack is deleted', () => {
     const groups = Object.values(template.findResources('AWS::Logs::LogGroup')) as any[];
-    expect(groups.map((g) => g.Properties.RetentionInDays).sort()).toEqual([30, 30, 30, 30, 90]);
+    expect(groups.map((g) => g.Properties.RetentionInDays).sort()).toEqual([30, 30, 30, 30, 30, 30, 30, 30, 90]);
     for (const group of groups) expect(group.DeletionPolicy).toBe('Retain');
   });
 });
@@ -386,20 +401,21 @@ describe('the control-room function (internal)', () => {
     });
   });
 
-  test('has a function URL with IAM auth, its address an output', () => {
+  test('has a function URL with IAM auth on its live alias, its address an output', () => {
     const controlRoom = functionId('Contacts control room');
     const urls = Object.entries(resources('AWS::Lambda::Url'));
     expect(urls).toHaveLength(1);
     const [urlId, url] = urls[0] as [string, any];
-    expect(url.Properties).toEqual({ AuthType: 'AWS_IAM', TargetFunctionArn: { 'Fn::GetAtt': [controlRoom, 'Arn'] } });
+    expect(url.Properties).toEqual({ AuthType: 'AWS_IAM', Qualifier: 'live', TargetFunctionArn: { 'Fn::GetAtt': [controlRoom, 'Arn'] } });
     expect(template.toJSON().Outputs[OUTPUTS.controlRoomUrl].Value).toEqual({ 'Fn::GetAtt': [urlId, 'FunctionUrl'] });
   });
 
   test('only the control room\'s role may call it, and only through the URL: no direct Invoke, no API Gateway route', () => {
     const controlRoom = functionId('Contacts control room');
-    expect(JSON.stringify(resources('AWS::ApiGateway::Method'))).not.toContain(controlRoom);
+    const [live] = Object.keys(resources('AWS::Lambda::Alias', { FunctionName: { Ref: controlRoom } }));
+    expect(JSON.stringify(resources('AWS::ApiGateway::Method'))).not.toMatch(new RegExp(`${controlRoom}|${live}`));
     const permissions = (Object.values(resources('AWS::Lambda::Permission')) as any[]).filter((p) =>
-      JSON.stringify(p.Properties.FunctionName).includes(controlRoom),
+      new RegExp(`${controlRoom}|${live}`).test(JSON.stringify(p.Properties.FunctionName)),
     );
     expect(permissions.map((p) => p.Properties)).toEqual(
       expect.arrayContaining([
@@ -439,7 +455,9 @@ describe('API Gateway (issue point 6)', () => {
       const resource = apiResources[ref.Ref];
       return `${pathOf(resource.Properties.ParentId)}/${resource.Properties.PathPart}`;
     };
-    const target = (method: any) => (JSON.stringify(method.Properties.Integration.Uri).includes(functionId('Contacts ingest API')) ? 'ingest' : 'contacts');
+    // Each integration invokes its function's live alias (test/cdk/deployments.test.ts).
+    const [ingestAlias] = Object.keys(resources('AWS::Lambda::Alias', { FunctionName: { Ref: functionId('Contacts ingest API') } }));
+    const target = (method: any) => (JSON.stringify(method.Properties.Integration.Uri).includes(`"${ingestAlias}"`) ? 'ingest' : 'contacts');
     const routes = Object.fromEntries(methods.map((method) => [pathOf(method.Properties.ResourceId) || '/', target(method)]));
     expect(routes).toEqual({ '/': 'contacts', '/{proxy+}': 'contacts', '/ingest': 'contacts', '/ingest/v1': 'contacts', '/ingest/v1/{proxy+}': 'ingest' });
     for (const method of methods) {

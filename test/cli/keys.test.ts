@@ -74,6 +74,7 @@ describe('npm run keys -- create', () => {
     [['create', '--factory', 'fac_x', '--type', 'publishable'], /needs at least one --origin/],
     [['create', '--factory', 'fac_x', '--type', 'publishable', '--origin', 'https://x.com/path'], /has a path/],
     [['create', '--factory', 'fac_x', '--type', 'admin'], /--type must be secret or publishable/],
+    [['create', '--factory', 'fac_canary'], /fac_canary is reserved for the pre-traffic check of deployments .*: no key is issued for it/],
     [['frobnicate'], /unknown command/],
     [[], /a command is required/],
     [['create', '--factory', 'fac_x', '--colour', 'red'], /Unknown option '--colour'/],

@@ -49,6 +49,12 @@ describe('keys', () => {
     expect(body.error).toEqual(typeof error === 'string' ? error : expect.stringMatching(error));
   });
 
+  test('keys.create for the canary factory is a 400: it is reserved for the pre-traffic check and never gets a key', async () => {
+    const { status, body } = await control.call({ operation: 'keys.create', factoryId: 'fac_canary' });
+    expect(status).toBe(400);
+    expect(body.error).toMatch(/^fac_canary is reserved for the pre-traffic check of deployments .*: no key is issued for it$/);
+  });
+
   test('keys.list shows the factory\'s keys, the exposed one with its record', async () => {
     const { status, body } = await control.call({ operation: 'keys.list', factoryId: fac() });
     expect(status).toBe(200);

@@ -28,7 +28,7 @@ interface Served {
 /** One request through the middleware, with a logger at `level` and metrics on or off; what it wrote. */
 async function serve(
   answer: { status: number; method?: string; dynamoLatencies?: number[] },
-  options: { level?: string; metrics?: boolean; event?: Partial<ApiEvent>; state?: Omit<Partial<RequestState>, 'calls'>; countsOf?: CountsOf } = {},
+  options: { level?: string; metrics?: boolean; functionVersion?: string; event?: Partial<ApiEvent>; state?: Omit<Partial<RequestState>, 'calls'>; countsOf?: CountsOf } = {},
 ): Promise<Served> {
   const writes: Served['writes'] = [];
   const logger = new JsonLogger({
@@ -37,7 +37,12 @@ async function serve(
     out: (text) => writes.push({ stream: 'stdout', text }),
     err: (text) => writes.push({ stream: 'stderr', text }),
   });
-  const metrics = new RequestMetrics({ namespace: 'ContactsService', service: 'contacts-api', enabled: options.metrics ?? true });
+  const metrics = new RequestMetrics({
+    namespace: 'ContactsService',
+    service: 'contacts-api',
+    enabled: options.metrics ?? true,
+    ...(options.functionVersion === undefined ? {} : { functionVersion: options.functionVersion }),
+  });
   const method = answer.method ?? 'POST';
   const latencies = answer.dynamoLatencies ?? [];
   const handler = middy<ApiEvent, unknown, Error, ApiContext>()
@@ -215,7 +220,29 @@ describe('requestRecord: the metrics', () => {
   });
 });
 
+describe('requestRecord: the metrics by function version (what a deployment judges)', () => {
+  test('on Lambda, count the request and its 5xx under service and functionVersion in a third directive', async () => {
+    const document = (await serve({ status: 500 }, { level: 'SILENT', functionVersion: '7' }).then(emf)) as Emf;
+    const byVersion = document._aws.CloudWatchMetrics[2];
+    expect(byVersion).toMatchObject({ Namespace: 'ContactsService', Dimensions: [['service', 'functionVersion']] });
+    expect(declared(byVersion)).toEqual({ RequestsTotal: 'Count', ServerErrors: 'Count' });
+    expect(document).toMatchObject({ service: 'contacts-api', functionVersion: '7', RequestsTotal: 1, ServerErrors: 1 });
+  });
+
+  test('without a function version (npm start, the tests) the document has no such directive or value', async () => {
+    const document = await metricsOnly(500, 'GET');
+    expect(document._aws.CloudWatchMetrics).toHaveLength(2);
+    expect(document).not.toHaveProperty('functionVersion');
+  });
+});
+
 describe('metricsOptionsFromEnv', () => {
+  test("reads the function version Lambda sets (AWS_LAMBDA_FUNCTION_VERSION), and none when it is unset", () => {
+    expect(metricsOptionsFromEnv({ AWS_LAMBDA_FUNCTION_VERSION: '12' }).functionVersion).toBe('12');
+    expect(metricsOptionsFromEnv({})).not.toHaveProperty('functionVersion');
+  });
+
+
   test('defaults to the service namespace and name, enabled', () => {
     expect(metricsOptionsFromEnv({})).toEqual({ namespace: 'ContactsService', service: 'contacts-api', enabled: true });
   });

@@ -25,6 +25,6 @@ export default async function bundleGlobalSetup(): Promise<void> {
   globalThis.__bundleFolders.push(process.env.CONTACTS_API_BUNDLE_DIR);
   const { contacts, ingest } = assets;
   process.stdout.write(
-    `API assets ${contacts.hash.slice(0, 12)}… (${contacts.bytes} bytes) and ingest ${ingest.hash.slice(0, 12)}… (${ingest.bytes} bytes) synthesized in ${Date.now() - started} ms, served from ${process.env.CONTACTS_API_BUNDLE_DIR}\n`,
+    `API assets ${contacts.hash.slice(0, 12)}… (${contacts.bytes} bytes) and ingest ${ingest.hash.slice(0, 12)}… (${ingest.bytes} bytes) synthesized in ${Date.now() - started} ms, served from ${process.env.CONTACTS_API_BUNDLE_DIR} on Node.js ${process.version}\n`,
   );
 }

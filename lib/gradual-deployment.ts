@@ -1,0 +1,244 @@
+import { Duration, Stack, type RemovalPolicy } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { LambdaDeploymentConfig, LambdaDeploymentGroup, type ILambdaDeploymentConfig, type LambdaApplication } from 'aws-cdk-lib/aws-codedeploy';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Alias, type Version } from 'aws-cdk-lib/aws-lambda';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { NagSuppressions } from 'cdk-nag';
+import { Construct } from 'constructs';
+import type { Probe } from '../lambda/deploy/probes';
+import { DIMENSIONS, METRIC, METRICS_NAMESPACE } from '../lambda/observability/names';
+import { failureRate, RUNBOOK } from './alarms';
+import type { TrafficShift } from './deploy-options';
+import { BUNDLING, NO_ASYNC_DESTINATION, ServiceFunction } from './service-function';
+
+/**
+ * The hook's bundle: the service's, but with the SDK's event-stream codec,
+ * which the Lambda client's module imports (for InvokeWithResponseStream,
+ * which the hook never calls, but the import must resolve).
+ */
+const HOOK_BUNDLING = {
+  ...BUNDLING,
+  esbuildArgs: Object.fromEntries(Object.entries(BUNDLING.esbuildArgs ?? {}).filter(([flag]) => !flag.includes('event-streams'))),
+};
+
+/** The alias every caller (API Gateway, a function URL, an event source mapping) invokes. */
+export const LIVE_ALIAS = 'live';
+
+/** The runbook section every deployment alarm links. */
+export const ROLLBACK_RUNBOOK = `${RUNBOOK}#a-deployment-was-rolled-back`;
+
+/** What every gradual deployment of a stack shares. */
+export interface DeploymentSettings {
+  /** The stack's CodeDeploy application: one per stack, a deployment group per function in it. */
+  application: LambdaApplication;
+  trafficShift: TrafficShift;
+  /** Of each hook's log group. */
+  logRetention: RetentionDays;
+  logRemovalPolicy: RemovalPolicy;
+}
+
+export interface GradualDeploymentProps {
+  settings: DeploymentSettings;
+  /** Short name in the alarms' names: `<stack>-deploy-<name>-errors`. */
+  name: string;
+  /** What the hook sends the new version; given the hook's role ARN, for a probe that must name its caller. */
+  probes: (hookRoleArn: string) => Probe[];
+  /** Lambda duration p99, ms, at or above which the new version is too slow (2 of 3 minutes). */
+  p99DurationMs: number;
+  /**
+   * The `service` of the function's request metrics (lambda/observability): an
+   * HTTP function gets the 5xx-rate alarm of its new version too.
+   */
+  httpService?: string;
+  /** Execution environments kept initialized on the alias; none when absent or 0. */
+  provisionedConcurrency?: number;
+}
+
+/** A deployment alarm: what it means, and the alarm. */
+export interface DeploymentAlarm {
+  slug: string;
+  alarm: Alarm;
+}
+
+const MINUTE = Duration.minutes(1);
+
+/** The deployment alarms' floor: a 5xx rate counts from this many 5xx in a minute. */
+export const VERSION_5XX_FLOOR = 3;
+
+const CONFIGS: Record<TrafficShift, ILambdaDeploymentConfig> = {
+  canary: LambdaDeploymentConfig.CANARY_10PERCENT_5MINUTES,
+  'all-at-once': LambdaDeploymentConfig.ALL_AT_ONCE,
+};
+
+/**
+ * Deploys a function gradually (docs/deploying.md#how-a-release-reaches-traffic):
+ * each `cdk deploy` that changes it publishes a version; CodeDeploy runs
+ * the pre-traffic hook on that version, then shifts the `live` alias to it
+ * (10 % for 5 minutes, then all; or all at once), stopping and rolling back
+ * as soon as one of the version's alarms fires. One call per function:
+ *
+ *   const { alias } = new GradualDeployment(this, 'Deployment', handler, { settings, name: 'api', probes: contactsProbes, p99DurationMs: 2000 });
+ *
+ * then everything that invokes the function invokes `alias`: an API
+ * Gateway integration (`new LambdaIntegration(alias)`), a function URL
+ * (`alias.addFunctionUrl`), and for a function fed by a stream or a queue
+ * the event source mapping (`alias.addEventSource(new DynamoEventSource(…))`,
+ * never `fn.addEventSource`: a mapping on the function itself would run
+ * $LATEST, skipping the canary, the hook and the rollback).
+ *
+ * The alarms judge the new version alone: Lambda's metrics through the
+ * alias carry `ExecutedVersion`, and the request metrics `functionVersion`
+ * (lambda/observability/metrics.ts); each alarm is bound to this deploy's
+ * version number, so a new deploy judges its own version from a clean
+ * state. They have no SNS action: CodeDeploy acts on them, and the stack's
+ * own alarms (lib/alarms.ts) keep paging about the live service.
+ */
+export class GradualDeployment extends Construct {
+  readonly version: Version;
+  readonly alias: Alias;
+  readonly group: LambdaDeploymentGroup;
+  readonly hook: ServiceFunction;
+  readonly alarms: DeploymentAlarm[];
+
+  constructor(scope: Construct, id: string, fn: ServiceFunction, props: GradualDeploymentProps) {
+    super(scope, id);
+    const stack = Stack.of(this);
+    this.version = fn.currentVersion;
+    const provisioned = props.provisionedConcurrency ?? 0;
+    this.alias = new Alias(this, 'Live', {
+      aliasName: LIVE_ALIAS,
+      version: this.version,
+      ...(provisioned > 0 ? { provisionedConcurrentExecutions: provisioned } : {}),
+      // As ServiceFunction's own setting: async invocations are never retried (they reach the alias, not $LATEST).
+      retryAttempts: 0,
+    });
+
+    this.hook = new ServiceFunction(this, 'PreTrafficHook', {
+      description: `Pre-traffic check of the ${fn.title} function: sends its new version synthetic requests before CodeDeploy shifts traffic`,
+      entry: 'deploy/hook-handler.ts',
+      bundling: HOOK_BUNDLING,
+      // Each probe waits for one invocation, cold start included; the slowest function's probes end within seconds.
+      timeout: Duration.minutes(2),
+      memorySize: 256,
+      logRetention: props.settings.logRetention,
+      logRemovalPolicy: props.settings.logRemovalPolicy,
+      environment: { TARGET_VERSION_ARN: this.version.functionArn, LOG_LEVEL: 'INFO' },
+    });
+    const hookRole = this.hook.role!;
+    this.hook.addEnvironment('PROBES', stack.toJsonString(props.probes(hookRole.roleArn)));
+    // Least privilege: the version under test, and nothing else (not the alias, not $LATEST).
+    hookRole.addToPrincipalPolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.version.functionArn] }));
+
+    this.alarms = this.versionAlarms(fn, props);
+    this.group = new LambdaDeploymentGroup(this, 'Group', {
+      application: props.settings.application,
+      alias: this.alias,
+      deploymentConfig: CONFIGS[props.settings.trafficShift],
+      alarms: this.alarms.map(({ alarm }) => alarm),
+      // Grants the hook codedeploy:PutLifecycleEventHookExecutionStatus on this group only, and CodeDeploy the hook's invocation.
+      preHook: this.hook,
+      autoRollback: { failedDeployment: true, stoppedDeployment: true, deploymentInAlarm: true },
+    });
+    this.suppressNagFindings();
+  }
+
+  /** Errors, throttles and p99 duration of the new version, and its 5xx rate for an HTTP function. */
+  private versionAlarms(fn: ServiceFunction, props: GradualDeploymentProps): DeploymentAlarm[] {
+    const prefix = `${Stack.of(this).stackName}-deploy-${props.name}`;
+    const lambdaMetric = (metricName: string, statistic: string, label: string) =>
+      new Metric({
+        namespace: 'AWS/Lambda',
+        metricName,
+        // Invocations through the alias, counted for the version that ran them.
+        dimensionsMap: { FunctionName: fn.functionName, Resource: `${fn.functionName}:${LIVE_ALIAS}`, ExecutedVersion: this.version.version },
+        statistic,
+        period: MINUTE,
+        label,
+      });
+    const specs: { slug: string; meaning: string; metric: Metric | ReturnType<typeof failureRate>; threshold: number; datapoints: number; periods: number }[] = [
+      {
+        slug: 'errors',
+        meaning: 'The new version failed an invocation (crash, timeout, out of memory: handled errors are answered, not failed).',
+        metric: lambdaMetric('Errors', 'Sum', 'new version errors'),
+        threshold: 1,
+        datapoints: 1,
+        periods: 1,
+      },
+      {
+        slug: 'throttles',
+        meaning: 'Lambda refused to run the new version (concurrency exhausted).',
+        metric: lambdaMetric('Throttles', 'Sum', 'new version throttles'),
+        threshold: 1,
+        datapoints: 1,
+        periods: 1,
+      },
+      {
+        slug: 'latency-p99',
+        meaning: `The new version's duration p99 reached ${props.p99DurationMs} ms in 2 of 3 minutes.`,
+        metric: lambdaMetric('Duration', 'p99', 'new version duration p99 (ms)'),
+        threshold: props.p99DurationMs,
+        datapoints: 2,
+        periods: 3,
+      },
+    ];
+    if (props.httpService) {
+      const byVersion = (metricName: string) =>
+        new Metric({
+          namespace: METRICS_NAMESPACE,
+          metricName,
+          dimensionsMap: { [DIMENSIONS.service]: props.httpService!, [DIMENSIONS.functionVersion]: this.version.version },
+          statistic: 'Sum',
+          period: MINUTE,
+        });
+      specs.push({
+        slug: '5xx-rate',
+        meaning: `At least 1 % of the new version's answers were 5xx (at least ${VERSION_5XX_FLOOR} in a minute).`,
+        metric: failureRate(byVersion(METRIC.serverErrors), byVersion(METRIC.requestsTotal), VERSION_5XX_FLOOR, 'new version 5xx, % of requests', MINUTE),
+        threshold: 1,
+        datapoints: 1,
+        periods: 1,
+      });
+    }
+    return specs.map((spec) => ({
+      slug: spec.slug,
+      alarm: new Alarm(this, `Alarm-${spec.slug}`, {
+        alarmName: `${prefix}-${spec.slug}`,
+        alarmDescription: `${spec.meaning} During a deployment CodeDeploy stops it and shifts all traffic back. Runbook: ${ROLLBACK_RUNBOOK}`,
+        metric: spec.metric,
+        threshold: spec.threshold,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: spec.periods,
+        datapointsToAlarm: spec.datapoints,
+        // No traffic on the new version yet is no evidence against it.
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      }),
+    }));
+  }
+
+  /** cdk-nag findings of the deployment's own resources, each with its reason. */
+  private suppressNagFindings(): void {
+    const asyncConfig = this.alias.node.tryFindChild('EventInvokeConfig');
+    if (asyncConfig) NagSuppressions.addResourceSuppressions(asyncConfig, [NO_ASYNC_DESTINATION]);
+    const codeDeployRole = this.group.role;
+    NagSuppressions.addResourceSuppressions(codeDeployRole, [
+      {
+        id: 'AwsSolutions-IAM4',
+        reason:
+          "AWSCodeDeployRoleForLambdaLimited is the policy AWS documents for CodeDeploy's service role in Lambda deployments, and the one CDK attaches to the role it creates for a deployment group: read and update the alias, read the alarms, invoke hooks named CodeDeployHook_*. It reaches CodeDeploy's own work, none of the functions' data.",
+        appliesTo: ['Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSCodeDeployRoleForLambdaLimited'],
+      },
+    ]);
+    const grants = codeDeployRole.node.tryFindChild('DefaultPolicy');
+    if (grants) {
+      NagSuppressions.addResourceSuppressions(grants, [
+        {
+          id: 'AwsSolutions-IAM5',
+          reason:
+            "CDK grants CodeDeploy's role lambda:InvokeFunction on this deployment's pre-traffic hook as `<hook ARN>` and `<hook ARN>:*`: the wildcard is a version or alias of that one function, not other functions.",
+          appliesTo: [{ regex: '/^Resource::<.*PreTrafficHook[0-9A-F]{8}\\.Arn>:\\*$/g' }],
+        },
+      ]);
+    }
+  }
+}

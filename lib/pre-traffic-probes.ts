@@ -1,0 +1,122 @@
+/**
+ * What each function's pre-traffic hook sends its new version, and what it
+ * must answer (docs/deploying.md#the-pre-traffic-check). Each probe proves a
+ * step a release can break on AWS and not here: the bundle loads on the
+ * runtime, the handler answers, and the version's role reaches its tables
+ * under the names its environment gives. Nothing needs seeding: the unknown
+ * keys are refused after a real lookup, and the canary contact is written
+ * by the check itself. Free of CDK imports: test/deploy runs these very
+ * probes against the handlers on DynamoDB Local.
+ */
+import { API_PREFIXES } from '../lambda/api/prefixes';
+import { CANARY_FACTORY_ID } from '../lambda/domain/canary';
+import type { Probe } from '../lambda/deploy/probes';
+import { SELF_CHECK_EVENT } from '../lambda/deploy/self-check';
+
+export type { Probe };
+
+/** Well-formed keys no one holds (never issued: issued keys are 43 random characters). */
+export const UNKNOWN_SECRET_KEY = 'dfsk_pre-traffic-check-unknown-key';
+export const UNKNOWN_PUBLISHABLE_KEY = 'dfpk_pre-traffic-check-unknown-key';
+/** The website the ingest probes claim to come from: `.invalid` is reserved (RFC 2606). */
+export const PROBE_ORIGIN = 'https://pre-traffic-check.invalid';
+
+/** An API Gateway REST proxy event, as the stage's `{proxy+}` resources send it. */
+export function apiGatewayEvent(method: string, path: string, headers: Record<string, string> = {}, body: string | null = null) {
+  return {
+    resource: '/{proxy+}',
+    path,
+    httpMethod: method,
+    headers,
+    multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, [value]])),
+    queryStringParameters: null,
+    multiValueQueryStringParameters: null,
+    pathParameters: { proxy: path.slice(1) },
+    stageVariables: null,
+    requestContext: { requestId: 'pre-traffic-check', identity: { sourceIp: '192.0.2.1' } },
+    body,
+    isBase64Encoded: false,
+  };
+}
+
+/** A function URL call (payload format 2.0): a POST of `body`, signed by `principal` when one is given. */
+export function functionUrlEvent(body: Record<string, unknown>, principal?: string) {
+  return {
+    version: '2.0',
+    rawPath: '/',
+    rawQueryString: '',
+    headers: { 'content-type': 'application/json' },
+    requestContext: {
+      requestId: 'pre-traffic-check',
+      http: { method: 'POST', path: '/', sourceIp: '192.0.2.1' },
+      ...(principal === undefined ? {} : { authorizer: { iam: { userArn: principal } } }),
+    },
+    body: JSON.stringify(body),
+    isBase64Encoded: false,
+  };
+}
+
+const NO_SUCH_CONTACT = `${API_PREFIXES.contacts}contacts/ct_0000000000000000`;
+
+/** The contacts API function's probes. */
+export function contactsProbes(): Probe[] {
+  return [
+    {
+      name: 'no key: 401 (the bundle loads on the runtime, routes and answers; no DynamoDB call)',
+      event: apiGatewayEvent('GET', NO_SUCH_CONTACT),
+      expectStatus: 401,
+    },
+    {
+      name: 'an unknown key: 401 after its lookup (UpdateItem on the keys table; a denied or failed call answers 5xx)',
+      event: apiGatewayEvent('GET', NO_SUCH_CONTACT, { Authorization: `Bearer ${UNKNOWN_SECRET_KEY}` }),
+      expectStatus: 401,
+    },
+    {
+      name: `the canary factory's contact written and read back (${CANARY_FACTORY_ID}: UpdateItem and GetItem on the contacts table)`,
+      event: SELF_CHECK_EVENT,
+      expectStatus: 200,
+    },
+  ];
+}
+
+/** The ingest API function's probes. */
+export function ingestProbes(): Probe[] {
+  const events = `${API_PREFIXES.ingest}events`;
+  return [
+    {
+      name: "a website's preflight: 204 (the bundle loads on the runtime and answers CORS; no DynamoDB call)",
+      event: apiGatewayEvent('OPTIONS', events, { Origin: PROBE_ORIGIN }),
+      expectStatus: 204,
+    },
+    {
+      name: 'an unknown publishable key: 401 after its lookup (UpdateItem on the keys table; a denied or failed call answers 5xx)',
+      event: apiGatewayEvent(
+        'POST',
+        events,
+        { Authorization: `Bearer ${UNKNOWN_PUBLISHABLE_KEY}`, Origin: PROBE_ORIGIN, 'Content-Type': 'application/json' },
+        '{"events":[]}',
+      ),
+      expectStatus: 401,
+    },
+  ];
+}
+
+/**
+ * The control-room function's probes. `principal` is the hook's own role:
+ * the function's audit line names it as the caller of the signed probe.
+ */
+export function controlRoomProbes(principal: string): Probe[] {
+  const list = { operation: 'contacts.list', factoryId: CANARY_FACTORY_ID, limit: 1 };
+  return [
+    {
+      name: 'an unsigned call: 403 (the bundle loads on the runtime and reads function URL calls; no DynamoDB call)',
+      event: functionUrlEvent(list),
+      expectStatus: 403,
+    },
+    {
+      name: `the canary factory's contacts listed (${CANARY_FACTORY_ID}: Query on the contacts table)`,
+      event: functionUrlEvent(list, principal),
+      expectStatus: 200,
+    },
+  ];
+}

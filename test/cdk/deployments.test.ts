@@ -1,0 +1,254 @@
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { INGEST_SERVICE_NAME, SERVICE_NAME } from '../../lambda/observability/names';
+import { OUTPUTS } from '../../lib/outputs';
+import { contactsProbes, controlRoomProbes, ingestProbes } from '../../lib/pre-traffic-probes';
+import { resourcesOf, synthStack } from './synth';
+
+/**
+ * Gradual deployments, read from the template (docs/deploying.md#how-a-release-reaches-traffic):
+ * each function behind a `live` alias that CodeDeploy shifts, its alarms
+ * judging the new version alone, its pre-traffic hook and what the hook may
+ * do, and every caller pointed at the alias.
+ */
+const STACK = 'TestDeploys';
+type Resource = { Properties: Record<string, any>; UpdatePolicy?: any; DependsOn?: unknown };
+
+let template: Template;
+beforeAll(() => {
+  ({ template } = synthStack({ controlRoomRoleArn: 'arn:aws:iam::123456789012:role/ControlRoom' }, STACK));
+}, 60_000);
+
+const all = (t: Template, type: string, props: object = {}) => resourcesOf(t, type, props) as Record<string, Resource>;
+const only = (t: Template, type: string, props: object): [string, Resource] => {
+  const found = Object.entries(all(t, type, props));
+  expect(found).toHaveLength(1);
+  return found[0]!;
+};
+
+/** A function and what deploys it, found from its description. */
+function deploymentOf(t: Template, description: string) {
+  const [fnId] = only(t, 'AWS::Lambda::Function', { Description: Match.stringLikeRegexp(`^${description}`) });
+  const [versionId] = only(t, 'AWS::Lambda::Version', { FunctionName: { Ref: fnId } });
+  const [aliasId, alias] = only(t, 'AWS::Lambda::Alias', { FunctionName: { Ref: fnId } });
+  const [hookId, hook] = only(t, 'AWS::Lambda::Function', { Description: Match.stringLikeRegexp(`^Pre-traffic check of the ${description}`) });
+  const groupId = alias.UpdatePolicy.CodeDeployLambdaAliasUpdate.DeploymentGroupName.Ref as string;
+  const group = all(t, 'AWS::CodeDeploy::DeploymentGroup')[groupId]!;
+  return { fnId, versionId, aliasId, alias, hookId, hook, groupId, group };
+}
+
+/** The alarms a deployment group watches, by name after `<stack>-deploy-`. */
+function groupAlarms(t: Template, group: Resource): Record<string, Record<string, any>> {
+  const alarms = all(t, 'AWS::CloudWatch::Alarm');
+  return Object.fromEntries(
+    (group.Properties.AlarmConfiguration.Alarms as { Name: { Ref: string } }[]).map(({ Name }) => {
+      const props = alarms[Name.Ref]!.Properties;
+      return [String(props.AlarmName).replace(`${STACK}-deploy-`, ''), props];
+    }),
+  );
+}
+
+/** The metric of a one-metric alarm, its dimensions as a map. */
+function metricOf(alarm: Record<string, any>) {
+  const [{ MetricStat }] = alarm.Metrics as { MetricStat: { Metric: { Namespace: string; MetricName: string; Dimensions: { Name: string; Value: unknown }[] }; Period: number; Stat: string } }[];
+  return {
+    namespace: MetricStat.Metric.Namespace,
+    name: MetricStat.Metric.MetricName,
+    stat: MetricStat.Stat,
+    period: MetricStat.Period,
+    dimensions: Object.fromEntries(MetricStat.Metric.Dimensions.map((d) => [d.Name, d.Value])),
+  };
+}
+
+/** Every statement of the policies attached to a role, by the role's logical id. */
+function statementsOf(t: Template, roleId: string): Record<string, unknown>[] {
+  return Object.values(all(t, 'AWS::IAM::Policy'))
+    .filter((p) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
+    .flatMap((p) => p.Properties.PolicyDocument.Statement as Record<string, unknown>[]);
+}
+
+const FUNCTIONS = [
+  { description: 'Contacts API', name: 'api', service: SERVICE_NAME, p99: 2000, probes: contactsProbes() },
+  { description: 'Contacts ingest API', name: 'ingest', service: INGEST_SERVICE_NAME, p99: 2000, probes: ingestProbes() },
+  { description: 'Contacts control room', name: 'control-room', service: undefined, p99: 280_000, probes: undefined },
+] as const;
+
+test('there is one CodeDeploy application, named in an output, and one deployment group per function', () => {
+  const [appId] = only(template, 'AWS::CodeDeploy::Application', { ComputePlatform: 'Lambda' });
+  expect(template.toJSON().Outputs[OUTPUTS.deployments].Value).toEqual({ Ref: appId });
+  const groups = Object.values(all(template, 'AWS::CodeDeploy::DeploymentGroup'));
+  expect(groups.map((g) => g.Properties.ApplicationName)).toEqual(FUNCTIONS.map(() => ({ Ref: appId })));
+});
+
+test('the releases need no custom resource: CodeDeploy runs the hooks, and the stack has none at all', () => {
+  const types = new Set(Object.values(template.toJSON().Resources as Record<string, { Type: string }>).map((r) => r.Type));
+  expect([...types].filter((type) => type.startsWith('Custom::') || type === 'AWS::CloudFormation::CustomResource')).toEqual([]);
+});
+
+describe.each(FUNCTIONS)('the $description function', ({ description, name, service, p99, probes }) => {
+  let d: ReturnType<typeof deploymentOf>;
+  let alarms: Record<string, Record<string, any>>;
+  beforeAll(() => {
+    d = deploymentOf(template, description);
+    alarms = groupAlarms(template, d.group);
+  });
+
+  test('is published as a version behind a "live" alias that CodeDeploy moves through its deployment group, after its pre-traffic hook', () => {
+    expect(d.alias.Properties).toMatchObject({ Name: 'live', FunctionVersion: { 'Fn::GetAtt': [d.versionId, 'Version'] } });
+    expect(d.alias.UpdatePolicy.CodeDeployLambdaAliasUpdate).toEqual({
+      ApplicationName: d.group.Properties.ApplicationName,
+      DeploymentGroupName: { Ref: d.groupId },
+      BeforeAllowTrafficHook: { Ref: d.hookId },
+    });
+    expect(d.alias.Properties).not.toHaveProperty('ProvisionedConcurrencyConfig');
+  });
+
+  test('shifts 10 % of traffic for 5 minutes, then all; rolls back when it fails, is stopped, or an alarm fires', () => {
+    expect(d.group.Properties).toMatchObject({
+      DeploymentConfigName: 'CodeDeployDefault.LambdaCanary10Percent5Minutes',
+      DeploymentStyle: { DeploymentType: 'BLUE_GREEN', DeploymentOption: 'WITH_TRAFFIC_CONTROL' },
+      AutoRollbackConfiguration: { Enabled: true, Events: ['DEPLOYMENT_FAILURE', 'DEPLOYMENT_STOP_ON_REQUEST', 'DEPLOYMENT_STOP_ON_ALARM'] },
+      AlarmConfiguration: { Enabled: true },
+    });
+    expect(d.group.Properties.AlarmConfiguration).not.toHaveProperty('IgnorePollAlarmFailure', true);
+  });
+
+  test(`is stopped by its errors, throttles and p99 latency alarms${service ? ' and its 5xx rate' : ''}, and by no other`, () => {
+    const expected = [`${name}-errors`, `${name}-throttles`, `${name}-latency-p99`, ...(service ? [`${name}-5xx-rate`] : [])];
+    expect(Object.keys(alarms).sort()).toEqual(expected.sort());
+  });
+
+  test('its Lambda alarms judge the new version alone: invocations through the alias, by ExecutedVersion, minute by minute', () => {
+    const newVersion = { FunctionName: { Ref: d.fnId }, Resource: { 'Fn::Join': ['', [{ Ref: d.fnId }, ':live']] }, ExecutedVersion: { 'Fn::GetAtt': [d.versionId, 'Version'] } };
+    for (const [what, metricName, stat, threshold, datapoints, periods] of [
+      ['errors', 'Errors', 'Sum', 1, 1, 1],
+      ['throttles', 'Throttles', 'Sum', 1, 1, 1],
+      ['latency-p99', 'Duration', 'p99', p99, 2, 3],
+    ] as const) {
+      const alarm = alarms[`${name}-${what}`]!;
+      expect(metricOf(alarm)).toEqual({ namespace: 'AWS/Lambda', name: metricName, stat, period: 60, dimensions: newVersion });
+      expect(alarm).toMatchObject({ Threshold: threshold, DatapointsToAlarm: datapoints, EvaluationPeriods: periods, ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching' });
+    }
+  });
+
+  if (service) {
+    test("its 5xx-rate alarm divides the new version's ServerErrors by its RequestsTotal (request metrics by functionVersion), from 3 in a minute", () => {
+      const alarm = alarms[`${name}-5xx-rate`]!;
+      expect(alarm.Metrics.find((m: { Expression?: string }) => m.Expression).Expression).toBe('IF(FILL(failures, 0) >= 3, 100 * FILL(failures, 0) / requests, 0)');
+      for (const [id, metricName] of [['failures', 'ServerErrors'], ['requests', 'RequestsTotal']]) {
+        const { MetricStat } = alarm.Metrics.find((m: { Id: string }) => m.Id === id);
+        expect(MetricStat).toMatchObject({ Period: 60, Stat: 'Sum', Metric: { Namespace: 'ContactsService', MetricName: metricName } });
+        expect(MetricStat.Metric.Dimensions).toEqual([
+          { Name: 'functionVersion', Value: { 'Fn::GetAtt': [d.versionId, 'Version'] } },
+          { Name: 'service', Value: service },
+        ]);
+      }
+      expect(alarm).toMatchObject({ Threshold: 1, DatapointsToAlarm: 1, EvaluationPeriods: 1 });
+    });
+  }
+
+  test("its alarms notify no one (CodeDeploy acts on them) and link the runbook's rollback section", () => {
+    const runbook = readFileSync(join(__dirname, '..', '..', 'docs', 'runbook.md'), 'utf8');
+    expect(runbook).toMatch(/^## A deployment was rolled back$/m);
+    for (const alarm of Object.values(alarms)) {
+      expect(alarm.AlarmActions).toBeUndefined();
+      expect(alarm.OKActions).toBeUndefined();
+      expect(alarm.AlarmDescription).toMatch(/CodeDeploy stops it and shifts all traffic back\. Runbook: docs\/runbook\.md#a-deployment-was-rolled-back$/);
+    }
+  });
+
+  test('its pre-traffic hook: a Node.js 22 function of its own, told the new version and the probes of this function', () => {
+    expect(d.hook.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler', Timeout: 120 });
+    const env = d.hook.Properties.Environment.Variables;
+    expect(env.TARGET_VERSION_ARN).toEqual({ Ref: d.versionId });
+    if (probes) expect(JSON.parse(env.PROBES)).toEqual(JSON.parse(JSON.stringify(probes)));
+    else expect(JSON.stringify(env.PROBES)).toContain(JSON.stringify(JSON.stringify(controlRoomProbes('ROLE')[0]!.name)).slice(1, -1));
+  });
+
+  test('its pre-traffic hook writes to a log group of its own, kept 30 days, and to no other', () => {
+    const logGroupId = d.hook.Properties.LoggingConfig.LogGroup.Ref as string;
+    expect(all(template, 'AWS::Logs::LogGroup')[logGroupId]!.Properties.RetentionInDays).toBe(30);
+    const [fn] = Object.values(all(template, 'AWS::Lambda::Function')).filter((f) => f.Properties.Description?.startsWith(description));
+    expect(fn!.Properties.LoggingConfig.LogGroup.Ref).not.toBe(logGroupId);
+  });
+
+  test('its pre-traffic hook may invoke only the new version and report only to its own deployment group, and write its logs', () => {
+    const roleId = d.hook.Properties.Role['Fn::GetAtt'][0] as string;
+    expect(all(template, 'AWS::IAM::Role')[roleId]!.Properties.ManagedPolicyArns).toBeUndefined();
+    const statements = statementsOf(template, roleId);
+    expect(statements).toHaveLength(3);
+    expect(statements).toEqual(
+      expect.arrayContaining([
+        { Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: { 'Fn::GetAtt': [d.hook.Properties.LoggingConfig.LogGroup.Ref, 'Arn'] } },
+        { Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: { Ref: d.versionId } },
+        {
+          Effect: 'Allow',
+          Action: 'codedeploy:PutLifecycleEventHookExecutionStatus',
+          Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':codedeploy:eu-west-1:123456789012:deploymentgroup:', d.group.Properties.ApplicationName, '/', { Ref: d.groupId }]] },
+        },
+      ]),
+    );
+  });
+
+  test("only CodeDeploy's role for this group may invoke the hook: no API route, URL or permission reaches it", () => {
+    const serviceRoleId = d.group.Properties.ServiceRoleArn['Fn::GetAtt'][0] as string;
+    const invokers = Object.values(all(template, 'AWS::IAM::Policy')).filter((p) => JSON.stringify(p.Properties.PolicyDocument).includes(`"${d.hookId}"`));
+    expect(invokers.map((p) => p.Properties.Roles)).toEqual([[{ Ref: serviceRoleId }]]);
+    for (const type of ['AWS::ApiGateway::Method', 'AWS::Lambda::Url', 'AWS::Lambda::Permission']) {
+      expect(JSON.stringify(all(template, type))).not.toContain(`"${d.hookId}"`);
+    }
+  });
+});
+
+describe('callers invoke the aliases, never $LATEST', () => {
+  test('API Gateway: /ingest/v1/{proxy+} invokes the ingest alias, every other method the contacts alias, with invoke permissions on those aliases', () => {
+    const contacts = deploymentOf(template, 'Contacts API');
+    const ingest = deploymentOf(template, 'Contacts ingest API');
+    const methods = Object.values(all(template, 'AWS::ApiGateway::Method'));
+    const targets = methods.map((m) => JSON.stringify(m.Properties.Integration.Uri).match(/"Ref":"(\w+)"/g)?.filter((ref) => !ref.includes('AWS::'))).flat();
+    expect(targets.sort()).toEqual([...Array(4).fill(`"Ref":"${contacts.aliasId}"`), `"Ref":"${ingest.aliasId}"`].sort());
+    const gatewayPermissions = Object.values(all(template, 'AWS::Lambda::Permission', { Principal: 'apigateway.amazonaws.com' }));
+    expect(gatewayPermissions).toHaveLength(5);
+    for (const permission of gatewayPermissions) expect([{ Ref: contacts.aliasId }, { Ref: ingest.aliasId }]).toContainEqual(permission.Properties.FunctionName);
+  });
+
+  test("the control room's function URL serves its alias, and the control room's role is granted the alias", () => {
+    const control = deploymentOf(template, 'Contacts control room');
+    const [, url] = only(template, 'AWS::Lambda::Url', {});
+    expect(url.Properties).toEqual({ AuthType: 'AWS_IAM', Qualifier: 'live', TargetFunctionArn: { 'Fn::GetAtt': [control.fnId, 'Arn'] } });
+    expect(url.DependsOn).toContain(control.aliasId);
+    const permissions = Object.values(all(template, 'AWS::Lambda::Permission', { Principal: 'arn:aws:iam::123456789012:role/ControlRoom' }));
+    expect(permissions.map((p) => p.Properties.FunctionName)).toEqual([{ Ref: control.aliasId }, { Ref: control.aliasId }]);
+  });
+
+  test('asynchronous invocations of an alias are never retried, as of the function itself', () => {
+    for (const description of ['Contacts API', 'Contacts ingest API', 'Contacts control room']) {
+      const { fnId, aliasId } = deploymentOf(template, description);
+      // CDK names the alias by its ARN's last part: Fn::Select 7 of Fn::Split ':' of the alias' Ref.
+      const qualifier = { 'Fn::Select': [7, { 'Fn::Split': [':', { Ref: aliasId }] }] };
+      template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', { FunctionName: { Ref: fnId }, Qualifier: qualifier, MaximumRetryAttempts: 0 });
+    }
+  });
+});
+
+describe('deploy options', () => {
+  test('trafficShift=all-at-once: every deployment group moves all traffic at once, still after its hook and still stopped by its alarms', () => {
+    const { template: dev } = synthStack({ stageName: 'dev', trafficShift: 'all-at-once' }, 'TestAllAtOnce');
+    const groups = Object.values(all(dev, 'AWS::CodeDeploy::DeploymentGroup'));
+    expect(groups).toHaveLength(3);
+    for (const group of groups) {
+      expect(group.Properties.DeploymentConfigName).toBe('CodeDeployDefault.LambdaAllAtOnce');
+      expect(group.Properties.AlarmConfiguration.Alarms.length).toBeGreaterThanOrEqual(3);
+    }
+    for (const alias of Object.values(all(dev, 'AWS::Lambda::Alias'))) expect(alias.UpdatePolicy.CodeDeployLambdaAliasUpdate.BeforeAllowTrafficHook).toBeDefined();
+  }, 60_000);
+
+  test("provisionedConcurrency=N: the contacts API's alias keeps N environments initialized, the other aliases none", () => {
+    const { template: warm } = synthStack({ provisionedConcurrency: 3 }, 'TestWarm');
+    const aliases = Object.values(all(warm, 'AWS::Lambda::Alias'));
+    const { aliasId } = deploymentOf(warm, 'Contacts API');
+    expect(all(warm, 'AWS::Lambda::Alias')[aliasId]!.Properties.ProvisionedConcurrencyConfig).toEqual({ ProvisionedConcurrentExecutions: 3 });
+    expect(aliases.filter((a) => a.Properties.ProvisionedConcurrencyConfig)).toHaveLength(1);
+  }, 60_000);
+});

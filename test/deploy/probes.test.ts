@@ -1,0 +1,104 @@
+import type { Context } from 'aws-lambda';
+import { runProbes, type Invocation, type Probe } from '../../lambda/deploy/probes';
+import { CANARY_EMAIL, CANARY_FACTORY_ID } from '../../lambda/domain/canary';
+import { contactsProbes, controlRoomProbes, ingestProbes } from '../../lib/pre-traffic-probes';
+import { lambdaContext } from '../support/events';
+
+/**
+ * The probes the stack gives each function's pre-traffic hook, sent to that
+ * function's real entry point on DynamoDB Local, the way the hook invokes a
+ * new version (docs/deploying.md#the-pre-traffic-check): a good version passes
+ * every probe; a version whose table is out of reach (a wrong name, a missing
+ * permission: the call fails either way) fails the probe that touches it.
+ */
+type Entry = (event: never, context: Context) => Promise<unknown>;
+const HOOK_ROLE = 'arn:aws:iam::123456789012:role/ContactsService-PreTrafficHookRole';
+
+/** Loads an entry point afresh with these environment variables changed (each entry reads its environment once, at load). */
+async function loadEntry(module: string, env: Record<string, string> = {}): Promise<Entry> {
+  const saved = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
+  Object.assign(process.env, env);
+  try {
+    let entry: Entry | undefined;
+    await jest.isolateModulesAsync(async () => {
+      entry = ((await import(module)) as { handler: Entry }).handler;
+    });
+    return entry!;
+  } finally {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+}
+
+/** Invokes an entry point as Lambda would with the hook's payload: the answer as JSON, or the error as a FunctionError. */
+const invoker = (entry: Entry) => async (payload: string): Promise<Invocation> => {
+  try {
+    return { payload: JSON.stringify(await entry(JSON.parse(payload) as never, lambdaContext())) };
+  } catch (error) {
+    return { functionError: 'Unhandled', payload: JSON.stringify({ errorMessage: String(error) }) };
+  }
+};
+
+const probe = (probes: Probe[], words: RegExp): Probe => probes.find((p) => words.test(p.name))!;
+
+describe.each([
+  ['contacts API', '../../lambda/api/handler', contactsProbes()],
+  ['ingest API', '../../lambda/api/ingest-handler', ingestProbes()],
+  ['control room', '../../lambda/control/handler', controlRoomProbes(HOOK_ROLE)],
+])('the %s function', (_, module, probes) => {
+  test('passes every probe of its hook, in order', async () => {
+    const outcomes = await runProbes(invoker(await loadEntry(module)), probes);
+    expect(outcomes.map(({ name, passed, problem }) => ({ name, passed, problem }))).toEqual(probes.map(({ name }) => ({ name, passed: true, problem: undefined })));
+  });
+});
+
+describe('a version that cannot reach its tables fails the probe that reaches them', () => {
+  test('the contacts API with its keys table out of reach: the unknown-key probe gets a 5xx, not 401', async () => {
+    const entry = await loadEntry('../../lambda/api/handler', { KEYS_TABLE_NAME: 'no-such-keys-table' });
+    const [unknownKey] = await runProbes(invoker(entry), [probe(contactsProbes(), /unknown key/)]);
+    expect(unknownKey!.passed).toBe(false);
+    expect(unknownKey!.status).toBeGreaterThanOrEqual(500);
+    expect(unknownKey!.problem).toMatch(/^expected status 401, got 5\d\d: /);
+  });
+
+  test('the contacts API with its contacts table out of reach: the canary check answers 503 naming the error', async () => {
+    const entry = await loadEntry('../../lambda/api/handler', { CONTACTS_TABLE_NAME: 'no-such-contacts-table' });
+    const [canary] = await runProbes(invoker(entry), [probe(contactsProbes(), /canary/)]);
+    expect(canary).toMatchObject({ passed: false, status: 503 });
+  });
+
+  test('the ingest API with its keys table out of reach: the unknown-key probe gets a 5xx, not 401', async () => {
+    const entry = await loadEntry('../../lambda/api/ingest-handler', { KEYS_TABLE_NAME: 'no-such-keys-table' });
+    const [unknownKey] = await runProbes(invoker(entry), [probe(ingestProbes(), /unknown publishable key/)]);
+    expect(unknownKey!.passed).toBe(false);
+    expect(unknownKey!.status).toBeGreaterThanOrEqual(500);
+  });
+
+  test('the control room with its contacts table out of reach: listing the canary factory fails', async () => {
+    const entry = await loadEntry('../../lambda/control/handler', { CONTACTS_TABLE_NAME: 'no-such-contacts-table' });
+    const [list] = await runProbes(invoker(entry), [probe(controlRoomProbes(HOOK_ROLE), /listed/)]);
+    expect(list!.passed).toBe(false);
+    expect(list!.status).toBeGreaterThanOrEqual(500);
+  });
+});
+
+describe("the contacts function's canary check", () => {
+  test('leaves exactly one contact in the canary factory however often it runs, and the control room lists it', async () => {
+    const contacts = await loadEntry('../../lambda/api/handler');
+    const self = probe(contactsProbes(), /canary/);
+    await runProbes(invoker(contacts), [self, self, self]);
+    const control = await loadEntry('../../lambda/control/handler');
+    const [{ event }] = controlRoomProbes(HOOK_ROLE).slice(1);
+    const answer = (await control({ ...(event as object), body: JSON.stringify({ operation: 'contacts.list', factoryId: CANARY_FACTORY_ID }) } as never, lambdaContext())) as { body: string };
+    const listed = JSON.parse(answer.body) as { contacts: { email: string }[] };
+    expect(listed.contacts.map((c) => c.email)).toEqual([CANARY_EMAIL]);
+  });
+
+  test("is run only for the hook's exact event: any other event goes to the API, which does not answer it 200", async () => {
+    const contacts = await loadEntry('../../lambda/api/handler');
+    const answer = (await contacts({ preTrafficSelfCheck: 'something-else' } as never, lambdaContext())) as { statusCode: number };
+    expect(answer.statusCode).not.toBe(200);
+  });
+});
