@@ -82,6 +82,7 @@ export class ContactsStack extends Stack {
     });
     this.tally = new Tally(this, 'Tally', {
       reportsTable: this.tables.reports,
+      deployment,
       logLevel: options.logLevel,
       logRetention: retention(options.logRetentionDays),
       removalPolicy,

@@ -12,6 +12,7 @@ import { API_PREFIXES } from '../lambda/api/prefixes';
 import { CANARY_FACTORY_ID } from '../lambda/domain/canary';
 import type { Probe } from '../lambda/deploy/probes';
 import { SELF_CHECK_EVENT } from '../lambda/deploy/self-check';
+import { issueIdOf } from '../lambda/ingest/fingerprint';
 
 export type { Probe };
 
@@ -117,6 +118,50 @@ export function controlRoomProbes(principal: string): Probe[] {
       name: `the canary factory's contacts listed (${CANARY_FACTORY_ID}: Query on the contacts table)`,
       event: functionUrlEvent(list, principal),
       expectStatus: 200,
+    },
+  ];
+}
+
+/** The canary's one event, as the tally finds it in a stream record: an issue of fac_canary, expiring in 2100. */
+const CANARY_EVENT_ID = '00000000-0000-4000-8000-000000000001';
+const CANARY_FINGERPRINT = ['custom', 'pre-traffic-check'];
+
+/**
+ * The tally's probes: it is fed by the reports table's stream, so its
+ * probes are stream batches, named by a shard of their own. The second is
+ * the canary factory's one event, counted into its issue and listed on its
+ * pages the first time, found counted (the shard's mark) every time after:
+ * the release's role reaches the table, and the probe leaves nothing new.
+ */
+export function tallyProbes(): Probe[] {
+  const shardId = 'shardId-pre-traffic-check';
+  const pk = `event#${CANARY_FACTORY_ID}#${CANARY_EVENT_ID}`;
+  const image = {
+    pk: { S: pk },
+    factoryId: { S: CANARY_FACTORY_ID },
+    keyId: { S: 'key_pretrafficcheck00' },
+    origin: { S: PROBE_ORIGIN },
+    eventId: { S: CANARY_EVENT_ID },
+    type: { S: 'message' },
+    message: { S: 'pre-traffic check' },
+    fingerprint: { L: [{ S: 'pre-traffic-check' }] },
+    receivedAt: { S: '2026-01-01T00:00:00.000Z' },
+    expiresAt: { N: '4102444800' },
+    writeToken: { S: 'pre-traffic-check' },
+    issue: { S: issueIdOf(CANARY_FACTORY_ID, CANARY_FINGERPRINT) },
+  };
+  return [
+    {
+      name: 'an empty batch: answered with a tumbling window\'s state (the bundle loads on the runtime; no DynamoDB call)',
+      event: { Records: [], shardId, state: {} },
+    },
+    {
+      name: `the canary factory's one event counted into its issue (${CANARY_FACTORY_ID}: PutItem and UpdateItem on the reports table; counted once, whatever the number of releases)`,
+      event: {
+        Records: [{ eventID: 'pre-traffic-check', eventName: 'INSERT', eventSource: 'aws:dynamodb', dynamodb: { Keys: { pk: { S: pk } }, NewImage: image, SequenceNumber: '1' } }],
+        shardId,
+        state: {},
+      },
     },
   ];
 }

@@ -10,10 +10,13 @@ import { TALLY_RECORD_FILTER } from '../lambda/store/stream-records';
 import { METRICS_NAMESPACE, TALLY_SERVICE_NAME } from '../lambda/observability/names';
 import type { LogLevel } from './deploy-options';
 import { grantTableCalls } from './grants';
+import { GradualDeployment, type DeploymentSettings } from './gradual-deployment';
+import { tallyProbes } from './pre-traffic-probes';
 import { ServiceFunction } from './service-function';
 
 export interface TallyProps {
   reportsTable: Table;
+  deployment: DeploymentSettings;
   logLevel: LogLevel;
   logRetention: RetentionDays;
   removalPolicy: RemovalPolicy;
@@ -49,6 +52,7 @@ export const TALLY_STREAM = {
  */
 export class Tally extends Construct {
   readonly handler: ServiceFunction;
+  readonly deployment: GradualDeployment;
   /** Where a batch that could not be tallied is described (shard and sequence numbers). */
   readonly failures: Queue;
 
@@ -69,13 +73,22 @@ export class Tally extends Construct {
       },
     });
     grantTableCalls(props.reportsTable, this.handler, 'dynamodb:PutItem', 'dynamodb:UpdateItem');
+    // Released as every function is: a version behind `live`, a canary, alarms and a pre-traffic check (lib/gradual-deployment.ts).
+    this.deployment = new GradualDeployment(this, 'Deployment', this.handler, {
+      settings: props.deployment,
+      name: 'tally',
+      probes: tallyProbes,
+      // A full batch of 1,000 records takes a second or two; ten means something is wrong.
+      p99DurationMs: 10_000,
+    });
 
     this.failures = new Queue(this, 'Failures', {
       retentionPeriod: Duration.days(14),
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
     });
-    this.handler.addEventSource(
+    // On the alias, never the function: a mapping on the function would run $LATEST, past the canary and the rollback.
+    this.deployment.alias.addEventSource(
       new DynamoEventSource(props.reportsTable, {
         startingPosition: StartingPosition.TRIM_HORIZON,
         batchSize: TALLY_STREAM.batchSize,
@@ -107,12 +120,11 @@ export class Tally extends Construct {
         },
       ],
     );
+    const isItselfTheDestination =
+      'This queue is itself the failure destination of the tally\'s event source mapping: it holds the place of batches that could not be tallied (alarmed: tally-batches-dropped), and nothing consumes it that could fail, so it needs no dead-letter queue of its own.';
     NagSuppressions.addResourceSuppressions(this.failures, [
-      {
-        id: 'AwsSolutions-SQS3',
-        reason:
-          'This queue is itself the failure destination of the tally\'s event source mapping: it holds the place of batches that could not be tallied (alarmed: tally-batches-dropped), and nothing consumes it that could fail.',
-      },
+      { id: 'AwsSolutions-SQS3', reason: isItselfTheDestination },
+      { id: 'Serverless-SQSRedrivePolicy', reason: isItselfTheDestination },
     ]);
   }
 }

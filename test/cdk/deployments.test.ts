@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { INGEST_SERVICE_NAME, SERVICE_NAME } from '../../lambda/observability/names';
 import { OUTPUTS } from '../../lib/outputs';
-import { contactsProbes, controlRoomProbes, ingestProbes } from '../../lib/pre-traffic-probes';
+import { contactsProbes, controlRoomProbes, ingestProbes, tallyProbes } from '../../lib/pre-traffic-probes';
 import { resourcesOf, synthStack } from './synth';
 
 /**
@@ -72,6 +72,7 @@ const FUNCTIONS = [
   { description: 'Contacts API', name: 'api', service: SERVICE_NAME, p99: 2000, probes: contactsProbes() },
   { description: 'Contacts ingest API', name: 'ingest', service: INGEST_SERVICE_NAME, p99: 2000, probes: ingestProbes() },
   { description: 'Contacts control room', name: 'control-room', service: undefined, p99: 280_000, probes: undefined },
+  { description: 'Contacts tally', name: 'tally', service: undefined, p99: 10_000, probes: tallyProbes() },
 ] as const;
 
 test('there is one CodeDeploy application, named in an output, and one deployment group per function', () => {
@@ -236,7 +237,7 @@ describe('deploy options', () => {
   test('trafficShift=all-at-once: every deployment group moves all traffic at once, still after its hook and still stopped by its alarms', () => {
     const { template: dev } = synthStack({ stageName: 'dev', trafficShift: 'all-at-once' }, 'TestAllAtOnce');
     const groups = Object.values(all(dev, 'AWS::CodeDeploy::DeploymentGroup'));
-    expect(groups).toHaveLength(3);
+    expect(groups).toHaveLength(FUNCTIONS.length);
     for (const group of groups) {
       expect(group.Properties.DeploymentConfigName).toBe('CodeDeployDefault.LambdaAllAtOnce');
       expect(group.Properties.AlarmConfiguration.Alarms.length).toBeGreaterThanOrEqual(3);

@@ -143,7 +143,8 @@ describe('Lambda (issue point 5)', () => {
   test('the tally reads the reports stream one batch per shard at a time, only inserted events, named by shard (tumbling window), failures to a queue', () => {
     template.hasResourceProperties('AWS::DynamoDB::Table', { StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' } });
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      FunctionName: { Ref: functionId('Contacts tally') },
+      // The live alias, never $LATEST: a release reaches the stream through its canary (lib/gradual-deployment.ts).
+      FunctionName: { 'Fn::Join': ['', Match.arrayWith([':live'])] },
       StartingPosition: 'TRIM_HORIZON',
       ParallelizationFactor: 1,
       TumblingWindowInSeconds: Match.anyValue(),
@@ -152,8 +153,10 @@ describe('Lambda (issue point 5)', () => {
       FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { Keys: { pk: { S: [{ prefix: 'event#' }] } } } }) }] },
       DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
     });
-    // Retried until it succeeds or its records leave the stream: no MaximumRetryAttempts or MaximumRecordAgeInSeconds set.
+    // The tally's alias: its function's name with ":live".
     const mapping = Object.values(resources('AWS::Lambda::EventSourceMapping'))[0] as any;
+    expect(JSON.stringify(mapping.Properties.FunctionName)).toMatch(/"Ref":"TallyDeploymentLive[0-9A-F]+"/);
+    // Retried until it succeeds or its records leave the stream: no MaximumRetryAttempts or MaximumRecordAgeInSeconds set.
     expect(mapping.Properties.MaximumRetryAttempts).toBeUndefined();
     expect(mapping.Properties.MaximumRecordAgeInSeconds).toBeUndefined();
   });

@@ -1,7 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { runProbes, type Invocation, type Probe } from '../../lambda/deploy/probes';
 import { CANARY_EMAIL, CANARY_FACTORY_ID } from '../../lambda/domain/canary';
-import { contactsProbes, controlRoomProbes, ingestProbes } from '../../lib/pre-traffic-probes';
+import { contactsProbes, controlRoomProbes, tallyProbes, ingestProbes } from '../../lib/pre-traffic-probes';
 import { lambdaContext } from '../support/events';
 
 /**
@@ -47,6 +47,7 @@ describe.each([
   ['contacts API', '../../lambda/api/handler', contactsProbes()],
   ['ingest API', '../../lambda/api/ingest-handler', ingestProbes()],
   ['control room', '../../lambda/control/handler', controlRoomProbes(HOOK_ROLE)],
+  ['tally', '../../lambda/tally/entry', tallyProbes()],
 ])('the %s function', (_, module, probes) => {
   test('passes every probe of its hook, in order', async () => {
     const outcomes = await runProbes(invoker(await loadEntry(module)), probes);
