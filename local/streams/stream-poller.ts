@@ -65,6 +65,8 @@ type Checkpoints = Record<string, { streamArn: string; shards: Record<string, st
 
 /** Records per GetRecords call: the API's most. */
 const RECORDS_PER_CALL = 1000;
+/** Records per batch at most: the tally's event source mapping's batch size (lib/tally.ts). */
+const BATCH_SIZE = 1000;
 /** A failed batch is tried again after this long, doubling up to RETRY_MAX_MS. */
 const RETRY_MS = 200;
 const RETRY_MAX_MS = 5000;
@@ -151,38 +153,51 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
     return found.ShardIterator;
   }
 
-  /** One consumer, one shard: every record there is now, batch by batch. Answers whether it failed. */
+  /**
+   * One consumer, one shard: every record there is now, in batches of up
+   * to BATCH_SIZE, as Lambda's batching window gathers them (what came in
+   * since the last pass goes as one batch; a backlog as full batches back to
+   * back). Its place moves on only when the consumer took the batch.
+   * Answers whether it failed.
+   */
   async function readShard(consumer: StreamConsumer, shardId: string, place: ShardPlace): Promise<boolean> {
     for (;;) {
-      place.iterator ??= await iteratorFor(shardId, place);
-      if (!place.iterator) {
-        place.closed = true;
-        return false;
+      const gathered: DynamoDBRecord[] = [];
+      let iterator = place.iterator ?? (await iteratorFor(shardId, place));
+      let after = place.after;
+      let ended = false;
+      while (iterator && gathered.length < BATCH_SIZE) {
+        const page = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: Math.min(RECORDS_PER_CALL, BATCH_SIZE - gathered.length) }));
+        const records = (page.Records ?? []).map((record) => lambdaRecord(record, streamArn));
+        gathered.push(...records);
+        after = records[records.length - 1]?.dynamodb?.SequenceNumber ?? after;
+        iterator = page.NextShardIterator;
+        if (records.length === 0) {
+          ended = true;
+          break;
+        }
       }
-      const page = await streams.send(new GetRecordsCommand({ ShardIterator: place.iterator, Limit: RECORDS_PER_CALL }));
-      const records = (page.Records ?? []).map((record) => lambdaRecord(record, streamArn));
-      const accepted = records.filter((record) => consumer.accepts(record));
+      const accepted = gathered.filter((record) => consumer.accepts(record));
       if (accepted.length > 0) {
         try {
           await consumer.handle({ Records: accepted, shardId, state: {} });
         } catch (error) {
           counts[consumer.name]!.failures += 1;
           options.onError?.(consumer.name, error);
-          // From the same record again, next time.
+          // From the first record of this batch again, next time.
           place.iterator = undefined;
           return true;
         }
         counts[consumer.name]!.records += accepted.length;
         counts[consumer.name]!.batches += 1;
       }
-      const last = records[records.length - 1]?.dynamodb?.SequenceNumber;
-      if (last) place.after = last;
-      place.iterator = page.NextShardIterator;
-      if (!place.iterator) {
+      place.after = after;
+      place.iterator = iterator;
+      if (!iterator) {
         place.closed = true;
         return false;
       }
-      if (records.length === 0) return false;
+      if (ended) return false;
     }
   }
 
