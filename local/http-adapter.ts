@@ -37,6 +37,20 @@ export const REQUEST_TIME_LIMITS = { headersMs: 10_000, requestMs: 30_000 } as c
  */
 export const DEFAULT_INVOCATION_LIMITS: InvocationLimits = { concurrency: 8, maxWaiting: 10_000 };
 
+/**
+ * The handler calls at once from `LOCAL_CONCURRENCY` (1 to 1,000), else the
+ * default: on AWS Lambda adds containers as requests come, so a model of a
+ * storm on a slower store (the semantics proxy: docs/capacity.md#the-storm-benchmark)
+ * needs more calls in flight than DynamoDB Local alone does.
+ */
+export function invocationLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): InvocationLimits {
+  const value = env.LOCAL_CONCURRENCY;
+  if (value === undefined || value === '') return DEFAULT_INVOCATION_LIMITS;
+  const concurrency = Number(value);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1000) throw new Error(`LOCAL_CONCURRENCY must be a whole number from 1 to 1000, got "${value}"`);
+  return { ...DEFAULT_INVOCATION_LIMITS, concurrency };
+}
+
 const GATEWAY_MAX_BODY = 10 * 1024 * 1024;
 
 /** Decodes a query component as API Gateway does: `+` is a space, bad escapes stay as sent. */

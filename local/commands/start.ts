@@ -18,7 +18,7 @@ import type { StreamHandler } from '../streams/consumers';
 import { parseCommandLine, runCommand, UsageError } from '../cli';
 import { serveStore, type ServedStore } from '../store';
 import { hostHandler, sourceHandlers } from '../host';
-import { createHttpAdapter, listen } from '../http-adapter';
+import { createHttpAdapter, invocationLimitsFromEnv, listen } from '../http-adapter';
 import { DEFAULT_API_PORT, DEFAULT_DYNAMODB_PORT, LOCAL_DATA_DIR, PROJECT_ROOT } from '../paths';
 import { isPortInUse, portFromEnv } from '../ports';
 import { SetupError } from '../setup-error';
@@ -42,7 +42,8 @@ minute it stops instead, with the reason and exit code 1.
              the files \`cdk deploy\` uploads, instead of the TypeScript sources
 
 Environment: PORT, DYNAMODB_PORT (default 8000), DYNAMODB_ENDPOINT, LOG_LEVEL
-(DEBUG, INFO, WARN, ERROR, SILENT; default INFO: one JSON line per request).`;
+(DEBUG, INFO, WARN, ERROR, SILENT; default INFO: one JSON line per request),
+LOCAL_CONCURRENCY (handler calls at once, default 8).`;
 
 /** The handlers to serve: the Lambda entry points' sources, or the assets `cdk synth` bundles from them (the tally's too). */
 async function loadHandlers(bundle: boolean): Promise<{ contacts: ApiHandler; ingest: ApiHandler; tally?: StreamHandler }> {
@@ -114,7 +115,7 @@ runCommand(USAGE, async (argv) => {
     const handlers = await loadHandlers(values.bundle === true);
     // The tally: events counted into their issues from the reports table's stream, as on AWS.
     streams = await startReportStreams({ endpoint: store.endpoint, dataDir: LOCAL_DATA_DIR, say, tally: handlers.tally });
-    server = createHttpAdapter(hostHandler(handlers));
+    server = createHttpAdapter(hostHandler(handlers), { invocations: invocationLimitsFromEnv() });
     await listen(server, port).catch((error: NodeJS.ErrnoException) => {
       throw error.code === 'EADDRINUSE' ? busy() : error;
     });
