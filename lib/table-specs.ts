@@ -6,6 +6,7 @@
  * lambda/store/schema.ts, which the code reading and writing items uses.
  */
 import {
+  ALERTS_KEY,
   CONTACTS_BY_COMPANY,
   CONTACTS_KEY,
   EXPIRES_AT,
@@ -53,4 +54,7 @@ export const TABLE_SPECS: Readonly<Record<keyof TableNames, TableSpec>> = {
   // byFeed), issues (by status and last seen, through byFeed too), an issue's events (byIssue),
   // and its per-address limiter items; all expire.
   reports: { ...REPORTS_KEY, indexes: [REPORTS_BY_FEED, REPORTS_BY_ISSUE], timeToLiveAttribute: EXPIRES_AT },
+  // Issue alerts (docs/alerts.md): a factory's settings and destinations in its partition, each alert and
+  // each destination's deliveries in partitions of their own; no index. Alerts and deliveries expire.
+  alerts: { ...ALERTS_KEY, indexes: [], timeToLiveAttribute: EXPIRES_AT },
 };
