@@ -6,12 +6,21 @@ import { KeyAdmin } from '../store/key-admin';
 import { readReport, readReportPage } from '../store/report-page';
 import type { TableNames } from '../store/schema';
 import { DynamoControlStore } from '../store/dynamo-control-store';
+import { addressPolicyFromEnv, alertStoreOf, linkBaseFromEnv } from '../alerts/dependencies';
+import type { AddressPolicy } from '../alerts/address-policy';
+import type { Resolve } from '../alerts/guarded-lookup';
+import { webhookSender } from '../alerts/webhook-sender';
 import type { AdminDependencies } from './admin-operations';
+import type { AlertOperationsDependencies } from './alert-operations';
 import type { ControlDependencies } from './operations';
 
 /** Where the key and report operations work: the keys and reports tables, when the control room is given them. */
 export interface AdminWiring {
-  tables: Partial<Pick<TableNames, 'keys' | 'reports'>>;
+  tables: Partial<Pick<TableNames, 'keys' | 'reports' | 'alerts'>>;
+  /** Which webhook destinations may be reached: from the environment (ALERTS_ALLOW_LOOPBACK) unless given. */
+  alertPolicy?: AddressPolicy;
+  /** Resolves destination hosts (the system's resolver unless given: a stub in the tests). */
+  resolve?: Resolve;
   /** Requests per minute of a new secret key given none. */
   defaultRateLimit?: number;
 }
@@ -54,5 +63,18 @@ export function controlDependencies(
     },
     issues: new DynamoIssueStore(doc, tables.reports),
     ...(admin ? adminDependencies(doc, admin) : {}),
+    ...(admin?.tables.alerts ? { alerts: alertDependencies(doc, admin.tables.alerts, admin) } : {}),
+  };
+}
+
+/** The alert operations on DynamoDB, with the guarded sender "send a test" uses. */
+export function alertDependencies(doc: DynamoDBDocumentClient, table: string, wiring: Pick<AdminWiring, 'alertPolicy' | 'resolve'> = {}): AlertOperationsDependencies {
+  const policy = wiring.alertPolicy ?? addressPolicyFromEnv();
+  return {
+    store: alertStoreOf(doc, table),
+    send: webhookSender({ policy, ...(wiring.resolve ? { resolve: wiring.resolve } : {}) }),
+    policy,
+    ...(wiring.resolve ? { resolve: wiring.resolve } : {}),
+    linkBase: linkBaseFromEnv(),
   };
 }

@@ -1,5 +1,7 @@
 import { InvalidCursorError, StorageUnavailableError } from '../domain/errors';
 import { AdminNotFoundError, AdminRequestError, runAdmin, type AdminDependencies } from './admin-operations';
+import { runAlertOperation, type AlertOperationsDependencies } from './alert-operations';
+import { isAlertRequest } from './alert-requests';
 import { encodeCursor } from '../enrichment/cursor';
 import type { StoredContact } from '../enrichment/ports';
 import { runBulk } from '../enrichment/run-bulk';
@@ -17,6 +19,8 @@ export interface ControlDependencies extends AdminDependencies {
   enrichment: EnrichmentContext;
   /** Bug-report issues of the ingest API (docs/report-issues.md). */
   issues: IssueStore;
+  /** Issue alerts: webhook destinations, their deliveries, the spike settings (docs/alerts.md). */
+  alerts?: AlertOperationsDependencies;
   now?: () => Date;
 }
 
@@ -156,6 +160,7 @@ async function run(deps: ControlDependencies, request: ControlRequest, caller: C
     case 'issues.reopen':
       return runIssueOperation(deps.issues, request, caller, deps.now?.() ?? new Date());
     default:
+      if (isAlertRequest(request)) return runAlertOperation(deps, request, caller, deps.now?.() ?? new Date());
       return runAdmin(deps, request, deps.now?.() ?? new Date());
   }
 }
@@ -189,6 +194,7 @@ export async function handleControlRequest(
     factoryId: request.factoryId,
     ...('contactId' in request ? { contactId: request.contactId } : {}),
     ...('issueId' in request ? { issueId: request.issueId } : {}),
+    ...('destinationId' in request && request.destinationId !== undefined ? { destinationId: request.destinationId } : {}),
     principal: caller.principal,
   };
   try {

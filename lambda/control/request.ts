@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { clearableField, type ClearableField } from '../domain/cleared';
 import { ADMIN_OPERATIONS, type AdminRequest } from './admin-requests';
+import { ALERT_OPERATIONS, type AlertRequest } from './alert-requests';
 import { EXPORT_FORMATS, type ExportFormat } from './export-format';
 import { issueOperations, withIssueDefaults, type IssueRequest } from './issue-requests';
 import { optionalWholeNumber } from './whole-number';
@@ -81,6 +82,7 @@ const operations = {
   'enrichment.usage': z.strictObject({ operation: z.literal('enrichment.usage'), factoryId }),
   ...issueOperations(factoryId),
   ...ADMIN_OPERATIONS,
+  ...ALERT_OPERATIONS,
 } as const;
 
 export type OperationName = keyof typeof operations;
@@ -100,7 +102,8 @@ export type ControlRequest =
   | Parsed<'enrichment.bulk'>
   | Parsed<'enrichment.usage'>
   | IssueRequest
-  | AdminRequest;
+  | AdminRequest
+  | AlertRequest;
 
 /** A request the control room must fix: answered 400 `{"error"}` with this message. */
 export class InvalidRequestError extends Error {

@@ -1,4 +1,5 @@
 import { userInfo } from 'node:os';
+import { LOCAL_POLICY } from '../../lambda/alerts/address-policy';
 import { controlDependencies } from '../../lambda/control/dependencies';
 import { handleControlRequest } from '../../lambda/control/operations';
 import { platformName } from '../../lambda/enrichment/config';
@@ -56,8 +57,9 @@ export const localPrincipal = (): string => `local:${userInfo().username}`;
  * the principal.
  */
 async function localClient(): Promise<ControlClient> {
-  const store = await connectStore({}, ['contacts', 'reference', 'keys', 'reports']);
-  const deps = controlDependencies(store.doc, store.tables, platformName(), { tables: store.tables, defaultRateLimit: store.defaultRateLimit });
+  const store = await connectStore({}, ['contacts', 'reference', 'keys', 'reports', 'alerts']);
+  // On one's own machine a webhook receiver on loopback may be tested (docs/alerts.md#outbound-requests).
+  const deps = controlDependencies(store.doc, store.tables, platformName(), { tables: store.tables, defaultRateLimit: store.defaultRateLimit, alertPolicy: LOCAL_POLICY });
   const caller = { principal: localPrincipal() };
   const send = async (request: unknown): Promise<ControlReply> => {
     const answer = await handleControlRequest(deps, request, caller);
