@@ -32,7 +32,7 @@ export interface SpikeFacts {
 
 /**
  * One occurrence of something an alert is due for, with an id that names
- * the occurrence (`new:<iss>:<firstSeen>`, `regressed:<iss>:<n>`,
+ * the occurrence (`new:<iss>:<firstSeen>`, `regressed:<iss>:<firstSeen>:<n>`,
  * `spike:<iss>:<bucket>`): whatever the number of stream records that show
  * it, it is stored once under that id.
  */

@@ -24,7 +24,8 @@ export function spikeThreshold(counts: Record<number, number>, bucket: number, s
  * with a conditional put under its id makes one alert per occurrence.
  *
  * - issue.created: the item is new, or replaced an expired one (firstSeen changed);
- * - issue.regressed: `regressions` grew (a resolved issue got an event), one per step;
+ * - issue.regressed: `regressions` grew (a resolved issue got an event), one per step (the
+ *   id names the issue's life by its firstSeen: an issue that expired and came back counts anew);
  * - issue.spiking: a 5-minute bucket reaches its threshold in this write and
  *   was under it before; never for an ignored issue.
  */
@@ -37,7 +38,7 @@ export function alertsOf(before: IssueSnapshot | undefined, after: IssueSnapshot
 
   const regressionsBefore = created ? 0 : before.regressions;
   for (let n = regressionsBefore + 1; n <= after.regressions; n += 1) {
-    alerts.push({ alertId: `regressed:${issueId}:${n}`, type: 'issue.regressed', occurredAt: after.regressedAt ?? after.lastSeen, issue: after });
+    alerts.push({ alertId: `regressed:${issueId}:${after.firstSeen}:${n}`, type: 'issue.regressed', occurredAt: after.regressedAt ?? after.lastSeen, issue: after });
   }
 
   if (after.status !== 'ignored') {

@@ -24,6 +24,9 @@ import { SetupError } from '../setup-error';
 import { registerServer, unregisterServer } from '../server-registry';
 import { liveStore, removeLock } from '../store-lock';
 import { onStopRequest } from '../stop-signals';
+import { startLocalAlerts, type LocalAlerts } from '../alerts/local-alerts';
+import { createDocumentClient, dynamoConfigFromEnv } from '../../lambda/store/dynamo-client';
+import { tableNamesFromEnv } from '../../lambda/store/schema';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -70,6 +73,7 @@ runCommand(USAGE, async (argv) => {
 
   let store: ServedStore | undefined;
   let server: Server | undefined;
+  let alerts: LocalAlerts | undefined;
   let stopping = false;
   const stop = async (code = 0) => {
     if (stopping) {
@@ -82,6 +86,7 @@ runCommand(USAGE, async (argv) => {
     say('stopping …');
     server?.close();
     server?.closeAllConnections();
+    alerts?.stop();
     unregisterServer();
     await store?.stop();
     removeLock(LOCAL_DATA_DIR);
@@ -105,6 +110,9 @@ runCommand(USAGE, async (argv) => {
     registerServer({ dataDir: LOCAL_DATA_DIR, endpoint: store.endpoint, api: `http://localhost:${port}` });
     // The Lambda entry point itself, configured by the environment as on AWS.
     process.env.DYNAMODB_ENDPOINT = store.endpoint;
+    // Webhook deliveries (docs/alerts.md#under-npm-start): the deliverer's code on timers; pending ones resume.
+    alerts = await startLocalAlerts(createDocumentClient(dynamoConfigFromEnv()), tableNamesFromEnv().alerts);
+    if (alerts.resumed > 0) say(`alerts: ${alerts.resumed} pending webhook deliveries queued again`);
     server = createHttpAdapter(hostHandler(await loadHandlers(values.bundle === true)));
     await listen(server, port).catch((error: NodeJS.ErrnoException) => {
       throw error.code === 'EADDRINUSE' ? busy() : error;
