@@ -70,8 +70,12 @@ export interface Receiver {
   received: Received[];
   /** TCP connections accepted, requests or not. */
   connections(): number;
-  /** The requests whose signature the Standard Webhooks library verified with this secret. */
-  verifiedWith(secret: string): Received[];
+  /**
+   * The requests whose signature the Standard Webhooks library verified with
+   * this secret; `sentAt` gives the time to verify each at when the sender ran
+   * on a clock of the test's (the library refuses timestamps 5 minutes off).
+   */
+  verifiedWith(secret: string, sentAt?: (entry: Received) => number): Received[];
   close(): Promise<void>;
 }
 
@@ -102,13 +106,16 @@ export async function startReceiver(status: (n: number, request: Received) => nu
     port,
     received,
     connections: () => connections,
-    verifiedWith: (secret) =>
+    verifiedWith: (secret, sentAt) =>
       received.filter((entry) => {
+        const clock = sentAt ? jest.spyOn(Date, 'now').mockReturnValue(sentAt(entry)) : undefined;
         try {
           new Webhook(secret).verify(entry.body, entry.headers as Record<string, string>);
           return true;
         } catch {
           return false;
+        } finally {
+          clock?.mockRestore();
         }
       }),
     close: () =>
