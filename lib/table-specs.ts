@@ -36,6 +36,8 @@ export interface TableSpec {
   indexes: readonly IndexSpec[];
   /** Epoch-seconds attribute DynamoDB's time to live removes items by. */
   timeToLiveAttribute?: string;
+  /** A change stream with each write's item before and after (the reports table's feeds the alert notifier). */
+  stream?: 'NEW_AND_OLD_IMAGES';
 }
 
 export const TABLE_SPECS: Readonly<Record<keyof TableNames, TableSpec>> = {
@@ -53,7 +55,7 @@ export const TABLE_SPECS: Readonly<Record<keyof TableNames, TableSpec>> = {
   // What the ingest API stores: events and feature requests (newest first per factory through
   // byFeed), issues (by status and last seen, through byFeed too), an issue's events (byIssue),
   // and its per-address limiter items; all expire.
-  reports: { ...REPORTS_KEY, indexes: [REPORTS_BY_FEED, REPORTS_BY_ISSUE], timeToLiveAttribute: EXPIRES_AT },
+  reports: { ...REPORTS_KEY, indexes: [REPORTS_BY_FEED, REPORTS_BY_ISSUE], timeToLiveAttribute: EXPIRES_AT, stream: 'NEW_AND_OLD_IMAGES' },
   // Issue alerts (docs/alerts.md): a factory's settings and destinations in its partition, each alert and
   // each destination's deliveries in partitions of their own; no index. Alerts and deliveries expire.
   alerts: { ...ALERTS_KEY, indexes: [], timeToLiveAttribute: EXPIRES_AT },

@@ -1,5 +1,5 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { TABLE_SPECS, type TableSpec } from './table-specs';
 
@@ -39,6 +39,7 @@ export class ContactsTables extends Construct {
       const created = new Table(this, id, {
         ...common,
         timeToLiveAttribute: spec.timeToLiveAttribute,
+        stream: spec.stream === 'NEW_AND_OLD_IMAGES' ? StreamViewType.NEW_AND_OLD_IMAGES : undefined,
         partitionKey: { name: spec.partitionKey, type: AttributeType.STRING },
         sortKey: spec.sortKey === undefined ? undefined : { name: spec.sortKey, type: AttributeType.STRING },
       });

@@ -49,6 +49,7 @@ export function tableDefinition(name: string, spec: TableSpec): CreateTableComma
     KeySchema: keySchema(spec.partitionKey, spec.sortKey),
   };
   if (spec.indexes.length > 0) definition.GlobalSecondaryIndexes = spec.indexes.map(indexDefinition);
+  if (spec.stream) definition.StreamSpecification = { StreamEnabled: true, StreamViewType: spec.stream };
   return definition;
 }
 

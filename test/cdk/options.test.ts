@@ -25,6 +25,8 @@ describe('resolveDeployOptions', () => {
       logLevel: 'INFO',
       removalPolicy: 'retain',
       reportRetentionDays: 90,
+      alertEmails: [],
+      alertLinkBase: 'http://127.0.0.1:4000',
     });
   });
 
@@ -120,7 +122,7 @@ describe('a stack deployed with options', () => {
 
   test('sets LOG_LEVEL on every function', () => {
     const functions = Object.values(resourcesOf(template, 'AWS::Lambda::Function')) as { Properties: { Environment: { Variables: Record<string, unknown> } } }[];
-    expect(functions.map((f) => f.Properties.Environment.Variables.LOG_LEVEL)).toEqual(['WARN', 'WARN', 'WARN']);
+    expect(functions.map((f) => f.Properties.Environment.Variables.LOG_LEVEL)).toEqual(['WARN', 'WARN', 'WARN', 'WARN', 'WARN']);
   });
 
   test('gives the ingest function the report retention, in days', () => {
@@ -132,7 +134,7 @@ describe('a stack deployed with options', () => {
 
   test('keeps the functions\' logs logRetentionDays and the access logs accessLogRetentionDays', () => {
     const days = Object.values(resourcesOf(template, 'AWS::Logs::LogGroup')).map((g) => g.Properties.RetentionInDays).sort();
-    expect(days).toEqual([365, 7, 7, 7]);
+    expect(days).toEqual([365, 7, 7, 7, 7, 7]);
   });
 
   test('removalPolicy=destroy: tables and logs go with the stack, and deletion protection is off', () => {

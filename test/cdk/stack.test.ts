@@ -63,7 +63,8 @@ function dynamoGrants(fnId: string): Record<string, string[]> {
 
 describe('Lambda (issue point 5)', () => {
   test('the API function: Node.js 22, arm64, bundled handler, bounded timeout, table names in env', () => {
-    template.resourceCountIs('AWS::Lambda::Function', 3);
+    // The API, ingest and control-room functions, and the alert notifier and deliverer (test/cdk/alerts.test.ts).
+    template.resourceCountIs('AWS::Lambda::Function', 5);
     template.hasResourceProperties('AWS::Lambda::Function', {
       Description: Match.stringLikeRegexp('^Contacts API'),
       Runtime: 'nodejs22.x',
@@ -283,7 +284,7 @@ describe('Lambda (issue point 5)', () => {
 describe('logs', () => {
   test('function logs are kept 30 days and access logs 90 by default, and kept when the stack is deleted', () => {
     const groups = Object.values(template.findResources('AWS::Logs::LogGroup')) as any[];
-    expect(groups.map((g) => g.Properties.RetentionInDays).sort()).toEqual([30, 30, 30, 90]);
+    expect(groups.map((g) => g.Properties.RetentionInDays).sort()).toEqual([30, 30, 30, 30, 30, 90]);
     for (const group of groups) expect(group.DeletionPolicy).toBe('Retain');
   });
 });
@@ -336,8 +337,9 @@ describe('the control-room function (internal)', () => {
     expect(permissions).toHaveLength(2);
   });
 
-  test('may only read and update contacts, query the byCompany index, read the reference dataset, manage keys, read reports and read and update issues', () => {
+  test('may only read and update contacts, query the byCompany index, read the reference dataset, manage keys, read reports, read and update issues, and manage alert destinations', () => {
     expect(dynamoGrants(functionId('Contacts control room'))).toEqual({
+      TablesAlerts: ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
       TablesContacts: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
       'TablesContacts/index/byCompany': ['dynamodb:Query'],
       TablesReference: ['dynamodb:GetItem'],
@@ -420,7 +422,7 @@ describe('API Gateway (issue point 6)', () => {
 describe('tables (issue point 7)', () => {
   test('all on demand, with point-in-time recovery, encryption, deletion protection, retained on delete', () => {
     const tables = template.findResources('AWS::DynamoDB::Table');
-    expect(Object.keys(tables)).toHaveLength(4);
+    expect(Object.keys(tables)).toHaveLength(5);
     for (const table of Object.values(tables) as any[]) {
       expect(table.DeletionPolicy).toBe('Retain');
       expect(table.UpdateReplacePolicy).toBe('Retain');
