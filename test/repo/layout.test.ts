@@ -39,6 +39,7 @@ const DYNAMO_WIRING = [
   'lambda/api/ingest/dynamo-dependencies.ts',
   'lambda/control/dependencies.ts',
   'lambda/enrichment/sources/index.ts',
+  'lambda/alerts/dependencies.ts',
 ];
 
 describe('layout', () => {
@@ -83,6 +84,12 @@ describe('layout', () => {
     ];
     const pure = /^@aws-sdk\/|\/store\/|dynamo/;
     expect(rules.flatMap((file) => importsOf(file).filter((spec) => pure.test(spec)).map((spec) => `${file} → ${spec}`))).toEqual([]);
+  });
+
+  test('the rules of alerts (triggers, payload, signature, retries, the outbound guard, fan-out and delivery) import no AWS SDK and no store; only the wiring and the two entry points reach lambda/store', () => {
+    const wiring = ['lambda/alerts/dependencies.ts', 'lambda/alerts/notifier-handler.ts', 'lambda/alerts/deliverer-handler.ts'];
+    const adapters = ['lambda/alerts/sqs-delivery-queue.ts', 'lambda/alerts/sns-platform-topic.ts'];
+    expect(offenders('lambda/alerts', /^@aws-sdk\/|(^|\/)store\//, [...wiring, ...adapters])).toEqual([]);
   });
 
   test('DynamoDB is reached only from lambda/store: no other module of lambda or lib imports a DynamoDB SDK package but the wiring', () => {
