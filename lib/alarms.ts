@@ -12,6 +12,7 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Operation, type Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
@@ -50,6 +51,9 @@ export interface ServiceAlarmsProps {
   apiFunction: IFunction;
   ingestFunction: IFunction;
   controlRoomFunction: IFunction;
+  /** The stream consumer that counts events into issues (lib/tally.ts), and where its failed batches are described. */
+  tallyFunction: IFunction;
+  tallyFailures: IQueue;
   contactsTable: Table;
   keysTable: Table;
   reportsTable: Table;
@@ -228,6 +232,37 @@ export class ServiceAlarms extends Construct {
         slug: 'control-room-function-throttles',
         meaning: 'Lambda refused to run the control-room function (concurrency exhausted) at least once in 5 minutes.',
         metric: props.controlRoomFunction.metricThrottles({ statistic: 'Sum', period: PERIOD, label: 'control room function throttles' }),
+        threshold: 1,
+        datapointsToAlarm: 1,
+        evaluationPeriods: 1,
+      },
+      {
+        slug: 'tally-behind',
+        meaning: 'The tally is 5 minutes or more behind the reports table\'s stream for 10 minutes: issue counts and event lists lag (events are stored, nothing is lost yet; records leave the stream after 24 hours).',
+        metric: new Metric({
+          namespace: 'AWS/Lambda',
+          metricName: 'IteratorAge',
+          dimensionsMap: { FunctionName: props.tallyFunction.functionName },
+          statistic: 'Maximum',
+          period: PERIOD,
+          label: 'tally iterator age (ms)',
+        }),
+        threshold: 300_000,
+        datapointsToAlarm: 2,
+        evaluationPeriods: 2,
+      },
+      {
+        slug: 'tally-function-errors',
+        meaning: 'The tally failed 3 or more batches in 5 minutes: they are retried (counted once when they pass), but counts lag while it fails.',
+        metric: props.tallyFunction.metricErrors({ statistic: 'Sum', period: PERIOD, label: 'tally errors' }),
+        threshold: 3,
+        datapointsToAlarm: 1,
+        evaluationPeriods: 1,
+      },
+      {
+        slug: 'tally-batches-dropped',
+        meaning: 'A batch of the reports table\'s stream could not be tallied before its records left the stream: some stored events are missing from their issues\' counts.',
+        metric: props.tallyFailures.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: PERIOD, label: 'tally batches dropped' }),
         threshold: 1,
         datapointsToAlarm: 1,
         evaluationPeriods: 1,

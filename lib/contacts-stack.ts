@@ -10,6 +10,7 @@ import { resolveDeployOptions, type DeployOptions } from './deploy-options';
 import { IngestApi } from './ingest-api';
 import { OUTPUTS } from './outputs';
 import { ContactsTables } from './tables';
+import { Tally } from './tally';
 
 export { OUTPUTS };
 
@@ -21,14 +22,16 @@ const retention = (days: number): RetentionDays => days as RetentionDays;
 
 /**
  * The contacts service: tables, the API Lambda and its REST API, the ingest
- * Lambda on the same REST API (/ingest/v1/*), the internal control-room
- * Lambda, and the alarms and dashboard that watch them.
+ * Lambda on the same REST API (/ingest/v1/*), the tally on the reports
+ * table's stream, the internal control-room Lambda, and the alarms and
+ * dashboard that watch them.
  */
 export class ContactsStack extends Stack {
   readonly options: DeployOptions;
   readonly tables: ContactsTables;
   readonly api: ContactsApi;
   readonly ingest: IngestApi;
+  readonly tally: Tally;
   readonly controlRoom: ControlRoom;
   readonly alerts: Alerts;
   readonly alarms: ServiceAlarms;
@@ -65,6 +68,12 @@ export class ContactsStack extends Stack {
       logRetention: retention(options.logRetentionDays),
       removalPolicy,
     });
+    this.tally = new Tally(this, 'Tally', {
+      reportsTable: this.tables.reports,
+      logLevel: options.logLevel,
+      logRetention: retention(options.logRetentionDays),
+      removalPolicy,
+    });
     this.alerts = new Alerts(this, 'Alerts', {
       reportsTable: this.tables.reports,
       alertsTable: this.tables.alerts,
@@ -93,6 +102,8 @@ export class ContactsStack extends Stack {
       apiFunction: this.api.handler,
       ingestFunction: this.ingest.handler,
       controlRoomFunction: this.controlRoom.handler,
+      tallyFunction: this.tally.handler,
+      tallyFailures: this.tally.failures,
       contactsTable: this.tables.contacts,
       keysTable: this.tables.keys,
       reportsTable: this.tables.reports,
@@ -150,5 +161,6 @@ export class ContactsStack extends Stack {
     new CfnOutput(this, OUTPUTS.accessLogGroup, { value: this.api.accessLogs.logGroupName });
     new CfnOutput(this, OUTPUTS.controlRoomLogGroup, { value: this.controlRoom.handler.logGroup.logGroupName });
     new CfnOutput(this, OUTPUTS.ingestLogGroup, { value: this.ingest.handler.logGroup.logGroupName });
+    new CfnOutput(this, OUTPUTS.tallyLogGroup, { value: this.tally.handler.logGroup.logGroupName });
   }
 }

@@ -21,6 +21,7 @@ export const OUTPUTS = {
   accessLogGroup: 'AccessLogGroupName',
   ingestFunction: 'IngestFunctionName',
   ingestLogGroup: 'IngestLogGroupName',
+  tallyLogGroup: 'TallyLogGroupName',
   controlRoomLogGroup: 'ControlRoomLogGroupName',
 } as const;
 

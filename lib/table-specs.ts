@@ -36,8 +36,8 @@ export interface TableSpec {
   indexes: readonly IndexSpec[];
   /** Epoch-seconds attribute DynamoDB's time to live removes items by. */
   timeToLiveAttribute?: string;
-  /** A change stream with each write's item before and after (the reports table's feeds the alert notifier). */
-  stream?: 'NEW_AND_OLD_IMAGES';
+  /** The table's change stream and what its records carry, when it has one (a consumer reads it: lib/tally.ts). */
+  stream?: 'NEW_IMAGE' | 'NEW_AND_OLD_IMAGES';
 }
 
 export const TABLE_SPECS: Readonly<Record<keyof TableNames, TableSpec>> = {
@@ -52,9 +52,10 @@ export const TABLE_SPECS: Readonly<Record<keyof TableNames, TableSpec>> = {
   keys: { ...KEYS_KEY, indexes: [KEYS_BY_FACTORY, KEYS_BY_KEY_ID] },
   // The vendor dataset enrichment reads, loaded by `enrich -- load-dataset`.
   reference: { ...REFERENCE_KEY, indexes: [] },
-  // What the ingest API stores: events and feature requests (newest first per factory through
-  // byFeed), issues (by status and last seen, through byFeed too), an issue's events (byIssue),
-  // and its per-address limiter items; all expire.
+  // What the ingest API stores: events, feature requests (newest first per factory through
+  // byFeed), issues (by status and last seen, through byFeed too), the feed pages listing events
+  // (byFeed per factory, byIssue per issue), and its limiter items; all expire. Its stream feeds
+  // the tally (events into issues) and the alerts: old and new images, so a consumer sees a change.
   reports: { ...REPORTS_KEY, indexes: [REPORTS_BY_FEED, REPORTS_BY_ISSUE], timeToLiveAttribute: EXPIRES_AT, stream: 'NEW_AND_OLD_IMAGES' },
   // Issue alerts (docs/alerts.md): a factory's settings and destinations in its partition, each alert and
   // each destination's deliveries in partitions of their own; no index. Alerts and deliveries expire.

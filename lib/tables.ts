@@ -39,7 +39,7 @@ export class ContactsTables extends Construct {
       const created = new Table(this, id, {
         ...common,
         timeToLiveAttribute: spec.timeToLiveAttribute,
-        stream: spec.stream === 'NEW_AND_OLD_IMAGES' ? StreamViewType.NEW_AND_OLD_IMAGES : undefined,
+        stream: spec.stream === undefined ? undefined : StreamViewType[spec.stream],
         partitionKey: { name: spec.partitionKey, type: AttributeType.STRING },
         sortKey: spec.sortKey === undefined ? undefined : { name: spec.sortKey, type: AttributeType.STRING },
       });

@@ -49,7 +49,7 @@ export function tableDefinition(name: string, spec: TableSpec): CreateTableComma
     KeySchema: keySchema(spec.partitionKey, spec.sortKey),
   };
   if (spec.indexes.length > 0) definition.GlobalSecondaryIndexes = spec.indexes.map(indexDefinition);
-  if (spec.stream) definition.StreamSpecification = { StreamEnabled: true, StreamViewType: spec.stream };
+  if (spec.stream !== undefined) definition.StreamSpecification = { StreamEnabled: true, StreamViewType: spec.stream };
   return definition;
 }
 
@@ -99,7 +99,14 @@ async function ensureIndexes(client: DynamoDBClient, name: string, spec: TableSp
   return added;
 }
 
-/** Creates whichever of the tables (or of their indexes) is missing; returns the names it created. */
+/** Turns on the stream of a table made by an older version without one; returns it as "table/stream". */
+async function ensureStream(client: DynamoDBClient, name: string, spec: TableSpec, existing: TableDescription): Promise<string[]> {
+  if (spec.stream === undefined || existing.StreamSpecification?.StreamEnabled) return [];
+  await client.send(new UpdateTableCommand({ TableName: name, StreamSpecification: { StreamEnabled: true, StreamViewType: spec.stream } }));
+  return [`${name}/stream`];
+}
+
+/** Creates whichever of the tables (or of their indexes, or their streams) is missing; returns the names it created. */
 export async function ensureTables(client: DynamoDBClient, names: TableNames): Promise<string[]> {
   const created: string[] = [];
   for (const { definition, spec } of tableDefinitions(names)) {
@@ -107,6 +114,7 @@ export async function ensureTables(client: DynamoDBClient, names: TableNames): P
     const existing = await describeTable(client, name);
     if (existing) {
       created.push(...(await ensureIndexes(client, name, spec, existing)));
+      created.push(...(await ensureStream(client, name, spec, existing)));
       continue;
     }
     await client.send(new CreateTableCommand(definition));

@@ -121,8 +121,9 @@ export const ERROR_RESPONSES = {
   },
   RateLimited: {
     description:
-      "Over the key's per-minute limit: wait `Retry-After` seconds and send the same request again. Every authenticated request counts. `RateLimit` says `r=0` and `t` equal to `Retry-After`.",
-    headers: ['Retry-After', ...RATE_LIMIT_HEADERS],
+      "Over the key's per-minute limit: wait `Retry-After` seconds and send the same request again. Every authenticated request counts. `RateLimit` says `r=0` and `t` equal to `Retry-After`. Also, without the rate-limit fields when the key check itself was refused, when the store refused a write for load (one partition past its write ceiling: docs/capacity.md): nothing of the request was written, and sending it again is safe.",
+    headers: ['Retry-After'],
+    optionalHeaders: RATE_LIMIT_HEADERS,
   },
   StorageUnavailable: {
     description:
@@ -144,7 +145,7 @@ export const ERROR_RESPONSES = {
     'Valid JSON, invalid content: `events` missing, not an array, empty or over 20; no valid event (each problem listed by index); a feature request\'s field (a `title` under 3 characters, a `requestId` that is not a UUID, a field of the wrong type). Nothing is stored.',
   ),
   IngestRateLimited: ingest(
-    "Over the key's per-minute limit, or the per-address limits (60 requests a minute, 10 feature requests an hour, per key and client address): wait `Retry-After` seconds.",
+    "Over the key's per-minute limit, an error's share of it (each issue at most half of the key's requests), or the per-address limits (60 requests a minute, 10 feature requests an hour, per key and client address); or the store refused for load (docs/capacity.md). Wait `Retry-After` seconds and send the same request again: events already stored by it count as duplicates.",
     ['Retry-After'],
   ),
   ReportStoreUnavailable: ingest('The store could not complete the call in time. Retrying the same request is safe: each report is stored once.', [

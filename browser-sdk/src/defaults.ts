@@ -16,7 +16,7 @@ export const DEFAULTS = {
   // Half the browser's 64 KiB keepalive budget: a request in flight leaves room for the last one at page close.
   maxRequestBytes: 32_768,
   maxQueuedEvents: 100,
-  maxRetries: 6,
+  maxRetries: 3,
   retryBaseMs: 1000,
   retryMaxMs: 60_000,
 } satisfies Omit<Config, 'key' | 'baseUrl' | 'release' | 'tags' | 'reporter' | 'beforeSend'>;

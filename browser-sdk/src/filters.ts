@@ -1,10 +1,18 @@
 import type { Pattern } from './types.js';
 
-/** Always ignored: cross-origin scripts' errors arrive as "Script error." with nothing to act on, and ResizeObserver's loop notice is harmless. */
-export const ALWAYS_IGNORED: readonly Pattern[] = [/^(Uncaught )?Script error\.?$/, /ResizeObserver loop/];
+/*
+ * The ingest API files the same texts and scripts away (lambda/ingest/fingerprint.ts,
+ * lambda/ingest/stack-frames.ts): test/rules/sdk-server-rules.test.ts holds the two equal.
+ */
 
-/** Scripts of browser extensions (chrome-extension://, moz-extension://, safari-web-extension://…). */
-const EXTENSION = /^[a-z-]*extension:\/\//i;
+/** A cross-origin script's error as the browser reports it, with nothing to act on. */
+const SCRIPT_ERROR = /^\s*(uncaught )?script error\.?\s*$/i;
+
+/** Always ignored: cross-origin scripts' "Script error.", and ResizeObserver's harmless loop notice. */
+export const ALWAYS_IGNORED: readonly Pattern[] = [SCRIPT_ERROR, /ResizeObserver loop/];
+
+/** Scripts of browser extensions, by their URL's scheme. */
+const EXTENSION = /^(chrome-extension|moz-extension|safari-extension|safari-web-extension|ms-browser-extension):/i;
 
 /** True when `text` contains one of the strings or matches one of the patterns. */
 export const matches = (text: string, patterns: readonly Pattern[]): boolean =>

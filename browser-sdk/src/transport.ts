@@ -1,16 +1,14 @@
-import { backoffDelay, retryAfterMs } from './backoff.js';
+import { retryable, retryWait } from './backoff.js';
 import { batches, byteLength, eventsBody, halves, nextBatchSize } from './batch.js';
 import { tellOnce } from './console.js';
 import type { Config, IngestEvent } from './types.js';
 
-/** An event waiting to be sent: its JSON text and size, made once. */
+/** An event waiting to be sent: its JSON text and size, made once, and the tries that failed so far. */
 interface Queued {
   json: string;
   bytes: number;
+  tries: number;
 }
-
-/** What became of one request: nothing more to do (undefined), or send it again after `waitMs`, a retry when `counts`. */
-type Outcome = { waitMs: number; counts: boolean } | undefined;
 
 /** The API's answer to one request. */
 export interface Answer {
@@ -42,22 +40,29 @@ export interface Transport {
   post(path: string, body: string): Promise<Answer | undefined>;
 }
 
+
 /**
- * Sends queued events to `POST /ingest/v1/events`, one request at a time:
- * in batches after `flushDelayMs`, by fetch with keepalive while the page
- * lives and by sendBeacon when it goes away. Every request is a "simple"
- * one (a text/plain string body, the key in ?key=), so no preflight is ever
- * needed, not even while the page closes. A 429 waits for Retry-After and
- * sends the same events again; a 503, a 408, another 5xx or a network
- * failure retries with backoff, `maxRetries` times; another 4xx drops the
- * batch; a 401 or 403 stops the SDK on this page.
+ * Sends queued events to `POST /ingest/v1/events`, one request at a time,
+ * by fetch with keepalive while the page lives and by sendBeacon when it
+ * goes away. The first event after a quiet moment leaves at once (a lone
+ * error never waits for the page's close-time send, which some browsers
+ * drop: docs/browser-sdk.md#what-survives-a-closing-tab); what follows
+ * within `flushDelayMs` of a request goes as one batch when that window
+ * ends, or at once when it fills a request. Every request is a "simple" one
+ * (a text/plain string body, the key in ?key=), so no preflight is ever
+ * needed, not even while the page closes. Refusals follow the retry rule
+ * (backoff.ts); another 4xx drops the batch; a 401 or 403 stops the SDK on
+ * this page.
  */
 export function createTransport(config: Config): Transport {
   const endpoint = (path: string) => `${config.baseUrl}/ingest/v1/${path}?key=${encodeURIComponent(config.key)}`;
   let queue: Queued[] = [];
   let sending = false;
   let stopped = false;
-  let delay: ReturnType<typeof setTimeout> | undefined;
+  /** The batching window, open for `flushDelayMs` after each request starts: what comes meanwhile waits for its end. */
+  let batching: ReturnType<typeof setTimeout> | undefined;
+  /** flush() asked for everything now, window or not. */
+  let urgent = false;
   let keepaliveBytes = 0;
   let idle: (() => void)[] = [];
 
@@ -91,56 +96,56 @@ export function createTransport(config: Config): Transport {
     }
   }
 
-  async function send(batch: Queued[], attempt: number): Promise<Outcome> {
+  /**
+   * One try of `batch`: undefined once it is done with (stored, or dropped),
+   * else the wait before the next try, its events back at the front of the
+   * queue, where what is captured meanwhile joins them.
+   */
+  async function attempt(batch: Queued[]): Promise<number | undefined> {
     const res = await post('events', eventsBody(batch.map((item) => item.json)));
-    const backoff = backoffDelay(attempt, config.retryBaseMs, config.retryMaxMs);
-    if (res === undefined || res.status === 408 || res.status >= 500) {
-      if (attempt < config.maxRetries) return { waitMs: backoff, counts: true };
-      tellOnce('gave-up', `Could not deliver ${batch.length} event(s) to ${config.baseUrl} after ${attempt + 1} attempts (${res ? `HTTP ${res.status}` : 'network failure'}): dropped. Check baseUrl, and that the service is up.`);
-      return undefined;
+    if (retryable(res?.status)) {
+      for (const item of batch) item.tries += 1;
+      const left = batch.filter((item) => item.tries <= config.maxRetries);
+      if (left.length < batch.length) {
+        tellOnce('gave-up', `Could not deliver ${batch.length - left.length} event(s) to ${config.baseUrl} after ${config.maxRetries + 1} attempts (${res ? `HTTP ${res.status}` : 'network failure'}): dropped. Check baseUrl, and that the service is up.`);
+      }
+      if (left.length === 0 || stopped) return undefined;
+      queue.unshift(...left);
+      return retryWait(res?.status, res?.retryAfter ?? null, (left[0] as Queued).tries, config, Date.now());
     }
-    // The same events again once the limit allows: their eventIds make a repeat harmless.
-    if (res.status === 429) return { waitMs: retryAfterMs(res.retryAfter, Date.now()) ?? backoff, counts: false };
-    const { rejected } = res.body;
-    if (res.status >= 400 && res.status !== 401 && res.status !== 403) {
-      tellOnce(`http-${res.status}`, `The ingest API answered ${res.status}: ${res.error} These events were dropped, not retried.`);
+    const { rejected } = (res as Answer).body;
+    if ((res as Answer).status >= 400 && !stopped) {
+      tellOnce(`http-${(res as Answer).status}`, `The ingest API answered ${(res as Answer).status}: ${(res as Answer).error} These events were dropped, not retried.`);
     } else if (Array.isArray(rejected) && rejected.length > 0) {
       tellOnce('rejected', `The ingest API rejected ${rejected.length} event(s), e.g. ${JSON.stringify(rejected[0])}`);
     }
     return undefined;
   }
 
-  /** The sending loop: one request at a time, until the queue is empty. */
+  /**
+   * The sending loop, one request at a time: a retry when one is due, else
+   * the queue's head when the window is closed, a request's worth is queued,
+   * or flush() asked.
+   */
   async function run(): Promise<void> {
-    delay = undefined;
-    if (sending) return;
+    if (sending || stopped) return;
     sending = true;
-    let attempt = 0;
-    while (queue.length > 0 && !stopped) {
+    let retry = false;
+    while (queue.length > 0 && !stopped && (retry || urgent || batching === undefined || queue.length >= config.maxBatchEvents)) {
+      clearTimeout(batching);
+      batching = setTimeout(() => {
+        batching = undefined;
+        void run();
+      }, config.flushDelayMs);
       const count = nextBatchSize(queue.slice(0, config.maxBatchEvents).map((item) => item.bytes), config.maxBatchEvents, config.maxRequestBytes);
-      const batch = queue.splice(0, count);
-      const outcome = await send(batch, attempt);
-      if (outcome === undefined) {
-        attempt = 0;
-        continue;
-      }
-      // Back at the front while waiting: should the page close meanwhile, drain() sends them.
-      if (!stopped) queue.unshift(...batch);
-      if (outcome.counts) attempt += 1;
-      await new Promise((resolve) => setTimeout(resolve, outcome.waitMs));
+      const wait = await attempt(queue.splice(0, count));
+      // The next try goes after the wait, with what was captured meanwhile: no request of its own.
+      retry = wait !== undefined;
+      if (retry) await new Promise((resolve) => setTimeout(resolve, wait));
     }
+    if (queue.length === 0) urgent = false;
     sending = false;
     settle();
-  }
-
-  function schedule(now: boolean) {
-    if (sending || stopped) return;
-    if (now || queue.length >= config.maxBatchEvents) {
-      clearTimeout(delay);
-      void run();
-    } else {
-      delay ??= setTimeout(run, config.flushDelayMs);
-    }
   }
 
   /** A beacon per batch; one the browser refuses is split in halves, and a single refused event goes by fetch. */
@@ -151,13 +156,8 @@ export function createTransport(config: Config): Transport {
       for (const half of halves(batch)) beacon(half);
       return;
     }
-    void send(batch, 0).then((outcome) => {
-      // Still alive (only hidden) and the API could not take it: back in the queue.
-      if (outcome !== undefined && !stopped) {
-        queue.unshift(...batch);
-        schedule(false);
-      }
-    });
+    // Still alive (only hidden) and the API could not take it: back in the queue, for the loop.
+    void attempt(batch).then((wait) => wait !== undefined && setTimeout(run, wait));
   }
 
   return {
@@ -168,12 +168,13 @@ export function createTransport(config: Config): Transport {
         return false;
       }
       const json = JSON.stringify(event);
-      queue.push({ json, bytes: byteLength(json) });
-      schedule(false);
+      queue.push({ json, bytes: byteLength(json), tries: 0 });
+      void run();
       return true;
     },
     flush(timeoutMs) {
-      schedule(true);
+      urgent = true;
+      void run();
       return new Promise<boolean>((resolve) => {
         if (!pending()) return resolve(true);
         const timer = setTimeout(() => resolve(false), timeoutMs);
@@ -185,8 +186,6 @@ export function createTransport(config: Config): Transport {
     },
     drain() {
       if (stopped || queue.length === 0) return;
-      clearTimeout(delay);
-      delay = undefined;
       for (const batch of batches(queue.splice(0), config.maxBatchEvents, config.maxRequestBytes)) beacon(batch);
       settle();
     },

@@ -64,7 +64,7 @@ export interface InitOptions {
   errorBurst?: number;
   /** …then one more every this many ms. */
   errorRefillMs?: number;
-  /** How long the first event of a batch waits for others. */
+  /** After a request starts, how long what follows waits to go with others (the first event after a quiet moment goes at once). */
   flushDelayMs?: number;
   /** Events per request (the API takes 20 at most). */
   maxBatchEvents?: number;
@@ -72,7 +72,7 @@ export interface InitOptions {
   maxRequestBytes?: number;
   /** Events kept waiting for the API, at most; more are dropped. */
   maxQueuedEvents?: number;
-  /** Retries of one request after 503, 408, another 5xx or a network failure. */
+  /** Retries of one event after a 429, 503, 408, another 5xx or a network failure: tried 1 + this many times in all (docs/browser-sdk.md#the-sdks-retry-rule). */
   maxRetries?: number;
   /** First retry waits about this long; each next one twice as long… */
   retryBaseMs?: number;

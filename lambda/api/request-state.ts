@@ -1,4 +1,5 @@
 import type { CallLog, RateStatus } from '../domain/ports';
+import type { PublishableKey } from '../ingest/ports';
 import type { Caller } from './types';
 
 /** A value an API adds to a request's log line (never a key, an address, a header or a body). */
@@ -29,6 +30,8 @@ export interface RequestState {
   route?: string;
   /** Where an ingest request came from, once its key and origin passed (ingest/ingest-access.ts). */
   client?: { origin: string; userAgent?: string };
+  /** The publishable key an ingest request came with, once checked: its limit is counted after the body is read (ingest/ingest-access.ts). */
+  sender?: { key: PublishableKey; keyHash: string };
   /** Fields the API adds to the request's log line. */
   logFields?: Record<string, LogField>;
   /** Counts the API adds to the request's metrics (Count metrics under the service dimension). */

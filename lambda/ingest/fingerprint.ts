@@ -1,5 +1,5 @@
 import { sha256Hex } from '../domain/hash';
-import type { FilterReason } from '../issues/issue';
+import type { FilterReason } from '../issues/stored-event';
 import { normalizeMessage } from './normalize-message';
 import { isExtensionFrame, isInAppFrame, normalizeFile, parseStackFrames } from './stack-frames';
 
@@ -24,7 +24,6 @@ export interface FingerprintInput {
   fingerprint?: string[];
 }
 
-export { FILTER_REASONS, type FilterReason } from '../issues/issue';
 
 export type Grouping =
   | { grouped: true; fingerprint: string[]; title: string }
@@ -34,8 +33,11 @@ export type Grouping =
 export const IN_APP_FRAMES = 5;
 const TITLE_MAX = 200;
 
-/** What browsers report for an error in a script of another origin loaded without CORS: nothing else is known. */
-const SCRIPT_ERROR = /^script error\.?$/i;
+/**
+ * What browsers report for an error in a script of another origin loaded without CORS: nothing else is
+ * known. The browser SDK drops the same texts (test/rules/sdk-server-rules.test.ts holds them equal).
+ */
+const SCRIPT_ERROR = /^(uncaught )?script error\.?$/i;
 
 /** "TypeError: x is undefined" → "TypeError", for events that send only a message. */
 function typeOfMessage(message: string | undefined): string | undefined {

@@ -51,6 +51,13 @@ export interface AddressLimits {
   featureRequests: RatePolicy;
 }
 
+/**
+ * Each issue of a key may take half of the key's requests per minute (at
+ * least one): a storm of one error leaves the other half to every other issue
+ * (docs/ingest-api.md#limits).
+ */
+export const issueRequestPolicy = (keyRateLimit: number): RatePolicy => ratePolicy(Math.max(1, Math.floor(keyRateLimit / 2)), 60_000);
+
 export const DEFAULT_ADDRESS_LIMITS: AddressLimits = {
   requests: ratePolicy(60, 60_000),
   featureRequests: ratePolicy(10, 3_600_000),

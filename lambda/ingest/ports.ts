@@ -1,7 +1,6 @@
-import type { CallLog, RateStatus } from '../domain/ports';
-import type { FilterReason } from '../issues/issue';
-import type { EventToStore } from './issues';
-import type { FeatureRequestInput, IngestEvent } from './payloads';
+import type { CallLog } from '../domain/ports';
+import type { ReceiptFields, StoredEvent } from '../issues/stored-event';
+import type { FeatureRequestInput } from './payloads';
 
 /**
  * What the ingest API needs from storage. The DynamoDB adapters in
@@ -9,30 +8,34 @@ import type { FeatureRequestInput, IngestEvent } from './payloads';
  * here knows about AWS or HTTP.
  */
 
-/** A publishable key as the ingest API uses it: its tenant, its id and its websites. Never changes after issue. */
+/** A publishable key as the ingest API uses it: its tenant, its id, its websites and its limit. Never changes after issue. */
 export interface PublishableKey {
   factoryId: string;
   keyId: string;
   /** Normalized origins (lambda/domain/origins.ts). */
   origins: string[];
+  /** Requests per minute. */
+  rateLimit: number;
 }
 
-export type IngestKeyDecision =
-  | { outcome: 'allowed'; key: PublishableKey; rate: RateStatus }
-  | { outcome: 'unknown' }
-  | { outcome: 'revoked' }
-  /** Over the key's per-minute limit: the key itself is known, so the origin can still be checked first. */
-  | { outcome: 'throttled'; key: PublishableKey; retryAfterSeconds: number; rate: RateStatus };
+export type IngestKeyCheck = { outcome: 'active'; key: PublishableKey } | { outcome: 'unknown' } | { outcome: 'revoked' };
+
+/** A request counted against a limit, or refused by it until `retryAfterSeconds` have passed. */
+export type Admission = { admitted: true } | { admitted: false; retryAfterSeconds: number };
 
 /** What marking a secret key seen at the ingest API found. */
 export type ExposureMark = { marked: true; keyId: string; factoryId: string; count: number } | { marked: false };
 
 export interface IngestKeyAuthorizer {
   /**
-   * Checks a publishable key (active, of that type) and counts the request
-   * against its per-minute limit, in one step; answers the key's origins.
+   * Whether a publishable key is active, and what it is (tenant, origins,
+   * limit). A store may answer from what it saw of the key within the last
+   * second (docs/keys.md#revoking): a revoked publishable key is refused
+   * within a second, everywhere.
    */
-  authorize(keyHash: string, nowMs: number, log?: CallLog): Promise<IngestKeyDecision>;
+  authenticate(keyHash: string, nowMs: number, log?: CallLog): Promise<IngestKeyCheck>;
+  /** Counts one request against the key's per-minute limit, across every container. */
+  admitRequest(key: PublishableKey, keyHash: string, nowMs: number, log?: CallLog): Promise<Admission>;
   /**
    * A secret key showed up where browsers call: records the sighting on the
    * key (first and last time, count), in one step, if such a key exists.
@@ -58,31 +61,14 @@ export interface AddressLimiter {
   admit(subject: { keyId: string; addressHash: string }, limits: readonly AddressLimitName[], nowMs: number, log?: CallLog): Promise<AddressDecision>;
 }
 
-/** What the server records with every report, besides the report itself. */
-export interface ReceiptFields {
-  factoryId: string;
-  keyId: string;
-  /** The website it came from (the request's normalized Origin). */
-  origin: string;
-  userAgent?: string;
-  /** ISO 8601 UTC. */
-  receivedAt: string;
-  /** When DynamoDB's time to live removes it: epoch seconds. */
-  expiresAt: number;
-  /**
-   * Unique per write: a store that finds its own token on the item it was
-   * told exists knows its earlier attempt landed (an answer lost on the way),
-   * so a retry is still counted as stored, not as a duplicate.
-   */
-  writeToken: string;
-}
-
-/** An event as stored: its fields as read (payloads.ts; `fingerprint` is the one it sent, for the grouping rule of fingerprint.ts), what the server records, and its issue. */
-export interface StoredEvent extends ReceiptFields, IngestEvent {
-  /** The issue it was grouped into; absent when it was filtered. */
-  issueId?: string;
-  /** Why it opens no issue (browser extension, cross-origin "Script error."), when it does not. */
-  filtered?: FilterReason;
+/**
+ * Per-issue limits (docs/ingest-api.md#limits): each issue of a key may take
+ * at most half of the key's requests per minute, so that a storm of one error
+ * leaves the rest of the key's budget to every other issue of the factory.
+ */
+export interface IssueLimiter {
+  /** Counts one request against the limit of each issue it carries events of; answers per issue. */
+  admit(key: PublishableKey, issueIds: readonly string[], nowMs: number, log?: CallLog): Promise<Map<string, Admission>>;
 }
 
 export interface StoredFeatureRequest extends ReceiptFields, FeatureRequestInput {
@@ -92,17 +78,19 @@ export interface StoredFeatureRequest extends ReceiptFields, FeatureRequestInput
   createdAt: string;
 }
 
+/** What became of one event given to the store. */
+export type EventOutcome = 'stored' | 'duplicate' | 'failed';
+
 export interface ReportStore {
   /**
-   * Stores each event unless the factory has one with its eventId, and adds
-   * exactly the events stored now to their issues (or the filtered counts),
-   * all or nothing: a count grows if and only if its events were stored.
-   * Answers per event, in order; the second of two events of one call with
-   * the same eventId is a duplicate.
+   * Stores each event unless the factory has one with its eventId (the
+   * second of two events of one call with the same eventId is a duplicate).
+   * Each event is its own write: some may fail while others are stored; a
+   * failed one may be sent again. The tally counts every stored event into
+   * its issue from the table's stream (docs/report-issues.md#exact-counts).
+   * When some failed, `failure` is the error of the first of them.
    */
-  putEvents(events: readonly EventToStore[], log?: CallLog): Promise<('stored' | 'duplicate')[]>;
+  putEvents(events: readonly StoredEvent[], log?: CallLog): Promise<{ outcomes: EventOutcome[]; failure?: unknown }>;
   /** Stores the feature request unless the factory has one with its requestId; answers the stored one. */
   putFeatureRequest(request: StoredFeatureRequest, log?: CallLog): Promise<{ created: boolean; stored: StoredFeatureRequest }>;
 }
-
-export type { EventView, IssueStore, StatusChange } from '../issues/issue';

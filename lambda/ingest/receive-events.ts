@@ -1,10 +1,10 @@
 import type { CallLog } from '../domain/ports';
-import { InvalidReportError } from './errors';
+import type { ReceiptFields, StoredEvent } from '../issues/stored-event';
+import { InvalidReportError, LimitedError } from './errors';
 import { groupEvent, issueIdOf } from './fingerprint';
-import type { EventToStore } from './issues';
 import { MAX_EVENTS_PER_REQUEST } from './limits';
 import { isObject, readEvent, type IngestEvent } from './payloads';
-import type { ReceiptFields, ReportStore, StoredEvent } from './ports';
+import type { Admission, IngestKeyAuthorizer, IssueLimiter, PublishableKey, ReportStore } from './ports';
 
 /** The answer to `POST /ingest/v1/events` (202). */
 export interface EventsReceipt {
@@ -42,24 +42,72 @@ export function storedEvent(event: IngestEvent, receipt: RequestReceipt, index: 
 }
 
 /** The event with the issue it belongs to (fingerprint.ts), or the reason it belongs to none. */
-export function withGrouping(event: StoredEvent): EventToStore {
+export function withGrouping(event: StoredEvent): StoredEvent {
   const grouping = groupEvent(event);
-  if (!grouping.grouped) return { event: { ...event, filtered: grouping.filtered }, filtered: grouping.filtered };
-  const issueId = issueIdOf(event.factoryId, grouping.fingerprint);
-  return { event: { ...event, issueId }, issue: { issueId, fingerprint: grouping.fingerprint, title: grouping.title } };
+  if (!grouping.grouped) return { ...event, filtered: grouping.filtered };
+  return { ...event, issueId: issueIdOf(event.factoryId, grouping.fingerprint) };
+}
+
+/** What receiving events needs: the store, the per-issue limits and the key's limit. */
+export interface ReceiveDependencies {
+  reports: ReportStore;
+  issueLimits: IssueLimiter;
+  keys: Pick<IngestKeyAuthorizer, 'admitRequest'>;
+}
+
+/** The key a request came with (checked: active, its origin allowed). */
+export interface Sender {
+  key: PublishableKey;
+  keyHash: string;
+}
+
+/**
+ * The limits, in the order that keeps a storm of one error from starving the
+ * others (docs/ingest-api.md#limits): each issue the request carries events
+ * of takes one request of its own limit (half the key's); events of an issue
+ * over it are held back. Only a request with something left to store is
+ * counted against the key's limit, so the refused part of a storm never
+ * spends the budget of the factory's other issues. Answers the events to
+ * store, and the wait before the held-back ones may be sent again.
+ */
+async function admit(deps: ReceiveDependencies, events: StoredEvent[], sender: Sender, nowMs: number, log?: CallLog) {
+  const issueIds = [...new Set(events.flatMap((event) => (event.issueId === undefined ? [] : [event.issueId])))];
+  const byIssue = issueIds.length === 0 ? new Map<string, Admission>() : await deps.issueLimits.admit(sender.key, issueIds, nowMs, log);
+  let retryAfterSeconds = 0;
+  const admitted = events.filter((event) => {
+    const decision = event.issueId === undefined ? undefined : byIssue.get(event.issueId);
+    if (!decision || decision.admitted) return true;
+    retryAfterSeconds = Math.max(retryAfterSeconds, decision.retryAfterSeconds);
+    return false;
+  });
+  const heldBack = events.length - admitted.length;
+  if (admitted.length === 0) {
+    throw new LimitedError(
+      `This error is being reported more often than its limit (half of this key's ${sender.key.rateLimit} requests per minute): retry after ${retryAfterSeconds} s.`,
+      'issue',
+      retryAfterSeconds,
+    );
+  }
+  const key = await deps.keys.admitRequest(sender.key, sender.keyHash, nowMs, log);
+  if (!key.admitted) {
+    throw new LimitedError(`Rate limit of ${sender.key.rateLimit} requests per minute exceeded for this key: retry after ${key.retryAfterSeconds} s.`, 'key', key.retryAfterSeconds);
+  }
+  return { admitted, heldBack, retryAfterSeconds };
 }
 
 /**
  * `POST /ingest/v1/events` (docs/ingest-api.md): each event is validated on
- * its own and grouped into its issue (docs/report-issues.md); the valid ones
- * are written with their issues' counts in one store call, and counted as
- * accepted (stored now, filtered ones included) or duplicates (the factory
- * already has that eventId); the invalid ones are listed with their index.
- * A body without a valid event is refused whole (InvalidReportError). A
- * failed write rejects the whole call (the API's 503): the store writes all
- * or nothing and never counts a duplicate, so the same request may be sent again.
+ * its own and grouped into its issue (docs/report-issues.md); the limits
+ * decide which may be stored (admit, above); those are written, each on its
+ * own, and counted as accepted (stored now, filtered ones included) or
+ * duplicates (the factory already has that eventId); the invalid ones are
+ * listed with their index. A body without a valid event is refused whole
+ * (InvalidReportError). A failed write, or events held back by an issue's
+ * limit, refuse the call (503, 429) after the others were stored: the same
+ * request may be sent again, the stored ones then count as duplicates. The
+ * tally counts stored events into their issues (docs/report-issues.md#exact-counts).
  */
-export async function receiveEvents(store: ReportStore, body: unknown, receipt: RequestReceipt, log?: CallLog): Promise<EventsOutcome> {
+export async function receiveEvents(deps: ReceiveDependencies, body: unknown, receipt: RequestReceipt, sender: Sender, nowMs: number, log?: CallLog): Promise<EventsOutcome> {
   const events = eventsOf(body);
   const rejected: EventsReceipt['rejected'] = [];
   const valid: StoredEvent[] = [];
@@ -72,9 +120,18 @@ export async function receiveEvents(store: ReportStore, body: unknown, receipt: 
     const reasons = rejected.map(({ index, error }) => `events[${index}]: ${error}`).join('; ');
     throw new InvalidReportError(`no valid event in this request: ${reasons}`, rejected.length);
   }
-  const grouped = valid.map(withGrouping);
-  const outcomes = await store.putEvents(grouped, log);
+  const { admitted, heldBack, retryAfterSeconds } = await admit(deps, valid.map(withGrouping), sender, nowMs, log);
+  const { outcomes, failure } = await deps.reports.putEvents(admitted, log);
+  if (failure !== undefined) throw failure;
   const stored = outcomes.filter((outcome) => outcome === 'stored').length;
-  const filtered = grouped.filter((item, index) => 'filtered' in item && outcomes[index] === 'stored').length;
-  return { accepted: stored, duplicates: valid.length - stored, rejected, filtered };
+  if (heldBack > 0) {
+    throw new LimitedError(
+      `${heldBack} of these events belong to an error reported more often than its limit (half of this key's ${sender.key.rateLimit} requests per minute); the other ${admitted.length} were stored: send the same request again after ${retryAfterSeconds} s (stored events count as duplicates).`,
+      'issue',
+      retryAfterSeconds,
+      stored,
+    );
+  }
+  const filtered = admitted.filter((event, index) => event.filtered !== undefined && outcomes[index] === 'stored').length;
+  return { accepted: stored, duplicates: admitted.length - stored, rejected, filtered };
 }

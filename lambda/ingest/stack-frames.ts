@@ -60,7 +60,7 @@ export function parseStackFrames(stack: string): StackFrame[] {
   return frames;
 }
 
-/** Schemes of the scripts browser extensions inject into pages. */
+/** Schemes of the scripts browser extensions inject into pages (the browser SDK's are held equal by test/rules/sdk-server-rules.test.ts). */
 const EXTENSION_SCHEMES = /^(chrome-extension|moz-extension|safari-extension|safari-web-extension|ms-browser-extension):/i;
 
 export const isExtensionFrame = (frame: StackFrame): boolean => EXTENSION_SCHEMES.test(frame.file);

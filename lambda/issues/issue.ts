@@ -1,18 +1,16 @@
-import type { StoredEvent } from '../ingest/ports';
+import { recentCounts, type PeriodCounts } from './buckets';
+import type { EventView, FilterReason } from './stored-event';
 
 /**
- * Bug-report issues as both sides see them (docs/report-issues.md): the
- * ingest API writes them (lambda/ingest/issues.ts states how), the control
- * room reads them and changes their status. Shared, so that the control
- * room's function carries none of the ingest API's modules.
+ * Bug-report issues as every side sees them (docs/report-issues.md): the
+ * ingest API stores events, the tally counts them into their issues
+ * (./deltas.ts, ./apply-delta.ts), the control room reads issues and changes
+ * their status. Shared, so that neither function carries the other's modules.
  */
 
 export const ISSUE_STATUSES = ['open', 'resolved', 'ignored'] as const;
 export type IssueStatus = (typeof ISSUE_STATUSES)[number];
 
-/** Why an event opens no issue (lambda/ingest/fingerprint.ts). */
-export type FilterReason = 'browser-extension' | 'script-error';
-export const FILTER_REASONS: readonly FilterReason[] = ['browser-extension', 'script-error'];
 
 /** The issue an event opens or counts toward: known from the event alone. */
 export interface IssueSeed {
@@ -38,6 +36,8 @@ export interface Issue extends IssueSeed {
   statusChangedBy?: string;
   /** Epoch seconds: DynamoDB's time to live removes the issue then. */
   expiresAt: number;
+  /** Its events per 5 minutes, hour and day, the recent ones (./buckets.ts). */
+  counts?: Partial<PeriodCounts>;
 }
 
 /** The events filtered for a factory, counted apart: never an issue. */
@@ -49,6 +49,11 @@ export interface FilteredCounts {
 
 /** An issue past its expiry is gone, even before DynamoDB's time to live has removed it. */
 export const isExpired = (issue: Pick<Issue, 'expiresAt'>, nowSeconds: number): boolean => issue.expiresAt <= nowSeconds;
+
+/** The issue as read at `nowMs`: its counts per period without the periods too old to keep (the stores drop those lazily). */
+export function issueAsOf(issue: Issue, nowMs: number): Issue {
+  return issue.counts === undefined ? issue : { ...issue, counts: recentCounts(issue.counts, nowMs) };
+}
 
 /** A status change in the control room: when and by whom are recorded; nothing else moves. */
 export function changeStatus(issue: Issue, status: IssueStatus, at: string, by: string): Issue {
@@ -66,9 +71,6 @@ export function issueView(issue: Issue) {
   const { issueId, title, status, count, firstSeen, lastSeen, firstRelease, lastRelease, lastEventId, regressions, regressedAt, statusChangedAt, statusChangedBy, fingerprint, factoryId } = issue;
   return { issueId, title, status, count, firstSeen, lastSeen, firstRelease, lastRelease, lastEventId, regressions, regressedAt, statusChangedAt, statusChangedBy, fingerprint, factoryId };
 }
-
-/** An event as the control room reads it: without the store's bookkeeping. */
-export type EventView = Omit<StoredEvent, 'writeToken' | 'expiresAt'>;
 
 /** A status change that found its issue: the issue after it, and the status it had. */
 export interface StatusChange {

@@ -1,6 +1,5 @@
-import type { RateStatus } from '../domain/ports';
 import { decideRate, perMinutePolicy, toMicroseconds } from '../domain/rate-limit';
-import type { ExposureMark, IngestKeyAuthorizer, IngestKeyDecision, PublishableKey } from '../ingest/ports';
+import type { Admission, ExposureMark, IngestKeyAuthorizer, IngestKeyCheck, PublishableKey } from '../ingest/ports';
 
 interface MemoryKey {
   type: 'secret' | 'publishable';
@@ -15,7 +14,8 @@ interface MemoryKey {
 
 /**
  * IngestKeyAuthorizer in memory: keys by hash, limited by the same pure rule
- * (decideRate) the DynamoDB adapter writes with conditions.
+ * (decideRate) the DynamoDB adapter takes in leases; no lease here, so a
+ * revocation holds from the next request.
  */
 export class MemoryIngestKeys implements IngestKeyAuthorizer {
   private readonly keys = new Map<string, MemoryKey>();
@@ -36,20 +36,25 @@ export class MemoryIngestKeys implements IngestKeyAuthorizer {
     return this.keys.get(keyHash)?.exposed;
   }
 
-  async authorize(keyHash: string, nowMs: number): Promise<IngestKeyDecision> {
+  async authenticate(keyHash: string): Promise<IngestKeyCheck> {
     const found = this.keys.get(keyHash);
     if (!found || found.type !== 'publishable') return { outcome: 'unknown' };
     if (found.status === 'revoked') {
       this.seen.delete(keyHash);
       return { outcome: 'revoked' };
     }
-    const key: PublishableKey = { factoryId: found.factoryId, keyId: found.keyId, origins: [...found.origins] };
-    const decision = decideRate({ tatUs: found.tatUs }, toMicroseconds(nowMs), perMinutePolicy(found.rateLimit));
-    const rate: RateStatus = { limit: found.rateLimit, remaining: decision.remaining, windowSeconds: decision.windowSeconds };
-    if (!decision.admitted) return { outcome: 'throttled', key, retryAfterSeconds: decision.retryAfterSeconds, rate };
-    found.tatUs = decision.tatUs;
+    const key: PublishableKey = { factoryId: found.factoryId, keyId: found.keyId, origins: [...found.origins], rateLimit: found.rateLimit };
     this.seen.set(keyHash, key);
-    return { outcome: 'allowed', key, rate };
+    return { outcome: 'active', key };
+  }
+
+  async admitRequest(_key: PublishableKey, keyHash: string, nowMs: number): Promise<Admission> {
+    const found = this.keys.get(keyHash);
+    if (!found) return { admitted: false, retryAfterSeconds: 1 };
+    const decision = decideRate({ tatUs: found.tatUs }, toMicroseconds(nowMs), perMinutePolicy(found.rateLimit));
+    if (!decision.admitted) return { admitted: false, retryAfterSeconds: decision.retryAfterSeconds };
+    found.tatUs = decision.tatUs;
+    return { admitted: true };
   }
 
   async markExposed(keyHash: string, nowMs: number): Promise<ExposureMark> {

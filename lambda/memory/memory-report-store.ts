@@ -1,40 +1,78 @@
-import { applyDelta, byLastSeen, changeStatus, filteredDelta, issueDeltas, isExpired, type EventToStore, type FilteredCounts, type Issue, type IssueStatus } from '../ingest/issues';
-import type { EventView, IssueStore, ReportStore, StatusChange, StoredEvent, StoredFeatureRequest } from '../ingest/ports';
+import { applyDelta } from '../issues/apply-delta';
+import { filteredDeltas, issueDeltas } from '../issues/deltas';
+import { byLastSeen, changeStatus, isExpired, issueAsOf, type FilteredCounts, type Issue, type IssueStatus, type IssueStore, type StatusChange } from '../issues/issue';
+import type { EventView, StoredEvent } from '../issues/stored-event';
+import type { EventOutcome, ReportStore, StoredFeatureRequest } from '../ingest/ports';
+import type { FilteredEvent, IssueEvent, PageBatch, SequencedEvent, TallyStore } from '../tally/ports';
+import { tallyBatch } from '../tally/tally-batch';
 
 /**
- * ReportStore and IssueStore in memory: one record per factory and
- * eventId/requestId, the first write wins; issues kept by the rules of
- * lambda/ingest/issues.ts as written. One call runs to its end before
- * another starts, which is what the DynamoDB store's transaction gives.
+ * ReportStore, IssueStore and TallyStore in memory: one record per factory
+ * and eventId/requestId, the first write wins; issues kept by the rules of
+ * lambda/issues as written (deltas, applyDelta), through the same tally
+ * (lambda/tally/tally-batch.ts) the stream runs on DynamoDB, here at once:
+ * the events a call stores are tallied before it returns, as one batch of a
+ * shard of its own. Marks per shard make a batch tallied again count once,
+ * as on DynamoDB.
  */
-export class MemoryReportStore implements ReportStore, IssueStore {
+export class MemoryReportStore implements ReportStore, IssueStore, TallyStore {
   readonly events = new Map<string, StoredEvent>();
   readonly featureRequests = new Map<string, StoredFeatureRequest>();
   readonly issues = new Map<string, Issue>();
   readonly filtered = new Map<string, FilteredCounts>();
+  /** Per item and shard, the last record counted. */
+  private readonly marks = new Map<string, string>();
+  private sequence = 0;
 
-  async putEvents(events: readonly EventToStore[]): Promise<('stored' | 'duplicate')[]> {
-    const stored: EventToStore[] = [];
-    const outcomes = events.map((item): 'stored' | 'duplicate' => {
-      const id = `${item.event.factoryId}#${item.event.eventId}`;
+  async putEvents(events: readonly StoredEvent[]): Promise<{ outcomes: EventOutcome[] }> {
+    const stored: SequencedEvent[] = [];
+    const firsts = new Set<string>();
+    const outcomes = events.map((event): EventOutcome => {
+      if (firsts.has(event.eventId)) return 'duplicate';
+      firsts.add(event.eventId);
+      const id = `${event.factoryId}#${event.eventId}`;
       const existing = this.events.get(id);
       // Our own earlier write: stored (and counted) then.
-      if (existing) return existing.writeToken === item.event.writeToken ? 'stored' : 'duplicate';
-      this.events.set(id, item.event);
-      stored.push(item);
+      if (existing) return existing.writeToken === event.writeToken ? 'stored' : 'duplicate';
+      this.events.set(id, event);
+      this.sequence += 1;
+      stored.push({ seq: String(this.sequence).padStart(40, '0'), event });
       return 'stored';
     });
-    for (const delta of issueDeltas(stored)) {
-      const key = `${delta.factoryId}#${delta.issueId}`;
-      this.issues.set(key, applyDelta(this.issues.get(key), delta).issue);
-    }
-    const filtered = filteredDelta(stored);
-    if (filtered) {
-      const counts = this.filtered.get(filtered.factoryId)?.counts ?? {};
-      for (const [reason, count] of Object.entries(filtered.counts) as [keyof typeof counts, number][]) counts[reason] = (counts[reason] ?? 0) + count;
-      this.filtered.set(filtered.factoryId, { factoryId: filtered.factoryId, counts, lastSeen: filtered.seenAt });
-    }
-    return outcomes;
+    if (stored.length > 0) await tallyBatch(this, 'memory', stored);
+    return { outcomes };
+  }
+
+  async writePages(_shardKey: string, _pages: readonly PageBatch[]): Promise<void> {
+    // Events are read from the map itself.
+  }
+
+  async addToIssue(shardKey: string, events: readonly IssueEvent[]): Promise<void> {
+    const first = events[0];
+    if (!first) return;
+    const key = `${first.event.factoryId}#${first.issue.issueId}`;
+    const delta = issueDeltas(this.uncounted(key, shardKey, events))[0];
+    if (delta) this.issues.set(key, applyDelta(this.issues.get(key), delta).issue);
+  }
+
+  async addFiltered(shardKey: string, events: readonly FilteredEvent[]): Promise<void> {
+    const first = events[0];
+    if (!first) return;
+    const delta = filteredDeltas(this.uncounted(`filtered#${first.event.factoryId}`, shardKey, events))[0];
+    if (!delta) return;
+    const counts = { ...this.filtered.get(delta.factoryId)?.counts };
+    for (const [reason, n] of Object.entries(delta.counts) as [keyof typeof counts, number][]) counts[reason] = (counts[reason] ?? 0) + n;
+    this.filtered.set(delta.factoryId, { factoryId: delta.factoryId, counts, lastSeen: delta.lastSeenAt });
+  }
+
+  /** The records after the item's mark for the shard, the mark moved past them. */
+  private uncounted<T extends SequencedEvent>(key: string, shardKey: string, events: readonly T[]): T[] {
+    const markKey = `${key}@${shardKey}`;
+    const mark = this.marks.get(markKey);
+    const fresh = events.filter((event) => mark === undefined || event.seq > mark);
+    const last = fresh[fresh.length - 1];
+    if (last) this.marks.set(markKey, last.seq);
+    return fresh;
   }
 
   async putFeatureRequest(request: StoredFeatureRequest): Promise<{ created: boolean; stored: StoredFeatureRequest }> {
@@ -50,12 +88,13 @@ export class MemoryReportStore implements ReportStore, IssueStore {
       .filter((issue) => issue.factoryId === factoryId && !isExpired(issue, Math.floor(query.nowMs / 1000)))
       .filter((issue) => query.status === undefined || issue.status === query.status)
       .sort(byLastSeen)
-      .slice(0, query.limit);
+      .slice(0, query.limit)
+      .map((issue) => issueAsOf(issue, query.nowMs));
   }
 
   async getIssue(factoryId: string, issueId: string, nowMs: number): Promise<Issue | undefined> {
     const issue = this.issues.get(`${factoryId}#${issueId}`);
-    return issue && !isExpired(issue, Math.floor(nowMs / 1000)) ? issue : undefined;
+    return issue && !isExpired(issue, Math.floor(nowMs / 1000)) ? issueAsOf(issue, nowMs) : undefined;
   }
 
   async issueEvents(factoryId: string, issueId: string, limit: number, nowMs: number): Promise<EventView[]> {

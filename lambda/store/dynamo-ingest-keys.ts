@@ -1,40 +1,69 @@
 import { randomUUID } from 'node:crypto';
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CallLog } from '../domain/ports';
-import type { ExposureMark, IngestKeyAuthorizer, IngestKeyDecision, PublishableKey } from '../ingest/ports';
+import { perMinutePolicy } from '../domain/rate-limit';
+import type { Admission, ExposureMark, IngestKeyAuthorizer, IngestKeyCheck, PublishableKey } from '../ingest/ports';
 import { isConditionalCheckFailed, itemOfFailure, storageCall } from './errors';
 import { Expression } from './expression';
 import type { KeyItem } from './key-item';
+import { RateLeases, type LeaseTarget } from './rate-leases';
 import { notRepeated } from './request-token';
 import { KEYS_KEY } from './schema';
-import { SeenKeys } from './seen-keys';
 
-const publishableKeyOf = (item: KeyItem): PublishableKey => ({ factoryId: item.factoryId, keyId: item.keyId, origins: item.origins ?? [] });
+const publishableKeyOf = (item: KeyItem): PublishableKey => ({
+  factoryId: item.factoryId,
+  keyId: item.keyId,
+  origins: item.origins ?? [],
+  rateLimit: item.rateLimit,
+});
+
+const isActivePublishable = (item: Record<string, unknown> | undefined): boolean =>
+  item?.status === 'active' && item.keyType === 'publishable';
+
+/** How long a container may answer for a key from what it saw of it, and hand out a lease of its requests. */
+export const KEY_LEASE_MS = 1000;
 
 /**
- * The ingest API's key calls on the keys table:
- * - a publishable key: the same one conditional UpdateItem as the contacts
- *   API's secret keys (countKeyRequest: active, of type publishable, per-key
- *   GCRA limit), whose answer also carries the key's origins;
+ * The ingest API's key calls on the keys table
+ * (docs/capacity.md#limiters-that-write-once-a-lease):
+ * - a publishable key: its per-minute limit taken in leases (rate-leases.ts),
+ *   each one conditional UpdateItem that also checks the key is active and
+ *   publishable, so the key's item is written once per lease per container,
+ *   never once per request; between leases the container answers from what
+ *   the last one returned, for at most KEY_LEASE_MS (a revoked key is refused
+ *   within that);
  * - a secret key seen here: one conditional UpdateItem that records the
  *   sighting on its item (first and last time, count), only if it exists and
  *   is a secret key: an unknown key creates nothing.
- * Keys allowed in this container are remembered (tenant, key id, origins),
- * as the contacts API remembers its callers, for the per-address limiter's
- * call to run beside the key call.
  */
 export class DynamoIngestKeys implements IngestKeyAuthorizer {
-  private readonly keys: SeenKeys<PublishableKey>;
+  private readonly leases: RateLeases;
 
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly tableName: string,
+    leaseMs: number = KEY_LEASE_MS,
   ) {
-    this.keys = new SeenKeys(doc, tableName, 'publishable', publishableKeyOf);
+    this.leases = new RateLeases(doc, leaseMs);
   }
 
-  authorize(keyHash: string, nowMs: number, log?: CallLog): Promise<IngestKeyDecision> {
-    return this.keys.count(keyHash, nowMs, log);
+  async authenticate(keyHash: string, nowMs: number, log?: CallLog): Promise<IngestKeyCheck> {
+    const seen = this.leases.fresh(keyHash, nowMs);
+    if (seen) return this.checked(keyHash, seen);
+    // Not seen lately: a lease taken now checks it (its first request is this one's, counted by admitRequest).
+    const taken = await this.leases.take(keyHash, this.target(keyHash, undefined), nowMs, log);
+    if (taken.outcome === 'admitted') this.unspent.add(keyHash);
+    return this.checked(keyHash, taken.item);
+  }
+
+  async admitRequest(key: PublishableKey, keyHash: string, nowMs: number, log?: CallLog): Promise<Admission> {
+    // The request that authenticate() took with its lease: counted already.
+    if (this.unspent.delete(keyHash)) return { admitted: true };
+    const taken = await this.leases.take(keyHash, this.target(keyHash, key.rateLimit), nowMs, log);
+    if (taken.outcome === 'admitted') return { admitted: true };
+    if (taken.outcome === 'limited') return { admitted: false, retryAfterSeconds: taken.retryAfterSeconds };
+    // Revoked between the two calls: refused as over the limit would be, until the next request says 401.
+    return { admitted: false, retryAfterSeconds: 1 };
   }
 
   async markExposed(keyHash: string, nowMs: number, log?: CallLog): Promise<ExposureMark> {
@@ -69,6 +98,38 @@ export class DynamoIngestKeys implements IngestKeyAuthorizer {
   }
 
   knownKey(keyHash: string): PublishableKey | undefined {
-    return this.keys.known(keyHash);
+    const item = this.leases.lastSeen(keyHash) as KeyItem | undefined;
+    return item && isActivePublishable(item as unknown as Record<string, unknown>) ? publishableKeyOf(item) : undefined;
+  }
+
+  /** Requests authenticate() took from a lease it had to take, not yet spent by admitRequest(). */
+  private readonly unspent = new Set<string>();
+
+  private checked(keyHash: string, item: Record<string, unknown> | undefined): IngestKeyCheck {
+    if (isActivePublishable(item)) return { outcome: 'active', key: publishableKeyOf(item as unknown as KeyItem) };
+    this.leases.forget(keyHash);
+    return { outcome: item?.keyType === 'publishable' ? 'revoked' : 'unknown' };
+  }
+
+  /** The key's item as a limiter: GCRA in rlTat, guarded by its status and type; `rateLimit` when the caller knows it. */
+  private target(keyHash: string, rateLimit: number | undefined): LeaseTarget {
+    return {
+      operation: 'UpdateItem (publishable key lease)',
+      tableName: this.tableName,
+      key: { [KEYS_KEY.partitionKey]: keyHash },
+      tatAttribute: 'rlTat',
+      tokenAttribute: 'rlLastRequest',
+      policy: rateLimit === undefined ? undefined : perMinutePolicy(rateLimit),
+      policyOf: (item) => (typeof item.rateLimit === 'number' ? perMinutePolicy(item.rateLimit) : undefined),
+      // A container's first lease of a key knows nothing of it: one request, T from rlStep (written at issue).
+      firstWrite: (expression, now) => {
+        expression
+          .setSum('rlTat', now, expression.attribute('rlStep'))
+          .when(expression.or(expression.notExists('rlTat'), expression.is('rlTat', '<=', now)), expression.exists('rlStep'));
+      },
+      guard: (expression) => [expression.is('status', '=', 'active'), expression.is('keyType', '=', 'publishable')],
+      guardHolds: isActivePublishable,
+      alsoSet: (expression, nowMs) => expression.set('lastUsedAt', new Date(nowMs).toISOString()),
+    };
   }
 }

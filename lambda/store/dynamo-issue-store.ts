@@ -1,20 +1,23 @@
-import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { byLastSeen, changeStatus, ISSUE_STATUSES, type EventView, type FilteredCounts, type Issue, type IssueStatus, type IssueStore, type StatusChange } from '../issues/issue';
-import { Expression, QueryExpression } from './expression';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { byLastSeen, changeStatus, issueAsOf, ISSUE_STATUSES, type FilteredCounts, type Issue, type IssueStatus, type IssueStore, type StatusChange } from '../issues/issue';
+import type { EventView } from '../issues/stored-event';
+import { Expression } from './expression';
 import { isConditionalCheckFailed, storageCall } from './errors';
+import { eventViewOf } from './event-items';
 import { filteredKey, issueFeedOf, issueKey, itemToFilteredCounts, itemToIssue } from './issue-items';
-import { getInOrder } from './get-in-order';
-import { REPORT_BOOKKEEPING, REPORTS_BY_FEED, REPORTS_BY_ISSUE } from './schema';
+import { newestItems } from './newest-first';
+import { REPORTS_BY_FEED, REPORTS_BY_ISSUE } from './schema';
 
-/** Index entries read per Query page: what BatchGetItem takes at once. */
-const PAGE = 100;
+/** Items read at most: the list's length, BatchGetItem's most at once. */
+const chunkFor = (limit: number): number => Math.max(1, Math.min(100, limit));
 
 /**
  * Issues in the reports table, for the control room (key layout in
- * ./issue-items.ts). Listing is bounded: per status, one Query of the
- * byFeed index (newest last-seen first, expired skipped in the index) for
- * at most `limit` keys, then BatchGetItem for the items; all statuses merge
- * three such lists. An issue's events: the byIssue index, the same way.
+ * ./issue-items.ts), read through the one newest-first path
+ * (newest-first.ts). Listing is bounded: per status, the byFeed partition of
+ * that status, newest last seen first, for at most `limit` issues; all
+ * statuses merge three such lists. An issue's events: its feed pages in the
+ * byIssue index, then the events they list.
  */
 export class DynamoIssueStore implements IssueStore {
   constructor(
@@ -24,14 +27,19 @@ export class DynamoIssueStore implements IssueStore {
 
   async listIssues(factoryId: string, query: { status?: IssueStatus; limit: number; nowMs: number }): Promise<Issue[]> {
     const statuses = query.status ? [query.status] : ISSUE_STATUSES;
-    const entries = await Promise.all(statuses.map((status) => this.newestKeys(REPORTS_BY_FEED.indexName, 'feed', issueFeedOf(factoryId, status), query.limit, query.nowMs)));
-    const newest = entries
-      .flat()
-      .map((entry) => ({ ...entry, lastSeen: entry.receivedAt, issueId: entry.pk.slice(entry.pk.lastIndexOf('#') + 1) }))
-      .sort(byLastSeen)
-      .slice(0, query.limit);
-    const items = await storageCall('BatchGetItem (issues)', () => getInOrder(this.doc, this.tableName, newest.map((entry) => entry.pk)));
-    return items.map(itemToIssue).filter((issue) => issue.factoryId === factoryId && issue.expiresAt > Math.floor(query.nowMs / 1000));
+    const lists = await Promise.all(
+      statuses.map(async (status) => {
+        const issues: Issue[] = [];
+        const reading = newestItems(this.doc, this.tableName, { ...REPORTS_BY_FEED, value: issueFeedOf(factoryId, status) }, { nowMs: query.nowMs, chunk: chunkFor(query.limit) });
+        for await (const { item } of reading) {
+          const issue = itemToIssue(item);
+          if (issue.factoryId === factoryId) issues.push(issueAsOf(issue, query.nowMs));
+          if (issues.length >= query.limit) break;
+        }
+        return issues;
+      }),
+    );
+    return lists.flat().sort(byLastSeen).slice(0, query.limit);
   }
 
   async getIssue(factoryId: string, issueId: string, nowMs: number): Promise<Issue | undefined> {
@@ -40,19 +48,18 @@ export class DynamoIssueStore implements IssueStore {
     );
     if (!found.Item) return undefined;
     const issue = itemToIssue(found.Item);
-    return issue.expiresAt > Math.floor(nowMs / 1000) ? issue : undefined;
+    return issue.expiresAt > Math.floor(nowMs / 1000) ? issueAsOf(issue, nowMs) : undefined;
   }
 
   async issueEvents(factoryId: string, issueId: string, limit: number, nowMs: number): Promise<EventView[]> {
-    const keys = await this.newestKeys(REPORTS_BY_ISSUE.indexName, REPORTS_BY_ISSUE.partitionKey, issueId, limit, nowMs);
-    const items = await storageCall('BatchGetItem (issue events)', () => getInOrder(this.doc, this.tableName, keys.map((entry) => entry.pk)));
-    return items
-      .filter((item) => item.factoryId === factoryId)
-      .map((item) => {
-        const event = { ...item };
-        for (const name of REPORT_BOOKKEEPING) delete event[name];
-        return event as EventView;
-      });
+    const events: EventView[] = [];
+    if (limit <= 0) return events;
+    const reading = newestItems(this.doc, this.tableName, { ...REPORTS_BY_ISSUE, value: issueId }, { nowMs, chunk: chunkFor(limit) });
+    for await (const { item } of reading) {
+      if (item.factoryId === factoryId) events.push(eventViewOf(item) as unknown as EventView);
+      if (events.length >= limit) break;
+    }
+    return events;
   }
 
   /**
@@ -79,7 +86,7 @@ export class DynamoIssueStore implements IssueStore {
           }),
         ),
       );
-      const before = itemToIssue(result.Attributes ?? {});
+      const before = issueAsOf(itemToIssue(result.Attributes ?? {}), change.nowMs);
       return { issue: changeStatus(before, change.status, change.at, change.by), previous: before.status };
     } catch (error) {
       if (isConditionalCheckFailed(error)) return undefined;
@@ -92,31 +99,5 @@ export class DynamoIssueStore implements IssueStore {
       this.doc.send(new GetCommand({ TableName: this.tableName, Key: { pk: filteredKey(factoryId) } })),
     );
     return itemToFilteredCounts(factoryId, found.Item);
-  }
-
-  /** The newest `limit` entries of one index partition that have not expired: keys and sort key only. */
-  private async newestKeys(indexName: string, partitionKey: string, value: string, limit: number, nowMs: number) {
-    const found: { pk: string; receivedAt: string }[] = [];
-    let cursor: Record<string, unknown> | undefined;
-    const query = new QueryExpression();
-    query.key(query.is(partitionKey, '=', value)).filter(query.is('expiresAt', '>', Math.floor(nowMs / 1000)));
-    const expressions = query.forQuery();
-    do {
-      const page = await storageCall(`Query (${indexName})`, () =>
-        this.doc.send(
-          new QueryCommand({
-            TableName: this.tableName,
-            IndexName: indexName,
-            ...expressions,
-            ScanIndexForward: false,
-            Limit: Math.min(PAGE, Math.max(limit - found.length, 1)),
-            ExclusiveStartKey: cursor,
-          }),
-        ),
-      );
-      for (const item of page.Items ?? []) found.push({ pk: String(item.pk), receivedAt: String(item.receivedAt) });
-      cursor = page.LastEvaluatedKey;
-    } while (cursor && found.length < limit);
-    return found.slice(0, limit);
   }
 }

@@ -1,20 +1,20 @@
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { EventToStore } from '../ingest/issues';
-import type { ReportStore, StoredFeatureRequest } from '../ingest/ports';
+import type { EventOutcome, ReportStore, StoredFeatureRequest } from '../ingest/ports';
+import type { StoredEvent } from '../issues/stored-event';
 import type { CallLog } from '../domain/ports';
 import { isConditionalCheckFailed, itemOfFailure, storageCall } from './errors';
+import { writeEvents } from './event-writes';
 import { Expression } from './expression';
-import { writeEventsAndIssues } from './issue-writes';
 import { featureRequestKey, feedOf, REPORTS_KEY } from './schema';
 
 /**
  * Events and feature requests in the reports table. Each report is one
  * conditional write keyed by factory and eventId/requestId: the first
  * write stores it, any later one (a retried beacon, another tab) finds it
- * and changes nothing. The events of one request go in one transaction with
- * the counts of their issues (./issue-writes.ts); a feature request is one
- * conditional UpdateItem that creates it. The item also lands in the byFeed index (factory + kind, receive
- * time; type and expiry projected) for newest-first reading.
+ * and changes nothing. An event is a PutItem of its own (./event-writes.ts),
+ * in no index: the tally counts it and lists it on feed pages from the
+ * table's stream. A feature request is one conditional UpdateItem that
+ * creates it, in the byFeed index (factory + kind, receive time).
  */
 export class DynamoReportStore implements ReportStore {
   constructor(
@@ -22,9 +22,9 @@ export class DynamoReportStore implements ReportStore {
     private readonly tableName: string,
   ) {}
 
-  /** The events and their issues' counts in one transaction: ./issue-writes.ts. */
-  putEvents(events: readonly EventToStore[], log?: CallLog): Promise<('stored' | 'duplicate')[]> {
-    return writeEventsAndIssues(this.doc, this.tableName, events, log);
+  /** Each event its own conditional PutItem: ./event-writes.ts. */
+  putEvents(events: readonly StoredEvent[], log?: CallLog): Promise<{ outcomes: EventOutcome[]; failure?: unknown }> {
+    return writeEvents(this.doc, this.tableName, events, log);
   }
 
   /**

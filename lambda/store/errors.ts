@@ -1,6 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { StorageUnavailableError } from '../domain/errors';
+import { StorageThrottledError, StorageUnavailableError } from '../domain/errors';
 import type { CallLog } from '../domain/ports';
 
 /** A conditional write whose condition did not hold. */
@@ -27,6 +27,17 @@ const RETRYABLE_CLIENT_FAULTS = new Set([
   'TransactionInProgressException',
 ]);
 
+/** The service refusing for load (a partition's ceiling, the account's): retried by the SDK, then ours to answer 429. */
+const THROTTLING = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded']);
+
+/** A refusal for load: a throttling error, or a cancelled transaction whose reasons say throttling. */
+export function isThrottling(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (THROTTLING.has(error.name)) return true;
+  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+  return error.name === 'TransactionCanceledException' && Array.isArray(reasons) && reasons.some((reason) => reason.Code === 'ThrottlingError');
+}
+
 /**
  * True for failures of the store rather than of our request: timeouts,
  * network errors, throttling and service errors. A malformed request (a bug
@@ -51,7 +62,7 @@ export async function storageCall<T>(operation: string, call: () => Promise<T>, 
     return await call();
   } catch (error) {
     if (isConditionalCheckFailed(error) || !isTransientStorageError(error)) throw error;
-    throw new StorageUnavailableError(operation, error);
+    throw isThrottling(error) ? new StorageThrottledError(operation, error) : new StorageUnavailableError(operation, error);
   } finally {
     if (log) {
       log.calls += 1;

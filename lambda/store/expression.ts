@@ -104,13 +104,15 @@ export class Expression {
     return condition(`(${conditions.join(' OR ')})`);
   }
 
+  /** All of them hold, as one condition (to sit inside an `or`). */
+  and(...conditions: Condition[]): Condition {
+    return condition(`(${conditions.join(' AND ')})`);
+  }
+
   /** The write happens only if these hold (with any given before). */
   when(...conditions: Condition[]): this {
     return this.push('when', ...conditions);
   }
-
-
-
 
   /** An UpdateItem's (or a transaction's Update's) expressions. */
   forUpdate(): UpdateExpressions {
@@ -125,7 +127,6 @@ export class Expression {
   forCondition(): ConditionExpressions {
     return { ConditionExpression: this.joined('when', ' AND '), ...this.placeholders() };
   }
-
 
   protected push(part: Part, ...texts: string[]): this {
     (this.parts[part] ??= []).push(...texts);

@@ -1,4 +1,6 @@
-import { FILTER_REASONS, type FilterReason, type FilteredCounts, type Issue, type IssueStatus } from '../issues/issue';
+import { PERIOD_NAMES, type PeriodCounts } from '../issues/buckets';
+import type { FilteredCounts, Issue, IssueStatus } from '../issues/issue';
+import { FILTER_REASONS, type FilterReason } from '../issues/stored-event';
 
 /**
  * How issues sit in the reports table (key layout in ./schema.ts): one item
@@ -6,8 +8,13 @@ import { FILTER_REASONS, type FilterReason, type FilteredCounts, type Issue, typ
  * index under `<factory>#issues#<status>` sorted by `receivedAt` (the last
  * event's receive time), so that listing one status most recently seen first
  * is one Query. The issue id lives in the key only: an issue item carries no
- * `issueId` attribute, so it stays out of the byIssue index of its events.
+ * `issueId` attribute, so it stays out of the byIssue index of feed pages.
+ *
+ * The tally (tally-writes.ts) also keeps on it the counts per period (maps
+ * `m5`, `h1`, `d1`: ../issues/buckets.ts) and its marks (`marks`: per stream
+ * shard, the last record counted), which are bookkeeping, not the issue.
  */
+export const MARKS_ATTRIBUTE = 'marks';
 export const issueKey = (factoryId: string, issueId: string): string => `issue#${factoryId}#${issueId}`;
 export const filteredKey = (factoryId: string): string => `filtered#${factoryId}`;
 export const issueFeedOf = (factoryId: string, status: IssueStatus): string => `${factoryId}#issues#${status}`;
@@ -15,11 +22,17 @@ export const issueFeedOf = (factoryId: string, status: IssueStatus): string => `
 /** Attributes of the filtered item, per reason. */
 export const FILTERED_ATTRIBUTE: Record<FilterReason, string> = { 'browser-extension': 'browserExtension', 'script-error': 'scriptError' };
 
-/** An issue item as the control room reads it; its id from its key. */
+/** An issue item as the control room reads it; its id from its key, its counts per period together. */
 export function itemToIssue(item: Record<string, unknown>): Issue {
-  const { pk, feed: _feed, receivedAt: _receivedAt, ...rest } = item;
+  const { pk, feed: _feed, receivedAt: _receivedAt, [MARKS_ATTRIBUTE]: _marks, m5, h1, d1, ...rest } = item;
   const issueId = String(pk).slice(String(pk).lastIndexOf('#') + 1);
-  return { issueId, ...rest } as Issue;
+  const counts: Partial<PeriodCounts> = {};
+  const periods: Record<string, unknown> = { m5, h1, d1 };
+  for (const period of PERIOD_NAMES) {
+    const map = periods[period];
+    if (map && typeof map === 'object') counts[period] = map as Record<string, number>;
+  }
+  return { issueId, ...rest, ...(Object.keys(counts).length > 0 ? { counts } : {}) } as Issue;
 }
 
 export function itemToFilteredCounts(factoryId: string, item: Record<string, unknown> | undefined): FilteredCounts {

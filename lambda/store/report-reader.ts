@@ -1,7 +1,7 @@
-import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { getInOrder } from './get-in-order';
-import { QueryExpression } from './expression';
-import { EXPIRES_AT, feedOf, REPORT_BOOKKEEPING, REPORTS_BY_FEED, type ReportKind } from './schema';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { eventViewOf } from './event-items';
+import { newestItems, type Partition } from './newest-first';
+import { feedOf, REPORT_BOOKKEEPING, REPORTS_BY_FEED, type ReportKind } from './schema';
 
 export interface ReadOptions {
   /** Only reports received at or after this time (ISO 8601 UTC). */
@@ -12,22 +12,26 @@ export interface ReadOptions {
   limit?: number;
   /** Items past this time (epoch ms) have expired: DynamoDB removes them within days, the reader skips them now. */
   nowMs?: number;
-  /** Index entries per Query (default 100, BatchGetItem's most). */
+  /** Index entries per Query (tests read one at a time). */
   pageSize?: number;
 }
 
-/** A stored report as the control room reads it: the item without its bookkeeping. */
+/** A stored report as the control room reads it: the item without its bookkeeping (an event's issue under `issueId`). */
 export function reportOf(item: Record<string, unknown>): Record<string, unknown> {
+  if (String(item.pk).startsWith('event#')) return eventViewOf(item);
   const report = { ...item };
   for (const name of REPORT_BOOKKEEPING) delete report[name];
   return report;
 }
 
+/** A factory's feed of one kind in the byFeed index: feed pages of events, or feature requests themselves. */
+export const feedPartition = (factoryId: string, kind: ReportKind): Partition => ({ ...REPORTS_BY_FEED, value: feedOf(factoryId, kind) });
+
 /**
- * Reads one factory's events or feature requests newest first, page by page
- * in DynamoDB: a Query on the byFeed index (that factory's feed only, by
- * receive time, descending; type and expiry filtered in the index), then one
- * BatchGetItem for the page's items. Nothing of another factory is read.
+ * Reads one factory's events or feature requests newest first
+ * (newest-first.ts over its feed in the byFeed index), reading as many
+ * items at a time as are asked for (at most 100). Nothing of another factory
+ * is read.
  */
 export async function* readReports(
   doc: DynamoDBDocumentClient,
@@ -36,29 +40,18 @@ export async function* readReports(
   kind: ReportKind,
   options: ReadOptions = {},
 ): AsyncGenerator<Record<string, unknown>> {
-  const query = new QueryExpression();
-  query.key(query.is(REPORTS_BY_FEED.partitionKey, '=', feedOf(factoryId, kind)));
-  if (options.since !== undefined) query.key(query.is(REPORTS_BY_FEED.sortKey, '>=', options.since));
-  query.filter(query.is(EXPIRES_AT, '>', Math.floor((options.nowMs ?? Date.now()) / 1000)));
-  if (options.type !== undefined) query.filter(query.is('type', '=', options.type));
   let left = options.limit ?? Number.POSITIVE_INFINITY;
-  let cursor: Record<string, unknown> | undefined;
-  do {
-    const page = await doc.send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: REPORTS_BY_FEED.indexName,
-        ...query.forQuery(),
-        ScanIndexForward: false,
-        Limit: Math.min(options.pageSize ?? 100, Math.max(left, 1)),
-        ExclusiveStartKey: cursor,
-      }),
-    );
-    cursor = page.LastEvaluatedKey;
-    const keys = (page.Items ?? []).slice(0, left).map((item) => item.pk as string);
-    for (const item of await getInOrder(doc, tableName, keys)) {
-      yield reportOf(item);
-      left -= 1;
-    }
-  } while (cursor && left > 0);
+  if (left <= 0) return;
+  const reading = newestItems(doc, tableName, feedPartition(factoryId, kind), {
+    since: options.since,
+    type: options.type,
+    nowMs: options.nowMs ?? Date.now(),
+    pageSize: options.pageSize,
+    chunk: Math.min(100, left),
+  });
+  for await (const { item } of reading) {
+    yield reportOf(item);
+    left -= 1;
+    if (left <= 0) return;
+  }
 }

@@ -62,6 +62,7 @@ export type ReportKind = 'events' | 'feature-requests';
 export const eventKey = (factoryId: string, eventId: string): string => `event#${factoryId}#${eventId}`;
 export const featureRequestKey = (factoryId: string, requestId: string): string => `fr#${factoryId}#${requestId}`;
 export const limiterKey = (keyId: string, addressHash: string): string => `limit#${keyId}#${addressHash}`;
+export const issueLimiterKey = (keyId: string, issueId: string): string => `ilimit#${keyId}#${issueId}`;
 export const feedOf = (factoryId: string, kind: ReportKind): string => `${factoryId}#${kind}`;
 
 export const CONTACT_SK_PREFIX = 'ct_';

@@ -9,7 +9,7 @@
  */
 import { ISSUE_EVENTS_MAX, ISSUES_MAX } from '../../lambda/control/issue-requests';
 import { InvalidRequestError, parseControlRequest } from '../../lambda/control/request';
-import { ISSUE_STATUSES } from '../../lambda/ingest/issues';
+import { ISSUE_STATUSES } from '../../lambda/issues/issue';
 import { factoryIdArg, positiveIntArg, printJson, UsageError } from '../cli';
 import { connectControl, type ControlCall } from '../control/client';
 

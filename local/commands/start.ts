@@ -27,6 +27,9 @@ import { onStopRequest } from '../stop-signals';
 import { startLocalAlerts, type LocalAlerts } from '../alerts/local-alerts';
 import { createDocumentClient, dynamoConfigFromEnv } from '../../lambda/store/dynamo-client';
 import { tableNamesFromEnv } from '../../lambda/store/schema';
+import { alertConsumer } from '../streams/consumers';
+import { startReportStreams } from '../streams/report-streams';
+import type { StreamPoller } from '../streams/stream-poller';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -74,6 +77,7 @@ runCommand(USAGE, async (argv) => {
   let store: ServedStore | undefined;
   let server: Server | undefined;
   let alerts: LocalAlerts | undefined;
+  let streams: StreamPoller | undefined;
   let stopping = false;
   const stop = async (code = 0) => {
     if (stopping) {
@@ -88,6 +92,7 @@ runCommand(USAGE, async (argv) => {
     server?.closeAllConnections();
     alerts?.stop();
     unregisterServer();
+    await streams?.stop();
     await store?.stop();
     removeLock(LOCAL_DATA_DIR);
     process.exit(code);
@@ -113,6 +118,8 @@ runCommand(USAGE, async (argv) => {
     // Webhook deliveries (docs/alerts.md#under-npm-start): the deliverer's code on timers; pending ones resume.
     alerts = await startLocalAlerts(createDocumentClient(dynamoConfigFromEnv()), tableNamesFromEnv().alerts);
     if (alerts.resumed > 0) say(`alerts: ${alerts.resumed} pending webhook deliveries queued again`);
+    // The tally (events counted into their issues) and the alert notifier, from the reports table's stream, as on AWS.
+    streams = await startReportStreams({ endpoint: store.endpoint, dataDir: LOCAL_DATA_DIR, say, consumers: [alertConsumer(alerts.notifier)] });
     server = createHttpAdapter(hostHandler(await loadHandlers(values.bundle === true)));
     await listen(server, port).catch((error: NodeJS.ErrnoException) => {
       throw error.code === 'EADDRINUSE' ? busy() : error;
@@ -127,6 +134,7 @@ runCommand(USAGE, async (argv) => {
     say('The control room in a browser (second terminal): npm run control-room');
   } catch (error) {
     unregisterServer();
+    await streams?.stop();
     await store.stop();
     throw error;
   }

@@ -56,9 +56,24 @@ test('a write that landed but whose answer was lost (the SDK retries it) counts 
 
 test('the per-address limiter out of reach is 503, never an unlimited pass', async () => {
   const tenant = await ingestTenant(api);
-  faults.inject({ call: 'address-limit', when: 'before', fault: 'throttling' });
+  faults.inject({ call: 'address-limit', when: 'before', fault: 'timeout' });
   expect503(await tenant.events([validEvent()]));
   expect(await storedReports(tenant.factoryId)).toEqual([]);
+});
+
+test('a write throttled past the SDK\'s retries is 429 with Retry-After the page can read, never a 5xx; sent again, every event is stored once', async () => {
+  const tenant = await ingestTenant(api);
+  const events = [validEvent(), validEvent()];
+  const injected = faults.inject({ call: 'report-put', when: 'before', fault: 'throttling' });
+  const throttled = await tenant.events(events);
+  expect(throttled.status).toBe(429);
+  expect(Number(throttled.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  expect(throttled.json).toEqual({ error: expect.stringMatching(/Too many writes to the same data at once: retry after [12] s/) });
+  expect(corsOf(throttled)['access-control-allow-origin']).toBe(SITE);
+  injected.remove();
+  const retry = await tenant.events(events);
+  expect(retry.json.accepted + retry.json.duplicates).toBe(2);
+  expect((await storedReports(tenant.factoryId)).map((e) => e.eventId).sort()).toEqual(events.map((e) => e.eventId).sort());
 });
 
 test('the key check out of reach is 503, for a secret key too (exactly like an unknown key)', async () => {

@@ -4,7 +4,9 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import puppeteer, { type Browser as FirefoxBrowser, type Page as FirefoxPage } from 'puppeteer-core';
 import { freePort } from '../../local/ports';
+import { FIREFOX } from '../../tools/browsers/programs';
 import { HOSTILE, seedDemo, type Demo } from '../../tools/control-room/demo-data';
 import { startScript } from '../support/commands';
 import { endpoint, newFactoryId, tables, testDoc } from '../support/local-api';
@@ -14,7 +16,9 @@ import { endpoint, newFactoryId, tables, testDoc } from '../support/local-api';
  * drives `npm run control-room` on the store of an `npm start` (both on this
  * run's DynamoDB Local), seeded through the contacts and ingest APIs with
  * demo data, hostile text included. The flows a person runs, then what an
- * attacker would try from the same browser.
+ * attacker would try from the same browser; then, in Firefox ESR, what an
+ * engine decides for itself: the cookie, the CSP, the forms, the refusal of
+ * another site's post.
  */
 const CHROMIUM = '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -28,6 +32,7 @@ let context: BrowserContext;
 let page: Page;
 let demo: Demo;
 let base: string;
+let login: string;
 let mail: string;
 let foreign: Server;
 let foreignOrigin: string;
@@ -53,8 +58,9 @@ beforeAll(async () => {
   mail = `${randomBytes(4).toString('hex')}.example`;
   demo = await seedDemo({ apiUrl: apiUrl as string, doc: testDoc(), tables, factoryId: newFactoryId('room'), hostile: true, mailDomain: mail });
   room = startScript('control-room', { DYNAMODB_ENDPOINT: endpoint() }, /Control room: open (http:\/\/127\.0\.0\.1:\d+)(\/login\?token=\S+)/, 60_000, ['--port', String(await freePort())]);
-  const [, origin, login] = await room.started;
+  const [, origin, loginPath] = await room.started;
   base = origin as string;
+  login = loginPath as string;
 
   // A page of another site on another local port, in the same browser: what it tries must not act.
   const port = await freePort();
@@ -80,7 +86,7 @@ beforeAll(async () => {
     if (/Content Security Policy|Refused to/.test(message.text())) problems.push(message.text());
   });
   page.on('pageerror', (error) => problems.push(error.message));
-  await page.goto(`${base}${login as string}`);
+  await page.goto(`${base}${login}`);
 }, 180_000);
 
 afterAll(async () => {
@@ -302,4 +308,73 @@ test('keyboard: the first Tab reaches the skip link, and the actions are buttons
   await page.focus('#refresh');
   expect(await page.evaluate(() => (globalThis as unknown as InPage).document.activeElement?.id)).toBe('refresh');
   expect(await page.locator('[tabindex]:not([tabindex="-1"]):not([tabindex="0"])').count()).toBe(0);
+});
+
+describe('in Firefox ESR', () => {
+  let firefox: FirefoxBrowser;
+  let tab: FirefoxPage;
+
+  beforeAll(async () => {
+    firefox = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, headless: true });
+    tab = await firefox.newPage();
+    // Every document records the CSP violations the engine reports to it, before the page's own scripts run.
+    await tab.evaluateOnNewDocument(`window.cspViolations = []; addEventListener('securitypolicyviolation', function (event) { cspViolations.push(event.violatedDirective + ' ' + event.blockedURI); });`);
+    await tab.goto(`${base}${login}`);
+  }, 60_000);
+
+  afterAll(() => firefox?.close());
+
+  /** The CSRF token of the page the tab shows. */
+  const firefoxCsrf = () => tab.$eval('meta[name="csrf-token"]', (meta) => meta.getAttribute('content') as string);
+  const keyCount = async () => {
+    const answer = await tab.evaluate(
+      `fetch('/api/operation', { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': ${JSON.stringify(await firefoxCsrf())} }, body: JSON.stringify({ operation: 'keys.list', factoryId: ${JSON.stringify(fac())} }) }).then(function (r) { return r.json(); })`,
+    );
+    return (answer as { keys: unknown[] }).keys.length;
+  };
+
+  test('the printed URL signs Firefox in with an HttpOnly, SameSite=Strict cookie its scripts cannot read', async () => {
+    expect(tab.url()).toBe(`${base}/`);
+    expect(await tab.cookies()).toEqual([expect.objectContaining({ httpOnly: true, sameSite: 'Strict' })]);
+    expect(await tab.evaluate('document.cookie')).toBe('');
+  });
+
+  test('hostile text shows as text on every page and never runs, and Firefox reports no CSP violation', async () => {
+    for (const path of [`/f/${fac()}/contacts/${demo.hostileContactId}`, `/f/${fac()}/reports/events/${demo.hostileEventId}`, `/f/${fac()}/keys`, `/f/${fac()}/enrichment`]) {
+      await tab.goto(`${base}${path}`);
+      expect([path, await tab.evaluate('[typeof window.__pwned, window.cspViolations]')]).toEqual([path, ['undefined', []]]);
+    }
+    await tab.goto(`${base}/f/${fac()}/contacts/${demo.hostileContactId}`);
+    expect(await tab.$eval('#contact-fields tr[data-field="name"] td', (cell) => cell.textContent)).toBe(HOSTILE.name);
+    // The policy is enforced, and the recorder sees it: an inline script added to the page does not run and is reported.
+    await tab.evaluate(`document.body.appendChild(Object.assign(document.createElement('script'), { textContent: 'window.__pwned = 1' })); null`);
+    await tab.waitForFunction('window.cspViolations.length > 0');
+    expect(await tab.evaluate('[typeof window.__pwned, window.cspViolations[0]]')).toEqual(['undefined', expect.stringMatching(/^script-src(-elem)? inline$/)]);
+  });
+
+  test('the keys page\'s forms: create a secret key, shown once; revoke it after confirming', async () => {
+    await tab.goto(`${base}/f/${fac()}/keys`);
+    await tab.click('#create-key button[type="submit"]');
+    await tab.waitForSelector('#new-secret:not([hidden])');
+    expect(await tab.$eval('#secret-value', (value) => value.textContent)).toMatch(/^dfsk_/);
+    const keyId = /Created (key_[0-9a-f]{16})/.exec((await tab.$eval('#create-result', (result) => result.textContent)) ?? '')?.[1] as string;
+    await tab.click('#secret-done');
+    await tab.waitForSelector(`tr[data-key-id="${keyId}"]`);
+    await tab.click(`button.revoke[data-key-id="${keyId}"]`);
+    await tab.click('#revoke-yes');
+    await tab.waitForSelector('#flash:not([hidden])');
+    expect(await tab.$$eval('#flash p', (lines) => lines.map((line) => line.textContent))).toEqual([`Revoked ${keyId}.`]);
+    expect(await tab.evaluate('window.cspViolations')).toEqual([]);
+  });
+
+  test('a page on another local port cannot make the control room act from Firefox: its form post is refused', async () => {
+    await tab.goto(`${base}/f/${fac()}/keys`);
+    const before = await keyCount();
+    const other = await firefox.newPage();
+    await other.goto(`${foreignOrigin}/`);
+    const [answer] = await Promise.all([other.waitForNavigation(), other.evaluate(`document.getElementById('f').submit()`)]);
+    expect(answer?.status()).toBe(403);
+    await other.close();
+    expect(await keyCount()).toBe(before);
+  });
 });

@@ -82,7 +82,7 @@ test.each([
 });
 
 test('there are no other alarms', () => {
-  expect(Object.keys(alarms)).toHaveLength(20);
+  expect(Object.keys(alarms)).toHaveLength(23);
 });
 
 /** The alarm topic's logical id (the stack's other topic carries issue alerts: lib/alerts.ts). */

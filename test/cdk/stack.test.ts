@@ -63,8 +63,8 @@ function dynamoGrants(fnId: string): Record<string, string[]> {
 
 describe('Lambda (issue point 5)', () => {
   test('the API function: Node.js 22, arm64, bundled handler, bounded timeout, table names in env', () => {
-    // The API, ingest and control-room functions, and the alert notifier and deliverer (test/cdk/alerts.test.ts).
-    template.resourceCountIs('AWS::Lambda::Function', 5);
+    // The API, ingest and control-room functions, the tally, and the alert notifier and deliverer (test/cdk/alerts.test.ts).
+    template.resourceCountIs('AWS::Lambda::Function', 6);
     template.hasResourceProperties('AWS::Lambda::Function', {
       Description: Match.stringLikeRegexp('^Contacts API'),
       Runtime: 'nodejs22.x',
@@ -105,6 +105,52 @@ describe('Lambda (issue point 5)', () => {
       TablesKeys: ['dynamodb:UpdateItem'],
       TablesReports: ['dynamodb:PutItem', 'dynamodb:UpdateItem'],
     });
+  });
+
+  test("the tally function's role may call exactly PutItem/UpdateItem on reports (pages, counts), read its stream, and send its failures to its queue", () => {
+    expect(dynamoGrants(functionId('Contacts tally'))).toEqual({
+      // ListStreams takes no resource: the event source mapping needs it on "*" to find the stream.
+      '"*"': ['dynamodb:ListStreams'],
+      TablesReports: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+    });
+    const fn = (resources('AWS::Lambda::Function') as any)[functionId('Contacts tally')];
+    const roleId = fn.Properties.Role['Fn::GetAtt'][0];
+    const actions = (Object.values(resources('AWS::IAM::Policy')) as any[])
+      .filter((p) => p.Properties.Roles.some((r: any) => r.Ref === roleId))
+      .flatMap((p) => p.Properties.PolicyDocument.Statement)
+      .flatMap((st: any) => [st.Action].flat())
+      .sort();
+    expect(actions).toEqual([
+      'dynamodb:DescribeStream',
+      'dynamodb:GetRecords',
+      'dynamodb:GetShardIterator',
+      'dynamodb:ListStreams',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'logs:CreateLogStream',
+      'logs:PutLogEvents',
+      'sqs:GetQueueAttributes',
+      'sqs:GetQueueUrl',
+      'sqs:SendMessage',
+    ]);
+  });
+
+  test('the tally reads the reports stream one batch per shard at a time, only inserted events, named by shard (tumbling window), failures to a queue', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', { StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' } });
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: functionId('Contacts tally') },
+      StartingPosition: 'TRIM_HORIZON',
+      ParallelizationFactor: 1,
+      TumblingWindowInSeconds: Match.anyValue(),
+      MaximumBatchingWindowInSeconds: 1,
+      BisectBatchOnFunctionError: false,
+      FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { Keys: { pk: { S: [{ prefix: 'event#' }] } } } }) }] },
+      DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
+    });
+    // Retried until it succeeds or its records leave the stream: no MaximumRetryAttempts or MaximumRecordAgeInSeconds set.
+    const mapping = Object.values(resources('AWS::Lambda::EventSourceMapping'))[0] as any;
+    expect(mapping.Properties.MaximumRetryAttempts).toBeUndefined();
+    expect(mapping.Properties.MaximumRecordAgeInSeconds).toBeUndefined();
   });
 
   /** A request each asset answers from DynamoDB Local, with what it must answer and the service its metrics name. */
@@ -260,7 +306,7 @@ describe('Lambda (issue point 5)', () => {
     expect(onIndexes.map((statement: any) => /\/index\/(\w+)"/.exec(JSON.stringify(statement.Resource))?.[1]).sort()).toEqual(['byCompany', 'byFactory', 'byFeed', 'byIssue', 'byKeyId']);
   });
 
-  test.each(['Contacts API', 'Contacts ingest API', 'Contacts control room'])(
+  test.each(['Contacts API', 'Contacts ingest API', 'Contacts control room', 'Contacts tally'])(
     '%s: its role has no AWS managed policy and may write logs to its own log group only',
     (prefix) => {
       const fn = (resources('AWS::Lambda::Function') as any)[functionId(prefix)];
@@ -284,7 +330,7 @@ describe('Lambda (issue point 5)', () => {
 describe('logs', () => {
   test('function logs are kept 30 days and access logs 90 by default, and kept when the stack is deleted', () => {
     const groups = Object.values(template.findResources('AWS::Logs::LogGroup')) as any[];
-    expect(groups.map((g) => g.Properties.RetentionInDays).sort()).toEqual([30, 30, 30, 30, 30, 90]);
+    expect(groups.map((g) => g.Properties.RetentionInDays).sort()).toEqual([30, 30, 30, 30, 30, 30, 90]);
     for (const group of groups) expect(group.DeletionPolicy).toBe('Retain');
   });
 });

@@ -4,6 +4,7 @@ import { DynamoIssueStore } from '../../lambda/store/dynamo-issue-store';
 import type { HttpResponse } from '../support/http';
 import { ingestTenant, storedReports } from '../support/ingest';
 import { issuePublishableKey, newFactoryId, realIngestDependencies, startLocalHost, tables, testDoc, type LocalApi } from '../support/local-api';
+import { tallied } from '../support/tally';
 
 /**
  * Issue counts under retries and races, through the HTTP API on DynamoDB
@@ -101,6 +102,7 @@ test('the same 1,000 events sent twice at once, in random batches of 1-20 throug
   }
   expect(expected.size).toBe(GROUPS.length);
 
+  await tallied();
   const issues = await new DynamoIssueStore(testDoc(), tables.reports).listIssues(factoryId, { limit: 100, nowMs: Date.now() });
   expect(new Map(issues.map((issue) => [issue.issueId, issue.count]))).toEqual(expected);
   expect(await new DynamoIssueStore(testDoc(), tables.reports).filteredCounts(factoryId)).toMatchObject({ counts: { 'script-error': EVENTS / 20, 'browser-extension': EVENTS / 20 } });
@@ -119,6 +121,7 @@ test('a resolved issue under a burst of its events reopens once: one regression,
   const tenant = await ingestTenant(api, [SITE], 'regress', 1_000_000);
   const first = { eventId: randomUUID(), message: 'boom', fingerprint: ['burst'] };
   expect((await tenant.events([first])).status).toBe(202);
+  await tallied();
   const store = new DynamoIssueStore(testDoc(), tables.reports);
   const issueId = issueIdOf(tenant.factoryId, ['custom', 'burst']);
   await store.setIssueStatus(tenant.factoryId, issueId, { status: 'resolved', at: new Date().toISOString(), by: 'test', nowMs: Date.now() });
@@ -128,5 +131,6 @@ test('a resolved issue under a burst of its events reopens once: one regression,
     body: JSON.stringify({ events }),
   })));
   expect(answers.map((res) => res.status)).toEqual(burst.map(() => 202));
+  await tallied();
   expect(await store.getIssue(tenant.factoryId, issueId, Date.now())).toMatchObject({ status: 'open', count: 31, regressions: 1 });
 }, 120_000);

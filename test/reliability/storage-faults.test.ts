@@ -25,8 +25,10 @@ import { stored as storedEmail } from '../support/emails';
  * Faults injected into the real DynamoDB client (SDK middleware, around
  * DynamoDB Local) at each call a request makes. Every fault outlasts the
  * SDK's own retries (3 attempts) unless a test says otherwise, so the request
- * itself fails: it must answer 503 `{"error"}` in bounded time, and sending
- * the same request again must converge on the correct records.
+ * itself fails: it must answer 503 `{"error"}` in bounded time (429 with
+ * Retry-After when the store refused for load: throttling is asked to slow
+ * down, never answered with a 5xx), and sending the same request again must
+ * converge on the correct records.
  */
 
 interface UpsertAnswer {
@@ -96,6 +98,9 @@ const REQUESTS: Request[] = SIZES.allFaultRequests
   ? ['upsert', 'read by a key new to the container', 'read by a key known to the container']
   : ['upsert', 'read by a key known to the container'];
 
+/** Faults that are the store refusing for load: answered 429, not 503. */
+const THROTTLED: readonly Fault[] = ['throttling', 'provisioned-throughput'];
+
 const CASES: Case[] = REQUESTS.flatMap((request) =>
   CALLS_OF[request].flatMap((call) => {
     const injections: Injection[] = [
@@ -103,7 +108,7 @@ const CASES: Case[] = REQUESTS.flatMap((request) =>
       ...(WRITES.includes(call) ? LOST_ANSWER_FAULTS.map((fault): Injection => ({ when: 'after', fault })) : []),
     ];
     return injections.map((injection) => ({
-      name: `${request}, ${call} ${describeInjection(injection)}: 503, then the same request converges`,
+      name: `${request}, ${call} ${describeInjection(injection)}: ${THROTTLED.includes(injection.fault) ? 429 : 503}, then the same request converges`,
       request,
       call,
       injection,
@@ -201,6 +206,14 @@ async function runCase(c: Case): Promise<Outcome> {
   }
 }
 
+/** A store refusing for load as the API documents it: 429 with a Retry-After of 1 or 2 s, nothing of the failure in it. */
+function expectStorage429(res: HttpResponse) {
+  expect(res.status).toBe(429);
+  expect(['1', '2']).toContain(res.headers['retry-after']);
+  expect(res.json).toEqual({ error: expect.stringMatching(/^Too many writes to the same data at once: retry after [12] s \(retrying is safe\)\.$/) });
+  expect(res.text).not.toMatch(/Exception|Throughput|Throttling|UpdateItem|GetItem/);
+}
+
 /** A storage 503 as the API documents it, with nothing of the failure in it. */
 function expectStorage503(res: HttpResponse) {
   expect(res.status).toBe(503);
@@ -252,7 +265,7 @@ function expectConvergedRead(o: Outcome) {
   expect(o.companies).toHaveLength(1);
 }
 
-describe('a DynamoDB call that keeps failing answers 503 in bounded time, and the same request again converges', () => {
+describe('a DynamoDB call that keeps failing answers 503 (429 when throttled) in bounded time, and the same request again converges', () => {
   const outcomes = new Map<string, Promise<Outcome>>();
 
   beforeAll(async () => {
@@ -272,7 +285,8 @@ describe('a DynamoDB call that keeps failing answers 503 in bounded time, and th
 
   test.each(CASES)('$name', async (c) => {
     const o = await (outcomes.get(c.name) as Promise<Outcome>);
-    expectStorage503(o.first);
+    if (THROTTLED.includes(c.injection.fault)) expectStorage429(o.first);
+    else expectStorage503(o.first);
     // The fault outlasted the SDK's three attempts, and the answer came in bounded time.
     expect(o.hits).toBe(3);
     expect(o.elapsedMs).toBeLessThan(BOUND_MS);

@@ -104,6 +104,14 @@ describe('layout', () => {
     expect(dirs.flatMap((dir) => offenders(dir, store, [...DYNAMO_WIRING, 'lambda/control/handler.ts']))).toEqual([]);
   });
 
+  test("each API's operations live in its own folder (lambda/api/contacts/, lambda/api/ingest/), as its routes and middlewares do", () => {
+    const operations = files('lambda/api').filter((file) =>
+      /import type \{[^}]*\bOperation\b[^}]*\} from '\.\.\/pipeline'/.test(readFileSync(join(ROOT, file), 'utf8')),
+    );
+    expect(operations.length).toBeGreaterThan(3);
+    expect(operations.filter((file) => !/^lambda\/api\/(contacts|ingest)\/[^/]+\.ts$/.test(file))).toEqual([]);
+  });
+
   test('no operation and no route step wraps itself in a Middy chain', () => {
     // A route's operations and checks are typed by the pipeline (Operation, Check, BodyReader): plain functions.
     const routeParts = files('lambda/api').filter((file) =>

@@ -13,7 +13,7 @@ function runCheck(path: string) {
   return spawnSync(NODE_TS[0], [...NODE_TS.slice(1), CHECK], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, PATH: path } });
 }
 
-const ready: Machine = { nodeVersion: '20.19.0', engines: '>=20.19', javaMajor: 17, chromiumRunnable: true };
+const ready: Machine = { nodeVersion: '20.19.0', engines: '>=20.19', javaMajor: 17, missingPrograms: [] };
 
 describe('npm test prerequisites', () => {
   test('are the first thing the test script runs', () => {
@@ -31,7 +31,7 @@ describe('npm test prerequisites', () => {
     );
   });
 
-  test('on this machine (java, chromium and node present: the suite runs here) the check passes silently', () => {
+  test('on this machine (java, the browsers and node present: the suite runs here) the check passes silently', () => {
     const result = runCheck(process.env.PATH ?? '');
     expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
   });
@@ -47,9 +47,16 @@ describe('npm test prerequisites', () => {
   });
 
   test('a missing Chromium names the path the browser tests use and the package that provides it', () => {
-    expect(missingPrerequisites({ ...ready, chromiumRunnable: false })).toEqual([
-      { problem: 'npm test drives Chromium at /usr/bin/chromium for the browser tests, and there is none.', fix: 'apt-get install -y chromium' },
+    expect(missingPrerequisites({ ...ready, missingPrograms: ['/usr/bin/chromium'] })).toEqual([
+      { problem: 'npm test drives Chromium, Firefox ESR and WebKitGTK for the browser tests, and Chromium (/usr/bin/chromium) is missing.', fix: 'apt-get install -y chromium' },
     ]);
+  });
+
+  test('missing Firefox ESR, WebKitGTK\'s driver and Xvfb are named together, with one line that installs their Debian packages', () => {
+    expect(report(missingPrerequisites({ ...ready, missingPrograms: ['/usr/bin/firefox-esr', '/usr/bin/WebKitWebDriver', '/usr/bin/Xvfb'] }))).toBe(
+      'npm test drives Chromium, Firefox ESR and WebKitGTK for the browser tests, and Firefox ESR (/usr/bin/firefox-esr), WebKitGTK\'s WebDriver (/usr/bin/WebKitWebDriver), Xvfb (/usr/bin/Xvfb) are missing.\n' +
+        '  run: apt-get install -y firefox-esr webkit2gtk-driver xvfb\n',
+    );
   });
 
   test("a Node.js older than package.json's engines is refused, a newer one accepted", () => {
@@ -61,11 +68,11 @@ describe('npm test prerequisites', () => {
   });
 
   test('every missing piece is listed, in the order the suite would trip on it', () => {
-    const missing = missingPrerequisites({ nodeVersion: '18.0.0', engines: '>=20.19', javaMajor: undefined, chromiumRunnable: false });
+    const missing = missingPrerequisites({ nodeVersion: '18.0.0', engines: '>=20.19', javaMajor: undefined, missingPrograms: ['/usr/bin/chromium', '/usr/bin/Xvfb'] });
     expect(missing.map((item) => item.fix)).toEqual([
       expect.stringMatching(/^nvm install 20/),
       'apt-get install -y openjdk-17-jre-headless',
-      'apt-get install -y chromium',
+      'apt-get install -y chromium xvfb',
     ]);
   });
 });

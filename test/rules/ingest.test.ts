@@ -3,13 +3,15 @@ import { hashSecret } from '../../lambda/domain/api-key';
 import { StorageUnavailableError } from '../../lambda/domain/errors';
 import { addressHash, clientNetwork, clientSubject } from '../../lambda/ingest/address';
 import { readIngestCredential } from '../../lambda/ingest/credentials';
-import { InvalidReportError } from '../../lambda/ingest/errors';
+import { InvalidReportError, LimitedError } from '../../lambda/ingest/errors';
 import { DEFAULT_ADDRESS_LIMITS } from '../../lambda/ingest/limits';
 import { readFeatureRequest, type FeatureRequestInput } from '../../lambda/ingest/payloads';
-import { receiveEvents, type RequestReceipt } from '../../lambda/ingest/receive-events';
+import { receiveEvents as receive, type ReceiveDependencies, type RequestReceipt } from '../../lambda/ingest/receive-events';
+import type { PublishableKey } from '../../lambda/ingest/ports';
 import { featureRequestId, submitFeatureRequest } from '../../lambda/ingest/submit-feature-request';
 import { MemoryAddressLimiter } from '../../lambda/memory/memory-address-limiter';
 import { MemoryIngestKeys } from '../../lambda/memory/memory-ingest-keys';
+import { MemoryIssueLimiter } from '../../lambda/memory/memory-issue-limiter';
 import { MemoryReportStore } from '../../lambda/memory/memory-report-store';
 
 
@@ -36,6 +38,22 @@ const receipt = (overrides: Partial<RequestReceipt> = {}): RequestReceipt => ({
   ...overrides,
 });
 const event = (extra: Record<string, unknown> = {}) => ({ eventId: randomUUID(), message: 'boom', ...extra });
+
+const KEY_HASH = hashSecret('dfpk_rules');
+const senderKey = (rateLimit = 600): PublishableKey => ({ factoryId: 'fac_rules', keyId: 'key_0000000000000001', origins: ['https://app.example.com'], rateLimit });
+
+/** The limits and the key of one test: a key of `rateLimit` requests per minute, each issue half of it. */
+function limits(rateLimit = 600) {
+  const keys = new MemoryIngestKeys();
+  keys.issue(KEY_HASH, { type: 'publishable', factoryId: 'fac_rules', keyId: 'key_0000000000000001', rateLimit, origins: ['https://app.example.com'] });
+  return { keys, issueLimits: new MemoryIssueLimiter(), key: senderKey(rateLimit) };
+}
+
+/** receiveEvents with generous limits unless some are given, at the receipt's time. */
+function receiveEvents(store: MemoryReportStore, body: unknown, at: RequestReceipt, given = limits()) {
+  const deps: ReceiveDependencies = { reports: store, issueLimits: given.issueLimits, keys: given.keys };
+  return receive(deps, body, at, { key: given.key, keyHash: KEY_HASH }, Date.parse(at.receivedAt));
+}
 
 describe('receiveEvents', () => {
   test('stores the valid events with what the server adds, lists the invalid ones by index', async () => {
@@ -85,12 +103,16 @@ describe('receiveEvents', () => {
     expect(store.events.size).toBe(0);
   });
 
-  test('a failed store call fails the whole call: the events and their counts go in one call', async () => {
+  test('a failed write fails the call, after the events that could be written were stored', async () => {
     const store = new MemoryReportStore();
-    store.putEvents = async () => {
-      throw new StorageUnavailableError('TransactWriteItems', new Error('down'));
+    const [a, b] = [event({ message: 'a' }), event({ message: 'b' })];
+    const real = store.putEvents.bind(store);
+    store.putEvents = async (events) => {
+      const { outcomes } = await real(events.slice(0, 1));
+      return { outcomes: [...outcomes, 'failed'], failure: new StorageUnavailableError('PutItem (event)', new Error('down')) };
     };
-    await expect(receiveEvents(store, { events: [event({ message: 'a' }), event({ message: 'b' })] }, receipt())).rejects.toThrow(StorageUnavailableError);
+    await expect(receiveEvents(store, { events: [a, b] }, receipt())).rejects.toThrow(StorageUnavailableError);
+    expect([...store.events.values()].map((stored) => stored.eventId)).toEqual([a.eventId]);
   });
 
   test('an event is kept only with a message or an exception; blank text counts as none', async () => {
@@ -98,6 +120,49 @@ describe('receiveEvents', () => {
     const result = await receiveEvents(store, { events: [event({ message: '  ' }), event({ message: null, exception: { type: 'E' } })] }, receipt());
     expect(result.rejected).toEqual([{ index: 0, error: 'an event needs a message or an exception' }]);
     expect(result.accepted).toBe(1);
+  });
+});
+
+describe('the per-issue and per-key limits of receiveEvents', () => {
+  const at = (seconds: number) => receipt({ receivedAt: new Date(Date.parse('2026-11-25T10:00:00Z') + seconds * 1000).toISOString() });
+  const storm = (message = 'TypeError: storm') => event({ message });
+
+  test('an issue takes at most half of its key\'s requests (a key of 20 a minute: 10 with a burst of 1)', async () => {
+    const store = new MemoryReportStore();
+    const given = limits(20);
+    const answers: string[] = [];
+    for (let i = 0; i < 4; i += 1) answers.push(await receiveEvents(store, { events: [storm()] }, at(0), given).then(() => 'stored', (error: Error) => error.name));
+    expect(answers).toEqual(['stored', 'stored', 'LimitedError', 'LimitedError']);
+    expect([...store.issues.values()][0]?.count).toBe(2);
+  });
+
+  test('requests refused by an issue\'s limit do not spend the key\'s: another error still gets through', async () => {
+    const store = new MemoryReportStore();
+    const given = limits(20);
+    for (let i = 0; i < 30; i += 1) await receiveEvents(store, { events: [storm()] }, at(0), given).catch(() => undefined);
+    const other = await receiveEvents(store, { events: [event({ message: 'RangeError: elsewhere' })] }, at(0), given);
+    expect(other).toMatchObject({ accepted: 1 });
+  });
+
+  test('events of an issue over its limit are held back, the others stored, and the call refused with a retry time', async () => {
+    const store = new MemoryReportStore();
+    const given = limits(20);
+    for (let i = 0; i < 2; i += 1) await receiveEvents(store, { events: [storm()] }, at(0), given);
+    const quiet = event({ message: 'RangeError: quiet' });
+    const refused = await receiveEvents(store, { events: [storm(), quiet] }, at(0), given).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(LimitedError);
+    expect(refused).toMatchObject({ limit: 'issue', stored: 1, retryAfterSeconds: expect.any(Number) });
+    expect(store.events.has(`fac_rules#${quiet.eventId}`)).toBe(true);
+  });
+
+  test('the key\'s own limit refuses past its requests per minute, whatever the issues', async () => {
+    const store = new MemoryReportStore();
+    const given = limits(20);
+    const answers: string[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      answers.push(await receiveEvents(store, { events: [event({ message: `E${i}: distinct` })] }, at(0), given).then(() => 'stored', (error: LimitedError) => error.limit));
+    }
+    expect(answers).toEqual(['stored', 'stored', 'stored', 'key']);
   });
 });
 
@@ -162,8 +227,8 @@ describe('keys at the ingest API', () => {
     const keys = new MemoryIngestKeys();
     keys.issue(hashSecret('dfpk_p'), { type: 'publishable', factoryId: 'fac_a', keyId: 'key_p', rateLimit: 600, origins: ['https://a.com'] });
     keys.issue(hashSecret('dfsk_s'), { type: 'secret', factoryId: 'fac_a', keyId: 'key_s', rateLimit: 600 });
-    expect(await keys.authorize(hashSecret('dfpk_p'), 0)).toMatchObject({ outcome: 'allowed', key: { factoryId: 'fac_a', keyId: 'key_p', origins: ['https://a.com'] } });
-    expect(await keys.authorize(hashSecret('dfsk_s'), 0)).toEqual({ outcome: 'unknown' });
+    expect(await keys.authenticate(hashSecret('dfpk_p'))).toMatchObject({ outcome: 'active', key: { factoryId: 'fac_a', keyId: 'key_p', origins: ['https://a.com'], rateLimit: 600 } });
+    expect(await keys.authenticate(hashSecret('dfsk_s'))).toEqual({ outcome: 'unknown' });
     expect(await keys.markExposed(hashSecret('dfsk_s'), Date.parse('2026-11-25T10:00:00Z'))).toEqual({ marked: true, keyId: 'key_s', factoryId: 'fac_a', count: 1 });
     expect(await keys.markExposed(hashSecret('dfsk_s'), Date.parse('2026-11-25T11:00:00Z'))).toMatchObject({ count: 2 });
     expect(keys.exposureOf(hashSecret('dfsk_s'))).toEqual({ firstSeenAt: '2026-11-25T10:00:00.000Z', lastSeenAt: '2026-11-25T11:00:00.000Z', count: 2 });

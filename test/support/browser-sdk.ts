@@ -1,9 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
 import { freePort } from '../../local/ports';
+import { enginesUnderTest, type EngineName, type Tab } from '../../tools/browsers/engines';
 import { runScript, startScript } from './commands';
 import { storedReports } from './ingest';
 import { endpoint } from './local-api';
@@ -12,15 +12,26 @@ import { endpoint } from './local-api';
  * What the browser SDK's tests share (test/browser/sdk/): the one-file build
  * made by `npm run sdk:build`, `npm start` on the run's DynamoDB Local (able
  * to stop and start again on the same port), customer sites served from
- * localhost origins, headless Chromium (/usr/bin/chromium), and waits for
- * conditions with deadlines.
+ * localhost origins, a recording proxy and a fake ingest API that see what
+ * every engine sends, the engines to run in (tools/browsers/engines.ts), and
+ * waits for conditions with deadlines.
  */
-export const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-export async function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+/**
+ * The engines the SDK's browser tests run in, and for each case an engine
+ * cannot do, the engine's reason: such a case is skipped with that reason in
+ * its name, never silently.
+ */
+export function engineCases(skips: Partial<Record<EngineName, string>> = {}): { engine: EngineName; skip?: string }[] {
+  return enginesUnderTest().map((engine) => ({ engine, ...(skips[engine] === undefined ? {} : { skip: skips[engine] }) }));
 }
+
+/** `test`, or `test.skip` named with the engine's reason when `skip` says it cannot do the case. */
+export function engineTest(title: string, skip: string | undefined, run: () => Promise<void>, timeoutMs?: number): void {
+  if (skip === undefined) test(title, run, timeoutMs);
+  else test.skip(`${title} (skipped: ${skip})`, run);
+}
+
 
 /** `npm run sdk:build -- --out <tmp>`: the files of the package's dist/, by name. */
 export async function buildSdk(): Promise<{ script: string; esm: string }> {
@@ -91,6 +102,22 @@ export async function serveSite(files: Record<string, string>, pages: (path: str
   };
 }
 
+/** Keeps what the page writes with console.warn and console.error in `window.consoleSeen`, in every engine alike. */
+const CONSOLE_RECORDER = `window.consoleSeen = [];
+  ['warn', 'error'].forEach(function (level) {
+    var original = console[level];
+    console[level] = function () {
+      consoleSeen.push({ level: level, text: Array.prototype.map.call(arguments, String).join(' ') });
+      return original.apply(console, arguments);
+    };
+  });`;
+
+/** What the page wrote to the console (console.warn and console.error) so far. */
+export const consoleOf = (tab: Tab) => tab.evaluate<{ level: 'warn' | 'error'; text: string }[]>('window.consoleSeen');
+
+/** The SDK's own console lines ([ContactsIngest] …). */
+export const sdkConsoleOf = async (tab: Tab) => (await consoleOf(tab)).filter((line) => line.text.startsWith('[ContactsIngest]'));
+
 /**
  * A page that loads the SDK and starts it the documented two-line way
  * (its options kept in `sdkOptions`, for a test that starts it again).
@@ -99,6 +126,7 @@ export async function serveSite(files: Record<string, string>, pages: (path: str
  */
 export function sdkPage(options: Record<string, unknown>, extra = '{}', body = ''): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>shop</title>
+<script>${CONSOLE_RECORDER}</script>
 <script src="/contacts-ingest.min.js"></script>
 <script>
   var sdkOptions = Object.assign(${JSON.stringify(options)}, ${extra});
@@ -130,18 +158,106 @@ export function storedWhen(factoryId: string, what: string, done: (events: Recor
 export const withMessage = (events: Record<string, any>[], message: string | RegExp) =>
   events.filter((event) => (typeof message === 'string' ? event.message === message : message.test(String(event.message))));
 
-/** What the page sends to the ingest API and writes to the console, recorded as it happens. */
-export function watch(page: Page, baseUrl: string) {
-  const seen = { requests: [] as { url: string; type: string }[], statuses: [] as number[], failed: 0, console: [] as { type: string; text: string }[] };
-  page.on('request', (request) => {
-    if (request.url().startsWith(`${baseUrl}/ingest/`) && request.method() === 'POST') seen.requests.push({ url: request.url(), type: request.resourceType() });
+/** One request that reached the API through a recording proxy: its key, path, and status (or "failed": no answer). */
+export interface Seen {
+  key: string;
+  path: string;
+  status: number | 'failed';
+}
+
+/**
+ * A proxy in front of `target` that records every request to the ingest
+ * API (by the key in its query) and what became of it: how an engine's page
+ * sends is then seen the same way in every engine. When the target is down,
+ * or while `cutOff(true)` plays an outage, the connection is dropped: the
+ * page sees a network failure, as when the API cannot be reached.
+ */
+export async function recordingProxy(target: string): Promise<{ baseUrl: string; of(key: string): Seen[]; cutOff(cut: boolean): void; close(): void }> {
+  const seen: Seen[] = [];
+  let cut = false;
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', target);
+    const record = (status: number | 'failed') => {
+      if (url.pathname.startsWith('/ingest/') && req.method === 'POST') seen.push({ key: url.searchParams.get('key') ?? '', path: url.pathname, status });
+    };
+    if (cut) {
+      record('failed');
+      res.destroy();
+      return;
+    }
+    const upstream = request(url, { method: req.method, headers: { ...req.headers, host: url.host } }, (answer) => {
+      record(answer.statusCode ?? 0);
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => {
+      record('failed');
+      res.destroy();
+    });
+    req.pipe(upstream);
   });
-  page.on('response', (response) => {
-    if (response.url().startsWith(`${baseUrl}/ingest/`) && response.request().method() === 'POST') seen.statuses.push(response.status());
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
+  return {
+    baseUrl: `http://localhost:${port}`,
+    of: (key) => seen.filter((request) => request.key === key),
+    cutOff: (value) => {
+      cut = value;
+    },
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+/** A request the fake ingest API received: when (ms, this process's clock), its key and events, and when it was answered. */
+export interface FakeRequest {
+  at: number;
+  key: string;
+  eventIds: string[];
+  answeredAt: number;
+}
+
+async function bodyOf(req: IncomingMessage): Promise<string> {
+  let text = '';
+  for await (const chunk of req) text += String(chunk);
+  return text;
+}
+
+/**
+ * A stand-in for the ingest API that answers every POST /ingest/v1/events
+ * with `answer` (status and headers), with the CORS headers the real API
+ * sends, and records each request: to put an engine's SDK through answers
+ * the real API gives only under load (a storm's 429s).
+ */
+export async function fakeIngest(answer: (key: string) => { status: number; headers?: Record<string, string> }): Promise<{ baseUrl: string; of(key: string): FakeRequest[]; close(): void }> {
+  const received: FakeRequest[] = [];
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const key = url.searchParams.get('key') ?? '';
+    const at = performance.now();
+    const text = await bodyOf(req);
+    let eventIds: string[] = [];
+    try {
+      eventIds = ((JSON.parse(text) as { events?: { eventId: string }[] }).events ?? []).map((event) => event.eventId);
+    } catch {
+      // not JSON: recorded without events
+    }
+    const { status, headers = {} } = answer(key);
+    const origin = req.headers.origin ?? '*';
+    res.writeHead(status, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': 'Retry-After', Vary: 'Origin', ...headers });
+    res.end(JSON.stringify(status === 429 ? { error: 'Rate limit exceeded (a fake API for the test).' } : { accepted: eventIds.length }));
+    received.push({ at, key, eventIds, answeredAt: performance.now() });
   });
-  page.on('requestfailed', (request) => {
-    if (request.url().startsWith(`${baseUrl}/ingest/`)) seen.failed += 1;
-  });
-  page.on('console', (message: ConsoleMessage) => seen.console.push({ type: message.type(), text: message.text() }));
-  return seen;
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
+  return {
+    baseUrl: `http://localhost:${port}`,
+    of: (key) => received.filter((request) => request.key === key),
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
 }

@@ -104,6 +104,8 @@ export function dynamoDbLocalPids(needle: string): number[] {
 export async function serverEnv(serversDir: string): Promise<NodeJS.ProcessEnv & { CONTACTS_DATA_DIR: string }> {
   return {
     DYNAMODB_ENDPOINT: '',
+    // A store of its own: its own tally (the run's reads the run's store only).
+    CONTACTS_STREAMS: 'on',
     PORT: String(await freePort()),
     DYNAMODB_PORT: String(await freePort()),
     CONTACTS_DATA_DIR: mkdtempSync(join(tmpdir(), 'contacts-data-')),

@@ -93,9 +93,9 @@ const MATCHES: Record<DynamoCall, (call: ObservedCall) => boolean> = {
     !!c.sk?.startsWith(COMPANY_SK_PREFIX) &&
     /attribute_not_exists/.test(c.condition ?? ''),
   'contact-read': (c) => c.operation === 'GetItem' && c.table === tables.contacts,
-  // Events go in one TransactWriteItems with their issues' counts; a feature request is an UpdateItem that creates it.
+  // Each event is a PutItem of its own; a feature request is an UpdateItem that creates it.
   'report-put': (c) =>
-    c.table === tables.reports && (c.operation === 'TransactWriteItems' || (c.operation === 'UpdateItem' && !!c.pk?.startsWith('fr#'))),
+    c.table === tables.reports && ((c.operation === 'PutItem' && !!c.pk?.startsWith('event#')) || (c.operation === 'UpdateItem' && !!c.pk?.startsWith('fr#'))),
   'address-limit': (c) => c.operation === 'UpdateItem' && c.table === tables.reports && !!c.pk?.startsWith('limit#'),
 };
 
@@ -107,9 +107,10 @@ function keyString(value: unknown): string | undefined {
 }
 
 function observe(commandName: string | undefined, input: unknown): ObservedCall {
-  const { TableName, Key, ConditionExpression, TransactItems } = (input ?? {}) as {
+  const { TableName, Key, Item, ConditionExpression, TransactItems } = (input ?? {}) as {
     TableName?: string;
     Key?: Record<string, unknown>;
+    Item?: Record<string, unknown>;
     ConditionExpression?: string;
     TransactItems?: { Put?: { TableName?: string }; Update?: { TableName?: string } }[];
   };
@@ -118,7 +119,7 @@ function observe(commandName: string | undefined, input: unknown): ObservedCall 
     operation: (commandName ?? '').replace(/Command$/, ''),
     table: TableName ?? first?.Put?.TableName ?? first?.Update?.TableName,
     sk: keyString(Key?.sk),
-    pk: keyString(Key?.pk),
+    pk: keyString(Key?.pk ?? Item?.pk),
     condition: ConditionExpression,
   };
 }

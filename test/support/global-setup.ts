@@ -4,10 +4,15 @@ import { join } from 'node:path';
 import { openScratchStore, type ScratchStore } from '../../local/store';
 import { LOCAL_TABLE_NAMES } from '../../lambda/store/schema';
 import { markRun } from './leftover-processes';
+import { startRunTally, type RunTally } from './run-tally';
+import { settingsFromEnv } from '../../tools/semantics/config';
+import { startSemanticsProxy, type SemanticsProxy } from '../../tools/semantics/proxy';
 
 declare global {
   var __scratchStore: ScratchStore | undefined;
+  var __semanticsProxy: SemanticsProxy | undefined;
   var __serversDir: string | undefined;
+  var __runTally: RunTally | undefined;
 }
 
 /**
@@ -33,4 +38,14 @@ export default async function globalSetup(): Promise<void> {
   globalThis.__scratchStore = store;
   process.env.DYNAMODB_ENDPOINT = store.endpoint;
   process.stdout.write(`\nDynamoDB Local ready at ${store.endpoint} in ${Date.now() - started} ms\n`);
+  // SEMANTICS=on: the whole run on DynamoDB as the service behaves (docs/development.md#dynamodb-as-the-service-behaves-the-semantics-proxy).
+  if (/^on$/i.test(process.env.SEMANTICS ?? '')) {
+    const proxy = await startSemanticsProxy({ target: store.endpoint, ...settingsFromEnv(process.env) });
+    globalThis.__semanticsProxy = proxy;
+    process.env.DYNAMODB_LOCAL_ENDPOINT = store.endpoint;
+    process.env.DYNAMODB_ENDPOINT = proxy.endpoint;
+    process.stdout.write(`the run's DynamoDB is the semantics proxy at ${proxy.endpoint}: ${JSON.stringify(proxy.config())}\n`);
+  }
+  // One tally for the whole run, as on AWS one event source mapping serves every container (test/support/run-tally.ts).
+  globalThis.__runTally = await startRunTally(process.env.DYNAMODB_ENDPOINT);
 }

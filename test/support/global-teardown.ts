@@ -7,6 +7,13 @@ import { assertNoProcessLeft } from './leftover-processes';
  */
 export async function finishRun(folders: string[]): Promise<void> {
   try {
+    await globalThis.__runTally?.stop();
+    const semantics = globalThis.__semanticsProxy;
+    if (semantics) {
+      const { totals, operations } = semantics.stats();
+      process.stdout.write(`\nthe semantics proxy counted: ${JSON.stringify({ totals, operations })}\n`);
+      await semantics.close();
+    }
     await globalThis.__scratchStore?.close();
     await assertNoProcessLeft({ folders });
   } finally {

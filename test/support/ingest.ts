@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readReports } from '../../lambda/store/report-reader';
 import type { ReportKind } from '../../lambda/store/schema';
 import type { HttpResponse } from './http';
+import { tallied } from './tally';
 import { issuePublishableKey, newFactoryId, tables, testDoc, type LocalApi } from './local-api';
 
 export const SITE = 'https://app.example.com';
@@ -64,6 +65,8 @@ export async function ingestTenant(api: LocalApi, origins: string[] = [SITE], la
 
 /** What the reports command would print for a factory, newest first. */
 export async function storedReports(factoryId: string, kind: ReportKind = 'events', options: { type?: string; since?: string; limit?: number } = {}) {
+  // Events are listed once the tally has put them on their feed pages.
+  await tallied();
   const found: Record<string, any>[] = [];
   for await (const report of readReports(testDoc(), tables.reports, factoryId, kind, options)) found.push(report);
   return found;

@@ -1,16 +1,17 @@
 /**
  * What `npm test` needs before it starts, checked in its first second:
  * Node.js as package.json's `engines` asks, Java 17+ for DynamoDB Local, and
- * the Chromium the browser tests drive. Without this a missing piece shows
+ * the three browser engines the browser tests drive (test/support/engines.ts),
+ * each from a Debian package. Without this a missing piece shows
  * up minutes later as failing tests. Run first by the `test` script; prints
  * one problem and the one line that fixes it per missing piece, exit code 1.
  */
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { BROWSER_PROGRAMS } from '../../tools/browsers/programs';
 
-/** Where test/browser launches Chromium from (Debian's package; playwright-core never downloads one). */
-export const CHROMIUM = '/usr/bin/chromium';
+export { CHROMIUM } from '../../tools/browsers/programs';
 export const MIN_JAVA = 17;
 
 export interface Missing {
@@ -26,7 +27,8 @@ export interface Machine {
   engines: string;
   /** The major version of `java` on PATH; undefined when there is none. */
   javaMajor: number | undefined;
-  chromiumRunnable: boolean;
+  /** The files of BROWSER_PROGRAMS that cannot be run here. */
+  missingPrograms: string[];
 }
 
 const parts = (version: string) => version.replace(/^v/, '').split('.').map((part) => Number.parseInt(part, 10) || 0);
@@ -63,10 +65,11 @@ export function missingPrerequisites(machine: Machine): Missing[] {
       fix: 'apt-get install -y openjdk-17-jre-headless',
     });
   }
-  if (!machine.chromiumRunnable) {
+  const programs = BROWSER_PROGRAMS.filter((program) => machine.missingPrograms.includes(program.file));
+  if (programs.length > 0) {
     missing.push({
-      problem: `npm test drives Chromium at ${CHROMIUM} for the browser tests, and there is none.`,
-      fix: 'apt-get install -y chromium',
+      problem: `npm test drives Chromium, Firefox ESR and WebKitGTK for the browser tests, and ${programs.map((program) => `${program.name} (${program.file})`).join(', ')} ${programs.length > 1 ? 'are' : 'is'} missing.`,
+      fix: `apt-get install -y ${programs.map((program) => program.pkg).join(' ')}`,
     });
   }
   return missing;
@@ -97,7 +100,7 @@ export function thisMachine(root = join(__dirname, '..', '..')): Machine {
     nodeVersion: process.versions.node,
     engines: pkg.engines?.node ?? '',
     javaMajor: javaMajorOnPath(),
-    chromiumRunnable: runnable(CHROMIUM),
+    missingPrograms: BROWSER_PROGRAMS.map((program) => program.file).filter((file) => !runnable(file)),
   };
 }
 

@@ -2,7 +2,8 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DEFAULT_ADDRESS_LIMITS, DEFAULT_REPORT_RETENTION_DAYS, type AddressLimits } from '../../ingest/limits';
 import { DynamoAddressLimiter } from '../../store/dynamo-address-limiter';
 import { createDocumentClient, dynamoConfigFromEnv } from '../../store/dynamo-client';
-import { DynamoIngestKeys } from '../../store/dynamo-ingest-keys';
+import { DynamoIngestKeys, KEY_LEASE_MS } from '../../store/dynamo-ingest-keys';
+import { DynamoIssueLimiter, ISSUE_LEASE_MS } from '../../store/dynamo-issue-limiter';
 import { DynamoReportStore } from '../../store/dynamo-report-store';
 import { tableNamesFromEnv, type TableNames } from '../../store/schema';
 import type { IngestDependencies } from './routes';
@@ -11,12 +12,15 @@ export interface IngestWiring {
   retentionDays?: number;
   /** The per-address limits (tests and tools that send everything from one address raise them). */
   addressLimits?: AddressLimits;
+  /** How long a container answers for a key, and hands out a lease of a key's or an issue's requests (tests set 0: every request writes). */
+  leaseMs?: number;
 }
 
 /**
  * The ingest API on DynamoDB (with contacts/dynamo-dependencies.ts, the only
  * modules of lambda/api that know the stores are DynamoDB): the keys table
- * for the key calls, the reports table for reports and limiter items.
+ * for the key calls, the reports table for reports and limiter items (per
+ * address, per issue).
  */
 export function ingestDynamoDependencies(
   doc: DynamoDBDocumentClient,
@@ -24,8 +28,9 @@ export function ingestDynamoDependencies(
   wiring: IngestWiring = {},
 ): IngestDependencies {
   return {
-    keys: new DynamoIngestKeys(doc, tables.keys),
+    keys: new DynamoIngestKeys(doc, tables.keys, wiring.leaseMs ?? KEY_LEASE_MS),
     limiter: new DynamoAddressLimiter(doc, tables.reports, wiring.addressLimits ?? DEFAULT_ADDRESS_LIMITS),
+    issueLimits: new DynamoIssueLimiter(doc, tables.reports, wiring.leaseMs ?? ISSUE_LEASE_MS),
     reports: new DynamoReportStore(doc, tables.reports),
     retentionDays: wiring.retentionDays ?? DEFAULT_REPORT_RETENTION_DAYS,
   };

@@ -57,20 +57,22 @@ const refusedOrigin = (state: RequestState, origin: string | undefined) => {
 
 /**
  * Who may report, in the ingest API's order (routes.ts, INGEST_API):
- * key 401 → origin 403 → limits 429. One key call per request: for a
- * publishable key, the conditional UpdateItem that authenticates it and
- * counts its per-minute limit, answering its origins; for a secret key, the
- * one that records it as exposed, after which it is refused exactly like an
- * unknown key. Then the Origin header must match the key's list, and the
- * request is counted per key and client address (`limits`: every request;
- * feature requests also per hour) in one more conditional UpdateItem: beside
- * the key call when this container already knows the key and its list admits
- * the page (one round), after it otherwise (a key never seen allowed writes
- * no limiter item). A request refused by one limit may still count against
- * the other: the limits err strict.
+ * key 401 → origin 403 → per-address limits 429. The key is checked from
+ * this container's lease of it when it took one within the last second,
+ * else with the conditional UpdateItem that takes one (dynamo-ingest-keys.ts);
+ * a secret key is recorded as exposed, then refused exactly like an unknown
+ * one. Then the Origin header must match the key's list, and the request is
+ * counted per key and client address (`limits`: every request; feature
+ * requests also per hour) in one conditional UpdateItem: beside the key
+ * check when this container already knows the key and its list admits the
+ * page (one round), after it otherwise. The key's own per-minute limit is
+ * counted later, once the body says what the request carries
+ * (lambda/ingest/receive-events.ts): the refused part of a storm of one
+ * error must not spend the key's budget for every other error.
  *
  * Sets the request state's `caller` (tenant and key id, from the key
- * only) and `client` (the origin and user agent the reports record).
+ * only), `sender` (the key, for its limit) and `client` (the origin and user
+ * agent the reports record).
  */
 export function ingestAccess(deps: IngestAccessDependencies, limits: readonly AddressLimitName[]): Check {
   const now = deps.now ?? Date.now;
@@ -98,7 +100,7 @@ export function ingestAccess(deps: IngestAccessDependencies, limits: readonly Ad
     const known = deps.keys.knownKey(keyHash);
     const early = known && origin !== undefined && originAllowed(known.origins, origin) ? count(known) : undefined;
     // Both calls settle before any answer: no write is left in flight.
-    const [checked, counted] = await Promise.allSettled([deps.keys.authorize(keyHash, at, state.calls), early]);
+    const [checked, counted] = await Promise.allSettled([deps.keys.authenticate(keyHash, at, state.calls), early]);
     if (checked.status === 'rejected') throw checked.reason;
     const decision = checked.value;
     if (decision.outcome === 'unknown') throw apiError(401, UNKNOWN_INGEST_KEY, CHALLENGE);
@@ -106,15 +108,9 @@ export function ingestAccess(deps: IngestAccessDependencies, limits: readonly Ad
 
     const { key } = decision;
     state.caller = { factoryId: key.factoryId, keyId: key.keyId };
+    state.sender = { key, keyHash };
     note(state, { clientNetwork: clientNetwork(sourceIp) });
     if (origin === undefined || !originAllowed(key.origins, origin)) throw refusedOrigin(state, sent);
-    if (decision.outcome === 'throttled') {
-      throw apiError(
-        429,
-        `Rate limit of ${decision.rate.limit} requests per minute exceeded for this key: retry after ${decision.retryAfterSeconds} s.`,
-        { 'Retry-After': String(decision.retryAfterSeconds) },
-      );
-    }
     if (counted.status === 'rejected') throw counted.reason;
     const address = counted.value ?? (await count(key));
     if (!address.admitted) {

@@ -1,13 +1,13 @@
 import { INGEST_SERVICE_NAME } from '../../observability/names';
 import { INGEST_BODY_LIMIT_BYTES } from '../../ingest/limits';
 import { readFeatureRequest } from '../../ingest/payloads';
-import type { AddressLimiter, AddressLimitName, IngestKeyAuthorizer, ReportStore } from '../../ingest/ports';
+import type { AddressLimiter, AddressLimitName, IngestKeyAuthorizer, IssueLimiter, ReportStore } from '../../ingest/ports';
 import { bodyLimit } from '../steps/body-limit';
 import { jsonBody } from '../steps/json-body';
 import { readBody } from '../steps/read-body';
 import { notedCounts } from '../middleware/request-metrics';
-import { receiveEventsOperation } from '../operations/receive-events';
-import { submitFeatureRequestOperation } from '../operations/submit-feature-request';
+import { receiveEventsOperation } from './receive-events';
+import { submitFeatureRequestOperation } from './submit-feature-request';
 import { createHandler, NO_BODY, route, type ApiHandler, type ApiSpec, type Check } from '../pipeline';
 import { API_PREFIXES } from '../prefixes';
 import { requireContentType } from './content-type';
@@ -15,10 +15,11 @@ import { corsHeaders } from './cors-headers';
 import { ingestAccess } from './ingest-access';
 import { preflightOperation } from './preflight';
 
-/** What the ingest API needs: the key calls, the per-address limiter, the reports, retention, and a clock the tests can move. */
+/** What the ingest API needs: the key calls, the per-address and per-issue limiters, the reports, retention, and a clock the tests can move. */
 export interface IngestDependencies {
   keys: IngestKeyAuthorizer;
   limiter: AddressLimiter;
+  issueLimits: IssueLimiter;
   reports: ReportStore;
   /** Days a report is kept before DynamoDB's TTL removes it. */
   retentionDays: number;
@@ -49,10 +50,12 @@ const ingestChecks = (deps: IngestDependencies, limits: readonly AddressLimitNam
  * 5. 413: the body over the ingest limit
  * 6. 401: a missing, malformed, unknown, revoked or secret key (ingestAccess)
  * 7. 403: an Origin the key was not issued for (ingestAccess)
- * 8. 429: the key's per-minute limit, then the per-address limits (ingestAccess)
+ * 8. 429: the per-address limits (ingestAccess)
  * 9. 400: the body not JSON
  * 10. 422: the content invalid (every event, or the feature request)
- * 11. 503: storage unavailable
+ * 11. 429: an issue's limit (when every valid event is held back by one), then the key's per-minute limit
+ * 12. 503: storage unavailable; 429 when it refuses for load (a partition's ceiling)
+ * 13. 429: events held back by an issue's limit, after the others were stored
  */
 export const INGEST_API: ApiSpec<IngestDependencies> = {
   name: 'ingest',

@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import { redactKeys } from '../../domain/api-key';
-import { StorageUnavailableError } from '../../domain/errors';
+import { StorageThrottledError, StorageUnavailableError } from '../../domain/errors';
 import { logger as containerLogger, type JsonLogger } from '../../observability/logger';
 import { apiError } from '../responses';
 import type { ApiContext } from '../types';
@@ -19,7 +19,9 @@ export const CONTACTS_UNAVAILABLE =
   'The contacts store is temporarily unavailable: retry the same request (retrying is safe and cannot create a duplicate).';
 
 /**
- * Failures of ours. Storage that could not answer in time (or middy's early
+ * Failures of ours. Storage refusing for load (a partition past its write
+ * ceiling: docs/capacity.md) becomes 429 with `Retry-After`, never a 5xx.
+ * Storage that could not answer in time (or middy's early
  * timeout before the Lambda's own) becomes 503 with `Retry-After` and the
  * API's `unavailable` message: every write is idempotent, so the same request
  * may simply be sent again. Anything else
@@ -37,6 +39,13 @@ export function serverErrors(
       if (!error || isHttpError(error)) return;
       const requestId = context.awsRequestId;
       const failure = (context.state.failure = failureClass(error));
+      if (error instanceof StorageThrottledError) {
+        logger.warn('storage throttled', { lambdaRequestId: requestId, errorClass: failure, error: redactKeys(error.message) });
+        // 1 or 2 s: callers refused together do not all come back in the same second.
+        const wait = 1 + Math.round(Math.random());
+        request.error = apiError(429, `Too many writes to the same data at once: retry after ${wait} s (retrying is safe).`, { 'Retry-After': String(wait) });
+        return;
+      }
       if (error instanceof StorageUnavailableError || error.name === 'TimeoutError') {
         logger.warn('storage unavailable', { lambdaRequestId: requestId, errorClass: failure, error: redactKeys(error.message) });
         request.error = apiError(503, unavailable, { 'Retry-After': '1' });

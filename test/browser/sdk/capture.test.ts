@@ -1,17 +1,17 @@
-import type { Browser, Page } from 'playwright-core';
-import { buildSdk, launchChromium, localService, sdkPage, serveSite, storedWhen, until, withMessage } from '../../support/browser-sdk';
+import { launchEngine, type Engine, type Tab } from '../../../tools/browsers/engines';
+import { buildSdk, engineCases, engineTest, localService, sdkPage, serveSite, storedWhen, until, withMessage } from '../../support/browser-sdk';
 import { storedReports } from '../../support/ingest';
 import { issuePublishableKey, newFactoryId } from '../../support/local-api';
 
 /**
- * The browser SDK's capture, in headless Chromium against `npm start`: what
- * a page throws, rejects, captures and submits is stored once, with the
- * stack as the browser wrote it; a cross-origin "Script error." is not; the
- * page's own handlers keep working; and what is pending when the page
- * navigates away or closes still arrives (by sendBeacon).
+ * The browser SDK's capture, in Chromium, Firefox ESR and WebKitGTK against
+ * `npm start`: what a page throws, rejects, captures and submits is stored
+ * once, with the stack as the browser wrote it; a cross-origin "Script
+ * error." is not; the page's own handlers keep working; and what is pending
+ * when the page navigates away or closes still arrives (by sendBeacon), as
+ * does an error thrown right before its tab is closed.
  */
 let service: Awaited<ReturnType<typeof localService>>;
-let browser: Browser;
 let site: Awaited<ReturnType<typeof serveSite>>;
 let other: Awaited<ReturnType<typeof serveSite>>;
 const pages = new Map<string, string>();
@@ -22,100 +22,155 @@ beforeAll(async () => {
   site = await serveSite({ '/contacts-ingest.min.js': script }, (path) => pages.get(path) ?? '<!doctype html><p>next page</p>');
   // A script on another origin that throws: without CORS the page only learns "Script error.".
   other = await serveSite({ '/widget.js': 'setTimeout(function () { throw new Error("secret detail of another origin"); });' }, () => '');
-  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
   site?.close();
   other?.close();
   await service?.close();
 });
 
-/** A factory with a key for the site, and a page of the site at `path` started with `options`. */
-async function openPage(path: string, options: Record<string, unknown> = {}, extra?: string, body?: string): Promise<{ factoryId: string; page: Page }> {
-  const factoryId = newFactoryId('sdk');
-  const { key } = await issuePublishableKey(factoryId, [site.origin]);
-  pages.set(path, sdkPage({ key, baseUrl: service.baseUrl, flushDelayMs: 50, ...options }, extra, body));
-  const page = await browser.newPage();
-  await page.goto(`${site.origin}${path}`);
-  return { factoryId, page };
-}
+/** Firefox gives the page a cross-origin script's error in full here: there is no "Script error." for the SDK to drop. */
+const SCRIPT_ERROR_SKIP: Partial<Record<string, string>> = {
+  firefox: 'Firefox ESR 153 shows this page the other origin\'s error in full, with no "Script error." to drop',
+};
 
-test('a thrown error, an unhandled rejection, a non-Error rejection, a captureMessage and a feature request each arrive once', async () => {
-  const scenario = `function scenario() {
-    setTimeout(function checkout() { throw new TypeError('cart is undefined'); });
-    Promise.reject(new RangeError('page out of range'));
-    Promise.reject({ code: 42 });
-    ContactsIngest.captureMessage('checkout opened');
-  }`;
-  const options = { release: 'web@1.4.2', tags: { plan: 'pro' }, reporter: { email: 'ada@example.com', name: 'Ada' } };
-  const { factoryId, page } = await openPage('/all', options, undefined, scenario);
-  await page.evaluate('scenario()');
-  const answer = await page.evaluate(`ContactsIngest.submitFeatureRequest({ title: 'Dark mode please', category: 'ui' })`);
-  expect(answer).toMatchObject({ ok: true, status: 201, created: true, featureRequest: { title: 'Dark mode please' } });
+/** Firefox sends the first request a closing tab makes, and drops most of the others (bench/sdk-close-tab.md). */
+const CLOSE_TIME_SKIP: Partial<Record<string, string>> = {
+  firefox: 'Firefox ESR 153 drops the second close-time request of a tab closed alone in its process (bench/sdk-close-tab.md)',
+};
 
-  const events = await storedWhen(factoryId, 'four events', (found) => found.length >= 4);
-  expect(withMessage(events, 'TypeError: cart is undefined')).toEqual([
-    expect.objectContaining({
-      type: 'error',
-      exception: { type: 'TypeError', value: 'cart is undefined', stack: expect.stringMatching(/^TypeError: cart is undefined\n\s+at checkout \(http:\/\/localhost:\d+\/all:/) },
-      pageUrl: `${site.origin}/all`,
-      release: 'web@1.4.2',
-      tags: { plan: 'pro' },
-      reporter: { email: 'ada@example.com', name: 'Ada' },
-    }),
-  ]);
-  expect(withMessage(events, 'Unhandled promise rejection: RangeError: page out of range')).toHaveLength(1);
-  expect(withMessage(events, 'Unhandled promise rejection: {"code":42}')).toEqual([
-    expect.objectContaining({ exception: { type: 'UnhandledRejection', value: '{"code":42}' } }),
-  ]);
-  expect(withMessage(events, 'checkout opened')).toEqual([expect.objectContaining({ type: 'message' })]);
-  // Nothing more comes: everything sent is flushed, and the store still holds exactly those four.
-  expect(await page.evaluate('ContactsIngest.flush(10000)')).toBe(true);
-  expect(await storedReports(factoryId)).toHaveLength(4);
-  const requests = await storedReports(factoryId, 'feature-requests');
-  expect(requests).toEqual([expect.objectContaining({ title: 'Dark mode please', category: 'ui', pageUrl: `${site.origin}/all` })]);
-  await page.close();
-});
+/** Tabs an error is thrown in and closed 10 ms later: enough for a rate (the issue asks for 19 of 20 at least). */
+const CLOSED_TABS = 20;
 
-test('the page\'s own window.onerror and error listeners still run beside the SDK\'s', async () => {
-  const own = `window.seen = []; window.onerror = function (message) { seen.push('onerror ' + message); };
-    addEventListener('error', function (event) { seen.push('listener ' + event.error.message); });
-    addEventListener('unhandledrejection', function (event) { seen.push('rejection ' + event.reason.message); });`;
-  const { factoryId, page } = await openPage('/own-handlers', {}, undefined, own);
-  await page.evaluate(`setTimeout(function () { throw new Error('both see me'); }); void Promise.reject(new Error('both see this too'))`);
-  await storedWhen(factoryId, 'both events', (found) => found.length >= 2);
-  expect(await page.evaluate('seen.sort()')).toEqual(['listener both see me', 'onerror Uncaught Error: both see me', 'rejection both see this too']);
-  await page.close();
-});
+describe.each(engineCases())('in $engine', ({ engine: name }) => {
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await launchEngine(name);
+  }, 60_000);
+  afterAll(() => engine?.close());
 
-test('a cross-origin script\'s "Script error." is not sent', async () => {
-  const { factoryId, page } = await openPage('/cross-origin', {}, undefined, `window.scriptErrors = 0; addEventListener('error', function (e) { if (e.message === 'Script error.') scriptErrors++; });`);
-  await page.addScriptTag({ url: `${other.origin}/widget.js` });
-  // The browser did raise it (so the SDK saw it), and an event sent after it arrives alone.
-  await until('the Script error. event', async () => ((await page.evaluate('scriptErrors')) === 1 ? true : undefined));
-  await page.evaluate(`ContactsIngest.captureMessage('after the script error')`);
-  expect(await page.evaluate('ContactsIngest.flush(10000)')).toBe(true);
-  expect((await storedReports(factoryId)).map((event) => event.message)).toEqual(['after the script error']);
-  await page.close();
-});
+  /** A factory with a key for the site, and a tab on the site's page at /<engine><path> started with `options`. */
+  async function openPage(path: string, options: Record<string, unknown> = {}, extra?: string, body?: string): Promise<{ factoryId: string; page: Tab; url: string }> {
+    const factoryId = newFactoryId('sdk');
+    const { key } = await issuePublishableKey(factoryId, [site.origin]);
+    const url = `${site.origin}/${name}${path}`;
+    pages.set(`/${name}${path}`, sdkPage({ key, baseUrl: service.baseUrl, flushDelayMs: 50, ...options }, extra, body));
+    const page = await engine.newTab();
+    await page.goto(url);
+    return { factoryId, page, url };
+  }
 
-test('an error raised right before the page navigates away arrives (sent by beacon)', async () => {
-  // A minute's batch delay: only the page's going away can send it.
-  const { factoryId, page } = await openPage('/leaving', { flushDelayMs: 60_000 });
-  await page.evaluate(`setTimeout(function () { setTimeout(function () { location.href = '/next'; }); throw new Error('thrown just before leaving'); })`);
-  await page.waitForURL(`${site.origin}/next`);
-  const events = await storedWhen(factoryId, 'the error thrown before leaving', (found) => found.length >= 1);
-  expect(withMessage(events, 'Error: thrown just before leaving')).toHaveLength(1);
-  await page.close();
-});
+  engineTest('a thrown error, an unhandled rejection, a non-Error rejection, a captureMessage and a feature request each arrive once', undefined, async () => {
+    const scenario = `function scenario() {
+      setTimeout(function checkout() { throw new TypeError('cart is undefined'); });
+      Promise.reject(new RangeError('page out of range'));
+      Promise.reject({ code: 42 });
+      ContactsIngest.captureMessage('checkout opened');
+    }`;
+    const options = { release: 'web@1.4.2', tags: { plan: 'pro' }, reporter: { email: 'ada@example.com', name: 'Ada' } };
+    const { factoryId, page, url } = await openPage('/all', options, undefined, scenario);
+    await page.evaluate('scenario()');
+    const answer = await page.evaluate(`ContactsIngest.submitFeatureRequest({ title: 'Dark mode please', category: 'ui' })`);
+    expect(answer).toMatchObject({ ok: true, status: 201, created: true, featureRequest: { title: 'Dark mode please' } });
 
-test('the last events of a page closed while a batch was pending all arrive once', async () => {
-  const { factoryId, page } = await openPage('/closing', { flushDelayMs: 60_000 });
-  // 25 events: the first 20 fill a batch that goes at once by fetch; the last 5 wait for the delay when the tab closes.
-  await page.evaluate(`for (let i = 1; i <= 25; i++) ContactsIngest.captureMessage('closing ' + i)`);
-  await page.close({ runBeforeUnload: true });
-  const events = await storedWhen(factoryId, '25 events', (found) => found.length >= 25);
-  expect(events.map((event) => event.message).sort()).toEqual(Array.from({ length: 25 }, (_, i) => `closing ${i + 1}`).sort());
+    const events = await storedWhen(factoryId, 'four events', (found) => found.length >= 4);
+    expect(withMessage(events, 'TypeError: cart is undefined')).toEqual([
+      expect.objectContaining({
+        type: 'error',
+        // As the engine wrote it: "    at checkout (<url>:3:…)" in Chromium, "checkout@<url>:3:…" in Firefox and WebKit.
+        exception: { type: 'TypeError', value: 'cart is undefined', stack: expect.stringMatching(new RegExp(`checkout\\b.*${url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:\\d+`)) },
+        pageUrl: url,
+        release: 'web@1.4.2',
+        tags: { plan: 'pro' },
+        reporter: { email: 'ada@example.com', name: 'Ada' },
+      }),
+    ]);
+    expect(withMessage(events, 'Unhandled promise rejection: RangeError: page out of range')).toHaveLength(1);
+    expect(withMessage(events, 'Unhandled promise rejection: {"code":42}')).toEqual([
+      expect.objectContaining({ exception: { type: 'UnhandledRejection', value: '{"code":42}' } }),
+    ]);
+    expect(withMessage(events, 'checkout opened')).toEqual([expect.objectContaining({ type: 'message' })]);
+    // Nothing more comes: everything sent is flushed, and the store still holds exactly those four.
+    expect(await page.evaluate('ContactsIngest.flush(10000)')).toBe(true);
+    expect(await storedReports(factoryId)).toHaveLength(4);
+    const requests = await storedReports(factoryId, 'feature-requests');
+    expect(requests).toEqual([expect.objectContaining({ title: 'Dark mode please', category: 'ui', pageUrl: url })]);
+    await page.close();
+  });
+
+  engineTest('the page\'s own window.onerror and error listeners still run beside the SDK\'s', undefined, async () => {
+    const own = `window.seen = []; window.onerror = function (message) { seen.push('onerror ' + message); };
+      addEventListener('error', function (event) { seen.push('listener ' + event.error.message); });
+      addEventListener('unhandledrejection', function (event) { seen.push('rejection ' + event.reason.message); });`;
+    const { factoryId, page } = await openPage('/own-handlers', {}, undefined, own);
+    await page.evaluate(`setTimeout(function () { throw new Error('both see me'); }); void Promise.reject(new Error('both see this too'))`);
+    await storedWhen(factoryId, 'both events', (found) => found.length >= 2);
+    // Chromium and Firefox prefix the onerror message with "Uncaught ", WebKit does not.
+    expect(await page.evaluate('seen.sort()')).toEqual(['listener both see me', expect.stringMatching(/^onerror (Uncaught )?Error: both see me$/), 'rejection both see this too']);
+    await page.close();
+  });
+
+  engineTest('a cross-origin script\'s "Script error." is not sent', SCRIPT_ERROR_SKIP[name], async () => {
+    const { factoryId, page } = await openPage('/cross-origin', {}, undefined, `window.scriptErrors = 0; addEventListener('error', function (e) { if (e.message === 'Script error.') scriptErrors++; });`);
+    await page.evaluate(`document.head.appendChild(Object.assign(document.createElement('script'), { src: '${other.origin}/widget.js' })); null`);
+    // The browser did raise it (so the SDK saw it), and an event sent after it arrives alone.
+    await until('the Script error. event', async () => ((await page.evaluate('scriptErrors')) === 1 ? true : undefined));
+    await page.evaluate(`ContactsIngest.captureMessage('after the script error')`);
+    expect(await page.evaluate('ContactsIngest.flush(10000)')).toBe(true);
+    expect((await storedReports(factoryId)).map((event) => event.message)).toEqual(['after the script error']);
+    await page.close();
+  });
+
+  engineTest('an error raised within the batching window, right before the page navigates away, arrives (sent by beacon)', undefined, async () => {
+    // A minute's window, opened by a first message: only the page's going away can send what follows.
+    const { factoryId, page } = await openPage('/leaving', { flushDelayMs: 60_000 });
+    expect(await page.evaluate(`ContactsIngest.captureMessage('opening'); ContactsIngest.flush(10000)`)).toBe(true);
+    await page.evaluate(`setTimeout(function () { setTimeout(function () { location.href = '/next'; }); throw new Error('thrown just before leaving'); }); null`);
+    await until('the next page', async () => ((await page.url()) === `${site.origin}/next` ? true : undefined));
+    const events = await storedWhen(factoryId, 'the error thrown before leaving', (found) => found.length >= 2);
+    expect(withMessage(events, 'Error: thrown just before leaving')).toHaveLength(1);
+    await page.close();
+  });
+
+  engineTest('the events waiting in the batching window when the tab closes arrive once (one beacon)', undefined, async () => {
+    const { factoryId, page } = await openPage('/closing', { flushDelayMs: 60_000 });
+    // The first leaves at once and opens a minute's window; the other 14 wait in it when the tab closes.
+    await page.evaluate(`for (let i = 1; i <= 15; i++) ContactsIngest.captureMessage('closing ' + i)`);
+    await page.close();
+    const events = await storedWhen(factoryId, '15 events', (found) => found.length >= 15);
+    expect(events.map((event) => event.message).sort()).toEqual(Array.from({ length: 15 }, (_, i) => `closing ${i + 1}`).sort());
+  });
+
+  engineTest('the last events of a page closed while a full batch was pending all arrive once (two beacons)', CLOSE_TIME_SKIP[name], async () => {
+    const { factoryId, page } = await openPage('/closing-full', { flushDelayMs: 60_000 });
+    // 25 events: the first leaves at once; 20 fill a request that waits for it, 4 more wait for the window: two beacons at close.
+    await page.evaluate(`for (let i = 1; i <= 25; i++) ContactsIngest.captureMessage('closing ' + i)`);
+    await page.close();
+    const events = await storedWhen(factoryId, '25 events', (found) => found.length >= 25);
+    expect(events.map((event) => event.message).sort()).toEqual(Array.from({ length: 25 }, (_, i) => `closing ${i + 1}`).sort());
+  });
+
+  engineTest(`an error thrown alone, its tab closed 10 ms later, is stored from at least 19 of ${CLOSED_TABS} tabs`, undefined, async () => {
+    const factoryId = newFactoryId('sdkclose');
+    // One tab at a time, each alone on its site: the harshest case in Firefox (docs/browser-sdk.md#what-survives-a-closing-tab).
+    for (let tab = 1; tab <= CLOSED_TABS; tab += 1) {
+      // A key per tab, as each tab stands for another visitor: one address's limit (a burst of 6, then 1 a second) must not refuse them.
+      const { key } = await issuePublishableKey(factoryId, [site.origin]);
+      // The SDK as a site runs it: its defaults, nothing but key and baseUrl.
+      pages.set(`/${name}/closed-tab/${tab}`, sdkPage({ key, baseUrl: service.baseUrl }));
+      const page = await engine.newTab();
+      await page.goto(`${site.origin}/${name}/closed-tab/${tab}`);
+      await page.evaluate(`new Promise(function (closeNow) {
+        setTimeout(function () { throw new Error('closed tab ${tab}'); });
+        setTimeout(closeNow, 10);
+      })`);
+      await page.close();
+    }
+    // Those that made it are stored within seconds; the wait ends early once all are.
+    const stored = await storedWhen(factoryId, `${CLOSED_TABS} errors`, (found) => found.length >= CLOSED_TABS, 15_000).catch(() => undefined);
+    const events = stored ?? (await storedReports(factoryId));
+    expect(events.length).toBeGreaterThanOrEqual(CLOSED_TABS - 1);
+    expect(new Set(events.map((event) => event.message)).size).toBe(events.length);
+  }, 120_000);
 });

@@ -3,10 +3,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { freePort } from '../../../local/ports';
 import { ROOT } from '../../support/commands';
-import { launchChromium, localService, storedWhen, withMessage } from '../../support/browser-sdk';
+import { launchEngine, type Engine } from '../../../tools/browsers/engines';
+import { localService, storedWhen, until, withMessage } from '../../support/browser-sdk';
 import { issuePublishableKey, newFactoryId } from '../../support/local-api';
 
 /**
@@ -29,7 +29,7 @@ let scratch: string;
 let server: Server;
 let origin: string;
 let service: Awaited<ReturnType<typeof localService>>;
-let browser: Browser;
+let browser: Engine;
 let manifest: Manifest;
 let packedFiles: string[];
 
@@ -60,7 +60,8 @@ beforeAll(async () => {
   const port = await freePort();
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
   origin = `http://localhost:${port}`;
-  [service, browser] = await Promise.all([localService(), launchChromium()]);
+  // Chromium only: packing and loading are the same in every engine; the SDK's behaviour runs in all three (capture, noise, transport).
+  [service, browser] = await Promise.all([localService(), launchEngine('chromium')]);
 }, 180_000);
 
 afterAll(async () => {
@@ -88,7 +89,7 @@ test('a scratch page outside the repository loads the "unpkg" file with a <scrip
 <script>ContactsIngest.init({ key: ${JSON.stringify(key)}, baseUrl: ${JSON.stringify(service.baseUrl)} });</script>
 <script>setTimeout(function () { throw new Error('from the packed script'); });</script>`,
   );
-  const page = await browser.newPage();
+  const page = await browser.newTab();
   await page.goto(`${origin}/script-tag.html`);
   expect(await page.evaluate('Object.keys(window.ContactsIngest).sort()')).toEqual(['captureException', 'captureMessage', 'flush', 'init', 'submitFeatureRequest']);
   const events = await storedWhen(factoryId, 'the page\'s error', (found) => found.length >= 1);
@@ -108,9 +109,9 @@ window.sent = captureMessage('from the packed module');
 window.flushed = flush();
 </script>`,
   );
-  const page = await browser.newPage();
+  const page = await browser.newTab();
   await page.goto(`${origin}/module.html`);
-  await page.waitForFunction('window.flushed !== undefined');
+  await until('the module to run', async () => ((await page.evaluate('window.flushed !== undefined')) ? true : undefined));
   expect(await page.evaluate('window.flushed')).toBe(true);
   expect(await page.evaluate('typeof window.ContactsIngest')).toBe('undefined');
   const events = await storedWhen(factoryId, 'the page\'s message', (found) => found.length >= 1);

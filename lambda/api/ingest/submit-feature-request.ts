@@ -1,0 +1,36 @@
+import { LimitedError } from '../../ingest/errors';
+import type { FeatureRequestInput } from '../../ingest/payloads';
+import type { IngestKeyAuthorizer, ReportStore } from '../../ingest/ports';
+import { submitFeatureRequest } from '../../ingest/submit-feature-request';
+import { METRIC } from '../../observability/names';
+import { json } from '../responses';
+import type { Operation } from '../pipeline';
+import { note } from '../request-state';
+import { receiptOf } from './ingest-receipt';
+import { limited, senderOf } from './receive-events';
+
+/**
+ * POST /ingest/v1/feature-requests, once the route's steps have checked
+ * everything up to the body's content: counted against the key's per-minute
+ * limit (429), then 201 with `created: true` for a new requestId, 200 with
+ * the stored request and `created: false` for one the factory already has.
+ */
+export function submitFeatureRequestOperation(deps: {
+  reports: ReportStore;
+  keys: Pick<IngestKeyAuthorizer, 'admitRequest'>;
+  retentionDays: number;
+  now?: () => number;
+}): Operation<FeatureRequestInput> {
+  const now = deps.now ?? Date.now;
+  return async ({ body, state }) => {
+    const at = now();
+    const { key, keyHash } = senderOf(state);
+    const admission = await deps.keys.admitRequest(key, keyHash, at, state.calls);
+    if (!admission.admitted) {
+      throw limited(state, new LimitedError(`Rate limit of ${key.rateLimit} requests per minute exceeded for this key: retry after ${admission.retryAfterSeconds} s.`, 'key', admission.retryAfterSeconds));
+    }
+    const result = await submitFeatureRequest(deps.reports, body, receiptOf(state, at, deps.retentionDays), state.calls);
+    note(state, { created: result.created }, result.created ? { [METRIC.featureRequestsCreated]: 1 } : undefined);
+    return json(result.created ? 201 : 200, result);
+  };
+}

@@ -1,0 +1,110 @@
+import { countInPeriods, emptyCounts, PERIOD_NAMES, type PeriodCounts } from './buckets';
+import type { IssueSeed } from './issue';
+import type { FilterReason, StoredEvent } from './stored-event';
+
+/**
+ * What a batch of newly stored events adds to their issues and to their
+ * factories' filtered counts (docs/report-issues.md): pure, so the tally
+ * (lambda/tally) and the in-memory store apply the very same sums. Every
+ * event given here is counted: which events are new is the caller's to say
+ * (a stream record appears once per stored event; a redelivered batch is
+ * filtered by the store's marks before it gets here).
+ */
+
+/** A stored event with the issue it belongs to (the grouping rule's seed), or with the reason it belongs to none. */
+export type GroupedEvent = { event: StoredEvent; issue: IssueSeed } | { event: StoredEvent; filtered: FilterReason };
+
+/** What some new events add to one issue. */
+export interface IssueDelta extends IssueSeed {
+  factoryId: string;
+  /** Events added (each stored once, none a duplicate). */
+  count: number;
+  /** The earliest and the latest receive time among them (ISO 8601 UTC). */
+  firstSeenAt: string;
+  lastSeenAt: string;
+  /** The release of the first and of the last of them that name one, in the order given. */
+  firstRelease?: string;
+  lastRelease?: string;
+  /** The last of them, in the order given. */
+  lastEventId: string;
+  /** Epoch seconds: the issue lives until no event has come for the retention period. */
+  expiresAt: number;
+  /** The same events per 5 minutes, hour and day (./buckets.ts). */
+  counts: PeriodCounts;
+}
+
+/** Filtered events of one factory, counted apart per reason. */
+export interface FilteredDelta {
+  factoryId: string;
+  counts: Partial<Record<FilterReason, number>>;
+  lastSeenAt: string;
+  expiresAt: number;
+}
+
+const later = (a: string, b: string): string => (a > b ? a : b);
+const earlier = (a: string, b: string): string => (a < b ? a : b);
+
+/** One delta per issue, in the order the issues first appear. */
+export function issueDeltas(events: readonly GroupedEvent[]): IssueDelta[] {
+  const byIssue = new Map<string, IssueDelta>();
+  for (const item of events) {
+    if (!('issue' in item)) continue;
+    const { event, issue } = item;
+    let delta = byIssue.get(issue.issueId);
+    if (!delta) {
+      delta = {
+        ...issue,
+        factoryId: event.factoryId,
+        count: 0,
+        firstSeenAt: event.receivedAt,
+        lastSeenAt: event.receivedAt,
+        lastEventId: event.eventId,
+        expiresAt: event.expiresAt,
+        counts: emptyCounts(),
+      };
+      byIssue.set(issue.issueId, delta);
+    }
+    delta.count += 1;
+    delta.lastEventId = event.eventId;
+    delta.firstSeenAt = earlier(delta.firstSeenAt, event.receivedAt);
+    delta.lastSeenAt = later(delta.lastSeenAt, event.receivedAt);
+    delta.expiresAt = Math.max(delta.expiresAt, event.expiresAt);
+    if (event.release !== undefined) {
+      delta.firstRelease ??= event.release;
+      delta.lastRelease = event.release;
+    }
+    countInPeriods(delta.counts, Date.parse(event.receivedAt));
+  }
+  return [...byIssue.values()];
+}
+
+/** The filtered events per factory, in the order the factories first appear. */
+export function filteredDeltas(events: readonly GroupedEvent[]): FilteredDelta[] {
+  const byFactory = new Map<string, FilteredDelta>();
+  for (const item of events) {
+    if (!('filtered' in item)) continue;
+    const { event, filtered } = item;
+    let delta = byFactory.get(event.factoryId);
+    if (!delta) {
+      delta = { factoryId: event.factoryId, counts: {}, lastSeenAt: event.receivedAt, expiresAt: event.expiresAt };
+      byFactory.set(event.factoryId, delta);
+    }
+    delta.counts[filtered] = (delta.counts[filtered] ?? 0) + 1;
+    delta.lastSeenAt = later(delta.lastSeenAt, event.receivedAt);
+    delta.expiresAt = Math.max(delta.expiresAt, event.expiresAt);
+  }
+  return [...byFactory.values()];
+}
+
+/** Two period counts added together. */
+export function addCounts(a: Partial<PeriodCounts> | undefined, b: PeriodCounts): PeriodCounts {
+  const sum = emptyCounts();
+  for (const period of PERIOD_NAMES) {
+    for (const [key, n] of Object.entries(a?.[period] ?? {})) sum[period][key] = n;
+    for (const [key, n] of Object.entries(b[period])) sum[period][key] = (sum[period][key] ?? 0) + n;
+  }
+  return sum;
+}
+
+/** Epoch seconds of an ISO time: the clock the expiry of an issue is read against. */
+export const epochSeconds = (iso: string): number => Math.floor(Date.parse(iso) / 1000);

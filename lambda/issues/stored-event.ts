@@ -1,0 +1,42 @@
+import type { IngestEvent } from '../ingest/payloads';
+
+/**
+ * An event as the reports table keeps it: what the page sent (as validated,
+ * lambda/ingest/payloads.ts) and what the server adds. Here, beside the issue
+ * model, because the ingest API writes it, the tally counts it into its issue
+ * and the control room reads it (docs/report-issues.md).
+ */
+
+/** Why an event opens no issue (lambda/ingest/fingerprint.ts): a browser extension's frames, or a cross-origin "Script error.". */
+export type FilterReason = 'browser-extension' | 'script-error';
+export const FILTER_REASONS: readonly FilterReason[] = ['browser-extension', 'script-error'];
+
+/** What the server records with every report, besides the report itself. */
+export interface ReceiptFields {
+  factoryId: string;
+  keyId: string;
+  /** The website it came from (the request's normalized Origin). */
+  origin: string;
+  userAgent?: string;
+  /** ISO 8601 UTC. */
+  receivedAt: string;
+  /** When DynamoDB's time to live removes it: epoch seconds. */
+  expiresAt: number;
+  /**
+   * Unique per write: a store that finds its own token on the item it was
+   * told exists knows its earlier attempt landed (an answer lost on the way),
+   * so a retry is still counted as stored, not as a duplicate.
+   */
+  writeToken: string;
+}
+
+/** An event as stored: its fields as read (`fingerprint` is the one it sent), what the server records, and its issue. */
+export interface StoredEvent extends ReceiptFields, IngestEvent {
+  /** The issue it was grouped into; absent when it was filtered. */
+  issueId?: string;
+  /** Why it opens no issue (browser extension, cross-origin "Script error."), when it does not. */
+  filtered?: FilterReason;
+}
+
+/** An event as the control room reads it: without the store's bookkeeping. */
+export type EventView = Omit<StoredEvent, 'writeToken' | 'expiresAt'>;

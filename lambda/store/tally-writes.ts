@@ -1,0 +1,277 @@
+import { PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { StorageUnavailableError } from '../domain/errors';
+import type { CallLog } from '../domain/ports';
+import { PERIOD_NAMES, staleKeys } from '../issues/buckets';
+import { epochSeconds, filteredDeltas, issueDeltas, type IssueDelta } from '../issues/deltas';
+import type { FilteredEvent, IssueEvent, PageBatch, Sequence, SequencedEvent, TallyStore } from '../tally/ports';
+import { isConditionalCheckFailed, itemOfFailure, storageCall } from './errors';
+import { Expression, type Condition } from './expression';
+import { pageItem, paginate } from './feed-pages';
+import { FILTERED_ATTRIBUTE, filteredKey, issueFeedOf, issueKey, MARKS_ATTRIBUTE } from './issue-items';
+
+type Item = Record<string, unknown>;
+
+/**
+ * The tally's writes (docs/report-issues.md#exact-counts). Each issue item
+ * (and each factory's filtered item) keeps, in its `marks` map, per stream
+ * shard the last record it counted and when: "<sequence>@<epoch seconds>".
+ * A write counts only records after its shard's mark and moves the mark in
+ * the same conditional UpdateItem, so a batch delivered again, cut
+ * elsewhere, or tallied by two consumers at once counts every event once.
+ * When the condition fails, the item returned with the failure says what to
+ * do: drop what its mark says is counted, and write for the state it is in
+ * (new, resolved, expired, or written before it had marks).
+ *
+ * No transaction: an issue item is written once per batch per stream
+ * shard, by plain conditional writes, which never conflict.
+ */
+
+/** Width sequences are padded to: DynamoDB's are decimal strings of 21 to 40 digits, increasing within a shard. */
+const SEQUENCE_WIDTH = 40;
+export const padSequence = (sequence: string): Sequence => sequence.padStart(SEQUENCE_WIDTH, '0');
+const markOf = (sequence: Sequence, nowMs: number): string => `${sequence}@${Math.floor(nowMs / 1000)}`;
+const markedSequence = (mark: unknown): Sequence | undefined => (typeof mark === 'string' ? mark.slice(0, SEQUENCE_WIDTH) : undefined);
+/** A mark is kept one day and an hour: the stream keeps a record 24 hours, so no record older than that can come again. */
+const MARK_KEEP_SECONDS = 25 * 3600;
+
+/** Rounds at most per item and batch: each refused round learns a state or drops counted records. */
+const MAX_ROUNDS = 8;
+
+type IssueState = 'live' | 'new' | 'resolved' | 'expired' | 'unmarked';
+
+function stateOf(item: Item | undefined, nowSeconds: number): IssueState {
+  if (!item) return 'new';
+  if (typeof item.expiresAt === 'number' && item.expiresAt <= nowSeconds) return 'expired';
+  if (!item[MARKS_ATTRIBUTE] || !item.m5) return 'unmarked';
+  return item.status === 'resolved' ? 'resolved' : 'live';
+}
+
+export class DynamoTallyStore implements TallyStore {
+  /** What this container last found each issue to be: the first guess of its next write. */
+  private readonly states = new Map<string, IssueState>();
+
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async writePages(shardKey: string, pages: readonly PageBatch[], log?: CallLog): Promise<void> {
+    const items = pages.flatMap((page) => {
+      const owner = page.issueId === undefined ? { factoryId: page.factoryId } : { factoryId: page.factoryId, issueId: page.issueId };
+      const firstSeq = page.events[0]?.seq ?? '';
+      const refs = page.events.map(({ event }) => ({ receivedAt: event.receivedAt, eventId: event.eventId, type: event.type ?? 'error' }));
+      const expiresAt = Math.max(...page.events.map(({ event }) => event.expiresAt));
+      return paginate(refs).map((part, index) => ({ ...pageItem(owner, { shardKey, firstSeq, part: index }, part, expiresAt), factoryId: page.factoryId }));
+    });
+    await settleAll(items.map((Item) => storageCall('PutItem (feed page)', () => this.doc.send(new PutCommand({ TableName: this.tableName, Item })), log)));
+  }
+
+  async addToIssue(shardKey: string, events: readonly IssueEvent[], log?: CallLog): Promise<void> {
+    const first = events[0];
+    if (!first) return;
+    const key = issueKey(first.event.factoryId, first.issue.issueId);
+    let pending = [...events];
+    let state = this.states.get(key) ?? 'live';
+    for (let round = 0; round < MAX_ROUNDS; round += 1) {
+      const delta = issueDeltas(pending)[0];
+      if (!delta) return;
+      if (state === 'unmarked') {
+        // Written before marks (or counts per period) existed: given empty ones once, then counted as it then is.
+        await this.addMarks(key, log);
+        state = 'live';
+        continue;
+      }
+      try {
+        const written = await this.writeIssue(key, shardKey, state, delta, pending, log);
+        this.remember(key, 'live');
+        if (written) await this.prune(key, written, log);
+        return;
+      } catch (error) {
+        if (!isConditionalCheckFailed(error)) throw error;
+        const old = itemOfFailure<Item>(error);
+        pending = afterMark(pending, old, shardKey);
+        state = stateOf(old, epochSeconds(delta.lastSeenAt));
+        this.remember(key, state);
+      }
+    }
+    throw new StorageUnavailableError('UpdateItem (issue tally)', new Error(`the issue item kept changing under ${MAX_ROUNDS} attempts`));
+  }
+
+  async addFiltered(shardKey: string, events: readonly FilteredEvent[], log?: CallLog): Promise<void> {
+    const first = events[0];
+    if (!first) return;
+    const key = filteredKey(first.event.factoryId);
+    let pending = [...events];
+    let state: 'live' | 'new' | 'unmarked' = 'live';
+    for (let round = 0; round < MAX_ROUNDS; round += 1) {
+      const delta = filteredDeltas(pending)[0];
+      if (!delta) return;
+      const mark = markOf((pending[pending.length - 1] as FilteredEvent).seq, this.now());
+      try {
+        if (state === 'unmarked') {
+          await this.addMarks(key, log, [MARKS_ATTRIBUTE]);
+          state = 'live';
+          continue;
+        }
+        if (state === 'new') {
+          const counts = Object.fromEntries(Object.entries(delta.counts).map(([reason, n]) => [FILTERED_ATTRIBUTE[reason as keyof typeof FILTERED_ATTRIBUTE], n]));
+          await this.put({ pk: key, factoryId: delta.factoryId, ...counts, lastSeen: delta.lastSeenAt, expiresAt: delta.expiresAt, [MARKS_ATTRIBUTE]: { [shardKey]: mark } }, 'PutItem (filtered tally)', log);
+          return;
+        }
+        const update = new Expression().set('factoryId', delta.factoryId).set('lastSeen', delta.lastSeenAt).set('expiresAt', delta.expiresAt);
+        for (const [reason, n] of Object.entries(delta.counts)) update.add(FILTERED_ATTRIBUTE[reason as keyof typeof FILTERED_ATTRIBUTE], n);
+        update.set([MARKS_ATTRIBUTE, shardKey], mark).when(update.exists(MARKS_ATTRIBUTE), notCountedYet(update, shardKey, (pending[0] as FilteredEvent).seq));
+        await this.update(key, update, 'UpdateItem (filtered tally)', log);
+        return;
+      } catch (error) {
+        if (!isConditionalCheckFailed(error)) throw error;
+        const old = itemOfFailure<Item>(error);
+        pending = afterMark(pending, old, shardKey);
+        state = !old ? 'new' : old[MARKS_ATTRIBUTE] ? 'live' : 'unmarked';
+      }
+    }
+    throw new StorageUnavailableError('UpdateItem (filtered tally)', new Error(`the filtered item kept changing under ${MAX_ROUNDS} attempts`));
+  }
+
+  /** The write of one issue for the state it is believed to be in; the item after it when the write returns it. */
+  private async writeIssue(key: string, shardKey: string, state: IssueState, delta: IssueDelta, pending: readonly IssueEvent[], log?: CallLog): Promise<Item | undefined> {
+    const firstSeq = (pending[0] as IssueEvent).seq;
+    const mark = markOf((pending[pending.length - 1] as IssueEvent).seq, this.now());
+    const nowSeconds = epochSeconds(delta.lastSeenAt);
+    if (state === 'new' || state === 'expired') {
+      const { issueId: _issueId, count, factoryId, fingerprint, title, firstRelease, lastRelease, lastEventId, expiresAt, counts } = delta;
+      const item: Item = {
+        pk: key,
+        feed: issueFeedOf(factoryId, 'open'),
+        receivedAt: delta.lastSeenAt,
+        factoryId,
+        fingerprint,
+        title,
+        count,
+        firstSeen: delta.firstSeenAt,
+        lastSeen: delta.lastSeenAt,
+        ...(firstRelease === undefined ? {} : { firstRelease }),
+        ...(lastRelease === undefined ? {} : { lastRelease }),
+        lastEventId,
+        status: 'open',
+        expiresAt,
+        ...counts,
+        [MARKS_ATTRIBUTE]: { [shardKey]: mark },
+      };
+      const guard = new Expression();
+      // New: none there. Expired (past its time to live, not yet removed): replaced by a new open issue.
+      guard.when(state === 'new' ? guard.notExists('pk') : guard.is('expiresAt', '<=', nowSeconds));
+      await this.put(item, 'PutItem (new issue)', log, guard);
+      return undefined;
+    }
+    const update = new Expression();
+    update
+      .add('count', delta.count)
+      .set('lastSeen', delta.lastSeenAt)
+      .set('receivedAt', delta.lastSeenAt)
+      .set('lastEventId', delta.lastEventId)
+      .set('expiresAt', delta.expiresAt)
+      .set([MARKS_ATTRIBUTE, shardKey], mark);
+    if (delta.firstRelease !== undefined) update.setOnce('firstRelease', delta.firstRelease);
+    if (delta.lastRelease !== undefined) update.set('lastRelease', delta.lastRelease);
+    for (const period of PERIOD_NAMES) for (const [bucket, n] of Object.entries(delta.counts[period])) update.add([period, bucket], n);
+    const live = update.is('expiresAt', '>', nowSeconds);
+    const marked = update.exists(MARKS_ATTRIBUTE);
+    if (state === 'resolved') {
+      // Counted and open again, the regression recorded, in one write: only one batch can find it resolved.
+      update.set('status', 'open').set('feed', issueFeedOf(delta.factoryId, 'open')).set('regressedAt', delta.firstSeenAt).add('regressions', 1);
+      update.when(marked, update.is('status', '=', 'resolved'), live, notCountedYet(update, shardKey, firstSeq));
+    } else {
+      update.when(marked, update.is('status', '<>', 'resolved'), live, notCountedYet(update, shardKey, firstSeq));
+    }
+    return this.update(key, update, 'UpdateItem (issue tally)', log);
+  }
+
+  /** An item written before marks (or counts per period) existed gets empty ones, once; other maps are left as they are. */
+  private async addMarks(key: string, log?: CallLog, maps: readonly string[] = [MARKS_ATTRIBUTE, ...PERIOD_NAMES]): Promise<void> {
+    const update = new Expression();
+    for (const map of maps) update.setOnce(map, {});
+    update.when(update.exists('pk'));
+    await this.update(key, update, 'UpdateItem (add marks)', log);
+  }
+
+  /** Drops the periods and marks too old to keep (a second write, once in a while: at most once per 5 minutes per issue). */
+  private async prune(key: string, item: Item, log?: CallLog): Promise<void> {
+    const nowMs = this.now();
+    const update = new Expression();
+    let stale = 0;
+    for (const period of PERIOD_NAMES) {
+      const map = item[period];
+      if (!map || typeof map !== 'object') continue;
+      for (const bucket of staleKeys(period, Object.keys(map), nowMs)) {
+        update.remove([period, bucket]);
+        stale += 1;
+      }
+    }
+    const marks = item[MARKS_ATTRIBUTE];
+    if (marks && typeof marks === 'object') {
+      for (const [shard, mark] of Object.entries(marks)) {
+        const at = Number(String(mark).split('@')[1]);
+        if (Number.isFinite(at) && at < nowMs / 1000 - MARK_KEEP_SECONDS) {
+          update.remove([MARKS_ATTRIBUTE, shard]);
+          stale += 1;
+        }
+      }
+    }
+    if (stale === 0) return;
+    update.when(update.exists('pk'));
+    try {
+      await this.update(key, update, 'UpdateItem (prune issue)', log);
+    } catch (error) {
+      // Gone since (expired, removed): nothing to prune. Anything else: the next batch prunes.
+      if (!isConditionalCheckFailed(error)) return;
+    }
+  }
+
+  private async update(key: string, update: Expression, operation: string, log?: CallLog): Promise<Item | undefined> {
+    const result = await storageCall(
+      operation,
+      () =>
+        this.doc.send(
+          new UpdateCommand({ TableName: this.tableName, Key: { pk: key }, ...update.forUpdate(), ReturnValues: 'ALL_NEW', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' }),
+        ),
+      log,
+    );
+    return result.Attributes;
+  }
+
+  private async put(item: Item, operation: string, log?: CallLog, guard?: Expression): Promise<void> {
+    const condition = guard ?? new Expression();
+    if (!guard) condition.when(condition.notExists('pk'));
+    await storageCall(
+      operation,
+      () => this.doc.send(new PutCommand({ TableName: this.tableName, Item: item, ...condition.forCondition(), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' })),
+      log,
+    );
+  }
+
+  private remember(key: string, state: IssueState): void {
+    if (this.states.size > 10_000) this.states.clear();
+    this.states.set(key, state);
+  }
+}
+
+/** The shard's mark is before this record: it has not been counted. */
+function notCountedYet(expression: Expression, shardKey: string, firstSeq: Sequence): Condition {
+  return expression.or(expression.notExists([MARKS_ATTRIBUTE, shardKey]), expression.is([MARKS_ATTRIBUTE, shardKey], '<', firstSeq));
+}
+
+/** The records after the shard's mark on the item (all of them when it has none). */
+function afterMark<T extends SequencedEvent>(events: readonly T[], item: Item | undefined, shardKey: string): T[] {
+  const marks = item?.[MARKS_ATTRIBUTE];
+  const marked = marks && typeof marks === 'object' ? markedSequence((marks as Item)[shardKey]) : undefined;
+  return marked === undefined ? [...events] : events.filter((event) => event.seq > marked);
+}
+
+/** Waits for every write; throws the first failure once all have settled. */
+async function settleAll(writes: Promise<unknown>[]): Promise<void> {
+  const settled = await Promise.allSettled(writes);
+  const failed = settled.find((write): write is PromiseRejectedResult => write.status === 'rejected');
+  if (failed) throw failed.reason;
+}

@@ -1,0 +1,4 @@
+import { createTallyHandler, tallyStoreFromEnv } from './handler';
+
+/** The tally Lambda's entry point (the reports table's stream, lib/tally.ts), wired once per container. */
+export const handler = createTallyHandler(tallyStoreFromEnv());

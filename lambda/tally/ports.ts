@@ -1,0 +1,41 @@
+import type { CallLog } from '../domain/ports';
+import type { FilterReason, StoredEvent } from '../issues/stored-event';
+import type { IssueSeed } from '../issues/issue';
+
+/**
+ * What the tally needs from storage (docs/report-issues.md#exact-counts).
+ * The DynamoDB adapter is lambda/store/tally-writes.ts; nothing here knows
+ * about AWS.
+ */
+
+/** A record's place in its stream shard: zero-padded to one width, so places compare as text. */
+export type Sequence = string;
+
+/** A stored event with its place in the stream. */
+export interface SequencedEvent {
+  seq: Sequence;
+  event: StoredEvent;
+}
+
+export type IssueEvent = SequencedEvent & { issue: IssueSeed };
+export type FilteredEvent = SequencedEvent & { filtered: FilterReason };
+
+/** Events of one factory (a factory page) or one issue (an issue page), listed for reading newest first. */
+export interface PageBatch {
+  factoryId: string;
+  issueId?: string;
+  events: SequencedEvent[];
+}
+
+export interface TallyStore {
+  /** Lists the events on their pages (idempotent: a page written again is the same page). */
+  writePages(shardKey: string, pages: readonly PageBatch[], log?: CallLog): Promise<void>;
+  /**
+   * Adds the events (all of one issue, in stream order) to their issue,
+   * exactly once: the store keeps per stream shard the last record it
+   * counted, and counts only later ones, in the same write.
+   */
+  addToIssue(shardKey: string, events: readonly IssueEvent[], log?: CallLog): Promise<void>;
+  /** Adds filtered events (all of one factory, in stream order) to the factory's filtered counts, exactly once likewise. */
+  addFiltered(shardKey: string, events: readonly FilteredEvent[], log?: CallLog): Promise<void>;
+}

@@ -1,0 +1,118 @@
+import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { NagSuppressions } from 'cdk-nag';
+import { Construct } from 'constructs';
+import { TALLY_RECORD_FILTER } from '../lambda/store/stream-records';
+import { METRICS_NAMESPACE, TALLY_SERVICE_NAME } from '../lambda/observability/names';
+import type { LogLevel } from './deploy-options';
+import { grantTableCalls } from './grants';
+import { ServiceFunction } from './service-function';
+
+export interface TallyProps {
+  reportsTable: Table;
+  logLevel: LogLevel;
+  logRetention: RetentionDays;
+  removalPolicy: RemovalPolicy;
+}
+
+/**
+ * Stream batching as Lambda reads the reports table's stream for the tally
+ * (docs/report-issues.md#exact-counts, docs/capacity.md): at most one
+ * invocation a second per shard while events trickle in, so an issue item is
+ * written about once a second per shard whatever the rate of events.
+ */
+export const TALLY_STREAM = {
+  batchSize: 1000,
+  maxBatchingWindowSeconds: 1,
+  /**
+   * The tally keeps no window state: the tumbling window is there because its
+   * events name the stream shard their records come from, which the tally's
+   * marks are kept per (lambda/tally/handler.ts).
+   */
+  tumblingWindowSeconds: 60,
+} as const;
+
+/**
+ * The tally (docs/report-issues.md#exact-counts): a function on the reports
+ * table's stream that counts newly stored events into their issues and lists
+ * them on feed pages, once per batch, so that no item or index partition is
+ * written once per event (docs/capacity.md). Only INSERTs of event items
+ * reach it (the mapping's filter, the same as lambda/store/stream-records.ts),
+ * never its own writes. One batch per shard at a time (parallelization 1),
+ * in order; a failed batch is retried until it succeeds or its records leave
+ * the stream (24 hours), with the failure's place sent to a queue that alarms.
+ * Least privilege: PutItem and UpdateItem on the reports table, nothing else.
+ */
+export class Tally extends Construct {
+  readonly handler: ServiceFunction;
+  /** Where a batch that could not be tallied is described (shard and sequence numbers). */
+  readonly failures: Queue;
+
+  constructor(scope: Construct, id: string, props: TallyProps) {
+    super(scope, id);
+    this.handler = new ServiceFunction(this, 'Handler', {
+      description: 'Contacts tally: counts stored bug-report events into their issues, from the reports table stream',
+      entry: 'tally/entry.ts',
+      timeout: Duration.seconds(60),
+      memorySize: 512,
+      logRetention: props.logRetention,
+      logRemovalPolicy: props.removalPolicy,
+      environment: {
+        REPORTS_TABLE_NAME: props.reportsTable.tableName,
+        LOG_LEVEL: props.logLevel,
+        POWERTOOLS_SERVICE_NAME: TALLY_SERVICE_NAME,
+        POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+      },
+    });
+    grantTableCalls(props.reportsTable, this.handler, 'dynamodb:PutItem', 'dynamodb:UpdateItem');
+
+    this.failures = new Queue(this, 'Failures', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    this.handler.addEventSource(
+      new DynamoEventSource(props.reportsTable, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: TALLY_STREAM.batchSize,
+        maxBatchingWindow: Duration.seconds(TALLY_STREAM.maxBatchingWindowSeconds),
+        tumblingWindow: Duration.seconds(TALLY_STREAM.tumblingWindowSeconds),
+        parallelizationFactor: 1,
+        bisectBatchOnError: false,
+        reportBatchItemFailures: false,
+        onFailure: new SqsDlq(this.failures),
+        filters: [
+          FilterCriteria.filter({
+            eventName: FilterRule.isEqual(TALLY_RECORD_FILTER.eventName),
+            dynamodb: { Keys: { pk: { S: FilterRule.beginsWith(TALLY_RECORD_FILTER.keyPrefix) } } },
+          }),
+        ],
+      }),
+    );
+
+    // The role's policy as the event source wrote it (the mapping's grants land in the role's default policy).
+    const policy = this.handler.role?.node.tryFindChild('DefaultPolicy');
+    NagSuppressions.addResourceSuppressions(
+      policy ?? this.handler,
+      [
+        {
+          id: 'AwsSolutions-IAM5',
+          reason:
+            'dynamodb:ListStreams on "*" is what Lambda\'s event source mapping needs to find the stream, and ListStreams takes no resource ARN; every other call is on the reports table, its stream, the failure queue or the function\'s own log group.',
+          appliesTo: ['Resource::*'],
+        },
+      ],
+    );
+    NagSuppressions.addResourceSuppressions(this.failures, [
+      {
+        id: 'AwsSolutions-SQS3',
+        reason:
+          'This queue is itself the failure destination of the tally\'s event source mapping: it holds the place of batches that could not be tallied (alarmed: tally-batches-dropped), and nothing consumes it that could fail.',
+      },
+    ]);
+  }
+}

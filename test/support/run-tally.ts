@@ -1,0 +1,42 @@
+import { createServer, type Server } from 'node:http';
+import { startReportStreams, STREAMS_VARIABLE } from '../../local/streams/report-streams';
+import type { StreamPoller } from '../../local/streams/stream-poller';
+
+export interface RunTally {
+  stop(): Promise<void>;
+}
+
+/** Where the test workers ask the run's tally to catch up (test/support/tally.ts). */
+export const TALLY_DRAIN_VARIABLE = 'CONTACTS_TEST_TALLY_URL';
+
+/**
+ * The tally of the whole test run (jest's global setup): the reports table's
+ * stream on the run's DynamoDB Local read by the same consumers `npm start`
+ * runs, in the parent process, as on AWS one event source mapping serves
+ * every container. Workers wait for it to catch up through a small HTTP
+ * endpoint on loopback (tallied()); every `npm start` a test runs on the
+ * run's store leaves the stream to it (CONTACTS_STREAMS=off, inherited).
+ */
+export async function startRunTally(endpoint: string): Promise<RunTally> {
+  delete process.env[STREAMS_VARIABLE];
+  const poller = (await startReportStreams({ endpoint, pollMs: 250, say: (line) => process.stderr.write(`run tally: ${line}\n`) })) as StreamPoller;
+  const server: Server = createServer((request, response) => {
+    poller.drain(60_000).then(
+      () => response.writeHead(204).end(),
+      (error: unknown) => response.writeHead(500, { 'Content-Type': 'text/plain' }).end(error instanceof Error ? error.message : String(error)),
+    );
+    request.resume();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (!address || typeof address === 'string') throw new Error('the run tally did not get a port');
+  process.env[TALLY_DRAIN_VARIABLE] = `http://127.0.0.1:${address.port}/drain`;
+  process.env[STREAMS_VARIABLE] = 'off';
+  return {
+    async stop() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await poller.stop();
+    },
+  };
+}
