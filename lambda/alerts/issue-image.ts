@@ -1,21 +1,19 @@
+import { periodStartMs } from '../issues/buckets';
 import { ISSUE_STATUSES, type IssueStatus } from '../issues/issue';
 import type { IssueSnapshot } from './alert';
 
 /**
  * The issue item's attribute holding its events per 5-minute bucket (a map
- * keyed by the bucket's UTC start), written by the stream counter.
+ * keyed by the bucket's UTC start, "2026-11-26T03:55"), written by the
+ * tally (lambda/issues/buckets.ts).
  */
-export const FIVE_MINUTE_COUNTS = 'perFiveMinutes';
+export const FIVE_MINUTE_COUNTS = 'm5';
 
 const ISSUE_KEY = /^issue#(fac_[A-Za-z0-9_-]+)#(iss_[0-9a-f]+)$/;
 
-/** A bucket key as epoch ms: an ISO time, or epoch seconds or milliseconds as text. */
+/** A bucket key as epoch ms: the tally's UTC minute ("2026-11-26T03:55"), or a whole ISO time. */
 function bucketStart(key: string): number | undefined {
-  if (/^\d+$/.test(key)) {
-    const number = Number(key);
-    return number < 1e11 ? number * 1000 : number;
-  }
-  const ms = Date.parse(key);
+  const ms = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(key) ? periodStartMs(key) : Date.parse(key);
   return Number.isNaN(ms) ? undefined : ms;
 }
 
