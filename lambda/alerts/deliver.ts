@@ -1,9 +1,8 @@
 import { retryDelaySeconds } from './retry-schedule';
-import { PREVIOUS_SECRET_HOURS, type AlertStore, type AttemptRecord, type Delivery, type DeliveryMessage, type DeliveryQueue, type Destination } from './ports';
+import { type AlertStore, type AttemptRecord, type Delivery, type DeliveryMessage, type DeliveryQueue, type Destination } from './ports';
 import { webhookHeaders } from './signature';
 import type { SendResult, WebhookSender } from './webhook-sender';
 
-export { PREVIOUS_SECRET_HOURS };
 
 /** Longest delay one queued message may have (SQS's limit): longer waits are several hops. */
 export const MAX_HOP_SECONDS = 900;
