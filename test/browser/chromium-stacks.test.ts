@@ -1,3 +1,4 @@
+import { tallied } from '../support/tally';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -131,6 +132,7 @@ test('Chromium\'s stacks of the same errors from two deploys (other hashes, othe
   expect(new Set(fingerprints).size).toBe(KINDS.length);
   expect(JSON.parse(fingerprints[0] as string)).toEqual(['error', 'TypeError', 'readCart@/assets/app.js', 'renderCart@/assets/app.js', 'Object.cartError@/assets/app.js']);
 
+  await tallied();
   const issues = await new DynamoIssueStore(testDoc(), tables.reports).listIssues(factoryId, { limit: 10, nowMs: Date.now() });
   expect(issues.map((issue) => [issue.title, issue.count, issue.firstRelease, issue.lastRelease]).sort()).toEqual(
     KINDS.map((kind) => [`${one[kind].type}: ${one[kind].value}`, 2, 'web@1', 'web@2']).sort(),

@@ -1,4 +1,5 @@
 import { jsonLines, runScript } from '../support/commands';
+import { tallied } from '../support/tally';
 import { ingestTenant, validEvent } from '../support/ingest';
 import { endpoint, realIngestDependencies, startLocalHost, type LocalApi } from '../support/local-api';
 
@@ -7,7 +8,11 @@ import { endpoint, realIngestDependencies, startLocalHost, type LocalApi } from 
  * run's DynamoDB Local: the control room's issue operations run in the
  * command's own process, on the same store as the API.
  */
-const reports = (...args: string[]) => runScript('reports', args, { DYNAMODB_ENDPOINT: endpoint() });
+const reports = async (...args: string[]) => {
+  // The issues are what the tally has counted from the stream.
+  await tallied();
+  return runScript('reports', args, { DYNAMODB_ENDPOINT: endpoint() });
+};
 
 const clock = { now: Date.now() - 60_000 };
 let api: LocalApi;

@@ -1,10 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { jsonLines, runScript } from '../support/commands';
+import { tallied } from '../support/tally';
 import { featureRequest, ingestTenant, storedReports, validEvent } from '../support/ingest';
 import { endpoint, realIngestDependencies, startLocalHost, type LocalApi } from '../support/local-api';
 
 /** The reports command against the run's DynamoDB Local. */
-const reports = (...args: string[]) => runScript('reports', args, { DYNAMODB_ENDPOINT: endpoint() });
+const reports = async (...args: string[]) => {
+  // What the command lists is what the tally has put on the feed pages.
+  await tallied();
+  return runScript('reports', args, { DYNAMODB_ENDPOINT: endpoint() });
+};
 
 /** A minute ago, on a whole second: recent, so nothing has expired (the reader skips reports past their retention). */
 const BASE = Math.floor(Date.now() / 1000) * 1000 - 60_000;

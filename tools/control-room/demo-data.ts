@@ -10,6 +10,7 @@ import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import { KeyAdmin } from '../../lambda/store/key-admin';
+import { readReports } from '../../lambda/store/report-reader';
 import { usageSortKey, type TableNames } from '../../lambda/store/schema';
 
 export const DEMO_ORIGIN = 'http://localhost:5173';
@@ -91,6 +92,22 @@ function post(url: string, body: unknown, headers: Record<string, string>): Prom
   });
 }
 
+/**
+ * Waits until the factory's events are listed, which the tally does from the
+ * stream within a second or two (docs/report-issues.md#exact-counts), so that
+ * the control room shows what was seeded: whichever tally runs (npm start's,
+ * or the test run's) puts them on their feed pages and issues.
+ */
+async function untilTallied(doc: DynamoDBDocumentClient, tables: TableNames, factoryId: string, events: number, timeoutMs = 60_000): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; ; ) {
+    let listed = 0;
+    for await (const _event of readReports(doc, tables.reports, factoryId, 'events')) listed += 1;
+    if (listed >= events) return;
+    if (Date.now() > deadline) throw new Error(`only ${listed} of the ${events} seeded events were tallied within ${timeoutMs / 1000} s: is a tally running on this store?`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 export async function seedDemo(options: DemoOptions): Promise<Demo> {
   const { apiUrl, doc, tables, factoryId } = options;
   const domain = options.mailDomain ?? 'demo.example';
@@ -148,6 +165,7 @@ export async function seedDemo(options: DemoOptions): Promise<Demo> {
     const answer = await post(`${apiUrl}/ingest/v1/feature-requests`, { requestId: randomUUID(), ...request }, ingest);
     if (answer.status >= 300) throw new Error(`seeding a feature request: ${answer.status} ${JSON.stringify(answer.json)}`);
   }
+  await untilTallied(doc, tables, factoryId, eventIds.length);
   if (options.history) {
     const now = new Date();
     for (const [back, billed] of [[5, 120], [4, 310], [3, 260], [2, 540], [1, 430]] as const) {
