@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { FACTORY_ID_PATTERN } from '../lambda/domain/factory-id';
 import { runMain, SetupError } from './setup-error';
 
 /** Prints one JSON document on stdout: the machine-readable result of a command. */
@@ -9,12 +10,11 @@ export function printJson(value: unknown): void {
 /** A usage problem: the message, then the command's usage text. */
 export class UsageError extends SetupError {}
 
-const FACTORY_ID = /^fac_[A-Za-z0-9_-]{1,64}$/;
 
 /** Checks a factory id given on the command line. */
 export function factoryIdArg(value: string | undefined): string {
   if (!value) throw new UsageError('--factory <fac_id> is required');
-  if (!FACTORY_ID.test(value)) {
+  if (!FACTORY_ID_PATTERN.test(value)) {
     throw new UsageError(`--factory must look like fac_<letters, digits, _ or ->, got "${value}"`);
   }
   return value;

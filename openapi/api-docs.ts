@@ -1,4 +1,3 @@
-import { SOURCES } from '../lambda/domain/contact';
 import { CONTACT_ID_PATTERN } from '../lambda/domain/contact-id-digest';
 import { EMAIL_MAX_CHARS, TEXT_LIMITS } from '../lambda/domain/limits';
 import type { Method } from '../lambda/api/router';
@@ -11,6 +10,9 @@ export type RouteKey = `${Method} ${string}`;
 
 /** The schemas answers are made of (components.schemas, from the zod schemas: document.ts). */
 export type AnswerSchemaName = 'ContactAnswer' | 'UpsertContactAnswer' | 'EventsReceipt' | 'FeatureRequestAnswer';
+
+/** The schemas a request field may stand for as a whole (components.schemas, shared with the answers). */
+export type SharedSchemaName = 'Source';
 
 /** A success answer of one route. */
 export interface SuccessDoc {
@@ -36,6 +38,12 @@ export interface FieldDoc {
   description: string;
   /** Added to the schema zod gives (a constraint the validation enforces in code, not in the schema's shape). */
   schema?: JsonSchema;
+  /**
+   * The field is this shared schema (or null, which counts as omitted): it
+   * refers to it instead of restating it, so a generated client has one type
+   * for the request's value and the answer's.
+   */
+  nullableRef?: SharedSchemaName;
 }
 
 export interface RouteDoc {
@@ -114,7 +122,7 @@ const CONTACTS_DOC: ApiDoc = {
           page: freeText('page', 'The page or context the contact came from.'),
           source: {
             description: 'Where the contact came from: `api` when a contact is created without it (or with `null`); an update without it keeps the stored one. Any other value, `""` included, is 422.',
-            schema: { enum: [...SOURCES, null] },
+            nullableRef: 'Source',
           },
         },
       },

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { contactAnswerSchema, errorAnswerSchema, eventsReceiptSchema, featureRequestAnswerSchema, upsertAnswerSchema } from '../lambda/api/answers';
-import { contactSchema, enrichmentSchema } from '../lambda/domain/contact-schema';
+import { contactSchema, enrichmentSchema, sourceSchema } from '../lambda/domain/contact-schema';
 import { API_DOCS, type ApiDoc, type RouteKey, type SuccessDoc } from './api-docs';
 import { API_TABLE } from './api-table';
 import { DOCUMENTED_BODIES } from './ingest-bodies';
@@ -42,6 +42,7 @@ const ANSWER_SCHEMAS: Record<string, z.ZodMiniType> = {
   ErrorAnswer: errorAnswerSchema,
   Contact: contactSchema,
   Enrichment: enrichmentSchema,
+  Source: sourceSchema,
   ContactAnswer: contactAnswerSchema,
   UpsertContactAnswer: upsertAnswerSchema,
   EventsReceipt: eventsReceiptSchema,
@@ -73,7 +74,14 @@ function requestSchema(schema: z.ZodMiniType, fields: ApiDoc['routes'][RouteKey]
     override: ({ zodSchema, jsonSchema }) => {
       const name = fieldOf.get(zodSchema);
       const doc = name === undefined ? undefined : fields.fields[name];
-      if (doc) Object.assign(jsonSchema, { description: doc.description }, doc.schema);
+      if (!doc) return;
+      if (doc.nullableRef) {
+        // What zod wrote for the field (its own enum, null among its types) gives way to the shared schema.
+        for (const key of Object.keys(jsonSchema)) delete jsonSchema[key];
+        Object.assign(jsonSchema, { description: doc.description, anyOf: [{ $ref: `${SCHEMAS}${doc.nullableRef}` }, { type: 'null' }] });
+        return;
+      }
+      Object.assign(jsonSchema, { description: doc.description }, doc.schema);
     },
   }) as JsonSchema;
   return { ...componentSchema(json), description: fields.description };

@@ -17,7 +17,7 @@ export interface Contact {
   title?: string;
   phone?: string;
   page?: string;
-  source: "api" | "external_crm" | "ads" | "manual";
+  source: Source;
   /** Set once, when the contact was created: ISO 8601, UTC. */
   createdAt: string;
   /** The last write: ISO 8601, UTC. */
@@ -51,6 +51,9 @@ export interface ErrorAnswer {
   error: string;
 }
 
+/** Where the contact came from. */
+export type Source = "api" | "external_crm" | "ads" | "manual";
+
 export interface UpsertContactAnswer {
   contact: Contact;
   /** true (status 201) when this call created the contact, false (200) when it existed. */
@@ -74,5 +77,5 @@ export interface UpsertContactRequest {
   /** The page or context the contact came from. Free text (docs/contacts-api.md#free-text): invisible controls removed, line breaks made spaces, trimmed, clipped to 2,048 characters, never refused for length (a lone surrogate is 422). `null` or blank counts as omitted: an omitted field keeps its stored value. */
   page?: string | null;
   /** Where the contact came from: `api` when a contact is created without it (or with `null`); an update without it keeps the stored one. Any other value, `""` included, is 422. */
-  source?: "api" | "external_crm" | "ads" | "manual" | null;
+  source?: Source | null;
 }

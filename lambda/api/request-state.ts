@@ -1,6 +1,11 @@
 import type { CallLog, RateStatus } from '../domain/ports';
 import type { PublishableKey } from '../ingest/ports';
-import type { Caller } from './types';
+
+/** Who is calling: set by the API's key check from the key, never from the request. */
+export interface Caller {
+  factoryId: string;
+  keyId: string;
+}
 
 /** A value an API adds to a request's log line (never a key, an address, a header or a body). */
 export type LogField = string | number | boolean | undefined;

@@ -1,12 +1,6 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { RequestState } from './request-state';
 
-/** Who is calling: set by the API's key check from the key, never from the request. */
-export interface Caller {
-  factoryId: string;
-  keyId: string;
-}
-
 export type ApiEvent = APIGatewayProxyEvent;
 export type ApiResult = APIGatewayProxyResult;
 

@@ -1,30 +1,39 @@
 import { randomBytes } from 'node:crypto';
-import type { AlertType } from '../alerts/alert';
-import type { AddressPolicy } from '../alerts/address-policy';
+import * as z from 'zod/mini';
+import { ALERT_TYPES, type AlertType } from '../alerts/alert';
 import { attemptOnce } from '../alerts/deliver';
-import { checkDestinationUrl, literalAddress } from '../alerts/destination-url';
-import { allowedAddresses, RefusedDestinationError, systemResolve, type Resolve } from '../alerts/guarded-lookup';
+import { checkDestinationUrl, literalAddress, URL_MAX } from '../alerts/destination-url';
+import { allowedAddresses, RefusedDestinationError, systemResolve } from '../alerts/guarded-lookup';
 import { testPayload } from '../alerts/payload';
 import { ALERT_RETENTION_DAYS, DESTINATIONS_MAX, PREVIOUS_SECRET_HOURS, type AlertStore, type Delivery, type Destination } from '../alerts/ports';
-import { settingsOf } from '../alerts/settings';
+import { SPIKE_FLOOR_RANGE, SPIKE_MULTIPLE_RANGE, settingsOf } from '../alerts/settings';
 import { newWebhookSecret, testWebhookId } from '../alerts/signature';
-import type { WebhookSender } from '../alerts/webhook-sender';
-import { DELIVERIES_DEFAULT, type AlertRequest } from './alert-requests';
-import { AdminNotFoundError, AdminRequestError, NotConfiguredError } from './admin-operations';
+import { cursor, factoryId, upTo } from './fields';
+import { ControlError, operation } from './operation';
+import type { AlertOperationsDependencies, ControlDependencies } from './ports';
 
-/** What the alert operations run on: the alert store, and the guarded sender for "send a test". */
-export interface AlertOperationsDependencies {
-  store: AlertStore;
-  send: WebhookSender;
-  /** Which destinations may be added: public addresses only on a stack, loopback too under npm start. */
-  policy: AddressPolicy;
-  /** Resolves a new destination's host (a stub in the tests). */
-  resolve?: Resolve;
-  /** Where payload links point. */
-  linkBase: string;
-}
+/**
+ * The control room's alert operations (docs/alerts.md#destinations):
+ *   alerts.list        {factoryId}                          destinations (never a secret) and settings
+ *   alerts.add         {factoryId, url, types?, description?}  the secret once
+ *   alerts.remove | alerts.rotate | alerts.enable  {factoryId, destinationId}
+ *   alerts.disable     {factoryId, destinationId, reason}
+ *   alerts.test        {factoryId, destinationId, type?}    one signed example, sent now
+ *   alerts.deliveries  {factoryId, destinationId?, limit?, cursor?}  the log, newest first
+ *   alerts.settings    {factoryId}                          the spike rule's settings
+ *   alerts.configure   {factoryId, spikeMultiple?, spikeFloor?}
+ */
+export const DELIVERIES_DEFAULT = 50;
+export const DELIVERIES_MAX = 200;
+export const DESCRIPTION_MAX = 200;
+export const DISABLE_REASON_MAX = 500;
 
-type Done = { body: Record<string, unknown>; audit: Record<string, string | number | boolean | string[] | undefined> };
+const destinationId = z.string({ error: 'destinationId must be a string' }).check(
+  z.regex(/^dst_[0-9a-f]{16}$/, { error: 'destinationId must be a destination id: dst_ + 16 hex characters (from `alerts list`)' }),
+);
+const alertType = z.enum(ALERT_TYPES, { error: `type must be one of ${ALERT_TYPES.join(', ')}` });
+const boundedText = (name: string, max: number) =>
+  z.string({ error: `${name} must be a string` }).check(z.minLength(1, { error: `${name} must not be empty` }), z.maxLength(max, { error: `${name} must be at most ${max} characters` }));
 
 /** The host of a destination, for the audit line: a URL's path and query can hold a receiver's token. */
 const hostOf = (url: string) => {
@@ -93,96 +102,126 @@ function readCursor(cursor: string | undefined): Record<string, string> {
   } catch {
     // fall through
   }
-  throw new AdminRequestError('cursor is not one this list returned: pass back the cursor of the previous page');
+  throw new ControlError(400, 'cursor is not one this list returned: pass back the cursor of the previous page');
 }
 
 const writeCursor = (positions: Record<string, string>) => Buffer.from(JSON.stringify(positions)).toString('base64url');
 
-function alertsOf(deps: { alerts?: AlertOperationsDependencies }): AlertOperationsDependencies {
-  if (!deps.alerts) throw new NotConfiguredError('alert operations are not configured on this control room (no alerts table)');
+function alertsOf(deps: ControlDependencies): AlertOperationsDependencies {
+  if (!deps.alerts) throw new ControlError(500, 'alert operations are not configured on this control room (no alerts table)');
   return deps.alerts;
 }
 
 async function existing(store: AlertStore, factoryId: string, destinationId: string): Promise<Destination> {
   const found = await store.destination(factoryId, destinationId);
-  if (!found) throw new AdminNotFoundError(`no destination ${destinationId} in ${factoryId}`);
+  if (!found) throw notFound(factoryId, destinationId);
   return found;
 }
 
-const notFound = (factoryId: string, destinationId: string) => new AdminNotFoundError(`no destination ${destinationId} in ${factoryId}`);
+const notFound = (factoryId: string, destinationId: string) => new ControlError(404, `no destination ${destinationId} in ${factoryId}`);
+
+/** The disable and enable operations: one write, the reason and who gave it kept. */
+const toggle = (disable: boolean) =>
+  operation({
+    request: disable ? z.strictObject({ factoryId, destinationId, reason: boundedText('reason', DISABLE_REASON_MAX) }) : z.strictObject({ factoryId, destinationId }),
+    run: async (request, { deps, caller, now }) => {
+      const reason = (request as { reason?: string }).reason;
+      const disabled = disable ? { at: now.toISOString(), by: caller.principal, reason: reason ?? '' } : undefined;
+      const changed = await alertsOf(deps).store.setDisabled(request.factoryId, request.destinationId, disabled);
+      if (!changed) throw notFound(request.factoryId, request.destinationId);
+      return { body: destinationView(changed), audit: { destinationId: request.destinationId, reasonGiven: disabled !== undefined } };
+    },
+  });
 
 /**
- * Runs an alert operation for a caller (docs/alerts.md#destinations). The
- * audit fields name the destination and its host, never its URL's path or
- * a secret. Throws AdminRequestError, AdminNotFoundError,
- * NotConfiguredError, or what the store throws.
+ * Alerts: a factory's webhook destinations, their deliveries and the spike
+ * settings. The audit fields name the destination and its host, never its
+ * URL's path or query (receivers put tokens there) nor a secret.
  */
-export async function runAlertOperation(deps: { alerts?: AlertOperationsDependencies }, request: AlertRequest, caller: { principal: string }, now: Date): Promise<Done> {
-  const alerts = alertsOf(deps);
-  const { store } = alerts;
-  const { factoryId } = request;
-  const at = now.toISOString();
-  switch (request.operation) {
-    case 'alerts.list': {
+export const ALERT_OPERATIONS = {
+  'alerts.list': operation({
+    request: z.strictObject({ factoryId }),
+    run: async ({ factoryId }, { deps }) => {
+      const { store } = alertsOf(deps);
       const [destinations, settings] = await Promise.all([store.destinations(factoryId), store.settings(factoryId)]);
       const lasts = await Promise.all(destinations.map((destination) => store.deliveries(factoryId, destination.destinationId, { limit: 1 })));
       return {
         body: { factoryId, destinations: destinations.map((destination, index) => destinationView(destination, lasts[index]?.deliveries[0])), settings },
         audit: { count: destinations.length },
       };
-    }
-    case 'alerts.add': {
+    },
+  }),
+
+  'alerts.add': operation({
+    request: z.strictObject({
+      factoryId,
+      url: boundedText('url', URL_MAX),
+      types: z.optional(z.array(alertType, { error: `types must be a list of alert types: ${ALERT_TYPES.join(', ')}` })),
+      description: z.optional(boundedText('description', DESCRIPTION_MAX)),
+    }),
+    run: async (request, { deps, caller, now }) => {
+      const alerts = alertsOf(deps);
       const checked = checkDestinationUrl(request.url, alerts.policy);
-      if (!checked.ok) throw new AdminRequestError(`url: ${checked.problem}`);
+      if (!checked.ok) throw new ControlError(400, `url: ${checked.problem}`);
       const url = new URL(checked.url);
       if (literalAddress(url) === undefined) {
         try {
           await allowedAddresses(url.hostname, alerts.resolve ?? systemResolve, alerts.policy);
         } catch (error) {
-          if (error instanceof RefusedDestinationError) throw new AdminRequestError(`url: ${error.message}`);
+          if (error instanceof RefusedDestinationError) throw new ControlError(400, `url: ${error.message}`);
           throw error;
         }
       }
       const destination: Destination = {
-        factoryId,
+        factoryId: request.factoryId,
         destinationId: `dst_${randomBytes(8).toString('hex')}`,
         url: checked.url,
         types: [...new Set(request.types ?? [])] as AlertType[],
         ...(request.description === undefined ? {} : { description: request.description }),
-        createdAt: at,
+        createdAt: now.toISOString(),
         createdBy: caller.principal,
         secret: newWebhookSecret(),
       };
-      if ((await store.addDestination(destination)) === 'full') {
-        throw new AdminRequestError(`${factoryId} has ${DESTINATIONS_MAX} destinations, the most it may have: remove one first`);
+      if ((await alerts.store.addDestination(destination)) === 'full') {
+        throw new ControlError(400, `${request.factoryId} has ${DESTINATIONS_MAX} destinations, the most it may have: remove one first`);
       }
       // The secret goes to the caller once and never into the audit line.
       return { body: { ...destinationView(destination), secret: destination.secret }, audit: { destinationId: destination.destinationId, host: hostOf(checked.url), types: destination.types } };
-    }
-    case 'alerts.remove': {
-      const removed = await store.removeDestination(factoryId, request.destinationId);
-      if (!removed) throw notFound(factoryId, request.destinationId);
-      return { body: { removed: destinationView(removed) }, audit: { destinationId: request.destinationId, host: hostOf(removed.url) } };
-    }
-    case 'alerts.rotate': {
+    },
+  }),
+
+  'alerts.remove': operation({
+    request: z.strictObject({ factoryId, destinationId }),
+    run: async ({ factoryId, destinationId }, { deps }) => {
+      const removed = await alertsOf(deps).store.removeDestination(factoryId, destinationId);
+      if (!removed) throw notFound(factoryId, destinationId);
+      return { body: { removed: destinationView(removed) }, audit: { destinationId, host: hostOf(removed.url) } };
+    },
+  }),
+
+  'alerts.rotate': operation({
+    request: z.strictObject({ factoryId, destinationId }),
+    run: async ({ factoryId, destinationId }, { deps, now }) => {
       const secret = newWebhookSecret();
       const until = new Date(now.getTime() + PREVIOUS_SECRET_HOURS * 3_600_000).toISOString();
-      const rotated = await store.rotateSecret(factoryId, request.destinationId, secret, at, until);
-      if (!rotated) throw notFound(factoryId, request.destinationId);
-      return { body: { ...destinationView(rotated), secret }, audit: { destinationId: request.destinationId, previousSecretValidUntil: until } };
-    }
-    case 'alerts.disable':
-    case 'alerts.enable': {
-      const disabled = request.operation === 'alerts.disable' ? { at, by: caller.principal, reason: request.reason } : undefined;
-      const changed = await store.setDisabled(factoryId, request.destinationId, disabled);
-      if (!changed) throw notFound(factoryId, request.destinationId);
-      return { body: destinationView(changed), audit: { destinationId: request.destinationId, reasonGiven: disabled !== undefined } };
-    }
-    case 'alerts.test': {
-      const destination = await existing(store, factoryId, request.destinationId);
+      const rotated = await alertsOf(deps).store.rotateSecret(factoryId, destinationId, secret, now.toISOString(), until);
+      if (!rotated) throw notFound(factoryId, destinationId);
+      return { body: { ...destinationView(rotated), secret }, audit: { destinationId, previousSecretValidUntil: until } };
+    },
+  }),
+
+  'alerts.disable': toggle(true),
+  'alerts.enable': toggle(false),
+
+  'alerts.test': operation({
+    request: z.strictObject({ factoryId, destinationId, type: z.optional(alertType) }),
+    run: async (request, { deps, now }) => {
+      const alerts = alertsOf(deps);
+      const destination = await existing(alerts.store, request.factoryId, request.destinationId);
       const type: AlertType = request.type ?? 'issue.created';
+      const at = now.toISOString();
       const delivery: Delivery = {
-        factoryId,
+        factoryId: request.factoryId,
         destinationId: destination.destinationId,
         sk: `${at}#test:${randomBytes(6).toString('hex')}`,
         alertId: 'test',
@@ -190,7 +229,7 @@ export async function runAlertOperation(deps: { alerts?: AlertOperationsDependen
         type,
         issueId: 'iss_00000000000000000000',
         occurredAt: at,
-        body: testPayload(type, factoryId, now, alerts.linkBase),
+        body: testPayload(type, request.factoryId, now, alerts.linkBase),
         status: 'pending',
         attempts: 1,
         createdAt: at,
@@ -203,14 +242,20 @@ export async function runAlertOperation(deps: { alerts?: AlertOperationsDependen
       // Sent now, once, even to a disabled destination (that is how one checks it before enabling it again); never retried.
       const { result, record } = await attemptOnce(alerts.send, destination, delivery, 1, now);
       const done: Delivery = { ...delivery, status: result.ok ? 'delivered' : 'failed', history: [record], ...(result.ok ? {} : { reason: record.error }) };
-      await store.createDelivery(done);
+      await alerts.store.createDelivery(done);
       return { body: { delivery: deliveryView(done) }, audit: { destinationId: destination.destinationId, type, outcome: done.status, httpStatus: record.status } };
-    }
-    case 'alerts.deliveries': {
+    },
+  }),
+
+  'alerts.deliveries': operation({
+    request: z.strictObject({ factoryId, destinationId: z.optional(destinationId), limit: upTo('limit', DELIVERIES_MAX), cursor }),
+    run: async (request, { deps }) => {
+      const { store } = alertsOf(deps);
+      const { factoryId } = request;
       const limit = request.limit ?? DELIVERIES_DEFAULT;
       const positions = readCursor(request.cursor);
-      const destinationIds = request.destinationId !== undefined ? [request.destinationId] : (await store.destinations(factoryId)).map((destination) => destination.destinationId);
       if (request.destinationId !== undefined) await existing(store, factoryId, request.destinationId);
+      const destinationIds = request.destinationId !== undefined ? [request.destinationId] : (await store.destinations(factoryId)).map((destination) => destination.destinationId);
       // A destination whose part of the log ended is left out of the cursor: absent from a cursor given means "ended".
       const live = request.cursor === undefined ? destinationIds : destinationIds.filter((id) => positions[id] !== undefined);
       const pages = await Promise.all(live.map(async (id) => ({ id, page: await store.deliveries(factoryId, id, { limit, before: positions[id] }) })));
@@ -222,22 +267,34 @@ export async function runAlertOperation(deps: { alerts?: AlertOperationsDependen
       for (const { id, page } of pages) {
         const taken = merged.filter((entry) => entry.id === id);
         const last = taken[taken.length - 1];
-        const left = page.deliveries.length > taken.length || page.more;
-        if (left) next[id] = last ? last.delivery.sk : (positions[id] ?? '\uffff');
+        if (page.deliveries.length > taken.length || page.more) next[id] = last ? last.delivery.sk : (positions[id] ?? '\uffff');
       }
-      const cursor = Object.keys(next).length > 0 ? writeCursor(next) : undefined;
+      const nextCursor = Object.keys(next).length > 0 ? writeCursor(next) : undefined;
       return {
-        body: { factoryId, deliveries: merged.map(({ delivery }) => deliveryView(delivery)), ...(cursor ? { cursor } : {}) },
-        audit: { destinationId: request.destinationId, count: merged.length, more: cursor !== undefined },
+        body: { factoryId, deliveries: merged.map(({ delivery }) => deliveryView(delivery)), ...(nextCursor ? { cursor: nextCursor } : {}) },
+        audit: { destinationId: request.destinationId, count: merged.length, more: nextCursor !== undefined },
       };
-    }
-    case 'alerts.settings':
-      return { body: { factoryId, settings: await store.settings(factoryId) }, audit: {} };
-    case 'alerts.configure': {
-      if (request.spikeMultiple === undefined && request.spikeFloor === undefined) throw new AdminRequestError('say what to change: spikeMultiple, spikeFloor or both');
+    },
+  }),
+
+  'alerts.settings': operation({
+    request: z.strictObject({ factoryId }),
+    run: async ({ factoryId }, { deps }) => ({ body: { factoryId, settings: await alertsOf(deps).store.settings(factoryId) }, audit: {} }),
+  }),
+
+  'alerts.configure': operation({
+    request: z.strictObject({ factoryId, spikeMultiple: upTo('spikeMultiple', SPIKE_MULTIPLE_RANGE.max), spikeFloor: upTo('spikeFloor', SPIKE_FLOOR_RANGE.max) }),
+    defaults: (request) => {
+      if (request.spikeMultiple === undefined && request.spikeFloor === undefined) throw new ControlError(400, 'say what to change: spikeMultiple, spikeFloor or both');
+      if (request.spikeMultiple !== undefined && request.spikeMultiple < SPIKE_MULTIPLE_RANGE.min) {
+        throw new ControlError(400, `spikeMultiple must be a whole number from ${SPIKE_MULTIPLE_RANGE.min} to ${SPIKE_MULTIPLE_RANGE.max}`);
+      }
+      return request;
+    },
+    run: async (request, { deps, caller, now }) => {
       const change = { ...(request.spikeMultiple === undefined ? {} : { spikeMultiple: request.spikeMultiple }), ...(request.spikeFloor === undefined ? {} : { spikeFloor: request.spikeFloor }) };
-      const settings = await store.saveSettings(factoryId, change, at, caller.principal);
-      return { body: { factoryId, settings: { ...settingsOf(settings), updatedAt: settings.updatedAt, updatedBy: settings.updatedBy } }, audit: { ...change } };
-    }
-  }
-}
+      const settings = await alertsOf(deps).store.saveSettings(request.factoryId, change, now.toISOString(), caller.principal);
+      return { body: { factoryId: request.factoryId, settings: { ...settingsOf(settings), updatedAt: settings.updatedAt, updatedBy: settings.updatedBy } }, audit: { ...change } };
+    },
+  }),
+};

@@ -10,13 +10,14 @@ import { addressPolicyFromEnv, alertStoreOf, linkBaseFromEnv } from '../alerts/d
 import type { AddressPolicy } from '../alerts/address-policy';
 import type { Resolve } from '../alerts/guarded-lookup';
 import { webhookSender } from '../alerts/webhook-sender';
-import type { AdminDependencies } from './admin-operations';
-import type { AlertOperationsDependencies } from './alert-operations';
-import type { ControlDependencies } from './operations';
+import type { AlertOperationsDependencies, ControlDependencies } from './ports';
 
-/** Where the key and report operations work: the keys and reports tables, when the control room is given them. */
-export interface AdminWiring {
-  tables: Partial<Pick<TableNames, 'keys' | 'reports' | 'alerts'>>;
+/** The tables of the key and report operations: each set is configured only when its table is named. */
+export interface KeyAndReportTables {
+  keys?: string;
+  reports?: string;
+  /** The alerts table: the alert operations (docs/alerts.md#destinations). */
+  alerts?: string;
   /** Which webhook destinations may be reached: from the environment (ALERTS_ALLOW_LOOPBACK) unless given. */
   alertPolicy?: AddressPolicy;
   /** Resolves destination hosts (the system's resolver unless given: a stub in the tests). */
@@ -25,35 +26,20 @@ export interface AdminWiring {
   defaultRateLimit?: number;
 }
 
-/** The key and report operations on DynamoDB; those whose table is not named stay unconfigured. */
-export function adminDependencies(doc: DynamoDBDocumentClient, wiring: AdminWiring): AdminDependencies {
-  const { keys, reports } = wiring.tables;
-  return {
-    ...(keys ? { keys: { admin: new KeyAdmin(doc, keys), defaultRateLimit: wiring.defaultRateLimit } } : {}),
-    ...(reports
-      ? {
-          reports: {
-            page: (factoryId, kind, query) => readReportPage(doc, reports, factoryId, kind, query),
-            get: (factoryId, kind, id) => readReport(doc, reports, factoryId, kind, id),
-          },
-        }
-      : {}),
-  };
-}
-
 /**
  * The control room on DynamoDB: one client for the contacts table (contacts,
  * companies, usage, markers), the enrichment reference dataset and the
  * reports table (bug-report issues), and for the keys and reports tables
- * when `admin` names them (key and report operations). The function, the
+ * when `optional` names them (key and report operations). The function, the
  * `control` command, the control-room app and the tests all wire it here.
  */
 export function controlDependencies(
   doc: DynamoDBDocumentClient,
   tables: Pick<TableNames, 'contacts' | 'reference' | 'reports'>,
   provider: string,
-  admin?: AdminWiring,
+  optional: KeyAndReportTables = {},
 ): ControlDependencies {
+  const { keys, reports, alerts, defaultRateLimit } = optional;
   return {
     store: new DynamoControlStore(doc, tables.contacts),
     enrichment: {
@@ -62,13 +48,21 @@ export function controlDependencies(
       provider,
     },
     issues: new DynamoIssueStore(doc, tables.reports),
-    ...(admin ? adminDependencies(doc, admin) : {}),
-    ...(admin?.tables.alerts ? { alerts: alertDependencies(doc, admin.tables.alerts, admin) } : {}),
+    ...(keys ? { keys: { admin: new KeyAdmin(doc, keys), defaultRateLimit } } : {}),
+    ...(reports
+      ? {
+          reports: {
+            page: (factoryId, kind, query) => readReportPage(doc, reports, factoryId, kind, query),
+            get: (factoryId, kind, id) => readReport(doc, reports, factoryId, kind, id),
+          },
+        }
+      : {}),
+    ...(alerts ? { alerts: alertDependencies(doc, alerts, optional) } : {}),
   };
 }
 
 /** The alert operations on DynamoDB, with the guarded sender "send a test" uses. */
-export function alertDependencies(doc: DynamoDBDocumentClient, table: string, wiring: Pick<AdminWiring, 'alertPolicy' | 'resolve'> = {}): AlertOperationsDependencies {
+export function alertDependencies(doc: DynamoDBDocumentClient, table: string, wiring: Pick<KeyAndReportTables, 'alertPolicy' | 'resolve'> = {}): AlertOperationsDependencies {
   const policy = wiring.alertPolicy ?? addressPolicyFromEnv();
   return {
     store: alertStoreOf(doc, table),

@@ -6,7 +6,8 @@ import { createDocumentClient, dynamoConfigFromEnv } from '../store/dynamo-clien
 import { tableNamesFromEnv } from '../store/schema';
 import { controlDependencies } from './dependencies';
 import { isFunctionUrlEvent, readUrlCall, urlResult, type UrlResult } from './function-url';
-import { handleControlRequest, type AuditFields } from './operations';
+import { handleControlRequest } from './handle-request';
+import type { AuditFields } from './operation';
 
 // Once per container.
 const logger = loggerFromEnv(process.env, CONTROL_ROOM_SERVICE_NAME);
@@ -14,11 +15,9 @@ const tables = tableNamesFromEnv();
 const defaultRateLimit = Number(process.env.DEFAULT_RATE_LIMIT);
 const dependencies = controlDependencies(createDocumentClient(dynamoConfigFromEnv()), tables, platformName(), {
   // The key and report operations need their tables: the stack names them (lib/control-room.ts).
-  tables: {
-    ...(process.env.KEYS_TABLE_NAME ? { keys: tables.keys } : {}),
-    ...(process.env.REPORTS_TABLE_NAME ? { reports: tables.reports } : {}),
-    ...(process.env.ALERTS_TABLE_NAME ? { alerts: tables.alerts } : {}),
-  },
+  ...(process.env.KEYS_TABLE_NAME ? { keys: tables.keys } : {}),
+  ...(process.env.REPORTS_TABLE_NAME ? { reports: tables.reports } : {}),
+  ...(process.env.ALERTS_TABLE_NAME ? { alerts: tables.alerts } : {}),
   ...(Number.isInteger(defaultRateLimit) && defaultRateLimit > 0 ? { defaultRateLimit } : {}),
 });
 
@@ -37,12 +36,15 @@ function audit(status: number, fields: AuditFields & Record<string, unknown>): v
 }
 
 /**
- * The internal control-room Lambda: the operations of the control room (a
- * UI owned elsewhere) over a factory's contacts, companies and enrichment,
- * behind its function URL with IAM auth. No API Gateway route leads here.
- * A POST with `{"operation": "contacts.list", "factoryId": …}` (see
- * ./request.ts; the enrichment function's old shapes still work) answers
- * 200 with one JSON object, or an error status with `{"error": "…"}`.
+ * The internal control-room Lambda: the operations of the control room over
+ * a factory's contacts, companies, enrichment, keys, reports and issues
+ * (./operations.ts), behind its function URL with IAM auth. No API Gateway
+ * route leads here; the operators' web app (local/control-room/, `npm run
+ * control-room`) and the `control` command call it, or run the same
+ * operations in their own process. A POST with `{"operation":
+ * "contacts.list", "factoryId": …}` (the enrichment function's old shapes
+ * still work: ./request.ts) answers 200 with one JSON object, or an error
+ * status with `{"error": "…"}`.
  */
 export async function handler(event: unknown, context: Context): Promise<UrlResult | { error: string }> {
   const startedAt = performance.now();

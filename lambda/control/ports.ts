@@ -1,6 +1,20 @@
+import type { AddressPolicy } from '../alerts/address-policy';
+import type { Resolve } from '../alerts/guarded-lookup';
+import type { AlertStore } from '../alerts/ports';
+import type { WebhookSender } from '../alerts/webhook-sender';
+import type { KeyType } from '../domain/api-key';
 import type { CompanyRecord } from '../domain/ports';
 import type { StoredContact } from '../enrichment/ports';
+import type { EnrichmentContext } from '../enrichment/run-pass';
+import type { IssueStore } from '../issues/issue';
+import type { ReportKind } from '../store/schema';
 import type { ClearPlan } from './plan-clear';
+
+/**
+ * Everything the control room's operations reach outside themselves: the
+ * stores (DynamoDB adapters in lambda/store, wired by ./dependencies.ts;
+ * in memory in lambda/memory), the clock, and who calls.
+ */
 
 /** One page of a list, in key order; `next` continues after it, absent at the end. */
 export interface Page<T> {
@@ -67,4 +81,82 @@ export interface ControlStore {
   passMarkers(factoryId: string, contactId: string): Promise<PassMarker[]>;
   /** Applies a planned clear if the contact still holds what the plan saw. */
   applyClear(write: ClearWrite): Promise<ClearOutcome>;
+}
+
+/** A key as operators see it (never the secret but once, on creation): what `keys list` prints. */
+export interface KeyView {
+  keyId: string;
+  type: KeyType;
+  rateLimit: number;
+  origins?: string[];
+}
+
+export interface NewKey {
+  factoryId: string;
+  type: KeyType;
+  rateLimit?: number;
+  origins?: string[];
+  now?: Date;
+}
+
+/** Issuing, listing and revoking keys (DynamoDB adapter: lambda/store/key-admin.ts). */
+export interface KeyAdminPort {
+  create(options: NewKey): Promise<KeyView & { key: string }>;
+  list(factoryId: string): Promise<KeyView[]>;
+  revoke(keyId: string, now: Date, factoryId: string): Promise<KeyView | undefined>;
+}
+
+export interface ReportPageQuery {
+  cursor?: string;
+  limit: number;
+  /** Events of this type only. */
+  type?: string;
+  /** Items past this time (epoch ms) have expired and are skipped. */
+  nowMs?: number;
+}
+
+export interface ReportPage {
+  items: Record<string, unknown>[];
+  /** Where the next page starts; absent at the end. */
+  next?: string;
+}
+
+/** What the ingest API stored, read for the control room (DynamoDB adapter: lambda/store/report-page.ts). */
+export interface ReportFeedPort {
+  page(factoryId: string, kind: ReportKind, query: ReportPageQuery): Promise<ReportPage>;
+  get(factoryId: string, kind: ReportKind, id: string): Promise<Record<string, unknown> | undefined>;
+}
+
+/** Who asks: the caller's IAM principal (on AWS, the ARN the function URL's IAM auth verified). */
+export interface Caller {
+  principal: string;
+}
+
+/** What the operations run on. The key and report operations are there only when their tables were given. */
+export interface ControlDependencies {
+  store: ControlStore;
+  enrichment: EnrichmentContext;
+  /** Bug-report issues of the ingest API (docs/report-issues.md). */
+  issues: IssueStore;
+  keys?: {
+    admin: KeyAdminPort;
+    /** Requests per minute of a new secret key given none (the stack's defaultRateLimit); KeyAdmin's own default otherwise. */
+    defaultRateLimit?: number;
+  };
+  reports?: ReportFeedPort;
+  /** Issue alerts: webhook destinations, their deliveries, the spike settings (docs/alerts.md). */
+  alerts?: AlertOperationsDependencies;
+  now?: () => Date;
+}
+
+/** What the alert operations run on: the alert store, and the guarded sender "send a test" uses. */
+export interface AlertOperationsDependencies {
+  store: AlertStore;
+  send: WebhookSender;
+  /** Which destinations may be added: public addresses only on a stack, loopback too under npm start. */
+  policy: AddressPolicy;
+  /** Resolves a new destination's host (a stub in the tests). */
+  resolve?: Resolve;
+  /** Where payload links point. */
+  linkBase: string;
 }

@@ -44,6 +44,9 @@ export interface NewKey {
   hint: string;
 }
 
+/** The shape of a key's non-secret id, as generateKey makes it: `key_` and 16 lowercase hex characters. */
+export const KEY_ID_PATTERN = /^key_[0-9a-f]{16}$/;
+
 /** A fresh key of the given type: `dfsk_`/`dfpk_` + 43 base64url characters. */
 export function generateKey(type: KeyType): NewKey {
   const prefix = type === 'secret' ? SECRET_KEY_PREFIX : PUBLISHABLE_KEY_PREFIX;

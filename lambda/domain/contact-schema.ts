@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { SOURCES } from './contact';
+import { SOURCES } from './source';
 import { CONTACT_ID_PATTERN } from './contact-id-digest';
 import { COMPANY_ID_PATTERN } from './company-id';
 
@@ -12,6 +12,13 @@ import { COMPANY_ID_PATTERN } from './company-id';
  */
 
 const timestamp = (what: string) => z.iso.datetime().check(z.describe(`${what}: ISO 8601, UTC.`));
+
+/**
+ * Where a contact came from: one schema, which the answers' `source` and the
+ * upsert request's (openapi/api-docs.ts) both refer to, so a client
+ * generated from the document has one type for it.
+ */
+export const sourceSchema = z.enum(SOURCES).check(z.describe('Where the contact came from.'));
 
 /** The enrichment object (docs/control-room.md#enrichment). */
 export const enrichmentSchema = z
@@ -37,7 +44,7 @@ export const contactSchema = z
     title: z.optional(z.string()),
     phone: z.optional(z.string()),
     page: z.optional(z.string()),
-    source: z.enum(SOURCES),
+    source: sourceSchema,
     createdAt: timestamp('Set once, when the contact was created'),
     updatedAt: timestamp('The last write'),
     location: z.optional(z.string().check(z.describe('Only ever filled by enrichment.'))),

@@ -1,10 +1,6 @@
 import type * as z from 'zod/mini';
 import type { contactSchema, enrichmentSchema } from './contact-schema';
 
-/** Where a contact came from (docs/contacts-api.md#upsert-a-contact--post-apiv1contacts). `api` is the default on creation. */
-export const SOURCES = ['api', 'external_crm', 'ads', 'manual'] as const;
-export type Source = (typeof SOURCES)[number];
-
 /** The enrichment object (docs/control-room.md#enrichment) (its schema: contact-schema.ts). */
 export type Enrichment = z.output<typeof enrichmentSchema>;
 

@@ -1,4 +1,5 @@
-import type { Contact, Source, TextField } from './contact';
+import type { Contact, TextField } from './contact';
+import type { Source } from './source';
 
 /**
  * What the domain needs from storage. The DynamoDB adapter in `lambda/store`

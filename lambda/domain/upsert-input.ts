@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { clip } from './clip';
-import { SOURCES, type Source } from './contact';
+import { SOURCES, type Source } from './source';
 import { normalizeEmail } from './email';
 import { cleanText } from './free-text';
 import { TEXT_LIMITS } from './limits';

@@ -78,7 +78,7 @@ export function groupEvent(event: FingerprintInput): Grouping {
   return { grouped: true, fingerprint: [kind, type ?? '', normalizeMessage(value)], title: titleOf(event) };
 }
 
-/** The fingerprint as one short string: stored on events and issues, and the input of the issue id. */
+/** The fingerprint as one short string: the input of the issue id (only the id is stored; an issue keeps its fingerprint as the list itself). */
 export const fingerprintHash = (fingerprint: readonly string[]): string => sha256Hex(JSON.stringify(fingerprint)).slice(0, 32);
 
 /** `iss_` + 20 hex, the same for the same factory and fingerprint on every container and every retry. */

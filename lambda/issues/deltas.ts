@@ -22,10 +22,11 @@ export interface IssueDelta extends IssueSeed {
   /** The earliest and the latest receive time among them (ISO 8601 UTC). */
   firstSeenAt: string;
   lastSeenAt: string;
-  /** The release of the first and of the last of them that name one, in the order given. */
+  /** The release of the earliest and of the latest of them that name one (in the same order). */
   firstRelease?: string;
   lastRelease?: string;
-  /** The last of them, in the order given. */
+  /** The earliest and the latest of them, by receive time then eventId: the ends of the order every store counts in. */
+  firstEventId: string;
   lastEventId: string;
   /** Epoch seconds: the issue lives until no event has come for the retention period. */
   expiresAt: number;
@@ -44,10 +45,24 @@ export interface FilteredDelta {
 const later = (a: string, b: string): string => (a > b ? a : b);
 const earlier = (a: string, b: string): string => (a < b ? a : b);
 
+/**
+ * By receive time, then eventId: one order of events whatever order they
+ * come in (the events of one request share a receive time and reach the
+ * stream in any order), so every store picks the same first and last.
+ */
+const byReceiveTime = <T extends { event: StoredEvent }>(events: readonly T[]): T[] =>
+  [...events].sort((a, b) => compareSeen([a.event.receivedAt, a.event.eventId], [b.event.receivedAt, b.event.eventId]));
+
+/** Two (receive time, eventId) pairs in that order. */
+export function compareSeen(a: readonly [string, string], b: readonly [string, string]): number {
+  if (a[0] !== b[0]) return a[0] < b[0] ? -1 : 1;
+  return a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
+}
+
 /** One delta per issue, in the order the issues first appear. */
 export function issueDeltas(events: readonly GroupedEvent[]): IssueDelta[] {
   const byIssue = new Map<string, IssueDelta>();
-  for (const item of events) {
+  for (const item of byReceiveTime(events)) {
     if (!('issue' in item)) continue;
     const { event, issue } = item;
     let delta = byIssue.get(issue.issueId);
@@ -58,6 +73,7 @@ export function issueDeltas(events: readonly GroupedEvent[]): IssueDelta[] {
         count: 0,
         firstSeenAt: event.receivedAt,
         lastSeenAt: event.receivedAt,
+        firstEventId: event.eventId,
         lastEventId: event.eventId,
         expiresAt: event.expiresAt,
         counts: emptyCounts(),

@@ -27,6 +27,8 @@ export interface Issue extends IssueSeed {
   firstRelease?: string;
   lastRelease?: string;
   lastEventId: string;
+  /** The earliest event counted (by receive time, then eventId); absent on issues from before it was kept. */
+  firstEventId?: string;
   status: IssueStatus;
   /** Times a resolved issue received a new event and reopened, and the last time it did. */
   regressions?: number;

@@ -5,9 +5,7 @@ export interface RequestOutcome {
   /** Route template (`GET /api/v1/contacts/{id}`), `… (other method)` or `unmatched`: never the raw path. */
   route: string;
   status: number;
-  /** Set for an upsert that succeeded. */
-  upsert?: 'created' | 'updated';
-  /** Further counts of this request by metric name (the ingest API's events accepted, duplicates…). */
+  /** What the API counted of this request, by metric name (contacts created, events accepted…): each API names its own. */
   counts?: Record<string, number>;
   /** The DynamoDB calls the request made, when they were counted. */
   dynamo?: { calls: number; latenciesMs: readonly number[] };
@@ -51,8 +49,8 @@ type Definition = { Name: string; Unit: string };
 const directives = new Map<string, string>();
 const NONE: readonly string[] = [];
 
-function directivesFor(namespace: string, upsert: RequestOutcome['upsert'], counted: readonly string[], dynamo: boolean, latency: boolean): string {
-  const key = `${namespace}|${upsert ?? ''}|${counted.join(',')}|${dynamo}|${latency}`;
+function directivesFor(namespace: string, counted: readonly string[], dynamo: boolean, latency: boolean): string {
+  const key = `${namespace}|${counted.join(',')}|${dynamo}|${latency}`;
   let found = directives.get(key);
   if (found === undefined) {
     const totals: Definition[] = [
@@ -61,7 +59,6 @@ function directivesFor(namespace: string, upsert: RequestOutcome['upsert'], coun
       { Name: METRIC.storageUnavailable, Unit: COUNT },
       { Name: METRIC.rateLimited, Unit: COUNT },
     ];
-    if (upsert) totals.push({ Name: upsert === 'created' ? METRIC.contactsCreated : METRIC.contactsUpdated, Unit: COUNT });
     for (const name of counted) totals.push({ Name: name, Unit: COUNT });
     if (dynamo) totals.push({ Name: METRIC.dynamoCalls, Unit: COUNT });
     if (latency) totals.push({ Name: METRIC.dynamoLatency, Unit: MILLISECONDS });
@@ -86,7 +83,7 @@ function directivesFor(namespace: string, upsert: RequestOutcome['upsert'], coun
  * come as cached text.
  */
 export function requestMetricsLine(outcome: RequestOutcome, options: Pick<MetricsOptions, 'namespace' | 'service'>, timestamp: number): string {
-  const { status, upsert, counts, dynamo } = outcome;
+  const { status, counts, dynamo } = outcome;
   // EMF takes a list of values for one metric: one per call.
   const latency = dynamo !== undefined && dynamo.latenciesMs.length > 0;
   const values: Record<string, unknown> = {};
@@ -97,14 +94,13 @@ export function requestMetricsLine(outcome: RequestOutcome, options: Pick<Metric
   values[METRIC.serverErrors] = flag(status >= 500);
   values[METRIC.storageUnavailable] = flag(status === 503);
   values[METRIC.rateLimited] = flag(status === 429);
-  if (upsert) values[upsert === 'created' ? METRIC.contactsCreated : METRIC.contactsUpdated] = 1;
-  // What an API counts (the ingest API's events accepted…), by metric name.
+  // What the API counted (contacts created, events accepted…), by metric name.
   const counted = counts ? Object.keys(counts) : NONE;
   for (const name of counted) values[name] = (counts as Record<string, number>)[name];
   if (dynamo) values[METRIC.dynamoCalls] = dynamo.calls;
   if (latency) values[METRIC.dynamoLatency] = dynamo.latenciesMs;
   values[METRIC.requests] = 1;
-  const aws = `{"_aws":{"Timestamp":${Math.trunc(timestamp)},"CloudWatchMetrics":${directivesFor(options.namespace, upsert, counted, dynamo !== undefined, latency)}},`;
+  const aws = `{"_aws":{"Timestamp":${Math.trunc(timestamp)},"CloudWatchMetrics":${directivesFor(options.namespace, counted, dynamo !== undefined, latency)}},`;
   return `${aws}${JSON.stringify(values).slice(1)}`;
 }
 

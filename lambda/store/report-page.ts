@@ -1,5 +1,5 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { ReportPage, ReportPageQuery } from '../control/admin-operations';
+import type { ReportPage, ReportPageQuery } from '../control/ports';
 import { InvalidCursorError } from '../domain/errors';
 import { storageCall } from './errors';
 import { newestItems, type Position } from './newest-first';

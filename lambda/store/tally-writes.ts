@@ -2,6 +2,7 @@ import { PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk
 import { StorageUnavailableError } from '../domain/errors';
 import type { CallLog } from '../domain/ports';
 import { PERIOD_NAMES, staleKeys } from '../issues/buckets';
+import { movesOf } from '../issues/apply-delta';
 import { epochSeconds, filteredDeltas, issueDeltas, type IssueDelta } from '../issues/deltas';
 import type { FilteredEvent, IssueEvent, PageBatch, Sequence, SequencedEvent, TallyStore } from '../tally/ports';
 import { isConditionalCheckFailed, itemOfFailure, storageCall } from './errors';
@@ -46,9 +47,15 @@ function stateOf(item: Item | undefined, nowSeconds: number): IssueState {
   return item.status === 'resolved' ? 'resolved' : 'live';
 }
 
+/** What a container last saw of an issue: the first guess of its next write. */
+interface IssueGuess {
+  state: IssueState;
+  seen?: { lastSeen: string; lastEventId: string; firstSeen: string; firstEventId?: string };
+}
+
 export class DynamoTallyStore implements TallyStore {
-  /** What this container last found each issue to be: the first guess of its next write. */
-  private readonly states = new Map<string, IssueState>();
+  /** What this container last found each issue to be. */
+  private readonly guesses = new Map<string, IssueGuess>();
 
   constructor(
     private readonly doc: DynamoDBDocumentClient,
@@ -72,27 +79,27 @@ export class DynamoTallyStore implements TallyStore {
     if (!first) return;
     const key = issueKey(first.event.factoryId, first.issue.issueId);
     let pending = [...events];
-    let state = this.states.get(key) ?? 'live';
+    let guess: IssueGuess = this.guesses.get(key) ?? { state: 'live' };
     for (let round = 0; round < MAX_ROUNDS; round += 1) {
       const delta = issueDeltas(pending)[0];
       if (!delta) return;
-      if (state === 'unmarked') {
+      if (guess.state === 'unmarked') {
         // Written before marks (or counts per period) existed: given empty ones once, then counted as it then is.
         await this.addMarks(key, log);
-        state = 'live';
+        guess = { ...guess, state: 'live' };
         continue;
       }
       try {
-        const written = await this.writeIssue(key, shardKey, state, delta, pending, log);
-        this.remember(key, 'live');
+        const written = await this.writeIssue(key, shardKey, guess, delta, pending, log);
+        this.remember(key, written ? guessOf(written) : { state: 'live', seen: { lastSeen: delta.lastSeenAt, lastEventId: delta.lastEventId, firstSeen: delta.firstSeenAt, firstEventId: delta.firstEventId } });
         if (written) await this.prune(key, written, log);
         return;
       } catch (error) {
         if (!isConditionalCheckFailed(error)) throw error;
         const old = itemOfFailure<Item>(error);
         pending = afterMark(pending, old, shardKey);
-        state = stateOf(old, epochSeconds(delta.lastSeenAt));
-        this.remember(key, state);
+        guess = { ...guessOf(old), state: stateOf(old, epochSeconds(delta.lastSeenAt)) };
+        this.remember(key, guess);
       }
     }
     throw new StorageUnavailableError('UpdateItem (issue tally)', new Error(`the issue item kept changing under ${MAX_ROUNDS} attempts`));
@@ -135,12 +142,13 @@ export class DynamoTallyStore implements TallyStore {
   }
 
   /** The write of one issue for the state it is believed to be in; the item after it when the write returns it. */
-  private async writeIssue(key: string, shardKey: string, state: IssueState, delta: IssueDelta, pending: readonly IssueEvent[], log?: CallLog): Promise<Item | undefined> {
+  private async writeIssue(key: string, shardKey: string, guess: IssueGuess, delta: IssueDelta, pending: readonly IssueEvent[], log?: CallLog): Promise<Item | undefined> {
+    const { state } = guess;
     const firstSeq = (pending[0] as IssueEvent).seq;
     const mark = markOf((pending[pending.length - 1] as IssueEvent).seq, this.now());
     const nowSeconds = epochSeconds(delta.lastSeenAt);
     if (state === 'new' || state === 'expired') {
-      const { issueId: _issueId, count, factoryId, fingerprint, title, firstRelease, lastRelease, lastEventId, expiresAt, counts } = delta;
+      const { issueId: _issueId, count, factoryId, fingerprint, title, firstRelease, lastRelease, firstEventId, lastEventId, expiresAt, counts } = delta;
       const item: Item = {
         pk: key,
         feed: issueFeedOf(factoryId, 'open'),
@@ -153,6 +161,7 @@ export class DynamoTallyStore implements TallyStore {
         lastSeen: delta.lastSeenAt,
         ...(firstRelease === undefined ? {} : { firstRelease }),
         ...(lastRelease === undefined ? {} : { lastRelease }),
+        firstEventId,
         lastEventId,
         status: 'open',
         expiresAt,
@@ -166,24 +175,39 @@ export class DynamoTallyStore implements TallyStore {
       return undefined;
     }
     const update = new Expression();
-    update
-      .add('count', delta.count)
-      .set('lastSeen', delta.lastSeenAt)
-      .set('receivedAt', delta.lastSeenAt)
-      .set('lastEventId', delta.lastEventId)
-      .set('expiresAt', delta.expiresAt)
-      .set([MARKS_ATTRIBUTE, shardKey], mark);
-    if (delta.firstRelease !== undefined) update.setOnce('firstRelease', delta.firstRelease);
-    if (delta.lastRelease !== undefined) update.set('lastRelease', delta.lastRelease);
+    update.add('count', delta.count).set([MARKS_ATTRIBUTE, shardKey], mark);
     for (const period of PERIOD_NAMES) for (const [bucket, n] of Object.entries(delta.counts[period])) update.add([period, bucket], n);
+    // Last and first seen move only with later and earlier events (apply-delta.ts, movesOf): the guess is written into the condition.
+    const { movesLast, movesFirst } = guess.seen ? movesOf(guess.seen, delta) : { movesLast: true, movesFirst: false };
+    const last = update.value(delta.lastSeenAt);
+    const lastId = update.value(delta.lastEventId);
+    const first = update.value(delta.firstSeenAt);
+    const firstId = update.value(delta.firstEventId);
+    if (movesLast) {
+      update.set('lastSeen', last).set('receivedAt', last).set('lastEventId', lastId).set('expiresAt', delta.expiresAt);
+      if (delta.lastRelease !== undefined) update.set('lastRelease', delta.lastRelease);
+    } else if (delta.lastRelease !== undefined) update.setOnce('lastRelease', delta.lastRelease);
+    if (movesFirst) {
+      update.set('firstSeen', first).set('firstEventId', firstId).set('title', delta.title);
+      if (delta.firstRelease !== undefined) update.set('firstRelease', delta.firstRelease);
+    } else if (delta.firstRelease !== undefined) update.setOnce('firstRelease', delta.firstRelease);
+    // (time, eventId) pairs compared as movesOf compares them; an issue kept before firstEventId was moves back on time only.
+    const seen = [
+      movesLast
+        ? update.or(update.is('lastSeen', '<', last), update.and(update.is('lastSeen', '=', last), update.is('lastEventId', '<', lastId)))
+        : update.or(update.is('lastSeen', '>', last), update.and(update.is('lastSeen', '=', last), update.is('lastEventId', '>=', lastId))),
+      movesFirst
+        ? update.or(update.is('firstSeen', '>', first), update.and(update.is('firstSeen', '=', first), update.exists('firstEventId'), update.is('firstEventId', '>', firstId)))
+        : update.or(update.is('firstSeen', '<', first), update.and(update.is('firstSeen', '=', first), update.or(update.notExists('firstEventId'), update.is('firstEventId', '<=', firstId)))),
+    ];
     const live = update.is('expiresAt', '>', nowSeconds);
     const marked = update.exists(MARKS_ATTRIBUTE);
     if (state === 'resolved') {
       // Counted and open again, the regression recorded, in one write: only one batch can find it resolved.
       update.set('status', 'open').set('feed', issueFeedOf(delta.factoryId, 'open')).set('regressedAt', delta.firstSeenAt).add('regressions', 1);
-      update.when(marked, update.is('status', '=', 'resolved'), live, notCountedYet(update, shardKey, firstSeq));
+      update.when(marked, update.is('status', '=', 'resolved'), live, ...seen, notCountedYet(update, shardKey, firstSeq));
     } else {
-      update.when(marked, update.is('status', '<>', 'resolved'), live, notCountedYet(update, shardKey, firstSeq));
+      update.when(marked, update.is('status', '<>', 'resolved'), live, ...seen, notCountedYet(update, shardKey, firstSeq));
     }
     return this.update(key, update, 'UpdateItem (issue tally)', log);
   }
@@ -251,10 +275,21 @@ export class DynamoTallyStore implements TallyStore {
     );
   }
 
-  private remember(key: string, state: IssueState): void {
-    if (this.states.size > 10_000) this.states.clear();
-    this.states.set(key, state);
+  private remember(key: string, guess: IssueGuess): void {
+    if (this.guesses.size > 10_000) this.guesses.clear();
+    this.guesses.set(key, guess);
   }
+}
+
+/** What an item shows of the state and the times the next write's shape depends on. */
+function guessOf(item: Item | undefined): IssueGuess {
+  if (!item) return { state: 'new' };
+  const { lastSeen, lastEventId, firstSeen, firstEventId } = item;
+  const seen =
+    typeof lastSeen === 'string' && typeof lastEventId === 'string' && typeof firstSeen === 'string'
+      ? { lastSeen, lastEventId, firstSeen, ...(typeof firstEventId === 'string' ? { firstEventId } : {}) }
+      : undefined;
+  return { state: item.status === 'resolved' ? 'resolved' : 'live', ...(seen ? { seen } : {}) };
 }
 
 /** The shard's mark is before this record: it has not been counted. */

@@ -50,7 +50,14 @@ export function synthesize(outdir: string): void {
  * manifest says which folder holds it.
  */
 export function findApiAsset(assemblyDir: string, which: ApiFunction = 'contacts'): ApiAsset {
-  const description = FUNCTION_DESCRIPTIONS[which];
+  return findFunctionAsset(assemblyDir, FUNCTION_DESCRIPTIONS[which]);
+}
+
+/** The tally's description in the stack (lib/tally.ts): its asset runs `npm start -- --bundle`'s stream consumer. */
+export const TALLY_DESCRIPTION = 'Contacts tally';
+
+/** The asset of the function whose description starts with `description`, found as findApiAsset finds one. */
+export function findFunctionAsset(assemblyDir: string, description: string): ApiAsset {
   const manifest = readJson<Manifest>(join(assemblyDir, 'manifest.json'));
   const stacks = Object.values(manifest.artifacts).filter((artifact) => artifact.type === 'aws:cloudformation:stack');
   for (const stack of stacks) {

@@ -11,8 +11,9 @@
 import { ALERT_TYPES } from '../../lambda/alerts/alert';
 import { DESTINATIONS_MAX } from '../../lambda/alerts/ports';
 import { DEFAULT_ALERT_SETTINGS, SPIKE_FLOOR_RANGE, SPIKE_MULTIPLE_RANGE } from '../../lambda/alerts/settings';
-import { DELIVERIES_DEFAULT, DELIVERIES_MAX } from '../../lambda/control/alert-requests';
-import { InvalidRequestError, parseControlRequest } from '../../lambda/control/request';
+import { DELIVERIES_DEFAULT, DELIVERIES_MAX } from '../../lambda/control/alert-operations';
+import { ControlError } from '../../lambda/control/operation';
+import { parseControlRequest } from '../../lambda/control/request';
 import { COMMON_OPTIONS, factoryIdArg, parseCommandLine, positiveIntArg, printJson, runCommand, UsageError } from '../cli';
 import { connectControl, type ControlCall } from '../control/client';
 
@@ -144,7 +145,7 @@ function requestOf(command: Command, values: Values): ControlCall {
   try {
     parseControlRequest(request);
   } catch (error) {
-    if (error instanceof InvalidRequestError) throw new UsageError(error.message.replace(/^destinationId/, '--destination'));
+    if (error instanceof ControlError) throw new UsageError(error.message.replace(/^destinationId/, '--destination'));
     throw error;
   }
   return request;

@@ -12,11 +12,12 @@
  */
 import { once } from 'node:events';
 import { contactId as contactIdOf } from '../../lambda/domain/contact-id';
+import { CONTACT_ID_PATTERN } from '../../lambda/domain/contact-id-digest';
 import { normalizeEmail } from '../../lambda/domain/email';
-import { EXPORT_MAX, InvalidRequestError, LIST_MAX, parseControlRequest } from '../../lambda/control/request';
+import { EXPORT_MAX, LIST_MAX } from '../../lambda/control/contact-operations';
 import { emptySummary, type BulkSummary } from '../../lambda/enrichment/run-bulk';
 import { COMMON_OPTIONS, factoryIdArg, parseCommandLine, positiveIntArg, printJson, runCommand, UsageError } from '../cli';
-import { connectControl, type ControlCall, type ControlClient } from '../control/client';
+import { checkedCall as checked, connectControl, type ControlCall, type ControlClient } from '../control/client';
 import { keyArgs } from '../key-args';
 import { ProgressBar } from '../progress';
 import { SetupError } from '../setup-error';
@@ -87,22 +88,12 @@ function onlyOptions(command: string, values: Values, allowed: OptionName[]): vo
   }
 }
 
-/** Checks a request as the function will, before anything is connected: a bad one is a usage error. */
-function checked(request: ControlCall): ControlCall {
-  try {
-    parseControlRequest(request);
-  } catch (error) {
-    if (error instanceof InvalidRequestError) throw new UsageError(error.message);
-    throw error;
-  }
-  return request;
-}
 
 /** The contact named by --contact or --email (its id is derived, as the API does). */
 function contactArg(factoryId: string, values: Values): string {
   if ((values.contact === undefined) === (values.email === undefined)) throw new UsageError('name the contact: --contact <ct_id> or --email <address>');
   if (values.contact !== undefined) {
-    if (!/^ct_[0-9a-f]{16}$/.test(values.contact)) throw new UsageError(`--contact must be a contact id (ct_ + 16 hex), got "${values.contact}"`);
+    if (!CONTACT_ID_PATTERN.test(values.contact)) throw new UsageError(`--contact must be a contact id (ct_ + 16 hex), got "${values.contact}"`);
     return values.contact;
   }
   const email = normalizeEmail(values.email as string);

@@ -12,6 +12,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { contactId } from '../../lambda/domain/contact-id';
+import { CONTACT_ID_PATTERN } from '../../lambda/domain/contact-id-digest';
 import { normalizeEmail } from '../../lambda/domain/email';
 import { platformName } from '../../lambda/enrichment/config';
 import { DynamoEnrichmentStore } from '../../lambda/store/dynamo-enrichment-store';
@@ -93,7 +94,7 @@ async function main(argv: string[]) {
   if (chosen !== 1) throw new UsageError('say what to enrich: one of --contact <ct_id>, --email <address> or --all');
   let single: string | undefined;
   if (values.contact !== undefined) {
-    if (!/^ct_[0-9a-f]{16}$/.test(values.contact)) throw new UsageError(`--contact must be a contact id (ct_ + 16 hex), got "${values.contact}"`);
+    if (!CONTACT_ID_PATTERN.test(values.contact)) throw new UsageError(`--contact must be a contact id (ct_ + 16 hex), got "${values.contact}"`);
     single = values.contact;
   } else if (values.email !== undefined) {
     const email = normalizeEmail(values.email);

@@ -9,6 +9,7 @@
  * With no flags it works on the same store as `npm start`; add
  * --stack <name> [--region <region>] for a deployed stack.
  */
+import { KEY_ID_PATTERN } from '../../lambda/domain/api-key';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../../lambda/domain/limits';
 import { DEFAULT_PUBLISHABLE_RATE_LIMIT } from '../../lambda/ingest/limits';
 import { KeyAdmin } from '../../lambda/store/key-admin';
@@ -73,7 +74,7 @@ async function main(argv: string[]) {
       const [keyId, extra] = rest;
       if (!keyId) throw new UsageError('revoke needs the key id: keys -- revoke key_…');
       if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
-      if (!/^key_[0-9a-f]{16}$/.test(keyId)) {
+      if (!KEY_ID_PATTERN.test(keyId)) {
         throw new UsageError(`"${keyId}" is not a key id (key_ + 16 hex characters); find it with keys -- list --factory fac_…`);
       }
       run = async (admin) => {

@@ -7,11 +7,10 @@
  * with --stack/--url through the deployed control-room function (SigV4, the
  * caller's IAM principal in the audit line), exactly as `control` does.
  */
-import { ISSUE_EVENTS_MAX, ISSUES_MAX } from '../../lambda/control/issue-requests';
-import { InvalidRequestError, parseControlRequest } from '../../lambda/control/request';
+import { ISSUE_EVENTS_MAX, ISSUES_MAX } from '../../lambda/control/issue-operations';
 import { ISSUE_STATUSES } from '../../lambda/issues/issue';
 import { factoryIdArg, positiveIntArg, printJson, UsageError } from '../cli';
-import { connectControl, type ControlCall } from '../control/client';
+import { checkedCall, connectControl, type ControlCall } from '../control/client';
 
 export const ISSUE_KINDS = ['issues', 'issue', 'resolve', 'ignore', 'reopen'] as const;
 export type IssueKind = (typeof ISSUE_KINDS)[number];
@@ -65,13 +64,7 @@ function requestOf(kind: IssueKind, values: IssueValues): ControlCall {
     if (kind !== 'issues' && kind !== 'issue') throw new UsageError(`${kind} does not take --limit`);
     request.limit = positiveIntArg('--limit', values.limit, kind === 'issues' ? ISSUES_MAX : ISSUE_EVENTS_MAX);
   }
-  try {
-    parseControlRequest(request);
-  } catch (error) {
-    if (error instanceof InvalidRequestError) throw new UsageError(error.message.replace(/^issueId/, '--issue'));
-    throw error;
-  }
-  return request;
+  return checkedCall(request, (message) => message.replace(/^issueId/, '--issue'));
 }
 
 const line = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);

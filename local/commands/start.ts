@@ -13,7 +13,8 @@ import { relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ApiHandler } from '../../lambda/api/pipeline';
 import { API_PREFIXES } from '../../lambda/api/prefixes';
-import { buildApiAssets } from '../bundle/api-asset';
+import { buildApiAssets, findFunctionAsset, TALLY_DESCRIPTION } from '../bundle/api-asset';
+import type { StreamHandler } from '../streams/consumers';
 import { parseCommandLine, runCommand, UsageError } from '../cli';
 import { serveStore, type ServedStore } from '../store';
 import { hostHandler, sourceHandlers } from '../host';
@@ -47,14 +48,15 @@ minute it stops instead, with the reason and exit code 1.
 Environment: PORT, DYNAMODB_PORT (default 8000), DYNAMODB_ENDPOINT, LOG_LEVEL
 (DEBUG, INFO, WARN, ERROR, SILENT; default INFO: one JSON line per request).`;
 
-/** The handlers to serve: the Lambda entry points' sources, or the assets `cdk synth` bundles from them. */
-async function loadHandlers(bundle: boolean): Promise<{ contacts: ApiHandler; ingest: ApiHandler }> {
+/** The handlers to serve: the Lambda entry points' sources, or the assets `cdk synth` bundles from them (the tally's too). */
+async function loadHandlers(bundle: boolean): Promise<{ contacts: ApiHandler; ingest: ApiHandler; tally?: StreamHandler }> {
   if (!bundle) return sourceHandlers();
   say('synthesizing the stack (cdk synth) for the bundled Lambda assets …');
-  const assets = buildApiAssets(`${PROJECT_ROOT}/cdk.out`);
-  const load = async (file: string) => ((await import(pathToFileURL(file).href)) as { handler: ApiHandler }).handler;
+  const assembly = `${PROJECT_ROOT}/cdk.out`;
+  const assets = { ...buildApiAssets(assembly), tally: findFunctionAsset(assembly, TALLY_DESCRIPTION) };
+  const load = async <T>(file: string) => ((await import(pathToFileURL(file).href)) as { handler: T }).handler;
   for (const asset of Object.values(assets)) say(`serving ${relative(process.cwd(), asset.file)} (${asset.bytes} bytes)`);
-  return { contacts: await load(assets.contacts.file), ingest: await load(assets.ingest.file) };
+  return { contacts: await load<ApiHandler>(assets.contacts.file), ingest: await load<ApiHandler>(assets.ingest.file), tally: await load<StreamHandler>(assets.tally.file) };
 }
 
 runCommand(USAGE, async (argv) => {
@@ -115,12 +117,13 @@ runCommand(USAGE, async (argv) => {
     registerServer({ dataDir: LOCAL_DATA_DIR, endpoint: store.endpoint, api: `http://localhost:${port}` });
     // The Lambda entry point itself, configured by the environment as on AWS.
     process.env.DYNAMODB_ENDPOINT = store.endpoint;
+    const handlers = await loadHandlers(values.bundle === true);
     // Webhook deliveries (docs/alerts.md#under-npm-start): the deliverer's code on timers; pending ones resume.
     alerts = await startLocalAlerts(createDocumentClient(dynamoConfigFromEnv()), tableNamesFromEnv().alerts);
     if (alerts.resumed > 0) say(`alerts: ${alerts.resumed} pending webhook deliveries queued again`);
     // The tally (events counted into their issues) and the alert notifier, from the reports table's stream, as on AWS.
-    streams = await startReportStreams({ endpoint: store.endpoint, dataDir: LOCAL_DATA_DIR, say, consumers: [alertConsumer(alerts.notifier)] });
-    server = createHttpAdapter(hostHandler(await loadHandlers(values.bundle === true)));
+    streams = await startReportStreams({ endpoint: store.endpoint, dataDir: LOCAL_DATA_DIR, say, tally: handlers.tally, consumers: [alertConsumer(alerts.notifier)] });
+    server = createHttpAdapter(hostHandler(handlers));
     await listen(server, port).catch((error: NodeJS.ErrnoException) => {
       throw error.code === 'EADDRINUSE' ? busy() : error;
     });

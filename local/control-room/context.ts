@@ -1,4 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ISSUE_ID_PATTERN, REPORT_ID_PATTERN } from '../../lambda/control/fields';
+import { EXPORT_FORMATS } from '../../lambda/control/export-format';
+import { COMPANY_ID_PATTERN } from '../../lambda/domain/company-id';
+import { CONTACT_ID_PATTERN } from '../../lambda/domain/contact-id-digest';
+import { FACTORY_ID_PATTERN } from '../../lambda/domain/factory-id';
 import type { ControlClient, ControlReply } from '../control/client';
 import type { Session } from './security';
 
@@ -9,16 +14,78 @@ export interface RouteContext {
   url: URL;
   client: ControlClient;
   session: Session;
-  /** Calls one control-room operation (the same ones `control` runs): its status and JSON object. */
-  run(request: Record<string, unknown>): Promise<ControlReply>;
+  /** Calls one control-room operation (the same ones `control` runs): its status and JSON object (a request it cannot read is its 400). */
+  run(request: unknown): Promise<ControlReply>;
 }
 
-/** A route: a method, a path pattern (its groups are the path's parameters, URL-decoded), and what it does. */
+/** A pattern's body, without its anchors: to build a path pattern from it. */
+const unanchored = (pattern: RegExp) => pattern.source.replace(/^\^/, '').replace(/\$$/, '');
+
+/**
+ * The parameters a path may name (`/f/:factoryId/contacts/:contactId`), each
+ * with the shape it must have, from where that shape is defined: a path whose
+ * parameter does not match is no route (404), and no operation is called.
+ */
+export const PATH_PARAMETERS = {
+  factoryId: unanchored(FACTORY_ID_PATTERN),
+  contactId: unanchored(CONTACT_ID_PATTERN),
+  companyId: unanchored(COMPANY_ID_PATTERN),
+  issueId: unanchored(ISSUE_ID_PATTERN),
+  eventId: unanchored(REPORT_ID_PATTERN),
+  requestId: unanchored(REPORT_ID_PATTERN),
+  format: EXPORT_FORMATS.join('|'),
+} as const;
+type ParameterName = keyof typeof PATH_PARAMETERS;
+
+/** The names a path's `:name` parts give, each at the end of a path segment. */
+type ParameterNames<Path extends string> = Path extends `${string}:${infer Rest}`
+  ? Rest extends `${infer Name}/${infer Tail}`
+    ? Name | ParameterNames<Tail>
+    : Rest
+  : never;
+
+/** A route's parameters by name, as its handler receives them. */
+export type PathParameters<Path extends string> = { readonly [Name in ParameterNames<Path>]: string };
+
+/** A route: a method, a compiled path pattern with its parameters' names, and what it does. */
 export interface Route {
   method: 'GET' | 'POST';
-  pattern: RegExp;
-  handle(context: RouteContext, params: string[]): Promise<void>;
+  path: string;
+  match(pathname: string): Record<string, string> | undefined;
+  handle(context: RouteContext, parameters: Record<string, string>): Promise<void>;
 }
 
-/** A factory id in a path, as the operations check it. */
-export const FACTORY = '(fac_[A-Za-z0-9_-]{1,64})';
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A route from a path with named parameters: `route('GET',
+ * '/f/:factoryId/companies/:companyId', (context, { factoryId, companyId }) => …)`.
+ * Every name must be one of PATH_PARAMETERS (a type error otherwise).
+ */
+export function route<Path extends string>(
+  method: Route['method'],
+  path: Path & (ParameterNames<Path> extends ParameterName ? unknown : never),
+  handle: (context: RouteContext, parameters: PathParameters<Path>) => Promise<void>,
+): Route {
+  const names: string[] = [];
+  const source = path
+    .split(/(:[A-Za-z]+)/)
+    .map((part) => {
+      if (!part.startsWith(':')) return escapeRegExp(part);
+      const name = part.slice(1) as ParameterName;
+      names.push(name);
+      return `(${PATH_PARAMETERS[name]})`;
+    })
+    .join('');
+  const pattern = new RegExp(`^${source}$`);
+  return {
+    method,
+    path,
+    match(pathname) {
+      const found = pattern.exec(pathname);
+      return found ? Object.fromEntries(names.map((name, index) => [name, found[index + 1] ?? ''])) : undefined;
+    },
+    // The pattern made an entry for every name of Path.
+    handle: (context, parameters) => handle(context, parameters as PathParameters<Path>),
+  };
+}

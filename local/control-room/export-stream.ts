@@ -1,14 +1,21 @@
 import type { ServerResponse } from 'node:http';
+import type { ExportFormat } from '../../lambda/control/export-format';
 import type { ControlReply } from '../control/client';
 import { SECURITY_HEADERS } from './security';
 
 /** Contacts per contacts.export call: big pages, few round trips; two pages at most are held at once. */
 export const EXPORT_PAGE = 2000;
 
-export type ExportFormat = 'csv' | 'jsonl';
+/** The browser is gone (it closed the tab, cancelled the download): nothing more is asked for or written. */
+const gone = (res: ServerResponse) => res.destroyed || res.closed;
 
-/** Until the socket takes more, or the browser went away (each listener removed again: one pair per page). */
-function drainedOrClosed(res: ServerResponse): Promise<void> {
+/**
+ * Until the socket takes more, or the browser went away: at once when it is
+ * gone already (a 'close' that came before would never come again). Each
+ * listener removed again: one pair per page.
+ */
+function drainedOrGone(res: ServerResponse): Promise<void> {
+  if (gone(res)) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
       res.off('drain', done);
@@ -26,23 +33,21 @@ const CONTENT_TYPES: Record<ExportFormat, string> = { csv: 'text/csv; charset=ut
  * Streams a factory's contacts to the browser page by page with
  * contacts.export (the operation `control contacts export` runs): the next
  * page is asked for while the current one is written, each write waits for
- * the socket to drain, and nothing is kept once written. A failure before
+ * the socket to drain, and nothing is kept once written. A browser that goes
+ * away ends it: no page is asked for or written after that. A failure before
  * the first byte is answered as an error; after it the connection is cut,
  * so the browser marks the download failed instead of keeping half a file.
  */
 export async function streamExport(
   res: ServerResponse,
-  run: (request: Record<string, unknown>) => Promise<ControlReply>,
+  run: (request: unknown) => Promise<ControlReply>,
   factoryId: string,
   format: ExportFormat,
   onError: (reply: ControlReply) => void,
 ): Promise<void> {
   const fetchPage = (cursor?: string) => run({ operation: 'contacts.export', factoryId, format, limit: EXPORT_PAGE, ...(cursor === undefined ? {} : { cursor }) });
-  let closed = false;
-  res.once('close', () => {
-    closed = true;
-  });
   let reply = await fetchPage();
+  if (gone(res)) return;
   if (reply.status !== 200) {
     onError(reply);
     return;
@@ -57,19 +62,20 @@ export async function streamExport(
     const next = cursor === undefined ? undefined : fetchPage(cursor);
     // Unhandled while this page is written: its failure is handled when awaited below.
     next?.catch(() => undefined);
-    if (!res.write(String(reply.body.data))) await drainedOrClosed(res);
-    if (closed) return;
-    if (next === undefined) break;
+    if (!res.write(String(reply.body.data))) await drainedOrGone(res);
+    if (gone(res) || next === undefined) break;
     try {
       reply = await next;
     } catch {
       res.destroy();
       return;
     }
+    // Gone while the page was read: it is dropped, and the page after it never asked for.
+    if (gone(res)) return;
     if (reply.status !== 200) {
       res.destroy();
       return;
     }
   }
-  res.end();
+  if (!gone(res)) res.end();
 }

@@ -1,4 +1,7 @@
+import { FACTORY_ID_PATTERN } from '../../lambda/domain/factory-id';
+import type { RouteContext } from './context';
 import { html, path, type Html, type Interpolated } from './html';
+import { sendHtml } from './respond';
 
 /** The sections of a factory, in the order the navigation shows them. */
 export const SECTIONS = [
@@ -12,22 +15,28 @@ export const SECTIONS = [
 ] as const;
 export type SectionId = (typeof SECTIONS)[number]['id'];
 
-export interface PageOptions {
+/** What a page shows: the rest (where the operations run, the CSRF token) comes from the request's context. */
+export interface PageContent {
   title: string;
   factoryId?: string;
   section?: SectionId;
-  /** Where the operations run, shown in the footer. */
-  where: string;
-  csrfToken: string;
   /** Page scripts (files under /assets/), besides the one every page loads. */
   scripts?: string[];
   body: Interpolated;
 }
 
-/** A time as the page shows it: the operator's time zone once assets/time.js ran, the UTC value on hover. */
-export function time(iso: unknown): Html {
-  if (typeof iso !== 'string' || iso === '') return html`<span class="muted">—</span>`;
-  return html`<time datetime="${iso}" title="${iso} (UTC)">${iso}</time>`;
+export interface PageOptions extends PageContent {
+  /** Where the operations run, shown in the footer. */
+  where: string;
+  csrfToken: string;
+}
+
+/** The factory-id pattern for an HTML `pattern` attribute (anchored by the browser itself). */
+export const FACTORY_ID_INPUT_PATTERN = FACTORY_ID_PATTERN.source.replace(/^\^/, '').replace(/\$$/, '');
+
+/** The one way a route answers with a page: the page's content, in the layout, with the security headers. */
+export function renderPage(context: Pick<RouteContext, 'res' | 'client' | 'session'>, status: number, content: PageContent): void {
+  sendHtml(context.res, status, page({ ...content, where: context.client.where, csrfToken: context.session.csrfToken }));
 }
 
 /** A whole page. Scripts and styles come from /assets/ only (the CSP forbids anything inline). */
@@ -48,6 +57,7 @@ export function page(options: PageOptions): Html {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="csrf-token" content="${options.csrfToken}">
+<meta name="factory-id-pattern" content="${FACTORY_ID_INPUT_PATTERN}">
 <title>${options.title} · Control room</title>
 <link rel="stylesheet" href="/assets/app.css">
 <link rel="icon" href="data:,">
@@ -67,9 +77,4 @@ ${options.body}
 <footer class="bottom">Operations run on ${options.where}</footer>
 </body>
 </html>`;
-}
-
-/** An operation's error, in its own words, with the status it answered. */
-export function errorBox(status: number, error: unknown): Html {
-  return html`<div class="error" role="alert"><strong>${status === 404 ? 'Not found' : `Error ${status}`}:</strong> ${String(error)}</div>`;
 }

@@ -8,6 +8,12 @@ import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
  *     routing (a DNS-rebinding page arrives with its own host name);
  *   - session: a per-process secret, printed in the URL at start, swapped
  *     for an HttpOnly, SameSite=Strict cookie; every page and call needs it;
+ *   - requests another page started: a browser says in Sec-Fetch-Site who
+ *     made a request, on plain HTTP to 127.0.0.1 and localhost too (they are
+ *     trustworthy origins); `cross-site` and `same-site` (another port of this
+ *     host, whose pages SameSite lets carry the cookie) are refused, pages,
+ *     downloads and assets alike. A request without the header (curl, an old
+ *     browser) is not trusted for it: the checks below still hold;
  *   - state changes: POST only, with the cookie, the CSRF token, and an
  *     Origin that is exactly the app's own (`null` and every other port count
  *     as foreign: SameSite treats other ports of 127.0.0.1 as the same site).
@@ -33,6 +39,17 @@ export const SECURITY_HEADERS: OutgoingHttpHeaders = {
   'cross-origin-opener-policy': 'same-origin',
   'cache-control': 'no-store',
 };
+
+/**
+ * Why a request is refused for who started it, or undefined: Sec-Fetch-Site
+ * `same-origin` (the app's own pages) and `none` (an address typed, a
+ * bookmark, the printed login URL) go on, as does a request without it.
+ */
+export function fetchSiteProblem(secFetchSite: string | string[] | undefined): string | undefined {
+  const site = Array.isArray(secFetchSite) ? secFetchSite.join(',') : secFetchSite;
+  if (site === undefined || site === 'same-origin' || site === 'none') return undefined;
+  return `Forbidden: this request was started by another page (Sec-Fetch-Site: ${site}); open the control room from its own pages or the URL it printed`;
+}
 
 export interface Session {
   /** The secret the printed URL carries. */

@@ -3,8 +3,8 @@ import type { ControlClient, ControlReply } from '../control/client';
 import { loadAssets } from './assets';
 import type { Route, RouteContext } from './context';
 import { html } from './html';
-import { page } from './layout';
-import { redirect, sendHtml, sendJson, sendText } from './respond';
+import { renderPage } from './layout';
+import { redirect, sendJson, sendText } from './respond';
 import { alertRoutes } from './routes/alerts';
 import { apiRoutes } from './routes/api';
 import { companyRoutes } from './routes/companies';
@@ -14,7 +14,7 @@ import { exportRoutes } from './routes/export';
 import { homeRoutes } from './routes/home';
 import { keyRoutes } from './routes/keys';
 import { reportRoutes } from './routes/reports';
-import { SECURITY_HEADERS, type Session } from './security';
+import { fetchSiteProblem, SECURITY_HEADERS, type Session } from './security';
 
 const ROUTES: Route[] = [...homeRoutes, ...contactRoutes, ...companyRoutes, ...enrichmentRoutes, ...exportRoutes, ...keyRoutes, ...reportRoutes, ...alertRoutes, ...apiRoutes];
 
@@ -23,11 +23,11 @@ export interface ControlRoomOptions {
   session: Session;
 }
 
-function matchRoute(method: string, pathname: string): { route: Route; params: string[] } | undefined {
+function matchRoute(method: string, pathname: string): { route: Route; parameters: Record<string, string> } | undefined {
   for (const route of ROUTES) {
     if (route.method !== method) continue;
-    const match = route.pattern.exec(pathname);
-    if (match) return { route, params: match.slice(1).map((part) => decodeURIComponent(part)) };
+    const parameters = route.match(pathname);
+    if (parameters) return { route, parameters };
   }
   return undefined;
 }
@@ -43,15 +43,15 @@ function stateChangeProblem(req: IncomingMessage, session: Session): string | un
 
 /**
  * The control room's HTTP server, in the order each request is checked:
- * Host (exact allow-list, before any routing: DNS rebinding), method,
- * static assets (no secrets in them), the login link, the session cookie,
+ * Host (exact allow-list, before any routing: DNS rebinding), method, who
+ * started it (Sec-Fetch-Site: another site or another port's page is refused), static assets (no secrets in them), the login link, the session cookie,
  * and for POST the Origin, CSRF token and content type. Then the route.
  */
 export function createControlRoomServer(options: ControlRoomOptions): Server {
   const { client, session } = options;
   const assets = loadAssets();
 
-  const run = async (request: Record<string, unknown>): Promise<ControlReply> => {
+  const run = async (request: unknown): Promise<ControlReply> => {
     try {
       return await client.send(request);
     } catch (error) {
@@ -68,6 +68,11 @@ export function createControlRoomServer(options: ControlRoomOptions): Server {
     const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
     if (method !== 'GET' && method !== 'POST') {
       sendText(res, 405, 'use GET or POST', { allow: 'GET, HEAD, POST' });
+      return;
+    }
+    const startedElsewhere = fetchSiteProblem(req.headers['sec-fetch-site']);
+    if (startedElsewhere) {
+      sendText(res, 403, startedElsewhere);
       return;
     }
     const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
@@ -97,13 +102,13 @@ export function createControlRoomServer(options: ControlRoomOptions): Server {
         return;
       }
     }
+    const context: RouteContext = { req, res, url, client, session, run };
     const found = matchRoute(method, url.pathname);
     if (!found) {
-      sendHtml(res, 404, page({ title: 'Not found', where: client.where, csrfToken: session.csrfToken, body: html`<h1>Not found</h1><p>No page at this address. <a href="/">Choose a factory</a>.</p>` }));
+      renderPage(context, 404, { title: 'Not found', body: html`<h1>Not found</h1><p>No page at this address. <a href="/">Choose a factory</a>.</p>` });
       return;
     }
-    const context: RouteContext = { req, res, url, client, session, run };
-    await found.route.handle(context, found.params);
+    await found.route.handle(context, found.parameters);
   }
 
   return createServer((req, res) => {

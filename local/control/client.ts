@@ -1,9 +1,12 @@
 import { userInfo } from 'node:os';
 import { LOCAL_POLICY } from '../../lambda/alerts/address-policy';
 import { controlDependencies } from '../../lambda/control/dependencies';
-import { handleControlRequest } from '../../lambda/control/operations';
+import { handleControlRequest } from '../../lambda/control/handle-request';
+import { ControlError } from '../../lambda/control/operation';
+import { parseControlRequest } from '../../lambda/control/request';
 import { platformName } from '../../lambda/enrichment/config';
 import { OUTPUTS } from '../../lib/outputs';
+import { UsageError } from '../cli';
 import { SetupError } from '../setup-error';
 import { connectStore, stackOutputs } from '../store';
 import { functionUrlRegion, signedPost } from './signed-post';
@@ -25,6 +28,21 @@ export interface ControlClient {
   /** The answer as it is, error or not: its status and JSON object (`{"error"}` in the operation's words). */
   send(request: unknown): Promise<ControlReply>;
   close(): Promise<void>;
+}
+
+/**
+ * Checks a request as the function will, before anything is connected: a
+ * bad one is a usage error in the operation's words (`wording` may name the
+ * command's option instead of the request's key).
+ */
+export function checkedCall<T extends ControlCall>(request: T, wording: (message: string) => string = (message) => message): T {
+  try {
+    parseControlRequest(request);
+  } catch (error) {
+    if (error instanceof ControlError) throw new UsageError(wording(error.message));
+    throw error;
+  }
+  return request;
 }
 
 export interface ControlReply {
@@ -58,8 +76,14 @@ export const localPrincipal = (): string => `local:${userInfo().username}`;
  */
 async function localClient(): Promise<ControlClient> {
   const store = await connectStore({}, ['contacts', 'reference', 'keys', 'reports', 'alerts']);
-  // On one's own machine a webhook receiver on loopback may be tested (docs/alerts.md#outbound-requests).
-  const deps = controlDependencies(store.doc, store.tables, platformName(), { tables: store.tables, defaultRateLimit: store.defaultRateLimit, alertPolicy: LOCAL_POLICY });
+  const deps = controlDependencies(store.doc, store.tables, platformName(), {
+    keys: store.tables.keys,
+    reports: store.tables.reports,
+    alerts: store.tables.alerts,
+    // On one's own machine a webhook receiver on loopback may be tested (docs/alerts.md#outbound-requests).
+    alertPolicy: LOCAL_POLICY,
+    defaultRateLimit: store.defaultRateLimit,
+  });
   const caller = { principal: localPrincipal() };
   const send = async (request: unknown): Promise<ControlReply> => {
     const answer = await handleControlRequest(deps, request, caller);

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { createDynamoClient, documentClientOf, LOCAL_DYNAMO_CONFIG } from '../../lambda/store/dynamo-client';
 import { tableNamesFromEnv } from '../../lambda/store/schema';
-import { reportStreamConsumers } from './consumers';
+import { reportStreamConsumers, type StreamHandler } from './consumers';
 import { startStreamPoller, type StreamConsumer, type StreamPoller } from './stream-poller';
 
 /** Set to `off` when another process already runs the consumers of the same store (the tests' own, beside an `npm start` on it). */
@@ -13,7 +13,16 @@ export const STREAMS_VARIABLE = 'CONTACTS_STREAMS';
  * (docs/development.md#the-tables-stream-on-one-machine). Where each got to is kept in
  * `dataDir` when given. Undefined when CONTACTS_STREAMS=off.
  */
-export async function startReportStreams(options: { endpoint: string; dataDir?: string; say?: (line: string) => void; pollMs?: number; consumers?: StreamConsumer[] }): Promise<StreamPoller | undefined> {
+export async function startReportStreams(options: {
+  endpoint: string;
+  dataDir?: string;
+  say?: (line: string) => void;
+  pollMs?: number;
+  /** The tally's Lambda entry, when not the source's (`npm start -- --bundle`). */
+  tally?: StreamHandler;
+  /** More consumers of the same stream (the alert notifier: local/alerts/local-alerts.ts). */
+  consumers?: StreamConsumer[];
+}): Promise<StreamPoller | undefined> {
   if (process.env[STREAMS_VARIABLE] === 'off') return undefined;
   const client = createDynamoClient({ ...LOCAL_DYNAMO_CONFIG, endpoint: options.endpoint });
   const tables = tableNamesFromEnv();
@@ -22,7 +31,7 @@ export async function startReportStreams(options: { endpoint: string; dataDir?: 
     client,
     endpoint: options.endpoint,
     tableName: tables.reports,
-    consumers: [...reportStreamConsumers(documentClientOf(client), tables), ...(options.consumers ?? [])],
+    consumers: [...reportStreamConsumers(documentClientOf(client), tables, { tally: options.tally }), ...(options.consumers ?? [])],
     pollMs: options.pollMs,
     checkpointFile: options.dataDir ? join(options.dataDir, 'stream-checkpoints.json') : undefined,
     onError: (consumer, error) => {

@@ -10,7 +10,7 @@ import type { DeliveryMessage, Destination } from '../../lambda/alerts/ports';
 import { MAX_ATTEMPTS } from '../../lambda/alerts/retry-schedule';
 import { webhookSender } from '../../lambda/alerts/webhook-sender';
 import { controlDependencies } from '../../lambda/control/dependencies';
-import { handleControlRequest } from '../../lambda/control/operations';
+import { handleControlRequest } from '../../lambda/control/handle-request';
 import { JsonLogger } from '../../lambda/observability/logger';
 import { imagesOf } from '../../lambda/store/stream-images';
 import { CapturingQueue, issueItem, startReceiver, streamEvent, streamRecord, type Receiver } from '../support/alerts';
@@ -43,7 +43,7 @@ async function receiver(status?: (n: number) => number): Promise<Receiver> {
 
 /** The control room on the test store, as `npm start`'s commands run it (loopback allowed) or as a stack does. */
 function control(policy: AddressPolicy = LOCAL_POLICY, resolve?: Resolve) {
-  const deps = controlDependencies(doc, tables, 'platform', { tables, alertPolicy: policy, ...(resolve ? { resolve } : {}) });
+  const deps = controlDependencies(doc, tables, 'platform', { alerts: tables.alerts, alertPolicy: policy, ...(resolve ? { resolve } : {}) });
   return async (request: Record<string, unknown>) => {
     const answer = await handleControlRequest(deps, request, { principal: 'test:operator' });
     return { status: answer.status, body: answer.body as Record<string, any>, audit: answer.audit };

@@ -68,9 +68,9 @@ test('concurrent first events of a new bug through two containers give one issue
 /** A destination for the factory, through the alert store the control room uses. */
 async function fetchAdd(): Promise<{ secret: string }> {
   const { controlDependencies } = await import('../../lambda/control/dependencies');
-  const { handleControlRequest } = await import('../../lambda/control/operations');
+  const { handleControlRequest } = await import('../../lambda/control/handle-request');
   const { LOCAL_POLICY } = await import('../../lambda/alerts/address-policy');
-  const deps = controlDependencies(testDoc(), tables, 'platform', { tables, alertPolicy: LOCAL_POLICY });
+  const deps = controlDependencies(testDoc(), tables, 'platform', { alerts: tables.alerts, alertPolicy: LOCAL_POLICY });
   const answer = await handleControlRequest(deps, { operation: 'alerts.add', factoryId, url: receiver.url }, { principal: 'test' });
   expect(answer.status).toBe(200);
   return { secret: String(answer.body.secret) };

@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { controlDependencies } from '../../lambda/control/dependencies';
-import { handleControlRequest } from '../../lambda/control/operations';
+import { handleControlRequest } from '../../lambda/control/handle-request';
 import { issueIdOf } from '../../lambda/ingest/fingerprint';
 import { ingestDynamoDependencies } from '../../lambda/api/ingest/dynamo-dependencies';
 import { createDynamoClient, DEFAULT_DYNAMO_CONFIG, documentClientOf } from '../../lambda/store/dynamo-client';

@@ -292,6 +292,23 @@ async function csrf(): Promise<string> {
   return (await page.locator('meta[name="csrf-token"]').getAttribute('content')) as string;
 }
 
+test('a page on another local port cannot start an export by a plain GET: the browser says another page started it, and the control room refuses it', async () => {
+  const other = await context.newPage();
+  await other.goto(`${foreignOrigin}/`);
+  const exportUrl = `${base}/f/${fac()}/export/contacts.csv`;
+  // A link followed from the other port's page: SameSite lets the cookie go along (same site), Sec-Fetch-Site tells.
+  const [answer] = await Promise.all([
+    other.waitForResponse(exportUrl),
+    other.evaluate((url) => {
+      (globalThis as unknown as { location: { href: string } }).location.href = url;
+    }, exportUrl),
+  ]);
+  expect(await answer.request().headerValue('sec-fetch-site')).toBe('same-site');
+  expect(answer.status()).toBe(403);
+  expect(answer.headers()['content-disposition']).toBeUndefined();
+  await other.close();
+});
+
 test('readable at a phone\'s width: nothing but the tables scrolls sideways', async () => {
   await page.setViewportSize({ width: 390, height: 844 });
   for (const path of [`/f/${fac()}/contacts`, `/f/${fac()}/contacts/${contactOf('ada.lovelace').id}`, `/f/${fac()}/keys`, `/f/${fac()}/reports/events/${demo.hostileEventId}`]) {

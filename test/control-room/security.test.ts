@@ -71,6 +71,31 @@ describe('the Host allow-list (DNS rebinding)', () => {
   });
 });
 
+describe('requests another page started (Sec-Fetch-Site)', () => {
+  test.each(['same-site', 'cross-site'])('a plain GET of an export with Sec-Fetch-Site: %s is refused with 403, and no export starts', async (site) => {
+    const answer = await room.get(`/f/${fac()}/export/contacts.csv`, { 'sec-fetch-site': site });
+    expect(answer.status).toBe(403);
+    expect(answer.text).toMatch(/started by another page/);
+    expect(answer.headers['content-disposition']).toBeUndefined();
+  });
+
+  test('a page with Sec-Fetch-Site: same-site is refused too, as is an operation with everything else right', async () => {
+    expect((await room.get(`/f/${fac()}/contacts`, { 'sec-fetch-site': 'same-site' })).status).toBe(403);
+    expect((await room.operation(keysList(), { 'sec-fetch-site': 'same-site' })).status).toBe(403);
+  });
+
+  test.each([['same-origin'], ['none'], [undefined]])("Sec-Fetch-Site: %s (the app's own pages, a typed address, curl) goes on", async (site) => {
+    const answer = await room.get(`/f/${fac()}/export/contacts.csv`, site === undefined ? {} : { 'sec-fetch-site': site });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-disposition']).toMatch(/attachment/);
+  });
+
+  test('without Sec-Fetch-Site, an operation from another port is still refused by its Origin', async () => {
+    const answer = await room.operation(keysList(), { origin: `http://127.0.0.1:${room.port + 1}` });
+    expect(answer.status).toBe(403);
+  });
+});
+
 describe('state-changing requests', () => {
   test('with the cookie, the CSRF token and the app\'s own Origin, an operation runs and answers as the operation does', async () => {
     const answer = await room.operation(keysList());

@@ -237,7 +237,7 @@ describe('enrichment under the control room', () => {
     const refresh = await control.call({ operation: 'enrichment.refresh', factoryId, contactId: known.id });
     expect(refresh.body).toEqual({ contactId: known.id, outcome: 'enriched', billed: true, found: { location: 'Tokyo' } });
     const bulk = await control.call({ operation: 'enrichment.bulk', factoryId });
-    expect(bulk.body).toEqual({ done: true, summary: { seen: 2, skipped: 1, enriched: 0, complete: 0, misses: 1, billed: 0 } });
+    expect(bulk.body).toEqual({ done: true, progress: 1, summary: { seen: 2, skipped: 1, enriched: 0, complete: 0, misses: 1, billed: 0 } });
     const usage = await control.call({ operation: 'enrichment.usage', factoryId });
     expect(usage.body).toEqual({ factoryId, periods: [expect.objectContaining({ billedPasses: 1 })] });
   });

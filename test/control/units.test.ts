@@ -1,6 +1,7 @@
 import { CSV_COLUMNS, csvCell, csvHeader, csvRow, jsonlRow } from '../../lambda/control/export-format';
 import { readUrlCall } from '../../lambda/control/function-url';
-import { InvalidRequestError, parseControlRequest } from '../../lambda/control/request';
+import { ControlError } from '../../lambda/control/operation';
+import { parseControlRequest } from '../../lambda/control/request';
 import { controlView } from '../../lambda/control/view';
 import type { StoredContact } from '../../lambda/enrichment/ports';
 import { urlEvent } from '../support/control';
@@ -71,7 +72,7 @@ describe('parseControlRequest', () => {
     [{ operation: 'contacts.clear', factoryId: 'fac_a', contactId: 'ct_0123456789abcdef', fields: ['title'], reason: 'x'.repeat(501) }, /at most 500/],
     [{ operation: 'companies.contacts', factoryId: 'fac_a', companyId: 'acme.io' }, /companyId must be a company id/],
   ])('refuses %j with a message saying what to fix', (event, message) => {
-    expect(() => parseControlRequest(event)).toThrow(InvalidRequestError);
+    expect(() => parseControlRequest(event)).toThrow(ControlError);
     expect(() => parseControlRequest(event)).toThrow(message);
   });
 });

@@ -1,5 +1,7 @@
 import middy from '@middy/core';
+import { upsertCounts } from '../../lambda/api/contacts/upsert-counts';
 import { requestRecord } from '../../lambda/api/middleware/request-record';
+import type { CountsOf } from '../../lambda/api/middleware/request-metrics';
 import type { RequestState } from '../../lambda/api/request-state';
 import type { ApiContext, ApiEvent } from '../../lambda/api/types';
 import { JsonLogger } from '../../lambda/observability/logger';
@@ -26,7 +28,7 @@ interface Served {
 /** One request through the middleware, with a logger at `level` and metrics on or off; what it wrote. */
 async function serve(
   answer: { status: number; method?: string; dynamoLatencies?: number[] },
-  options: { level?: string; metrics?: boolean; event?: Partial<ApiEvent>; state?: Omit<Partial<RequestState>, 'calls'> } = {},
+  options: { level?: string; metrics?: boolean; event?: Partial<ApiEvent>; state?: Omit<Partial<RequestState>, 'calls'>; countsOf?: CountsOf } = {},
 ): Promise<Served> {
   const writes: Served['writes'] = [];
   const logger = new JsonLogger({
@@ -39,7 +41,8 @@ async function serve(
   const method = answer.method ?? 'POST';
   const latencies = answer.dynamoLatencies ?? [];
   const handler = middy<ApiEvent, unknown, Error, ApiContext>()
-    .use(requestRecord(() => `${method} /api/v1/contacts`, { logger, metrics }))
+    // The contacts API's own counts by default, as its route table gives them.
+    .use(requestRecord(() => `${method} /api/v1/contacts`, { logger, metrics, countsOf: options.countsOf ?? upsertCounts }))
     .handler(async (_event, c) => {
       // What the stores record in the request's call log.
       c.state.calls.calls += latencies.length;
@@ -183,6 +186,15 @@ describe('requestRecord: the metrics', () => {
     [429, { ServerErrors: 0, StorageUnavailable: 0, RateLimited: 1 }],
   ])('flag a %i', async (status, flags) => {
     expect(await metricsOnly(status, 'GET')).toMatchObject(flags);
+  });
+
+  test('count what the API noted, by metric name, and nothing of another API', async () => {
+    const noted: CountsOf = ({ state }) => state.counts;
+    const document = await serve({ status: 202 }, { level: 'SILENT', countsOf: noted, state: { counts: { EventsAccepted: 3 } } }).then(emf);
+    expect(document).toMatchObject({ EventsAccepted: 3 });
+    expect(declared(document._aws.CloudWatchMetrics[0])).toMatchObject({ EventsAccepted: 'Count' });
+    expect(document).not.toHaveProperty('ContactsCreated');
+    expect(document).not.toHaveProperty('ContactsUpdated');
   });
 
   test('count Requests by route and status class in a second directive of the same document', async () => {

@@ -5,19 +5,22 @@ import { apiError } from '../../lambda/api/responses';
 import { StorageUnavailableError } from '../../lambda/domain/errors';
 import { context } from '../support/events';
 
+/** Each API gives its own 503 message: the middleware knows none. */
+const UNAVAILABLE = 'The widget store is temporarily unavailable: retry the same request.';
+
 const failingWith = (error: Error) =>
   middy()
     .use(httpErrorHandler({ logger: false, fallbackMessage: '{"error":"internal"}' }))
-    .use(serverErrors())
+    .use(serverErrors(UNAVAILABLE))
     .handler(async () => {
       throw error;
     });
 
 describe('serverErrors', () => {
-  test('turns a storage failure into 503 with Retry-After', async () => {
+  test("turns a storage failure into 503 with Retry-After and the API's own message", async () => {
     const res = await failingWith(new StorageUnavailableError('GetItem', new Error('socket hang up')))({}, context());
     expect(res).toMatchObject({ statusCode: 503, headers: { 'Retry-After': '1' } });
-    expect(JSON.parse(res.body).error).toMatch(/retry the same request/);
+    expect(JSON.parse(res.body).error).toBe(UNAVAILABLE);
   });
 
   test("turns middy's early timeout into 503", async () => {

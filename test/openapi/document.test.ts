@@ -53,4 +53,33 @@ describe('the OpenAPI document', () => {
       expect(inDocument?.required).toEqual(fromZod.required);
     },
   );
+
+  test("a contact's source is one schema, Source, that the answer and the upsert request refer to (one type in a generated client)", () => {
+    const schemas = document.components.schemas as Record<string, Record<string, unknown>>;
+    expect(schemas.Source).toEqual({ type: 'string', enum: ['api', 'external_crm', 'ads', 'manual'], description: expect.any(String) });
+    expect((schemas.Contact?.properties as Record<string, unknown>).source).toEqual({ $ref: '#/components/schemas/Source' });
+    expect((schemas.UpsertContactRequest?.properties as Record<string, unknown>).source).toEqual({
+      description: expect.any(String),
+      anyOf: [{ $ref: '#/components/schemas/Source' }, { type: 'null' }],
+    });
+    // No other place restates the values.
+    const restating: string[] = [];
+    const walk = (value: unknown, at: string) => {
+      if (Array.isArray(value)) value.forEach((item, index) => walk(item, `${at}/${index}`));
+      else if (typeof value === 'object' && value !== null) {
+        const object = value as Record<string, unknown>;
+        if (Array.isArray(object.enum) && object.enum.includes('external_crm')) restating.push(at);
+        for (const [key, item] of Object.entries(object)) walk(item, `${at}/${key}`);
+      }
+    };
+    walk(document, '#');
+    expect(restating).toEqual(['#/components/schemas/Source']);
+  });
+
+  test("the client's generated types name that one Source type in the contact and in the upsert request", () => {
+    const types = generatedFiles().find(([path]) => path.endsWith('client/src/schema.ts'))?.[1] ?? '';
+    expect(types).toMatch(/export type Source = "api" \| "external_crm" \| "ads" \| "manual";/);
+    expect(types).toMatch(/\n  source: Source;/);
+    expect(types).toMatch(/\n  source\?: Source \| null;/);
+  });
 });

@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { sourceFiles, specifiersOf } from '../support/source-imports';
 
 /**
  * The layout's rules (docs/architecture.md#where-things-are-in-the-code), checked on the imports
@@ -9,18 +10,10 @@ import { join, relative } from 'node:path';
  */
 const ROOT = join(__dirname, '..', '..');
 
-function files(dir: string): string[] {
-  return readdirSync(join(ROOT, dir)).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(join(ROOT, path)).isDirectory() ? files(path) : path.endsWith('.ts') ? [path] : [];
-  });
-}
+const files = (dir: string): string[] => sourceFiles(ROOT, dir);
 
 /** Every module specifier a file imports (static, dynamic and type imports alike). */
-function importsOf(file: string): string[] {
-  const source = readFileSync(join(ROOT, file), 'utf8');
-  return [...source.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map((match) => match[1] as string);
-}
+const importsOf = (file: string): string[] => specifiersOf(ROOT, file);
 
 /** Files under `dir` importing a specifier that matches `forbidden`, as "file → specifier". */
 function offenders(dir: string, forbidden: RegExp, except: string[] = []): string[] {
@@ -51,6 +44,14 @@ describe('layout', () => {
     expect(offenders('lambda/ingest', /\/store\/|\/api\/|\/enrichment\/|^@aws-sdk\/|^@middy\//)).toEqual([]);
   });
 
+  test('lambda/issues (the issue model every side shares) is pure: no store, no API, no function of its own, no AWS SDK, no Middy', () => {
+    expect(offenders('lambda/issues', /\/store\/|\/api\/|\/control\/|\/tally\/|\/enrichment\/|\/memory\/|^@aws-sdk\/|^@middy\//)).toEqual([]);
+  });
+
+  test('the tally\'s rules import no store and no AWS SDK: only its Lambda wiring does', () => {
+    expect(offenders('lambda/tally', /\/store\/|^@aws-sdk\/|^@middy\//, ['lambda/tally/handler.ts'])).toEqual([]);
+  });
+
   test('zod is imported as zod/mini only, and as a namespace (the bundles stay small)', () => {
     const full = ['lambda', 'lib', 'local'].flatMap((dir) => offenders(dir, /^zod(\/(?!mini$).*)?$/));
     expect(full).toEqual([]);
@@ -71,18 +72,10 @@ describe('layout', () => {
   });
 
   test('the pure rules of enrichment and of the control room import no AWS SDK and no store', () => {
-    const rules = [
-      'lambda/enrichment/plan-pass.ts',
-      'lambda/enrichment/apply-pass.ts',
-      'lambda/control/plan-clear.ts',
-      'lambda/control/apply-clear.ts',
-      'lambda/control/contact-filter.ts',
-      'lambda/control/export-format.ts',
-      'lambda/control/view.ts',
-      'lambda/control/request.ts',
-      'lambda/control/operations.ts',
-    ];
-    const pure = /^@aws-sdk\/|\/store\/|dynamo/;
+    // Every module of the control room but its wiring and its Lambda entry point.
+    const control = files('lambda/control').filter((file) => !['lambda/control/dependencies.ts', 'lambda/control/handler.ts'].includes(file));
+    const rules = ['lambda/enrichment/plan-pass.ts', 'lambda/enrichment/apply-pass.ts', 'lambda/enrichment/progress.ts', ...control];
+    const pure = /^@aws-sdk\/|\/store\/(?!schema$)|dynamo/;
     expect(rules.flatMap((file) => importsOf(file).filter((spec) => pure.test(spec)).map((spec) => `${file} → ${spec}`))).toEqual([]);
   });
 
@@ -110,6 +103,22 @@ describe('layout', () => {
     );
     expect(operations.length).toBeGreaterThan(3);
     expect(operations.filter((file) => !/^lambda\/api\/(contacts|ingest)\/[^/]+\.ts$/.test(file))).toEqual([]);
+  });
+
+  test("the middlewares and route steps both APIs use, and the metrics module, carry neither API's specifics", () => {
+    const shared = [...files('lambda/api/middleware'), ...files('lambda/api/steps'), 'lambda/observability/metrics.ts'];
+    // The metrics every request of any API carries; each API names its own (contacts created, events accepted…).
+    const common = new Set(['requests', 'requestsTotal', 'rateLimited', 'storageUnavailable', 'serverErrors', 'dynamoLatency', 'dynamoCalls']);
+    const specifics = shared.flatMap((file) => {
+      const code = readFileSync(join(ROOT, file), 'utf8')
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(/^\s*\/\/.*$/gm, '');
+      const folders = importsOf(file).filter((spec) => /\/(contacts|ingest)\//.test(spec));
+      const metrics = [...code.matchAll(/METRIC\.(\w+)/g)].map((match) => `METRIC.${match[1]}`).filter((name) => !common.has(name.slice('METRIC.'.length)));
+      const words = [...code.matchAll(/(['"`])((?:(?!\1).)*\b(?:contacts?|ingest|emails?|events?|reports?)\b(?:(?!\1).)*)\1/gi)].map((match) => match[2]);
+      return [...folders, ...metrics, ...words].map((found) => `${file}: ${found}`);
+    });
+    expect(specifics).toEqual([]);
   });
 
   test('no operation and no route step wraps itself in a Middy chain', () => {

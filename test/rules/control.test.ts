@@ -1,5 +1,5 @@
-import { handleControlRequest, type ControlDependencies } from '../../lambda/control/operations';
-import type { ClearWrite, ControlStore } from '../../lambda/control/ports';
+import { handleControlRequest } from '../../lambda/control/handle-request';
+import type { ClearWrite, ControlDependencies, ControlStore } from '../../lambda/control/ports';
 import { runClear } from '../../lambda/control/run-clear';
 import { upsertContact } from '../../lambda/domain/upsert-contact';
 import { upsertBody } from '../../lambda/domain/upsert-input';
@@ -315,5 +315,23 @@ describe('answers', () => {
       body: { error: `no contact ct_0000000000000000 in ${FACTORY}` },
     });
     expect(await control({ operation: 'contacts.list', cursor: 'nope' })).toMatchObject({ status: 400, body: { error: expect.any(String) } });
+  });
+});
+
+describe('bulk runs from the control room', () => {
+  test('enrichment.bulk answers how far the run is, from its cursor: rising between 0 and 1 page by page, 1 when done', async () => {
+    for (let i = 0; i < 250; i += 1) await upsert({ email: `bulk${i}@example.com` });
+    const shares: unknown[] = [];
+    let answer = await control({ operation: 'enrichment.bulk', pages: 1 });
+    while (answer.body.done !== true) {
+      shares.push(answer.body.progress);
+      answer = await control({ operation: 'enrichment.bulk', pages: 1, cursor: answer.body.cursor });
+    }
+    expect(shares).toHaveLength(2);
+    const [first, second] = shares as number[];
+    expect(first).toBeGreaterThan(0.2);
+    expect(second).toBeGreaterThan(first as number);
+    expect(second).toBeLessThan(1);
+    expect(answer.body.progress).toBe(1);
   });
 });

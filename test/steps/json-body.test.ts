@@ -1,7 +1,7 @@
 import { jsonBody } from '../../lambda/api/steps/json-body';
 import { errorMessage, proxyEvent, thrown } from '../support/events';
 
-const read = (overrides: Parameters<typeof proxyEvent>[0]) => jsonBody().read(proxyEvent(overrides));
+const read = (overrides: Parameters<typeof proxyEvent>[0]) => jsonBody('{"email": "a@b.co"}').read(proxyEvent(overrides));
 
 describe('jsonBody', () => {
   test('reads the body as JSON', () => {

@@ -10,10 +10,10 @@
  * - sdk, error in the window: the same error thrown while the SDK's batching
  *   window is open, so that only the close-time beacon can carry it (what
  *   every error depended on before the leading-edge send);
- * - control, close-time beacon: a plain page, no SDK, whose `pagehide`
- *   sends one beacon: the engine's own close-time send;
- * - control, second beacon: the same page's second beacon in the same
- *   `pagehide` (a close that needs more than one request).
+ * - controls: a plain page, no SDK, whose `pagehide` sends one beacon (the
+ *   engine's own close-time send), of 20 bytes and of an event's size, and
+ *   the same page's second beacon in the same `pagehide` (a close that needs
+ *   more than one request).
  * The collector answers as the ingest API does (202, the page's origin in
  * Access-Control-Allow-Origin) and counts a tab when its request's body
  * has arrived: what the engine delivered, not what a store did with it.
@@ -54,8 +54,11 @@ const sdkHead = (collector: string, options: string) =>
   `<script src="/contacts-ingest.min.js"></script><script>ContactsIngest.init(Object.assign({ key: 'dfpk_bench', baseUrl: ${JSON.stringify(collector)} }, ${options}));</script>`;
 /** Resolves 10 ms after the page's error, by the page's own clock. */
 const throwThenClose = (n: number) => `new Promise(function (closeNow) { setTimeout(function () { throw new Error('closed tab ${n}'); }); setTimeout(closeNow, 10); })`;
-const beaconHead = (collector: string, count: number) =>
-  `<script>addEventListener('pagehide', function () { for (var i = 1; i <= ${count}; i++) navigator.sendBeacon(${JSON.stringify(`${collector}/beacon`)}, 'beacon ' + i + ' of tab ' + window.tab); });</script>`;
+/** A plain page whose pagehide sends `count` beacons of `bytes` bytes each (the tab's marker, padded). */
+const beaconHead = (collector: string, count: number, bytes: number) =>
+  `<script>addEventListener('pagehide', function () { for (var i = 1; i <= ${count}; i++) { var text = 'beacon ' + i + ' of tab ' + window.tab + ' '; navigator.sendBeacon(${JSON.stringify(`${collector}/beacon`)}, text + 'x'.repeat(Math.max(0, ${bytes} - text.length))); } });</script>`;
+/** About one event as the SDK sends it (an error with a short stack). */
+const EVENT_BYTES = 450;
 
 const CASES: Case[] = [
   { id: 'sdk', title: 'SDK: an error, the tab closed 10 ms later', head: (collector) => sdkHead(collector, '{}'), act: throwThenClose, marker: (n) => `closed tab ${n}"` },
@@ -67,8 +70,9 @@ const CASES: Case[] = [
     act: (n) => `ContactsIngest.captureMessage('opening'); ContactsIngest.flush(5000).then(function () { return ${throwThenClose(n)}; })`,
     marker: (n) => `closed tab ${n}"`,
   },
-  { id: 'control', title: "control: a plain page's pagehide beacon", head: (collector) => beaconHead(collector, 1), act: (n) => `window.tab = ${n}`, marker: (n) => `beacon 1 of tab ${n}` },
-  { id: 'control-second', title: "control: the same page's second pagehide beacon", head: (collector) => beaconHead(collector, 2), act: (n) => `window.tab = ${n}`, marker: (n) => `beacon 2 of tab ${n}` },
+  { id: 'control-tiny', title: "control: a plain page's pagehide beacon of 20 bytes", head: (collector) => beaconHead(collector, 1, 20), act: (n) => `window.tab = ${n}`, marker: (n) => `beacon 1 of tab ${n} ` },
+  { id: 'control', title: `control: a plain page's pagehide beacon of ${EVENT_BYTES} bytes (an event's size)`, head: (collector) => beaconHead(collector, 1, EVENT_BYTES), act: (n) => `window.tab = ${n}`, marker: (n) => `beacon 1 of tab ${n} ` },
+  { id: 'control-second', title: `control: the same page's second pagehide beacon of ${EVENT_BYTES} bytes`, head: (collector) => beaconHead(collector, 2, EVENT_BYTES), act: (n) => `window.tab = ${n}`, marker: (n) => `beacon 2 of tab ${n} ` },
 ];
 
 interface Result {

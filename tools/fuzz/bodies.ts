@@ -5,10 +5,10 @@
  */
 import fc from 'fast-check';
 import { BODY_LIMIT_BYTES } from '../../lambda/domain/limits';
+import { SOURCES } from '../../lambda/domain/source';
 import { FORBIDDEN_FIELDS, type BodyIntent } from './request';
 import { anyJson, companyDomain, freeText, illFormedText, invalidEmail, keyShaped, notADomain, sentEmail } from './values';
 
-const SOURCES = ['api', 'external_crm', 'ads', 'manual'] as const;
 const TEXT = ['name', 'title', 'company', 'phone', 'page'] as const;
 const KNOWN = new Set<string>([...TEXT, 'email', 'companyDomain', 'source', ...FORBIDDEN_FIELDS]);
 

@@ -18,152 +18,17 @@
  * inside the proxy (item-locks.ts), so that read sees this write's before
  * even under concurrency.
  */
-import type { IncomingHttpHeaders } from 'node:http';
-import type { SemanticsConfig } from './config';
-import { appliedWriteCharges, failedConditionCharges, partitionId, predictedCharges, tablePartition, type Charge, type Partition } from './cost-model';
-import type { Buckets } from './buckets';
-import type { Holds } from './holds';
-import type { ItemLocks } from './item-locks';
-import { actionsOf, batchBody, type Action } from './requests';
-import { jsonAnswer, throughputExceeded, transactionCanceled, transactionConflict, type CancellationCode, type ProxyAnswer, type ThrottlingReason } from './service-errors';
-import type { Stats } from './stats';
-import { itemId, keyOf, type SchemaCache, type TableSchema } from './table-schemas';
-import type { Target } from './target';
-import { predictUpdate } from './update-prediction';
-import { isObject, itemOf, type Item, type Json } from './wire';
+import { admission, charge, chargeApplied, reserve, throttlingReason } from './admission';
+import { forward, resolveActions, type Answer, type ProxiedRequest, type Resolved, type Semantics } from './context';
+import { failedConditionCharges, tablePartition } from './cost-model';
+import { afterImages, readItems } from './item-reads';
+import { actionsOf, batchBody } from './requests';
+import { jsonAnswer, throughputExceeded, transactionCanceled, transactionConflict, type CancellationCode, type ThrottlingReason } from './service-errors';
+import { isObject, type Json } from './wire';
 
-export interface ForwardedRequest {
-  operation: string;
-  body: Json;
-}
-
-/** Called before a request is forwarded to DynamoDB Local (tests hold a write open with it). */
-export type BeforeForward = (request: ForwardedRequest) => Promise<void> | void;
-
-export interface Semantics {
-  target: Target;
-  schemas: SchemaCache;
-  holds: Holds;
-  locks: ItemLocks;
-  buckets: Buckets;
-  stats: Stats;
-  config: () => SemanticsConfig;
-  beforeForward?: BeforeForward;
-}
-
-export interface ProxiedRequest {
-  operation: string;
-  body: Json;
-  raw: Buffer;
-  headers: IncomingHttpHeaders;
-  path: string;
-}
-
-/** An answer for the caller: the proxy's own, or DynamoDB Local's. */
-export interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer | string;
-}
-
-interface Resolved extends Action {
-  schema: TableSchema;
-  key: Item;
-  id: string;
-}
+export type { Answer, BeforeForward, ForwardedRequest, ProxiedRequest, Semantics } from './context';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-async function resolveActions(semantics: Semantics, actions: Action[]): Promise<Resolved[] | undefined> {
-  const schemas = new Map<string, TableSchema>();
-  for (const table of new Set(actions.map((action) => action.table))) {
-    const schema = await semantics.schemas.get(table);
-    if (!schema) return undefined;
-    schemas.set(table, schema);
-  }
-  const resolved: Resolved[] = [];
-  for (const action of actions) {
-    const schema = schemas.get(action.table) as TableSchema;
-    const key = keyOf(schema, action.key ?? action.item ?? {});
-    // A key DynamoDB would refuse: let it say so.
-    if (key[schema.partitionKey] === undefined || (schema.sortKey !== undefined && key[schema.sortKey] === undefined)) return undefined;
-    resolved.push({ ...action, schema, key, id: itemId(schema, key) });
-  }
-  return resolved;
-}
-
-/** The items as stored now, by id (consistent reads); undefined when DynamoDB Local would not say. */
-async function readItems(semantics: Semantics, headers: IncomingHttpHeaders, actions: Resolved[]): Promise<Map<string, Item | undefined> | undefined> {
-  const found = new Map<string, Item | undefined>();
-  if (actions.length === 0) return found;
-  if (actions.length === 1) {
-    const [action] = actions as [Resolved];
-    const answer = await semantics.target.call('GetItem', { TableName: action.table, Key: action.key, ConsistentRead: true }, headers);
-    if (answer.status !== 200) return undefined;
-    found.set(action.id, itemOf(answer.body.Item));
-    return found;
-  }
-  for (const action of actions) found.set(action.id, undefined);
-  const schemaOf = new Map(actions.map((action) => [action.table, action.schema]));
-  for (let start = 0; start < actions.length; start += 100) {
-    let pending: Json = {};
-    for (const action of actions.slice(start, start + 100)) {
-      const entry = (pending[action.table] ??= { Keys: [], ConsistentRead: true }) as { Keys: Item[] };
-      if (!entry.Keys.some((key) => itemId(action.schema, key) === action.id)) entry.Keys.push(action.key);
-    }
-    for (let round = 0; Object.keys(pending).length > 0; round++) {
-      if (round > 10) return undefined;
-      const answer = await semantics.target.call('BatchGetItem', { RequestItems: pending }, headers);
-      if (answer.status !== 200) return undefined;
-      for (const [table, items] of Object.entries(isObject(answer.body.Responses) ? answer.body.Responses : {})) {
-        const schema = schemaOf.get(table);
-        if (!schema || !Array.isArray(items)) continue;
-        for (const item of items) if (isObject(item)) found.set(itemId(schema, keyOf(schema, item as Item)), item as Item);
-      }
-      pending = isObject(answer.body.UnprocessedKeys) ? answer.body.UnprocessedKeys : {};
-    }
-  }
-  return found;
-}
-
-/** The item a write will leave, as far as it can be told before it runs. */
-function predicted(action: Resolved, before: Item | undefined): { after: Item | undefined; unknown: Set<string> } {
-  if (action.kind === 'put') return { after: action.item, unknown: new Set() };
-  if (action.kind === 'delete') return { after: undefined, unknown: new Set() };
-  return predictUpdate(action.update ?? {}, action.key, before);
-}
-
-/** The partitions over their ceiling among those this write will charge (none when the ceiling is off), and what it is expected to cost. */
-function admission(semantics: Semantics, action: Resolved, before: Item | undefined, transactional: boolean): { closed: Partition[]; expected: Charge[] } {
-  if (action.kind === 'check' || action.kind === 'get') return { closed: [], expected: [] };
-  const { after, unknown } = predicted(action, before);
-  const expected = predictedCharges(action.schema, action.key, before, after, unknown, transactional);
-  if (!semantics.config().throttling) return { closed: [], expected };
-  return { closed: expected.map((charge) => charge.partition).filter((partition) => !semantics.buckets.admits(partitionId(partition))), expected };
-}
-
-/** Takes an admitted write's expected cost from its buckets now; the returned function gives it back (once the actual cost is charged, or the write failed). */
-function reserve(semantics: Semantics, expected: Charge[]): () => void {
-  for (const { partition, units } of expected) semantics.buckets.charge(partitionId(partition), units);
-  let returned = false;
-  return () => {
-    if (returned) return;
-    returned = true;
-    for (const { partition, units } of expected) semantics.buckets.charge(partitionId(partition), -units);
-  };
-}
-
-function throttlingReason(schema: TableSchema, partition: Partition): ThrottlingReason {
-  const index = schema.indexes.find((candidate) => candidate.name === partition.index);
-  return index ? { reason: 'IndexWriteKeyRangeThroughputExceeded', resource: index.arn } : { reason: 'TableWriteKeyRangeThroughputExceeded', resource: schema.arn };
-}
-
-function charge(semantics: Semantics, charges: Charge[]): void {
-  for (const { partition, units } of charges) {
-    semantics.buckets.charge(partitionId(partition), units);
-    semantics.stats.record(partition, { writes: 1, units });
-  }
-}
 
 const errorType = (body: Buffer | string): string => {
   try {
@@ -173,47 +38,6 @@ const errorType = (body: Buffer | string): string => {
     return '';
   }
 };
-
-async function forward(semantics: Semantics, request: ProxiedRequest, body: Json, raw: Buffer): Promise<Answer> {
-  await semantics.beforeForward?.({ operation: request.operation, body });
-  return semantics.target.send('POST', request.path, request.headers, raw);
-}
-
-/**
- * The items after a successful write: given by the request for Put and Delete;
- * for Update, predicted from its expression and the item before (exact, the
- * item being locked: update-prediction.ts), or read again when the prediction
- * could not evaluate all of it.
- */
-async function afterImages(
-  semantics: Semantics,
-  headers: IncomingHttpHeaders,
-  actions: Resolved[],
-  before: Map<string, Item | undefined>,
-): Promise<Map<string, Item | undefined> | undefined> {
-  const after = new Map<string, Item | undefined>();
-  const unpredictable: Resolved[] = [];
-  for (const action of actions) {
-    if (action.kind === 'put') after.set(action.id, action.item);
-    else if (action.kind === 'delete') after.set(action.id, undefined);
-    else if (action.kind === 'update') {
-      const prediction = predictUpdate(action.update ?? {}, action.key, before.get(action.id));
-      if (prediction.unknown.size === 0) after.set(action.id, prediction.after);
-      else unpredictable.push(action);
-    }
-  }
-  const read = await readItems(semantics, headers, unpredictable);
-  if (!read) return undefined;
-  for (const [id, item] of read) after.set(id, item);
-  return after;
-}
-
-function chargeApplied(semantics: Semantics, actions: Resolved[], before: Map<string, Item | undefined>, after: Map<string, Item | undefined>, transactional: boolean): void {
-  for (const action of actions) {
-    if (action.kind === 'check' || action.kind === 'get') continue;
-    charge(semantics, appliedWriteCharges(action.schema, action.key, before.get(action.id), after.get(action.id), transactional));
-  }
-}
 
 /** PutItem, UpdateItem, DeleteItem. */
 async function singleWrite(semantics: Semantics, request: ProxiedRequest, action: Resolved): Promise<Answer> {
@@ -395,5 +219,3 @@ export async function handleItemRequest(semantics: Semantics, request: ProxiedRe
       return singleWrite(semantics, request, resolved[0] as Resolved);
   }
 }
-
-export type { ProxyAnswer };

@@ -2,7 +2,8 @@ import type { MiddlewareObj } from '@middy/core';
 import { hashSecret, readCredential, type Credential } from '../../domain/api-key';
 import type { AuthDecision, KeyAuthorizer } from '../../domain/ports';
 import { apiError } from '../responses';
-import type { ApiContext, ApiEvent, Caller } from '../types';
+import type { Caller } from '../request-state';
+import type { ApiContext, ApiEvent } from '../types';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="contacts"' };
 

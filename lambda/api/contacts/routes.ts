@@ -3,8 +3,6 @@ import { BODY_LIMIT_BYTES } from '../../domain/limits';
 import type { ContactStore, KeyAuthorizer } from '../../domain/ports';
 import { upsertBody } from '../../domain/upsert-input';
 import { bodyLimit } from '../steps/body-limit';
-import { upsertCounts } from '../middleware/request-metrics';
-import { CONTACTS_UNAVAILABLE } from '../middleware/server-errors';
 import { validBody } from '../steps/validate-body';
 import { createHandler, NO_BODY, route, type ApiHandler, type ApiSpec } from '../pipeline';
 import { API_PREFIXES } from '../prefixes';
@@ -15,6 +13,7 @@ import { rateLimitHeaders } from './rate-limit-headers';
 import { refuseOrigin } from './refuse-origin';
 import { answerWhenConfirmed } from './speculative-read';
 import { upsertContactOperation } from './upsert-contact';
+import { upsertCounts } from './upsert-counts';
 
 /** What the contacts API needs: its stores, and a clock the tests can move. */
 export interface ContactsDependencies {
@@ -46,14 +45,14 @@ export const CONTACTS_API: ApiSpec<ContactsDependencies> = {
   guards: (deps) => [refuseOrigin(), authenticate(deps.keys, deps.now)],
   answers: () => [noCorsHeaders(), rateLimitHeaders()],
   countsOf: upsertCounts,
-  unavailable: CONTACTS_UNAVAILABLE,
+  unavailable: 'The contacts store is temporarily unavailable: retry the same request (retrying is safe and cannot create a duplicate).',
   wrapRoutes: answerWhenConfirmed,
   routes: [
     route({
       method: 'POST',
       path: '/api/v1/contacts',
       checks: [bodyLimit(BODY_LIMIT_BYTES)],
-      body: validBody(upsertBody),
+      body: validBody(upsertBody, '{"email": "ada@example.com"}'),
       operation: (deps) => upsertContactOperation(deps.contacts),
     }),
     route({ method: 'GET', path: '/api/v1/contacts', body: NO_BODY, operation: (deps) => findContactOperation(deps.contacts) }),

@@ -4,13 +4,13 @@ import { RequestMetrics } from '../../observability/metrics';
 import type { RequestState } from '../request-state';
 import type { ApiContext, ApiEvent, ApiResult } from '../types';
 import { requestLogFields } from './request-log';
-import { requestOutcome, upsertCounts, type CountsOf } from './request-metrics';
+import { noCounts, requestOutcome, type CountsOf } from './request-metrics';
 
 /** Once per container: options from the environment. */
 const containerMetrics = new RequestMetrics();
 
 export interface RequestRecordOptions {
-  /** What the API counts beyond the totals (default: the contacts API's upserts). */
+  /** What the API counts beyond the totals (default: nothing). */
   countsOf?: CountsOf;
   logger?: JsonLogger;
   metrics?: RequestMetrics;
@@ -26,7 +26,7 @@ export function requestRecord(
   routeOf: (event: ApiEvent, state: RequestState) => string,
   options: RequestRecordOptions = {},
 ): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext, { startedAt?: number }> {
-  const { countsOf = upsertCounts, logger = containerLogger, metrics = containerMetrics } = options;
+  const { countsOf = noCounts, logger = containerLogger, metrics = containerMetrics } = options;
   const done = ({ event, context, response, internal }: {
     event: ApiEvent;
     context: ApiContext;

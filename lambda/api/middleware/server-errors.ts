@@ -14,10 +14,6 @@ function failureClass(error: Error): string {
 const isHttpError = (error: unknown): boolean =>
   error instanceof Error && typeof (error as { statusCode?: unknown }).statusCode === 'number';
 
-/** The contacts API's 503 message. */
-export const CONTACTS_UNAVAILABLE =
-  'The contacts store is temporarily unavailable: retry the same request (retrying is safe and cannot create a duplicate).';
-
 /**
  * Failures of ours. Storage refusing for load (a partition past its write
  * ceiling: docs/capacity.md) becomes 429 with `Retry-After`, never a 5xx.
@@ -29,7 +25,7 @@ export const CONTACTS_UNAVAILABLE =
  * Must run before @middy/http-error-handler, which drops the original error.
  */
 export function serverErrors(
-  unavailable: string = CONTACTS_UNAVAILABLE,
+  unavailable: string,
   logger: JsonLogger = containerLogger,
 ): MiddlewareObj<unknown, unknown, Error, ApiContext> {
   return {

@@ -11,17 +11,14 @@ function decodeBase64Body(body: string): string {
   return bytes.toString('utf8');
 }
 
-/** The body a contacts API message for an empty body shows. */
-const CONTACT_EXAMPLE = '{"email": "ada@example.com"}';
-
 /**
  * The body parsed as JSON; malformed, not UTF-8 or empty gives 400 (docs/contacts-api.md#errors;
- * docs/ingest-api.md#errors too). `example` is the body the message for an empty
- * one shows. The Content-Type is not enforced: a JSON body is read as JSON.
+ * docs/ingest-api.md#errors too). `example` is the route's own body, which the
+ * message for an empty one shows. The Content-Type is not enforced: a JSON body is read as JSON.
  * Our own rather than @middy/http-json-body-parser, which answers 415/422
  * where the spec wants 400.
  */
-export function parseJsonBody(event: Pick<ApiEvent, 'body' | 'isBase64Encoded'>, example = CONTACT_EXAMPLE): unknown {
+export function parseJsonBody(event: Pick<ApiEvent, 'body' | 'isBase64Encoded'>, example: string): unknown {
   const text = event.isBase64Encoded && event.body ? decodeBase64Body(event.body) : event.body;
   if (!text || text.trim() === '') {
     throw apiError(400, `Request body is empty: send a JSON object, like ${example}.`);
@@ -41,6 +38,6 @@ export function parseJsonBody(event: Pick<ApiEvent, 'body' | 'isBase64Encoded'>,
  * read one by one by their operation); the OpenAPI document takes its
  * schema from openapi/ingest-bodies.ts.
  */
-export function jsonBody(example = CONTACT_EXAMPLE): BodyReader<unknown> {
+export function jsonBody(example: string): BodyReader<unknown> {
   return { read: (event) => parseJsonBody(event, example) };
 }

@@ -11,7 +11,7 @@ import { parseJsonBody } from './json-body';
  * lambda/ingest/payloads.ts); the OpenAPI document takes such a route's
  * schema from openapi/ingest-bodies.ts.
  */
-export function readBody<Out>(reader: (parsed: unknown) => Reading<Out>, example?: string): BodyReader<Out> {
+export function readBody<Out>(reader: (parsed: unknown) => Reading<Out>, example: string): BodyReader<Out> {
   return {
     read: (event) => {
       const reading = reader(parseJsonBody(event, example));

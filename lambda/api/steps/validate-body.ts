@@ -18,6 +18,6 @@ export function validateBody<Out>(schema: z.ZodMiniType<Out>, parsed: unknown): 
  * schema (422). The schema is also what the OpenAPI document says the body
  * is, and its output type is what the route's operation receives.
  */
-export function validBody<Out>(schema: z.ZodMiniType<Out>, example?: string): BodyReader<Out> {
+export function validBody<Out>(schema: z.ZodMiniType<Out>, example: string): BodyReader<Out> {
   return { read: (event) => validateBody(schema, parseJsonBody(event, example)), schema };
 }

@@ -22,8 +22,10 @@ if (flash !== null) {
   }
 }
 
+// What a factory id looks like: the server's own pattern (lambda/domain/factory-id.ts), in every page's head.
+export const FACTORY_ID = new RegExp(`^(?:${document.querySelector('meta[name="factory-id-pattern"]')?.content ?? 'fac_.+'})$`);
 const factory = document.querySelector('.top .factory')?.textContent?.trim();
-if (factory && /^fac_[A-Za-z0-9_-]{1,64}$/.test(factory)) {
+if (factory && FACTORY_ID.test(factory)) {
   let recent = [];
   try {
     recent = JSON.parse(localStorage.getItem('control-room-factories') ?? '[]');

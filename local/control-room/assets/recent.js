@@ -1,7 +1,9 @@
 // The factory picker: factories opened before in this browser, as links and as input suggestions.
+import { FACTORY_ID } from './app.js';
+
 let recent = [];
 try {
-  recent = JSON.parse(localStorage.getItem('control-room-factories') ?? '[]').filter((id) => /^fac_[A-Za-z0-9_-]{1,64}$/.test(id));
+  recent = JSON.parse(localStorage.getItem('control-room-factories') ?? '[]').filter((id) => FACTORY_ID.test(id));
 } catch {
   recent = [];
 }

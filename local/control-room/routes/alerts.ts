@@ -1,9 +1,9 @@
 import { ALERT_TYPES } from '../../../lambda/alerts/alert';
 import { SPIKE_FLOOR_RANGE, SPIKE_MULTIPLE_RANGE } from '../../../lambda/alerts/settings';
-import { FACTORY, type Route } from '../context';
+import { route, type Route } from '../context';
+import { appLink, errorBox, text, time } from '../display';
 import { html, type Html } from '../html';
-import { errorBox, page, time } from '../layout';
-import { sendHtml } from '../respond';
+import { renderPage } from '../layout';
 
 /**
  * The alerts page (docs/alerts.md#destinations): a factory's webhook
@@ -13,7 +13,6 @@ import { sendHtml } from '../respond';
  * of the alerts.* operations.
  */
 type Json = Record<string, unknown>;
-const text = (value: unknown): string => (typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value));
 
 function lastDelivery(destination: Json): Html {
   const last = destination.lastDelivery as Json | undefined;
@@ -42,7 +41,7 @@ ${disabled ? html`<button type="button" class="alert-enable" data-destination="$
 }
 
 function deliveryRow(delivery: Json): Html {
-  return html`<tr><td>${time(delivery.lastAttemptAt ?? delivery.createdAt)}</td><td>${text(delivery.type)}${delivery.test ? ' (test)' : ''}</td><td><a href="./reports/issues/${text(delivery.issueId)}"><code>${text(delivery.issueId)}</code></a></td><td><code>${text(delivery.destinationId)}</code></td><td>${text(delivery.status)}</td><td>${text(delivery.attempts)}</td><td>${delivery.httpStatus === undefined ? text(delivery.error) : `HTTP ${text(delivery.httpStatus)}`}</td><td>${delivery.latencyMs === undefined ? '' : `${text(delivery.latencyMs)} ms`}</td><td>${delivery.status === 'pending' ? time(delivery.nextAttemptAt) : text(delivery.reason)}</td></tr>`;
+  return html`<tr><td>${time(delivery.lastAttemptAt ?? delivery.createdAt)}</td><td>${text(delivery.type)}${delivery.test ? ' (test)' : ''}</td><td>${delivery.test ? html`<code>${text(delivery.issueId)}</code>` : appLink(['f', delivery.factoryId, 'reports', 'issues', delivery.issueId], html`<code>${text(delivery.issueId)}</code>`)}</td><td><code>${text(delivery.destinationId)}</code></td><td>${text(delivery.status)}</td><td>${text(delivery.attempts)}</td><td>${delivery.httpStatus === undefined ? text(delivery.error) : `HTTP ${text(delivery.httpStatus)}`}</td><td>${delivery.latencyMs === undefined ? '' : `${text(delivery.latencyMs)} ms`}</td><td>${delivery.status === 'pending' ? time(delivery.nextAttemptAt) : text(delivery.reason)}</td></tr>`;
 }
 
 function addForm(factoryId: string): Html {
@@ -81,57 +80,46 @@ function settingsForm(factoryId: string, settings: Json): Html {
 }
 
 export const alertRoutes: Route[] = [
-  {
-    method: 'GET',
-    pattern: new RegExp(`^/f/${FACTORY}/alerts$`),
-    handle: async (context, [factoryId]) => {
-      const fac = factoryId as string;
-      const [reply, log] = await Promise.all([
-        context.run({ operation: 'alerts.list', factoryId: fac }),
-        context.run({ operation: 'alerts.deliveries', factoryId: fac, limit: 20 }),
-      ]);
-      const destinations = (reply.body.destinations ?? []) as Json[];
-      const deliveries = (log.body.deliveries ?? []) as Json[];
-      const list =
-        reply.status !== 200
-          ? errorBox(reply.status, reply.body.error)
-          : destinations.length === 0
-            ? html`<p class="empty">No webhook destination yet: alerts of this factory go nowhere (on AWS, the platform team's topic still gets them).</p>`
-            : html`<div class="table-wrap"><table class="list" id="destinations"><thead><tr><th scope="col">Destination</th><th scope="col">URL</th><th scope="col">Alerts</th><th scope="col">State</th><th scope="col">Last delivery</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+  route('GET', '/f/:factoryId/alerts', async (context, { factoryId }) => {
+    const [reply, log] = await Promise.all([
+      context.run({ operation: 'alerts.list', factoryId }),
+      context.run({ operation: 'alerts.deliveries', factoryId, limit: 20 }),
+    ]);
+    const destinations = (reply.body.destinations ?? []) as Json[];
+    const deliveries = (log.body.deliveries ?? []) as Json[];
+    const list =
+      reply.status !== 200
+        ? errorBox(reply.status, reply.body.error)
+        : destinations.length === 0
+          ? html`<p class="empty">No webhook destination yet: alerts of this factory go nowhere (on AWS, the platform team's topic still gets them).</p>`
+          : html`<div class="table-wrap"><table class="list" id="destinations"><thead><tr><th scope="col">Destination</th><th scope="col">URL</th><th scope="col">Alerts</th><th scope="col">State</th><th scope="col">Last delivery</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${destinations.map(destinationRow)}</tbody></table></div>`;
-      const deliveryLog =
-        log.status !== 200
-          ? errorBox(log.status, log.body.error)
-          : deliveries.length === 0
-            ? html`<p class="empty">No delivery yet.</p>`
-            : html`<div class="table-wrap"><table class="list" id="deliveries"><thead><tr><th scope="col">When</th><th scope="col">Alert</th><th scope="col">Issue</th><th scope="col">Destination</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Answer</th><th scope="col">Latency</th><th scope="col">Next attempt or why</th></tr></thead>
+    const deliveryLog =
+      log.status !== 200
+        ? errorBox(log.status, log.body.error)
+        : deliveries.length === 0
+          ? html`<p class="empty">No delivery yet.</p>`
+          : html`<div class="table-wrap"><table class="list" id="deliveries"><thead><tr><th scope="col">When</th><th scope="col">Alert</th><th scope="col">Issue</th><th scope="col">Destination</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Answer</th><th scope="col">Latency</th><th scope="col">Next attempt or why</th></tr></thead>
 <tbody>${deliveries.map(deliveryRow)}</tbody></table></div>`;
-      sendHtml(
-        context.res,
-        reply.status,
-        page({
-          title: 'Alerts',
-          factoryId: fac,
-          section: 'alerts',
-          where: context.client.where,
-          csrfToken: context.session.csrfToken,
-          scripts: ['alerts.js'],
-          body: html`<h1>Alerts</h1>
+    renderPage(context, reply.status, {
+      title: 'Alerts',
+      factoryId,
+      section: 'alerts',
+      scripts: ['alerts.js'],
+      body: html`<h1>Alerts</h1>
 <p>New issues, regressions and spikes, sent as signed webhooks (Standard Webhooks) to these destinations.</p>
 <div class="result" id="row-result" role="status" aria-live="polite"></div>
 ${list}
-<div class="confirm card" id="alert-confirm" hidden data-factory="${fac}">
+<div class="confirm card" id="alert-confirm" hidden data-factory="${factoryId}">
 <p id="confirm-text"></p>
 <label for="confirm-reason" id="confirm-reason-label" hidden>Reason (kept with the destination)</label>
 <input id="confirm-reason" maxlength="500" hidden>
 <button type="button" class="danger" id="confirm-yes">Yes</button> <button type="button" id="confirm-no">Cancel</button>
 </div>
-${addForm(fac)}
-${settingsForm(fac, (reply.body.settings ?? {}) as Json)}
+${addForm(factoryId)}
+${settingsForm(factoryId, (reply.body.settings ?? {}) as Json)}
 <h2>Latest deliveries</h2>
 ${deliveryLog}`,
-        }),
-      );
-    },
-  },
+    });
+  }),
 ];

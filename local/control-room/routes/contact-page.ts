@@ -1,8 +1,8 @@
 import { CLEARABLE_FIELDS } from '../../../lambda/domain/cleared';
 import type { RouteContext } from '../context';
-import { html, path, type Html } from '../html';
-import { errorBox, page, time } from '../layout';
-import { sendHtml } from '../respond';
+import { appLink, errorBox, text, time } from '../display';
+import { html, type Html } from '../html';
+import { renderPage } from '../layout';
 
 type Json = Record<string, unknown>;
 
@@ -12,13 +12,12 @@ const OWN_SECTIONS = new Set(['enrichment', 'cleared']);
 /** How the clear form names each clearable attribute (the operation takes `company` for companyId). */
 const CLEAR_NAMES: Record<string, string> = { companyId: 'company' };
 
-const text = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A field's value as the page shows it: times localized, the company linked, a web page linked only when it is http(s). */
 function fieldValue(factoryId: string, field: string, value: unknown): Html {
   if (TIME_FIELDS.has(field)) return time(value);
-  if (field === 'companyId' && typeof value === 'string') return html`<a href="${path`/f/${factoryId}/companies/${value}`}">${value}</a>`;
+  if (field === 'companyId') return appLink(['f', factoryId, 'companies', value], text(value));
   if (field === 'page' && typeof value === 'string' && /^https?:\/\//i.test(value)) {
     return html`<a href="${value}" rel="noopener noreferrer nofollow" target="_blank">${value}</a>`;
   }
@@ -36,7 +35,7 @@ function fieldsSection(factoryId: string, contact: Json): Html {
 function companySection(factoryId: string, company: unknown): Html {
   if (!isObject(company)) return html``;
   return html`<section aria-labelledby="company-title"><h2 id="company-title">Company</h2>
-<p><a href="${path`/f/${factoryId}/companies/${text(company.id)}`}">${text(company.name)}</a> · ${text(company.domain)} · since ${time(company.createdAt)}</p></section>`;
+<p>${appLink(['f', factoryId, 'companies', company.id], text(company.name))} · ${text(company.domain)} · since ${time(company.createdAt)}</p></section>`;
 }
 
 /**
@@ -118,7 +117,6 @@ function actions(factoryId: string, contact: Json): Html {
 
 /** A contact's page: contacts.show, with the clear and refresh actions (assets/contact.js). */
 export async function contactPage(context: RouteContext, factoryId: string, contactId: string): Promise<void> {
-  const { res, client, session } = context;
   const reply = await context.run({ operation: 'contacts.show', factoryId, contactId });
   const contact = isObject(reply.body.contact) ? reply.body.contact : undefined;
   const body =
@@ -131,9 +129,5 @@ export async function contactPage(context: RouteContext, factoryId: string, cont
 </div>
 ${actions(factoryId, contact)}`
       : html`<h1>Contact ${contactId}</h1>${errorBox(reply.status, reply.body.error)}`;
-  sendHtml(
-    res,
-    reply.status,
-    page({ title: contact ? text(contact.email) : contactId, factoryId, section: 'contacts', where: client.where, csrfToken: session.csrfToken, scripts: ['contact.js'], body }),
-  );
+  renderPage(context, reply.status, { title: contact ? text(contact.email) : contactId, factoryId, section: 'contacts', scripts: ['contact.js'], body });
 }

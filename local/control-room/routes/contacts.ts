@@ -1,10 +1,13 @@
 import { contactId as contactIdOf } from '../../../lambda/domain/contact-id';
+import { CONTACT_ID_PATTERN, CONTACT_ID_PREFIX } from '../../../lambda/domain/contact-id-digest';
 import { normalizeEmail } from '../../../lambda/domain/email';
-import { FACTORY, type Route, type RouteContext } from '../context';
+import { route, type Route, type RouteContext } from '../context';
+import { errorBox } from '../display';
 import { html, path, withQuery, type Html } from '../html';
-import { errorBox, page } from '../layout';
-import { redirect, sendHtml } from '../respond';
-import { contactTable, pageNumberOf, pager, type ContactRow } from './contact-table';
+import { renderPage } from '../layout';
+import { cursorOf, pageNumberOf, pager } from '../pager';
+import { redirect } from '../respond';
+import { contactTable, type ContactRow } from './contact-table';
 import { contactPage } from './contact-page';
 
 /** Contacts per page of the list. */
@@ -31,17 +34,16 @@ ${findProblem ? html`<p class="error" role="alert">${findProblem}</p>` : ''}`;
 }
 
 async function listContacts(context: RouteContext, factoryId: string): Promise<void> {
-  const { url, res, client, session } = context;
+  const { url } = context;
   const enriched = url.searchParams.get('enriched') ?? '';
   const since = url.searchParams.get('since') ?? '';
-  const cursor = url.searchParams.get('cursor') ?? undefined;
   const reply = await context.run({
     operation: 'contacts.list',
     factoryId,
     limit: CONTACTS_PAGE,
     ...(enriched === 'yes' || enriched === 'no' ? { enriched: enriched === 'yes' } : {}),
     ...(since === '' ? {} : { updatedSince: since }),
-    ...(cursor === undefined ? {} : { cursor }),
+    ...cursorOf(url),
   });
   const pageNumber = pageNumberOf(url);
   // A search that led nowhere comes back here: its problem worked out again, never text taken from the URL.
@@ -54,41 +56,31 @@ async function listContacts(context: RouteContext, factoryId: string): Promise<v
       ? html`${contactTable(factoryId, contacts, `Contacts of ${factoryId}, page ${pageNumber}`)}
 ${pager(path`/f/${factoryId}/contacts`, { enriched, since }, pageNumber, reply.body.cursor)}`
       : errorBox(reply.status, reply.body.error);
-  sendHtml(
-    res,
-    reply.status === 200 ? 200 : reply.status,
-    page({
-      title: 'Contacts',
-      factoryId,
-      section: 'contacts',
-      where: client.where,
-      csrfToken: session.csrfToken,
-      body: html`<h1>Contacts</h1>${filters(factoryId, enriched, since, find, findProblem)}${body}`,
-    }),
-  );
+  renderPage(context, reply.status, {
+    title: 'Contacts',
+    factoryId,
+    section: 'contacts',
+    body: html`<h1>Contacts</h1>${filters(factoryId, enriched, since, find, findProblem)}${body}`,
+  });
 }
 
 /** Where a search for `q` leads: a contact id as it is, an email to the id the API derives from it. */
 export function contactIdFor(factoryId: string, q: string): { id: string } | { problem: string } {
   const query = q.trim();
-  if (/^ct_[0-9a-f]{16}$/.test(query)) return { id: query };
-  if (query.startsWith('ct_')) return { problem: `"${query}" is not a contact id: ct_ and 16 hex characters` };
+  if (CONTACT_ID_PATTERN.test(query)) return { id: query };
+  if (query.startsWith(CONTACT_ID_PREFIX)) return { problem: `"${query}" is not a contact id: ct_ and 16 hex characters` };
   const email = normalizeEmail(query);
   if (!email.ok) return { problem: `"${query}" is neither a contact id nor an email address: ${email.problem}` };
   return { id: contactIdOf(factoryId, email.email) };
 }
 
 export const contactRoutes: Route[] = [
-  { method: 'GET', pattern: new RegExp(`^/f/${FACTORY}/contacts$`), handle: (context, [factoryId]) => listContacts(context, factoryId as string) },
-  {
-    method: 'GET',
-    pattern: new RegExp(`^/f/${FACTORY}/find$`),
-    handle: async ({ res, url }, [factoryId]) => {
-      const q = url.searchParams.get('q') ?? '';
-      const found = contactIdFor(factoryId as string, q);
-      if ('id' in found) redirect(res, path`/f/${factoryId as string}/contacts/${found.id}`);
-      else redirect(res, withQuery(path`/f/${factoryId as string}/contacts`, { q }));
-    },
-  },
-  { method: 'GET', pattern: new RegExp(`^/f/${FACTORY}/contacts/(ct_[0-9a-f]{16})$`), handle: (context, [factoryId, id]) => contactPage(context, factoryId as string, id as string) },
+  route('GET', '/f/:factoryId/contacts', (context, { factoryId }) => listContacts(context, factoryId)),
+  route('GET', '/f/:factoryId/find', async ({ res, url }, { factoryId }) => {
+    const q = url.searchParams.get('q') ?? '';
+    const found = contactIdFor(factoryId, q);
+    if ('id' in found) redirect(res, path`/f/${factoryId}/contacts/${found.id}`);
+    else redirect(res, withQuery(path`/f/${factoryId}/contacts`, { q }));
+  }),
+  route('GET', '/f/:factoryId/contacts/:contactId', (context, { factoryId, contactId }) => contactPage(context, factoryId, contactId)),
 ];

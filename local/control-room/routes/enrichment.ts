@@ -1,29 +1,20 @@
 import { usageChart, type UsagePeriod } from '../chart';
-import { FACTORY, type Route } from '../context';
+import { route, type Route } from '../context';
+import { errorBox } from '../display';
 import { html } from '../html';
-import { errorBox, page } from '../layout';
-import { sendHtml } from '../respond';
+import { renderPage } from '../layout';
 
 export const enrichmentRoutes: Route[] = [
-  {
-    method: 'GET',
-    pattern: new RegExp(`^/f/${FACTORY}/enrichment$`),
-    handle: async (context, [factoryId]) => {
-      const fac = factoryId as string;
-      const reply = await context.run({ operation: 'enrichment.usage', factoryId: fac });
-      const chart = reply.status === 200 ? usageChart((reply.body.periods ?? []) as UsagePeriod[]) : errorBox(reply.status, reply.body.error);
-      sendHtml(
-        context.res,
-        200,
-        page({
-          title: 'Enrichment',
-          factoryId: fac,
-          section: 'enrichment',
-          where: context.client.where,
-          csrfToken: context.session.csrfToken,
-          scripts: ['enrichment.js'],
-          body: html`<h1>Enrichment</h1>
-<section class="card" id="bulk" data-factory="${fac}" aria-labelledby="bulk-title">
+  route('GET', '/f/:factoryId/enrichment', async (context, { factoryId }) => {
+    const reply = await context.run({ operation: 'enrichment.usage', factoryId });
+    const chart = reply.status === 200 ? usageChart((reply.body.periods ?? []) as UsagePeriod[]) : errorBox(reply.status, reply.body.error);
+    renderPage(context, 200, {
+      title: 'Enrichment',
+      factoryId,
+      section: 'enrichment',
+      scripts: ['enrichment.js'],
+      body: html`<h1>Enrichment</h1>
+<section class="card" id="bulk" data-factory="${factoryId}" aria-labelledby="bulk-title">
 <h2 id="bulk-title">Bulk run</h2>
 <p class="muted">Enriches every contact of the factory not enriched or billed before, page by page. Contacts already done are passed over and not billed again; stopping and starting again is safe.</p>
 <button type="button" id="bulk-start">Start a bulk run</button>
@@ -36,8 +27,6 @@ export const enrichmentRoutes: Route[] = [
 <div class="result" id="bulk-summary" role="status" aria-live="polite"></div>
 </section>
 <section aria-labelledby="usage-title"><h2 id="usage-title">Billed passes per month</h2>${chart}</section>`,
-        }),
-      );
-    },
-  },
+    });
+  }),
 ];

@@ -1,10 +1,10 @@
-import { FACTORY, type Route } from '../context';
+import { KEY_RATE_LIMIT_MAX } from '../../../lambda/control/key-operations';
+import { route, type Route } from '../context';
+import { errorBox, text, time } from '../display';
 import { html, type Html } from '../html';
-import { errorBox, page, time } from '../layout';
-import { sendHtml } from '../respond';
+import { renderPage } from '../layout';
 
 type Json = Record<string, unknown>;
-const text = (value: unknown): string => (typeof value === 'string' ? value : value === undefined ? '' : String(value));
 
 function exposedCell(key: Json): Html {
   const exposed = key.exposed as Json | undefined;
@@ -39,7 +39,7 @@ function createForm(factoryId: string): Html {
 <label for="key-origins">Origins (publishable keys; one per line)</label>
 <textarea id="key-origins" name="origins" rows="2" placeholder="https://app.example.com"></textarea>
 <label for="key-rate">Requests per minute (empty: the default)</label>
-<input id="key-rate" name="rateLimit" type="number" min="1" max="1000000" inputmode="numeric">
+<input id="key-rate" name="rateLimit" type="number" min="1" max="${KEY_RATE_LIMIT_MAX}" inputmode="numeric">
 <button type="submit">Create key</button>
 <div class="result" id="create-result" role="status" aria-live="polite"></div>
 </form>
@@ -53,41 +53,30 @@ function createForm(factoryId: string): Html {
 }
 
 export const keyRoutes: Route[] = [
-  {
-    method: 'GET',
-    pattern: new RegExp(`^/f/${FACTORY}/keys$`),
-    handle: async (context, [factoryId]) => {
-      const fac = factoryId as string;
-      const reply = await context.run({ operation: 'keys.list', factoryId: fac });
-      const keys = (reply.body.keys ?? []) as Json[];
-      const exposed = keys.filter((key) => key.exposed && key.status !== 'revoked').length;
-      const list =
-        reply.status !== 200
-          ? errorBox(reply.status, reply.body.error)
-          : keys.length === 0
-            ? html`<p class="empty">This factory has no keys yet.</p>`
-            : html`${exposed > 0 ? html`<p class="error" role="alert">${exposed} active secret key${exposed > 1 ? 's were' : ' was'} seen at the ingest API (in a web page): revoke and replace ${exposed > 1 ? 'them' : 'it'}.</p>` : ''}
+  route('GET', '/f/:factoryId/keys', async (context, { factoryId }) => {
+    const reply = await context.run({ operation: 'keys.list', factoryId });
+    const keys = (reply.body.keys ?? []) as Json[];
+    const exposed = keys.filter((key) => key.exposed && key.status !== 'revoked').length;
+    const list =
+      reply.status !== 200
+        ? errorBox(reply.status, reply.body.error)
+        : keys.length === 0
+          ? html`<p class="empty">This factory has no keys yet.</p>`
+          : html`${exposed > 0 ? html`<p class="error" role="alert">${exposed} active secret key${exposed > 1 ? 's were' : ' was'} seen at the ingest API (in a web page): revoke and replace ${exposed > 1 ? 'them' : 'it'}.</p>` : ''}
 <div class="table-wrap"><table class="list" id="keys"><thead><tr><th scope="col">Key id</th><th scope="col">Type</th><th scope="col">Hint</th><th scope="col">Status</th><th scope="col">Rate limit</th><th scope="col">Origins</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Exposed</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${keys.map(keyRow)}</tbody></table></div>`;
-      sendHtml(
-        context.res,
-        reply.status,
-        page({
-          title: 'Keys',
-          factoryId: fac,
-          section: 'keys',
-          where: context.client.where,
-          csrfToken: context.session.csrfToken,
-          scripts: ['keys.js'],
-          body: html`<h1>Keys</h1>${list}
-<div class="confirm card" id="revoke-confirm" hidden data-factory="${fac}">
+    renderPage(context, reply.status, {
+      title: 'Keys',
+      factoryId,
+      section: 'keys',
+      scripts: ['keys.js'],
+      body: html`<h1>Keys</h1>${list}
+<div class="confirm card" id="revoke-confirm" hidden data-factory="${factoryId}">
 <p id="revoke-text"></p>
 <button type="button" class="danger" id="revoke-yes">Yes, revoke</button> <button type="button" id="revoke-no">Cancel</button>
 <div class="result" id="revoke-result" role="status" aria-live="polite"></div>
 </div>
-${createForm(fac)}`,
-        }),
-      );
-    },
-  },
+${createForm(factoryId)}`,
+    });
+  }),
 ];

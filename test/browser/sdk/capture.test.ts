@@ -35,9 +35,9 @@ const SCRIPT_ERROR_SKIP: Partial<Record<string, string>> = {
   firefox: 'Firefox ESR 153 shows this page the other origin\'s error in full, with no "Script error." to drop',
 };
 
-/** Firefox sends the first request a closing tab makes, and drops most of the others (bench/sdk-close-tab.md). */
+/** Firefox drops close-time requests of a tab closed alone in its process, its own control's too (bench/sdk-close-tab.md). */
 const CLOSE_TIME_SKIP: Partial<Record<string, string>> = {
-  firefox: 'Firefox ESR 153 drops the second close-time request of a tab closed alone in its process (bench/sdk-close-tab.md)',
+  firefox: 'Firefox ESR 153 drops close-time beacons of a tab closed alone in its process, a plain page\'s too: 20 to 28 of 50 on a loaded machine (bench/sdk-close-tab.md)',
 };
 
 /** Tabs an error is thrown in and closed 10 ms later: enough for a rate (the issue asks for 19 of 20 at least). */
@@ -133,7 +133,7 @@ describe.each(engineCases())('in $engine', ({ engine: name }) => {
     await page.close();
   });
 
-  engineTest('the events waiting in the batching window when the tab closes arrive once (one beacon)', undefined, async () => {
+  engineTest('the events waiting in the batching window when the tab closes arrive once (one beacon)', CLOSE_TIME_SKIP[name], async () => {
     const { factoryId, page } = await openPage('/closing', { flushDelayMs: 60_000 });
     // The first leaves at once and opens a minute's window; the other 14 wait in it when the tab closes.
     await page.evaluate(`for (let i = 1; i <= 15; i++) ContactsIngest.captureMessage('closing ' + i)`);

@@ -69,12 +69,17 @@ describe.each(engineCases())('in $engine', ({ engine: name }) => {
   }
 
   const statuses = (key: string) => wire.of(key).map((request) => request.status);
+  /** storedWhen, whose timeout also says what the API answered the page (through the recording proxy). */
+  const storedOrWhy = (factoryId: string, key: string, what: string, done: (events: Record<string, any>[]) => boolean, timeoutMs?: number) =>
+    storedWhen(factoryId, what, done, timeoutMs).catch((error: Error) => {
+      throw new Error(`${error.message}; the API answered this page's requests: ${JSON.stringify(statuses(key))}`);
+    });
 
   engineTest('with the key\'s rate limit set low, every event still arrives once the Retry-After wait is over', undefined, async () => {
     // 60 a minute: a burst of 6 after the first, then one a second. One event per request: ten requests, some refused.
     const { factoryId, key, page } = await openPage('/limited', { maxBatchEvents: 1, flushDelayMs: 0 }, { rateLimit: 60 });
     const ids = (await page.evaluate(`[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map(function (n) { return ContactsIngest.captureMessage('limited ' + n); })`)) as string[];
-    const events = await storedWhen(factoryId, 'all ten events', (found) => found.length >= 10, 60_000);
+    const events = await storedOrWhy(factoryId, key, 'all ten events', (found) => found.length >= 10, 60_000);
     expect(events.map((event) => event.message).sort()).toEqual(ids.map((_, i) => `limited ${i + 1}`).sort());
     // Refused with 429, then sent again as they were: the same eventIds.
     expect(statuses(key)).toContain(429);
@@ -124,7 +129,7 @@ describe.each(engineCases())('in $engine', ({ engine: name }) => {
   engineTest('events queued while the API cannot be reached arrive once it can again, each stored once', undefined, async () => {
     const { factoryId, key, page } = await openPage('/outage', { retryBaseMs: 100, retryMaxMs: 400, maxRetries: 1000 });
     await page.evaluate(`ContactsIngest.captureMessage('before the outage')`);
-    await storedWhen(factoryId, 'the first event', (found) => found.length === 1);
+    await storedOrWhy(factoryId, key, 'the first event', (found) => found.length === 1);
     wire.cutOff(true);
     try {
       const ids = (await page.evaluate(`[1, 2, 3].map(function (n) { return ContactsIngest.captureMessage('during the outage ' + n); })`)) as string[];
@@ -132,7 +137,7 @@ describe.each(engineCases())('in $engine', ({ engine: name }) => {
       await until('failed requests', () => (statuses(key).filter((status) => status === 'failed').length >= 2 ? true : undefined));
       await page.evaluate(`ContactsIngest.captureMessage('still down')`);
       wire.cutOff(false);
-      const events = await storedWhen(factoryId, 'five events', (found) => found.length >= 5, 60_000);
+      const events = await storedOrWhy(factoryId, key, 'five events', (found) => found.length >= 5, 60_000);
       expect(await page.evaluate('ContactsIngest.flush(30000)')).toBe(true);
       expect((await storedReports(factoryId)).map((event) => event.message).sort()).toEqual(
         ['before the outage', 'during the outage 1', 'during the outage 2', 'during the outage 3', 'still down'].sort(),
@@ -206,7 +211,7 @@ describe.each(engineCases())('in $engine', ({ engine: name }) => {
       Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
       document.dispatchEvent(new Event('visibilitychange'));
     })()`);
-    const events = await storedWhen(factoryId, 'eleven events', (found) => found.length >= 11);
+    const events = await storedOrWhy(factoryId, key, 'eleven events', (found) => found.length >= 11);
     const beacons = (await page.evaluate('beacons')) as { bytes: number; ok: boolean; keyInQuery: boolean }[];
     // The whole batch was refused, then its halves tried in turn; some halves went (the rest by fetch). Few
     // requests in all: the API allows a burst of 7 a minute from one address and key, and a beacon's 429 is never seen.

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { controlDependencies } from '../../lambda/control/dependencies';
-import { handleControlRequest } from '../../lambda/control/operations';
+import { handleControlRequest } from '../../lambda/control/handle-request';
 import { seedDemo, type Demo } from '../../tools/control-room/demo-data';
 import { CONTROL_ROOM_ARN, loadControlHandler } from '../support/control';
 import { newFactoryId, startLocalApi, tables, testDoc, type LocalApi } from '../support/local-api';
@@ -112,8 +112,12 @@ describe('reports', () => {
   });
 });
 
-test('a control room wired without the keys table answers 500 and logs that key operations are not configured', async () => {
+test('a control room wired without the keys table answers 500 saying that key operations are not configured, and logs it', async () => {
   const deps = controlDependencies(testDoc(), tables, 'Test Platform');
   const answer = await handleControlRequest(deps, { operation: 'keys.list', factoryId: fac() }, { principal: CONTROL_ROOM_ARN });
-  expect(answer).toMatchObject({ status: 500, audit: { errorClass: 'NotConfiguredError', error: expect.stringMatching(/not configured/) } });
+  expect(answer).toMatchObject({
+    status: 500,
+    body: { error: 'key operations are not configured on this control room (no keys table)' },
+    audit: { errorClass: 'ControlError', error: expect.stringMatching(/not configured/) },
+  });
 });

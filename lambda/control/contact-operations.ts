@@ -1,0 +1,182 @@
+import * as z from 'zod/mini';
+import { clearableField, type ClearableField } from '../domain/cleared';
+import { encodeCursor } from '../enrichment/cursor';
+import type { StoredContact } from '../enrichment/ports';
+import { csvHeader, EXPORT_FORMATS, exportRow } from './export-format';
+import { companyId, contactId, cursor, factoryId, limit } from './fields';
+import { ControlError, operation, withCursor } from './operation';
+import type { Page } from './ports';
+import { runClear } from './run-clear';
+import { companyView, controlView, type ControlContact } from './view';
+
+/** Page sizes: lists answer at most LIST_MAX, an export page at most EXPORT_MAX (both also bounded in bytes). */
+export const LIST_DEFAULT = 100;
+export const LIST_MAX = 1000;
+export const EXPORT_DEFAULT = 1000;
+export const EXPORT_MAX = 5000;
+export const REASON_MAX = 500;
+
+/**
+ * An answer stays under the function URL's 6 MB response limit with room to
+ * spare: a page ends early (with a cursor) rather than grow past this.
+ */
+export const ANSWER_BUDGET_BYTES = 5_000_000;
+
+/** A date (UTC midnight) or a date-time with Z or an offset: a time without a zone would mean different instants. */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
+function normalizedInstant(value: string): string {
+  const time = Date.parse(value);
+  const [year, month, day] = value.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const calendar = new Date(Date.UTC(year, month - 1, day));
+  // Date.parse rolls 2026-02-31 over into March: a day that does not exist is refused instead.
+  if (Number.isNaN(time) || calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day) {
+    throw new ControlError(400, `updatedSince "${value}" is not a real date`);
+  }
+  return new Date(time).toISOString();
+}
+
+function fieldsToClear(names: string[]): ClearableField[] {
+  const fields = new Set<ClearableField>();
+  for (const name of names) {
+    const field = clearableField(name);
+    if (!field) throw new ControlError(400, `field "${name}" cannot be cleared: the control room clears name, title, phone, page, location and company`);
+    fields.add(field);
+  }
+  return [...fields];
+}
+
+/** Takes items while their serialized size fits the budget; a cursor at the last one taken when it cut the page short. */
+function withinBudget<T>(factoryId: string, page: Page<T>, size: (item: T) => number, keyOf: (item: T) => string): Page<T> {
+  let used = 0;
+  const items: T[] = [];
+  for (const item of page.items) {
+    used += size(item);
+    if (used > ANSWER_BUDGET_BYTES && items.length > 0) {
+      return { items, next: encodeCursor(factoryId, keyOf(items[items.length - 1] as T)) };
+    }
+    items.push(item);
+  }
+  return { items, next: page.next };
+}
+
+const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value)) + 1;
+
+function contactPage(factoryId: string, page: Page<StoredContact>) {
+  const views = page.items.map(controlView);
+  const fitted = withinBudget<ControlContact>(factoryId, { items: views, next: page.next }, jsonBytes, (contact) => contact.id);
+  return { contacts: fitted.items, ...withCursor(fitted.next) };
+}
+
+const notFound = (factoryId: string, contactId: string) => new ControlError(404, `no contact ${contactId} in ${factoryId}`);
+
+/** The contacts and companies of a factory (docs/control-room.md#lists-and-exports, #clearing-a-field). */
+export const CONTACT_OPERATIONS = {
+  'contacts.list': operation({
+    request: z.strictObject({
+      factoryId,
+      enriched: z.optional(z.boolean({ error: 'enriched must be true or false' })),
+      updatedSince: z.optional(
+        z.string({ error: 'updatedSince must be a string' }).check(
+          z.regex(ISO_INSTANT, { error: 'updatedSince must be an ISO 8601 date or date-time with a zone, like 2026-11-21 or 2026-11-21T09:30:00Z' }),
+        ),
+      ),
+      limit: limit(LIST_MAX),
+      cursor,
+    }),
+    defaults: (request) => ({
+      ...request,
+      limit: request.limit ?? LIST_DEFAULT,
+      ...(request.updatedSince === undefined ? {} : { updatedSince: normalizedInstant(request.updatedSince) }),
+    }),
+    run: async (request, { deps }) => {
+      const filter = { enriched: request.enriched, updatedSince: request.updatedSince };
+      const page = await deps.store.listContacts(request.factoryId, { filter, cursor: request.cursor, limit: request.limit });
+      const body = contactPage(request.factoryId, page);
+      return { body, audit: { count: body.contacts.length, more: body.cursor !== undefined } };
+    },
+  }),
+
+  'contacts.show': operation({
+    request: z.strictObject({ factoryId, contactId }),
+    run: async ({ factoryId, contactId }, { deps }) => {
+      const contact = await deps.store.getContact(factoryId, contactId);
+      if (!contact) throw notFound(factoryId, contactId);
+      const [company, passes] = await Promise.all([
+        contact.companyId === undefined ? undefined : deps.store.findCompany(factoryId, contact.companyId),
+        deps.store.passMarkers(factoryId, contact.id),
+      ]);
+      return { body: { contact: controlView(contact), ...(company ? { company: companyView(company) } : {}), passes }, audit: {} };
+    },
+  }),
+
+  'contacts.export': operation({
+    request: z.strictObject({
+      factoryId,
+      format: z.optional(z.enum(EXPORT_FORMATS, { error: 'format must be "jsonl" or "csv"' })),
+      limit: limit(EXPORT_MAX),
+      cursor,
+    }),
+    defaults: (request) => ({ ...request, format: request.format ?? 'jsonl', limit: request.limit ?? EXPORT_DEFAULT }),
+    run: async (request, { deps }) => {
+      const { factoryId, format } = request;
+      const page = await deps.store.listContacts(factoryId, { filter: {}, cursor: request.cursor, limit: request.limit });
+      const rows = page.items.map((contact) => ({ id: contact.id, line: exportRow(format, controlView(contact)) }));
+      // The header goes with the first page only, so the pages concatenated are one file.
+      const header = format === 'csv' && request.cursor === undefined ? csvHeader() : '';
+      const fitted = withinBudget(factoryId, { items: rows, next: page.next }, (row) => jsonBytes(row.line), (row) => row.id);
+      const data = header + fitted.items.map((row) => row.line).join('');
+      return {
+        body: { format, count: fitted.items.length, data, ...withCursor(fitted.next) },
+        audit: { format, count: fitted.items.length, more: fitted.next !== undefined },
+      };
+    },
+  }),
+
+  'contacts.clear': operation({
+    request: z.strictObject({
+      factoryId,
+      contactId,
+      fields: z
+        .array(z.string({ error: 'fields must be field names' }), { error: 'fields must be a list of field names' })
+        .check(z.minLength(1, { error: 'fields must name at least one field' })),
+      reason: z.optional(
+        z.string({ error: 'reason must be a string' }).check(z.maxLength(REASON_MAX, { error: `reason must be at most ${REASON_MAX} characters` })),
+      ),
+    }),
+    defaults: (request) => ({ ...request, fields: fieldsToClear(request.fields) }),
+    run: async (request, { deps, caller, now }) => {
+      const { factoryId, contactId, fields, reason } = request;
+      const result = await runClear(deps.store, factoryId, contactId, { fields, by: caller.principal, reason, at: now.toISOString() });
+      if (result.outcome === 'not-found') throw notFound(factoryId, contactId);
+      const { cleared, alreadyEmpty, changed } = result;
+      return {
+        body: { contact: controlView(result.contact), cleared, alreadyEmpty, changed },
+        // Field names only: the values cleared never reach the log.
+        audit: { fields, cleared, alreadyEmpty, changed, reasonGiven: reason !== undefined },
+      };
+    },
+  }),
+
+  'companies.list': operation({
+    request: z.strictObject({ factoryId, limit: limit(LIST_MAX), cursor }),
+    defaults: (request) => ({ ...request, limit: request.limit ?? LIST_DEFAULT }),
+    run: async (request, { deps }) => {
+      const page = await deps.store.listCompanies(request.factoryId, request.cursor, request.limit);
+      return {
+        body: { companies: page.items.map(companyView), ...withCursor(page.next) },
+        audit: { count: page.items.length, more: page.next !== undefined },
+      };
+    },
+  }),
+
+  'companies.contacts': operation({
+    request: z.strictObject({ factoryId, companyId, limit: limit(LIST_MAX), cursor }),
+    defaults: (request) => ({ ...request, limit: request.limit ?? LIST_DEFAULT }),
+    run: async (request, { deps }) => {
+      const page = await deps.store.contactsOfCompany(request.factoryId, request.companyId, request.cursor, request.limit);
+      const body = contactPage(request.factoryId, page);
+      return { body, audit: { companyId: request.companyId, count: body.contacts.length, more: body.cursor !== undefined } };
+    },
+  }),
+};

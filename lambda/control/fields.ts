@@ -1,0 +1,46 @@
+import * as z from 'zod/mini';
+import { KEY_ID_PATTERN } from '../domain/api-key';
+import { COMPANY_ID_PATTERN } from '../domain/company-id';
+import { CONTACT_ID_PATTERN } from '../domain/contact-id-digest';
+import { FACTORY_ID_PATTERN } from '../domain/factory-id';
+
+/**
+ * The request fields the control room's operations share, each with the one
+ * message it gives: ids, cursors, page sizes. An operation's table
+ * (contact-operations.ts and its siblings) builds its requests from these.
+ */
+
+/**
+ * An issue id as the ingest API makes it (lambda/ingest/fingerprint.ts: `iss_`
+ * and 20 hex characters). Here because the control-room function carries
+ * none of the ingest API's modules (test/repo/import-graph.test.ts).
+ */
+export const ISSUE_ID_PATTERN = /^iss_[0-9a-f]{20}$/;
+
+/** An event's or a feature request's id as stored and listed: a lowercase UUID (the ingest API lowercases what it is sent). */
+export const REPORT_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A string field of one shape, with the message a wrong value gets. */
+const id = (name: string, pattern: RegExp, shape: string) =>
+  z.string({ error: `${name} must be a string` }).check(z.regex(pattern, { error: `${name} must be ${shape}` }));
+
+export const factoryId = z.string({ error: 'factoryId must be a string like "fac_acme"' }).check(
+  z.regex(FACTORY_ID_PATTERN, { error: 'factoryId must look like "fac_acme"' }),
+);
+export const contactId = id('contactId', CONTACT_ID_PATTERN, 'a contact id: ct_ + 16 hex characters');
+export const companyId = id('companyId', COMPANY_ID_PATTERN, 'a company id: co_ + 16 hex characters');
+export const keyId = id('keyId', KEY_ID_PATTERN, 'a key id: key_ + 16 hex characters');
+export const issueId = id('issueId', ISSUE_ID_PATTERN, 'an issue id: iss_ + 20 hex characters (from `reports issues`)');
+export const reportId = (name: 'eventId' | 'requestId') => id(name, REPORT_ID_PATTERN, 'a lowercase UUID, as the reports list shows it');
+
+/** Where a list goes on: the string a previous page answered, opaque to the caller. */
+export const cursor = z.optional(z.string({ error: 'cursor must be the string a previous answer returned' }));
+
+/** An optional whole number from 1 to `max` (a page size, a rate limit), with the one message every operation gives for it. */
+export function upTo(name: string, max: number) {
+  const error = `${name} must be a whole number from 1 to ${max}`;
+  return z.optional(z.number({ error }).check(z.int({ error }), z.minimum(1, { error }), z.maximum(max, { error })));
+}
+
+/** A page size: `limit`, at most `max`. */
+export const limit = (max: number) => upTo('limit', max);

@@ -1,0 +1,71 @@
+import * as z from 'zod/mini';
+import type { KeyType } from '../domain/api-key';
+import { normalizeOriginList } from '../domain/origins';
+import { factoryId, keyId, upTo } from './fields';
+import { ControlError, operation } from './operation';
+import type { ControlDependencies } from './ports';
+
+/** The most requests per minute a key may be given (as `keys create --rate-limit`). */
+export const KEY_RATE_LIMIT_MAX = 1_000_000;
+
+/** A publishable key's origins, normalized as the ingest API matches them (lambda/domain/origins.ts). */
+const origins = z.optional(
+  z.pipe(
+    z.array(z.string({ error: 'origins must be website origins like "https://app.example.com"' }), { error: 'origins must be a list of website origins' }),
+    z.transform((list, ctx) => {
+      const checked = normalizeOriginList(list);
+      if (checked.ok) return checked.origins;
+      ctx.issues.push({ code: 'custom', message: `origins: ${checked.problem}`, input: list });
+      return z.NEVER;
+    }),
+  ),
+);
+
+function keyAdmin(deps: ControlDependencies) {
+  if (!deps.keys) throw new ControlError(500, 'key operations are not configured on this control room (no keys table)');
+  return deps.keys;
+}
+
+/** Keys: issued, listed and revoked by an operator, audited (docs/keys.md). The audit names key ids, never a secret. */
+export const KEY_OPERATIONS = {
+  'keys.list': operation({
+    request: z.strictObject({ factoryId }),
+    run: async ({ factoryId }, { deps }) => {
+      const keys = await keyAdmin(deps).admin.list(factoryId);
+      return { body: { factoryId, keys }, audit: { count: keys.length } };
+    },
+  }),
+
+  'keys.create': operation({
+    request: z.strictObject({
+      factoryId,
+      type: z.optional(z.enum(['secret', 'publishable'], { error: 'type must be "secret" or "publishable"' })),
+      origins,
+      rateLimit: upTo('rateLimit', KEY_RATE_LIMIT_MAX),
+    }),
+    defaults: (request) => {
+      const type: KeyType = request.type ?? 'secret';
+      const given = request.origins ?? [];
+      if (type === 'secret' && given.length > 0) throw new ControlError(400, 'origins are only for publishable keys');
+      if (type === 'publishable' && given.length === 0) throw new ControlError(400, 'a publishable key needs at least one origin (the website it is used on)');
+      return { factoryId: request.factoryId, type, origins: given, rateLimit: request.rateLimit };
+    },
+    run: async (request, { deps, now }) => {
+      const { factoryId, type } = request;
+      const { admin, defaultRateLimit } = keyAdmin(deps);
+      const rateLimit = request.rateLimit ?? (type === 'secret' ? defaultRateLimit : undefined);
+      const created = await admin.create({ factoryId, type, rateLimit, ...(type === 'publishable' ? { origins: request.origins } : {}), now });
+      // The secret goes to the caller once and never into the audit line.
+      return { body: { ...created }, audit: { keyId: created.keyId, type, rateLimit: created.rateLimit, origins: created.origins?.length } };
+    },
+  }),
+
+  'keys.revoke': operation({
+    request: z.strictObject({ factoryId, keyId }),
+    run: async ({ factoryId, keyId }, { deps, now }) => {
+      const revoked = await keyAdmin(deps).admin.revoke(keyId, now, factoryId);
+      if (!revoked) throw new ControlError(404, `no key ${keyId} in ${factoryId}`);
+      return { body: { ...revoked }, audit: { keyId } };
+    },
+  }),
+};

@@ -1,0 +1,81 @@
+import { ISSUE_STATUSES } from '../../../lambda/issues/issue';
+import { REPORTS_DEFAULT } from '../../../lambda/control/report-operations';
+import type { RouteContext } from '../context';
+import { appLink, errorBox, summary, text, time } from '../display';
+import { html, path } from '../html';
+import { details, eventHeadline, renderReportsPage } from './report-layout';
+
+type Json = Record<string, unknown>;
+
+const STATUSES: readonly string[] = ISSUE_STATUSES;
+
+/** The issues, most recently seen first, of one status (open unless the filter says otherwise) or of all. */
+export async function issueList(context: RouteContext, factoryId: string): Promise<void> {
+  const status = context.url.searchParams.get('status') ?? 'open';
+  const reply = await context.run({ operation: 'issues.list', factoryId, limit: REPORTS_DEFAULT, ...(STATUSES.includes(status) ? { status } : {}) });
+  const issues = (reply.body.issues ?? []) as Json[];
+  const filtered = (reply.body.filtered ?? {}) as Json;
+  const filteredTotal = Object.values(filtered).reduce<number>((sum, count) => sum + (typeof count === 'number' ? count : 0), 0);
+  const filter = html`<form class="filters" method="get" action="${path`/f/${factoryId}/reports/issues`}" aria-label="Filter issues">
+<label>Status <select name="status">${[...STATUSES, 'any'].map((name) => html`<option value="${name}"${name === status ? html` selected` : ''}>${name}</option>`)}</select></label>
+<button type="submit">Filter</button></form>`;
+  const list =
+    reply.status !== 200
+      ? errorBox(reply.status, reply.body.error)
+      : issues.length === 0
+        ? html`<p class="empty">No ${STATUSES.includes(status) ? status : ''} issues.</p>`
+        : html`<div class="table-wrap"><table class="list" id="issues"><thead><tr><th scope="col">Last seen</th><th scope="col">Issue</th><th scope="col">Events</th><th scope="col">Status</th><th scope="col">First seen</th><th scope="col">Last release</th></tr></thead>
+<tbody>${issues.map(
+            (issue) => html`<tr><td>${time(issue.lastSeen)}</td>
+<td>${appLink(['f', factoryId, 'reports', 'issues', issue.issueId], summary(issue.title) || '(no title)')}</td>
+<td>${text(issue.count)}</td><td>${text(issue.status)}${typeof issue.regressions === 'number' && issue.regressions > 0 ? ' (regressed)' : ''}</td>
+<td>${time(issue.firstSeen)}</td><td>${text(issue.lastRelease)}</td></tr>`,
+          )}</tbody></table></div>`;
+  const note = html`<p class="muted">Events grouped by fingerprint, most recently seen first, with exact counts.${filteredTotal > 0 ? ` ${filteredTotal} filtered event${filteredTotal > 1 ? 's' : ''} (browser extensions, cross-origin "Script error.") opened no issue.` : ''}</p>`;
+  renderReportsPage(context, factoryId, 'issues', { title: 'Issues', body: html`${note}${filter}${list}` }, reply.status);
+}
+
+/** Resolve, Ignore, Reopen: the buttons for the statuses the issue is not in (assets/issues.js runs them). */
+function statusButtons(factoryId: string, issueId: string, current: string) {
+  const button = (status: string, operation: string, label: string) =>
+    current !== status ? html`<button type="button" class="issue-status" data-operation="${operation}">${label}</button> ` : '';
+  return html`<div class="actions" id="issue-actions" data-factory="${factoryId}" data-issue="${issueId}">
+${button('resolved', 'issues.resolve', 'Resolve')}${button('ignored', 'issues.ignore', 'Ignore')}${button('open', 'issues.reopen', 'Reopen')}
+<div class="result" id="issue-result" role="status" aria-live="polite"></div></div>`;
+}
+
+/** One issue: everything it holds, its latest events, and its status buttons. */
+export async function issuePage(context: RouteContext, factoryId: string, issueId: string): Promise<void> {
+  const reply = await context.run({ operation: 'issues.show', factoryId, issueId });
+  const issue = reply.body.issue as Json | undefined;
+  const back = html`<p><a href="${path`/f/${factoryId}/reports/issues`}">Back to the issues</a></p>`;
+  if (reply.status !== 200 || !issue) {
+    renderReportsPage(context, factoryId, 'issues', { title: issueId, body: html`${back}${errorBox(reply.status, reply.body.error)}` }, reply.status);
+    return;
+  }
+  const events = (reply.body.events ?? []) as Json[];
+  const latest =
+    events.length === 0
+      ? html`<p class="empty">No events kept (past their retention).</p>`
+      : html`<div class="table-wrap"><table class="list" id="issue-events"><thead><tr><th scope="col">Received</th><th scope="col">Message</th><th scope="col">Release</th><th scope="col">Page</th></tr></thead>
+<tbody>${events.map(
+          (event) => html`<tr><td>${time(event.receivedAt)}</td>
+<td>${appLink(['f', factoryId, 'reports', 'events', event.eventId], eventHeadline(event))}</td>
+<td>${text(event.release)}</td><td>${summary(event.pageUrl, 60)}</td></tr>`,
+        )}</tbody></table></div>`;
+  const heading = summary(issue.title, 200) || '(no title)';
+  const order = ['issueId', 'status', 'count', 'firstSeen', 'lastSeen', 'firstRelease', 'lastRelease', 'regressions', 'regressedAt', 'statusChangedAt', 'statusChangedBy', 'lastEventId', 'fingerprint'];
+  renderReportsPage(
+    context,
+    factoryId,
+    'issues',
+    {
+      title: heading,
+      scripts: ['issues.js'],
+      body: html`${back}<h2 class="report-title">${heading}</h2>${statusButtons(factoryId, issueId, text(issue.status))}
+${details(issue, order)}
+<h3>Latest events</h3>${latest}`,
+    },
+    200,
+  );
+}

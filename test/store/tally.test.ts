@@ -1,0 +1,109 @@
+import fc from 'fast-check';
+import { randomUUID } from 'node:crypto';
+import { withGrouping } from '../../lambda/ingest/receive-events';
+import type { StoredEvent } from '../../lambda/issues/stored-event';
+import { MemoryReportStore } from '../../lambda/memory/memory-report-store';
+import { DynamoIssueStore } from '../../lambda/store/dynamo-issue-store';
+import { padSequence, DynamoTallyStore } from '../../lambda/store/tally-writes';
+import type { SequencedEvent } from '../../lambda/tally/ports';
+import { tallyBatch } from '../../lambda/tally/tally-batch';
+import { newFactoryId, tables, testDoc } from '../support/local-api';
+
+/**
+ * The tally's exactly-once promise (docs/report-issues.md#exact-counts) on
+ * DynamoDB Local, with the stream's deliveries played by the test: batches
+ * of one shard handed over in order, some handed over again (Lambda retries a
+ * failed batch), cut elsewhere the second time, and by two consumers at
+ * once; and records of several shards interleaved. Whatever the deliveries,
+ * every issue counts each of its events once, as the in-memory store does.
+ * The events are not written to the table (the run's tally would count them
+ * from the real stream, a stream of its own): the deliveries here are the
+ * only ones.
+ */
+const doc = testDoc();
+const T0 = Date.parse('2031-03-01T12:00:00Z');
+
+function events(factoryId: string, groups: number[], firstMs: number): StoredEvent[] {
+  return groups.map((group, i) =>
+    withGrouping({
+      factoryId,
+      keyId: 'key_tally',
+      origin: 'https://a.com',
+      receivedAt: new Date(firstMs + i * 700).toISOString(),
+      expiresAt: Math.floor(firstMs / 1000) + 86_400,
+      writeToken: `w${i}`,
+      eventId: randomUUID(),
+      type: 'error',
+      ...(group < 0 ? { message: 'Script error.' } : { message: `boom ${i}`, fingerprint: [`group ${group}`] }),
+      release: `web@${i % 3}`,
+    }),
+  );
+}
+
+/**
+ * One delivery of a shard's records: a contiguous run of them, `size` long,
+ * from `from` or from the first record never delivered, whichever comes
+ * first: a stream hands a shard's records over in order the first time, and
+ * again (a retry) only from a place it had already reached.
+ */
+const delivery = fc.record({ from: fc.nat(40), size: fc.integer({ min: 1, max: 12 }), consumer: fc.constantFrom(0, 1) });
+
+test('every event of an issue is counted once whatever the deliveries: repeated, cut elsewhere, by two consumers at once, over two shards', async () => {
+  const issues = new DynamoIssueStore(doc, tables.reports);
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(fc.constantFrom(0, 1, 2, -1), { minLength: 5, maxLength: 30 }),
+      fc.array(delivery, { minLength: 1, maxLength: 12 }),
+      async (groups, deliveries) => {
+        const factoryId = newFactoryId('tally');
+        const stored = events(factoryId, groups, T0);
+        // Two shards: even events in one, odd in the other, each in its own order.
+        const shards = [0, 1].map((shard) => stored.flatMap((event, i): SequencedEvent[] => (i % 2 === shard ? [{ seq: padSequence(String(1000 + i)), event }] : [])));
+        const consumers = [new DynamoTallyStore(doc, tables.reports), new DynamoTallyStore(doc, tables.reports)];
+        // Deliveries (repeats and overlaps included), two at a time; then the whole of each shard once, as Lambda gets there in the end.
+        const reached = [0, 0];
+        for (let i = 0; i < deliveries.length; i += 2) {
+          await Promise.all(
+            deliveries.slice(i, i + 2).map(({ from, size, consumer }, j) => {
+              const s = (i + j) % 2;
+              const shard = shards[s] as SequencedEvent[];
+              const start = Math.min(from, reached[s] as number);
+              reached[s] = Math.max(reached[s] as number, start + size);
+              return tallyBatch(consumers[consumer] as DynamoTallyStore, `shard${s}`, shard.slice(start, start + size));
+            }),
+          );
+        }
+        await Promise.all(shards.map((shard, s) => tallyBatch(consumers[0] as DynamoTallyStore, `shard${s}`, shard)));
+        const memory = new MemoryReportStore();
+        await memory.putEvents(stored);
+        const nowMs = T0 + 60_000;
+        const strip = (list: { issueId: string; count: number; firstSeen: string; status: string }[]) =>
+          list.map(({ issueId, count, firstSeen, status }) => ({ issueId, count, firstSeen, status })).sort((a, b) => (a.issueId < b.issueId ? -1 : 1));
+        expect(strip(await issues.listIssues(factoryId, { limit: 10, nowMs }))).toEqual(strip(await memory.listIssues(factoryId, { limit: 10, nowMs })));
+        expect((await issues.filteredCounts(factoryId)).counts).toEqual((await memory.filteredCounts(factoryId)).counts);
+      },
+    ),
+    { numRuns: 12 },
+  );
+}, 180_000);
+
+test('an issue item written before marks existed (the design before) is counted on, from its count, once', async () => {
+  const factoryId = newFactoryId('tally');
+  const [first, ...rest] = events(factoryId, [0, 0, 0, 0], T0);
+  const { PutCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { issueKey, issueFeedOf } = await import('../../lambda/store/issue-items');
+  const issueId = (first as StoredEvent).issueId as string;
+  // As the transaction of the design before left it: a count, no marks, no counts per period.
+  await doc.send(
+    new PutCommand({
+      TableName: tables.reports,
+      Item: { pk: issueKey(factoryId, issueId), feed: issueFeedOf(factoryId, 'open'), receivedAt: first?.receivedAt, factoryId, fingerprint: ['custom', 'group 0'], title: 'boom 0', count: 7, firstSeen: first?.receivedAt, lastSeen: first?.receivedAt, lastEventId: first?.eventId, status: 'open', expiresAt: Math.floor(T0 / 1000) + 86_400 },
+    }),
+  );
+  const batch = rest.map((event, i) => ({ seq: padSequence(String(10 + i)), event }));
+  const store = new DynamoTallyStore(doc, tables.reports);
+  await tallyBatch(store, 'shardX', batch);
+  await tallyBatch(store, 'shardX', batch);
+  const issue = await new DynamoIssueStore(doc, tables.reports).getIssue(factoryId, issueId, T0 + 60_000);
+  expect(issue).toMatchObject({ count: 10, firstSeen: first?.receivedAt });
+});

@@ -1,0 +1,68 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import * as ts from 'typescript';
+
+/**
+ * The project's own import graph as the source says it, type imports
+ * included (`import type`, `export … from`, `import()`): what a bundler's
+ * graph leaves out, since types never reach a bundle. For the layout rules
+ * (test/repo/layout.test.ts, test/repo/import-cycles.test.ts).
+ */
+
+/** Every .ts file under `dir` (relative to `root`), as a path relative to `root`. */
+export function sourceFiles(root: string, dir: string): string[] {
+  return readdirSync(join(root, dir)).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(join(root, path)).isDirectory() ? sourceFiles(root, path) : path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Every module specifier a file imports or re-exports: static, dynamic and type-only alike. */
+export function specifiersOf(root: string, file: string): string[] {
+  return ts.preProcessFile(readFileSync(join(root, file), 'utf8'), true, true).importedFiles.map((imported) => imported.fileName);
+}
+
+/** A relative specifier as the file it names (`.ts` or a folder's index.ts); undefined for a package. */
+function resolve(root: string, from: string, specifier: string): string | undefined {
+  if (!specifier.startsWith('.')) return undefined;
+  const base = join(dirname(from), specifier);
+  return [`${base}.ts`, join(base, 'index.ts')].find((candidate) => existsSync(join(root, candidate)));
+}
+
+/** The graph of `files`: each file with the files of the project it imports. */
+export function importGraph(root: string, files: readonly string[]): Map<string, string[]> {
+  return new Map(files.map((file) => [file, specifiersOf(root, file).flatMap((specifier) => resolve(root, file, specifier) ?? [])]));
+}
+
+/** The import cycles of a graph: each a set of modules that reach one another, sorted (Tarjan's strongly connected components). */
+export function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (module: string) => {
+    index.set(module, index.size);
+    low.set(module, index.get(module) as number);
+    stack.push(module);
+    onStack.add(module);
+    for (const imported of graph.get(module) ?? []) {
+      if (!index.has(imported)) {
+        visit(imported);
+        low.set(module, Math.min(low.get(module) as number, low.get(imported) as number));
+      } else if (onStack.has(imported)) {
+        low.set(module, Math.min(low.get(module) as number, index.get(imported) as number));
+      }
+    }
+    if (low.get(module) !== index.get(module)) return;
+    const members: string[] = [];
+    for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+      onStack.delete(top);
+      members.push(top);
+      if (top === module) break;
+    }
+    if (members.length > 1 || (graph.get(module) ?? []).includes(module)) cycles.push(members.sort());
+  };
+  for (const module of graph.keys()) if (!index.has(module)) visit(module);
+  return cycles.sort((a, b) => (a[0] as string).localeCompare(b[0] as string));
+}
