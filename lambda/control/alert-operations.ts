@@ -8,7 +8,7 @@ import { testPayload } from '../alerts/payload';
 import { ALERT_RETENTION_DAYS, DESTINATIONS_MAX, PREVIOUS_SECRET_HOURS, type AlertStore, type Delivery, type Destination } from '../alerts/ports';
 import { SPIKE_FLOOR_RANGE, SPIKE_MULTIPLE_RANGE, settingsOf } from '../alerts/settings';
 import { newWebhookSecret, testWebhookId } from '../alerts/signature';
-import { cursor, factoryId, upTo } from './fields';
+import { between, cursor, factoryId, upTo } from './fields';
 import { ControlError, operation } from './operation';
 import type { AlertOperationsDependencies, ControlDependencies } from './ports';
 
@@ -283,12 +283,9 @@ export const ALERT_OPERATIONS = {
   }),
 
   'alerts.configure': operation({
-    request: z.strictObject({ factoryId, spikeMultiple: upTo('spikeMultiple', SPIKE_MULTIPLE_RANGE.max), spikeFloor: upTo('spikeFloor', SPIKE_FLOOR_RANGE.max) }),
+    request: z.strictObject({ factoryId, spikeMultiple: between('spikeMultiple', SPIKE_MULTIPLE_RANGE.min, SPIKE_MULTIPLE_RANGE.max), spikeFloor: upTo('spikeFloor', SPIKE_FLOOR_RANGE.max) }),
     defaults: (request) => {
       if (request.spikeMultiple === undefined && request.spikeFloor === undefined) throw new ControlError(400, 'say what to change: spikeMultiple, spikeFloor or both');
-      if (request.spikeMultiple !== undefined && request.spikeMultiple < SPIKE_MULTIPLE_RANGE.min) {
-        throw new ControlError(400, `spikeMultiple must be a whole number from ${SPIKE_MULTIPLE_RANGE.min} to ${SPIKE_MULTIPLE_RANGE.max}`);
-      }
       return request;
     },
     run: async (request, { deps, caller, now }) => {
