@@ -17,6 +17,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
+import type { Alerts } from './alerts';
 import { DIMENSIONS, INGEST_SERVICE_NAME, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../lambda/observability/names';
 
 /** Where each alarm's description points: docs/runbook.md has one section per alarm, titled by its slug. */
@@ -57,6 +58,8 @@ export interface ServiceAlarmsProps {
   contactsTable: Table;
   keysTable: Table;
   reportsTable: Table;
+  /** Issue alerts' functions and failure queues (lib/alerts.ts), when the stack has them. */
+  alerts?: Alerts;
   /** Subscribed to the topic when given. */
   alarmEmail?: string;
 }
@@ -274,6 +277,7 @@ export class ServiceAlarms extends Construct {
         datapointsToAlarm: 1,
         evaluationPeriods: 1,
       },
+      ...(props.alerts ? alertSpecs(props.alerts) : []),
       ...tableSpecs('contacts', props.contactsTable, CONTACTS_OPERATIONS),
       ...tableSpecs('keys', props.keysTable, KEYS_OPERATIONS),
       ...tableSpecs('reports', props.reportsTable, REPORTS_OPERATIONS),
@@ -314,6 +318,45 @@ function tableSpecs(name: string, table: Table, operations: Operation[]): AlarmS
       meaning: `DynamoDB answered 5 or more requests to the ${name} table with a server error in 5 minutes.`,
       metric: tableOperationsSum(table, 'SystemErrors', operations, `${name} table system errors`),
       threshold: 5,
+      datapointsToAlarm: 1,
+      evaluationPeriods: 1,
+    },
+  ];
+}
+
+/** Alerts that were not sent: stream records the notifier gave up on, deliveries whose messages kept failing, and the functions' own failures. */
+function alertSpecs(alerts: Alerts): AlarmSpec[] {
+  const waiting = (queue: Alerts['streamFailures'], label: string) => queue.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: PERIOD, label });
+  return [
+    {
+      slug: 'alert-stream-failures',
+      meaning: 'The notifier gave up on stream records of issue items after its retries (they are in the stream-failures queue): alerts of those writes were not sent.',
+      metric: waiting(alerts.streamFailures, 'stream records given up'),
+      threshold: 1,
+      datapointsToAlarm: 1,
+      evaluationPeriods: 1,
+    },
+    {
+      slug: 'alert-delivery-dead-letters',
+      meaning: 'Webhook delivery messages failed 5 times (storage trouble or crashes, not a receiver\'s answer) and went to the dead-letter queue: those deliveries wait, pending.',
+      metric: waiting(alerts.deliveryDeadLetters, 'delivery messages given up'),
+      threshold: 1,
+      datapointsToAlarm: 1,
+      evaluationPeriods: 1,
+    },
+    {
+      slug: 'alert-notifier-errors',
+      meaning: 'The alert notifier failed 3 or more invocations in 5 minutes (crash, timeout or out of memory): the stream waits and retries.',
+      metric: alerts.notifier.metricErrors({ statistic: 'Sum', period: PERIOD, label: 'notifier errors' }),
+      threshold: 3,
+      datapointsToAlarm: 1,
+      evaluationPeriods: 1,
+    },
+    {
+      slug: 'alert-deliverer-errors',
+      meaning: 'The alert deliverer failed 3 or more invocations in 5 minutes (crash, timeout or out of memory): the queue gives the messages again.',
+      metric: alerts.deliverer.metricErrors({ statistic: 'Sum', period: PERIOD, label: 'deliverer errors' }),
+      threshold: 3,
       datapointsToAlarm: 1,
       evaluationPeriods: 1,
     },

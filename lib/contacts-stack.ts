@@ -2,6 +2,7 @@ import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { LambdaApplication } from 'aws-cdk-lib/aws-codedeploy';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { Alerts } from './alerts';
 import { ServiceAlarms } from './alarms';
 import { ContactsApi } from './contacts-api';
 import { ControlRoom } from './control-room';
@@ -36,6 +37,7 @@ export class ContactsStack extends Stack {
   readonly ingest: IngestApi;
   readonly tally: Tally;
   readonly controlRoom: ControlRoom;
+  readonly alerts: Alerts;
   readonly alarms: ServiceAlarms;
   readonly dashboard: ServiceDashboard;
 
@@ -87,11 +89,23 @@ export class ContactsStack extends Stack {
       logRetention: retention(options.logRetentionDays),
       removalPolicy,
     });
+    this.alerts = new Alerts(this, 'Alerts', {
+      reportsTable: this.tables.reports,
+      alertsTable: this.tables.alerts,
+      alertEmails: options.alertEmails,
+      linkBase: options.alertLinkBase,
+      deployment,
+      logLevel: options.logLevel,
+      logRetention: retention(options.logRetentionDays),
+      removalPolicy,
+    });
     this.controlRoom = new ControlRoom(this, 'ControlRoom', {
       contactsTable: this.tables.contacts,
       referenceTable: this.tables.reference,
       keysTable: this.tables.keys,
       reportsTable: this.tables.reports,
+      alertsTable: this.tables.alerts,
+      alertLinkBase: options.alertLinkBase,
       defaultRateLimit: options.defaultRateLimit,
       platformName: options.platformName,
       controlRoomPrincipalArn: options.controlRoomRoleArn,
@@ -110,6 +124,7 @@ export class ContactsStack extends Stack {
       contactsTable: this.tables.contacts,
       keysTable: this.tables.keys,
       reportsTable: this.tables.reports,
+      alerts: this.alerts,
       alarmEmail: options.alarmEmail,
     });
     this.dashboard = new ServiceDashboard(this, 'Dashboard', {
@@ -130,6 +145,11 @@ export class ContactsStack extends Stack {
     new CfnOutput(this, OUTPUTS.reportsTable, {
       value: this.tables.reports.tableName,
       description: 'What the ingest API stored: the reports command reads it with --stack',
+    });
+    new CfnOutput(this, OUTPUTS.alertsTable, { value: this.tables.alerts.tableName });
+    new CfnOutput(this, OUTPUTS.alertTopic, {
+      value: this.alerts.topic.topicArn,
+      description: 'SNS topic of every issue alert of every factory, for the platform team (the alertEmails option subscribes addresses)',
     });
     new CfnOutput(this, OUTPUTS.ingestFunction, { value: this.ingest.handler.functionName });
     new CfnOutput(this, OUTPUTS.apiFunction, { value: this.api.handler.functionName });

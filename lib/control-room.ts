@@ -19,6 +19,10 @@ export interface ControlRoomProps {
   keysTable: Table;
   /** The ingest API's reports: the reports.* operations read them, the issues.* operations read and change bug-report issues. */
   reportsTable: Table;
+  /** Issue alerts' destinations, deliveries and settings: the alerts.* operations. */
+  alertsTable: Table;
+  /** Where alert payload links point ("send a test" builds one). */
+  alertLinkBase: string;
   /** Requests per minute of a key created with keys.create and no rateLimit. */
   defaultRateLimit: number;
   /** `enrichment.provider` on every enriched contact. */
@@ -51,7 +55,7 @@ export class ControlRoom extends Construct {
   constructor(scope: Construct, id: string, props: ControlRoomProps) {
     super(scope, id);
     this.handler = new ServiceFunction(this, 'Handler', {
-      description: 'Contacts control room (internal): lists, exports, clears, companies, enrichment refresh and bulk runs, keys, reports',
+      description: 'Contacts control room (internal): lists, exports, clears, companies, enrichment refresh and bulk runs, keys, reports, alerts',
       entry: 'control/handler.ts',
       // A bulk invocation stops taking pages a minute before this and returns a cursor.
       timeout: Duration.minutes(5),
@@ -63,6 +67,8 @@ export class ControlRoom extends Construct {
         REFERENCE_TABLE_NAME: props.referenceTable.tableName,
         KEYS_TABLE_NAME: props.keysTable.tableName,
         REPORTS_TABLE_NAME: props.reportsTable.tableName,
+        ALERTS_TABLE_NAME: props.alertsTable.tableName,
+        ALERT_LINK_BASE: props.alertLinkBase,
         DEFAULT_RATE_LIMIT: String(props.defaultRateLimit),
         PLATFORM_NAME: props.platformName,
         LOG_LEVEL: props.logLevel,
@@ -94,6 +100,10 @@ export class ControlRoom extends Construct {
     grantTableCalls(props.reportsTable, this.handler, 'dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:BatchGetItem');
     grantIndexCalls(props.reportsTable, REPORTS_BY_FEED.indexName, this.handler, 'dynamodb:Query');
     grantIndexCalls(props.reportsTable, REPORTS_BY_ISSUE.indexName, this.handler, 'dynamodb:Query');
+
+    // Alerts (docs/alerts.md#destinations): settings, destinations and the log (GetItem, Query), adding and removing a
+    // destination (a transaction of PutItem or DeleteItem with the count's UpdateItem), changes (UpdateItem), a test's record (PutItem).
+    grantTableCalls(props.alertsTable, this.handler, 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem');
 
     // lambda:InvokeFunctionUrl (AWS_IAM) and lambda:InvokeFunction only via the URL: no direct Invoke, which would carry no caller.
     if (props.controlRoomPrincipalArn) this.deployment.alias.grantInvokeUrl(new ArnPrincipal(props.controlRoomPrincipalArn));

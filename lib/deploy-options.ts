@@ -3,6 +3,7 @@
  * or `context` in cdk.json), typed and checked in one place. Free of CDK
  * imports: the `keys` command reads the rate-limit range from here too.
  */
+import { DEFAULT_LINK_BASE } from '../lambda/alerts/payload';
 import { DEFAULT_PLATFORM_NAME } from '../lambda/enrichment/config';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../lambda/domain/limits';
 import { DEFAULT_REPORT_RETENTION_DAYS } from '../lambda/ingest/limits';
@@ -74,6 +75,10 @@ export interface DeployOptions {
   trafficShift: TrafficShift;
   /** Execution environments kept initialized on the contacts API's `live` alias; 0: none. */
   provisionedConcurrency: number;
+  /** Subscribed to the platform team's issue-alert topic (comma-separated; SNS asks each to confirm). */
+  alertEmails: string[];
+  /** Where the links in alert payloads point: the control room's web app (docs/alerts.md#the-payload). */
+  alertLinkBase: string;
 }
 
 export const DEFAULT_DEPLOY_OPTIONS: Readonly<DeployOptions> = {
@@ -91,6 +96,8 @@ export const DEFAULT_DEPLOY_OPTIONS: Readonly<DeployOptions> = {
   reportRetentionDays: DEFAULT_REPORT_RETENTION_DAYS,
   trafficShift: 'canary',
   provisionedConcurrency: 0,
+  alertEmails: [],
+  alertLinkBase: DEFAULT_LINK_BASE,
 };
 
 /** A bad option value; the message names the option and what it accepts. */
@@ -152,6 +159,27 @@ const bool: Parser<boolean> = (raw, name) => {
   return value === 'true';
 };
 
+const EMAIL = /^[^@\s,]+@[^@\s,]+\.[^@\s,]+$/;
+
+/** A list of addresses: comma-separated text (-c alertEmails=a@x.io,b@x.io) or a JSON list in cdk.json. */
+const emailList: Parser<string[]> = (raw, name) => {
+  const list = Array.isArray(raw) ? raw.map((entry) => text(entry) ?? '') : (text(raw) ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  if (list.length > 20 || !list.every((entry) => EMAIL.test(entry))) throw new DeployOptionError(name, raw, 'at most 20 email addresses, separated by commas');
+  return [...new Set(list)];
+};
+
+const httpUrl: Parser<string> = (raw, name) => {
+  const value = text(raw) ?? '';
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.search !== '' || url.hash !== '') throw new DeployOptionError(name, raw, 'an http(s) URL without query or fragment, like https://control.example.com');
+  return value.replace(/\/+$/, '');
+};
+
 const retentionDays: Parser<number> = (raw, name) => {
   const value = Number(text(raw) ?? NaN);
   if (!(LOG_RETENTION_DAYS as readonly number[]).includes(value)) {
@@ -181,6 +209,8 @@ const PARSERS: { [K in keyof OptionValues]: Parser<OptionValues[K]> } = {
   reportRetentionDays: wholeNumber(REPORT_RETENTION_RANGE.min, REPORT_RETENTION_RANGE.max),
   trafficShift: oneOf(TRAFFIC_SHIFTS, (value) => value.toLowerCase()),
   provisionedConcurrency: wholeNumber(PROVISIONED_CONCURRENCY_RANGE.min, PROVISIONED_CONCURRENCY_RANGE.max),
+  alertEmails: emailList,
+  alertLinkBase: httpUrl,
 };
 
 /** Every option's name: the context keys bin/contacts.ts reads. */

@@ -9,6 +9,8 @@ export const OUTPUTS = {
   keysTable: 'KeysTableName',
   referenceTable: 'ReferenceTableName',
   reportsTable: 'ReportsTableName',
+  alertsTable: 'AlertsTableName',
+  alertTopic: 'AlertTopicArn',
   controlRoomUrl: 'ControlRoomUrl',
   controlRoomFunction: 'ControlRoomFunctionName',
   platformName: 'PlatformName',

@@ -165,3 +165,60 @@ export function tallyProbes(): Probe[] {
     },
   ];
 }
+
+/** What a stream or queue consumer answers when every record of its batch went well. */
+const ALL_TAKEN = { batchItemFailures: [] };
+
+/**
+ * The alert notifier's probes: an empty batch, then a change of the canary
+ * factory's issue (the one the tally's probe counts), for which the notifier
+ * reads the factory's alert settings (GetItem on the alerts table: a refused
+ * call answers the record as failed) and alerts nothing, ever
+ * (lambda/alerts/notify.ts): no webhook, no line on the platform topic.
+ */
+export function notifierProbes(): Probe[] {
+  const issue = issueIdOf(CANARY_FACTORY_ID, CANARY_FINGERPRINT);
+  const image = {
+    pk: { S: `issue#${CANARY_FACTORY_ID}#${issue}` },
+    title: { S: 'pre-traffic check' },
+    status: { S: 'open' },
+    count: { N: '1' },
+    firstSeen: { S: '2026-01-01T00:00:00.000Z' },
+    lastSeen: { S: '2026-01-01T00:00:00.000Z' },
+  };
+  return [
+    { name: 'an empty batch: every record taken (the bundle loads on the runtime; no call)', event: { Records: [] }, expectPayload: ALL_TAKEN },
+    {
+      name: `a change of the canary factory's issue (${CANARY_FACTORY_ID}): its settings read (GetItem on the alerts table), nothing alerted`,
+      event: {
+        Records: [
+          {
+            eventID: 'pre-traffic-check',
+            eventName: 'INSERT',
+            eventSource: 'aws:dynamodb',
+            dynamodb: { Keys: { pk: image.pk }, NewImage: image, SequenceNumber: '1' },
+          },
+        ],
+      },
+      expectPayload: ALL_TAKEN,
+    },
+  ];
+}
+
+/**
+ * The alert deliverer's probes: an empty batch, then a message for a
+ * delivery of the canary factory that does not exist: looked up (GetItem on
+ * the alerts table: a refused call answers the message as failed) and
+ * dropped as stale, with no POST anywhere.
+ */
+export function delivererProbes(): Probe[] {
+  const message = { factoryId: CANARY_FACTORY_ID, destinationId: 'dst_pretrafficcheck', sk: '2026-01-01T00:00:00.000Z#alt_pretrafficcheck', attempt: 1 };
+  return [
+    { name: 'an empty batch: every message taken (the bundle loads on the runtime; no call)', event: { Records: [] }, expectPayload: ALL_TAKEN },
+    {
+      name: `a message for a delivery that does not exist (${CANARY_FACTORY_ID}): looked up (GetItem on the alerts table) and dropped, nothing sent`,
+      event: { Records: [{ messageId: 'pre-traffic-check', body: JSON.stringify(message), eventSource: 'aws:sqs' }] },
+      expectPayload: ALL_TAKEN,
+    },
+  ];
+}

@@ -6,6 +6,7 @@
  * lambda/store/schema.ts, which the code reading and writing items uses.
  */
 import {
+  ALERTS_KEY,
   CONTACTS_BY_COMPANY,
   CONTACTS_KEY,
   EXPIRES_AT,
@@ -56,4 +57,7 @@ export const TABLE_SPECS: Readonly<Record<keyof TableNames, TableSpec>> = {
   // (byFeed per factory, byIssue per issue), and its limiter items; all expire. Its stream feeds
   // the tally (events into issues) and the alerts: old and new images, so a consumer sees a change.
   reports: { ...REPORTS_KEY, indexes: [REPORTS_BY_FEED, REPORTS_BY_ISSUE], timeToLiveAttribute: EXPIRES_AT, stream: 'NEW_AND_OLD_IMAGES' },
+  // Issue alerts (docs/alerts.md): a factory's settings and destinations in its partition, each alert and
+  // each destination's deliveries in partitions of their own; no index. Alerts and deliveries expire.
+  alerts: { ...ALERTS_KEY, indexes: [], timeToLiveAttribute: EXPIRES_AT },
 };

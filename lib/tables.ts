@@ -23,6 +23,7 @@ export class ContactsTables extends Construct {
   readonly keys: Table;
   readonly reference: Table;
   readonly reports: Table;
+  readonly alerts: Table;
 
   constructor(scope: Construct, id: string, props: ContactsTablesProps) {
     super(scope, id);
@@ -57,5 +58,6 @@ export class ContactsTables extends Construct {
     this.keys = table('Keys', TABLE_SPECS.keys);
     this.reference = table('Reference', TABLE_SPECS.reference);
     this.reports = table('Reports', TABLE_SPECS.reports);
+    this.alerts = table('Alerts', TABLE_SPECS.alerts);
   }
 }

@@ -86,6 +86,7 @@ const OUTPUT_OF: Record<keyof TableNames, string> = {
   keys: OUTPUTS.keysTable,
   reference: OUTPUTS.referenceTable,
   reports: OUTPUTS.reportsTable,
+  alerts: OUTPUTS.alertsTable,
 };
 
 /** A deployed stack's outputs, by name, read with the caller's AWS credentials. */
@@ -118,6 +119,7 @@ async function connectStack(stack: string, region: string | undefined, need: (ke
     keys: outputs[OUTPUTS.keysTable] ?? '',
     reference: outputs[OUTPUTS.referenceTable] ?? '',
     reports: outputs[OUTPUTS.reportsTable] ?? '',
+    alerts: outputs[OUTPUTS.alertsTable] ?? '',
   };
   let defaultRateLimit: number | undefined;
   try {

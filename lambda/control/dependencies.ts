@@ -6,12 +6,22 @@ import { KeyAdmin } from '../store/key-admin';
 import { readReport, readReportPage } from '../store/report-page';
 import type { TableNames } from '../store/schema';
 import { DynamoControlStore } from '../store/dynamo-control-store';
-import type { ControlDependencies } from './ports';
+import { addressPolicyFromEnv, alertStoreOf, linkBaseFromEnv } from '../alerts/dependencies';
+import type { AddressPolicy } from '../alerts/address-policy';
+import type { Resolve } from '../alerts/guarded-lookup';
+import { webhookSender } from '../alerts/webhook-sender';
+import type { AlertOperationsDependencies, ControlDependencies } from './ports';
 
 /** The tables of the key and report operations: each set is configured only when its table is named. */
 export interface KeyAndReportTables {
   keys?: string;
   reports?: string;
+  /** The alerts table: the alert operations (docs/alerts.md#destinations). */
+  alerts?: string;
+  /** Which webhook destinations may be reached: from the environment (ALERTS_ALLOW_LOOPBACK) unless given. */
+  alertPolicy?: AddressPolicy;
+  /** Resolves destination hosts (the system's resolver unless given: a stub in the tests). */
+  resolve?: Resolve;
   /** Requests per minute of a new secret key given none. */
   defaultRateLimit?: number;
 }
@@ -29,7 +39,7 @@ export function controlDependencies(
   provider: string,
   optional: KeyAndReportTables = {},
 ): ControlDependencies {
-  const { keys, reports, defaultRateLimit } = optional;
+  const { keys, reports, alerts, defaultRateLimit } = optional;
   return {
     store: new DynamoControlStore(doc, tables.contacts),
     enrichment: {
@@ -47,5 +57,18 @@ export function controlDependencies(
           },
         }
       : {}),
+    ...(alerts ? { alerts: alertDependencies(doc, alerts, optional) } : {}),
+  };
+}
+
+/** The alert operations on DynamoDB, with the guarded sender "send a test" uses. */
+export function alertDependencies(doc: DynamoDBDocumentClient, table: string, wiring: Pick<KeyAndReportTables, 'alertPolicy' | 'resolve'> = {}): AlertOperationsDependencies {
+  const policy = wiring.alertPolicy ?? addressPolicyFromEnv();
+  return {
+    store: alertStoreOf(doc, table),
+    send: webhookSender({ policy, ...(wiring.resolve ? { resolve: wiring.resolve } : {}) }),
+    policy,
+    ...(wiring.resolve ? { resolve: wiring.resolve } : {}),
+    linkBase: linkBaseFromEnv(),
   };
 }

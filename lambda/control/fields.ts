@@ -29,10 +29,15 @@ export const reportId = (name: 'eventId' | 'requestId') => id(name, REPORT_ID_PA
 /** Where a list goes on: the string a previous page answered, opaque to the caller. */
 export const cursor = z.optional(z.string({ error: 'cursor must be the string a previous answer returned' }));
 
-/** An optional whole number from 1 to `max` (a page size, a rate limit), with the one message every operation gives for it. */
+/** An optional whole number from `min` to `max` (a spike multiple), with the one message every operation gives for it. */
+export function between(name: string, min: number, max: number) {
+  const error = `${name} must be a whole number from ${min} to ${max}`;
+  return z.optional(z.number({ error }).check(z.int({ error }), z.minimum(min, { error }), z.maximum(max, { error })));
+}
+
+/** An optional whole number from 1 to `max` (a page size, a rate limit). */
 export function upTo(name: string, max: number) {
-  const error = `${name} must be a whole number from 1 to ${max}`;
-  return z.optional(z.number({ error }).check(z.int({ error }), z.minimum(1, { error }), z.maximum(max, { error })));
+  return between(name, 1, max);
 }
 
 /** A page size: `limit`, at most `max`. */

@@ -49,6 +49,7 @@ export async function handleControlRequest(
     factoryId: request.factoryId,
     ...(typeof request.contactId === 'string' ? { contactId: request.contactId } : {}),
     ...(typeof request.issueId === 'string' ? { issueId: request.issueId } : {}),
+    ...(typeof request.destinationId === 'string' ? { destinationId: request.destinationId } : {}),
     principal: caller.principal,
   };
   try {

@@ -17,6 +17,7 @@ const dependencies = controlDependencies(createDocumentClient(dynamoConfigFromEn
   // The key and report operations need their tables: the stack names them (lib/control-room.ts).
   ...(process.env.KEYS_TABLE_NAME ? { keys: tables.keys } : {}),
   ...(process.env.REPORTS_TABLE_NAME ? { reports: tables.reports } : {}),
+  ...(process.env.ALERTS_TABLE_NAME ? { alerts: tables.alerts } : {}),
   ...(Number.isInteger(defaultRateLimit) && defaultRateLimit > 0 ? { defaultRateLimit } : {}),
 });
 

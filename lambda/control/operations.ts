@@ -1,3 +1,4 @@
+import { ALERT_OPERATIONS } from './alert-operations';
 import { CONTACT_OPERATIONS } from './contact-operations';
 import { ENRICHMENT_OPERATIONS } from './enrichment-operations';
 import { ISSUE_OPERATIONS } from './issue-operations';
@@ -11,7 +12,7 @@ import { REPORT_OPERATIONS } from './report-operations';
  * and its test); a new group is one table more here.
  */
 export const CONTROL_OPERATIONS: ReadonlyMap<string, ControlOperation> = new Map(
-  Object.entries({ ...CONTACT_OPERATIONS, ...ENRICHMENT_OPERATIONS, ...ISSUE_OPERATIONS, ...KEY_OPERATIONS, ...REPORT_OPERATIONS }),
+  Object.entries({ ...CONTACT_OPERATIONS, ...ENRICHMENT_OPERATIONS, ...ISSUE_OPERATIONS, ...KEY_OPERATIONS, ...REPORT_OPERATIONS, ...ALERT_OPERATIONS }),
 );
 
 export const OPERATION_NAMES: readonly string[] = [...CONTROL_OPERATIONS.keys()];

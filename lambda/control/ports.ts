@@ -1,3 +1,7 @@
+import type { AddressPolicy } from '../alerts/address-policy';
+import type { Resolve } from '../alerts/guarded-lookup';
+import type { AlertStore } from '../alerts/ports';
+import type { WebhookSender } from '../alerts/webhook-sender';
 import type { KeyType } from '../domain/api-key';
 import type { CompanyRecord } from '../domain/ports';
 import type { StoredContact } from '../enrichment/ports';
@@ -140,5 +144,19 @@ export interface ControlDependencies {
     defaultRateLimit?: number;
   };
   reports?: ReportFeedPort;
+  /** Issue alerts: webhook destinations, their deliveries, the spike settings (docs/alerts.md). */
+  alerts?: AlertOperationsDependencies;
   now?: () => Date;
+}
+
+/** What the alert operations run on: the alert store, and the guarded sender "send a test" uses. */
+export interface AlertOperationsDependencies {
+  store: AlertStore;
+  send: WebhookSender;
+  /** Which destinations may be added: public addresses only on a stack, loopback too under npm start. */
+  policy: AddressPolicy;
+  /** Resolves a new destination's host (a stub in the tests). */
+  resolve?: Resolve;
+  /** Where payload links point. */
+  linkBase: string;
 }

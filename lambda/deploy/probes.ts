@@ -16,6 +16,12 @@ export interface Probe {
    * fail will do (a stream consumer given an empty batch, say).
    */
   expectStatus?: number;
+  /**
+   * The whole answer, when its status says nothing (a queue or stream
+   * consumer's batch response: a storage call refused shows as a failed
+   * item, not as a failed invocation). Compared as JSON.
+   */
+  expectPayload?: unknown;
 }
 
 /** What one invocation returned: the function's error type when it failed (Lambda's FunctionError), and the payload. */
@@ -47,6 +53,15 @@ function statusOf(payload: string): number | undefined {
   }
 }
 
+/** An answer as JSON.stringify writes it (spacing aside), or the text itself when it is not JSON. */
+function canonical(payload: string): string {
+  try {
+    return JSON.stringify(JSON.parse(payload));
+  } catch {
+    return payload;
+  }
+}
+
 /** Judges one answer against its probe. */
 export function judge(probe: Probe, invocation: Invocation, ms: number): ProbeOutcome {
   const status = statusOf(invocation.payload);
@@ -56,6 +71,9 @@ export function judge(probe: Probe, invocation: Invocation, ms: number): ProbeOu
   }
   if (probe.expectStatus !== undefined && status !== probe.expectStatus) {
     return { ...base, passed: false, problem: `expected status ${probe.expectStatus}, got ${status ?? 'no status'}: ${quote(invocation.payload)}` };
+  }
+  if (probe.expectPayload !== undefined && canonical(invocation.payload) !== JSON.stringify(probe.expectPayload)) {
+    return { ...base, passed: false, problem: `expected the answer ${quote(JSON.stringify(probe.expectPayload))}, got ${quote(invocation.payload)}` };
   }
   return { ...base, passed: true };
 }

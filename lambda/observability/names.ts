@@ -8,6 +8,9 @@ export const SERVICE_NAME = 'contacts-api';
 export const INGEST_SERVICE_NAME = 'contacts-ingest';
 /** The `service` field of the control-room Lambda's log lines. */
 export const CONTROL_ROOM_SERVICE_NAME = 'contacts-control-room';
+/** The alert functions' service names (docs/alerts.md). */
+export const NOTIFIER_SERVICE_NAME = 'contacts-alert-notifier';
+export const DELIVERER_SERVICE_NAME = 'contacts-alert-deliverer';
 /** The `service` field of the tally's log lines (the stream consumer that counts events into issues). */
 export const TALLY_SERVICE_NAME = 'contacts-tally';
 export const METRICS_NAMESPACE = 'ContactsService';

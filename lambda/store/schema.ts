@@ -26,6 +26,13 @@
  *                  (an issue's last seen), projecting type and expiresAt: newest first per factory
  *   GSI byIssue    PK issueId (events only), SK receivedAt, projecting expiresAt: an issue's latest events
  *   every item expires (expiresAt, TTL)
+ *
+ * alerts table     PK pk (S)   SK sk (S): issue alerts and their webhook deliveries (docs/alerts.md)
+ *   settings       pk = "factory#" + factoryId, sk = "settings"            (spike rule; destination count)
+ *   destination    pk = "factory#" + factoryId, sk = "dest#" + dst_…       (a webhook: URL, secret, state)
+ *   alert          pk = "alert#" + factoryId + "#" + alertId, sk = "alert" (one per occurrence; expires)
+ *   delivery       pk = "delivery#" + factoryId + "#" + dst_…, sk = occurredAt + "#" + alertId
+ *                  (one per alert and destination, newest last in its destination's partition; expires)
  */
 export const CONTACTS_KEY = { partitionKey: 'factoryId', sortKey: 'sk' } as const;
 /** Contacts with a company link, and (since they carry `companyId` too) the companies themselves. */
@@ -35,6 +42,8 @@ export const KEYS_BY_FACTORY = { indexName: 'byFactory', partitionKey: 'factoryI
 export const KEYS_BY_KEY_ID = { indexName: 'byKeyId', partitionKey: 'keyId' } as const;
 
 export const REFERENCE_KEY = { partitionKey: 'email' } as const;
+
+export const ALERTS_KEY = { partitionKey: 'pk', sortKey: 'sk' } as const;
 
 export const REPORTS_KEY = { partitionKey: 'pk' } as const;
 export const REPORTS_BY_FEED = {
@@ -79,6 +88,7 @@ export interface TableNames {
   keys: string;
   reference: string;
   reports: string;
+  alerts: string;
 }
 
 /** Names used on one machine (DynamoDB Local) when the environment names none. */
@@ -87,6 +97,7 @@ export const LOCAL_TABLE_NAMES: TableNames = {
   keys: 'contacts-keys',
   reference: 'contacts-reference',
   reports: 'contacts-reports',
+  alerts: 'contacts-alerts',
 };
 
 /** Table names from the environment the stack gives the Lambdas. */
@@ -96,5 +107,6 @@ export function tableNamesFromEnv(env: NodeJS.ProcessEnv = process.env): TableNa
     keys: env.KEYS_TABLE_NAME || LOCAL_TABLE_NAMES.keys,
     reference: env.REFERENCE_TABLE_NAME || LOCAL_TABLE_NAMES.reference,
     reports: env.REPORTS_TABLE_NAME || LOCAL_TABLE_NAMES.reports,
+    alerts: env.ALERTS_TABLE_NAME || LOCAL_TABLE_NAMES.alerts,
   };
 }

@@ -25,6 +25,10 @@ import { SetupError } from '../setup-error';
 import { registerServer, unregisterServer } from '../server-registry';
 import { liveStore, removeLock } from '../store-lock';
 import { onStopRequest } from '../stop-signals';
+import { startLocalAlerts, type LocalAlerts } from '../alerts/local-alerts';
+import { createDocumentClient, dynamoConfigFromEnv } from '../../lambda/store/dynamo-client';
+import { tableNamesFromEnv } from '../../lambda/store/schema';
+import { alertConsumer } from '../streams/consumers';
 import { startReportStreams } from '../streams/report-streams';
 import type { StreamPoller } from '../streams/stream-poller';
 
@@ -75,6 +79,7 @@ runCommand(USAGE, async (argv) => {
 
   let store: ServedStore | undefined;
   let server: Server | undefined;
+  let alerts: LocalAlerts | undefined;
   let streams: StreamPoller | undefined;
   let stopping = false;
   const stop = async (code = 0) => {
@@ -88,6 +93,7 @@ runCommand(USAGE, async (argv) => {
     say('stopping …');
     server?.close();
     server?.closeAllConnections();
+    alerts?.stop();
     unregisterServer();
     await streams?.stop();
     await store?.stop();
@@ -113,8 +119,11 @@ runCommand(USAGE, async (argv) => {
     // The Lambda entry point itself, configured by the environment as on AWS.
     process.env.DYNAMODB_ENDPOINT = store.endpoint;
     const handlers = await loadHandlers(values.bundle === true);
-    // The tally: events counted into their issues from the reports table's stream, as on AWS.
-    streams = await startReportStreams({ endpoint: store.endpoint, dataDir: LOCAL_DATA_DIR, say, tally: handlers.tally });
+    // Webhook deliveries (docs/alerts.md#under-npm-start): the deliverer's code on timers; pending ones resume.
+    alerts = await startLocalAlerts(createDocumentClient(dynamoConfigFromEnv()), tableNamesFromEnv().alerts);
+    if (alerts.resumed > 0) say(`alerts: ${alerts.resumed} pending webhook deliveries queued again`);
+    // The tally (events counted into their issues) and the alert notifier, from the reports table's stream, as on AWS.
+    streams = await startReportStreams({ endpoint: store.endpoint, dataDir: LOCAL_DATA_DIR, say, tally: handlers.tally, consumers: [alertConsumer(alerts.notifier)] });
     server = createHttpAdapter(hostHandler(handlers), { invocations: invocationLimitsFromEnv() });
     await listen(server, port).catch((error: NodeJS.ErrnoException) => {
       throw error.code === 'EADDRINUSE' ? busy() : error;

@@ -11,6 +11,7 @@ export const SECTIONS = [
   { id: 'export', label: 'Export' },
   { id: 'keys', label: 'Keys' },
   { id: 'reports', label: 'Reports' },
+  { id: 'alerts', label: 'Alerts' },
 ] as const;
 export type SectionId = (typeof SECTIONS)[number]['id'];
 

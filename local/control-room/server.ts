@@ -5,6 +5,7 @@ import type { Route, RouteContext } from './context';
 import { html } from './html';
 import { renderPage } from './layout';
 import { redirect, sendJson, sendText } from './respond';
+import { alertRoutes } from './routes/alerts';
 import { apiRoutes } from './routes/api';
 import { companyRoutes } from './routes/companies';
 import { contactRoutes } from './routes/contacts';
@@ -15,7 +16,7 @@ import { keyRoutes } from './routes/keys';
 import { reportRoutes } from './routes/reports';
 import { fetchSiteProblem, SECURITY_HEADERS, type Session } from './security';
 
-const ROUTES: Route[] = [...homeRoutes, ...contactRoutes, ...companyRoutes, ...enrichmentRoutes, ...exportRoutes, ...keyRoutes, ...reportRoutes, ...apiRoutes];
+const ROUTES: Route[] = [...homeRoutes, ...contactRoutes, ...companyRoutes, ...enrichmentRoutes, ...exportRoutes, ...keyRoutes, ...reportRoutes, ...alertRoutes, ...apiRoutes];
 
 export interface ControlRoomOptions {
   client: ControlClient;

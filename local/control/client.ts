@@ -1,4 +1,5 @@
 import { userInfo } from 'node:os';
+import { LOCAL_POLICY } from '../../lambda/alerts/address-policy';
 import { controlDependencies } from '../../lambda/control/dependencies';
 import { handleControlRequest } from '../../lambda/control/handle-request';
 import { ControlError } from '../../lambda/control/operation';
@@ -74,10 +75,13 @@ export const localPrincipal = (): string => `local:${userInfo().username}`;
  * the principal.
  */
 async function localClient(): Promise<ControlClient> {
-  const store = await connectStore({}, ['contacts', 'reference', 'keys', 'reports']);
+  const store = await connectStore({}, ['contacts', 'reference', 'keys', 'reports', 'alerts']);
   const deps = controlDependencies(store.doc, store.tables, platformName(), {
     keys: store.tables.keys,
     reports: store.tables.reports,
+    alerts: store.tables.alerts,
+    // On one's own machine a webhook receiver on loopback may be tested (docs/alerts.md#outbound-requests).
+    alertPolicy: LOCAL_POLICY,
     defaultRateLimit: store.defaultRateLimit,
   });
   const caller = { principal: localPrincipal() };

@@ -1,4 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { TableNames } from '../../lambda/store/schema';
 import { isTalliedRecord } from '../../lambda/store/stream-records';
 import { DynamoTallyStore } from '../../lambda/store/tally-writes';
@@ -17,4 +18,27 @@ export type StreamHandler = (event: LocalStreamEvent) => Promise<unknown>;
 export function reportStreamConsumers(doc: DynamoDBDocumentClient, tables: Pick<TableNames, 'reports'>, handlers: { tally?: StreamHandler } = {}): StreamConsumer[] {
   const tally = handlers.tally ?? createTallyHandler(new DynamoTallyStore(doc, tables.reports));
   return [{ name: 'tally', accepts: isTalliedRecord, handle: (event) => tally(event) }];
+}
+
+/** The alert notifier's records, as its event source mapping's filter in lib/alerts.ts has them: inserts and changes of issue items. */
+export const isIssueItemWrite = (record: DynamoDBRecord): boolean =>
+  (record.eventName === 'INSERT' || record.eventName === 'MODIFY') && (record.dynamodb?.Keys?.pk?.S ?? '').startsWith('issue#');
+
+/**
+ * The alert notifier as a consumer (docs/alerts.md#under-npm-start). It
+ * answers a failed record instead of throwing, as Lambda's partial batch
+ * response has it; the poller retries a batch that throws, so a failure
+ * is thrown here and the batch comes again (its records before the failed
+ * one alert nothing new).
+ */
+export function alertConsumer(notifier: (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>): StreamConsumer {
+  return {
+    name: 'alerts',
+    accepts: isIssueItemWrite,
+    handle: async (event) => {
+      const answer = await notifier(event);
+      if (answer.batchItemFailures.length > 0) throw new Error(`the alert notifier failed at record ${answer.batchItemFailures[0]?.itemIdentifier}: the batch is handed over again`);
+      return answer;
+    },
+  };
 }

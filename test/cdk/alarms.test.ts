@@ -64,6 +64,10 @@ test.each([
   ['keys-table-system-errors', 5, 1, 1],
   ['reports-table-throttles', 10, 1, 1],
   ['reports-table-system-errors', 5, 1, 1],
+  ['alert-stream-failures', 1, 1, 1],
+  ['alert-delivery-dead-letters', 1, 1, 1],
+  ['alert-notifier-errors', 3, 1, 1],
+  ['alert-deliverer-errors', 3, 1, 1],
 ])('alarm %s: >= %d in %d of %d five-minute periods, missing data is fine', (name, threshold, datapoints, periods) => {
   const alarm = alarms[name];
   expect(alarm).toBeDefined();
@@ -79,11 +83,14 @@ test.each([
 });
 
 test('there are no other alarms', () => {
-  expect(Object.keys(alarms)).toHaveLength(19);
+  expect(Object.keys(alarms)).toHaveLength(23);
 });
 
+/** The alarm topic's logical id (the stack's other topic carries issue alerts: lib/alerts.ts). */
+const alarmTopicId = () => Object.keys(resourcesOf(template, 'AWS::SNS::Topic', { DisplayName: `${STACK} alarms` }))[0];
+
 test('every alarm notifies the alarm topic when it fires and when it clears', () => {
-  const [topicId] = Object.keys(resourcesOf(template, 'AWS::SNS::Topic'));
+  const topicId = alarmTopicId();
   for (const alarm of Object.values(alarms)) {
     expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
     expect(alarm.OKActions).toEqual([{ Ref: topicId }]);
@@ -173,11 +180,12 @@ describe('the alarm topic', () => {
   test('has no subscriber without alarmEmail', () => {
     const { template: withoutEmail } = synthStack({}, 'TestNoEmail');
     withoutEmail.resourceCountIs('AWS::SNS::Subscription', 0);
-    withoutEmail.resourceCountIs('AWS::SNS::Topic', 1);
+    // The alarm topic, and the issue-alert topic (lib/alerts.ts).
+    withoutEmail.resourceCountIs('AWS::SNS::Topic', 2);
   }, 60_000);
 
   test('lets only this account\'s alarms named after the stack publish, and only over TLS', () => {
-    const [policy] = Object.values(resourcesOf(template, 'AWS::SNS::TopicPolicy'));
+    const policy = Object.values(resourcesOf(template, 'AWS::SNS::TopicPolicy')).find((candidate) => JSON.stringify(candidate.Properties.Topics) === JSON.stringify([{ Ref: alarmTopicId() }]));
     const statements = (policy!.Properties.PolicyDocument as { Statement: Record<string, unknown>[] }).Statement;
     expect(statements).toContainEqual(
       expect.objectContaining({ Effect: 'Deny', Action: 'sns:Publish', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
@@ -189,8 +197,7 @@ describe('the alarm topic', () => {
   });
 
   test('is an output, for subscribing more on-call channels', () => {
-    const [topicId] = Object.keys(resourcesOf(template, 'AWS::SNS::Topic'));
-    expect(template.toJSON().Outputs[OUTPUTS.alarmTopic].Value).toEqual({ Ref: topicId });
+    expect(template.toJSON().Outputs[OUTPUTS.alarmTopic].Value).toEqual({ Ref: alarmTopicId() });
   });
 });
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { INGEST_SERVICE_NAME, SERVICE_NAME } from '../../lambda/observability/names';
 import { OUTPUTS } from '../../lib/outputs';
-import { contactsProbes, controlRoomProbes, ingestProbes, tallyProbes } from '../../lib/pre-traffic-probes';
+import { contactsProbes, controlRoomProbes, delivererProbes, ingestProbes, notifierProbes, tallyProbes } from '../../lib/pre-traffic-probes';
 import { resourcesOf, synthStack } from './synth';
 
 /**
@@ -73,6 +73,8 @@ const FUNCTIONS = [
   { description: 'Contacts ingest API', name: 'ingest', service: INGEST_SERVICE_NAME, p99: 2000, probes: ingestProbes() },
   { description: 'Contacts control room', name: 'control-room', service: undefined, p99: 280_000, probes: undefined },
   { description: 'Contacts tally', name: 'tally', service: undefined, p99: 10_000, probes: tallyProbes() },
+  { description: 'Contacts alert notifier', name: 'alert-notifier', service: undefined, p99: 10_000, probes: notifierProbes() },
+  { description: 'Contacts alert deliverer', name: 'alert-deliverer', service: undefined, p99: 15_000, probes: delivererProbes() },
 ] as const;
 
 test('there is one CodeDeploy application, named in an output, and one deployment group per function', () => {

@@ -68,8 +68,8 @@ function dynamoGrants(fnId: string): Record<string, string[]> {
 
 describe('Lambda (issue point 5)', () => {
   test('the API function: Node.js 22, arm64, bundled handler, bounded timeout, table names in env', () => {
-    // Four functions of the service, and a pre-traffic hook for each (test/cdk/deployments.test.ts).
-    template.resourceCountIs('AWS::Lambda::Function', 8);
+    // Six functions of the service (the API, ingest, control room, tally, alert notifier and deliverer), and a pre-traffic hook for each (test/cdk/deployments.test.ts).
+    template.resourceCountIs('AWS::Lambda::Function', 12);
     template.hasResourceProperties('AWS::Lambda::Function', {
       Description: Match.stringLikeRegexp('^Contacts API'),
       Runtime: 'nodejs22.x',
@@ -154,8 +154,10 @@ describe('Lambda (issue point 5)', () => {
       DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
     });
     // The tally's alias: its function's name with ":live".
-    const mapping = Object.values(resources('AWS::Lambda::EventSourceMapping'))[0] as any;
-    expect(JSON.stringify(mapping.Properties.FunctionName)).toMatch(/"Ref":"TallyDeploymentLive[0-9A-F]+"/);
+    const mappings = Object.values(resources('AWS::Lambda::EventSourceMapping')) as any[];
+    const tallies = mappings.filter((m) => /"Ref":"TallyDeploymentLive[0-9A-F]+"/.test(JSON.stringify(m.Properties.FunctionName)));
+    expect(tallies).toHaveLength(1);
+    const mapping = tallies[0];
     // Retried until it succeeds or its records leave the stream: no MaximumRetryAttempts or MaximumRecordAgeInSeconds set.
     expect(mapping.Properties.MaximumRetryAttempts).toBeUndefined();
     expect(mapping.Properties.MaximumRecordAgeInSeconds).toBeUndefined();
@@ -375,7 +377,7 @@ describe('Lambda (issue point 5)', () => {
 describe('logs', () => {
   test('function logs (the pre-traffic hooks\' too) are kept 30 days and access logs 90 by default, and kept when the stack is deleted', () => {
     const groups = Object.values(template.findResources('AWS::Logs::LogGroup')) as any[];
-    expect(groups.map((g) => g.Properties.RetentionInDays).sort()).toEqual([30, 30, 30, 30, 30, 30, 30, 30, 90]);
+    expect(groups.map((g) => g.Properties.RetentionInDays).sort()).toEqual([30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 90]);
     for (const group of groups) expect(group.DeletionPolicy).toBe('Retain');
   });
 });
@@ -429,8 +431,9 @@ describe('the control-room function (internal)', () => {
     expect(permissions).toHaveLength(2);
   });
 
-  test('may only read and update contacts, query the byCompany index, read the reference dataset, manage keys, read reports and read and update issues', () => {
+  test('may only read and update contacts, query the byCompany index, read the reference dataset, manage keys, read reports, read and update issues, and manage alert destinations', () => {
     expect(dynamoGrants(functionId('Contacts control room'))).toEqual({
+      TablesAlerts: ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
       TablesContacts: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
       'TablesContacts/index/byCompany': ['dynamodb:Query'],
       TablesReference: ['dynamodb:GetItem'],
@@ -515,7 +518,7 @@ describe('API Gateway (issue point 6)', () => {
 describe('tables (issue point 7)', () => {
   test('all on demand, with point-in-time recovery, encryption, deletion protection, retained on delete', () => {
     const tables = template.findResources('AWS::DynamoDB::Table');
-    expect(Object.keys(tables)).toHaveLength(4);
+    expect(Object.keys(tables)).toHaveLength(5);
     for (const table of Object.values(tables) as any[]) {
       expect(table.DeletionPolicy).toBe('Retain');
       expect(table.UpdateReplacePolicy).toBe('Retain');

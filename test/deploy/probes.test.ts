@@ -1,7 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { runProbes, type Invocation, type Probe } from '../../lambda/deploy/probes';
 import { CANARY_EMAIL, CANARY_FACTORY_ID } from '../../lambda/domain/canary';
-import { contactsProbes, controlRoomProbes, tallyProbes, ingestProbes } from '../../lib/pre-traffic-probes';
+import { contactsProbes, controlRoomProbes, delivererProbes, ingestProbes, notifierProbes, tallyProbes } from '../../lib/pre-traffic-probes';
 import { lambdaContext } from '../support/events';
 
 /**
@@ -15,7 +15,9 @@ type Entry = (event: never, context: Context) => Promise<unknown>;
 const HOOK_ROLE = 'arn:aws:iam::123456789012:role/ContactsService-PreTrafficHookRole';
 
 /** Loads an entry point afresh with these environment variables changed (each entry reads its environment once, at load). */
-async function loadEntry(module: string, env: Record<string, string> = {}): Promise<Entry> {
+async function loadEntry(module: string, changed: Record<string, string> = {}): Promise<Entry> {
+  // The alert functions want their queue's address at load; no probe sends a message to it.
+  const env = { DELIVERY_QUEUE_URL: 'http://127.0.0.1:9/no-queue', ...changed };
   const saved = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
   Object.assign(process.env, env);
   try {
@@ -48,6 +50,8 @@ describe.each([
   ['ingest API', '../../lambda/api/ingest-handler', ingestProbes()],
   ['control room', '../../lambda/control/handler', controlRoomProbes(HOOK_ROLE)],
   ['tally', '../../lambda/tally/entry', tallyProbes()],
+  ['alert notifier', '../../lambda/alerts/notifier-handler', notifierProbes()],
+  ['alert deliverer', '../../lambda/alerts/deliverer-handler', delivererProbes()],
 ])('the %s function', (_, module, probes) => {
   test('passes every probe of its hook, in order', async () => {
     const outcomes = await runProbes(invoker(await loadEntry(module)), probes);
@@ -75,6 +79,20 @@ describe('a version that cannot reach its tables fails the probe that reaches th
     const [unknownKey] = await runProbes(invoker(entry), [probe(ingestProbes(), /unknown publishable key/)]);
     expect(unknownKey!.passed).toBe(false);
     expect(unknownKey!.status).toBeGreaterThanOrEqual(500);
+  });
+
+  test('the alert notifier with its alerts table out of reach: the canary issue change is answered as a failed record', async () => {
+    const entry = await loadEntry('../../lambda/alerts/notifier-handler', { ALERTS_TABLE_NAME: 'no-such-alerts-table' });
+    const [change] = await runProbes(invoker(entry), [probe(notifierProbes(), /canary factory's issue/)]);
+    expect(change!.passed).toBe(false);
+    expect(change!.problem).toMatch(/^expected the answer \{"batchItemFailures":\[\]\}, got \{"batchItemFailures":\[\{"itemIdentifier":"1"\}\]\}/);
+  });
+
+  test('the alert deliverer with its alerts table out of reach: the probe message is answered as failed', async () => {
+    const entry = await loadEntry('../../lambda/alerts/deliverer-handler', { ALERTS_TABLE_NAME: 'no-such-alerts-table' });
+    const [message] = await runProbes(invoker(entry), [probe(delivererProbes(), /does not exist/)]);
+    expect(message!.passed).toBe(false);
+    expect(message!.problem).toContain('"itemIdentifier":"pre-traffic-check"');
   });
 
   test('the control room with its contacts table out of reach: listing the canary factory fails', async () => {

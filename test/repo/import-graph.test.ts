@@ -16,6 +16,8 @@ const ENTRIES = {
   contacts: 'lambda/api/handler.ts',
   ingest: 'lambda/api/ingest-handler.ts',
   control: 'lambda/control/handler.ts',
+  notifier: 'lambda/alerts/notifier-handler.ts',
+  deliverer: 'lambda/alerts/deliverer-handler.ts',
 } as const;
 type Entry = keyof typeof ENTRIES;
 
@@ -105,6 +107,11 @@ describe('import graph of each Lambda entry', () => {
 
   test("the control room's entry reaches neither API's modules", () => {
     expect(reached('control', new Set([...CONTACTS, ...INGEST]))).toEqual([]);
+  });
+
+  test("the alert functions' entries reach neither API's modules", () => {
+    expect(reached('notifier', new Set([...CONTACTS, ...INGEST]))).toEqual([]);
+    expect(reached('deliverer', new Set([...CONTACTS, ...INGEST]))).toEqual([]);
   });
 
   test('the ingest entry imports no zod at run time: its bodies are read by hand (lambda/ingest/payloads.ts)', () => {

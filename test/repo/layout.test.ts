@@ -32,6 +32,7 @@ const DYNAMO_WIRING = [
   'lambda/api/ingest/dynamo-dependencies.ts',
   'lambda/control/dependencies.ts',
   'lambda/enrichment/sources/index.ts',
+  'lambda/alerts/dependencies.ts',
 ];
 
 describe('layout', () => {
@@ -76,6 +77,12 @@ describe('layout', () => {
     const rules = ['lambda/enrichment/plan-pass.ts', 'lambda/enrichment/apply-pass.ts', 'lambda/enrichment/progress.ts', ...control];
     const pure = /^@aws-sdk\/|\/store\/(?!schema$)|dynamo/;
     expect(rules.flatMap((file) => importsOf(file).filter((spec) => pure.test(spec)).map((spec) => `${file} → ${spec}`))).toEqual([]);
+  });
+
+  test('the rules of alerts (triggers, payload, signature, retries, the outbound guard, fan-out and delivery) import no AWS SDK and no store; only the wiring and the two entry points reach lambda/store', () => {
+    const wiring = ['lambda/alerts/dependencies.ts', 'lambda/alerts/notifier-handler.ts', 'lambda/alerts/deliverer-handler.ts'];
+    const adapters = ['lambda/alerts/sqs-delivery-queue.ts', 'lambda/alerts/sns-platform-topic.ts'];
+    expect(offenders('lambda/alerts', /^@aws-sdk\/|(^|\/)store\//, [...wiring, ...adapters])).toEqual([]);
   });
 
   test('DynamoDB is reached only from lambda/store: no other module of lambda or lib imports a DynamoDB SDK package but the wiring', () => {

@@ -15,7 +15,7 @@ test('a contacts table made before the byCompany index gets it, with the contact
   const client = createDynamoClient({ ...DEFAULT_DYNAMO_CONFIG, requestTimeoutMs: 10_000, endpoint: endpoint() });
   const doc = documentClientOf(client);
   const suffix = randomBytes(4).toString('hex');
-  const names = { contacts: `old-contacts-${suffix}`, keys: `old-keys-${suffix}`, reference: `old-reference-${suffix}`, reports: `old-reports-${suffix}` };
+  const names = { contacts: `old-contacts-${suffix}`, keys: `old-keys-${suffix}`, reference: `old-reference-${suffix}`, reports: `old-reports-${suffix}`, alerts: `old-alerts-${suffix}` };
   try {
     // The contacts table as the previous version created it: no index.
     await client.send(
@@ -35,7 +35,7 @@ test('a contacts table made before the byCompany index gets it, with the contact
     await doc.send(new PutCommand({ TableName: names.contacts, Item: { factoryId: 'fac_old', sk: 'ct_0000000000000001', companyId: 'co_0000000000000001' } }));
 
     const created = await ensureTables(client, names);
-    expect(created).toEqual([`${names.contacts}/${CONTACTS_BY_COMPANY.indexName}`, names.keys, names.reference, names.reports]);
+    expect(created).toEqual([`${names.contacts}/${CONTACTS_BY_COMPANY.indexName}`, names.keys, names.reference, names.reports, names.alerts]);
     const table = (await client.send(new DescribeTableCommand({ TableName: names.contacts }))).Table;
     expect(table?.GlobalSecondaryIndexes?.map((index) => [index.IndexName, index.IndexStatus])).toEqual([[CONTACTS_BY_COMPANY.indexName, 'ACTIVE']]);
     const linked = await doc.send(

@@ -33,6 +33,7 @@ export default async function globalSetup(): Promise<void> {
   process.env.CONTACTS_TABLE_NAME = LOCAL_TABLE_NAMES.contacts;
   process.env.KEYS_TABLE_NAME = LOCAL_TABLE_NAMES.keys;
   process.env.REPORTS_TABLE_NAME = LOCAL_TABLE_NAMES.reports;
+  process.env.ALERTS_TABLE_NAME = LOCAL_TABLE_NAMES.alerts;
   const store = await openScratchStore({ fastStart: true });
   globalThis.__scratchStore = store;
   process.env.DYNAMODB_ENDPOINT = store.endpoint;

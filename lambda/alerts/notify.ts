@@ -1,0 +1,131 @@
+import type { Alert, IssueSnapshot } from './alert';
+import { alertPayload } from './payload';
+import { ALERT_RETENTION_DAYS, type AlertStore, type Delivery, type DeliveryQueue, type Destination, type PlatformTopic } from './ports';
+import { settingsOf, type AlertSettings } from './settings';
+import { webhookIdOf } from './signature';
+import { alertsOf } from './triggers';
+import { isCanaryFactory } from '../domain/canary';
+import { scrubbedTitle } from './scrub';
+
+export interface NotifierDependencies {
+  store: AlertStore;
+  queue: DeliveryQueue;
+  /** The platform team's SNS topic, when the stack has one. */
+  topic?: PlatformTopic;
+  /** Where payload links point: the control room's web app. */
+  linkBase: string;
+  now?: () => Date;
+}
+
+/** One write of an issue item, as its stream record shows it. */
+export interface IssueChange {
+  before?: IssueSnapshot;
+  after?: IssueSnapshot;
+}
+
+/**
+ * What one stream batch reads once per factory: the alert settings and the
+ * destinations (a destination added while a batch runs is used from the
+ * next batch on).
+ */
+export class FactoryLookups {
+  private readonly settingsByFactory = new Map<string, Promise<AlertSettings>>();
+  private readonly destinationsByFactory = new Map<string, Promise<Destination[]>>();
+
+  constructor(private readonly store: AlertStore) {}
+
+  settings(factoryId: string): Promise<AlertSettings> {
+    let found = this.settingsByFactory.get(factoryId);
+    if (!found) {
+      found = this.store.settings(factoryId).then(settingsOf);
+      this.settingsByFactory.set(factoryId, found);
+    }
+    return found;
+  }
+
+  destinations(factoryId: string): Promise<Destination[]> {
+    let found = this.destinationsByFactory.get(factoryId);
+    if (!found) {
+      found = this.store.destinations(factoryId);
+      this.destinationsByFactory.set(factoryId, found);
+    }
+    return found;
+  }
+}
+
+const receives = (destination: Destination, alert: Alert) =>
+  destination.disabled === undefined && (destination.types.length === 0 || destination.types.includes(alert.type));
+
+/** The platform topic's line for an alert: what happened, to which issue of which factory. */
+function topicMessage(alert: Alert, body: string): { subject: string; message: string } {
+  const what = { 'issue.created': 'New issue', 'issue.regressed': 'Regression', 'issue.spiking': 'Spike' }[alert.type];
+  const title = scrubbedTitle(alert.issue.title);
+  return { subject: `${what} in ${alert.issue.factoryId}: ${title}`.slice(0, 99), message: body };
+}
+
+/**
+ * Sends one alert on its way: stored once under its id, then one delivery
+ * per destination that takes its type (each stored once per alert and
+ * destination, its first attempt queued), and a line on the platform topic.
+ * A stream record delivered again finds the alert stored and, once its
+ * deliveries were all made (`fannedOut`), does nothing; if the first run
+ * stopped half-way, the second makes what is missing: the deliveries' own
+ * conditional writes keep it to one per destination, and an attempt is
+ * taken once whatever the number of queued messages (./deliver.ts).
+ */
+export async function fanOut(alert: Alert, deps: NotifierDependencies, lookups: FactoryLookups): Promise<boolean> {
+  const now = deps.now?.() ?? new Date();
+  const at = now.toISOString();
+  const expiresAt = Math.floor(now.getTime() / 1000) + ALERT_RETENTION_DAYS * 86_400;
+  const { factoryId, issueId } = alert.issue;
+  const recorded = await deps.store.recordAlert({ factoryId, alertId: alert.alertId, type: alert.type, issueId, occurredAt: alert.occurredAt, at, expiresAt });
+  if (recorded.fannedOut) return false;
+
+  const body = alertPayload(alert, deps.linkBase);
+  const webhookId = webhookIdOf(alert.alertId);
+  const destinations = (await lookups.destinations(factoryId)).filter((destination) => receives(destination, alert));
+  await Promise.all(
+    destinations.map(async (destination) => {
+      const delivery: Delivery = {
+        factoryId,
+        destinationId: destination.destinationId,
+        sk: `${alert.occurredAt}#${alert.alertId}`,
+        alertId: alert.alertId,
+        webhookId,
+        type: alert.type,
+        issueId,
+        occurredAt: alert.occurredAt,
+        body,
+        status: 'pending',
+        attempts: 0,
+        createdAt: at,
+        nextAttemptAt: at,
+        history: [],
+        expiresAt,
+      };
+      const made = await deps.store.createDelivery(delivery);
+      const unattempted = made.created || (made.existing.status === 'pending' && made.existing.attempts === 0);
+      if (unattempted) await deps.queue.enqueue({ factoryId, destinationId: destination.destinationId, sk: delivery.sk, attempt: 1 }, 0);
+    }),
+  );
+  if (deps.topic) {
+    const { subject, message } = topicMessage(alert, body);
+    await deps.topic.publish(subject, message);
+  }
+  await deps.store.markFannedOut(factoryId, alert.alertId, at);
+  return recorded.created;
+}
+
+/** The alerts one issue write is due for, each sent on its way; the ids of those stored now. */
+export async function notifyIssueChange(change: IssueChange, deps: NotifierDependencies, lookups: FactoryLookups): Promise<string[]> {
+  if (!change.after) return [];
+  const settings = await lookups.settings(change.after.factoryId);
+  // The canary factory's one issue is the tally's pre-traffic probe (lib/pre-traffic-probes.ts): never an alert.
+  // Its settings are read first all the same, so the notifier's own probe proves it reaches the alerts table.
+  if (isCanaryFactory(change.after.factoryId)) return [];
+  const stored: string[] = [];
+  for (const alert of alertsOf(change.before, change.after, settings)) {
+    if (await fanOut(alert, deps, lookups)) stored.push(alert.alertId);
+  }
+  return stored;
+}

@@ -1,0 +1,59 @@
+import type { Alert, AlertType, IssueSnapshot } from './alert';
+import { scrubbedTitle } from './scrub';
+
+/** Where the links in payloads point when the stack names no control room address: the app `npm run control-room` serves. */
+export const DEFAULT_LINK_BASE = 'http://127.0.0.1:4000';
+
+/** An issue's page in the control room's web app. */
+export function issueLink(linkBase: string, issue: Pick<IssueSnapshot, 'factoryId' | 'issueId'>): string {
+  return `${linkBase.replace(/\/+$/, '')}/f/${encodeURIComponent(issue.factoryId)}/reports/issues/${encodeURIComponent(issue.issueId)}`;
+}
+
+/**
+ * The body of an alert's POST (docs/alerts.md#the-payload): the type, when
+ * it happened, and the issue: never a key, an event or anything of a visitor
+ * (the title is scrubbed). Made once when the delivery is created, so every
+ * retry sends the same bytes under the same webhook-id.
+ */
+export function alertPayload(alert: Alert, linkBase: string): string {
+  const { issue } = alert;
+  return JSON.stringify({
+    type: alert.type,
+    timestamp: alert.occurredAt,
+    data: {
+      issueId: issue.issueId,
+      factoryId: issue.factoryId,
+      title: scrubbedTitle(issue.title),
+      count: issue.count,
+      status: issue.status,
+      release: issue.lastRelease ?? null,
+      firstRelease: issue.firstRelease ?? null,
+      firstSeen: issue.firstSeen,
+      lastSeen: issue.lastSeen,
+      link: issueLink(linkBase, issue),
+      ...(alert.type === 'issue.regressed' ? { regressions: issue.regressions, regressedAt: issue.regressedAt ?? issue.lastSeen } : {}),
+      ...(alert.spike ? { spike: alert.spike } : {}),
+    },
+  });
+}
+
+/** The example a "send a test" posts: the type asked for, a made-up issue, and `"test": true`. */
+export function testPayload(type: AlertType, factoryId: string, at: Date, linkBase: string): string {
+  const iso = at.toISOString();
+  const issue: IssueSnapshot = {
+    factoryId,
+    issueId: 'iss_00000000000000000000',
+    title: 'TypeError: a test alert from the control room',
+    status: 'open',
+    count: type === 'issue.spiking' ? 240 : 1,
+    firstSeen: iso,
+    lastSeen: iso,
+    lastRelease: 'test',
+    regressions: type === 'issue.regressed' ? 1 : 0,
+    ...(type === 'issue.regressed' ? { regressedAt: iso } : {}),
+    fiveMinute: {},
+  };
+  const spike = type === 'issue.spiking' ? { bucketStart: iso, events: 240, threshold: 20, baselinePerFiveMinutes: 0 } : undefined;
+  const body = JSON.parse(alertPayload({ alertId: 'test', type, occurredAt: iso, issue, ...(spike ? { spike } : {}) }, linkBase)) as { data: Record<string, unknown> };
+  return JSON.stringify({ ...body, data: { ...body.data, test: true } });
+}

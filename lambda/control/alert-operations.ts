@@ -1,0 +1,297 @@
+import { randomBytes } from 'node:crypto';
+import * as z from 'zod/mini';
+import { ALERT_TYPES, type AlertType } from '../alerts/alert';
+import { attemptOnce } from '../alerts/deliver';
+import { checkDestinationUrl, literalAddress, URL_MAX } from '../alerts/destination-url';
+import { allowedAddresses, RefusedDestinationError, systemResolve } from '../alerts/guarded-lookup';
+import { testPayload } from '../alerts/payload';
+import { ALERT_RETENTION_DAYS, DESTINATIONS_MAX, PREVIOUS_SECRET_HOURS, type AlertStore, type Delivery, type Destination } from '../alerts/ports';
+import { SPIKE_FLOOR_RANGE, SPIKE_MULTIPLE_RANGE, settingsOf } from '../alerts/settings';
+import { newWebhookSecret, testWebhookId } from '../alerts/signature';
+import { between, cursor, factoryId, upTo } from './fields';
+import { ControlError, operation } from './operation';
+import type { AlertOperationsDependencies, ControlDependencies } from './ports';
+
+/**
+ * The control room's alert operations (docs/alerts.md#destinations):
+ *   alerts.list        {factoryId}                          destinations (never a secret) and settings
+ *   alerts.add         {factoryId, url, types?, description?}  the secret once
+ *   alerts.remove | alerts.rotate | alerts.enable  {factoryId, destinationId}
+ *   alerts.disable     {factoryId, destinationId, reason}
+ *   alerts.test        {factoryId, destinationId, type?}    one signed example, sent now
+ *   alerts.deliveries  {factoryId, destinationId?, limit?, cursor?}  the log, newest first
+ *   alerts.settings    {factoryId}                          the spike rule's settings
+ *   alerts.configure   {factoryId, spikeMultiple?, spikeFloor?}
+ */
+export const DELIVERIES_DEFAULT = 50;
+export const DELIVERIES_MAX = 200;
+export const DESCRIPTION_MAX = 200;
+export const DISABLE_REASON_MAX = 500;
+
+const destinationId = z.string({ error: 'destinationId must be a string' }).check(
+  z.regex(/^dst_[0-9a-f]{16}$/, { error: 'destinationId must be a destination id: dst_ + 16 hex characters (from `alerts list`)' }),
+);
+const alertType = z.enum(ALERT_TYPES, { error: `type must be one of ${ALERT_TYPES.join(', ')}` });
+const boundedText = (name: string, max: number) =>
+  z.string({ error: `${name} must be a string` }).check(z.minLength(1, { error: `${name} must not be empty` }), z.maxLength(max, { error: `${name} must be at most ${max} characters` }));
+
+/** The host of a destination, for the audit line: a URL's path and query can hold a receiver's token. */
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return undefined;
+  }
+};
+
+/** A delivery as the log shows it: its last attempt's answer up front, never the secret; the body left out (the payload is the alert's). */
+export function deliveryView(delivery: Delivery) {
+  const last = delivery.history[delivery.history.length - 1];
+  const { factoryId, destinationId, alertId, webhookId, type, issueId, occurredAt, status, attempts, createdAt, firstAttemptAt, lastAttemptAt, nextAttemptAt, reason, test, history } = delivery;
+  return {
+    type,
+    issueId,
+    status,
+    attempts,
+    httpStatus: last?.status,
+    latencyMs: last?.latencyMs,
+    error: last?.error,
+    occurredAt,
+    createdAt,
+    firstAttemptAt,
+    lastAttemptAt,
+    nextAttemptAt: status === 'pending' ? nextAttemptAt : undefined,
+    reason,
+    test,
+    webhookId,
+    alertId,
+    destinationId,
+    factoryId,
+    history,
+  };
+}
+
+/** A destination as operators see it: never a secret. */
+export function destinationView(destination: Destination, lastDelivery?: Delivery) {
+  const { destinationId, factoryId, url, types, description, createdAt, createdBy, disabled, failingSince, lastSuccessAt, secretRotatedAt, previousSecretUntil } = destination;
+  const last = lastDelivery ? deliveryView(lastDelivery) : undefined;
+  return {
+    destinationId,
+    factoryId,
+    url,
+    types: types.length === 0 ? 'all' : types,
+    status: disabled ? 'disabled' : 'enabled',
+    disabled,
+    failingSince,
+    lastSuccessAt,
+    description,
+    createdAt,
+    createdBy,
+    secretRotatedAt,
+    previousSecretValidUntil: previousSecretUntil,
+    lastDelivery: last && { status: last.status, type: last.type, issueId: last.issueId, attempts: last.attempts, httpStatus: last.httpStatus, latencyMs: last.latencyMs, error: last.error, at: last.lastAttemptAt ?? last.createdAt, test: last.test },
+  };
+}
+
+/** The delivery log's cursor: per destination, where its part of the log goes on. */
+function readCursor(cursor: string | undefined): Record<string, string> {
+  if (cursor === undefined) return {};
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
+    if (typeof value === 'object' && value !== null && Object.values(value).every((sk) => typeof sk === 'string')) return value as Record<string, string>;
+  } catch {
+    // fall through
+  }
+  throw new ControlError(400, 'cursor is not one this list returned: pass back the cursor of the previous page');
+}
+
+const writeCursor = (positions: Record<string, string>) => Buffer.from(JSON.stringify(positions)).toString('base64url');
+
+function alertsOf(deps: ControlDependencies): AlertOperationsDependencies {
+  if (!deps.alerts) throw new ControlError(500, 'alert operations are not configured on this control room (no alerts table)');
+  return deps.alerts;
+}
+
+async function existing(store: AlertStore, factoryId: string, destinationId: string): Promise<Destination> {
+  const found = await store.destination(factoryId, destinationId);
+  if (!found) throw notFound(factoryId, destinationId);
+  return found;
+}
+
+const notFound = (factoryId: string, destinationId: string) => new ControlError(404, `no destination ${destinationId} in ${factoryId}`);
+
+/** The disable and enable operations: one write, the reason and who gave it kept. */
+const toggle = (disable: boolean) =>
+  operation({
+    request: disable ? z.strictObject({ factoryId, destinationId, reason: boundedText('reason', DISABLE_REASON_MAX) }) : z.strictObject({ factoryId, destinationId }),
+    run: async (request, { deps, caller, now }) => {
+      const reason = (request as { reason?: string }).reason;
+      const disabled = disable ? { at: now.toISOString(), by: caller.principal, reason: reason ?? '' } : undefined;
+      const changed = await alertsOf(deps).store.setDisabled(request.factoryId, request.destinationId, disabled);
+      if (!changed) throw notFound(request.factoryId, request.destinationId);
+      return { body: destinationView(changed), audit: { destinationId: request.destinationId, reasonGiven: disabled !== undefined } };
+    },
+  });
+
+/**
+ * Alerts: a factory's webhook destinations, their deliveries and the spike
+ * settings. The audit fields name the destination and its host, never its
+ * URL's path or query (receivers put tokens there) nor a secret.
+ */
+export const ALERT_OPERATIONS = {
+  'alerts.list': operation({
+    request: z.strictObject({ factoryId }),
+    run: async ({ factoryId }, { deps }) => {
+      const { store } = alertsOf(deps);
+      const [destinations, settings] = await Promise.all([store.destinations(factoryId), store.settings(factoryId)]);
+      const lasts = await Promise.all(destinations.map((destination) => store.deliveries(factoryId, destination.destinationId, { limit: 1 })));
+      return {
+        body: { factoryId, destinations: destinations.map((destination, index) => destinationView(destination, lasts[index]?.deliveries[0])), settings },
+        audit: { count: destinations.length },
+      };
+    },
+  }),
+
+  'alerts.add': operation({
+    request: z.strictObject({
+      factoryId,
+      url: boundedText('url', URL_MAX),
+      types: z.optional(z.array(alertType, { error: `types must be a list of alert types: ${ALERT_TYPES.join(', ')}` })),
+      description: z.optional(boundedText('description', DESCRIPTION_MAX)),
+    }),
+    run: async (request, { deps, caller, now }) => {
+      const alerts = alertsOf(deps);
+      const checked = checkDestinationUrl(request.url, alerts.policy);
+      if (!checked.ok) throw new ControlError(400, `url: ${checked.problem}`);
+      const url = new URL(checked.url);
+      if (literalAddress(url) === undefined) {
+        try {
+          await allowedAddresses(url.hostname, alerts.resolve ?? systemResolve, alerts.policy);
+        } catch (error) {
+          if (error instanceof RefusedDestinationError) throw new ControlError(400, `url: ${error.message}`);
+          throw error;
+        }
+      }
+      const destination: Destination = {
+        factoryId: request.factoryId,
+        destinationId: `dst_${randomBytes(8).toString('hex')}`,
+        url: checked.url,
+        types: [...new Set(request.types ?? [])] as AlertType[],
+        ...(request.description === undefined ? {} : { description: request.description }),
+        createdAt: now.toISOString(),
+        createdBy: caller.principal,
+        secret: newWebhookSecret(),
+      };
+      if ((await alerts.store.addDestination(destination)) === 'full') {
+        throw new ControlError(400, `${request.factoryId} has ${DESTINATIONS_MAX} destinations, the most it may have: remove one first`);
+      }
+      // The secret goes to the caller once and never into the audit line.
+      return { body: { ...destinationView(destination), secret: destination.secret }, audit: { destinationId: destination.destinationId, host: hostOf(checked.url), types: destination.types } };
+    },
+  }),
+
+  'alerts.remove': operation({
+    request: z.strictObject({ factoryId, destinationId }),
+    run: async ({ factoryId, destinationId }, { deps }) => {
+      const removed = await alertsOf(deps).store.removeDestination(factoryId, destinationId);
+      if (!removed) throw notFound(factoryId, destinationId);
+      return { body: { removed: destinationView(removed) }, audit: { destinationId, host: hostOf(removed.url) } };
+    },
+  }),
+
+  'alerts.rotate': operation({
+    request: z.strictObject({ factoryId, destinationId }),
+    run: async ({ factoryId, destinationId }, { deps, now }) => {
+      const secret = newWebhookSecret();
+      const until = new Date(now.getTime() + PREVIOUS_SECRET_HOURS * 3_600_000).toISOString();
+      const rotated = await alertsOf(deps).store.rotateSecret(factoryId, destinationId, secret, now.toISOString(), until);
+      if (!rotated) throw notFound(factoryId, destinationId);
+      return { body: { ...destinationView(rotated), secret }, audit: { destinationId, previousSecretValidUntil: until } };
+    },
+  }),
+
+  'alerts.disable': toggle(true),
+  'alerts.enable': toggle(false),
+
+  'alerts.test': operation({
+    request: z.strictObject({ factoryId, destinationId, type: z.optional(alertType) }),
+    run: async (request, { deps, now }) => {
+      const alerts = alertsOf(deps);
+      const destination = await existing(alerts.store, request.factoryId, request.destinationId);
+      const type: AlertType = request.type ?? 'issue.created';
+      const at = now.toISOString();
+      const delivery: Delivery = {
+        factoryId: request.factoryId,
+        destinationId: destination.destinationId,
+        sk: `${at}#test:${randomBytes(6).toString('hex')}`,
+        alertId: 'test',
+        webhookId: testWebhookId(),
+        type,
+        issueId: 'iss_00000000000000000000',
+        occurredAt: at,
+        body: testPayload(type, request.factoryId, now, alerts.linkBase),
+        status: 'pending',
+        attempts: 1,
+        createdAt: at,
+        firstAttemptAt: at,
+        lastAttemptAt: at,
+        history: [],
+        test: true,
+        expiresAt: Math.floor(now.getTime() / 1000) + ALERT_RETENTION_DAYS * 86_400,
+      };
+      // Sent now, once, even to a disabled destination (that is how one checks it before enabling it again); never retried.
+      const { result, record } = await attemptOnce(alerts.send, destination, delivery, 1, now);
+      const done: Delivery = { ...delivery, status: result.ok ? 'delivered' : 'failed', history: [record], ...(result.ok ? {} : { reason: record.error }) };
+      await alerts.store.createDelivery(done);
+      return { body: { delivery: deliveryView(done) }, audit: { destinationId: destination.destinationId, type, outcome: done.status, httpStatus: record.status } };
+    },
+  }),
+
+  'alerts.deliveries': operation({
+    request: z.strictObject({ factoryId, destinationId: z.optional(destinationId), limit: upTo('limit', DELIVERIES_MAX), cursor }),
+    run: async (request, { deps }) => {
+      const { store } = alertsOf(deps);
+      const { factoryId } = request;
+      const limit = request.limit ?? DELIVERIES_DEFAULT;
+      const positions = readCursor(request.cursor);
+      if (request.destinationId !== undefined) await existing(store, factoryId, request.destinationId);
+      const destinationIds = request.destinationId !== undefined ? [request.destinationId] : (await store.destinations(factoryId)).map((destination) => destination.destinationId);
+      // A destination whose part of the log ended is left out of the cursor: absent from a cursor given means "ended".
+      const live = request.cursor === undefined ? destinationIds : destinationIds.filter((id) => positions[id] !== undefined);
+      const pages = await Promise.all(live.map(async (id) => ({ id, page: await store.deliveries(factoryId, id, { limit, before: positions[id] }) })));
+      const merged = pages
+        .flatMap(({ id, page }) => page.deliveries.map((delivery) => ({ id, delivery })))
+        .sort((a, b) => (a.delivery.sk < b.delivery.sk ? 1 : a.delivery.sk > b.delivery.sk ? -1 : 0))
+        .slice(0, limit);
+      const next: Record<string, string> = {};
+      for (const { id, page } of pages) {
+        const taken = merged.filter((entry) => entry.id === id);
+        const last = taken[taken.length - 1];
+        if (page.deliveries.length > taken.length || page.more) next[id] = last ? last.delivery.sk : (positions[id] ?? '\uffff');
+      }
+      const nextCursor = Object.keys(next).length > 0 ? writeCursor(next) : undefined;
+      return {
+        body: { factoryId, deliveries: merged.map(({ delivery }) => deliveryView(delivery)), ...(nextCursor ? { cursor: nextCursor } : {}) },
+        audit: { destinationId: request.destinationId, count: merged.length, more: nextCursor !== undefined },
+      };
+    },
+  }),
+
+  'alerts.settings': operation({
+    request: z.strictObject({ factoryId }),
+    run: async ({ factoryId }, { deps }) => ({ body: { factoryId, settings: await alertsOf(deps).store.settings(factoryId) }, audit: {} }),
+  }),
+
+  'alerts.configure': operation({
+    request: z.strictObject({ factoryId, spikeMultiple: between('spikeMultiple', SPIKE_MULTIPLE_RANGE.min, SPIKE_MULTIPLE_RANGE.max), spikeFloor: upTo('spikeFloor', SPIKE_FLOOR_RANGE.max) }),
+    defaults: (request) => {
+      if (request.spikeMultiple === undefined && request.spikeFloor === undefined) throw new ControlError(400, 'say what to change: spikeMultiple, spikeFloor or both');
+      return request;
+    },
+    run: async (request, { deps, caller, now }) => {
+      const change = { ...(request.spikeMultiple === undefined ? {} : { spikeMultiple: request.spikeMultiple }), ...(request.spikeFloor === undefined ? {} : { spikeFloor: request.spikeFloor }) };
+      const settings = await alertsOf(deps).store.saveSettings(request.factoryId, change, now.toISOString(), caller.principal);
+      return { body: { factoryId: request.factoryId, settings: { ...settingsOf(settings), updatedAt: settings.updatedAt, updatedBy: settings.updatedBy } }, audit: { ...change } };
+    },
+  }),
+};

@@ -1,0 +1,45 @@
+import { startReceiver, type Receiver } from '../support/alerts';
+import { startControlRoom, type ControlRoom } from '../support/control-room';
+import { newFactoryId } from '../support/local-api';
+
+/**
+ * The control room's Alerts page over HTTP, as its browser uses it: the
+ * destinations with their state and last delivery, the spike rule and the
+ * log, with what operators typed (a description, a reason) shown as text;
+ * its buttons are alerts.* operations through /api/operation.
+ */
+let room: ControlRoom;
+let receiver: Receiver;
+beforeAll(async () => {
+  [room, receiver] = await Promise.all([startControlRoom(), startReceiver()]);
+}, 60_000);
+afterAll(async () => {
+  await Promise.all([room?.close(), receiver?.close()]);
+});
+
+test('a destination added, tested and disabled through the page\'s operations shows its state, its last delivery and the log; typed text is escaped', async () => {
+  const factoryId = newFactoryId('crall');
+  const added = await room.operation({ operation: 'alerts.add', factoryId, url: receiver.url, description: '<script>alert(1)</script>' });
+  expect(added.status).toBe(200);
+  const { destinationId } = JSON.parse(added.text) as { destinationId: string };
+  expect((await room.operation({ operation: 'alerts.test', factoryId, destinationId })).status).toBe(200);
+  expect((await room.operation({ operation: 'alerts.disable', factoryId, destinationId, reason: 'moving <b>hosts</b>' })).status).toBe(200);
+  expect((await room.operation({ operation: 'alerts.configure', factoryId, spikeMultiple: 7 })).status).toBe(200);
+
+  const page = await room.get(`/f/${factoryId}/alerts`);
+  expect(page.status).toBe(200);
+  expect(page.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+  expect(page.text).not.toContain('<script>alert(1)');
+  expect(page.text).toContain('moving &lt;b&gt;hosts&lt;/b&gt;');
+  expect(page.text).toContain(`data-destination="${destinationId}"`);
+  expect(page.text).toMatch(/<strong>disabled<\/strong>/);
+  expect(page.text).toMatch(/issue\.created \(test\), HTTP 204/);
+  expect(page.text).toContain('id="spike-multiple" name="spikeMultiple" type="number" min="2" max="1000" value="7"');
+  expect(page.text).toContain('<table class="list" id="deliveries">');
+  expect(page.text).not.toContain('whsec_');
+});
+
+test('a factory without destinations says where its alerts go', async () => {
+  const page = await room.get(`/f/${newFactoryId('crnone')}/alerts`);
+  expect(page.text).toContain('No webhook destination yet');
+});
