@@ -28,6 +28,7 @@ export class TimerDeliveryQueue implements DeliveryQueue {
   private readonly timers = new Set<NodeJS.Timeout>();
   private stopped = false;
   private sequence = 0;
+  private running = 0;
 
   constructor(private readonly deliver: () => (event: SQSEvent) => Promise<SQSBatchResponse>) {}
 
@@ -47,8 +48,18 @@ export class TimerDeliveryQueue implements DeliveryQueue {
   private async run(message: DeliveryMessage): Promise<void> {
     const messageId = `local-${++this.sequence}`;
     const event = { Records: [{ messageId, body: JSON.stringify(message) }] } as SQSEvent;
-    const answer = await this.deliver()(event).catch(() => ({ batchItemFailures: [{ itemIdentifier: messageId }] }));
-    if (answer.batchItemFailures.length > 0) this.after(REDELIVER_AFTER_MS, message);
+    this.running += 1;
+    try {
+      const answer = await this.deliver()(event).catch(() => ({ batchItemFailures: [{ itemIdentifier: messageId }] }));
+      if (answer.batchItemFailures.length > 0) this.after(REDELIVER_AFTER_MS, message);
+    } finally {
+      this.running -= 1;
+    }
+  }
+
+  /** Messages waiting for their time or being delivered now: 0 when the queue is idle. */
+  get pending(): number {
+    return this.timers.size + this.running;
   }
 
   /** Timers still waiting (for tests and messages). */
