@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isRunning, waitUntilGone } from '../../local/processes';
@@ -41,12 +41,23 @@ test('after a kill -9 of npm start, the DynamoDB Local it left is said to be sto
   ]);
 }, 120_000);
 
+/** Polls `condition` every 20 ms until it holds; fails the test after `timeoutMs`. */
+async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`not true within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 describe('isRunning', () => {
   test('counts a process that has exited but is not yet reaped (a zombie) as gone', async () => {
     // A child whose parent never reaps it: after it dies it stays a zombie, which signal 0 still finds.
     const parent = spawn('sh', ['-c', 'sleep 300 & echo $!; exec sleep 300'], { stdio: ['ignore', 'pipe', 'ignore'] });
     const child = await new Promise<number>((resolve) => parent.stdout.once('data', (chunk: Buffer) => resolve(Number(String(chunk).trim()))));
     try {
+      // Only once the shell has become `sleep` (exec): a shell still running would reap the child itself, leaving no zombie.
+      await until(() => readFileSync(`/proc/${parent.pid}/comm`, 'utf8').trim() === 'sleep', 10_000);
       expect(isRunning(child)).toBe(true);
       process.kill(child, 'SIGKILL');
       expect(await waitUntilGone(child, 10_000)).toBe(true);
