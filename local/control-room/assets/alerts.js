@@ -1,4 +1,4 @@
-import { reloadWithFlash, runOperation, showError, showLines } from './operation.js';
+import { offerCopy, reloadWithFlash, runOperation, showError, showLines } from './operation.js';
 
 // The alerts page: each button is one alerts.* operation; answers are shown as text only.
 const factoryId = document.getElementById('alert-confirm')?.dataset.factory;
@@ -24,15 +24,7 @@ form?.addEventListener('submit', async (event) => {
   showSecret(reply.body.secret);
 });
 
-document.getElementById('copy-secret')?.addEventListener('click', async () => {
-  const state = document.getElementById('copy-state');
-  try {
-    await navigator.clipboard.writeText(document.getElementById('secret-value').textContent);
-    state.textContent = 'Copied.';
-  } catch {
-    state.textContent = 'Copying is not allowed here: select the secret and copy it by hand.';
-  }
-});
+offerCopy('secret');
 document.getElementById('secret-done')?.addEventListener('click', () => reloadWithFlash(['The secret is no longer shown.']));
 
 // A confirmation panel for rotate, disable (with its reason) and remove.

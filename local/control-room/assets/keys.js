@@ -1,4 +1,4 @@
-import { reloadWithFlash, runOperation, showError, showLines } from './operation.js';
+import { offerCopy, reloadWithFlash, runOperation, showError, showLines } from './operation.js';
 
 // Create a key: the secret is shown once, with a copy button; the list reloads when the operator is done.
 const form = document.getElementById('create-key');
@@ -30,15 +30,7 @@ form?.addEventListener('submit', async (event) => {
   document.getElementById('copy-secret').focus();
 });
 
-document.getElementById('copy-secret')?.addEventListener('click', async () => {
-  const state = document.getElementById('copy-state');
-  try {
-    await navigator.clipboard.writeText(document.getElementById('secret-value').textContent);
-    state.textContent = 'Copied.';
-  } catch {
-    state.textContent = 'Copying is not allowed here: select the key and copy it by hand.';
-  }
-});
+offerCopy('key');
 
 document.getElementById('secret-done')?.addEventListener('click', () => {
   document.getElementById('secret-value').textContent = '';

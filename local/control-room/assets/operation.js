@@ -43,3 +43,16 @@ export function reloadWithFlash(lines) {
 }
 
 export const list = (values) => (values && values.length > 0 ? values.join(', ') : 'none');
+
+// The copy button of a secret shown once (a key's, a webhook's): `what` names it in the fallback's advice.
+export function offerCopy(what) {
+  document.getElementById('copy-secret')?.addEventListener('click', async () => {
+    const state = document.getElementById('copy-state');
+    try {
+      await navigator.clipboard.writeText(document.getElementById('secret-value').textContent);
+      state.textContent = 'Copied.';
+    } catch {
+      state.textContent = `Copying is not allowed here: select the ${what} and copy it by hand.`;
+    }
+  });
+}
