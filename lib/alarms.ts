@@ -17,7 +17,6 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import type { Alerts } from './alerts';
 import { DIMENSIONS, INGEST_SERVICE_NAME, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../lambda/observability/names';
 
 /** Where each alarm's description points: docs/runbook.md has one section per alarm, titled by its slug. */
@@ -59,7 +58,7 @@ export interface ServiceAlarmsProps {
   keysTable: Table;
   reportsTable: Table;
   /** Issue alerts' functions and failure queues (lib/alerts.ts), when the stack has them. */
-  alerts?: Alerts;
+  alerts?: AlertParts;
   /** Subscribed to the topic when given. */
   alarmEmail?: string;
 }
@@ -324,9 +323,17 @@ function tableSpecs(name: string, table: Table, operations: Operation[]): AlarmS
   ];
 }
 
+/** What the alert alarms watch of lib/alerts.ts's construct (its shape, not its type: that file imports this one through lib/gradual-deployment.ts). */
+export interface AlertParts {
+  notifier: IFunction;
+  deliverer: IFunction;
+  streamFailures: IQueue;
+  deliveryDeadLetters: IQueue;
+}
+
 /** Alerts that were not sent: stream records the notifier gave up on, deliveries whose messages kept failing, and the functions' own failures. */
-function alertSpecs(alerts: Alerts): AlarmSpec[] {
-  const waiting = (queue: Alerts['streamFailures'], label: string) => queue.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: PERIOD, label });
+function alertSpecs(alerts: AlertParts): AlarmSpec[] {
+  const waiting = (queue: IQueue, label: string) => queue.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: PERIOD, label });
   return [
     {
       slug: 'alert-stream-failures',
