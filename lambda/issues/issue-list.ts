@@ -96,14 +96,14 @@ export function decodeIssueCursor(cursor: string, scope: CursorScope): ListPosit
     parsed = undefined;
   }
   const { f, st, s, q, v, i } = (parsed ?? {}) as Record<string, unknown>;
-  const value = sortValueOf(scope.sort, v);
-  if (typeof f !== 'string' || typeof i !== 'string' || value === undefined) {
-    throw new InvalidCursorError('cursor is not one this service returned for the issue list: start without a cursor, or pass the last one back as it was');
-  }
+  const unknown = new InvalidCursorError('cursor is not one this service returned for the issue list: start without a cursor, or pass the last one back as it was');
+  if (typeof f !== 'string' || typeof i !== 'string' || !(ISSUE_SORTS as readonly unknown[]).includes(s)) throw unknown;
   if (f !== scope.factoryId) throw new InvalidCursorError(`cursor belongs to another factory (${f}), not ${scope.factoryId}`);
   if (s !== scope.sort || st !== (scope.status ?? null) || q !== (scope.search ?? null)) {
     throw new InvalidCursorError('cursor belongs to another list (another status, order or search): start without a cursor when the list changes');
   }
+  const value = sortValueOf(scope.sort, v);
+  if (value === undefined) throw unknown;
   return { value, issueId: i };
 }
 

@@ -11,7 +11,7 @@ import { newFactoryId, tables, testDoc } from '../support/local-api';
  * through the control-room function's entry point on DynamoDB Local: every
  * issue is reachable by following the cursor, once, in each order (last
  * seen, events, visitors), of one status or of all, and with a title search.
- * The issues are counted by the tally's own code from one stream batch the
+ * The issues are counted by the tally's own code from stream batches the
  * test hands it.
  */
 const control = loadControlHandler({ REPORTS_TABLE_NAME: tables.reports, KEYS_TABLE_NAME: tables.keys });
@@ -52,7 +52,10 @@ function eventsOf(i: number): StoredEvent[] {
 
 beforeAll(async () => {
   const events = Array.from({ length: ISSUES }, (_, i) => eventsOf(i)).flat();
-  await tallyBatch(new DynamoTallyStore(testDoc(), tables.reports), 'shard-list500', events.map((event, n) => ({ seq: padSequence(String(1000 + n)), event })));
+  const sequenced = events.map((event, n) => ({ seq: padSequence(String(1000 + n)), event }));
+  const tally = new DynamoTallyStore(testDoc(), tables.reports);
+  // Stream batches of about 25 issues each, one after the other, as one shard's would come.
+  for (let from = 0; from < sequenced.length; from += 100) await tallyBatch(tally, 'shard-list500', sequenced.slice(from, from + 100));
   const first = await control.call({ operation: 'issues.list', factoryId, limit: 1000, status: 'open' });
   expect(first.body.issues).toHaveLength(ISSUES);
   // Every tenth resolved, so that a status filter leaves some out.
