@@ -138,3 +138,17 @@ test('a cursor goes on only in its own list: another order, search or factory is
     expect(await control.call({ operation: 'issues.list', factoryId, ...request })).toMatchObject({ status: 400, body: { error } });
   }
 });
+
+test('issues.show answers the trend: 24 hours and 14 days ending now, every event of the issue in them, missing periods as 0', async () => {
+  const issue = seeded[6] as Seeded;
+  const { status, body } = await control.call({ operation: 'issues.show', factoryId, issueId: issue.issueId });
+  expect(status).toBe(200);
+  const { hourly, daily } = body.trend as { hourly: { start: string; events: number }[]; daily: { start: string; events: number }[] };
+  expect([hourly.length, daily.length]).toEqual([24, 14]);
+  expect(hourly[23]?.start).toBe(new Date().toISOString().slice(0, 13));
+  expect(daily[13]?.start).toBe(new Date().toISOString().slice(0, 10));
+  const sum = (points: { events: number }[]) => points.reduce((total, point) => total + point.events, 0);
+  expect([sum(hourly), sum(daily)]).toEqual([7, 7]);
+  expect(hourly.filter((point) => point.events === 0).length).toBeGreaterThanOrEqual(22);
+  expect(body.issue).toMatchObject({ count: 7, visitors: 2, visitorsExact: true });
+});
