@@ -25,8 +25,6 @@
 export const VISITORS_KEPT = 100;
 /** Characters of a visitor hash: base64url, 48 bits. */
 export const VISITOR_HASH_LENGTH = 8;
-/** Relative standard error of an estimate with VISITORS_KEPT (about 1.2 / sqrt(kept / 2)): stated in the docs. */
-export const VISITORS_ERROR = 0.17;
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 export const VISITOR_HASH_PATTERN = /^[A-Za-z0-9_-]{8}$/;

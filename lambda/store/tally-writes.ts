@@ -332,9 +332,10 @@ function levelIs(expression: Expression, level: number): Condition {
  * (docs/report-issues.md#visitors-affected), with the conditions that make
  * it right, returned for the write's condition:
  *   - the hashes passing the level this container last saw are added to the
- *     set (ADD: a set union, whatever other shards add at once), on
- *     condition that the level is still that one (a level is only ever
- *     raised, and a hash failing the new level must not get in);
+ *     set (ADD: a set union, whatever other shards add at once), with no
+ *     condition: a hash that fails a level raised meanwhile is left out
+ *     by every reader (../issues/visitors.ts, canonical) and dropped by the
+ *     next raise;
  *   - when that would keep more than VISITORS_KEPT, the set is replaced by
  *     the sample one level (or more) up, on condition that the level and the
  *     set's size are as last seen: at one level the set only grows, so the
@@ -352,7 +353,7 @@ function addToSample(update: Expression, known: VisitorSample | undefined, hashe
     return [levelIs(update, level), have.size === 0 ? update.notExists(VISITORS_ATTRIBUTE) : update.sizeIs(VISITORS_ATTRIBUTE, '=', have.size)];
   }
   if (fresh.length > 0) update.add(VISITORS_ATTRIBUTE, new Set(fresh));
-  return [levelIs(update, level)];
+  return [];
 }
 
 /** The shard's mark is before this record: it has not been counted. */
