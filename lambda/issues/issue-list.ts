@@ -1,5 +1,5 @@
 import { InvalidCursorError } from '../domain/errors';
-import type { Issue, IssueStatus } from './issue';
+import type { Issue, IssueStatus, ListPosition } from './issue';
 import { visitorCount } from './visitors';
 
 /**
@@ -20,11 +20,7 @@ export const ISSUES_SCAN_MAX = 2000;
 /** A title search: at most this many characters. */
 export const SEARCH_MAX = 200;
 
-/** Where a page ended: the last issue's sort value and id. */
-export interface ListPosition {
-  value: string | number;
-  issueId: string;
-}
+export type { ListPosition };
 
 /** Ties broken by id, descending: the order the byFeed index hands issues seen at one instant out in (its key, descending). */
 const byIdDesc = (a: string, b: string): number => (a < b ? 1 : a > b ? -1 : 0);

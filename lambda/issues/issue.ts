@@ -1,5 +1,4 @@
 import { recentCounts, type PeriodCounts } from './buckets';
-import type { ListPosition } from './issue-list';
 import { visitorCount, type VisitorSample } from './visitors';
 import type { EventView, FilterReason } from './stored-event';
 
@@ -16,6 +15,12 @@ export const ISSUE_ID_PATTERN = /^iss_[0-9a-f]{20}$/;
 export const ISSUE_STATUSES = ['open', 'resolved', 'ignored'] as const;
 export type IssueStatus = (typeof ISSUE_STATUSES)[number];
 
+
+/** Where a page of the issue list ended: the last issue's sort value (last seen, events or visitors) and its id (./issue-list.ts). */
+export interface ListPosition {
+  value: string | number;
+  issueId: string;
+}
 
 /** The issue an event opens or counts toward: known from the event alone. */
 export interface IssueSeed {
