@@ -49,7 +49,8 @@ export const TABLE_SPECS: Readonly<Record<keyof TableNames, TableSpec>> = {
     timeToLiveAttribute: EXPIRES_AT,
   },
   // Keys-only indexes: the per-request limiter updates never touch them, so rate limiting costs no index writes.
-  keys: { ...KEYS_KEY, indexes: [KEYS_BY_FACTORY, KEYS_BY_KEY_ID] },
+  // Only the daily visitor salts expire (docs/report-issues.md#visitors-affected); keys never carry expiresAt.
+  keys: { ...KEYS_KEY, indexes: [KEYS_BY_FACTORY, KEYS_BY_KEY_ID], timeToLiveAttribute: EXPIRES_AT },
   // The vendor dataset enrichment reads, loaded by `enrich -- load-dataset`.
   reference: { ...REFERENCE_KEY, indexes: [] },
   // What the ingest API stores: events, feature requests (newest first per factory through

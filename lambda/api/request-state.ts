@@ -34,7 +34,7 @@ export interface RequestState {
   /** The route label of the request (see routeLabeler), worked out once for the log line and the metrics. */
   route?: string;
   /** Where an ingest request came from, once its key and origin passed (ingest/ingest-access.ts). */
-  client?: { origin: string; userAgent?: string };
+  client?: { origin: string; userAgent?: string; visitor?: string };
   /** The publishable key an ingest request came with, once checked: its limit is counted after the body is read (ingest/ingest-access.ts). */
   sender?: { key: PublishableKey; keyHash: string };
   /** Fields the API adds to the request's log line. */

@@ -1,7 +1,10 @@
 import * as z from 'zod/mini';
 import { ISSUE_STATUSES, issueView, type IssueStatus } from '../issues/issue';
-import { factoryId, issueId, limit } from './fields';
-import { ControlError, operation } from './operation';
+import { decodeIssueCursor, encodeIssueCursor, ISSUE_SORTS, ISSUES_SCAN_MAX, pageOfIssues, positionOf, SEARCH_MAX, type IssueListQuery } from '../issues/issue-list';
+import { issueTrend } from '../issues/trend';
+import { cursor, factoryId, issueId, limit } from './fields';
+import { ControlError, operation, withCursor } from './operation';
+import type { ControlDependencies } from './ports';
 
 /** Issues per list, and an issue's latest events per page. */
 export const ISSUES_DEFAULT = 100;
@@ -25,6 +28,35 @@ function setStatus(status: IssueStatus) {
 }
 
 /**
+ * One page of the issue list (docs/report-issues.md#the-issue-list). Most
+ * recently seen first without a search: read from the cursor on, one more
+ * than the page to know whether more remain. By events or visitors, or with
+ * a search: the factory's issues most recently seen first, at most
+ * ISSUES_SCAN_MAX of them, sorted and filtered here; `scanned` says how many
+ * were read and `complete` whether that was all of them.
+ */
+async function listPage(deps: ControlDependencies, factoryId: string, query: IssueListQuery, nowMs: number) {
+  const { status, sort, search, limit, after } = query;
+  if (sort === 'lastSeen' && search === undefined) {
+    const found = await deps.issues.listIssues(factoryId, { status, limit: limit + 1, nowMs, ...(after ? { after } : {}) });
+    const issues = found.slice(0, limit);
+    const last = issues[issues.length - 1];
+    return { issues, ...(found.length > limit && last ? { next: positionOf(last, sort) } : {}) };
+  }
+  const read = await deps.issues.listIssues(factoryId, { status, limit: ISSUES_SCAN_MAX + 1, nowMs });
+  const complete = read.length <= ISSUES_SCAN_MAX;
+  const scanned = read.slice(0, ISSUES_SCAN_MAX);
+  return { ...pageOfIssues(scanned, query), scanned: scanned.length, complete };
+}
+
+const searchField = z.optional(
+  z.string({ error: 'search must be a string (a part of the title)' }).check(
+    z.minLength(1, { error: 'search must not be empty' }),
+    z.maxLength(SEARCH_MAX, { error: `search must be at most ${SEARCH_MAX} characters` }),
+  ),
+);
+
+/**
  * Bug-report issues (docs/report-issues.md): list, show, and change a
  * status. The audit fields say what was asked and how many came back; never
  * an event's text.
@@ -34,15 +66,25 @@ export const ISSUE_OPERATIONS = {
     request: z.strictObject({
       factoryId,
       status: z.optional(z.enum(ISSUE_STATUSES, { error: `status must be one of ${ISSUE_STATUSES.join(', ')}` })),
+      sort: z.optional(z.enum(ISSUE_SORTS, { error: `sort must be one of ${ISSUE_SORTS.join(', ')}` })),
+      search: searchField,
       limit: limit(ISSUES_MAX),
+      cursor,
     }),
-    defaults: (request) => ({ ...request, limit: request.limit ?? ISSUES_DEFAULT }),
+    defaults: (request) => ({ ...request, sort: request.sort ?? ISSUE_SORTS[0], limit: request.limit ?? ISSUES_DEFAULT }),
     run: async (request, { deps, now }) => {
-      const [found, filtered] = await Promise.all([
-        deps.issues.listIssues(request.factoryId, { status: request.status, limit: request.limit, nowMs: now.getTime() }),
-        deps.issues.filteredCounts(request.factoryId),
-      ]);
-      return { body: { issues: found.map(issueView), filtered: filtered.counts }, audit: { status: request.status, count: found.length } };
+      const { factoryId, status, sort, search, limit, cursor } = request;
+      const scope = { factoryId, sort, ...(status ? { status } : {}), ...(search !== undefined ? { search } : {}) };
+      const after = cursor === undefined ? undefined : decodeIssueCursor(cursor, scope);
+      const query: IssueListQuery = { status, sort, search, limit, ...(after ? { after } : {}) };
+      const [page, filtered] = await Promise.all([listPage(deps, factoryId, query, now.getTime()), deps.issues.filteredCounts(factoryId)]);
+      const next = page.next ? encodeIssueCursor(scope, page.next) : undefined;
+      const scan = 'scanned' in page ? { scanned: page.scanned, complete: page.complete } : {};
+      return {
+        body: { issues: page.issues.map(issueView), filtered: filtered.counts, ...withCursor(next), ...scan },
+        // The search's length, never its text: it may quote what a visitor's page sent.
+        audit: { status, sort, ...(search !== undefined ? { searchLength: search.length } : {}), count: page.issues.length, more: next !== undefined },
+      };
     },
   }),
 
@@ -55,7 +97,7 @@ export const ISSUE_OPERATIONS = {
         deps.issues.issueEvents(request.factoryId, request.issueId, request.limit, now.getTime()),
       ]);
       if (!issue) throw notFound(request);
-      return { body: { issue: issueView(issue), events }, audit: { events: events.length } };
+      return { body: { issue: issueView(issue), trend: issueTrend(issue.counts, now.getTime()), events }, audit: { events: events.length } };
     },
   }),
 

@@ -52,6 +52,15 @@ export type AddressDecision =
   | { admitted: true }
   | { admitted: false; limit: AddressLimitName; retryAfterSeconds: number };
 
+/**
+ * The day's salt of visitor hashes (./visitor-hash.ts): one random value per
+ * UTC day, the same for every container, made by whichever asks first, kept
+ * apart from the events and gone two days after its day began.
+ */
+export interface VisitorSalts {
+  saltFor(day: string, nowMs: number, log?: CallLog): Promise<Uint8Array>;
+}
+
 export interface AddressLimiter {
   /**
    * Counts one request of a client (the key id and the hash of its address)

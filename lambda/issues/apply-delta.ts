@@ -1,5 +1,6 @@
 import { addCounts, compareSeen, epochSeconds, type IssueDelta } from './deltas';
 import { isExpired, type Issue } from './issue';
+import { addVisitors } from './visitors';
 
 /**
  * Whether new events move an issue's last seen (the latest of them comes
@@ -23,6 +24,8 @@ export function movesOf(
  *   none, or expired  → a new open issue, with these events only;
  *   resolved          → open again, its count carried on, and a regression recorded;
  *   open or ignored   → the same status, counted.
+ * Its visitors' hashes join its sample (./visitors.ts), which depends on the
+ * hashes only, never on their order or repeats.
  * First and last seen are the earliest and the latest receive times of all
  * the events counted, in whatever order they are counted (the tally counts
  * each stream shard on its own): last seen, the last event, the last release
@@ -37,6 +40,7 @@ export function applyDelta(existing: Issue | undefined, delta: IssueDelta): { is
   const { factoryId, issueId, fingerprint, title, count, firstSeenAt, lastSeenAt, firstRelease, lastRelease, firstEventId, lastEventId, expiresAt, counts } = delta;
   if (!existing || isExpired(existing, epochSeconds(lastSeenAt))) {
     const issue: Issue = { issueId, factoryId, fingerprint, title, count, firstSeen: firstSeenAt, lastSeen: lastSeenAt, firstEventId, lastEventId, status: 'open', expiresAt, counts };
+    if (delta.visitors.length > 0) issue.visitors = addVisitors(undefined, delta.visitors);
     if (firstRelease !== undefined) issue.firstRelease = firstRelease;
     if (lastRelease !== undefined) issue.lastRelease = lastRelease;
     return { issue, regressed: false, opened: true };
@@ -47,6 +51,7 @@ export function applyDelta(existing: Issue | undefined, delta: IssueDelta): { is
     ...existing,
     count: existing.count + count,
     counts: addCounts(existing.counts, counts),
+    ...(delta.visitors.length > 0 ? { visitors: addVisitors(existing.visitors, delta.visitors) } : {}),
     ...(movesLast ? { lastSeen: lastSeenAt, lastEventId, expiresAt } : {}),
     ...(lastRelease !== undefined && (movesLast || existing.lastRelease === undefined) ? { lastRelease } : {}),
     ...(movesFirst ? { firstSeen: firstSeenAt, firstEventId, title } : {}),

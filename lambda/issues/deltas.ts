@@ -32,6 +32,8 @@ export interface IssueDelta extends IssueSeed {
   expiresAt: number;
   /** The same events per 5 minutes, hour and day (./buckets.ts). */
   counts: PeriodCounts;
+  /** Their visitors' hashes, each once (./visitors.ts). */
+  visitors: string[];
 }
 
 /** Filtered events of one factory, counted apart per reason. */
@@ -77,6 +79,7 @@ export function issueDeltas(events: readonly GroupedEvent[]): IssueDelta[] {
         lastEventId: event.eventId,
         expiresAt: event.expiresAt,
         counts: emptyCounts(),
+        visitors: [],
       };
       byIssue.set(issue.issueId, delta);
     }
@@ -90,6 +93,7 @@ export function issueDeltas(events: readonly GroupedEvent[]): IssueDelta[] {
       delta.lastRelease = event.release;
     }
     countInPeriods(delta.counts, Date.parse(event.receivedAt));
+    if (event.visitor !== undefined && !delta.visitors.includes(event.visitor)) delta.visitors.push(event.visitor);
   }
   return [...byIssue.values()];
 }

@@ -1,4 +1,5 @@
 import { recentCounts, type PeriodCounts } from './buckets';
+import { visitorCount, type VisitorSample } from './visitors';
 import type { EventView, FilterReason } from './stored-event';
 
 /**
@@ -14,6 +15,12 @@ export const ISSUE_ID_PATTERN = /^iss_[0-9a-f]{20}$/;
 export const ISSUE_STATUSES = ['open', 'resolved', 'ignored'] as const;
 export type IssueStatus = (typeof ISSUE_STATUSES)[number];
 
+
+/** Where a page of the issue list ended: the last issue's sort value (last seen, events or visitors) and its id (./issue-list.ts). */
+export interface ListPosition {
+  value: string | number;
+  issueId: string;
+}
 
 /** The issue an event opens or counts toward: known from the event alone. */
 export interface IssueSeed {
@@ -43,6 +50,8 @@ export interface Issue extends IssueSeed {
   expiresAt: number;
   /** Its events per 5 minutes, hour and day, the recent ones (./buckets.ts). */
   counts?: Partial<PeriodCounts>;
+  /** A sample of its visitors' daily hashes (./visitors.ts); absent on issues counted before visitors were. */
+  visitors?: VisitorSample;
 }
 
 /** The events filtered for a factory, counted apart: never an issue. */
@@ -65,16 +74,22 @@ export function changeStatus(issue: Issue, status: IssueStatus, at: string, by: 
   return { ...issue, status, statusChangedAt: at, statusChangedBy: by };
 }
 
-/** Most recently seen first; issues seen at the same instant by id, so every store lists them alike. */
+/**
+ * Most recently seen first; issues seen at the same instant by id,
+ * descending (the byFeed index's order: its key, descending), so every store
+ * lists them alike and a cursor resumes exactly.
+ */
 export function byLastSeen(a: Pick<Issue, 'lastSeen' | 'issueId'>, b: Pick<Issue, 'lastSeen' | 'issueId'>): number {
   if (a.lastSeen !== b.lastSeen) return a.lastSeen < b.lastSeen ? 1 : -1;
-  return a.issueId < b.issueId ? -1 : a.issueId > b.issueId ? 1 : 0;
+  return a.issueId < b.issueId ? 1 : a.issueId > b.issueId ? -1 : 0;
 }
 
 /** An issue as the control room shows it: what a person reads first, first; the expiry left out (the rule says it). */
 export function issueView(issue: Issue) {
   const { issueId, title, status, count, firstSeen, lastSeen, firstRelease, lastRelease, lastEventId, regressions, regressedAt, statusChangedAt, statusChangedBy, fingerprint, factoryId } = issue;
-  return { issueId, title, status, count, firstSeen, lastSeen, firstRelease, lastRelease, lastEventId, regressions, regressedAt, statusChangedAt, statusChangedBy, fingerprint, factoryId };
+  // Visitors as a count, never the hashes (docs/report-issues.md#visitors-affected).
+  const { count: visitors, exact: visitorsExact } = visitorCount(issue.visitors);
+  return { issueId, title, status, count, visitors, visitorsExact, firstSeen, lastSeen, firstRelease, lastRelease, lastEventId, regressions, regressedAt, statusChangedAt, statusChangedBy, fingerprint, factoryId };
 }
 
 /** A status change that found its issue: the issue after it, and the status it had. */
@@ -89,8 +104,8 @@ export interface StatusChange {
  * before DynamoDB's time to live removes them.
  */
 export interface IssueStore {
-  /** The factory's issues, most recently seen first, at most `limit`; of one status, or of all. */
-  listIssues(factoryId: string, query: { status?: IssueStatus; limit: number; nowMs: number }): Promise<Issue[]>;
+  /** The factory's issues, most recently seen first (byLastSeen), at most `limit`, after `after` (a last seen and an id); of one status, or of all. */
+  listIssues(factoryId: string, query: { status?: IssueStatus; limit: number; nowMs: number; after?: ListPosition }): Promise<Issue[]>;
   getIssue(factoryId: string, issueId: string, nowMs: number): Promise<Issue | undefined>;
   /** The issue's latest events, newest first. */
   issueEvents(factoryId: string, issueId: string, limit: number, nowMs: number): Promise<EventView[]>;

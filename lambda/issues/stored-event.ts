@@ -26,6 +26,13 @@ export interface ReceiptFields {
   /** When DynamoDB's time to live removes it: epoch seconds. */
   expiresAt: number;
   /**
+   * The visitor's hash for the day: the client's address and user agent
+   * under a salt replaced daily (lambda/ingest/visitor-hash.ts), 8
+   * characters; neither the address nor the salt is stored. Absent on
+   * events stored before visitors were counted.
+   */
+  visitor?: string;
+  /**
    * Unique per write: a store that finds its own token on the item it was
    * told exists knows its earlier attempt landed (an answer lost on the way),
    * so a retry is still counted as stored, not as a duplicate.

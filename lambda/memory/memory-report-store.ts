@@ -1,6 +1,7 @@
 import { applyDelta } from '../issues/apply-delta';
 import { filteredDeltas, issueDeltas } from '../issues/deltas';
 import { byLastSeen, changeStatus, isExpired, issueAsOf, type FilteredCounts, type Issue, type IssueStatus, type IssueStore, type StatusChange } from '../issues/issue';
+import type { ListPosition } from '../issues/issue-list';
 import type { EventView, StoredEvent } from '../issues/stored-event';
 import type { EventOutcome, ReportStore, StoredFeatureRequest } from '../ingest/ports';
 import type { FilteredEvent, IssueEvent, PageBatch, SequencedEvent, TallyStore } from '../tally/ports';
@@ -83,10 +84,12 @@ export class MemoryReportStore implements ReportStore, IssueStore, TallyStore {
     return { created: true, stored: request };
   }
 
-  async listIssues(factoryId: string, query: { status?: IssueStatus; limit: number; nowMs: number }): Promise<Issue[]> {
+  async listIssues(factoryId: string, query: { status?: IssueStatus; limit: number; nowMs: number; after?: ListPosition }): Promise<Issue[]> {
+    const { after } = query;
     return [...this.issues.values()]
       .filter((issue) => issue.factoryId === factoryId && !isExpired(issue, Math.floor(query.nowMs / 1000)))
       .filter((issue) => query.status === undefined || issue.status === query.status)
+      .filter((issue) => after === undefined || byLastSeen({ lastSeen: String(after.value), issueId: after.issueId }, issue) < 0)
       .sort(byLastSeen)
       .slice(0, query.limit)
       .map((issue) => issueAsOf(issue, query.nowMs));

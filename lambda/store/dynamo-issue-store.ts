@@ -1,5 +1,6 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { byLastSeen, changeStatus, issueAsOf, ISSUE_STATUSES, type FilteredCounts, type Issue, type IssueStatus, type IssueStore, type StatusChange } from '../issues/issue';
+import type { ListPosition } from '../issues/issue-list';
 import type { EventView } from '../issues/stored-event';
 import { Expression } from './expression';
 import { isConditionalCheckFailed, storageCall } from './errors';
@@ -25,12 +26,19 @@ export class DynamoIssueStore implements IssueStore {
     private readonly tableName: string,
   ) {}
 
-  async listIssues(factoryId: string, query: { status?: IssueStatus; limit: number; nowMs: number }): Promise<Issue[]> {
+  async listIssues(factoryId: string, query: { status?: IssueStatus; limit: number; nowMs: number; after?: ListPosition }): Promise<Issue[]> {
     const statuses = query.status ? [query.status] : ISSUE_STATUSES;
+    // The index's position: its sort key (last seen) and the item's key, which orders as the issue id does.
+    const after = query.after ? { receivedAt: String(query.after.value), pk: issueKey(factoryId, query.after.issueId) } : undefined;
     const lists = await Promise.all(
       statuses.map(async (status) => {
         const issues: Issue[] = [];
-        const reading = newestItems(this.doc, this.tableName, { ...REPORTS_BY_FEED, value: issueFeedOf(factoryId, status) }, { nowMs: query.nowMs, chunk: chunkFor(query.limit) });
+        const reading = newestItems(
+          this.doc,
+          this.tableName,
+          { ...REPORTS_BY_FEED, value: issueFeedOf(factoryId, status) },
+          { nowMs: query.nowMs, chunk: chunkFor(query.limit), ...(after ? { after } : {}) },
+        );
         for await (const { item } of reading) {
           const issue = itemToIssue(item);
           if (issue.factoryId === factoryId) issues.push(issueAsOf(issue, query.nowMs));

@@ -95,6 +95,11 @@ export class Expression {
     return condition(`${this.path(path)} ${comparator} ${this.operand(value)}`);
   }
 
+  /** size(path) <comparator> value: the members of a set, the characters of a string. */
+  sizeIs(path: AttributePath, comparator: Comparator, value: unknown): Condition {
+    return condition(`size(${this.path(path)}) ${comparator} ${this.operand(value)}`);
+  }
+
   beginsWith(path: AttributePath, prefix: unknown): Condition {
     return condition(`begins_with(${this.path(path)}, ${this.operand(prefix)})`);
   }

@@ -11,6 +11,8 @@
  *   pass item      sk = "pass#" + contact id + "#" + passId: a control-room pass applied (expires)
  *
  * keys table       PK keyHash (S) = sha256 of the secret
+ *   visitor salt   keyHash = "salt#" + UTC day: the day's salt of visitor hashes, apart from the
+ *                  reports table that holds the hashes (expires: expiresAt, TTL)
  *   GSI byFactory  PK factoryId, SK keyId  (keys only: `keys list`)
  *   GSI byKeyId    PK keyId                (keys only: `keys revoke`)
  *
@@ -61,6 +63,7 @@ export const REPORTS_BY_ISSUE = { indexName: 'byIssue', partitionKey: 'issueId',
 export type ReportKind = 'events' | 'feature-requests';
 export const eventKey = (factoryId: string, eventId: string): string => `event#${factoryId}#${eventId}`;
 export const featureRequestKey = (factoryId: string, requestId: string): string => `fr#${factoryId}#${requestId}`;
+export const visitorSaltKey = (day: string): string => `salt#${day}`;
 export const limiterKey = (keyId: string, addressHash: string): string => `limit#${keyId}#${addressHash}`;
 export const issueLimiterKey = (keyId: string, issueId: string): string => `ilimit#${keyId}#${issueId}`;
 export const feedOf = (factoryId: string, kind: ReportKind): string => `${factoryId}#${kind}`;

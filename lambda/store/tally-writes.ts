@@ -8,7 +8,8 @@ import type { FilteredEvent, IssueEvent, PageBatch, Sequence, SequencedEvent, Ta
 import { isConditionalCheckFailed, itemOfFailure, storageCall } from './errors';
 import { Expression, type Condition } from './expression';
 import { pageItem, paginate } from './feed-pages';
-import { FILTERED_ATTRIBUTE, filteredKey, issueFeedOf, issueKey, MARKS_ATTRIBUTE } from './issue-items';
+import { addVisitors, canonical, passes, VISITORS_KEPT, type VisitorSample } from '../issues/visitors';
+import { FILTERED_ATTRIBUTE, filteredKey, issueFeedOf, issueKey, MARKS_ATTRIBUTE, VISITOR_LEVEL_ATTRIBUTE, VISITORS_ATTRIBUTE } from './issue-items';
 
 type Item = Record<string, unknown>;
 
@@ -51,6 +52,8 @@ function stateOf(item: Item | undefined, nowSeconds: number): IssueState {
 interface IssueGuess {
   state: IssueState;
   seen?: { lastSeen: string; lastEventId: string; firstSeen: string; firstEventId?: string };
+  /** Its visitor sample as stored (level and set, not made canonical): what a write that raises the level replaces. */
+  visitors?: VisitorSample;
 }
 
 export class DynamoTallyStore implements TallyStore {
@@ -166,6 +169,7 @@ export class DynamoTallyStore implements TallyStore {
         status: 'open',
         expiresAt,
         ...counts,
+        ...visitorAttributes(addVisitors(undefined, delta.visitors)),
         [MARKS_ATTRIBUTE]: { [shardKey]: mark },
       };
       const guard = new Expression();
@@ -202,12 +206,13 @@ export class DynamoTallyStore implements TallyStore {
     ];
     const live = update.is('expiresAt', '>', nowSeconds);
     const marked = update.exists(MARKS_ATTRIBUTE);
+    const visitors = addToSample(update, guess.visitors, delta.visitors);
     if (state === 'resolved') {
       // Counted and open again, the regression recorded, in one write: only one batch can find it resolved.
       update.set('status', 'open').set('feed', issueFeedOf(delta.factoryId, 'open')).set('regressedAt', delta.firstSeenAt).add('regressions', 1);
-      update.when(marked, update.is('status', '=', 'resolved'), live, ...seen, notCountedYet(update, shardKey, firstSeq));
+      update.when(marked, update.is('status', '=', 'resolved'), live, ...seen, ...visitors, notCountedYet(update, shardKey, firstSeq));
     } else {
-      update.when(marked, update.is('status', '<>', 'resolved'), live, ...seen, notCountedYet(update, shardKey, firstSeq));
+      update.when(marked, update.is('status', '<>', 'resolved'), live, ...seen, ...visitors, notCountedYet(update, shardKey, firstSeq));
     }
     return this.update(key, update, 'UpdateItem (issue tally)', log);
   }
@@ -232,6 +237,14 @@ export class DynamoTallyStore implements TallyStore {
         update.remove([period, bucket]);
         stale += 1;
       }
+    }
+    // A visitor set over what the sample keeps (two shards added at once): its level raised, guarded as addToSample does.
+    const sample = storedSample(item);
+    if (sample.hashes.length > VISITORS_KEPT) {
+      const raised = canonical(sample);
+      update.set(VISITORS_ATTRIBUTE, new Set(raised.hashes)).set(VISITOR_LEVEL_ATTRIBUTE, raised.level);
+      update.when(levelIs(update, sample.level), update.sizeIs(VISITORS_ATTRIBUTE, '=', sample.hashes.length));
+      stale += 1;
     }
     const marks = item[MARKS_ATTRIBUTE];
     if (marks && typeof marks === 'object') {
@@ -289,7 +302,58 @@ function guessOf(item: Item | undefined): IssueGuess {
     typeof lastSeen === 'string' && typeof lastEventId === 'string' && typeof firstSeen === 'string'
       ? { lastSeen, lastEventId, firstSeen, ...(typeof firstEventId === 'string' ? { firstEventId } : {}) }
       : undefined;
-  return { state: item.status === 'resolved' ? 'resolved' : 'live', ...(seen ? { seen } : {}) };
+  return { state: item.status === 'resolved' ? 'resolved' : 'live', ...(seen ? { seen } : {}), visitors: storedSample(item) };
+}
+
+/** The visitor sample as the item stores it: its level and every hash in its set. */
+function storedSample(item: Item): VisitorSample {
+  const hashes = item[VISITORS_ATTRIBUTE];
+  const level = item[VISITOR_LEVEL_ATTRIBUTE];
+  return {
+    level: typeof level === 'number' ? level : 0,
+    hashes: hashes instanceof Set ? [...(hashes as Set<unknown>)].filter((hash): hash is string => typeof hash === 'string') : [],
+  };
+}
+
+/** The attributes of a new item's sample: no set when empty (DynamoDB stores no empty set), no level at 0. */
+function visitorAttributes(sample: VisitorSample): Item {
+  return { ...(sample.hashes.length > 0 ? { [VISITORS_ATTRIBUTE]: new Set(sample.hashes) } : {}), ...(sample.level > 0 ? { [VISITOR_LEVEL_ATTRIBUTE]: sample.level } : {}) };
+}
+
+/** The sample's level is `level` (an item without one is at 0). */
+function levelIs(expression: Expression, level: number): Condition {
+  return level === 0
+    ? expression.or(expression.notExists(VISITOR_LEVEL_ATTRIBUTE), expression.is(VISITOR_LEVEL_ATTRIBUTE, '=', 0))
+    : expression.is(VISITOR_LEVEL_ATTRIBUTE, '=', level);
+}
+
+/**
+ * A batch's visitors added to the issue's sample in the count's own write
+ * (docs/report-issues.md#visitors-affected), with the conditions that make
+ * it right, returned for the write's condition:
+ *   - the hashes passing the level this container last saw are added to the
+ *     set (ADD: a set union, whatever other shards add at once), with no
+ *     condition: a hash that fails a level raised meanwhile is left out
+ *     by every reader (../issues/visitors.ts, canonical) and dropped by the
+ *     next raise;
+ *   - when that would keep more than VISITORS_KEPT, the set is replaced by
+ *     the sample one level (or more) up, on condition that the level and the
+ *     set's size are as last seen: at one level the set only grows, so the
+ *     same size is the same set.
+ * A refused condition returns the item, whose sample the next round starts from.
+ */
+function addToSample(update: Expression, known: VisitorSample | undefined, hashes: readonly string[]): Condition[] {
+  if (hashes.length === 0) return [];
+  const level = known?.level ?? 0;
+  const have = new Set(known?.hashes ?? []);
+  const fresh = hashes.filter((hash) => passes(hash, level) && !have.has(hash));
+  if (known && have.size + fresh.length > VISITORS_KEPT) {
+    const raised = canonical({ level, hashes: [...have, ...fresh] });
+    update.set(VISITORS_ATTRIBUTE, new Set(raised.hashes)).set(VISITOR_LEVEL_ATTRIBUTE, raised.level);
+    return [levelIs(update, level), have.size === 0 ? update.notExists(VISITORS_ATTRIBUTE) : update.sizeIs(VISITORS_ATTRIBUTE, '=', have.size)];
+  }
+  if (fresh.length > 0) update.add(VISITORS_ATTRIBUTE, new Set(fresh));
+  return [];
 }
 
 /** The shard's mark is before this record: it has not been counted. */

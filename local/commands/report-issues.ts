@@ -1,6 +1,6 @@
 /**
  * The issue subcommands of `reports` (docs/report-issues.md):
- *   issues --factory F [--status open|resolved|ignored] [--limit N]
+ *   issues --factory F [--status open|resolved|ignored] [--sort lastSeen|events|visitors] [--search TEXT] [--limit N] [--cursor C]
  *   issue --factory F --issue iss_… [--limit N]
  *   resolve | ignore | reopen --factory F --issue iss_…
  * Each is a control-room operation: in this process on the local store, or
@@ -9,15 +9,20 @@
  */
 import { ISSUE_EVENTS_MAX, ISSUES_MAX } from '../../lambda/control/issue-operations';
 import { ISSUE_STATUSES } from '../../lambda/issues/issue';
+import { ISSUE_SORTS, ISSUES_SCAN_MAX } from '../../lambda/issues/issue-list';
 import { factoryIdArg, positiveIntArg, printJson, UsageError } from '../cli';
 import { checkedCall, connectControl, type ControlCall } from '../control/client';
 
 export const ISSUE_KINDS = ['issues', 'issue', 'resolve', 'ignore', 'reopen'] as const;
 export type IssueKind = (typeof ISSUE_KINDS)[number];
 
-export const ISSUE_USAGE = `  issues --factory <fac_id> [--status ${ISSUE_STATUSES.join('|')}] [--limit <N>]
+export const ISSUE_USAGE = `  issues --factory <fac_id> [--status ${ISSUE_STATUSES.join('|')}] [--sort ${ISSUE_SORTS.join('|')}]
+         [--search <text>] [--limit <N>] [--cursor <cursor>]
                                         the factory's issues (events grouped by fingerprint), most
-                                        recently seen first, one JSON object per line (default 100, at most ${ISSUES_MAX})
+                                        recently seen first (or most events, most visitors; a search
+                                        matches titles), one JSON object per line (default 100, at most
+                                        ${ISSUES_MAX}); the next page's --cursor on stderr. A sort other than
+                                        lastSeen or a search reads the ${ISSUES_SCAN_MAX} most recently seen issues at most
   issue --factory <fac_id> --issue <iss_id> [--limit <N>]
                                         one issue and its latest N events (default 10, at most ${ISSUE_EVENTS_MAX})
   resolve|ignore|reopen --factory <fac_id> --issue <iss_id>
@@ -28,6 +33,9 @@ export interface IssueValues {
   factory?: string;
   issue?: string;
   status?: string;
+  sort?: string;
+  search?: string;
+  cursor?: string;
   limit?: string;
   since?: string;
   type?: string;
@@ -55,8 +63,14 @@ function requestOf(kind: IssueKind, values: IssueValues): ControlCall {
       if (!(ISSUE_STATUSES as readonly string[]).includes(values.status)) throw new UsageError(`--status must be one of ${ISSUE_STATUSES.join(', ')}, got "${values.status}"`);
       request.status = values.status;
     }
+    if (values.sort !== undefined) {
+      if (!(ISSUE_SORTS as readonly string[]).includes(values.sort)) throw new UsageError(`--sort must be one of ${ISSUE_SORTS.join(', ')}, got "${values.sort}"`);
+      request.sort = values.sort;
+    }
+    if (values.search !== undefined) request.search = values.search;
+    if (values.cursor !== undefined) request.cursor = values.cursor;
   } else {
-    if (values.status !== undefined) throw new UsageError(`${kind} does not take --status`);
+    for (const name of ['status', 'sort', 'search', 'cursor'] as const) if (values[name] !== undefined) throw new UsageError(`${kind} does not take --${name}`);
     if (values.issue === undefined) throw new UsageError('--issue <iss_id> is required (the issueId `reports -- issues` prints)');
     request.issueId = values.issue;
   }
@@ -76,6 +90,8 @@ export async function runIssueCommand(kind: IssueKind, values: IssueValues): Pro
     const answer = await client.call(request);
     if (kind === 'issues') {
       for (const issue of answer.issues as unknown[]) line(issue);
+      if (answer.complete === false) process.stderr.write(`sorted among the ${String(answer.scanned)} most recently seen issues only (the factory has more)\n`);
+      if (typeof answer.cursor === 'string') process.stderr.write(`more: the next page with --cursor ${answer.cursor}\n`);
       const filtered = Object.entries((answer.filtered ?? {}) as Record<string, number>).filter(([, count]) => count > 0);
       if (filtered.length > 0) process.stderr.write(`filtered, counted apart (no issue): ${filtered.map(([reason, count]) => `${reason} ${count}`).join(', ')}\n`);
     } else if (kind === 'issue') {

@@ -3,32 +3,40 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { MAX_EVENTS_PER_REQUEST } from '../../lambda/ingest/limits';
+import { launchEngine, type Engine } from '../../tools/browsers/engines';
 import { startReceiver, type Receiver } from '../support/alerts';
-import { until } from '../support/browser-sdk';
+import { buildSdk, sdkPage, serveSite, until } from '../support/browser-sdk';
 import { jsonLines, runScript, serverEnv, startServer } from '../support/commands';
 
 /**
  * Alerts end to end on `npm start` (its own store, its own stream poller
  * running the tally and the alert notifier), driven as a factory would:
- * a publishable key, a destination on a local receiver, events posted to
- * the ingest API the way the browser SDK posts them, the issue resolved with
- * the `reports` command. The receiver verifies every delivery with the
+ * a publishable key, a destination on a local receiver, a new bug thrown by
+ * a customer's page in headless Chromium and sent by the browser SDK (its
+ * one-file build, started the documented two-line way), then the same bug
+ * (the event the SDK sent, with new eventIds) posted to the ingest API as
+ * the SDK posts it, the issue resolved with the `reports` command. The receiver verifies every delivery with the
  * Standard Webhooks library (test/support/alerts.ts). Each step waits for its delivery (a
  * condition, with a deadline), never for a fixed time.
  */
-const ORIGIN = 'http://localhost:5173';
 let env: Awaited<ReturnType<typeof serverEnv>>;
 let server: Awaited<ReturnType<typeof startServer>>;
 let receiver: Receiver;
 let serversDir: string;
+let site: Awaited<ReturnType<typeof serveSite>>;
+let chromium: Engine;
+const pages = new Map<string, string>();
 
 beforeAll(async () => {
   serversDir = mkdtempSync(join(tmpdir(), 'contacts-servers-'));
   env = await serverEnv(serversDir);
-  [server, receiver] = await Promise.all([startServer(env), startReceiver()]);
-}, 120_000);
+  const [{ script }] = await Promise.all([buildSdk(), (async () => ([server, receiver] = await Promise.all([startServer(env), startReceiver()])))()]);
+  site = await serveSite({ '/contacts-ingest.min.js': script }, (path) => pages.get(path) ?? '<!doctype html><p>another page</p>');
+  chromium = await launchEngine('chromium');
+}, 180_000);
 afterAll(async () => {
-  await Promise.all([server?.stop(), receiver?.close()]);
+  site?.close();
+  await Promise.all([server?.stop(), receiver?.close(), chromium?.close()]);
   rmSync(env.CONTACTS_DATA_DIR, { recursive: true, force: true });
   rmSync(serversDir, { recursive: true, force: true });
 });
@@ -40,42 +48,56 @@ const json = async (script: string, ...args: string[]) => {
   return JSON.parse(run.stdout) as Record<string, any>;
 };
 
-/** Events posted as the browser SDK posts them: a publishable key, the page's Origin, up to 20 events a request. */
-async function send(key: string, message: string, count = 1): Promise<void> {
-  const events = Array.from({ length: count }, () => ({ eventId: randomUUID(), message }));
+/** The event the SDK sent, sent again `count` times with new eventIds as the SDK posts them: a publishable key, the page's Origin, up to 20 events a request. */
+async function send(key: string, event: Record<string, unknown>, count = 1): Promise<void> {
+  const events = Array.from({ length: count }, () => ({ ...event, eventId: randomUUID() }));
   const response = await fetch(`${server.baseUrl}/ingest/v1/events`, {
     method: 'POST',
-    headers: { Authorization: `Bearer ${key}`, Origin: ORIGIN, 'Content-Type': 'application/json' },
+    headers: { Authorization: `Bearer ${key}`, Origin: site.origin, 'Content-Type': 'application/json' },
     body: JSON.stringify({ events }),
   });
   expect(response.status).toBe(202);
 }
+
+/** What a page of the shop throws when it loads: the new bug of this test. */
+const THROWS = `setTimeout(function renderCart() { throw new TypeError('cart is undefined'); });`;
 
 const bodiesOf = (secret: string) =>
   receiver.verifiedWith(secret).map((entry) => ({ id: entry.headers['webhook-id'], ...(JSON.parse(entry.body) as { type: string; data: Record<string, any> }) }));
 
 test('a new bug gives one signed delivery; resolved and sent again, one regression; a burst, one spike', async () => {
   const factoryId = `fac_e2e_${randomUUID().slice(0, 8)}`;
-  const { key } = await json('keys', 'create', '--factory', factoryId, '--type', 'publishable', '--origin', ORIGIN);
+  const { key } = await json('keys', 'create', '--factory', factoryId, '--type', 'publishable', '--origin', site.origin);
   const { secret } = await json('alerts', 'add', '--factory', factoryId, '--url', receiver.url);
   await json('alerts', 'settings', '--factory', factoryId, '--spike-floor', '10');
 
-  // The same new bug from three pages at once.
-  await Promise.all([send(key, 'TypeError: cart is undefined'), send(key, 'TypeError: cart is undefined'), send(key, 'TypeError: cart is undefined')]);
+  // The same new bug in three visitors' tabs at once, each sent by the SDK.
+  pages.set('/cart', sdkPage({ key, baseUrl: server.baseUrl, release: 'shop@1.0.0', flushDelayMs: 50 }, '{}', THROWS));
+  const tabs = await Promise.all([1, 2, 3].map(() => chromium.newTab()));
+  await Promise.all(tabs.map((tab) => tab.goto(`${site.origin}/cart`)));
   const [created] = await until('the issue.created delivery', () => {
     const found = bodiesOf(secret).filter((body) => body.type === 'issue.created');
     return found.length > 0 ? found : undefined;
   }, 60_000);
-  expect(created!.data).toMatchObject({ factoryId, title: 'TypeError: cart is undefined', status: 'open' });
+  expect(created!.data).toMatchObject({ factoryId, title: 'TypeError: cart is undefined', status: 'open', release: 'shop@1.0.0' });
   const issueId = created!.data.issueId as string;
+  const sent = await until('the three events the SDK sent', async () => {
+    const stored = jsonLines((await command('reports', 'events', '--factory', factoryId)).stdout);
+    return stored.length >= 3 ? stored : undefined;
+  });
+  expect(sent.map((event) => [event.issueId, event.release, event.exception?.type])).toEqual(Array(3).fill([issueId, 'shop@1.0.0', 'TypeError']));
+  expect(sent[0]?.exception?.stack).toMatch(/renderCart/);
+  await Promise.all(tabs.map((tab) => tab.close()));
+  // The bug as the SDK sent it, for the steps that follow (the same issue: the same fingerprint).
+  const { eventId: _eventId, factoryId: _factory, keyId: _key, origin: _origin, receivedAt: _at, issueId: _issue, userAgent: _ua, visitor: _visitor, ...bug } = sent[0] as Record<string, unknown>;
 
   const resolved = await command('reports', 'resolve', '--factory', factoryId, '--issue', issueId);
   expect(resolved.status).toBe(0);
-  await send(key, 'TypeError: cart is undefined');
+  await send(key, bug);
   await until('the issue.regressed delivery', () => (bodiesOf(secret).some((body) => body.type === 'issue.regressed') ? true : undefined), 60_000);
 
   // One request: its events share a receive time, so they land in one 5-minute bucket.
-  await send(key, 'TypeError: cart is undefined', MAX_EVENTS_PER_REQUEST);
+  await send(key, bug, MAX_EVENTS_PER_REQUEST);
   await until('the issue.spiking delivery', () => (bodiesOf(secret).some((body) => body.type === 'issue.spiking') ? true : undefined), 60_000);
 
   // Every record of the issue has been through the notifier by now (one shard, in order): each alert came once.
@@ -92,4 +114,6 @@ test('a new bug gives one signed delivery; resolved and sent again, one regressi
   );
   const issues = jsonLines((await command('reports', 'issues', '--factory', factoryId)).stdout);
   expect(issues.map((issue) => [issue.issueId, issue.count, issue.regressions])).toEqual([[issueId, 4 + MAX_EVENTS_PER_REQUEST, 1]]);
+  // Three tabs of one browser on one machine: one visitor (address and user agent), and the script's own requests from this machine another.
+  expect(issues[0]?.visitors).toBe(2);
 }, 240_000);

@@ -66,6 +66,8 @@ describe('POST /ingest/v1/events: 202 with counts', () => {
       receivedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       // The issue it was grouped into (docs/report-issues.md).
       issueId: expect.stringMatching(/^iss_[0-9a-f]{20}$/),
+      // Its visitor's hash for the day (docs/report-issues.md#visitors-affected).
+      visitor: expect.stringMatching(/^[A-Za-z0-9_-]{8}$/),
     });
   });
 

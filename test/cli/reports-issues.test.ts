@@ -44,8 +44,23 @@ test('issues: one JSON object per line, most recently seen first, with id, title
     ['cart failed', 3, 'open'],
   ]);
   expect(listed[0]).toMatchObject({ issueId: expect.stringMatching(/^iss_[0-9a-f]{20}$/), firstSeen: expect.any(String), lastSeen: expect.any(String) });
-  expect(Object.keys(listed[0] ?? {}).slice(0, 6)).toEqual(['issueId', 'title', 'status', 'count', 'firstSeen', 'lastSeen']);
+  expect(Object.keys(listed[0] ?? {}).slice(0, 8)).toEqual(['issueId', 'title', 'status', 'count', 'visitors', 'visitorsExact', 'firstSeen', 'lastSeen']);
+  // Every event came from the one address and user agent of the test: one visitor each.
+  expect(listed.map((issue) => [issue.visitors, issue.visitorsExact])).toEqual([[1, true], [1, true], [1, true]]);
   expect(result.stderr).toMatch(/filtered, counted apart \(no issue\): script-error 1/);
+});
+
+test('issues --sort events, --search and --limit with --cursor: the order asked for, titles matching, and the next page\'s cursor on stderr', async () => {
+  const byEvents = await reports('issues', '--factory', tenant.factoryId, '--sort', 'events');
+  expect(jsonLines(byEvents.stdout).map((issue) => issue.title)).toEqual(['cart failed', 'login failed', 'search failed']);
+  expect(jsonLines((await reports('issues', '--factory', tenant.factoryId, '--search', 'LOGIN')).stdout).map((issue) => issue.title)).toEqual(['login failed']);
+  const first = await reports('issues', '--factory', tenant.factoryId, '--limit', '2');
+  expect(jsonLines(first.stdout).map((issue) => issue.title)).toEqual(['login failed', 'search failed']);
+  const cursor = /more: the next page with --cursor (\S+)/.exec(first.stderr)?.[1];
+  expect(cursor).toEqual(expect.any(String));
+  const second = await reports('issues', '--factory', tenant.factoryId, '--limit', '2', '--cursor', cursor as string);
+  expect(jsonLines(second.stdout).map((issue) => issue.title)).toEqual(['cart failed']);
+  expect(second.stderr).not.toMatch(/more:/);
 });
 
 test('resolve and ignore print the issue with its new and previous status', async () => {
@@ -87,6 +102,9 @@ test.each([
   [['ignore', '--factory', 'fac_x', '--issue', `iss_${'a'.repeat(20)}`, '--limit', '3'], /ignore does not take --limit/],
   [['issue', '--factory', 'fac_x', '--issue', `iss_${'a'.repeat(20)}`, '--limit', '500'], /--limit must be a whole number from 1 to 100/],
   [['events', '--factory', 'fac_x', '--status', 'open'], /events does not take --status/],
+  [['issues', '--factory', 'fac_x', '--sort', 'title'], /--sort must be one of lastSeen, events, visitors, got "title"/],
+  [['issue', '--factory', 'fac_x', '--issue', `iss_${'a'.repeat(20)}`, '--sort', 'events'], /issue does not take --sort/],
+  [['events', '--factory', 'fac_x', '--search', 'x'], /events does not take --search/],
 ])('refuses %j with exit code 2, one error line and the usage', async (args, message) => {
   const result = await reports(...args);
   expect(result.status).toBe(2);

@@ -335,3 +335,42 @@ describe('bulk runs from the control room', () => {
     expect(answer.body.progress).toBe(1);
   });
 });
+
+describe('the issue list on the in-memory store', () => {
+  test('pages of 7 with the cursor reach each of 40 issues once, most recently seen first (three a second, ties by id, descending), and by events', async () => {
+    const reports = new MemoryReportStore();
+    deps = { ...deps, issues: reports };
+    const at = Date.parse('2026-11-21T08:00:00.000Z');
+    await reports.putEvents(
+      Array.from({ length: 40 }, (_, i) => i).flatMap((i) =>
+        Array.from({ length: (i % 4) + 1 }, (_, n) => ({
+          factoryId: FACTORY,
+          keyId: 'key_rules',
+          origin: 'https://a.example',
+          receivedAt: new Date(at + Math.floor(i / 3) * 1000).toISOString(),
+          expiresAt: Math.floor(at / 1000) + 86_400 * 30,
+          writeToken: `w${i}-${n}`,
+          eventId: `00000000-0000-4000-8000-${String(i * 10 + n).padStart(12, '0')}`,
+          type: 'error',
+          message: `issue ${i}`,
+          fingerprint: [`issue ${i}`],
+          issueId: `iss_${String(i).padStart(20, '0')}`,
+        })),
+      ),
+    );
+    for (const sort of ['lastSeen', 'events'] as const) {
+      const seen: { issueId: string; count: number; lastSeen: string }[] = [];
+      let cursor: string | undefined;
+      do {
+        const { status, body } = await control({ operation: 'issues.list', sort, limit: 7, ...(cursor ? { cursor } : {}) });
+        expect(status).toBe(200);
+        seen.push(...(body.issues as typeof seen));
+        cursor = body.cursor as string | undefined;
+      } while (cursor);
+      const key = (issue: { count: number; lastSeen: string }) => (sort === 'events' ? issue.count : issue.lastSeen);
+      const expected = [...seen].sort((a, b) => (key(a) < key(b) ? 1 : key(a) > key(b) ? -1 : a.issueId < b.issueId ? 1 : -1));
+      expect(new Set(seen.map((issue) => issue.issueId)).size).toBe(40);
+      expect(seen.map((issue) => issue.issueId)).toEqual(expected.map((issue) => issue.issueId));
+    }
+  });
+});

@@ -21,7 +21,9 @@ import { createHttpAdapter, listen } from '../../local/http-adapter';
 import { PROJECT_ROOT } from '../../local/paths';
 import { freePort } from '../../local/ports';
 import { openScratchStore } from '../../local/store';
+import { startReportStreams } from '../../local/streams/report-streams';
 import { seedDemo } from './demo-data';
+import { seedTrendDemo } from './trend-demo';
 
 const USAGE = `usage: npm run control-room:screenshots [-- --out <folder>]
 
@@ -41,6 +43,8 @@ runCommand(USAGE, async (argv) => {
   const store = await openScratchStore({ say, fastStart: true, exitOnSignal: true });
   // The Lambda handlers and the control room's operations read the store from the environment.
   process.env.DYNAMODB_ENDPOINT = store.endpoint;
+  // The tally, from the store's stream, as under npm start: the seeded events counted into their issues.
+  const streams = await startReportStreams({ endpoint: store.endpoint, say });
   const api = createHttpAdapter(hostHandler(await sourceHandlers()));
   const apiPort = await listen(api, 0, '127.0.0.1');
   const client = await connectControl({});
@@ -57,6 +61,9 @@ runCommand(USAGE, async (argv) => {
     const ada = id('ada.lovelace');
     await client.call({ operation: 'enrichment.refresh', factoryId: FACTORY, contactId: ada });
     await client.call({ operation: 'contacts.clear', factoryId: FACTORY, contactId: ada, fields: ['title'], reason: 'ticket 4711: the customer says the title is wrong' });
+    const trendIssue = await seedTrendDemo(store.doc, store.tables.reports, FACTORY);
+    await client.call({ operation: 'alerts.add', factoryId: FACTORY, url: 'http://127.0.0.1:8787/contacts-alerts', description: 'on-call channel' });
+    await client.call({ operation: 'alerts.configure', factoryId: FACTORY, spikeMultiple: 5, spikeFloor: 20 });
 
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: 'Europe/Berlin', locale: 'en-GB' });
     const page = await context.newPage();
@@ -74,6 +81,8 @@ runCommand(USAGE, async (argv) => {
       }],
       ['control-room-keys', `/f/${FACTORY}/keys`],
       ['control-room-issues', `/f/${FACTORY}/reports/issues`],
+      ['control-room-issue-trend', `/f/${FACTORY}/reports/issues/${trendIssue}`],
+      ['control-room-alerts', `/f/${FACTORY}/alerts`],
       ['control-room-events', `/f/${FACTORY}/reports/events`],
       ['control-room-event', `/f/${FACTORY}/reports/events/${demo.eventIds[0]}`],
       ['control-room-export', `/f/${FACTORY}/export`],
@@ -97,6 +106,7 @@ runCommand(USAGE, async (argv) => {
     api.closeAllConnections();
     api.close();
     await client.close();
+    await streams?.stop();
     await store.close();
   }
 });

@@ -5,6 +5,7 @@ import { createDocumentClient, dynamoConfigFromEnv } from '../../store/dynamo-cl
 import { DynamoIngestKeys, KEY_LEASE_MS } from '../../store/dynamo-ingest-keys';
 import { DynamoIssueLimiter, ISSUE_LEASE_MS } from '../../store/dynamo-issue-limiter';
 import { DynamoReportStore } from '../../store/dynamo-report-store';
+import { DynamoVisitorSalts } from '../../store/dynamo-visitor-salts';
 import { tableNamesFromEnv, type TableNames } from '../../store/schema';
 import type { IngestDependencies } from './routes';
 
@@ -19,7 +20,7 @@ export interface IngestWiring {
 /**
  * The ingest API on DynamoDB (with contacts/dynamo-dependencies.ts, the only
  * modules of lambda/api that know the stores are DynamoDB): the keys table
- * for the key calls, the reports table for reports and limiter items (per
+ * for the key calls and the daily visitor salts, the reports table for reports and limiter items (per
  * address, per issue).
  */
 export function ingestDynamoDependencies(
@@ -32,6 +33,7 @@ export function ingestDynamoDependencies(
     limiter: new DynamoAddressLimiter(doc, tables.reports, wiring.addressLimits ?? DEFAULT_ADDRESS_LIMITS),
     issueLimits: new DynamoIssueLimiter(doc, tables.reports, wiring.leaseMs ?? ISSUE_LEASE_MS),
     reports: new DynamoReportStore(doc, tables.reports),
+    visitorSalts: new DynamoVisitorSalts(doc, tables.keys),
     retentionDays: wiring.retentionDays ?? DEFAULT_REPORT_RETENTION_DAYS,
   };
 }

@@ -5,7 +5,8 @@ import { readIngestCredential, type IngestCredential } from '../../ingest/creden
 import { cleanText } from '../../ingest/free-text';
 import { EVENT_TEXT } from '../../ingest/limits';
 import { normalizeRequestOrigin, originAllowed } from '../../domain/origins';
-import type { AddressDecision, AddressLimiter, AddressLimitName, IngestKeyAuthorizer, PublishableKey } from '../../ingest/ports';
+import type { AddressDecision, AddressLimiter, AddressLimitName, IngestKeyAuthorizer, PublishableKey, VisitorSalts } from '../../ingest/ports';
+import { saltDay, visitorHash } from '../../ingest/visitor-hash';
 import { METRIC } from '../../observability/names';
 import type { Check } from '../pipeline';
 import { note, type RequestState } from '../request-state';
@@ -36,7 +37,24 @@ const ADDRESS_LIMIT_TEXT: Record<AddressLimitName, string> = {
 export interface IngestAccessDependencies {
   keys: IngestKeyAuthorizer;
   limiter: AddressLimiter;
+  /** The day's salt of visitor hashes; without it, events carry no visitor (docs/report-issues.md#visitors-affected). */
+  visitorSalts?: VisitorSalts;
   now?: () => number;
+}
+
+/**
+ * The visitor's hash for the day, or none when the day's salt cannot be
+ * read: the events are stored all the same (their counts stay exact), only
+ * not counted as visitors, and the log line says so.
+ */
+async function visitorOf(deps: IngestAccessDependencies, state: RequestState, factoryId: string, sourceIp: string | undefined, userAgent: string | undefined, at: number) {
+  if (!deps.visitorSalts) return undefined;
+  try {
+    return visitorHash(await deps.visitorSalts.saltFor(saltDay(at), at, state.calls), factoryId, sourceIp, userAgent);
+  } catch {
+    note(state, { visitorSalt: 'unavailable' });
+    return undefined;
+  }
 }
 
 /** Every value of a header (lowercased name) or query parameter, repeats included: API Gateway gives both a single and a multi-value map. */
@@ -124,7 +142,8 @@ export function ingestAccess(deps: IngestAccessDependencies, limits: readonly Ad
     }
     const agent = event.headers?.['user-agent'];
     const cleaned = agent === undefined ? undefined : cleanText(agent, { field: 'User-Agent', lines: 'single-line', max: EVENT_TEXT.userAgent });
-    state.client = { origin, userAgent: cleaned?.ok && cleaned.text !== '' ? cleaned.text : undefined };
+    const userAgent = cleaned?.ok && cleaned.text !== '' ? cleaned.text : undefined;
+    state.client = { origin, userAgent, visitor: await visitorOf(deps, state, key.factoryId, sourceIp, userAgent, at) };
     note(state, { origin });
   };
 }

@@ -13,6 +13,7 @@ export function receiptOf(state: RequestState, nowMs: number, retentionDays: num
     keyId: caller.keyId,
     origin: state.client.origin,
     userAgent: state.client.userAgent,
+    ...(state.client.visitor === undefined ? {} : { visitor: state.client.visitor }),
     receivedAt: new Date(nowMs).toISOString(),
     expiresAt: Math.floor(nowMs / 1000) + retentionDays * DAY_SECONDS,
     requestToken: randomUUID(),

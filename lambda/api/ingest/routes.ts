@@ -1,7 +1,7 @@
 import { INGEST_SERVICE_NAME } from '../../observability/names';
 import { INGEST_BODY_LIMIT_BYTES } from '../../ingest/limits';
 import { readFeatureRequest } from '../../ingest/payloads';
-import type { AddressLimiter, AddressLimitName, IngestKeyAuthorizer, IssueLimiter, ReportStore } from '../../ingest/ports';
+import type { AddressLimiter, AddressLimitName, IngestKeyAuthorizer, IssueLimiter, ReportStore, VisitorSalts } from '../../ingest/ports';
 import { bodyLimit } from '../steps/body-limit';
 import { jsonBody } from '../steps/json-body';
 import { readBody } from '../steps/read-body';
@@ -21,6 +21,8 @@ export interface IngestDependencies {
   limiter: AddressLimiter;
   issueLimits: IssueLimiter;
   reports: ReportStore;
+  /** The day's salt of visitor hashes (events then carry their visitor's hash: docs/report-issues.md#visitors-affected). */
+  visitorSalts?: VisitorSalts;
   /** Days a report is kept before DynamoDB's TTL removes it. */
   retentionDays: number;
   now?: () => number;
