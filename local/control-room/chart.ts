@@ -1,44 +1,56 @@
 import { html, type Html } from './html';
 
-export interface UsagePeriod {
-  period: string;
-  billedPasses: number;
+/** One bar: its value, the tick under it (none to leave a gap when ticks would crowd), its value in words. */
+export interface Bar {
+  value: number;
+  tick?: string;
+  /** How the bar reads in the chart's accessible name ("2026-11: 12") and in its tooltip. */
+  words: string;
+  title: string;
 }
 
-const WIDTH = 640;
-const HEIGHT = 220;
-const TOP = 20;
-const BOTTOM = 40;
-const LEFT = 48;
+const WIDTH = 720;
+const HEIGHT = 200;
+const TOP = 24;
+const BOTTOM = 36;
+const LEFT = 44;
+const RIGHT = 8;
+
+/** A count to draw: a whole number of at least 0 (anything else, from a faulty answer, is none). */
+const countOf = (value: number): number => (Number.isFinite(value) && value > 0 ? Math.floor(value) : 0);
 
 /**
- * Billed passes per month as a bar chart, drawn here as inline SVG: no
- * library, no script, colours from the stylesheet (classes), text escaped
- * like the rest of the page. The last `months` periods, oldest left.
+ * A bar chart drawn on the server as inline SVG (docs/control-room-app.md#the-pages):
+ * no library, no script, colours from the stylesheet's classes only.
+ * Readable without colour: every bar carries its count as text above it and a
+ * title, the axis its maximum, the figure a caption, and the accessible name
+ * lists every value. All text passes through `html`, which escapes it.
  */
-export function usageChart(periods: UsagePeriod[], months = 12): Html {
-  const shown = [...periods].sort((a, b) => a.period.localeCompare(b.period)).slice(-months);
-  if (shown.length === 0) return html`<p class="empty">No billed passes yet.</p>`;
-  const max = Math.max(1, ...shown.map((entry) => entry.billedPasses));
+export function barChart(options: { bars: readonly Bar[]; name: string; caption: string; className?: string }): Html {
+  const { bars } = options;
+  const counts = bars.map((bar) => countOf(bar.value));
+  const max = Math.max(1, ...counts);
   const plot = HEIGHT - TOP - BOTTOM;
-  const slot = (WIDTH - LEFT) / shown.length;
-  const bar = Math.min(48, slot * 0.7);
-  const label = shown.map((entry) => `${entry.period}: ${entry.billedPasses}`).join(', ');
-  return html`<figure class="chart">
-<svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="Billed passes per month: ${label}" xmlns="http://www.w3.org/2000/svg">
-<line class="axis" x1="${LEFT}" y1="${HEIGHT - BOTTOM}" x2="${WIDTH}" y2="${HEIGHT - BOTTOM}"></line>
+  const slot = (WIDTH - LEFT - RIGHT) / Math.max(1, bars.length);
+  const width = Math.min(48, Math.max(2, Math.round(slot * 0.7)));
+  const label = `${options.name}: ${bars.map((bar) => bar.words).join(', ')}`;
+  return html`<figure class="${options.className ? `chart ${options.className}` : 'chart'}">
+<svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${label}" xmlns="http://www.w3.org/2000/svg">
+<line class="axis" x1="${LEFT}" y1="${HEIGHT - BOTTOM}" x2="${WIDTH - RIGHT}" y2="${HEIGHT - BOTTOM}"></line>
 <text class="tick" x="${LEFT - 6}" y="${TOP + 4}" text-anchor="end">${max}</text>
 <text class="tick" x="${LEFT - 6}" y="${HEIGHT - BOTTOM}" text-anchor="end">0</text>
-${shown.map((entry, index) => {
-    const height = Math.round((entry.billedPasses / max) * plot);
-    const x = Math.round(LEFT + index * slot + (slot - bar) / 2);
+${bars.map((bar, index) => {
+    const n = counts[index] ?? 0;
+    const height = n === 0 ? 0 : Math.max(1, Math.round((n / max) * plot));
+    const x = Math.round(LEFT + index * slot + (slot - width) / 2);
+    const middle = x + Math.round(width / 2);
     const y = HEIGHT - BOTTOM - height;
-    return html`<g><title>${entry.period}: ${entry.billedPasses} billed passes</title>
-<rect class="bar" x="${x}" y="${y}" width="${Math.round(bar)}" height="${height}"></rect>
-<text class="value" x="${x + Math.round(bar / 2)}" y="${y - 4}" text-anchor="middle">${entry.billedPasses}</text>
-<text class="tick" x="${x + Math.round(bar / 2)}" y="${HEIGHT - BOTTOM + 16}" text-anchor="middle">${entry.period}</text></g>`;
+    return html`<g><title>${bar.title}</title>
+<rect class="bar" x="${x}" y="${y}" width="${width}" height="${height}"></rect>
+<text class="${n === 0 ? 'value zero' : 'value'}" x="${middle}" y="${y - 4}" text-anchor="middle">${n}</text>
+${bar.tick === undefined ? '' : html`<text class="tick" x="${middle}" y="${HEIGHT - BOTTOM + 16}" text-anchor="middle">${bar.tick}</text>`}</g>`;
   })}
 </svg>
-<figcaption>Billed enrichment passes per month (UTC)</figcaption>
+<figcaption>${options.caption}</figcaption>
 </figure>`;
 }

@@ -1,4 +1,4 @@
-import { usageChart, type UsagePeriod } from '../chart';
+import { usageChart, type UsagePeriod } from '../usage-chart';
 import { route, type Route } from '../context';
 import { errorBox } from '../display';
 import { html } from '../html';
