@@ -113,12 +113,13 @@ test('two containers racing on one issue, on the service\'s transaction semantic
   }
 }, 180_000);
 
-test('past a partition\'s write ceiling (a 1:500 scale model): refusals are 429 with Retry-After, never a 5xx; sent again as the SDK does, every event is stored once and counted once', async () => {
+test('past a partition\'s write ceiling (a 1:500 scale model): refusals are 429 with Retry-After, never a 5xx; sent again as the SDK does, every acknowledged event is stored once and counted once, and a batch is given up only after four 429s', async () => {
   const w = await world({ ceiling: 2 });
   try {
     const factoryId = newFactoryId('ceiling');
     const { key } = await issuePublishableKey(factoryId, [SITE], { rateLimit: 1_000_000 });
-    // 20 visitors, each three requests at once (its limiter item meets the ceiling of 2 write units a second), through either container.
+    // 20 visitors, each three requests at once, through either container: the two containers' leases on the key's
+    // item and the issue's limiter item need more than the 2 write units a second those items take, so takes are throttled.
     const sends = Array.from({ length: 20 }, (_, i) => ({ api: w.containers[i % 2] as LocalApi, from: address(i), batches: Array.from({ length: 3 }, () => Array.from({ length: randomInt(1, 3) }, stormEvent)) }));
     const results = await Promise.all(sends.map(async ({ api, from, batches }) => Promise.all(batches.map(async (events) => ({ events, sent: await visitor(api, key, from)(events) })))));
     const all = results.flat();
@@ -127,14 +128,17 @@ test('past a partition\'s write ceiling (a 1:500 scale model): refusals are 429 
     expect(refused.length).toBeGreaterThan(0);
     for (const answer of refused) expect(Number(answer.retryAfter)).toBeGreaterThanOrEqual(1);
     expect(Object.values(w.proxy.stats().totals).reduce((sum, table) => sum + table.throttles, 0)).toBeGreaterThan(0);
+    // Past capacity the SDK gives up on a batch only after its four tries, each refused with a 429: no retry storm, and
+    // nothing it gave up on was acknowledged. How many it gives up on depends on timing (this machine's load), not asserted.
+    for (const { sent } of all.filter(({ sent }) => !sent.delivered)) expect(sent.answers.map((answer) => answer.status)).toEqual([429, 429, 429, 429]);
     const acknowledged = all.filter(({ sent }) => sent.delivered).flatMap(({ events }) => events.map((event) => event.eventId));
+    expect(acknowledged.length).toBeGreaterThan(0);
     const { issues, stored } = await outcome(w, factoryId);
     const storedIds = new Set(stored.map((event) => event.eventId));
+    // Every acknowledged event stored, once; every event stored counted once.
     for (const eventId of acknowledged) expect(storedIds.has(eventId)).toBe(true);
     expect(stored).toHaveLength(storedIds.size);
     expect(issues.map((issue) => issue.count)).toEqual([stored.length]);
-    // Within the SDK's four tries, every event got through.
-    expect(acknowledged).toHaveLength(all.reduce((sum, { events }) => sum + events.length, 0));
   } finally {
     await w.close();
   }
