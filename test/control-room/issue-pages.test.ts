@@ -1,5 +1,4 @@
-import type { ControlClient, ControlReply } from '../../local/control/client';
-import { startControlRoom, type ControlRoom } from '../support/control-room';
+import { controlRoomWithFixedAnswers } from '../support/control-room';
 
 /**
  * The issue list and an issue's page over HTTP, with the operations replaced
@@ -8,23 +7,7 @@ import { startControlRoom, type ControlRoom } from '../support/control-room';
  * colour; and hostile answers (markup in a title, a search, a period key,
  * counts that are not counts) shown as text, never as markup.
  */
-const answers = new Map<string, ControlReply>();
-const asked: Record<string, unknown>[] = [];
-const client: ControlClient = {
-  where: 'fixed answers',
-  send: async (request) => {
-    asked.push(request as Record<string, unknown>);
-    return answers.get(String((request as { operation?: unknown }).operation)) ?? { status: 500, body: { error: 'no answer set' } };
-  },
-  call: async () => ({}),
-  close: async () => undefined,
-};
-
-let room: ControlRoom;
-beforeAll(async () => {
-  room = await startControlRoom(client);
-});
-afterAll(() => room?.close());
+const { answers, asked, room } = controlRoomWithFixedAnswers();
 
 const ISSUE = {
   issueId: 'iss_0123456789abcdef0123',
@@ -52,7 +35,7 @@ test('an issue\'s page draws its 24 hours and 14 days as two SVG bar charts, eac
   const hourly = hours(Array.from({ length: 24 }, (_, i) => (i === 23 ? 40 : i % 5)));
   const daily = days(Array.from({ length: 14 }, (_, i) => i * 10));
   answers.set('issues.show', { status: 200, body: { issue: ISSUE, trend: { hourly, daily }, events: [] } });
-  const page = (await room.get(`/f/fac_pages/reports/issues/${ISSUE.issueId}`)).text;
+  const page = (await room().get(`/f/fac_pages/reports/issues/${ISSUE.issueId}`)).text;
   const charts = page.match(/<svg[\s\S]*?<\/svg>/g) ?? [];
   expect(charts).toHaveLength(2);
   const [hourChart = '', dayChart = ''] = charts;
@@ -71,7 +54,7 @@ test('an issue\'s page draws its 24 hours and 14 days as two SVG bar charts, eac
 
 test('a trend without events says so, and draws no bar taller than nothing', async () => {
   answers.set('issues.show', { status: 200, body: { issue: { ...ISSUE, visitors: 0, visitorsExact: true }, trend: { hourly: hours(new Array(24).fill(0)), daily: days(new Array(14).fill(0)) }, events: [] } });
-  const page = (await room.get(`/f/fac_pages/reports/issues/${ISSUE.issueId}`)).text;
+  const page = (await room().get(`/f/fac_pages/reports/issues/${ISSUE.issueId}`)).text;
   expect(page.match(/No events in this period\./g)).toHaveLength(2);
   expect(page).not.toMatch(/<rect [^>]*height="[1-9]/);
 });
@@ -80,7 +63,7 @@ test('hostile answers: markup in a title, a period key and a release is text; co
   const evil = '"><script>window.__pwned=1</script><svg onload="window.__pwned=1">';
   const hourly = [{ start: evil, events: 5 }, { start: '2026-11-26T01', events: -7 }, { start: '2026-11-26T02', events: 'lots' }, { start: '2026-11-26T03', events: Number.NaN }];
   answers.set('issues.show', { status: 200, body: { issue: { ...ISSUE, title: evil, lastRelease: evil }, trend: { hourly, daily: 'not a list' }, events: [] } });
-  const page = (await room.get(`/f/fac_pages/reports/issues/${ISSUE.issueId}`)).text;
+  const page = (await room().get(`/f/fac_pages/reports/issues/${ISSUE.issueId}`)).text;
   expect(page).not.toContain(evil);
   expect(page).toContain('&quot;&gt;&lt;script&gt;window.__pwned=1&lt;/script&gt;');
   expect(inlineCode(page)).toEqual([]);
@@ -92,7 +75,7 @@ test('hostile answers: markup in a title, a period key and a release is text; co
 test('the list asks issues.list for the order, search and cursor in its address, and its pager keeps them', async () => {
   answers.set('issues.list', { status: 200, body: { issues: [{ ...ISSUE, visitors: 3, visitorsExact: true }], filtered: {}, cursor: 'CURSOR-2', scanned: 2000, complete: false } });
   asked.length = 0;
-  const page = (await room.get('/f/fac_pages/reports/issues?status=any&sort=events&q=%20checkout%20&cursor=CURSOR-1&page=2')).text;
+  const page = (await room().get('/f/fac_pages/reports/issues?status=any&sort=events&q=%20checkout%20&cursor=CURSOR-1&page=2')).text;
   expect(asked).toEqual([expect.objectContaining({ operation: 'issues.list', factoryId: 'fac_pages', sort: 'events', search: 'checkout', cursor: 'CURSOR-1' })]);
   expect(asked[0]).not.toHaveProperty('status');
   expect(page).toContain('<a rel="next" href="/f/fac_pages/reports/issues?status=any&amp;sort=events&amp;q=checkout&amp;cursor=CURSOR-2&amp;page=3">Next page</a>');
@@ -105,8 +88,8 @@ test('an unknown order is last seen; a blank search is none; a search with marku
   answers.set('issues.list', { status: 200, body: { issues: [], filtered: {} } });
   asked.length = 0;
   const evil = '"><svg onload="window.__pwned=1">';
-  const page = (await room.get(`/f/fac_pages/reports/issues?sort=title&q=${encodeURIComponent(evil)}`)).text;
-  await room.get('/f/fac_pages/reports/issues?q=%20%20');
+  const page = (await room().get(`/f/fac_pages/reports/issues?sort=title&q=${encodeURIComponent(evil)}`)).text;
+  await room().get('/f/fac_pages/reports/issues?q=%20%20');
   expect(asked[0]).toMatchObject({ sort: 'lastSeen', search: evil, status: 'open' });
   expect(asked[1]).not.toHaveProperty('search');
   expect(page).not.toContain(evil);

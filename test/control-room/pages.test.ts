@@ -1,30 +1,17 @@
-import type { ControlClient, ControlReply } from '../../local/control/client';
-import { startControlRoom, type ControlRoom } from '../support/control-room';
+import { controlRoomWithFixedAnswers } from '../support/control-room';
 
 /**
  * How the pages show what an operation answered, over HTTP, with the
  * operations replaced by fixed answers: every value shown one way, and no
  * link made of a missing id.
  */
-const answers = new Map<string, ControlReply>();
-const client: ControlClient = {
-  where: 'fixed answers',
-  send: async (request) => answers.get(String((request as { operation?: unknown }).operation)) ?? { status: 500, body: { error: 'no answer set' } },
-  call: async () => ({}),
-  close: async () => undefined,
-};
-
-let room: ControlRoom;
-beforeAll(async () => {
-  room = await startControlRoom(client);
-});
-afterAll(() => room?.close());
+const { answers, room } = controlRoomWithFixedAnswers();
 
 const CONTACT = { id: 'ct_0123456789abcdef', factoryId: 'fac_pages', email: 'ada@example.com', source: 'api', createdAt: '2026-11-21T09:00:00.000Z', updatedAt: '2026-11-21T09:00:00.000Z' };
 
 test('a company without an id shows its name, never a link to /undefined', async () => {
   answers.set('contacts.show', { status: 200, body: { contact: { ...CONTACT, companyId: 'co_0123456789abcdef' }, company: { name: 'Acme', domain: 'acme.io' }, passes: [] } });
-  const answer = await room.get(`/f/fac_pages/contacts/${CONTACT.id}`);
+  const answer = await room().get(`/f/fac_pages/contacts/${CONTACT.id}`);
   expect(answer.status).toBe(200);
   expect(answer.text).toContain('Acme');
   expect(answer.text).not.toMatch(/href="[^"]*undefined/);
@@ -33,8 +20,8 @@ test('a company without an id shows its name, never a link to /undefined', async
 test('a value that is not text shows the same on every page: a number as written, a missing one as nothing', async () => {
   answers.set('contacts.show', { status: 200, body: { contact: { ...CONTACT, title: 42, name: null }, passes: [] } });
   answers.set('contacts.list', { status: 200, body: { contacts: [{ ...CONTACT, title: 42, name: null }] } });
-  const page = await room.get(`/f/fac_pages/contacts/${CONTACT.id}`);
-  const list = await room.get('/f/fac_pages/contacts');
+  const page = await room().get(`/f/fac_pages/contacts/${CONTACT.id}`);
+  const list = await room().get('/f/fac_pages/contacts');
   expect(page.text).toMatch(/<th scope="row">title<\/th><td>42<\/td>/);
   expect(page.text).toMatch(/<th scope="row">name<\/th><td><\/td>/);
   expect(list.text).toMatch(/<td>42<\/td>/);
@@ -44,6 +31,6 @@ test('a value that is not text shows the same on every page: a number as written
 test('a path parameter that does not have its shape is no page (404), and no operation is asked', async () => {
   answers.clear();
   for (const path of ['/f/acme/contacts', '/f/fac_pages/contacts/ct_xyz', '/f/fac_pages/companies/acme.io', '/f/fac_pages/reports/issues/iss_1', '/f/fac_pages/export/contacts.xml']) {
-    expect((await room.get(path)).status).toBe(404);
+    expect((await room().get(path)).status).toBe(404);
   }
 });

@@ -4,10 +4,10 @@ import { withGrouping } from '../../lambda/ingest/receive-events';
 import type { StoredEvent } from '../../lambda/issues/stored-event';
 import { MemoryReportStore } from '../../lambda/memory/memory-report-store';
 import { DynamoIssueStore } from '../../lambda/store/dynamo-issue-store';
-import { padSequence, DynamoTallyStore } from '../../lambda/store/tally-writes';
-import type { SequencedEvent } from '../../lambda/tally/ports';
+import { DynamoTallyStore, padSequence } from '../../lambda/store/tally-writes';
 import { tallyBatch } from '../../lambda/tally/tally-batch';
 import { newFactoryId, tables, testDoc } from '../support/local-api';
+import { deliveryArbitrary, playDeliveries, twoShards } from '../support/stream-deliveries';
 
 /**
  * The tally's exactly-once promise (docs/report-issues.md#exact-counts) on
@@ -40,13 +40,7 @@ function events(factoryId: string, groups: number[], firstMs: number): StoredEve
   );
 }
 
-/**
- * One delivery of a shard's records: a contiguous run of them, `size` long,
- * from `from` or from the first record never delivered, whichever comes
- * first: a stream hands a shard's records over in order the first time, and
- * again (a retry) only from a place it had already reached.
- */
-const delivery = fc.record({ from: fc.nat(40), size: fc.integer({ min: 1, max: 12 }), consumer: fc.constantFrom(0, 1) });
+const delivery = deliveryArbitrary(40, 12);
 
 test('every event of an issue is counted once whatever the deliveries: repeated, cut elsewhere, by two consumers at once, over two shards', async () => {
   const issues = new DynamoIssueStore(doc, tables.reports);
@@ -57,22 +51,10 @@ test('every event of an issue is counted once whatever the deliveries: repeated,
       async (groups, deliveries) => {
         const factoryId = newFactoryId('tally');
         const stored = events(factoryId, groups, T0);
-        // Two shards: even events in one, odd in the other, each in its own order.
-        const shards = [0, 1].map((shard) => stored.flatMap((event, i): SequencedEvent[] => (i % 2 === shard ? [{ seq: padSequence(String(1000 + i)), event }] : [])));
+        const shards = twoShards(stored);
         const consumers = [new DynamoTallyStore(doc, tables.reports), new DynamoTallyStore(doc, tables.reports)];
         // Deliveries (repeats and overlaps included), two at a time; then the whole of each shard once, as Lambda gets there in the end.
-        const reached = [0, 0];
-        for (let i = 0; i < deliveries.length; i += 2) {
-          await Promise.all(
-            deliveries.slice(i, i + 2).map(({ from, size, consumer }, j) => {
-              const s = (i + j) % 2;
-              const shard = shards[s] as SequencedEvent[];
-              const start = Math.min(from, reached[s] as number);
-              reached[s] = Math.max(reached[s] as number, start + size);
-              return tallyBatch(consumers[consumer] as DynamoTallyStore, `shard${s}`, shard.slice(start, start + size));
-            }),
-          );
-        }
+        await playDeliveries(shards, consumers, deliveries);
         await Promise.all(shards.map((shard, s) => tallyBatch(consumers[0] as DynamoTallyStore, `shard${s}`, shard)));
         const memory = new MemoryReportStore();
         await memory.putEvents(stored);

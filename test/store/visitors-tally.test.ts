@@ -8,10 +8,10 @@ import { addVisitors, canonical, visitorCount, VISITORS_KEPT } from '../../lambd
 import { MemoryReportStore } from '../../lambda/memory/memory-report-store';
 import { DynamoIssueStore } from '../../lambda/store/dynamo-issue-store';
 import { issueKey } from '../../lambda/store/issue-items';
-import { padSequence, DynamoTallyStore } from '../../lambda/store/tally-writes';
-import type { SequencedEvent } from '../../lambda/tally/ports';
+import { DynamoTallyStore } from '../../lambda/store/tally-writes';
 import { tallyBatch } from '../../lambda/tally/tally-batch';
 import { newFactoryId, tables, testDoc } from '../support/local-api';
+import { deliveryArbitrary, playDeliveries, twoShards } from '../support/stream-deliveries';
 
 /**
  * Visitors affected (docs/report-issues.md#visitors-affected): the sample
@@ -74,7 +74,7 @@ function events(factoryId: string, visitors: string[], count: number): StoredEve
   );
 }
 
-const delivery = fc.record({ from: fc.nat(300), size: fc.integer({ min: 1, max: 120 }), consumer: fc.constantFrom(0, 1) });
+const delivery = deliveryArbitrary(300, 120);
 
 test('DynamoDB keeps the same sample as memory whatever the deliveries, exact up to the bound and estimated beyond; the set stays within its bound', async () => {
   await fc.assert(
@@ -82,20 +82,9 @@ test('DynamoDB keeps the same sample as memory whatever the deliveries, exact up
       const factoryId = newFactoryId('visit');
       const visitors = Array.from({ length: distinct }, hash);
       const stored = events(factoryId, visitors, 320);
-      const shards = [0, 1].map((shard) => stored.flatMap((event, i): SequencedEvent[] => (i % 2 === shard ? [{ seq: padSequence(String(1000 + i)), event }] : [])));
+      const shards = twoShards(stored);
       const consumers = [new DynamoTallyStore(doc, tables.reports), new DynamoTallyStore(doc, tables.reports)];
-      const reached = [0, 0];
-      for (let i = 0; i < deliveries.length; i += 2) {
-        await Promise.all(
-          deliveries.slice(i, i + 2).map(({ from, size, consumer }, j) => {
-            const s = (i + j) % 2;
-            const shard = shards[s] as SequencedEvent[];
-            const start = Math.min(from, reached[s] as number);
-            reached[s] = Math.max(reached[s] as number, start + size);
-            return tallyBatch(consumers[consumer] as DynamoTallyStore, `shard${s}`, shard.slice(start, start + size));
-          }),
-        );
-      }
+      await playDeliveries(shards, consumers, deliveries);
       // The rest of each shard, one after the other, as Lambda gets there in the end.
       for (const [s, shard] of shards.entries()) await tallyBatch(consumers[0] as DynamoTallyStore, `shard${s}`, shard);
       const memory = new MemoryReportStore();

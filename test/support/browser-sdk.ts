@@ -3,10 +3,10 @@ import { createServer, request, type IncomingMessage, type Server } from 'node:h
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../local/ports';
-import { enginesUnderTest, type EngineName, type Tab } from '../../tools/browsers/engines';
+import { enginesUnderTest, launchEngine, type Engine, type EngineName, type Tab } from '../../tools/browsers/engines';
 import { runScript, startScript } from './commands';
 import { storedReports } from './ingest';
-import { endpoint } from './local-api';
+import { endpoint, issuePublishableKey, newFactoryId } from './local-api';
 
 /**
  * What the browser SDK's tests share (test/browser/sdk/): the one-file build
@@ -32,6 +32,49 @@ export function engineTest(title: string, skip: string | undefined, run: () => P
   else test.skip(`${title} (skipped: ${skip})`, run);
 }
 
+
+/** Launches the engine once for the describe block this is called in, closed after it; the block's tests reach it through the answer. */
+export function engineOfBlock(name: EngineName): () => Engine {
+  let engine: Engine | undefined;
+  beforeAll(async () => {
+    engine = await launchEngine(name);
+  }, 60_000);
+  afterAll(() => engine?.close());
+  return () => {
+    if (!engine) throw new Error(`${name} did not start`);
+    return engine;
+  };
+}
+
+/**
+ * A factory of its own (`factoryPrefix`) with a publishable key for the
+ * site, and a new tab on `on` (the site unless given) at /<engine><path>,
+ * whose page the site serves from `pages` with the SDK started with
+ * `options` (sending to `baseUrl`, batching for 50 ms unless they say).
+ */
+export async function openSdkTab(args: {
+  engine: Engine;
+  engineName: EngineName;
+  pages: Map<string, string>;
+  site: { origin: string };
+  on?: { origin: string };
+  baseUrl: string;
+  factoryPrefix: string;
+  path: string;
+  options?: Record<string, unknown>;
+  keyOptions?: { rateLimit?: number };
+  extra?: string;
+  body?: string;
+}): Promise<{ factoryId: string; key: string; page: Tab; url: string }> {
+  const factoryId = newFactoryId(args.factoryPrefix);
+  const { key } = await issuePublishableKey(factoryId, [args.site.origin], args.keyOptions);
+  const path = `/${args.engineName}${args.path}`;
+  args.pages.set(path, sdkPage({ key, baseUrl: args.baseUrl, flushDelayMs: 50, ...args.options }, args.extra, args.body));
+  const page = await args.engine.newTab();
+  const url = `${(args.on ?? args.site).origin}${path}`;
+  await page.goto(url);
+  return { factoryId, key, page, url };
+}
 
 /** `npm run sdk:build -- --out <tmp>`: the files of the package's dist/, by name. */
 export async function buildSdk(): Promise<{ script: string; esm: string }> {

@@ -1,5 +1,5 @@
 import { request, type IncomingHttpHeaders } from 'node:http';
-import { connectControl, type ControlClient } from '../../local/control/client';
+import { connectControl, type ControlClient, type ControlReply } from '../../local/control/client';
 import { createSession, type Session } from '../../local/control-room/security';
 import { createControlRoomServer, listenLocal } from '../../local/control-room/server';
 import { freePort } from '../../local/ports';
@@ -58,6 +58,38 @@ export async function startControlRoom(client?: ControlClient): Promise<ControlR
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       if (!client) await operations.close();
+    },
+  };
+}
+
+/**
+ * The control room over HTTP with its operations replaced by fixed answers,
+ * for a test file: `answers` by operation name (unset: a 500 saying so),
+ * `asked` every request the pages sent, `room` the web app once started.
+ */
+export function controlRoomWithFixedAnswers(): { answers: Map<string, ControlReply>; asked: Record<string, unknown>[]; room: () => ControlRoom } {
+  const answers = new Map<string, ControlReply>();
+  const asked: Record<string, unknown>[] = [];
+  const client: ControlClient = {
+    where: 'fixed answers',
+    send: async (request) => {
+      asked.push(request as Record<string, unknown>);
+      return answers.get(String((request as { operation?: unknown }).operation)) ?? { status: 500, body: { error: 'no answer set' } };
+    },
+    call: async () => ({}),
+    close: async () => undefined,
+  };
+  let room: ControlRoom | undefined;
+  beforeAll(async () => {
+    room = await startControlRoom(client);
+  });
+  afterAll(() => room?.close());
+  return {
+    answers,
+    asked,
+    room: () => {
+      if (!room) throw new Error('the control room did not start');
+      return room;
     },
   };
 }

@@ -1,5 +1,4 @@
-import { launchEngine, type Engine, type Tab } from '../../../tools/browsers/engines';
-import { buildSdk, engineCases, engineTest, localService, sdkPage, serveSite, storedWhen, until, withMessage } from '../../support/browser-sdk';
+import { buildSdk, engineCases, engineOfBlock, engineTest, localService, openSdkTab, sdkPage, serveSite, storedWhen, until, withMessage } from '../../support/browser-sdk';
 import { storedReports } from '../../support/ingest';
 import { issuePublishableKey, newFactoryId } from '../../support/local-api';
 
@@ -44,22 +43,11 @@ const CLOSE_TIME_SKIP: Partial<Record<string, string>> = {
 const CLOSED_TABS = 20;
 
 describe.each(engineCases())('in $engine', ({ engine: name }) => {
-  let engine: Engine;
-  beforeAll(async () => {
-    engine = await launchEngine(name);
-  }, 60_000);
-  afterAll(() => engine?.close());
+  const engine = engineOfBlock(name);
 
   /** A factory with a key for the site, and a tab on the site's page at /<engine><path> started with `options`. */
-  async function openPage(path: string, options: Record<string, unknown> = {}, extra?: string, body?: string): Promise<{ factoryId: string; page: Tab; url: string }> {
-    const factoryId = newFactoryId('sdk');
-    const { key } = await issuePublishableKey(factoryId, [site.origin]);
-    const url = `${site.origin}/${name}${path}`;
-    pages.set(`/${name}${path}`, sdkPage({ key, baseUrl: service.baseUrl, flushDelayMs: 50, ...options }, extra, body));
-    const page = await engine.newTab();
-    await page.goto(url);
-    return { factoryId, page, url };
-  }
+  const openPage = (path: string, options: Record<string, unknown> = {}, extra?: string, body?: string) =>
+    openSdkTab({ engine: engine(), engineName: name, pages, site, baseUrl: service.baseUrl, factoryPrefix: 'sdk', path, options, extra, body });
 
   engineTest('a thrown error, an unhandled rejection, a non-Error rejection, a captureMessage and a feature request each arrive once', undefined, async () => {
     const scenario = `function scenario() {
@@ -159,7 +147,7 @@ describe.each(engineCases())('in $engine', ({ engine: name }) => {
       const { key } = await issuePublishableKey(factoryId, [site.origin]);
       // The SDK as a site runs it: its defaults, nothing but key and baseUrl.
       pages.set(`/${name}/closed-tab/${tab}`, sdkPage({ key, baseUrl: service.baseUrl }));
-      const page = await engine.newTab();
+      const page = await engine().newTab();
       await page.goto(`${site.origin}/${name}/closed-tab/${tab}`);
       await page.evaluate(`new Promise(function (closeNow) {
         setTimeout(function () { throw new Error('closed tab ${tab}'); });

@@ -1,6 +1,5 @@
-import { launchEngine, type Engine, type Tab } from '../../../tools/browsers/engines';
-import { buildSdk, engineCases, localService, recordingProxy, sdkConsoleOf, sdkPage, serveSite, storedWhen, withMessage } from '../../support/browser-sdk';
-import { issuePublishableKey, newFactoryId } from '../../support/local-api';
+import type { Tab } from '../../../tools/browsers/engines';
+import { buildSdk, engineCases, engineOfBlock, localService, openSdkTab, recordingProxy, sdkConsoleOf, serveSite, storedWhen, withMessage } from '../../support/browser-sdk';
 
 /**
  * The browser SDK's noise control, in Chromium, Firefox ESR and WebKitGTK
@@ -29,21 +28,11 @@ afterAll(async () => {
 });
 
 describe.each(engineCases())('in $engine', ({ engine: name }) => {
-  let engine: Engine;
-  beforeAll(async () => {
-    engine = await launchEngine(name);
-  }, 60_000);
-  afterAll(() => engine?.close());
+  const engine = engineOfBlock(name);
 
   /** A factory with a key for the site, and a tab on the site's page at /<engine><path>, sending through the recording proxy. */
-  async function openPage(path: string, options: Record<string, unknown> = {}, extra?: string, body?: string): Promise<{ factoryId: string; key: string; page: Tab }> {
-    const factoryId = newFactoryId('sdknoise');
-    const { key } = await issuePublishableKey(factoryId, [site.origin]);
-    pages.set(`/${name}${path}`, sdkPage({ key, baseUrl: wire.baseUrl, flushDelayMs: 50, ...options }, extra, body));
-    const page = await engine.newTab();
-    await page.goto(`${site.origin}/${name}${path}`);
-    return { factoryId, key, page };
-  }
+  const openPage = (path: string, options: Record<string, unknown> = {}, extra?: string, body?: string) =>
+    openSdkTab({ engine: engine(), engineName: name, pages, site, baseUrl: wire.baseUrl, factoryPrefix: 'sdknoise', path, options, extra, body });
 
   /** Flushes, sends one last message, flushes again: every event the page kept is then stored, the marker last. */
   async function everythingSent(page: Tab, factoryId: string): Promise<Record<string, any>[]> {

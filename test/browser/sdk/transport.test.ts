@@ -1,7 +1,6 @@
-import { launchEngine, type Engine, type Tab } from '../../../tools/browsers/engines';
-import { buildSdk, engineCases, engineTest, fakeIngest, localService, recordingProxy, sdkConsoleOf, sdkPage, serveSite, storedWhen, until, withMessage } from '../../support/browser-sdk';
+import type { Tab } from '../../../tools/browsers/engines';
+import { buildSdk, engineCases, engineOfBlock, engineTest, fakeIngest, localService, openSdkTab, recordingProxy, sdkConsoleOf, serveSite, storedWhen, until, withMessage } from '../../support/browser-sdk';
 import { storedReports } from '../../support/ingest';
-import { issuePublishableKey, newFactoryId } from '../../support/local-api';
 
 /**
  * The browser SDK's transport, in Chromium, Firefox ESR and WebKitGTK
@@ -46,11 +45,7 @@ const BEACON_BUDGET_SKIP: Partial<Record<string, string>> = {
 };
 
 describe.each(engineCases())('in $engine', ({ engine: name }) => {
-  let engine: Engine;
-  beforeAll(async () => {
-    engine = await launchEngine(name);
-  }, 60_000);
-  afterAll(() => engine?.close());
+  const engine = engineOfBlock(name);
 
   interface Opened {
     factoryId: string;
@@ -59,14 +54,8 @@ describe.each(engineCases())('in $engine', ({ engine: name }) => {
   }
 
   /** A factory with a key for the site, and a tab at /<engine><path> on `on` (the site, or the foreign one), sending to `baseUrl`. */
-  async function openPage(path: string, options: Record<string, unknown> = {}, keyOptions: { rateLimit?: number } = {}, on = site, baseUrl = wire.baseUrl): Promise<Opened> {
-    const factoryId = newFactoryId('sdkwire');
-    const { key } = await issuePublishableKey(factoryId, [site.origin], keyOptions);
-    pages.set(`/${name}${path}`, sdkPage({ key, baseUrl, flushDelayMs: 50, ...options }));
-    const page = await engine.newTab();
-    await page.goto(`${on.origin}/${name}${path}`);
-    return { factoryId, key, page };
-  }
+  const openPage = (path: string, options: Record<string, unknown> = {}, keyOptions: { rateLimit?: number } = {}, on = site, baseUrl = wire.baseUrl): Promise<Opened> =>
+    openSdkTab({ engine: engine(), engineName: name, pages, site, on, baseUrl, factoryPrefix: 'sdkwire', path, options, keyOptions });
 
   const statuses = (key: string) => wire.of(key).map((request) => request.status);
   /** storedWhen, whose timeout also says what the API answered the page (through the recording proxy). */
