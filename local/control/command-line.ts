@@ -76,7 +76,10 @@ function fieldValue(field: RequestField, raw: string | string[]): unknown {
       if (one !== 'yes' && one !== 'no') throw new UsageError(`--${field.flag} must be yes or no, got "${one}"`);
       return one === 'yes';
     case 'text':
-      if (field.choices && !field.choices.includes(one)) throw new UsageError(`--${field.flag} must be ${field.choices.join(' or ')}, got "${one}"`);
+      if (field.choices && !field.choices.includes(one)) {
+        const choices = field.choices.length === 2 ? field.choices.join(' or ') : `one of ${field.choices.join(', ')}`;
+        throw new UsageError(`--${field.flag} must be ${choices}, got "${one}"`);
+      }
       return one;
   }
 }

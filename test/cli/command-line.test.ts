@@ -22,6 +22,7 @@ const widgets = operation({
     spikeFloor: between('spikeFloor', 1, 100),
     shiny: z.optional(z.boolean()),
     colour: z.optional(z.enum(['red', 'blue'])),
+    finish: z.optional(z.enum(['matt', 'satin', 'gloss'])),
     note: z.optional(described(z.string(), { placeholder: 'text' })),
   }),
   run: done,
@@ -47,6 +48,7 @@ describe('a command from its operation', () => {
       'spike-floor': { type: 'string' },
       shiny: { type: 'string' },
       colour: { type: 'string' },
+      finish: { type: 'string' },
       note: { type: 'string' },
     });
     const values = { factory: 'fac_a', contact: 'ct_0123456789abcdef', size: ['s', 'm'], 'spike-floor': '5', shiny: 'yes', colour: 'red', note: 'hi' };
@@ -64,7 +66,7 @@ describe('a command from its operation', () => {
 
   test('its usage line: required flags bare, the others in brackets, from the fields in their order', () => {
     expect(usageLine(command, {})).toBe(
-      'widgets paint --factory <fac_id> --contact <ct_id> [--size <size> …] [--spike-floor <N>] [--shiny yes|no] [--colour red|blue] [--note <text>]',
+      'widgets paint --factory <fac_id> --contact <ct_id> [--size <size> …] [--spike-floor <N>] [--shiny yes|no] [--colour red|blue] [--finish matt|satin|gloss] [--note <text>]',
     );
   });
 
@@ -75,6 +77,7 @@ describe('a command from its operation', () => {
     expect(refusal({ ...base, 'spike-floor': 'lots' })).toBe('--spike-floor must be a whole number, got "lots"');
     expect(refusal({ ...base, shiny: 'maybe' })).toBe('--shiny must be yes or no, got "maybe"');
     expect(refusal({ ...base, colour: 'green' })).toBe('--colour must be red or blue, got "green"');
+    expect(refusal({ ...base, finish: 'rough' })).toBe('--finish must be one of matt, satin, gloss, got "rough"');
     expect(refusal({ ...base, stack: 'prod' })).toBeUndefined();
   });
 
