@@ -37,6 +37,8 @@ export interface CommandShape {
   flags?: readonly string[];
   /** Other flags for a field, by its key. */
   alternatives?: Readonly<Record<string, Alternative>>;
+  /** The refusal of a command line without a required field (`flag`: its usage, `--issue <iss_id>`); by default "<command> needs <flag>". */
+  missing?: (words: string, flag: string) => string;
 }
 
 /** The operations of these groups, as commands, in the table's order. */
@@ -107,9 +109,17 @@ export function requestFromFlags(command: TableCommand, shape: CommandShape, val
     if (raw !== undefined && other !== undefined) throw new UsageError(`give --${field.flag} or --${alternative?.flag}, not both`);
     if (raw !== undefined) request[field.key] = fieldValue(field, raw);
     else if (alternative && other !== undefined) request[field.key] = alternative.value(other, request);
-    else if (field.required) throw new UsageError(`${command.words} needs ${flagUsage(field, alternative)}`);
+    else if (field.required) throw new UsageError((shape.missing ?? ((words, flag) => `${words} needs ${flag}`))(command.words, flagUsage(field, alternative)));
   }
   return { operation: command.operation, ...request } as ControlCall;
+}
+
+/** An operation's message in the command's words: a field's key that starts it becomes its flag ("issueId must be…" → "--issue must be…"). */
+export function inFlagWords(command: TableCommand): (message: string) => string {
+  return (message) => {
+    const field = command.fields.find((candidate) => message.startsWith(`${candidate.key} `));
+    return field ? `--${field.flag}${message.slice(field.key.length)}` : message;
+  };
 }
 
 /** `--contact <ct_id>`, `--enriched yes|no`, `--contact <ct_id>|--email <address>`. */
