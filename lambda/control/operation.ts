@@ -94,12 +94,12 @@ export function operation(spec: {
   run: (request: never, context: RunContext) => Promise<Done>;
 }): ControlOperation {
   const keys = ['operation', ...Object.keys(spec.request.shape)];
-  const fields = requestFields(spec.request.shape);
-  const audited = fields.filter((field) => field.audited).map((field) => field.key);
+  const described = requestFields(spec.request.shape);
+  const audited = described.filter((field) => field.audited).map((field) => field.key);
   const run = spec.run as (request: { factoryId: string }, context: RunContext) => Promise<Done>;
   return {
     keys,
-    fields,
+    fields: described,
     read(name, fields, hint = `${name} takes ${keys.join(', ')}`) {
       const result = spec.request.safeParse(fields);
       if (!result.success) throw new ControlError(400, problems(result.error, hint));
