@@ -158,7 +158,7 @@ export const ALERT_OPERATIONS = {
   'alerts.add': operation({
     request: z.strictObject({
       factoryId,
-      url: boundedText('url', URL_MAX),
+      url: described(boundedText('url', URL_MAX), { placeholder: 'URL' }),
       types: z.optional(z.array(alertType, { error: `types must be a list of alert types: ${ALERT_TYPES.join(', ')}` })),
       description: z.optional(boundedText('description', DESCRIPTION_MAX)),
     }),

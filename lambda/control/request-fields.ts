@@ -21,7 +21,7 @@ export interface RequestField {
   required: boolean;
   /** The audit line names its value. */
   audited: boolean;
-  /** The values it takes, when the schema lists them. */
+  /** The values it takes (a list: each of its items), when the schema lists them. */
   choices?: readonly string[];
 }
 
@@ -45,7 +45,7 @@ function kindOf(schema: Schema): { kind: FieldKind; choices?: readonly string[] 
     case 'boolean':
       return { kind: 'yes-no' };
     case 'array':
-      return { kind: 'list' };
+      return { kind: 'list', choices: kindOf((def as z.core.$ZodArrayDef).element).choices };
     case 'enum':
       return { kind: 'text', choices: Object.values((def as z.core.$ZodEnumDef).entries).map(String) };
     case 'pipe':
@@ -65,7 +65,7 @@ export function requestFields(shape: Record<string, Schema>): RequestField[] {
     const { kind, choices } = kindOf(inner);
     // A list's flag is given once per item: named in the singular (--field name --field title).
     const flag = meta.flag ?? (kind === 'list' ? kebab(key).replace(/s$/, '') : kebab(key));
-    const placeholder = meta.placeholder ?? (choices ? choices.join('|') : kind === 'number' ? 'N' : kind === 'yes-no' ? '' : flag);
+    const placeholder = meta.placeholder ?? (choices && kind !== 'list' ? choices.join('|') : kind === 'number' ? 'N' : kind === 'yes-no' ? '' : flag);
     return { key, flag, placeholder, kind, required, audited: meta.audited === true, ...(choices ? { choices } : {}) };
   });
 }

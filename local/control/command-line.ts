@@ -51,24 +51,34 @@ export function commandsOf(operations: ReadonlyMap<string, ControlOperation>, gr
 /** The fields a command takes as flags. */
 const flagFields = (command: TableCommand, shape: CommandShape) => command.fields.filter((field) => !shape.drives?.includes(field.key));
 
-/** The parseArgs options of every field flag of these commands: a list's flag may be repeated. */
+/**
+ * The parseArgs options of every field flag of these commands: a list's
+ * flag may be repeated (and where one command's list is another's single
+ * value, as alerts' --type, the single one refuses a repeat: fieldValue).
+ */
 export function fieldOptions(commands: readonly TableCommand[]): Record<string, { type: 'string'; multiple?: true }> {
   const options: Record<string, { type: 'string'; multiple?: true }> = {};
   for (const field of commands.flatMap((command) => command.fields)) {
-    const multiple = field.kind === 'list';
-    const known = options[field.flag];
-    if (known && (known.multiple === true) !== multiple) throw new Error(`--${field.flag} is a list for one operation and a single value for another`);
+    const multiple = field.kind === 'list' || options[field.flag]?.multiple === true;
     options[field.flag] = multiple ? { type: 'string', multiple: true } : { type: 'string' };
   }
   return options;
 }
 
+/** "red or blue", "one of matt, satin, gloss". */
+const oneOf = (choices: readonly string[]) => (choices.length === 2 ? choices.join(' or ') : `one of ${choices.join(', ')}`);
+
 /** A flag's text as its field takes it: a whole number, yes or no, a list, or one of its choices. */
 function fieldValue(field: RequestField, raw: string | string[]): unknown {
-  const one = Array.isArray(raw) ? raw.join(',') : raw;
+  if (Array.isArray(raw) && field.kind !== 'list' && raw.length > 1) throw new UsageError(`--${field.flag} is given twice: give it once`);
+  const one = Array.isArray(raw) ? (raw[0] as string) : raw;
   switch (field.kind) {
-    case 'list':
-      return Array.isArray(raw) ? raw : [raw];
+    case 'list': {
+      const items = Array.isArray(raw) ? raw : [raw];
+      const wrong = field.choices && items.find((item) => !field.choices?.includes(item));
+      if (wrong !== undefined && field.choices) throw new UsageError(`--${field.flag} must be ${oneOf(field.choices)}, got "${wrong}"`);
+      return items;
+    }
     case 'number': {
       const number = Number(one);
       if (one.trim() === '' || !Number.isInteger(number)) throw new UsageError(`--${field.flag} must be a whole number, got "${one}"`);
@@ -78,10 +88,7 @@ function fieldValue(field: RequestField, raw: string | string[]): unknown {
       if (one !== 'yes' && one !== 'no') throw new UsageError(`--${field.flag} must be yes or no, got "${one}"`);
       return one === 'yes';
     case 'text':
-      if (field.choices && !field.choices.includes(one)) {
-        const choices = field.choices.length === 2 ? field.choices.join(' or ') : `one of ${field.choices.join(', ')}`;
-        throw new UsageError(`--${field.flag} must be ${choices}, got "${one}"`);
-      }
+      if (field.choices && !field.choices.includes(one)) throw new UsageError(`--${field.flag} must be ${oneOf(field.choices)}, got "${one}"`);
       return one;
   }
 }
@@ -124,7 +131,7 @@ export function inFlagWords(command: TableCommand): (message: string) => string 
 
 /** `--contact <ct_id>`, `--enriched yes|no`, `--contact <ct_id>|--email <address>`. */
 function flagUsage(field: RequestField, alternative?: Alternative): string {
-  const own = field.kind === 'yes-no' ? `--${field.flag} yes|no` : field.choices ? `--${field.flag} ${field.placeholder}` : `--${field.flag} <${field.placeholder}>`;
+  const own = field.kind === 'yes-no' ? `--${field.flag} yes|no` : field.choices && field.kind !== 'list' ? `--${field.flag} ${field.placeholder}` : `--${field.flag} <${field.placeholder}>`;
   return alternative ? `${own}|--${alternative.flag} <${alternative.placeholder}>` : own;
 }
 
