@@ -93,6 +93,16 @@ describe('a command from its operation', () => {
     expect(words).toEqual([...CONTROL_OPERATIONS.keys()].filter((name) => /^(contacts|companies|enrichment|keys)\./.test(name)).map((name) => name.replace('.', ' ')));
     expect(words).toEqual(expect.arrayContaining(['contacts list', 'contacts show', 'contacts export', 'contacts clear', 'companies list', 'companies contacts']));
   });
+  test('a list of choices takes each value only among them; a flag one command repeats and another takes once is refused when repeated there', () => {
+    const tag = { words: 'tags set', operation: 'tags.set', fields: operation({ request: z.strictObject({ factoryId, types: z.optional(z.array(z.enum(['a', 'b', 'c']))) }), run: done }).fields };
+    const probe = { words: 'tags probe', operation: 'tags.probe', fields: operation({ request: z.strictObject({ factoryId, type: z.optional(z.enum(['a', 'b', 'c'])) }), run: done }).fields };
+    expect(fieldOptions([tag, probe]).type).toEqual({ type: 'string', multiple: true });
+    expect(requestFromFlags(tag, {}, { factory: 'fac_a', type: ['a', 'c'] }, WHERE)).toEqual({ operation: 'tags.set', factoryId: 'fac_a', types: ['a', 'c'] });
+    expect(() => requestFromFlags(tag, {}, { factory: 'fac_a', type: ['a', 'd'] }, WHERE)).toThrow('--type must be one of a, b, c, got "d"');
+    expect(requestFromFlags(probe, {}, { factory: 'fac_a', type: ['b'] }, WHERE)).toEqual({ operation: 'tags.probe', factoryId: 'fac_a', type: 'b' });
+    expect(() => requestFromFlags(probe, {}, { factory: 'fac_a', type: ['a', 'b'] }, WHERE)).toThrow('--type is given twice: give it once');
+    expect(usageLine(tag, {})).toBe('tags set --factory <fac_id> [--type <type> …]');
+  });
 });
 
 describe('the audit line\'s ids', () => {
