@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { charCount } from '../lambda/domain/clip';
-import { cleanText, type TextLines } from '../lambda/ingest/free-text';
+import { cleanText, type TextLines } from '../lambda/domain/free-text';
 import { EVENT_TEXT, FEATURE_REQUEST_TEXT, MAX_FINGERPRINT_PARTS, MAX_TAGS } from '../lambda/ingest/limits';
 import { EVENT_TYPES, ISO_TIME, quote, UUID, type EventType } from '../lambda/ingest/payloads';
 

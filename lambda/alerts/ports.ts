@@ -83,12 +83,6 @@ export interface Delivery extends DeliveryRef {
   expiresAt: number;
 }
 
-/** A page of the delivery log, newest first. */
-export interface DeliveryPage {
-  deliveries: Delivery[];
-  cursor?: string;
-}
-
 /** What an attempt ends in. */
 export type AttemptEnd =
   | { status: 'delivered'; record: AttemptRecord }

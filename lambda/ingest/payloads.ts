@@ -1,6 +1,6 @@
 import { charCount } from '../domain/clip';
 import type { Reading } from '../domain/reading';
-import { cleanText, type TextLines } from './free-text';
+import { cleanText, type TextLines } from '../domain/free-text';
 import { EVENT_TEXT, FEATURE_REQUEST_TEXT, MAX_FINGERPRINT_PARTS, MAX_TAGS } from './limits';
 
 /**

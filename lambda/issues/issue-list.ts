@@ -20,8 +20,6 @@ export const ISSUES_SCAN_MAX = 2000;
 /** A title search: at most this many characters. */
 export const SEARCH_MAX = 200;
 
-export type { ListPosition };
-
 /** Ties broken by id, descending: the order the byFeed index hands issues seen at one instant out in (its key, descending). */
 const byIdDesc = (a: string, b: string): number => (a < b ? 1 : a > b ? -1 : 0);
 

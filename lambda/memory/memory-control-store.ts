@@ -1,7 +1,7 @@
 import { applyClearTo, clearStillApplies } from '../control/apply-clear';
 import { matchesFilter } from '../control/contact-filter';
 import type { ClearOutcome, ClearWrite, Company, ContactQuery, ControlStore, Page, PassMarker } from '../control/ports';
-import { CONTACT_ID_PREFIX } from '../domain/contact-id';
+import { CONTACT_ID_PREFIX } from '../domain/contact-id-digest';
 import { decodeCursor, encodeCursor } from '../enrichment/cursor';
 import type { StoredContact } from '../enrichment/ports';
 import { COMPANY_SK_PREFIX } from '../store/schema';

@@ -1,4 +1,4 @@
-import { CONTACT_ID_PREFIX } from '../domain/contact-id';
+import { CONTACT_ID_PREFIX } from '../domain/contact-id-digest';
 import { applyPassTo, passStillApplies } from '../enrichment/apply-pass';
 import { decodeCursor, encodeCursor } from '../enrichment/cursor';
 import type { ApplyOutcome, ContactPage, EnrichmentStore, PassWrite, StoredContact, UsageRecord } from '../enrichment/ports';

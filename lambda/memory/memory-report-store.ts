@@ -1,7 +1,7 @@
 import { applyDelta } from '../issues/apply-delta';
 import { filteredDeltas, issueDeltas } from '../issues/deltas';
 import { byLastSeen, changeStatus, isExpired, issueAsOf, type FilteredCounts, type Issue, type IssueStatus, type IssueStore, type StatusChange } from '../issues/issue';
-import type { ListPosition } from '../issues/issue-list';
+import type { ListPosition } from '../issues/issue';
 import type { EventView, StoredEvent } from '../issues/stored-event';
 import type { EventOutcome, ReportStore, StoredFeatureRequest } from '../ingest/ports';
 import type { FilteredEvent, IssueEvent, PageBatch, SequencedEvent, TallyStore } from '../tally/ports';
