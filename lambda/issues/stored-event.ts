@@ -1,3 +1,4 @@
+import { descending } from '../domain/descending';
 import type { IngestEvent } from '../ingest/payloads';
 
 /**
@@ -13,6 +14,12 @@ export const REPORT_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 /** Why an event opens no issue (lambda/ingest/fingerprint.ts): a browser extension's frames, or a cross-origin "Script error.". */
 export type FilterReason = 'browser-extension' | 'script-error';
 export const FILTER_REASONS: readonly FilterReason[] = ['browser-extension', 'script-error'];
+
+/** Events newest first; one instant's by eventId, descending: the order of every event list, on every store (../domain/descending.ts). */
+export const newestEventFirst = descending<Pick<StoredEvent, 'receivedAt' | 'eventId'>>(
+  (event) => event.receivedAt,
+  (event) => event.eventId,
+);
 
 /** What the server records with every report, besides the report itself. */
 export interface ReceiptFields {
