@@ -9,7 +9,7 @@ import { isConditionalCheckFailed, itemOfFailure, storageCall } from '../errors'
 import { Expression, type Condition } from '../expression';
 import { pageItem, paginate } from './feed-pages';
 import { addVisitors, canonical, passes, VISITORS_KEPT, type VisitorSample } from '../../issues/visitors';
-import { FILTERED_ATTRIBUTE, filteredKey, issueFeedOf, issueKey, MARKS_ATTRIBUTE, VISITOR_LEVEL_ATTRIBUTE, VISITORS_ATTRIBUTE } from './issue-items';
+import { FILTERED_ATTRIBUTE, filteredKey, hasPeriodCounts, issueFeedOf, issueKey, MARKS_ATTRIBUTE, VISITOR_LEVEL_ATTRIBUTE, VISITORS_ATTRIBUTE } from './issue-items';
 
 type Item = Record<string, unknown>;
 
@@ -44,7 +44,7 @@ type IssueState = 'live' | 'new' | 'resolved' | 'expired' | 'unmarked';
 function stateOf(item: Item | undefined, nowSeconds: number): IssueState {
   if (!item) return 'new';
   if (typeof item.expiresAt === 'number' && item.expiresAt <= nowSeconds) return 'expired';
-  if (!item[MARKS_ATTRIBUTE] || !item.m5) return 'unmarked';
+  if (!item[MARKS_ATTRIBUTE] || !hasPeriodCounts(item)) return 'unmarked';
   return item.status === 'resolved' ? 'resolved' : 'live';
 }
 
