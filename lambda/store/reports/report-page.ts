@@ -4,7 +4,8 @@ import { listCursor } from '../../domain/cursor';
 import { storageCall } from '../errors';
 import { newestItems, type Position } from './newest-first';
 import { feedPartition, reportOf } from './report-reader';
-import { eventKey, featureRequestKey, type ReportKind } from '../schema';
+import type { ReportKind } from '../../issues/stored-event';
+import { eventKey, featureRequestKey } from '../schema';
 
 /** Where a page of events or feature requests ended (../../domain/cursor.ts): the last item's receive time and key. */
 const reportCursor = (kind: ReportKind) =>

@@ -1,5 +1,5 @@
 import { REPORTS_DEFAULT } from '../../../lambda/control/report-operations';
-import { EVENT_TYPES } from '../../../lambda/ingest/payloads';
+import { EVENT_TYPES } from '../../../lambda/issues/stored-event';
 import type { RouteContext } from '../context';
 import { appLink, errorBox, summary, text, time } from '../display';
 import { html, path, type Html } from '../html';
