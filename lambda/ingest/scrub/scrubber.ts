@@ -54,7 +54,7 @@ export class Scrubber {
 
   /** A tag's value: replaced whole when its name is a credential's (`{"authToken": "…"}`), else scrubbed as text. */
   tagValue(name: string, value: string): string {
-    if (value !== '' && isSensitiveKey(name)) {
+    if (value.trim() !== '' && isSensitiveKey(name)) {
       this.counts.secret = (this.counts.secret ?? 0) + 1;
       return marker('secret');
     }
