@@ -34,22 +34,38 @@ export function isSensitiveKey(key: string): boolean {
 const KEY_VALUE =
   /(?<![A-Za-z0-9_.-])(\\?["']?)([A-Za-z_][A-Za-z0-9_.-]*)\1\s*(=(?!=)|:(?!\/\/))[ \t]*(?:(\\?["'])((?:(?!\4)[^\n])*)\4|((?:bearer|basic)[ \t]+)?(\[Filtered:[a-z-]+\]|[^\s&#;,()[\]{}"'<>\\]+))/gi;
 
+/**
+ * Scanned by hand rather than with String.replace: a key that is not a
+ * credential's (`refused: password=…`, `{"note": "?token=…"}`) must not
+ * swallow its value, where a credential's key may sit. The scan goes on
+ * right after such a key.
+ */
+function replaceValues(text: string, replaced: () => void): string {
+  const pattern = new RegExp(KEY_VALUE.source, KEY_VALUE.flags);
+  let out = '';
+  let copied = 0;
+  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+    const [whole, keyQuote = '', key = '', separator = '', valueQuote, quoted, , bare] = match;
+    const value = quoted ?? bare ?? '';
+    const keep =
+      !isSensitiveKey(key) ||
+      value === '' ||
+      MARKER.test(value) ||
+      // "Invalid token: expired" is prose; `"token": "expired"` and `X-Api-Key: 9f2c…` are not.
+      (separator === ':' && keyQuote === '' && valueQuote === undefined && !looksLikeCredential(value));
+    if (keep) {
+      pattern.lastIndex = match.index + keyQuote.length + key.length;
+      continue;
+    }
+    replaced();
+    const valueStart = match.index + whole.length - value.length - (valueQuote?.length ?? 0);
+    out += `${text.slice(copied, valueStart)}${marker('secret')}${valueQuote ?? ''}`;
+    copied = match.index + whole.length;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
 export const secretValueRule: ScrubRule = {
   name: 'secret',
-  apply: (text, replaced) =>
-    text.includes('=') || text.includes(':')
-      ? text.replace(
-          KEY_VALUE,
-          (whole, keyQuote: string, key: string, separator: string, valueQuote: string | undefined, quoted: string | undefined, _scheme: string | undefined, bare: string | undefined) => {
-            if (!isSensitiveKey(key)) return whole;
-            const value = quoted ?? bare ?? '';
-            if (value === '' || MARKER.test(value)) return whole;
-            // "Invalid token: expired" is prose; `"token": "expired"` and `X-Api-Key: 9f2c…` are not.
-            if (separator === ':' && keyQuote === '' && valueQuote === undefined && !looksLikeCredential(value)) return whole;
-            replaced();
-            const head = whole.slice(0, whole.length - value.length - (valueQuote?.length ?? 0));
-            return `${head}${marker('secret')}${valueQuote ?? ''}`;
-          },
-        )
-      : text,
+  apply: (text, replaced) => (text.includes('=') || text.includes(':') ? replaceValues(text, replaced) : text),
 };
