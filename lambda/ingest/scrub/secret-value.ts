@@ -25,14 +25,16 @@ export function isSensitiveKey(key: string): boolean {
 }
 
 /**
- * A key, quoted (optionally with JSON's escaping backslash) or not, a `=` or
+ * A key holding a fragment of a credential's name (only those are worth
+ * asking isSensitiveKey: the scan stays fast over a 16 KB stack), quoted
+ * (optionally with JSON's escaping backslash) or not, a `=` or
  * `:`, then a value: quoted (up to the same quote), or unquoted (up to
  * whitespace or a delimiter), optionally after an auth scheme word.
  * Groups: 1 key quote, 2 key, 3 separator, 4 value quote, 5 quoted value,
  * 6 scheme, 7 unquoted value.
  */
 const KEY_VALUE =
-  /(?<![A-Za-z0-9_.-])(\\?["']?)([A-Za-z_][A-Za-z0-9_.-]*)\1\s*(=(?!=)|:(?!\/\/))[ \t]*(?:(\\?["'])((?:(?!\4)[^\n])*)\4|((?:bearer|basic)[ \t]+)?(\[Filtered:[a-z-]+\]|[^\s&#;,()[\]{}"'<>\\]+))/gi;
+  /(?<![A-Za-z0-9_.-])(\\?["']?)((?:[A-Za-z_][A-Za-z0-9_.-]*?)?(?:pass|pwd|secret|token|key|auth|credential|bearer|session|jwt|cookie|sig)[A-Za-z0-9_.-]*)\1\s*(=(?!=)|:(?!\/\/))[ \t]*(?:(\\?["'])((?:(?!\4)[^\n])*)\4|((?:bearer|basic)[ \t]+)?(\[Filtered:[a-z-]+\]|[^\s&#;,()[\]{}"'<>\\]+))/gi;
 
 /**
  * Scanned by hand rather than with String.replace: a key that is not a
@@ -65,7 +67,10 @@ function replaceValues(text: string, replaced: () => void): string {
   return copied === 0 ? text : out + text.slice(copied);
 }
 
+/** A text without any of these holds no credential's key: most stacks and messages, passed over in one fast test. */
+const ANY_FRAGMENT = /pass|pwd|secret|token|key|auth|credential|bearer|session|jwt|cookie|sig/i;
+
 export const secretValueRule: ScrubRule = {
   name: 'secret',
-  apply: (text, replaced) => (text.includes('=') || text.includes(':') ? replaceValues(text, replaced) : text),
+  apply: (text, replaced) => ((text.includes('=') || text.includes(':')) && ANY_FRAGMENT.test(text) ? replaceValues(text, replaced) : text),
 };

@@ -5,7 +5,8 @@ import { marker, type ScrubRule } from './rule';
  * becomes `https://ada:[Filtered:url-password]@host/`. The user name stays
  * (the email rule takes it when it is an address).
  */
-const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*:)([^\s/?#@]+)@/gi;
+// From "://" on: the scheme adds nothing to the match, and looking for it from every word is slow on long stacks.
+const URL_PASSWORD = /(:\/\/[^\s/?#@:]*:)([^\s/?#@]+)@/g;
 
 export const urlPasswordRule: ScrubRule = {
   name: 'url-password',
