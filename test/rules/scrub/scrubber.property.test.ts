@@ -124,7 +124,7 @@ const placed = (secretText: string) =>
 const stringsOf = (value: unknown): string[] =>
   typeof value === 'string' ? [value] : value !== null && typeof value === 'object' ? Object.values(value).flatMap(stringsOf) : [];
 
-const EVENT_FIELDS = ['message', 'exception.value', 'exception.stack', 'exception.type', 'pageUrl', 'release', 'tag', 'fingerprint'] as const;
+const EVENT_FIELDS = ['message', 'exception.value', 'exception.stack', 'exception.type', 'pageUrl', 'release', 'tag', 'tag-name', 'fingerprint'] as const;
 const FEATURE_FIELDS = ['title', 'description', 'category', 'pageUrl'] as const;
 
 function eventWith(field: (typeof EVENT_FIELDS)[number], text: string): Record<string, unknown> {
@@ -138,6 +138,8 @@ function eventWith(field: (typeof EVENT_FIELDS)[number], text: string): Record<s
       return { ...base, exception: { type: text } };
     case 'tag':
       return { ...base, tags: { note: text } };
+    case 'tag-name':
+      return { ...base, tags: { [text]: 'v' } };
     case 'fingerprint':
       return { ...base, fingerprint: [text] };
     default:
