@@ -29,7 +29,7 @@ function destinationRow(destination: Json): Html {
 <td><code>${id}</code>${destination.description ? html`<br><span class="muted">${text(destination.description)}</span>` : ''}</td>
 <td><code class="url">${text(destination.url)}</code></td>
 <td>${types}</td>
-<td>${disabled ? html`<strong>disabled</strong> ${time(disabled.at)} by ${text(disabled.by)}: ${text(disabled.reason)}` : destination.failingSince ? html`enabled, <span class="badge danger">failing</span> since ${time(destination.failingSince)}` : 'enabled'}</td>
+<td class="state">${disabled ? html`<strong>disabled</strong> ${time(disabled.at)} by ${text(disabled.by)}: ${text(disabled.reason)}` : destination.failingSince ? html`enabled, <span class="badge danger">failing</span> since ${time(destination.failingSince)}` : 'enabled'}</td>
 <td>${lastDelivery(destination)}</td>
 <td class="actions">
 <button type="button" class="alert-test" data-destination="${id}">Send a test</button>
@@ -41,19 +41,19 @@ ${disabled ? html`<button type="button" class="alert-enable" data-destination="$
 }
 
 function deliveryRow(delivery: Json): Html {
-  return html`<tr><td>${time(delivery.lastAttemptAt ?? delivery.createdAt)}</td><td>${text(delivery.type)}${delivery.test ? ' (test)' : ''}</td><td>${delivery.test ? html`<code>${text(delivery.issueId)}</code>` : appLink(['f', delivery.factoryId, 'reports', 'issues', delivery.issueId], html`<code>${text(delivery.issueId)}</code>`)}</td><td><code>${text(delivery.destinationId)}</code></td><td>${text(delivery.status)}</td><td>${text(delivery.attempts)}</td><td>${delivery.httpStatus === undefined ? text(delivery.error) : `HTTP ${text(delivery.httpStatus)}`}</td><td>${delivery.latencyMs === undefined ? '' : `${text(delivery.latencyMs)} ms`}</td><td>${delivery.status === 'pending' ? time(delivery.nextAttemptAt) : text(delivery.reason)}</td></tr>`;
+  return html`<tr><td>${time(delivery.lastAttemptAt ?? delivery.createdAt)}</td><td>${text(delivery.type)}${delivery.test ? ' (test)' : ''}</td><td>${delivery.test ? html`<code>${text(delivery.issueId)}</code>` : appLink(['f', delivery.factoryId, 'reports', 'issues', delivery.issueId], html`<code>${text(delivery.issueId)}</code>`)}</td><td><code>${text(delivery.destinationId)}</code></td><td class="state">${text(delivery.status)}</td><td>${text(delivery.attempts)}</td><td>${delivery.httpStatus === undefined ? text(delivery.error) : `HTTP ${text(delivery.httpStatus)}`}</td><td>${delivery.latencyMs === undefined ? '' : `${text(delivery.latencyMs)} ms`}</td><td>${delivery.status === 'pending' ? time(delivery.nextAttemptAt) : text(delivery.reason)}</td></tr>`;
 }
 
 function addForm(factoryId: string): Html {
   return html`<form id="add-destination" class="card" data-factory="${factoryId}">
 <h2>Add a webhook destination</h2>
 <label for="destination-url">URL (https://; with npm start, http:// to this machine too)</label>
-<input id="destination-url" name="url" type="url" required placeholder="https://hooks.example.com/contacts">
+<input id="destination-url" class="wide" name="url" type="url" required placeholder="https://hooks.example.com/contacts">
 <fieldset><legend>Alerts it receives (none ticked: all)</legend>
 ${ALERT_TYPES.map((type) => html`<label class="check"><input type="checkbox" name="types" value="${type}"> ${type}</label>`)}
 </fieldset>
 <label for="destination-description">Description (optional)</label>
-<input id="destination-description" name="description" maxlength="200">
+<input id="destination-description" class="wide" name="description" maxlength="200">
 <button type="submit">Add destination</button>
 <div class="result" id="add-result" role="status" aria-live="polite"></div>
 </form>
