@@ -29,7 +29,7 @@ function destinationRow(destination: DestinationView): Html {
 <td><code>${id}</code>${destination.description ? html`<br><span class="muted">${text(destination.description)}</span>` : ''}</td>
 <td><code class="url">${text(destination.url)}</code></td>
 <td>${types}</td>
-<td class="state">${disabled ? html`<strong>disabled</strong> ${time(disabled.at)} by ${text(disabled.by)}: ${text(disabled.reason)}` : destination.failingSince ? html`enabled, <span class="badge danger">failing</span> since ${time(destination.failingSince)}` : 'enabled'}</td>
+<td class="words">${disabled ? html`<strong>disabled</strong> ${time(disabled.at)} by ${text(disabled.by)}: ${text(disabled.reason)}` : destination.failingSince ? html`enabled, <span class="badge danger">failing</span> since ${time(destination.failingSince)}` : 'enabled'}</td>
 <td>${lastDelivery(destination)}</td>
 <td class="actions">
 <button type="button" class="alert-test" data-destination="${id}">Send a test</button>
@@ -41,7 +41,7 @@ ${disabled ? html`<button type="button" class="alert-enable" data-destination="$
 }
 
 function deliveryRow(delivery: DeliveryView): Html {
-  return html`<tr><td>${time(delivery.lastAttemptAt ?? delivery.createdAt)}</td><td>${text(delivery.type)}${delivery.test ? ' (test)' : ''}</td><td>${delivery.test ? html`<code>${text(delivery.issueId)}</code>` : appLink(['f', delivery.factoryId, 'reports', 'issues', delivery.issueId], html`<code>${text(delivery.issueId)}</code>`)}</td><td><code>${text(delivery.destinationId)}</code></td><td class="state">${text(delivery.status)}</td><td>${text(delivery.attempts)}</td><td>${delivery.httpStatus === undefined ? text(delivery.error) : `HTTP ${text(delivery.httpStatus)}`}</td><td>${delivery.latencyMs === undefined ? '' : `${text(delivery.latencyMs)} ms`}</td><td>${delivery.status === 'pending' ? time(delivery.nextAttemptAt) : text(delivery.reason)}</td></tr>`;
+  return html`<tr><td>${time(delivery.lastAttemptAt ?? delivery.createdAt)}</td><td class="words">${text(delivery.type)}${delivery.test ? ' (test)' : ''}</td><td>${delivery.test ? html`<code>${text(delivery.issueId)}</code>` : appLink(['f', delivery.factoryId, 'reports', 'issues', delivery.issueId], html`<code>${text(delivery.issueId)}</code>`)}</td><td><code>${text(delivery.destinationId)}</code></td><td class="words">${text(delivery.status)}</td><td>${text(delivery.attempts)}</td><td>${delivery.httpStatus === undefined ? text(delivery.error) : `HTTP ${text(delivery.httpStatus)}`}</td><td>${delivery.latencyMs === undefined ? '' : `${text(delivery.latencyMs)} ms`}</td><td>${delivery.status === 'pending' ? time(delivery.nextAttemptAt) : text(delivery.reason)}</td></tr>`;
 }
 
 function addForm(factoryId: string): Html {

@@ -16,11 +16,11 @@ function keyRow(key: KeyView): Html {
   const origins = Array.isArray(key.origins) ? key.origins.map(text) : [];
   return html`<tr class="${key.exposed && !revoked ? 'exposed' : ''}${revoked ? ' revoked' : ''}" data-key-id="${text(key.keyId)}">
 <td><code>${text(key.keyId)}</code></td>
-<td>${text(key.type)}</td>
+<td class="words">${text(key.type)}</td>
 <td><code>${text(key.hint)}</code></td>
-<td>${revoked ? html`revoked ${time(key.revokedAt)}` : 'active'}</td>
+<td class="words">${revoked ? html`revoked ${time(key.revokedAt)}` : 'active'}</td>
 <td>${text(key.rateLimit)}/min</td>
-<td>${origins.length === 0 ? html`<span class="muted">—</span>` : html`<ul class="plain">${origins.map((origin) => html`<li>${origin}</li>`)}</ul>`}</td>
+<td class="words">${origins.length === 0 ? html`<span class="muted">—</span>` : html`<ul class="plain">${origins.map((origin) => html`<li>${origin}</li>`)}</ul>`}</td>
 <td>${time(key.createdAt)}</td>
 <td>${time(key.lastUsedAt)}</td>
 <td>${exposedCell(key)}</td>
