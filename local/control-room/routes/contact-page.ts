@@ -80,10 +80,10 @@ function clearedSection(contact: ControlContact): Html {
 ${
   cleared.length === 0
     ? html`<p class="muted">Nothing cleared.</p>`
-    : html`<table class="list" id="cleared"><thead><tr><th scope="col">Field</th><th scope="col">Value</th><th scope="col">When</th><th scope="col">By</th><th scope="col">Why</th></tr></thead>
+    : html`<div class="table-wrap"><table class="list" id="cleared"><thead><tr><th scope="col">Field</th><th scope="col">Value</th><th scope="col">When</th><th scope="col">By</th><th scope="col">Why</th></tr></thead>
 <tbody>${cleared.map(([field, record]) => {
-        return html`<tr><th scope="row">${field}</th><td>${text(record?.value)}</td><td>${time(record?.at)}</td><td>${text(record?.by)}</td><td>${record?.reason === undefined ? html`<span class="muted">—</span>` : text(record.reason)}</td></tr>`;
-      })}</tbody></table>`
+        return html`<tr><th scope="row">${field}</th><td class="words">${text(record?.value)}</td><td>${time(record?.at)}</td><td>${text(record?.by)}</td><td>${record?.reason === undefined ? html`<span class="muted">—</span>` : text(record.reason)}</td></tr>`;
+      })}</tbody></table></div>`
 }</section>`;
 }
 
