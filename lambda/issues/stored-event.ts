@@ -27,6 +27,8 @@ export interface IngestEvent {
   tags?: Record<string, string>;
   reporter?: { email?: string; name?: string };
   fingerprint?: string[];
+  /** Values the scrubber replaced, per rule (lambda/ingest/scrub/rule.ts, ScrubCounts: docs/privacy.md#scrubbing); absent when none. */
+  scrubbed?: Partial<Record<string, number>>;
 }
 
 /** An event's (or a feature request's) id as stored and listed: a lowercase UUID (the ingest API lowercases what it is sent). */
