@@ -9,7 +9,7 @@ import { ALERT_RETENTION_DAYS, DESTINATIONS_MAX, PREVIOUS_SECRET_HOURS, type Ale
 import { SPIKE_FLOOR_RANGE, SPIKE_MULTIPLE_RANGE, settingsOf } from '../alerts/settings';
 import { newWebhookSecret, testWebhookId } from '../alerts/signature';
 import { decodeCursor, encodeCursor, type CursorScope } from '../domain/cursor';
-import { between, cursor, factoryId, upTo } from './fields';
+import { between, cursor, described, factoryId, upTo } from './fields';
 import { ControlError, operation } from './operation';
 import type { AlertOperationsDependencies, ControlDependencies } from './ports';
 import type { AlertSettings, StoredSettings } from '../alerts/settings';
@@ -30,8 +30,11 @@ export const DELIVERIES_MAX = 200;
 export const DESCRIPTION_MAX = 200;
 export const DISABLE_REASON_MAX = 500;
 
-const destinationId = z.string({ error: 'destinationId must be a string' }).check(
-  z.regex(/^dst_[0-9a-f]{16}$/, { error: 'destinationId must be a destination id: dst_ + 16 hex characters (from `alerts list`)' }),
+const destinationId = described(
+  z.string({ error: 'destinationId must be a string' }).check(
+    z.regex(/^dst_[0-9a-f]{16}$/, { error: 'destinationId must be a destination id: dst_ + 16 hex characters (from `alerts list`)' }),
+  ),
+  { flag: 'destination', placeholder: 'dst_id', audited: true },
 );
 const alertType = z.enum(ALERT_TYPES, { error: `type must be one of ${ALERT_TYPES.join(', ')}` });
 const boundedText = (name: string, max: number) =>
@@ -149,7 +152,7 @@ export const ALERT_OPERATIONS = {
   'alerts.add': operation({
     request: z.strictObject({
       factoryId,
-      url: boundedText('url', URL_MAX),
+      url: described(boundedText('url', URL_MAX), { placeholder: 'URL' }),
       types: z.optional(z.array(alertType, { error: `types must be a list of alert types: ${ALERT_TYPES.join(', ')}` })),
       description: z.optional(boundedText('description', DESCRIPTION_MAX)),
     }),

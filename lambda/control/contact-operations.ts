@@ -3,7 +3,7 @@ import { clearableField, type ClearableField } from '../domain/cleared';
 import { contactCursor } from '../domain/cursor';
 import type { StoredContact } from '../enrichment/ports';
 import { csvHeader, EXPORT_FORMATS, exportRow } from './export-format';
-import { companyId, contactId, cursor, factoryId, limit } from './fields';
+import { companyId, contactId, cursor, described, factoryId, limit } from './fields';
 import { ControlError, operation, withCursor } from './operation';
 import type { Page } from './ports';
 import { runClear } from './run-clear';
@@ -79,8 +79,11 @@ export const CONTACT_OPERATIONS = {
       factoryId,
       enriched: z.optional(z.boolean({ error: 'enriched must be true or false' })),
       updatedSince: z.optional(
-        z.string({ error: 'updatedSince must be a string' }).check(
-          z.regex(ISO_INSTANT, { error: 'updatedSince must be an ISO 8601 date or date-time with a zone, like 2026-11-21 or 2026-11-21T09:30:00Z' }),
+        described(
+          z.string({ error: 'updatedSince must be a string' }).check(
+            z.regex(ISO_INSTANT, { error: 'updatedSince must be an ISO 8601 date or date-time with a zone, like 2026-11-21 or 2026-11-21T09:30:00Z' }),
+          ),
+          { placeholder: 'ISO date' },
         ),
       ),
       limit: limit(LIST_MAX),
@@ -139,9 +142,12 @@ export const CONTACT_OPERATIONS = {
     request: z.strictObject({
       factoryId,
       contactId,
-      fields: z
-        .array(z.string({ error: 'fields must be field names' }), { error: 'fields must be a list of field names' })
-        .check(z.minLength(1, { error: 'fields must name at least one field' })),
+      fields: described(
+        z
+          .array(z.string({ error: 'fields must be field names' }), { error: 'fields must be a list of field names' })
+          .check(z.minLength(1, { error: 'fields must name at least one field' })),
+        { placeholder: 'name' },
+      ),
       reason: z.optional(
         z.string({ error: 'reason must be a string' }).check(z.maxLength(REASON_MAX, { error: `reason must be at most ${REASON_MAX} characters` })),
       ),

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { bulkProgress } from '../enrichment/progress';
 import { runBulk } from '../enrichment/run-bulk';
 import { runPass } from '../enrichment/run-pass';
-import { contactId, cursor, factoryId, upTo } from './fields';
+import { contactId, cursor, described, factoryId, upTo } from './fields';
 import { operation } from './operation';
 import type { UsageRecord } from '../enrichment/ports';
 import type { BulkResult } from '../enrichment/run-bulk';
@@ -18,7 +18,7 @@ export const ENRICHMENT_OPERATIONS = {
       factoryId,
       contactId,
       passId: z.optional(
-        z.string().check(z.regex(/^[A-Za-z0-9-]{1,36}$/, { error: 'passId must be 1-36 letters, digits or dashes (a UUID fits)' })),
+        described(z.string().check(z.regex(/^[A-Za-z0-9-]{1,36}$/, { error: 'passId must be 1-36 letters, digits or dashes (a UUID fits)' })), { placeholder: 'uuid' }),
       ),
     }),
     run: async (request, { deps }) => {

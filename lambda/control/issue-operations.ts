@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { ISSUE_STATUSES, issueView, type IssueStatus } from '../issues/issue';
 import { decodeIssueCursor, encodeIssueCursor, ISSUE_SORTS, ISSUES_SCAN_MAX, pageOfIssues, positionOf, SEARCH_MAX, type IssueListQuery } from '../issues/issue-list';
 import { issueTrend } from '../issues/trend';
-import { cursor, factoryId, issueId, limit } from './fields';
+import { cursor, described, factoryId, issueId, limit } from './fields';
 import { ControlError, operation, withCursor } from './operation';
 import type { ControlDependencies } from './ports';
 import type { EventView } from '../issues/stored-event';
@@ -53,9 +53,12 @@ async function listPage(deps: ControlDependencies, factoryId: string, query: Iss
 }
 
 const searchField = z.optional(
-  z.string({ error: 'search must be a string (a part of the title)' }).check(
-    z.minLength(1, { error: 'search must not be empty' }),
-    z.maxLength(SEARCH_MAX, { error: `search must be at most ${SEARCH_MAX} characters` }),
+  described(
+    z.string({ error: 'search must be a string (a part of the title)' }).check(
+      z.minLength(1, { error: 'search must not be empty' }),
+      z.maxLength(SEARCH_MAX, { error: `search must be at most ${SEARCH_MAX} characters` }),
+    ),
+    { placeholder: 'text' },
   ),
 );
 

@@ -4,7 +4,7 @@ import type { TableNames } from '../../lambda/store/schema';
 import { insertedEvents, isTalliedRecord } from '../../lambda/store/reports/stream-records';
 import { DynamoTallyStore } from '../../lambda/store/reports/tally-writes';
 import { createTallyHandler } from '../../lambda/tally/tally';
-import type { LocalStreamEvent, StreamConsumer } from './stream-poller';
+import type { LocalStreamEvent, StreamConsumer } from './stream-consumer';
 
 /** A consumer's handler as its Lambda entry exports it (the source's, or a bundled asset's). */
 export type StreamHandler = (event: LocalStreamEvent) => Promise<unknown>;

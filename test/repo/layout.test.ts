@@ -114,8 +114,10 @@ describe('layout', () => {
     expect(operations.filter((file) => !/^lambda\/api\/(contacts|ingest)\/[^/]+\.ts$/.test(file))).toEqual([]);
   });
 
-  test("the middlewares and route steps both APIs use, and the metrics module, carry neither API's specifics", () => {
-    const shared = [...files('lambda/api/middleware'), ...files('lambda/api/steps'), 'lambda/observability/metrics.ts'];
+  test("the request state, the middlewares and route steps both APIs use, and the metrics module, carry neither API's specifics", () => {
+    // What only one API's requests learn is in its own slot, typed in its folder (contacts/contacts-slot.ts, ingest/ingest-slot.ts).
+    const state = ['lambda/api/request-state.ts', 'lambda/api/types.ts'];
+    const shared = [...state, ...files('lambda/api/middleware'), ...files('lambda/api/steps'), 'lambda/observability/metrics.ts'];
     // The metrics every request of any API carries; each API names its own (contacts created, events accepted…).
     const common = new Set(['requests', 'requestsTotal', 'rateLimited', 'storageUnavailable', 'serverErrors', 'dynamoLatency', 'dynamoCalls']);
     const specifics = shared.flatMap((file) => {
