@@ -1,14 +1,16 @@
 import { CodeDeployClient, PutLifecycleEventHookExecutionStatusCommand } from '@aws-sdk/client-codedeploy';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { loggerFromEnv } from '../observability/logger';
+import { systemClock } from './clock';
 import { createPreTrafficHook } from './pre-traffic-hook';
 
 /** The `service` of the hook's log lines. */
 export const PRE_TRAFFIC_SERVICE_NAME = 'contacts-pre-traffic-check';
 
 const target = process.env.TARGET_VERSION_ARN;
-const lambda = new LambdaClient({});
-const codeDeploy = new CodeDeployClient({});
+// The hook retries and bounds its calls itself (lambda/deploy/pre-traffic-hook.ts): one SDK attempt each.
+const lambda = new LambdaClient({ maxAttempts: 1 });
+const codeDeploy = new CodeDeployClient({ maxAttempts: 1, requestHandler: { connectionTimeout: 2000, requestTimeout: 5000 } });
 const decoder = new TextDecoder();
 
 /**
@@ -18,20 +20,22 @@ const decoder = new TextDecoder();
  */
 export const handler = createPreTrafficHook(
   {
-    invoke: async (payload) => {
-      const answer = await lambda.send(new InvokeCommand({ FunctionName: target, Payload: new TextEncoder().encode(payload) }));
+    invoke: async (payload, signal) => {
+      const answer = await lambda.send(new InvokeCommand({ FunctionName: target, Payload: new TextEncoder().encode(payload) }), { abortSignal: signal });
       return { functionError: answer.FunctionError, payload: answer.Payload ? decoder.decode(answer.Payload) : '' };
     },
-    report: async (event, status) => {
+    report: async (event, status, signal) => {
       await codeDeploy.send(
         new PutLifecycleEventHookExecutionStatusCommand({
           deploymentId: event.DeploymentId,
           lifecycleEventHookExecutionId: event.LifecycleEventHookExecutionId,
           status,
         }),
+        { abortSignal: signal },
       );
     },
     logger: loggerFromEnv(process.env, PRE_TRAFFIC_SERVICE_NAME),
+    clock: systemClock,
   },
   process.env.PROBES,
   target,
