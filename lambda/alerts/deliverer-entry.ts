@@ -1,4 +1,6 @@
+import { withBatchMetrics } from '../observability/batch-metrics';
 import { loggerFromEnv } from '../observability/logger';
+import { metricsOptionsFromEnv } from '../observability/metrics';
 import { DELIVERER_SERVICE_NAME } from '../observability/names';
 import { createDocumentClient, dynamoConfigFromEnv } from '../store/dynamo-client';
 import { tableNamesFromEnv } from '../store/schema';
@@ -6,12 +8,19 @@ import { addressPolicyFromEnv, alertStoreOf, sqsQueueFromEnv } from './alerts-wi
 import { createDelivererHandler } from './deliverer';
 import { webhookSender } from './webhook-sender';
 
-/** The deliverer Lambda on the delivery queue (lib/alerts.ts), configured by its environment. Once per container. */
-export const handler = createDelivererHandler(
-  {
-    store: alertStoreOf(createDocumentClient(dynamoConfigFromEnv()), tableNamesFromEnv().alerts),
-    queue: sqsQueueFromEnv(),
-    send: webhookSender({ policy: addressPolicyFromEnv() }),
-  },
-  loggerFromEnv(process.env, DELIVERER_SERVICE_NAME),
+/**
+ * The deliverer Lambda on the delivery queue (lib/alerts.ts), configured by its environment. Once per container.
+ * Its batches are counted by version (failed items included): what its
+ * deployment's failed-items alarm reads (lib/gradual-deployment.ts).
+ */
+export const handler = withBatchMetrics(
+  createDelivererHandler(
+    {
+      store: alertStoreOf(createDocumentClient(dynamoConfigFromEnv()), tableNamesFromEnv().alerts),
+      queue: sqsQueueFromEnv(),
+      send: webhookSender({ policy: addressPolicyFromEnv() }),
+    },
+    loggerFromEnv(process.env, DELIVERER_SERVICE_NAME),
+  ),
+  metricsOptionsFromEnv(process.env, DELIVERER_SERVICE_NAME),
 );
