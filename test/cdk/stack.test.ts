@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ContactsStack, OUTPUTS } from '../../lib/contacts-stack';
-import { CONTROL_ROOM_SERVICE_NAME, INGEST_SERVICE_NAME, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../../lambda/observability/names';
+import { CONTROL_ROOM_SERVICE_NAME, INGEST_SERVICE_NAME, METRIC, SERVICE_NAME, stackMetricsNamespace } from '../../lambda/observability/names';
 import { CONTACTS_BY_COMPANY, CONTACTS_KEY, KEYS_BY_FACTORY, KEYS_BY_KEY_ID, KEYS_KEY, REPORTS_BY_FEED, REPORTS_BY_ISSUE, REPORTS_KEY } from '../../lambda/store/schema';
 import { DEFAULT_DYNAMO_CONFIG, dynamoConfigFromEnv, LOCAL_DYNAMO_CONFIG } from '../../lambda/store/dynamo-client';
 import { endpoint, issueKey, issuePublishableKey, newFactoryId, tables, testDoc } from '../support/local-api';
@@ -263,7 +263,7 @@ describe('Lambda (issue point 5)', () => {
       expect(code).toContain('This Lambda bundle has no event-stream codec');
     });
 
-    test("runs with the environment the stack gives it: answers a proxy event from DynamoDB Local, metrics in the alarms' namespace", async () => {
+    test("runs with the environment the stack gives it: answers a proxy event from DynamoDB Local, metrics in the stack's own namespace, which its alarms read", async () => {
       const { factoryId, event } = await request();
       const proxyEvent = {
         multiValueHeaders: {},
@@ -307,7 +307,7 @@ describe('Lambda (issue point 5)', () => {
       const emf = lines.filter((line) => line.includes('"_aws"')).map((line) => JSON.parse(line));
       const totals = emf.find((m) => m._aws.CloudWatchMetrics[0].Metrics.some((d: { Name: string }) => d.Name === METRIC.requestsTotal));
       expect(totals).toMatchObject({ service, [METRIC.requestsTotal]: 1 });
-      expect(totals._aws.CloudWatchMetrics[0].Namespace).toBe(METRICS_NAMESPACE);
+      expect(totals._aws.CloudWatchMetrics[0].Namespace).toBe(stackMetricsNamespace('TestContacts'));
     });
   });
 
