@@ -14,7 +14,7 @@ import { createTallyHandler, shardKeyOf, type TallyEvent } from '../../lambda/ta
 import { newFactoryId, tables, testDoc } from '../support/local-api';
 
 /**
- * The tally during a canary (docs/deploying.md#stream-and-queue-consumers):
+ * The tally during a canary (docs/deploying.md#stream-and-queue-consumers-during-a-canary):
  * Lambda routes each invocation, a batch of one shard, to the old or the
  * new version by the alias' weights, and a failed batch is retried on
  * whichever version the next invocation lands on. Two handlers stand for
