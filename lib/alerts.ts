@@ -11,6 +11,7 @@ import { DELIVERER_SERVICE_NAME, NOTIFIER_SERVICE_NAME } from '../lambda/observa
 import { grantTableCalls } from './grants';
 import type { GradualDeployment } from './gradual-deployment';
 import { delivererProbes, notifierProbes } from './pre-traffic-probes';
+import { CanaryReceiver } from './canary-receiver';
 import { releasedFunction, type ReleaseSettings } from './released-function';
 import type { ServiceFunction } from './service-function';
 
@@ -53,6 +54,8 @@ export class Alerts extends Construct {
   readonly streamFailures: Queue;
   /** The platform team's topic: every alert of every factory. */
   readonly topic: Topic;
+  /** The webhook destination of the deliverer's pre-traffic probe (lib/canary-receiver.ts). */
+  readonly canaryReceiver: CanaryReceiver;
 
   constructor(scope: Construct, id: string, props: AlertsProps) {
     super(scope, id);
@@ -120,13 +123,15 @@ export class Alerts extends Construct {
       }),
     );
 
+    this.canaryReceiver = new CanaryReceiver(this, 'CanaryReceiver', { logLevel: props.release.logLevel, logRetention: props.release.logRetention, logRemovalPolicy: props.release.logRemovalPolicy });
     ({ handler: this.deliverer, deployment: this.delivererDeployment } = releasedFunction(this, 'Deliverer', {
       settings: props.release,
       description: 'Contacts alert deliverer: signed webhook POSTs with retries, from the delivery queue',
       entry: 'alerts/deliverer-entry.ts',
       timeout: DELIVERER_TIMEOUT,
       memorySize: 256,
-      environment,
+      // Its pre-traffic probe's destination: one signed delivery, as to a customer's receiver.
+      environment: { ...environment, CANARY_RECEIVER_URL: this.canaryReceiver.url.url, CANARY_WEBHOOK_SECRET: this.canaryReceiver.secret },
       service: DELIVERER_SERVICE_NAME,
       release: {
         name: 'alert-deliverer',

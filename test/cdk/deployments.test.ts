@@ -267,7 +267,7 @@ describe('callers invoke the aliases, never $LATEST', () => {
 
   test("the control room's function URL serves its alias, and the control room's role is granted the alias", () => {
     const control = deploymentOf(template, 'Contacts control room');
-    const [, url] = only(template, 'AWS::Lambda::Url', {});
+    const [, url] = only(template, 'AWS::Lambda::Url', { TargetFunctionArn: { 'Fn::GetAtt': [control.fnId, 'Arn'] } });
     expect(url.Properties).toEqual({ AuthType: 'AWS_IAM', Qualifier: 'live', TargetFunctionArn: { 'Fn::GetAtt': [control.fnId, 'Arn'] } });
     expect(url.DependsOn).toContain(control.aliasId);
     const permissions = Object.values(all(template, 'AWS::Lambda::Permission', { Principal: 'arn:aws:iam::123456789012:role/ControlRoom' }));
