@@ -172,10 +172,14 @@ const ALL_TAKEN = { batchItemFailures: [] };
 
 /**
  * The alert notifier's probes: an empty batch, then a change of the canary
- * factory's issue (the one the tally's probe counts), for which the notifier
- * reads the factory's alert settings (GetItem on the alerts table: a refused
- * call answers the record as failed) and alerts nothing, ever
- * (lambda/alerts/notify.ts): no webhook, no line on the platform topic.
+ * factory's issue (the one the tally's probe counts), which takes the
+ * notifier's real path (lambda/alerts/notify.ts): the factory's alert
+ * settings read (GetItem), the issue's new-issue alert stored (a
+ * conditional PutItem: once ever, whatever the number of releases), the
+ * factory's destinations read (Query: it has none, so no delivery is
+ * queued) and the alert marked sent (UpdateItem). A refused call answers
+ * the record as failed. The canary factory's alerts never reach the
+ * platform topic.
  */
 export function notifierProbes(): Probe[] {
   const issue = issueIdOf(CANARY_FACTORY_ID, CANARY_FINGERPRINT);
@@ -190,7 +194,7 @@ export function notifierProbes(): Probe[] {
   return [
     { name: 'an empty batch: every record taken (the bundle loads on the runtime; no call)', event: { Records: [] }, expectPayload: ALL_TAKEN },
     {
-      name: `a change of the canary factory's issue (${CANARY_FACTORY_ID}): its settings read (GetItem on the alerts table), nothing alerted`,
+      name: `a change of the canary factory's issue (${CANARY_FACTORY_ID}): its settings read, its alert stored once and marked sent (GetItem, PutItem, Query, UpdateItem on the alerts table), never on the platform topic`,
       event: {
         Records: [
           {

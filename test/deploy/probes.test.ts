@@ -2,7 +2,12 @@ import type { Context } from 'aws-lambda';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createCanaryReceiver, verifiedDelivery } from '../../lambda/alerts/canary-receiver';
+import { alertStoreOf } from '../../lambda/alerts/alerts-wiring';
+import { createNotifierHandler } from '../../lambda/alerts/notifier';
 import { newWebhookSecret, webhookHeaders } from '../../lambda/alerts/signature';
+import { JsonLogger } from '../../lambda/observability/logger';
+import { imagesOf } from '../../lambda/store/reports/stream-images';
+import { tables, testDoc } from '../support/local-api';
 import { runProbes, type Invocation, type Probe } from '../../lambda/deploy/probes';
 import { CANARY_EMAIL, CANARY_FACTORY_ID } from '../../lambda/domain/canary';
 import { contactsProbes, controlRoomProbes, delivererProbes, ingestProbes, notifierProbes, tallyProbes } from '../../lib/pre-traffic-probes';
@@ -133,6 +138,26 @@ describe('a version that cannot reach its tables fails the probe that reaches th
     const [list] = await runProbes(invoker(entry), [probe(controlRoomProbes(HOOK_ROLE), /listed/)]);
     expect(list!.passed).toBe(false);
     expect(list!.status).toBeGreaterThanOrEqual(500);
+  });
+});
+
+describe("the notifier's canary issue change", () => {
+  test('takes the real path: its alert is stored once however often the probe runs, and nothing reaches the platform topic or the delivery queue', async () => {
+    const published: string[] = [];
+    const queued: unknown[] = [];
+    const store = alertStoreOf(testDoc(), tables.alerts);
+    const notifier = createNotifierHandler(
+      { store, queue: { enqueue: async (message) => void queued.push(message) }, topic: { publish: async (subject) => void published.push(subject) }, linkBase: 'https://control.example' },
+      imagesOf,
+      new JsonLogger({ service: 'contacts-alert-notifier', level: 'SILENT' }),
+    );
+    const change = probe(notifierProbes(), /canary factory's issue/);
+    const outcomes = await runProbes(async (payload) => ({ payload: JSON.stringify(await notifier(JSON.parse(payload))) }), [change, change]);
+    expect(outcomes.map((o) => o.passed)).toEqual([true, true]);
+    expect([published, queued]).toEqual([[], []]);
+    const issueId = /issue#fac_canary#(iss_\w+)/.exec(JSON.stringify(change.event))![1]!;
+    const again = await store.recordAlert({ factoryId: CANARY_FACTORY_ID, alertId: `new:${issueId}:2026-01-01T00:00:00.000Z`, type: 'issue.created', issueId, occurredAt: '2026-01-01T00:00:00.000Z', at: new Date().toISOString(), expiresAt: Math.floor(Date.now() / 1000) + 3600 });
+    expect(again).toEqual({ created: false, fannedOut: true });
   });
 });
 
