@@ -8,8 +8,9 @@ import { createPreTrafficHook } from './pre-traffic-hook';
 export const PRE_TRAFFIC_SERVICE_NAME = 'contacts-pre-traffic-check';
 
 const target = process.env.TARGET_VERSION_ARN;
-// The hook retries and bounds its calls itself (lambda/deploy/pre-traffic-hook.ts): one SDK attempt each.
-const lambda = new LambdaClient({ maxAttempts: 1 });
+// The hook bounds each call by its own deadline (an abort signal: lambda/deploy/pre-traffic-hook.ts). Invoke keeps the
+// SDK's retries of a throttled or dropped call (a probe is safe to send twice); the report is retried by the hook itself.
+const lambda = new LambdaClient({});
 const codeDeploy = new CodeDeployClient({ maxAttempts: 1, requestHandler: { connectionTimeout: 2000, requestTimeout: 5000 } });
 const decoder = new TextDecoder();
 
