@@ -11,6 +11,8 @@ import { newWebhookSecret, testWebhookId } from '../alerts/signature';
 import { between, cursor, factoryId, upTo } from './fields';
 import { ControlError, operation } from './operation';
 import type { AlertOperationsDependencies, ControlDependencies } from './ports';
+import type { AlertSettings } from '../alerts/settings';
+import type { StoredSettings } from '../alerts/ports';
 
 /**
  * The control room's alert operations (docs/alerts.md#destinations):
@@ -295,3 +297,35 @@ export const ALERT_OPERATIONS = {
     },
   }),
 };
+
+// What these operations answer (200), as the control room's pages read it: ./answers.ts names them per operation.
+export type DestinationView = ReturnType<typeof destinationView>;
+export type DeliveryView = ReturnType<typeof deliveryView>;
+export interface AlertListAnswer {
+  factoryId: string;
+  destinations: DestinationView[];
+  settings: StoredSettings;
+}
+/** alerts.add and alerts.rotate: the destination and its new secret, in this answer only. */
+export type AlertSecretAnswer = DestinationView & { secret: string };
+export interface AlertRemoveAnswer {
+  removed: DestinationView;
+}
+/** alerts.disable and alerts.enable. */
+export type AlertToggleAnswer = DestinationView;
+export interface AlertTestAnswer {
+  delivery: DeliveryView;
+}
+export interface AlertDeliveriesAnswer {
+  factoryId: string;
+  deliveries: DeliveryView[];
+  cursor?: string;
+}
+export interface AlertSettingsAnswer {
+  factoryId: string;
+  settings: StoredSettings;
+}
+export interface AlertConfigureAnswer {
+  factoryId: string;
+  settings: AlertSettings & Pick<StoredSettings, 'updatedAt' | 'updatedBy'>;
+}
