@@ -15,8 +15,6 @@ import type { ReleaseSettings } from './released-function';
 import { ContactsTables } from './tables';
 import { Tally } from './tally';
 
-export { OUTPUTS };
-
 /** The deploy options (lib/deploy-options.ts), each optional: defaults fill the rest. */
 export interface ContactsStackProps extends StackProps, Partial<DeployOptions> {}
 

@@ -4,7 +4,7 @@ import { metricsOptionsFromEnv } from '../observability/metrics';
 import { NOTIFIER_SERVICE_NAME } from '../observability/names';
 import { createDocumentClient, dynamoConfigFromEnv } from '../store/dynamo-client';
 import { tableNamesFromEnv } from '../store/schema';
-import { imagesOf } from '../store/reports/stream-images';
+import { issueChangeOf } from '../store/reports/stream-images';
 import { alertStoreOf, linkBaseFromEnv, platformTopicFromEnv, sqsQueueFromEnv } from './alerts-wiring';
 import { createNotifierHandler } from './notifier';
 
@@ -21,7 +21,7 @@ export const handler = withBatchMetrics(
       topic: platformTopicFromEnv(),
       linkBase: linkBaseFromEnv(),
     },
-    imagesOf,
+    issueChangeOf,
     loggerFromEnv(process.env, NOTIFIER_SERVICE_NAME),
   ),
   metricsOptionsFromEnv(process.env, NOTIFIER_SERVICE_NAME),

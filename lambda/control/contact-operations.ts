@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { clearableField, type ClearableField } from '../domain/cleared';
-import { encodeCursor } from '../enrichment/cursor';
+import { contactCursor } from '../domain/cursor';
 import type { StoredContact } from '../enrichment/ports';
 import { csvHeader, EXPORT_FORMATS, exportRow } from './export-format';
 import { companyId, contactId, cursor, factoryId, limit } from './fields';
@@ -55,7 +55,7 @@ function withinBudget<T>(factoryId: string, page: Page<T>, size: (item: T) => nu
   for (const item of page.items) {
     used += size(item);
     if (used > ANSWER_BUDGET_BYTES && items.length > 0) {
-      return { items, next: encodeCursor(factoryId, keyOf(items[items.length - 1] as T)) };
+      return { items, next: contactCursor.encode(factoryId, keyOf(items[items.length - 1] as T)) };
     }
     items.push(item);
   }

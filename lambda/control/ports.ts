@@ -7,7 +7,7 @@ import type { CompanyRecord } from '../domain/ports';
 import type { StoredContact } from '../enrichment/ports';
 import type { EnrichmentContext } from '../enrichment/run-pass';
 import type { IssueStore } from '../issues/issue';
-import type { ReportKind } from '../store/schema';
+import type { ReportKind } from '../issues/stored-event';
 import type { ClearPlan } from './plan-clear';
 
 /**

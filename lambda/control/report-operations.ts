@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import type { ReportKind } from '../store/schema';
+import type { ReportKind } from '../issues/stored-event';
 import { cursor, factoryId, limit, reportId } from './fields';
 import { ControlError, operation, withCursor } from './operation';
 import type { ControlDependencies } from './ports';

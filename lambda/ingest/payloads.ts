@@ -1,6 +1,7 @@
 import { charCount } from '../domain/clip';
 import type { Reading } from '../domain/reading';
-import { cleanText, type TextLines } from './free-text';
+import { cleanText, type TextLines } from '../domain/free-text';
+import { EVENT_TYPES, type EventType, type IngestEvent } from '../issues/stored-event';
 import { EVENT_TEXT, FEATURE_REQUEST_TEXT, MAX_FINGERPRINT_PARTS, MAX_TAGS } from './limits';
 import type { ScrubCounts } from './scrub/rule';
 import { Scrubber } from './scrub/scrubber';
@@ -10,7 +11,7 @@ import { Scrubber } from './scrub/scrubber';
  * checks one event or one feature request and turns it into what is stored.
  * Unknown fields are dropped; `null` counts as omitted for every optional
  * field (what a browser SDK sends for "not set"); free text goes through the
- * one free-text rule (free-text.ts) and is clipped, never refused for
+ * one free-text rule (../domain/free-text.ts) and is clipped, never refused for
  * length; a field of the wrong type is a problem (422), and every problem of
  * a body is listed, in field order. Every free-text field but the reporter's
  * is scrubbed (scrub/: card numbers, tokens, keys, emails… replaced by a
@@ -24,26 +25,6 @@ import { Scrubber } from './scrub/scrubber';
  * test/rules/ingest-payloads-agree.test.ts.
  */
 
-export const EVENT_TYPES = ['error', 'bug_report', 'message'] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
-
-/** A validated event: what is stored, besides what the server adds. */
-export interface IngestEvent {
-  /** Lowercase: case never makes a second copy. */
-  eventId: string;
-  type: EventType;
-  /** ISO 8601 UTC. */
-  timestamp?: string;
-  message?: string;
-  exception?: { type?: string; value?: string; stack?: string };
-  pageUrl?: string;
-  release?: string;
-  tags?: Record<string, string>;
-  reporter?: { email?: string; name?: string };
-  fingerprint?: string[];
-  /** Values the scrubber replaced, per rule (docs/privacy.md#scrubbing); absent when none. */
-  scrubbed?: ScrubCounts;
-}
 
 /** A validated feature request, besides what the server adds. */
 export interface FeatureRequestInput {

@@ -3,7 +3,8 @@ import type { ReceiptFields, StoredEvent } from '../issues/stored-event';
 import { InvalidReportError, KeyRevokedError, LimitedError } from './errors';
 import { groupEvent, issueIdOf } from './fingerprint';
 import { MAX_EVENTS_PER_REQUEST } from './limits';
-import { isObject, readEvent, type IngestEvent } from './payloads';
+import type { IngestEvent } from '../issues/stored-event';
+import { isObject, readEvent } from './payloads';
 import type { Admission, IngestKeyAuthorizer, IssueLimiter, PublishableKey, ReportStore } from './ports';
 import type { ScrubCounts } from './scrub/rule';
 

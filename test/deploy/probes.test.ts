@@ -6,7 +6,7 @@ import { alertStoreOf } from '../../lambda/alerts/alerts-wiring';
 import { createNotifierHandler } from '../../lambda/alerts/notifier';
 import { newWebhookSecret, webhookHeaders } from '../../lambda/alerts/signature';
 import { JsonLogger } from '../../lambda/observability/logger';
-import { imagesOf } from '../../lambda/store/reports/stream-images';
+import { issueChangeOf } from '../../lambda/store/reports/stream-images';
 import { tables, testDoc } from '../support/local-api';
 import { runProbes, type Invocation, type Probe } from '../../lambda/deploy/probes';
 import { CANARY_EMAIL, CANARY_FACTORY_ID } from '../../lambda/domain/canary';
@@ -148,7 +148,7 @@ describe("the notifier's canary issue change", () => {
     const store = alertStoreOf(testDoc(), tables.alerts);
     const notifier = createNotifierHandler(
       { store, queue: { enqueue: async (message) => void queued.push(message) }, topic: { publish: async (subject) => void published.push(subject) }, linkBase: 'https://control.example' },
-      imagesOf,
+      issueChangeOf,
       new JsonLogger({ service: 'contacts-alert-notifier', level: 'SILENT' }),
     );
     const change = probe(notifierProbes(), /canary factory's issue/);

@@ -8,6 +8,7 @@ import { MemoryReportStore } from '../../lambda/memory/memory-report-store';
 import { JsonLogger } from '../../lambda/observability/logger';
 import { DynamoIssueStore } from '../../lambda/store/reports/dynamo-issue-store';
 import { eventItemOf } from '../../lambda/store/reports/event-items';
+import { insertedEvents } from '../../lambda/store/reports/stream-records';
 import { DynamoTallyStore, padSequence } from '../../lambda/store/reports/tally-writes';
 import type { TallyStore } from '../../lambda/tally/ports';
 import { createTallyHandler, shardKeyOf, type TallyEvent } from '../../lambda/tally/tally';
@@ -92,7 +93,7 @@ test('batches of two shards alternating between the old and the new version, som
       const factoryId = newFactoryId('canary');
       const stored = events(factoryId, groups);
       const stores = [new LosesAnswerOnce(new DynamoTallyStore(testDoc(), tables.reports)), new LosesAnswerOnce(new DynamoTallyStore(testDoc(), tables.reports))];
-      const versions = stores.map((store) => createTallyHandler(store, quiet));
+      const versions = stores.map((store) => createTallyHandler({ store, insertedEvents }, quiet));
       // Even events in one shard, odd in the other, each shard in its own order.
       const shards = SHARDS.map((_, s) => stored.flatMap((event, i) => (i % 2 === s ? [recordOf(event, i)] : [])));
       const places = [0, 0];

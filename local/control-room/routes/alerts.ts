@@ -1,5 +1,5 @@
 import { ALERT_TYPES } from '../../../lambda/alerts/alert';
-import type { StoredSettings } from '../../../lambda/alerts/ports';
+import type { StoredSettings } from '../../../lambda/alerts/settings';
 import { SPIKE_FLOOR_RANGE, SPIKE_MULTIPLE_RANGE } from '../../../lambda/alerts/settings';
 import type { DeliveryView, DestinationView } from '../../../lambda/control/alert-operations';
 import { route, type Route } from '../context';

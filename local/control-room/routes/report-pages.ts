@@ -1,5 +1,5 @@
 import { REPORTS_DEFAULT, type StoredReport } from '../../../lambda/control/report-operations';
-import { EVENT_TYPES } from '../../../lambda/ingest/payloads';
+import { EVENT_TYPES } from '../../../lambda/issues/stored-event';
 import type { OperationName } from '../../../lambda/control/answers';
 import type { TypedReply } from '../../control/typed-reply';
 import type { RouteContext } from '../context';
