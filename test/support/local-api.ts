@@ -12,7 +12,7 @@ import { KeyAdmin, type CreateKeyOptions } from '../../lambda/store/key-admin';
 import { tableNamesFromEnv } from '../../lambda/store/schema';
 import { startBundledServer } from '../../local/bundle/bundled-server';
 import { hostHandler, sourceHandlers } from '../../local/host';
-import { createHttpAdapter, listen } from '../../local/http-adapter';
+import { createHttpAdapter, listen, type AdapterOptions } from '../../local/http-adapter';
 import { send, type HttpResponse, type RequestOptions } from './http';
 
 export const tables = tableNamesFromEnv();
@@ -68,13 +68,17 @@ export async function startLocalApi(deps?: ContactsDependencies): Promise<LocalA
   return serve(deps ? createContactsHandler(deps) : hostHandler(await sourceHandlers()));
 }
 
-/** Both APIs in this process, the ingest API on the dependencies given (a clock, wider limits, faults). */
-export async function startLocalHost(ingest: IngestDependencies, contacts: ContactsDependencies = realDependencies()): Promise<LocalApi> {
-  return serve(hostHandler({ contacts: createContactsHandler(contacts), ingest: createIngestHandler(ingest) }));
+/**
+ * Both APIs in this process, the ingest API on the dependencies given (a
+ * clock, wider limits, faults); `adapter` the local adapter's options (a
+ * longer Lambda timeout).
+ */
+export async function startLocalHost(ingest: IngestDependencies, contacts: ContactsDependencies = realDependencies(), adapter: AdapterOptions = {}): Promise<LocalApi> {
+  return serve(hostHandler({ contacts: createContactsHandler(contacts), ingest: createIngestHandler(ingest) }), adapter);
 }
 
-async function serve(handler: ApiHandler): Promise<LocalApi> {
-  const server: Server = createHttpAdapter(handler);
+async function serve(handler: ApiHandler, adapter: AdapterOptions = {}): Promise<LocalApi> {
+  const server: Server = createHttpAdapter(handler, adapter);
   const port = await listen(server, 0, '127.0.0.1');
   const baseUrl = `http://127.0.0.1:${port}`;
   return {
