@@ -1,8 +1,18 @@
 import fc from 'fast-check';
 import { backoffDelay, retryable, retryAfterJitter, retryAfterMs, retryWait } from '../../browser-sdk/src/backoff';
 import { configure } from '../../browser-sdk/src/defaults';
-import { createTransport } from '../../browser-sdk/src/transport';
-import type { IngestEvent } from '../../browser-sdk/src/types';
+import type { Config, IngestEvent } from '../../browser-sdk/src/types';
+
+/**
+ * The SDK's transport, the part this file drives. Loaded by path: its module
+ * uses the page's globals (location, navigator), type-checked with the SDK's
+ * own DOM configuration (browser-sdk/tsconfig.json), not this project's.
+ */
+interface SdkTransport {
+  enqueue(event: IngestEvent): boolean;
+  flush(timeoutMs: number): Promise<boolean>;
+}
+const { createTransport } = jest.requireActual<{ createTransport: (config: Config) => SdkTransport }>('../../browser-sdk/src/transport');
 
 describe('retry waits of the browser SDK', () => {
   test('the backoff doubles from the base, jittered between half and all of it', () => {
