@@ -95,7 +95,7 @@ export class Alerts extends Construct {
     };
     this.notifier = new ServiceFunction(this, 'Notifier', {
       description: 'Contacts alert notifier: issue alerts from the reports table stream (new, regressed, spike)',
-      entry: 'alerts/notifier-handler.ts',
+      entry: 'alerts/notifier-entry.ts',
       timeout: Duration.seconds(60),
       memorySize: 512,
       logRetention: props.logRetention,
@@ -127,7 +127,7 @@ export class Alerts extends Construct {
 
     this.deliverer = new ServiceFunction(this, 'Deliverer', {
       description: 'Contacts alert deliverer: signed webhook POSTs with retries, from the delivery queue',
-      entry: 'alerts/deliverer-handler.ts',
+      entry: 'alerts/deliverer-entry.ts',
       timeout: DELIVERER_TIMEOUT,
       memorySize: 256,
       logRetention: props.logRetention,

@@ -64,7 +64,7 @@ export class ContactsApi extends Construct {
 
     this.handler = new ServiceFunction(this, 'Handler', {
       description: 'Contacts API: upsert and read contacts (API Gateway proxy)',
-      entry: 'api/handler.ts',
+      entry: 'api/contacts-entry.ts',
       // The handler answers 503 half a second before this; DynamoDB calls are bounded well inside it.
       timeout: Duration.seconds(10),
       memorySize: props.memorySize,

@@ -56,7 +56,7 @@ export class ControlRoom extends Construct {
     super(scope, id);
     this.handler = new ServiceFunction(this, 'Handler', {
       description: 'Contacts control room (internal): lists, exports, clears, companies, enrichment refresh and bulk runs, keys, reports, alerts',
-      entry: 'control/handler.ts',
+      entry: 'control/control-room-entry.ts',
       // A bulk invocation stops taking pages a minute before this and returns a cursor.
       timeout: Duration.minutes(5),
       memorySize: CONTROL_ROOM_MEMORY_MB,

@@ -116,7 +116,7 @@ export class GradualDeployment extends Construct {
 
     this.hook = new ServiceFunction(this, 'PreTrafficHook', {
       description: `Pre-traffic check of the ${fn.title} function: sends its new version synthetic requests before CodeDeploy shifts traffic`,
-      entry: 'deploy/hook-handler.ts',
+      entry: 'deploy/pre-traffic-hook-entry.ts',
       bundling: HOOK_BUNDLING,
       // Each probe waits for one invocation, cold start included; the slowest function's probes end within seconds.
       timeout: Duration.minutes(2),

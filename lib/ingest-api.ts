@@ -44,7 +44,7 @@ export class IngestApi extends Construct {
     super(scope, id);
     this.handler = new ServiceFunction(this, 'Handler', {
       description: 'Contacts ingest API: bug reports and feature requests from browsers (API Gateway proxy)',
-      entry: 'api/ingest-handler.ts',
+      entry: 'api/ingest-entry.ts',
       // The handler answers 503 half a second before this; DynamoDB calls are bounded well inside it.
       timeout: Duration.seconds(10),
       memorySize: props.memorySize,

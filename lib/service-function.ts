@@ -36,7 +36,7 @@ export const BUNDLING: BundlingOptions = {
 
 export interface ServiceFunctionProps {
   description: string;
-  /** The handler module, relative to lambda/: `api/handler.ts`. Its export is `handler`. */
+  /** The handler module, relative to lambda/: `api/contacts-entry.ts`. Its export is `handler`. */
   entry: string;
   timeout: Duration;
   environment: Record<string, string>;

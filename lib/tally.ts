@@ -6,7 +6,7 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { TALLY_RECORD_FILTER } from '../lambda/store/stream-records';
+import { TALLY_RECORD_FILTER } from '../lambda/store/reports/stream-records';
 import { METRICS_NAMESPACE, TALLY_SERVICE_NAME } from '../lambda/observability/names';
 import type { LogLevel } from './deploy-options';
 import { grantTableCalls } from './grants';
@@ -34,7 +34,7 @@ export const TALLY_STREAM = {
   /**
    * The tally keeps no window state: the tumbling window is there because its
    * events name the stream shard their records come from, which the tally's
-   * marks are kept per (lambda/tally/handler.ts).
+   * marks are kept per (lambda/tally/tally.ts).
    */
   tumblingWindowSeconds: 60,
 } as const;
@@ -44,7 +44,7 @@ export const TALLY_STREAM = {
  * table's stream that counts newly stored events into their issues and lists
  * them on feed pages, once per batch, so that no item or index partition is
  * written once per event (docs/capacity.md). Only INSERTs of event items
- * reach it (the mapping's filter, the same as lambda/store/stream-records.ts),
+ * reach it (the mapping's filter, the same as lambda/store/reports/stream-records.ts),
  * never its own writes. One batch per shard at a time (parallelization 1),
  * in order; a failed batch is retried until it succeeds or its records leave
  * the stream (24 hours), with the failure's place sent to a queue that alarms.
@@ -60,7 +60,7 @@ export class Tally extends Construct {
     super(scope, id);
     this.handler = new ServiceFunction(this, 'Handler', {
       description: 'Contacts tally: counts stored bug-report events into their issues, from the reports table stream',
-      entry: 'tally/entry.ts',
+      entry: 'tally/tally-entry.ts',
       timeout: Duration.seconds(60),
       memorySize: 512,
       logRetention: props.logRetention,

@@ -9,6 +9,6 @@ export function hostHandler(handlers: { contacts: ApiHandler; ingest: ApiHandler
 
 /** The Lambda entry points' handlers, from the TypeScript sources, configured by the environment as on AWS. */
 export async function sourceHandlers(): Promise<{ contacts: ApiHandler; ingest: ApiHandler }> {
-  const [contacts, ingest] = await Promise.all([import('../lambda/api/handler'), import('../lambda/api/ingest-handler')]);
+  const [contacts, ingest] = await Promise.all([import('../lambda/api/contacts-entry'), import('../lambda/api/ingest-entry')]);
   return { contacts: contacts.handler, ingest: ingest.handler };
 }

@@ -3,7 +3,7 @@ import type { JsonLogger } from '../observability/logger';
 import { issueSnapshotOf } from './issue-image';
 import { FactoryLookups, notifyIssueChange, type NotifierDependencies } from './notify';
 
-/** Turns a stream record into its two images (the unmarshalling lives with the store: lambda/store/stream-images.ts). */
+/** Turns a stream record into its two images (the unmarshalling lives with the store: lambda/store/reports/stream-images.ts). */
 export type ImagesOf = (record: DynamoDBStreamEvent['Records'][number]) => { before?: Record<string, unknown>; after?: Record<string, unknown> };
 
 /**

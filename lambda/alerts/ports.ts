@@ -101,7 +101,7 @@ export interface StoredSettings extends AlertSettings {
 }
 
 /**
- * What alerts need of storage (DynamoDB adapter: lambda/store/dynamo-alert-store.ts).
+ * What alerts need of storage (DynamoDB adapter: lambda/store/alerts/dynamo-alert-store.ts).
  * Every write that decides something is conditional: no read-then-write.
  */
 export interface AlertStore {

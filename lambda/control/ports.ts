@@ -62,7 +62,7 @@ export type ClearOutcome =
 
 /**
  * What the control room needs from storage beyond enrichment's port
- * (DynamoDB adapter: lambda/store/dynamo-control-store.ts; in memory: lambda/memory).
+ * (DynamoDB adapter: lambda/store/contacts/dynamo-control-store.ts; in memory: lambda/memory).
  */
 export interface ControlStore {
   getContact(factoryId: string, id: string): Promise<StoredContact | undefined>;
@@ -99,7 +99,7 @@ export interface NewKey {
   now?: Date;
 }
 
-/** Issuing, listing and revoking keys (DynamoDB adapter: lambda/store/key-admin.ts). */
+/** Issuing, listing and revoking keys (DynamoDB adapter: lambda/store/keys/key-admin.ts). */
 export interface KeyAdminPort {
   create(options: NewKey): Promise<KeyView & { key: string }>;
   list(factoryId: string): Promise<KeyView[]>;
@@ -121,7 +121,7 @@ export interface ReportPage {
   next?: string;
 }
 
-/** What the ingest API stored, read for the control room (DynamoDB adapter: lambda/store/report-page.ts). */
+/** What the ingest API stored, read for the control room (DynamoDB adapter: lambda/store/reports/report-page.ts). */
 export interface ReportFeedPort {
   page(factoryId: string, kind: ReportKind, query: ReportPageQuery): Promise<ReportPage>;
   get(factoryId: string, kind: ReportKind, id: string): Promise<Record<string, unknown> | undefined>;

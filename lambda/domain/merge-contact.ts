@@ -9,7 +9,7 @@ import type { ContactWrite } from './ports';
  * - `source` is the one sent, else the stored one, else `api`;
  * - `updatedAt` moves on every write; what enrichment wrote is left alone.
  * The DynamoDB store applies the same rule as one UpdateItem expression
- * (lambda/store/dynamo-contact-store.ts); a test holds the two to agreement.
+ * (lambda/store/contacts/dynamo-contact-store.ts); a test holds the two to agreement.
  */
 export function mergeContact(stored: Contact | undefined, write: ContactWrite): Contact {
   const merged: Contact = {

@@ -50,7 +50,7 @@ export interface UsageRecord {
   lastPassAt?: string;
 }
 
-/** What enrichment needs from storage (DynamoDB adapter: lambda/store/dynamo-enrichment-store.ts). */
+/** What enrichment needs from storage (DynamoDB adapter: lambda/store/contacts/dynamo-enrichment-store.ts). */
 export interface EnrichmentStore {
   getContact(factoryId: string, id: string): Promise<StoredContact | undefined>;
   /** Applies a planned pass and bills it, atomically, if the contact is still as planned. */

@@ -33,7 +33,7 @@ export function movesOf(
  * seen, the first event, its title and the first release only with earlier
  * ones. The in-memory store
  * applies this as written; the DynamoDB tally states the same rules as
- * conditional updates (lambda/store/tally-writes.ts), and a property test
+ * conditional updates (lambda/store/reports/tally-writes.ts), and a property test
  * holds the two equal.
  */
 export function applyDelta(existing: Issue | undefined, delta: IssueDelta): { issue: Issue; regressed: boolean; opened: boolean } {

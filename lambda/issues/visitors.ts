@@ -18,7 +18,7 @@
  * (`canonical`). The DynamoDB tally adds hashes with `ADD` on a string set
  * under the condition that the level is the one it filtered by, and raises
  * the level with a write guarded by the level and the set's size
- * (lambda/store/tally-writes.ts).
+ * (lambda/store/reports/tally-writes.ts).
  */
 
 /** Hashes kept at most: exact up to this many visitors; beyond, an estimate. */

@@ -4,7 +4,7 @@ import type { IssueSeed } from '../issues/issue';
 
 /**
  * What the tally needs from storage (docs/report-issues.md#exact-counts).
- * The DynamoDB adapter is lambda/store/tally-writes.ts; nothing here knows
+ * The DynamoDB adapter is lambda/store/reports/tally-writes.ts; nothing here knows
  * about AWS.
  */
 

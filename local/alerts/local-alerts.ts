@@ -10,7 +10,7 @@
 import type { DynamoDBStreamEvent, DynamoDBBatchResponse, SQSEvent, SQSBatchResponse } from 'aws-lambda';
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { LOCAL_POLICY } from '../../lambda/alerts/address-policy';
-import { alertStoreOf, linkBaseFromEnv } from '../../lambda/alerts/dependencies';
+import { alertStoreOf, linkBaseFromEnv } from '../../lambda/alerts/alerts-wiring';
 import { MAX_HOP_SECONDS } from '../../lambda/alerts/deliver';
 import { createDelivererHandler } from '../../lambda/alerts/deliverer';
 import { createNotifierHandler } from '../../lambda/alerts/notifier';
@@ -18,7 +18,7 @@ import type { DeliveryMessage, DeliveryQueue } from '../../lambda/alerts/ports';
 import { webhookSender } from '../../lambda/alerts/webhook-sender';
 import { loggerFromEnv } from '../../lambda/observability/logger';
 import { DELIVERER_SERVICE_NAME, NOTIFIER_SERVICE_NAME } from '../../lambda/observability/names';
-import { imagesOf } from '../../lambda/store/stream-images';
+import { imagesOf } from '../../lambda/store/reports/stream-images';
 
 /** A message whose attempt could not be recorded is offered again after this, as SQS would after its visibility timeout. */
 const REDELIVER_AFTER_MS = 30_000;

@@ -15,7 +15,7 @@ import { contactId } from '../../lambda/domain/contact-id';
 import { CONTACT_ID_PATTERN } from '../../lambda/domain/contact-id-digest';
 import { normalizeEmail } from '../../lambda/domain/email';
 import { platformName } from '../../lambda/enrichment/config';
-import { DynamoEnrichmentStore } from '../../lambda/store/dynamo-enrichment-store';
+import { DynamoEnrichmentStore } from '../../lambda/store/contacts/dynamo-enrichment-store';
 import { runBulk } from '../../lambda/enrichment/run-bulk';
 import { runPass, type EnrichmentContext } from '../../lambda/enrichment/run-pass';
 import { configuredSources } from '../../lambda/enrichment/sources';

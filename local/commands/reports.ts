@@ -9,7 +9,7 @@
  * --stack <name> [--region <region>] for a deployed stack.
  */
 import { EVENT_TYPES } from '../../lambda/ingest/payloads';
-import { readReports } from '../../lambda/store/report-reader';
+import { readReports } from '../../lambda/store/reports/report-reader';
 import type { ReportKind } from '../../lambda/store/schema';
 import { COMMON_OPTIONS, factoryIdArg, parseCommandLine, positiveIntArg, runCommand, UsageError } from '../cli';
 import { connectStore } from '../store';

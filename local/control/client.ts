@@ -1,6 +1,6 @@
 import { userInfo } from 'node:os';
 import { LOCAL_POLICY } from '../../lambda/alerts/address-policy';
-import { controlDependencies } from '../../lambda/control/dependencies';
+import { controlDependencies } from '../../lambda/control/control-room-wiring';
 import { handleControlRequest } from '../../lambda/control/handle-request';
 import { ControlError } from '../../lambda/control/operation';
 import { parseControlRequest } from '../../lambda/control/request';

@@ -1,9 +1,9 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { TableNames } from '../../lambda/store/schema';
-import { isTalliedRecord } from '../../lambda/store/stream-records';
-import { DynamoTallyStore } from '../../lambda/store/tally-writes';
-import { createTallyHandler } from '../../lambda/tally/handler';
+import { isTalliedRecord } from '../../lambda/store/reports/stream-records';
+import { DynamoTallyStore } from '../../lambda/store/reports/tally-writes';
+import { createTallyHandler } from '../../lambda/tally/tally';
 import type { LocalStreamEvent, StreamConsumer } from './stream-poller';
 
 /** A consumer's handler as its Lambda entry exports it (the source's, or a bundled asset's). */

@@ -1,6 +1,6 @@
 import type { SQSEvent } from 'aws-lambda';
 import { DEPLOYED_POLICY, LOCAL_POLICY, type AddressPolicy } from '../../lambda/alerts/address-policy';
-import { alertStoreOf } from '../../lambda/alerts/dependencies';
+import { alertStoreOf } from '../../lambda/alerts/alerts-wiring';
 import { createDelivererHandler } from '../../lambda/alerts/deliverer';
 import type { Resolve } from '../../lambda/alerts/guarded-lookup';
 import { FIVE_MINUTE_COUNTS } from '../../lambda/alerts/issue-image';
@@ -9,10 +9,10 @@ import { createNotifierHandler } from '../../lambda/alerts/notifier';
 import type { DeliveryMessage, Destination } from '../../lambda/alerts/ports';
 import { MAX_ATTEMPTS } from '../../lambda/alerts/retry-schedule';
 import { webhookSender } from '../../lambda/alerts/webhook-sender';
-import { controlDependencies } from '../../lambda/control/dependencies';
+import { controlDependencies } from '../../lambda/control/control-room-wiring';
 import { handleControlRequest } from '../../lambda/control/handle-request';
 import { JsonLogger } from '../../lambda/observability/logger';
-import { imagesOf } from '../../lambda/store/stream-images';
+import { imagesOf } from '../../lambda/store/reports/stream-images';
 import { CapturingQueue, issueItem, startReceiver, streamEvent, streamRecord, type Receiver } from '../support/alerts';
 import { newFactoryId, tables, testDoc } from '../support/local-api';
 

@@ -72,7 +72,7 @@ test('concurrent first events of a new bug through two containers give one issue
  * (rightly) get one issue.spiking, which test/alerts/npm-start.test.ts covers.
  */
 async function fetchAdd(): Promise<{ secret: string }> {
-  const { controlDependencies } = await import('../../lambda/control/dependencies');
+  const { controlDependencies } = await import('../../lambda/control/control-room-wiring');
   const { handleControlRequest } = await import('../../lambda/control/handle-request');
   const { LOCAL_POLICY } = await import('../../lambda/alerts/address-policy');
   const deps = controlDependencies(testDoc(), tables, 'platform', { alerts: tables.alerts, alertPolicy: LOCAL_POLICY });

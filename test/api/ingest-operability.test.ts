@@ -25,7 +25,7 @@ beforeAll(async () => {
   try {
     // The logger and the metrics read their settings once, at load: a fresh copy of the modules.
     await jest.isolateModulesAsync(async () => {
-      handler = (await import('../../lambda/api/ingest-handler')).handler;
+      handler = (await import('../../lambda/api/ingest-entry')).handler;
     });
   } finally {
     process.env.LOG_LEVEL = saved.level;

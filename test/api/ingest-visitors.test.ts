@@ -1,5 +1,5 @@
 import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { controlDependencies } from '../../lambda/control/dependencies';
+import { controlDependencies } from '../../lambda/control/control-room-wiring';
 import { handleControlRequest } from '../../lambda/control/handle-request';
 import { visitorSaltKey } from '../../lambda/store/schema';
 import { ingestTenant, randomClient, storedReports, validEvent } from '../support/ingest';

@@ -25,8 +25,8 @@ beforeAll(async () => {
   try {
     // The logger and the metrics read their settings once, at load: fresh copies of the entry points.
     await jest.isolateModulesAsync(async () => {
-      contacts = (await import('../../lambda/api/handler')).handler;
-      ingest = (await import('../../lambda/api/ingest-handler')).handler;
+      contacts = (await import('../../lambda/api/contacts-entry')).handler;
+      ingest = (await import('../../lambda/api/ingest-entry')).handler;
     });
   } finally {
     process.env.LOG_LEVEL = saved.level;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { groupEvent } from '../../lambda/ingest/fingerprint';
-import { DynamoIssueStore } from '../../lambda/store/dynamo-issue-store';
+import { DynamoIssueStore } from '../../lambda/store/reports/dynamo-issue-store';
 import { freePort } from '../../local/ports';
 import { issuePublishableKey, newFactoryId, realIngestDependencies, startLocalHost, tables, testDoc, type LocalApi } from '../support/local-api';
 

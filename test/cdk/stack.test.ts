@@ -11,8 +11,8 @@ import { endpoint, issueKey, issuePublishableKey, newFactoryId, tables, testDoc 
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { issueIdOf } from '../../lambda/ingest/fingerprint';
 import { withGrouping } from '../../lambda/ingest/receive-events';
-import { DynamoIssueStore } from '../../lambda/store/dynamo-issue-store';
-import { eventItemOf } from '../../lambda/store/event-items';
+import { DynamoIssueStore } from '../../lambda/store/reports/dynamo-issue-store';
+import { eventItemOf } from '../../lambda/store/reports/event-items';
 import { BUNDLE_LIMIT_BYTES } from '../../tools/bench/report';
 import { testApp } from './synth';
 

@@ -1,4 +1,4 @@
-import { DIRECT_INVOKE_REFUSED } from '../../lambda/control/handler';
+import { DIRECT_INVOKE_REFUSED } from '../../lambda/control/control-room-entry';
 import { CSV_COLUMNS } from '../../lambda/control/export-format';
 import { CONTROL_ROOM_SERVICE_NAME } from '../../lambda/observability/names';
 import { CONTROL_ROOM_ARN, loadControlHandler } from '../support/control';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { withGrouping } from '../../lambda/ingest/receive-events';
 import type { StoredEvent } from '../../lambda/issues/stored-event';
-import { padSequence, DynamoTallyStore } from '../../lambda/store/tally-writes';
+import { padSequence, DynamoTallyStore } from '../../lambda/store/reports/tally-writes';
 import { tallyBatch } from '../../lambda/tally/tally-batch';
 import { loadControlHandler } from '../support/control';
 import { newFactoryId, tables, testDoc } from '../support/local-api';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { controlDependencies } from '../../lambda/control/dependencies';
+import { controlDependencies } from '../../lambda/control/control-room-wiring';
 import { handleControlRequest } from '../../lambda/control/handle-request';
 import { seedDemo, type Demo } from '../../tools/control-room/demo-data';
 import { CONTROL_ROOM_ARN, loadControlHandler } from '../support/control';

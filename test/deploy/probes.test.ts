@@ -46,12 +46,12 @@ const invoker = (entry: Entry) => async (payload: string): Promise<Invocation> =
 const probe = (probes: Probe[], words: RegExp): Probe => probes.find((p) => words.test(p.name))!;
 
 describe.each([
-  ['contacts API', '../../lambda/api/handler', contactsProbes()],
-  ['ingest API', '../../lambda/api/ingest-handler', ingestProbes()],
-  ['control room', '../../lambda/control/handler', controlRoomProbes(HOOK_ROLE)],
-  ['tally', '../../lambda/tally/entry', tallyProbes()],
-  ['alert notifier', '../../lambda/alerts/notifier-handler', notifierProbes()],
-  ['alert deliverer', '../../lambda/alerts/deliverer-handler', delivererProbes()],
+  ['contacts API', '../../lambda/api/contacts-entry', contactsProbes()],
+  ['ingest API', '../../lambda/api/ingest-entry', ingestProbes()],
+  ['control room', '../../lambda/control/control-room-entry', controlRoomProbes(HOOK_ROLE)],
+  ['tally', '../../lambda/tally/tally-entry', tallyProbes()],
+  ['alert notifier', '../../lambda/alerts/notifier-entry', notifierProbes()],
+  ['alert deliverer', '../../lambda/alerts/deliverer-entry', delivererProbes()],
 ])('the %s function', (_, module, probes) => {
   test('passes every probe of its hook, in order', async () => {
     const outcomes = await runProbes(invoker(await loadEntry(module)), probes);
@@ -61,7 +61,7 @@ describe.each([
 
 describe('a version that cannot reach its tables fails the probe that reaches them', () => {
   test('the contacts API with its keys table out of reach: the unknown-key probe gets a 5xx, not 401', async () => {
-    const entry = await loadEntry('../../lambda/api/handler', { KEYS_TABLE_NAME: 'no-such-keys-table' });
+    const entry = await loadEntry('../../lambda/api/contacts-entry', { KEYS_TABLE_NAME: 'no-such-keys-table' });
     const [unknownKey] = await runProbes(invoker(entry), [probe(contactsProbes(), /unknown key/)]);
     expect(unknownKey!.passed).toBe(false);
     expect(unknownKey!.status).toBeGreaterThanOrEqual(500);
@@ -69,34 +69,34 @@ describe('a version that cannot reach its tables fails the probe that reaches th
   });
 
   test('the contacts API with its contacts table out of reach: the canary check answers 503 naming the error', async () => {
-    const entry = await loadEntry('../../lambda/api/handler', { CONTACTS_TABLE_NAME: 'no-such-contacts-table' });
+    const entry = await loadEntry('../../lambda/api/contacts-entry', { CONTACTS_TABLE_NAME: 'no-such-contacts-table' });
     const [canary] = await runProbes(invoker(entry), [probe(contactsProbes(), /canary/)]);
     expect(canary).toMatchObject({ passed: false, status: 503 });
   });
 
   test('the ingest API with its keys table out of reach: the unknown-key probe gets a 5xx, not 401', async () => {
-    const entry = await loadEntry('../../lambda/api/ingest-handler', { KEYS_TABLE_NAME: 'no-such-keys-table' });
+    const entry = await loadEntry('../../lambda/api/ingest-entry', { KEYS_TABLE_NAME: 'no-such-keys-table' });
     const [unknownKey] = await runProbes(invoker(entry), [probe(ingestProbes(), /unknown publishable key/)]);
     expect(unknownKey!.passed).toBe(false);
     expect(unknownKey!.status).toBeGreaterThanOrEqual(500);
   });
 
   test('the alert notifier with its alerts table out of reach: the canary issue change is answered as a failed record', async () => {
-    const entry = await loadEntry('../../lambda/alerts/notifier-handler', { ALERTS_TABLE_NAME: 'no-such-alerts-table' });
+    const entry = await loadEntry('../../lambda/alerts/notifier-entry', { ALERTS_TABLE_NAME: 'no-such-alerts-table' });
     const [change] = await runProbes(invoker(entry), [probe(notifierProbes(), /canary factory's issue/)]);
     expect(change!.passed).toBe(false);
     expect(change!.problem).toMatch(/^expected the answer \{"batchItemFailures":\[\]\}, got \{"batchItemFailures":\[\{"itemIdentifier":"1"\}\]\}/);
   });
 
   test('the alert deliverer with its alerts table out of reach: the probe message is answered as failed', async () => {
-    const entry = await loadEntry('../../lambda/alerts/deliverer-handler', { ALERTS_TABLE_NAME: 'no-such-alerts-table' });
+    const entry = await loadEntry('../../lambda/alerts/deliverer-entry', { ALERTS_TABLE_NAME: 'no-such-alerts-table' });
     const [message] = await runProbes(invoker(entry), [probe(delivererProbes(), /does not exist/)]);
     expect(message!.passed).toBe(false);
     expect(message!.problem).toContain('"itemIdentifier":"pre-traffic-check"');
   });
 
   test('the control room with its contacts table out of reach: listing the canary factory fails', async () => {
-    const entry = await loadEntry('../../lambda/control/handler', { CONTACTS_TABLE_NAME: 'no-such-contacts-table' });
+    const entry = await loadEntry('../../lambda/control/control-room-entry', { CONTACTS_TABLE_NAME: 'no-such-contacts-table' });
     const [list] = await runProbes(invoker(entry), [probe(controlRoomProbes(HOOK_ROLE), /listed/)]);
     expect(list!.passed).toBe(false);
     expect(list!.status).toBeGreaterThanOrEqual(500);
@@ -105,10 +105,10 @@ describe('a version that cannot reach its tables fails the probe that reaches th
 
 describe("the contacts function's canary check", () => {
   test('leaves exactly one contact in the canary factory however often it runs, and the control room lists it', async () => {
-    const contacts = await loadEntry('../../lambda/api/handler');
+    const contacts = await loadEntry('../../lambda/api/contacts-entry');
     const self = probe(contactsProbes(), /canary/);
     await runProbes(invoker(contacts), [self, self, self]);
-    const control = await loadEntry('../../lambda/control/handler');
+    const control = await loadEntry('../../lambda/control/control-room-entry');
     const [{ event }] = controlRoomProbes(HOOK_ROLE).slice(1);
     const answer = (await control({ ...(event as object), body: JSON.stringify({ operation: 'contacts.list', factoryId: CANARY_FACTORY_ID }) } as never, lambdaContext())) as { body: string };
     const listed = JSON.parse(answer.body) as { contacts: { email: string }[] };
@@ -116,7 +116,7 @@ describe("the contacts function's canary check", () => {
   });
 
   test("is run only for the hook's exact event: any other event goes to the API, which does not answer it 200", async () => {
-    const contacts = await loadEntry('../../lambda/api/handler');
+    const contacts = await loadEntry('../../lambda/api/contacts-entry');
     const answer = (await contacts({ preTrafficSelfCheck: 'something-else' } as never, lambdaContext())) as { statusCode: number };
     expect(answer.statusCode).not.toBe(200);
   });

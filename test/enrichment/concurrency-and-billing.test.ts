@@ -1,6 +1,6 @@
 import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { InvalidCursorError } from '../../lambda/domain/errors';
-import { DynamoEnrichmentStore } from '../../lambda/store/dynamo-enrichment-store';
+import { DynamoEnrichmentStore } from '../../lambda/store/contacts/dynamo-enrichment-store';
 import type { PassWrite } from '../../lambda/enrichment/ports';
 import { runBulk, type BulkSummary } from '../../lambda/enrichment/run-bulk';
 import { runPass } from '../../lambda/enrichment/run-pass';

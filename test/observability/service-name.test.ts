@@ -22,7 +22,7 @@ async function handlersWith(env: Record<string, string | undefined>): Promise<{ 
     // The settings are read once per container, when the entry is loaded: a fresh copy of the modules.
     let handlers: { contacts: ApiHandler; ingest: ApiHandler } | undefined;
     await jest.isolateModulesAsync(async () => {
-      handlers = { contacts: (await import('../../lambda/api/handler')).handler, ingest: (await import('../../lambda/api/ingest-handler')).handler };
+      handlers = { contacts: (await import('../../lambda/api/contacts-entry')).handler, ingest: (await import('../../lambda/api/ingest-entry')).handler };
     });
     return handlers!;
   } finally {

@@ -1,11 +1,11 @@
-import { DynamoControlStore } from '../../lambda/store/dynamo-control-store';
+import { DynamoControlStore } from '../../lambda/store/contacts/dynamo-control-store';
 import type { ClearWrite } from '../../lambda/control/ports';
 import { runClear } from '../../lambda/control/run-clear';
 import type { ClearableField } from '../../lambda/domain/cleared';
 import { upsertContact } from '../../lambda/domain/upsert-contact';
 import { upsertBody } from '../../lambda/domain/upsert-input';
-import { dynamoDependencies } from '../../lambda/api/contacts/dynamo-dependencies';
-import { DynamoEnrichmentStore } from '../../lambda/store/dynamo-enrichment-store';
+import { dynamoDependencies } from '../../lambda/api/contacts/contacts-wiring';
+import { DynamoEnrichmentStore } from '../../lambda/store/contacts/dynamo-enrichment-store';
 import type { PassWrite } from '../../lambda/enrichment/ports';
 import { mapWithConcurrency } from '../../lambda/enrichment/run-bulk';
 import { runPass } from '../../lambda/enrichment/run-pass';

@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { groupEvent, issueIdOf } from '../../lambda/ingest/fingerprint';
-import { DynamoIssueStore } from '../../lambda/store/dynamo-issue-store';
+import { DynamoIssueStore } from '../../lambda/store/reports/dynamo-issue-store';
 import type { HttpResponse } from '../support/http';
 import { ingestTenant, storedReports } from '../support/ingest';
 import { issuePublishableKey, newFactoryId, realDependencies, realIngestDependencies, startLocalHost, tables, testDoc, type LocalApi } from '../support/local-api';

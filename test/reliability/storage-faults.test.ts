@@ -12,7 +12,7 @@ import {
   type FaultyApi,
   type LostAnswerFault,
 } from '../support/faults';
-import type { ContactItem } from '../../lambda/store/contact-item';
+import type { ContactItem } from '../../lambda/store/contacts/contact-item';
 import { COMPANY_SK_PREFIX, CONTACT_SK_PREFIX } from '../../lambda/store/schema';
 import type { HttpResponse } from '../support/http';
 import { factoryItems } from '../support/items';

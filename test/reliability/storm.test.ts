@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { hashSecret } from '../../lambda/domain/api-key';
-import { DynamoIssueStore } from '../../lambda/store/dynamo-issue-store';
+import { DynamoIssueStore } from '../../lambda/store/reports/dynamo-issue-store';
 import { createDynamoClient, documentClientOf, LOCAL_DYNAMO_CONFIG } from '../../lambda/store/dynamo-client';
 import { reportStreamConsumers } from '../../local/streams/consumers';
 import { startStreamPoller, type StreamPoller } from '../../local/streams/stream-poller';

@@ -1,5 +1,5 @@
 import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { controlDependencies } from '../../lambda/control/dependencies';
+import { controlDependencies } from '../../lambda/control/control-room-wiring';
 import { handleControlRequest } from '../../lambda/control/handle-request';
 import { issueKey, newFactoryId, tables, testDoc } from '../support/local-api';
 

@@ -13,11 +13,11 @@ import { join } from 'node:path';
 const ROOT = join(__dirname, '..', '..');
 
 const ENTRIES = {
-  contacts: 'lambda/api/handler.ts',
-  ingest: 'lambda/api/ingest-handler.ts',
-  control: 'lambda/control/handler.ts',
-  notifier: 'lambda/alerts/notifier-handler.ts',
-  deliverer: 'lambda/alerts/deliverer-handler.ts',
+  contacts: 'lambda/api/contacts-entry.ts',
+  ingest: 'lambda/api/ingest-entry.ts',
+  control: 'lambda/control/control-room-entry.ts',
+  notifier: 'lambda/alerts/notifier-entry.ts',
+  deliverer: 'lambda/alerts/deliverer-entry.ts',
 } as const;
 type Entry = keyof typeof ENTRIES;
 

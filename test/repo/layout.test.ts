@@ -28,14 +28,23 @@ function offenders(dir: string, forbidden: RegExp, except: string[] = []): strin
  * touches DynamoDB.
  */
 const DYNAMO_WIRING = [
-  'lambda/api/contacts/dynamo-dependencies.ts',
-  'lambda/api/ingest/dynamo-dependencies.ts',
-  'lambda/control/dependencies.ts',
+  'lambda/api/contacts/contacts-wiring.ts',
+  'lambda/api/ingest/ingest-wiring.ts',
+  'lambda/control/control-room-wiring.ts',
   'lambda/enrichment/sources/index.ts',
-  'lambda/alerts/dependencies.ts',
+  'lambda/alerts/alerts-wiring.ts',
 ];
 
 describe('layout', () => {
+  test('every Lambda entry point is named <function>-entry.ts, and every such file is one lib/ bundles', () => {
+    const bundled = files('lib')
+      .flatMap((file) => [...readFileSync(join(ROOT, file), 'utf8').matchAll(/entry: '([^']+\.ts)'/g)].map((match) => `lambda/${match[1]}`))
+      .sort();
+    const named = files('lambda').filter((file) => /-entry\.ts$/.test(file)).sort();
+    expect(bundled.length).toBeGreaterThan(0);
+    expect(named).toEqual([...new Set(bundled)]);
+  });
+
   test('lambda/domain imports nothing from the store, the API, the functions or any AWS SDK package', () => {
     expect(offenders('lambda/domain', /\/store\/|\/api\/|\/enrichment\/|^@aws-sdk\//)).toEqual([]);
   });
@@ -49,7 +58,7 @@ describe('layout', () => {
   });
 
   test('the tally\'s rules import no store and no AWS SDK: only its Lambda wiring does', () => {
-    expect(offenders('lambda/tally', /\/store\/|^@aws-sdk\/|^@middy\//, ['lambda/tally/handler.ts'])).toEqual([]);
+    expect(offenders('lambda/tally', /\/store\/|^@aws-sdk\/|^@middy\//, ['lambda/tally/tally.ts', 'lambda/tally/tally-wiring.ts'])).toEqual([]);
   });
 
   test('zod is imported as zod/mini only, and as a namespace (the bundles stay small)', () => {
@@ -62,25 +71,25 @@ describe('layout', () => {
   });
 
   test('every API of the route table is served by its own Lambda entry point', () => {
-    const entries = files('lambda/api').filter((file) => /handler\.ts$/.test(file)).sort();
-    expect(entries).toEqual(['lambda/api/handler.ts', 'lambda/api/ingest-handler.ts']);
+    const entries = files('lambda/api').filter((file) => /-entry\.ts$/.test(file)).sort();
+    expect(entries).toEqual(['lambda/api/contacts-entry.ts', 'lambda/api/ingest-entry.ts']);
   });
 
   test("lambda/api reaches lambda/store only through each API's wiring module", () => {
-    const wiring = ['lambda/api/contacts/dynamo-dependencies.ts', 'lambda/api/ingest/dynamo-dependencies.ts'];
+    const wiring = ['lambda/api/contacts/contacts-wiring.ts', 'lambda/api/ingest/ingest-wiring.ts'];
     expect(offenders('lambda/api', /(\.\.\/)+store\//, wiring)).toEqual([]);
   });
 
   test('the pure rules of enrichment and of the control room import no AWS SDK and no store', () => {
     // Every module of the control room but its wiring and its Lambda entry point.
-    const control = files('lambda/control').filter((file) => !['lambda/control/dependencies.ts', 'lambda/control/handler.ts'].includes(file));
+    const control = files('lambda/control').filter((file) => !['lambda/control/control-room-wiring.ts', 'lambda/control/control-room-entry.ts'].includes(file));
     const rules = ['lambda/enrichment/plan-pass.ts', 'lambda/enrichment/apply-pass.ts', 'lambda/enrichment/progress.ts', ...control];
     const pure = /^@aws-sdk\/|\/store\/(?!schema$)|dynamo/;
     expect(rules.flatMap((file) => importsOf(file).filter((spec) => pure.test(spec)).map((spec) => `${file} → ${spec}`))).toEqual([]);
   });
 
   test('the rules of alerts (triggers, payload, signature, retries, the outbound guard, fan-out and delivery) import no AWS SDK and no store; only the wiring and the two entry points reach lambda/store', () => {
-    const wiring = ['lambda/alerts/dependencies.ts', 'lambda/alerts/notifier-handler.ts', 'lambda/alerts/deliverer-handler.ts'];
+    const wiring = ['lambda/alerts/alerts-wiring.ts', 'lambda/alerts/notifier-entry.ts', 'lambda/alerts/deliverer-entry.ts'];
     const adapters = ['lambda/alerts/sqs-delivery-queue.ts', 'lambda/alerts/sns-platform-topic.ts'];
     expect(offenders('lambda/alerts', /^@aws-sdk\/|(^|\/)store\//, [...wiring, ...adapters])).toEqual([]);
   });
@@ -94,7 +103,7 @@ describe('layout', () => {
   test('the control room, enrichment and the memory adapters reach lambda/store only through their wiring and entry point (the key schema aside)', () => {
     const store = /(^|\/)store\/(?!schema$)/;
     const dirs = ['lambda/control', 'lambda/enrichment', 'lambda/memory', 'lambda/observability'];
-    expect(dirs.flatMap((dir) => offenders(dir, store, [...DYNAMO_WIRING, 'lambda/control/handler.ts']))).toEqual([]);
+    expect(dirs.flatMap((dir) => offenders(dir, store, [...DYNAMO_WIRING, 'lambda/control/control-room-entry.ts']))).toEqual([]);
   });
 
   test("each API's operations live in its own folder (lambda/api/contacts/, lambda/api/ingest/), as its routes and middlewares do", () => {

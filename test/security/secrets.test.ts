@@ -18,7 +18,7 @@ import { issueKey, newFactoryId, revokeKey, tables, testDoc } from '../support/l
  */
 
 interface Handlers {
-  /** The Lambda entry point (lambda/api/handler.ts), configured from the environment. */
+  /** The Lambda entry point (lambda/api/contacts-entry.ts), configured from the environment. */
   entry: ApiHandler;
   /** The same API with DynamoDB out of reach: the key check itself fails. */
   storeDown: ApiHandler;
@@ -34,11 +34,11 @@ async function loadLoudHandlers(): Promise<Handlers> {
   try {
     let handlers: Handlers | undefined;
     await jest.isolateModulesAsync(async () => {
-      const { handler } = await import('../../lambda/api/handler');
+      const { handler } = await import('../../lambda/api/contacts-entry');
       const { createContactsHandler } = await import('../../lambda/api/contacts/routes');
       const { createDocumentClient, DEFAULT_DYNAMO_CONFIG } = await import('../../lambda/store/dynamo-client');
-      const { DynamoContactStore } = await import('../../lambda/store/dynamo-contact-store');
-      const { DynamoKeyAuthorizer } = await import('../../lambda/store/dynamo-key-authorizer');
+      const { DynamoContactStore } = await import('../../lambda/store/contacts/dynamo-contact-store');
+      const { DynamoKeyAuthorizer } = await import('../../lambda/store/keys/dynamo-key-authorizer');
       const closed = createDocumentClient({ ...DEFAULT_DYNAMO_CONFIG, endpoint: `http://127.0.0.1:${await freePort()}` });
       const live = createDocumentClient({ ...DEFAULT_DYNAMO_CONFIG, endpoint: process.env.DYNAMODB_ENDPOINT, requestTimeoutMs: 10_000 });
       handlers = {

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { KeyAdmin } from '../../lambda/store/key-admin';
+import { KeyAdmin } from '../../lambda/store/keys/key-admin';
 import { documentClientOf } from '../../lambda/store/dynamo-client';
 import { freePort } from '../../local/ports';
 import { isAlive, runScript, startScript } from '../support/commands';

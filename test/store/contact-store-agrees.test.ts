@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { Contact } from '../../lambda/domain/contact';
 import { mergeContact } from '../../lambda/domain/merge-contact';
 import type { ContactWrite } from '../../lambda/domain/ports';
-import { DynamoContactStore } from '../../lambda/store/dynamo-contact-store';
+import { DynamoContactStore } from '../../lambda/store/contacts/dynamo-contact-store';
 import { newFactoryId, tables, testDoc } from '../support/local-api';
 
 /**

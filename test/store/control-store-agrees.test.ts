@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { applyClearTo, clearStillApplies } from '../../lambda/control/apply-clear';
-import { DynamoControlStore } from '../../lambda/store/dynamo-control-store';
+import { DynamoControlStore } from '../../lambda/store/contacts/dynamo-control-store';
 import { planClear } from '../../lambda/control/plan-clear';
 import type { ClearableField } from '../../lambda/domain/cleared';
 import type { StoredContact } from '../../lambda/enrichment/ports';

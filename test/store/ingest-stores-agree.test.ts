@@ -10,11 +10,11 @@ import { withGrouping } from '../../lambda/ingest/receive-events';
 import { MemoryAddressLimiter } from '../../lambda/memory/memory-address-limiter';
 import { MemoryIngestKeys } from '../../lambda/memory/memory-ingest-keys';
 import { MemoryReportStore } from '../../lambda/memory/memory-report-store';
-import { DynamoAddressLimiter } from '../../lambda/store/dynamo-address-limiter';
-import { DynamoIngestKeys } from '../../lambda/store/dynamo-ingest-keys';
-import { DynamoIssueStore } from '../../lambda/store/dynamo-issue-store';
-import { DynamoReportStore } from '../../lambda/store/dynamo-report-store';
-import { KeyAdmin } from '../../lambda/store/key-admin';
+import { DynamoAddressLimiter } from '../../lambda/store/reports/dynamo-address-limiter';
+import { DynamoIngestKeys } from '../../lambda/store/keys/dynamo-ingest-keys';
+import { DynamoIssueStore } from '../../lambda/store/reports/dynamo-issue-store';
+import { DynamoReportStore } from '../../lambda/store/reports/dynamo-report-store';
+import { KeyAdmin } from '../../lambda/store/keys/key-admin';
 import { newFactoryId, tables, testDoc } from '../support/local-api';
 import { tallied } from '../support/tally';
 

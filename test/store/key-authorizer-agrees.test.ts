@@ -2,8 +2,8 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { hashSecret } from '../../lambda/domain/api-key';
 import { decideRate, intervalUs, perMinutePolicy, toMicroseconds, type RateState } from '../../lambda/domain/rate-limit';
-import { DynamoKeyAuthorizer } from '../../lambda/store/dynamo-key-authorizer';
-import { KeyAdmin } from '../../lambda/store/key-admin';
+import { DynamoKeyAuthorizer } from '../../lambda/store/keys/dynamo-key-authorizer';
+import { KeyAdmin } from '../../lambda/store/keys/key-admin';
 import { boundOf, mostInAnySpan, refusalOwed } from '../support/rate-model';
 import { newFactoryId, tables, testDoc } from '../support/local-api';
 

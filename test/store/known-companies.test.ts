@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CallLog } from '../../lambda/domain/ports';
-import { DynamoContactStore } from '../../lambda/store/dynamo-contact-store';
+import { DynamoContactStore } from '../../lambda/store/contacts/dynamo-contact-store';
 import { companyItems } from '../support/items';
 import { newFactoryId, tables, testDoc } from '../support/local-api';
 

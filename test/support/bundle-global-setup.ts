@@ -13,7 +13,7 @@ declare global {
  * For jest.bundle.config.js: DynamoDB Local as usual, then `cdk synth`, and
  * the API functions' assets (contacts and ingest) copied with the local HTTP
  * adapter into a folder outside the project. startLocalApi() then serves that file from a plain
- * Node process instead of importing lambda/api/handler.ts.
+ * Node process instead of importing lambda/api/contacts-entry.ts.
  */
 export default async function bundleGlobalSetup(): Promise<void> {
   await globalSetup();

@@ -72,7 +72,7 @@ export function loadControlHandler(env: Record<string, string> = {}) {
   Object.assign(process.env, { LOG_LEVEL: 'INFO', ...env });
   let handler!: ControlHandler;
   jest.isolateModules(() => {
-    ({ handler } = require('../../lambda/control/handler'));
+    ({ handler } = require('../../lambda/control/control-room-entry'));
   });
   for (const key of ['LOG_LEVEL', ...Object.keys(env)]) {
     if (saved[key] === undefined) delete process.env[key];

@@ -1,6 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
-import { DynamoEnrichmentStore } from '../../lambda/store/dynamo-enrichment-store';
+import { DynamoEnrichmentStore } from '../../lambda/store/contacts/dynamo-enrichment-store';
 import type { EnrichmentContext } from '../../lambda/enrichment/run-pass';
 import { configuredSources } from '../../lambda/enrichment/sources';
 import type { FoundFields } from '../../lambda/enrichment/sources/source';

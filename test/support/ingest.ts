@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readReports } from '../../lambda/store/report-reader';
+import { readReports } from '../../lambda/store/reports/report-reader';
 import type { ReportKind } from '../../lambda/store/schema';
 import type { HttpResponse } from './http';
 import { tallied } from './tally';

@@ -4,11 +4,11 @@ import { createContactsHandler, type ContactsDependencies } from '../../lambda/a
 import { createIngestHandler } from '../../lambda/api/ingest/routes';
 import type { ApiHandler } from '../../lambda/api/pipeline';
 import { createDocumentClient, DEFAULT_DYNAMO_CONFIG, type DynamoConfig } from '../../lambda/store/dynamo-client';
-import { dynamoDependencies } from '../../lambda/api/contacts/dynamo-dependencies';
-import { ingestDynamoDependencies, type IngestWiring } from '../../lambda/api/ingest/dynamo-dependencies';
+import { dynamoDependencies } from '../../lambda/api/contacts/contacts-wiring';
+import { ingestDynamoDependencies, type IngestWiring } from '../../lambda/api/ingest/ingest-wiring';
 import { API_PREFIXES } from '../../lambda/api/prefixes';
 import type { IngestDependencies } from '../../lambda/api/ingest/routes';
-import { KeyAdmin, type CreateKeyOptions } from '../../lambda/store/key-admin';
+import { KeyAdmin, type CreateKeyOptions } from '../../lambda/store/keys/key-admin';
 import { tableNamesFromEnv } from '../../lambda/store/schema';
 import { startBundledServer } from '../../local/bundle/bundled-server';
 import { hostHandler, sourceHandlers } from '../../local/host';
@@ -57,8 +57,8 @@ export function realIngestDependencies(wiring: IngestWiring = {}, config: Partia
 /**
  * The host behind the local HTTP adapter on a free port, as `npm start`
  * serves it: the contacts API, and the ingest API under /ingest/v1/. By
- * default the real Lambda entry points (lambda/api/handler.ts and
- * ingest-handler.ts), or under jest.bundle.config.js their synthesized
+ * default the real Lambda entry points (lambda/api/contacts-entry.ts and
+ * ingest-entry.ts), or under jest.bundle.config.js their synthesized
  * assets; pass dependencies to wrap stores (fault injection) or control the
  * clock (then only the contacts API is served).
  */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { StoredEvent } from '../../lambda/issues/stored-event';
-import { padSequence, type DynamoTallyStore } from '../../lambda/store/tally-writes';
+import { padSequence, type DynamoTallyStore } from '../../lambda/store/reports/tally-writes';
 import type { SequencedEvent } from '../../lambda/tally/ports';
 import { tallyBatch } from '../../lambda/tally/tally-batch';
 

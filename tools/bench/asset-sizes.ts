@@ -19,7 +19,7 @@ prints each API function's asset size in bytes and the largest parts of it.
   --top <n>   parts listed per asset (default 12)`;
 
 /** Each function's Lambda entry, as lib/ names it. */
-const ENTRIES: Record<ApiFunction, string> = { contacts: 'lambda/api/handler.ts', ingest: 'lambda/api/ingest-handler.ts' };
+const ENTRIES: Record<ApiFunction, string> = { contacts: 'lambda/api/contacts-entry.ts', ingest: 'lambda/api/ingest-entry.ts' };
 
 const int = (n: number) => n.toLocaleString('en-US');
 

@@ -200,7 +200,7 @@ export async function measureColdStart(options: { runs: number }): Promise<ColdS
       memoryMb,
       environment,
       ...timings,
-      breakdown: await breakdown(readFileSync(asset.file), 'lambda/api/handler.ts'),
+      breakdown: await breakdown(readFileSync(asset.file), 'lambda/api/contacts-entry.ts'),
       synthSeconds,
     };
   } finally {

@@ -2,7 +2,7 @@ import { Agent, request as httpRequest, type Server } from 'node:http';
 import { createContactsHandler } from '../../lambda/api/contacts/routes';
 import type { ApiHandler } from '../../lambda/api/pipeline';
 import { createDynamoClient, DEFAULT_DYNAMO_CONFIG, documentClientOf } from '../../lambda/store/dynamo-client';
-import { dynamoDependencies } from '../../lambda/api/contacts/dynamo-dependencies';
+import { dynamoDependencies } from '../../lambda/api/contacts/contacts-wiring';
 import { createHttpAdapter, listen } from '../../local/http-adapter';
 import { CallRecorder, type RequestTrace } from './counting';
 import { installDelay, type DelaySetting } from './delay';

@@ -10,8 +10,8 @@
 import './env';
 import { createContactsHandler } from '../../lambda/api/contacts/routes';
 import { createIngestHandler } from '../../lambda/api/ingest/routes';
-import { containerDependencies } from '../../lambda/api/contacts/dynamo-dependencies';
-import { ingestDynamoDependencies } from '../../lambda/api/ingest/dynamo-dependencies';
+import { containerDependencies } from '../../lambda/api/contacts/contacts-wiring';
+import { ingestDynamoDependencies } from '../../lambda/api/ingest/ingest-wiring';
 import { ratePolicy } from '../../lambda/ingest/limits';
 import { createDocumentClient, dynamoConfigFromEnv } from '../../lambda/store/dynamo-client';
 import { tableNamesFromEnv } from '../../lambda/store/schema';

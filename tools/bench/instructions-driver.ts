@@ -2,12 +2,12 @@
  * Run under valgrind by instructions.ts (bundled by esbuild first, so no
  * TypeScript loader runs under it): the DriverSetup's `requests` requests of one shape,
  * made either by the bare client (bare-client.ts) or by the Lambda handler
- * (lambda/api/pipeline.ts wired as lambda/api/handler.ts wires it, logs and
+ * (lambda/api/pipeline.ts wired as lambda/api/contacts-entry.ts wires it, logs and
  * metrics on, fed the API Gateway event the local adapter builds for the
  * same HTTP request). Everything it needs comes from the environment.
  */
 import { createContactsHandler } from '../../lambda/api/contacts/routes';
-import { dynamoDependencies } from '../../lambda/api/contacts/dynamo-dependencies';
+import { dynamoDependencies } from '../../lambda/api/contacts/contacts-wiring';
 import { createDocumentClient, dynamoConfigFromEnv } from '../../lambda/store/dynamo-client';
 import { tableNamesFromEnv } from '../../lambda/store/schema';
 import { bareOperation } from './bare-client';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { KeyAdmin } from '../../lambda/store/key-admin';
+import { KeyAdmin } from '../../lambda/store/keys/key-admin';
 import { openScratchStore, type ScratchStore } from '../../local/store';
 
 /** The DynamoDB the benchmark runs on, and its own (uncounted) admin access. */

@@ -22,7 +22,7 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { createDynamoClient, documentClientOf, LOCAL_DYNAMO_CONFIG } from '../../lambda/store/dynamo-client';
-import { KeyAdmin } from '../../lambda/store/key-admin';
+import { KeyAdmin } from '../../lambda/store/keys/key-admin';
 import { LOCAL_TABLE_NAMES } from '../../lambda/store/schema';
 import { parseCommandLine, positiveIntArg, runCommand, UsageError } from '../../local/cli';
 import { dynamoDbLocalVersion, startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb-local';

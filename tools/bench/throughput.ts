@@ -8,7 +8,7 @@ import type { ContactStore, ContactWrite } from '../../lambda/domain/ports';
 import { upsertContact } from '../../lambda/domain/upsert-contact';
 import { upsertBody } from '../../lambda/domain/upsert-input';
 import { createDynamoClient, DEFAULT_DYNAMO_CONFIG, documentClientOf } from '../../lambda/store/dynamo-client';
-import { dynamoDependencies } from '../../lambda/api/contacts/dynamo-dependencies';
+import { dynamoDependencies } from '../../lambda/api/contacts/contacts-wiring';
 import { PROJECT_ROOT } from '../../local/paths';
 import { bareOperation, type BareShape, type BareTarget } from './bare-client';
 import { bundleEntry } from './bundle-entry';

@@ -9,8 +9,8 @@
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
-import { KeyAdmin } from '../../lambda/store/key-admin';
-import { readReports } from '../../lambda/store/report-reader';
+import { KeyAdmin } from '../../lambda/store/keys/key-admin';
+import { readReports } from '../../lambda/store/reports/report-reader';
 import { usageSortKey, type TableNames } from '../../lambda/store/schema';
 
 export const DEMO_ORIGIN = 'http://localhost:5173';

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { withGrouping } from '../../lambda/ingest/receive-events';
 import type { StoredEvent } from '../../lambda/issues/stored-event';
-import { padSequence, DynamoTallyStore } from '../../lambda/store/tally-writes';
+import { padSequence, DynamoTallyStore } from '../../lambda/store/reports/tally-writes';
 import { tallyBatch } from '../../lambda/tally/tally-batch';
 
 /**

@@ -8,7 +8,7 @@
  * 5xx, network error, unexpected status, or a rate it could not hold.
  */
 import { Agent, request as httpRequest } from 'node:http';
-import { KeyAdmin } from '../../lambda/store/key-admin';
+import { KeyAdmin } from '../../lambda/store/keys/key-admin';
 import { parseCommandLine, positiveIntArg, runCommand, UsageError } from '../../local/cli';
 import { burstPassed, burstReport, runBurst } from './burst';
 import { Recorder, type Summary } from './latency';

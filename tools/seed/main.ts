@@ -10,7 +10,7 @@
 import { upsertContact } from '../../lambda/domain/upsert-contact';
 import { upsertBody } from '../../lambda/domain/upsert-input';
 import { mapWithConcurrency } from '../../lambda/enrichment/run-bulk';
-import { DynamoContactStore } from '../../lambda/store/dynamo-contact-store';
+import { DynamoContactStore } from '../../lambda/store/contacts/dynamo-contact-store';
 import { factoryIdArg, parseCommandLine, positiveIntArg, printJson, runCommand, UsageError } from '../../local/cli';
 import { ProgressBar } from '../../local/progress';
 import { connectStore } from '../../local/store';

@@ -90,7 +90,7 @@ export const INGEST_API: ApiSpec<IngestDependencies> = {
   ],
 };
 
-/** The ingest API's handler on the dependencies given: the Lambda entry's (ingest-handler.ts), the tests' and the tools'. */
+/** The ingest API's handler on the dependencies given: the Lambda entry's (ingest-entry.ts), the tests' and the tools'. */
 export function createIngestHandler(deps: IngestDependencies): ApiHandler {
   return createHandler(INGEST_API, deps);
 }

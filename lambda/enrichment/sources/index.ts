@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DynamoReferenceDataset } from '../../store/dynamo-reference-dataset';
+import { DynamoReferenceDataset } from '../../store/reference/dynamo-reference-dataset';
 import { EmailNameHeuristic } from './email-name-heuristic';
 import type { EnrichmentSource } from './source';
 

@@ -1,0 +1,19 @@
+import { loggerFromEnv } from '../observability/logger';
+import { NOTIFIER_SERVICE_NAME } from '../observability/names';
+import { createDocumentClient, dynamoConfigFromEnv } from '../store/dynamo-client';
+import { tableNamesFromEnv } from '../store/schema';
+import { imagesOf } from '../store/reports/stream-images';
+import { alertStoreOf, linkBaseFromEnv, platformTopicFromEnv, sqsQueueFromEnv } from './alerts-wiring';
+import { createNotifierHandler } from './notifier';
+
+/** The notifier Lambda on the reports table's stream (lib/alerts.ts), configured by its environment. Once per container. */
+export const handler = createNotifierHandler(
+  {
+    store: alertStoreOf(createDocumentClient(dynamoConfigFromEnv()), tableNamesFromEnv().alerts),
+    queue: sqsQueueFromEnv(),
+    topic: platformTopicFromEnv(),
+    linkBase: linkBaseFromEnv(),
+  },
+  imagesOf,
+  loggerFromEnv(process.env, NOTIFIER_SERVICE_NAME),
+);

@@ -1,0 +1,52 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DEFAULT_ADDRESS_LIMITS, DEFAULT_REPORT_RETENTION_DAYS, type AddressLimits } from '../../ingest/limits';
+import { DynamoAddressLimiter } from '../../store/reports/dynamo-address-limiter';
+import { createDocumentClient, dynamoConfigFromEnv } from '../../store/dynamo-client';
+import { DynamoIngestKeys, KEY_LEASE_MS } from '../../store/keys/dynamo-ingest-keys';
+import { DynamoIssueLimiter, ISSUE_LEASE_MS } from '../../store/reports/dynamo-issue-limiter';
+import { DynamoReportStore } from '../../store/reports/dynamo-report-store';
+import { DynamoVisitorSalts } from '../../store/keys/dynamo-visitor-salts';
+import { tableNamesFromEnv, type TableNames } from '../../store/schema';
+import type { IngestDependencies } from './routes';
+
+export interface IngestWiring {
+  retentionDays?: number;
+  /** The per-address limits (tests and tools that send everything from one address raise them). */
+  addressLimits?: AddressLimits;
+  /** How long a container answers for a key, and hands out a lease of a key's or an issue's requests (tests set 0: every request writes). */
+  leaseMs?: number;
+}
+
+/**
+ * The ingest API on DynamoDB (with contacts/contacts-wiring.ts, the only
+ * modules of lambda/api that know the stores are DynamoDB): the keys table
+ * for the key calls and the daily visitor salts, the reports table for reports and limiter items (per
+ * address, per issue).
+ */
+export function ingestDynamoDependencies(
+  doc: DynamoDBDocumentClient,
+  tables: Pick<TableNames, 'keys' | 'reports'>,
+  wiring: IngestWiring = {},
+): IngestDependencies {
+  return {
+    keys: new DynamoIngestKeys(doc, tables.keys, wiring.leaseMs ?? KEY_LEASE_MS),
+    limiter: new DynamoAddressLimiter(doc, tables.reports, wiring.addressLimits ?? DEFAULT_ADDRESS_LIMITS),
+    issueLimits: new DynamoIssueLimiter(doc, tables.reports, wiring.leaseMs ?? ISSUE_LEASE_MS),
+    reports: new DynamoReportStore(doc, tables.reports),
+    visitorSalts: new DynamoVisitorSalts(doc, tables.keys),
+    retentionDays: wiring.retentionDays ?? DEFAULT_REPORT_RETENTION_DAYS,
+  };
+}
+
+/** Days reports are kept, from `REPORT_RETENTION_DAYS` (the stack's reportRetentionDays option). */
+export function retentionDaysFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const days = Number(env.REPORT_RETENTION_DAYS);
+  return Number.isSafeInteger(days) && days > 0 ? days : DEFAULT_REPORT_RETENTION_DAYS;
+}
+
+/** What the ingest Lambda entry point runs on, from the function's environment. */
+export function ingestContainerDependencies(env: NodeJS.ProcessEnv = process.env): IngestDependencies {
+  return ingestDynamoDependencies(createDocumentClient(dynamoConfigFromEnv(env)), tableNamesFromEnv(env), {
+    retentionDays: retentionDaysFromEnv(env),
+  });
+}

@@ -1,0 +1,74 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoEnrichmentStore } from '../store/contacts/dynamo-enrichment-store';
+import { configuredSources } from '../enrichment/sources';
+import { DynamoIssueStore } from '../store/reports/dynamo-issue-store';
+import { KeyAdmin } from '../store/keys/key-admin';
+import { readReport, readReportPage } from '../store/reports/report-page';
+import type { TableNames } from '../store/schema';
+import { DynamoControlStore } from '../store/contacts/dynamo-control-store';
+import { addressPolicyFromEnv, alertStoreOf, linkBaseFromEnv } from '../alerts/alerts-wiring';
+import type { AddressPolicy } from '../alerts/address-policy';
+import type { Resolve } from '../alerts/guarded-lookup';
+import { webhookSender } from '../alerts/webhook-sender';
+import type { AlertOperationsDependencies, ControlDependencies } from './ports';
+
+/** The tables of the key and report operations: each set is configured only when its table is named. */
+export interface KeyAndReportTables {
+  keys?: string;
+  reports?: string;
+  /** The alerts table: the alert operations (docs/alerts.md#destinations). */
+  alerts?: string;
+  /** Which webhook destinations may be reached: from the environment (ALERTS_ALLOW_LOOPBACK) unless given. */
+  alertPolicy?: AddressPolicy;
+  /** Resolves destination hosts (the system's resolver unless given: a stub in the tests). */
+  resolve?: Resolve;
+  /** Requests per minute of a new secret key given none. */
+  defaultRateLimit?: number;
+}
+
+/**
+ * The control room on DynamoDB: one client for the contacts table (contacts,
+ * companies, usage, markers), the enrichment reference dataset and the
+ * reports table (bug-report issues), and for the keys and reports tables
+ * when `optional` names them (key and report operations). The function, the
+ * `control` command, the control-room app and the tests all wire it here.
+ */
+export function controlDependencies(
+  doc: DynamoDBDocumentClient,
+  tables: Pick<TableNames, 'contacts' | 'reference' | 'reports'>,
+  provider: string,
+  optional: KeyAndReportTables = {},
+): ControlDependencies {
+  const { keys, reports, alerts, defaultRateLimit } = optional;
+  return {
+    store: new DynamoControlStore(doc, tables.contacts),
+    enrichment: {
+      store: new DynamoEnrichmentStore(doc, tables.contacts),
+      sources: configuredSources(doc, tables.reference),
+      provider,
+    },
+    issues: new DynamoIssueStore(doc, tables.reports),
+    ...(keys ? { keys: { admin: new KeyAdmin(doc, keys), defaultRateLimit } } : {}),
+    ...(reports
+      ? {
+          reports: {
+            page: (factoryId, kind, query) => readReportPage(doc, reports, factoryId, kind, query),
+            get: (factoryId, kind, id) => readReport(doc, reports, factoryId, kind, id),
+          },
+        }
+      : {}),
+    ...(alerts ? { alerts: alertDependencies(doc, alerts, optional) } : {}),
+  };
+}
+
+/** The alert operations on DynamoDB, with the guarded sender "send a test" uses. */
+export function alertDependencies(doc: DynamoDBDocumentClient, table: string, wiring: Pick<KeyAndReportTables, 'alertPolicy' | 'resolve'> = {}): AlertOperationsDependencies {
+  const policy = wiring.alertPolicy ?? addressPolicyFromEnv();
+  return {
+    store: alertStoreOf(doc, table),
+    send: webhookSender({ policy, ...(wiring.resolve ? { resolve: wiring.resolve } : {}) }),
+    policy,
+    ...(wiring.resolve ? { resolve: wiring.resolve } : {}),
+    linkBase: linkBaseFromEnv(),
+  };
+}

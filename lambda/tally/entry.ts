@@ -1,4 +1,0 @@
-import { createTallyHandler, tallyStoreFromEnv } from './handler';
-
-/** The tally Lambda's entry point (the reports table's stream, lib/tally.ts), wired once per container. */
-export const handler = createTallyHandler(tallyStoreFromEnv());

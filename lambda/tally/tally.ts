@@ -1,0 +1,46 @@
+import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { sha256Hex } from '../domain/hash';
+import type { CallLog } from '../domain/ports';
+import { loggerFromEnv } from '../observability/logger';
+import { TALLY_SERVICE_NAME } from '../observability/names';
+import { insertedEvents } from '../store/reports/stream-records';
+import type { TallyStore } from './ports';
+import { tallyBatch } from './tally-batch';
+
+/**
+ * A batch of the reports table's stream as Lambda hands it over with a
+ * tumbling window: the records, and the shard they come from, which the
+ * tally's marks are kept per (docs/report-issues.md#exact-counts).
+ */
+export type TallyEvent = DynamoDBStreamEvent & { shardId?: string };
+
+/** What a tumbling window's invocation must answer: a state (the tally keeps none) and no failed items. */
+export interface TallyAnswer {
+  state: Record<string, never>;
+  batchItemFailures: [];
+}
+
+/** The shard id, shortened to the mark's key: 48 bits of its hash, far from colliding among a table's shards. */
+export const shardKeyOf = (shardId: string): string => sha256Hex(shardId).slice(0, 12);
+
+/**
+ * The tally (docs/report-issues.md#exact-counts): counts newly stored events
+ * into their issues and lists them on feed pages, from the reports table's
+ * stream. A failure throws: Lambda delivers the same records again, and the
+ * marks make that count once.
+ */
+export function createTallyHandler(store: TallyStore, logger = loggerFromEnv(process.env, TALLY_SERVICE_NAME)) {
+  return async (event: TallyEvent): Promise<TallyAnswer> => {
+    const records = event.Records ?? [];
+    const answer: TallyAnswer = { state: {}, batchItemFailures: [] };
+    if (records.length === 0) return answer;
+    if (!event.shardId) {
+      throw new Error('the tally needs the stream shard of its records (shardId): its event source mapping must have a tumbling window (lib/tally.ts)');
+    }
+    const calls: CallLog = { calls: 0, latenciesMs: [] };
+    const startedAt = performance.now();
+    const outcome = await tallyBatch(store, shardKeyOf(event.shardId), insertedEvents(records), calls);
+    logger.info('tally', { records: records.length, ...outcome, dynamoCalls: calls.calls, durationMs: Math.round(performance.now() - startedAt) });
+    return answer;
+  };
+}
