@@ -3,7 +3,7 @@ import { groupEvent, issueIdOf } from '../../lambda/ingest/fingerprint';
 import { DynamoIssueStore } from '../../lambda/store/reports/dynamo-issue-store';
 import type { HttpResponse } from '../support/http';
 import { ingestTenant, storedReports } from '../support/ingest';
-import { issuePublishableKey, newFactoryId, realDependencies, realIngestDependencies, startLocalHost, tables, testDoc, type LocalApi } from '../support/local-api';
+import { issuePublishableKey, newFactoryId, NO_LAMBDA_TIMEOUT, realDependencies, realIngestDependencies, startLocalHost, tables, testDoc, UNHURRIED, type LocalApi } from '../support/local-api';
 import { tallied } from '../support/tally';
 
 /**
@@ -52,15 +52,8 @@ function randomBatches<T>(items: T[]): T[][] {
   return batches;
 }
 
-/**
- * No timeout anywhere on the path: neither per DynamoDB attempt nor the
- * Lambda's. On a loaded 2-core machine DynamoDB Local queues, and a timeout
- * would make a 503 whose write may have landed; this test is about races,
- * not speed, so every request runs to its answer however slow the machine.
- */
-const UNHURRIED = { connectionTimeoutMs: 0, requestTimeoutMs: 0 };
-const NO_LAMBDA_TIMEOUT = { timeoutMs: 600_000 };
-
+// No timeout on the path (DynamoDB attempts, the Lambda's): a loaded machine makes a request slower, never a 503
+// whose write may have landed. This test is about races, not speed.
 let containers: LocalApi[];
 beforeAll(async () => {
   const wide = { limit: 1e6, periodMs: 60_000, burst: 1e5 };

@@ -24,10 +24,24 @@ export function endpoint(): string {
   return value;
 }
 
-/** A document client on the run's DynamoDB Local. */
+/**
+ * A document client on the run's DynamoDB Local, for a test's own reads and
+ * writes (seeding, checking what was stored): with no timeout, so a loaded
+ * machine slows a test down instead of failing it (UNHURRIED, below).
+ */
 export function testDoc(config: Partial<DynamoConfig> = {}) {
-  return createDocumentClient({ ...DEFAULT_DYNAMO_CONFIG, requestTimeoutMs: 5000, endpoint: endpoint(), ...config });
+  return createDocumentClient({ ...DEFAULT_DYNAMO_CONFIG, ...UNHURRIED, endpoint: endpoint(), ...config });
 }
+
+/**
+ * No timeout on a DynamoDB attempt, for tests about races and counts, not
+ * speed: on a loaded 2-core machine DynamoDB Local queues, and a timeout
+ * would turn a slow answer into a 503 whose write may have landed. With it a
+ * loaded machine makes such a test slower, never different.
+ */
+export const UNHURRIED: Pick<DynamoConfig, 'connectionTimeoutMs' | 'requestTimeoutMs'> = { connectionTimeoutMs: 0, requestTimeoutMs: 0 };
+/** The local adapter's options for those tests: a Lambda timeout no request meets. */
+export const NO_LAMBDA_TIMEOUT: AdapterOptions = { timeoutMs: 600_000 };
 
 /** A factory id no other test uses. */
 export function newFactoryId(label = 't'): string {
