@@ -5,7 +5,7 @@ import { startStreamPoller, type StreamPoller } from '../../local/streams/stream
 import { createDynamoClient, LOCAL_DYNAMO_CONFIG } from '../../lambda/store/dynamo-client';
 import { startReceiver, type Receiver } from '../support/alerts';
 import { randomClient, validEvent } from '../support/ingest';
-import { issuePublishableKey, newFactoryId, NO_LAMBDA_TIMEOUT, realDependencies, realIngestDependencies, startLocalHost, tables, testDoc, UNHURRIED, endpoint, type LocalApi } from '../support/local-api';
+import { issuePublishableKey, newFactoryId, UNHURRIED_ADAPTER, realDependencies, realIngestDependencies, startLocalHost, tables, testDoc, UNHURRIED, endpoint, type LocalApi } from '../support/local-api';
 import { tallied } from '../support/tally';
 import { until } from '../support/browser-sdk';
 
@@ -26,7 +26,7 @@ const client = createDynamoClient({ ...LOCAL_DYNAMO_CONFIG, endpoint: endpoint()
 
 beforeAll(async () => {
   // No timeout on the containers' path: on a loaded machine a slow DynamoDB Local must not become a 503 here.
-  const host = () => startLocalHost(realIngestDependencies({}, UNHURRIED), realDependencies(UNHURRIED), NO_LAMBDA_TIMEOUT);
+  const host = () => startLocalHost(realIngestDependencies({}, UNHURRIED), realDependencies(UNHURRIED), UNHURRIED_ADAPTER);
   hosts = await Promise.all([host(), host()]);
   receiver = await startReceiver();
   alerts = await startLocalAlerts(testDoc(), tables.alerts);

@@ -3,7 +3,7 @@ import { groupEvent, issueIdOf } from '../../lambda/ingest/fingerprint';
 import { DynamoIssueStore } from '../../lambda/store/reports/dynamo-issue-store';
 import type { HttpResponse } from '../support/http';
 import { ingestTenant, storedReports } from '../support/ingest';
-import { issuePublishableKey, newFactoryId, NO_LAMBDA_TIMEOUT, realDependencies, realIngestDependencies, startLocalHost, tables, testDoc, UNHURRIED, type LocalApi } from '../support/local-api';
+import { issuePublishableKey, newFactoryId, UNHURRIED_ADAPTER, realDependencies, realIngestDependencies, startLocalHost, tables, testDoc, UNHURRIED, type LocalApi } from '../support/local-api';
 import { tallied } from '../support/tally';
 
 /**
@@ -57,7 +57,7 @@ function randomBatches<T>(items: T[]): T[][] {
 let containers: LocalApi[];
 beforeAll(async () => {
   const wide = { limit: 1e6, periodMs: 60_000, burst: 1e5 };
-  const start = () => startLocalHost(realIngestDependencies({ addressLimits: { requests: wide, featureRequests: wide } }, UNHURRIED), realDependencies(UNHURRIED), NO_LAMBDA_TIMEOUT);
+  const start = () => startLocalHost(realIngestDependencies({ addressLimits: { requests: wide, featureRequests: wide } }, UNHURRIED), realDependencies(UNHURRIED), UNHURRIED_ADAPTER);
   containers = [await start(), await start()];
 });
 afterAll(async () => {

@@ -7,7 +7,7 @@ import { startStreamPoller, type StreamPoller } from '../../local/streams/stream
 import { sendAsTheSdk } from '../../tools/storm/sdk-retry';
 import type { HttpResponse } from '../support/http';
 import { storedReports } from '../support/ingest';
-import { bearer, issueKey, issuePublishableKey, newFactoryId, NO_LAMBDA_TIMEOUT, realDependencies, realIngestDependencies, startLocalHost, tables, testDoc, UNHURRIED, type LocalApi } from '../support/local-api';
+import { bearer, issueKey, issuePublishableKey, newFactoryId, UNHURRIED_ADAPTER, realDependencies, realIngestDependencies, startLocalHost, tables, testDoc, UNHURRIED, type LocalApi } from '../support/local-api';
 import { startTestProxy, type TestProxy } from '../support/semantics';
 import { steppedClock, type SteppedClock } from '../support/stepped-clock';
 import { tallied } from '../support/tally';
@@ -63,7 +63,7 @@ async function world(settings: { ceiling?: number; clock?: SteppedClock }): Prom
   const proxy = await startTestProxy({ clock, holdMs: 5, ...(settings.ceiling === undefined ? { throttling: false } : { ceiling: settings.ceiling }) });
   const through = { endpoint: proxy.endpoint, ...UNHURRIED };
   const start = () =>
-    startLocalHost({ ...realIngestDependencies({ addressLimits: { requests: WIDE, featureRequests: WIDE } }, through), now: clock }, realDependencies(through), NO_LAMBDA_TIMEOUT);
+    startLocalHost({ ...realIngestDependencies({ addressLimits: { requests: WIDE, featureRequests: WIDE } }, through), now: clock }, realDependencies(through), UNHURRIED_ADAPTER);
   const containers = [await start(), await start()];
   const client = createDynamoClient({ ...LOCAL_DYNAMO_CONFIG, endpoint: proxy.endpoint });
   const tally = await startStreamPoller({ client, endpoint: proxy.endpoint, tableName: tables.reports, consumers: reportStreamConsumers(documentClientOf(client), tables), pollMs: 250 });
