@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { backoffDelay, retryable, retryAfterJitter, retryAfterMs, retryWait } from '../../browser-sdk/src/backoff';
+import { backoffDelay, retried, retryable, retryAfterJitter, retryAfterMs, retryWait } from '../../browser-sdk/src/backoff';
 import { configure } from '../../browser-sdk/src/defaults';
 import type { Config, IngestEvent } from '../../browser-sdk/src/types';
 
@@ -105,5 +105,45 @@ describe('retry waits of the browser SDK', () => {
     expect([Math.min(...returns) >= 1000, Math.max(...returns) <= 2000]).toEqual([true, true]);
     expect(perTenth.size).toBeGreaterThanOrEqual(10);
     expect(Math.max(...perTenth.values())).toBeLessThan(200);
+  });
+});
+
+describe('a single request tried by the rule (submitFeatureRequest)', () => {
+  const rule = { retryBaseMs: 1000, retryMaxMs: 60_000, maxRetries: 3 };
+  /** Answers in turn (the last one again once they run out), the waits asked for recorded instead of waited. */
+  function scripted(answers: ({ status: number; retryAfter: string | null } | undefined)[]) {
+    const sent: number[] = [];
+    const waits: number[] = [];
+    const send = async () => {
+      sent.push(sent.length + 1);
+      return answers[Math.min(sent.length, answers.length) - 1];
+    };
+    const sleep = async (ms: number) => {
+      waits.push(ms);
+    };
+    return { sent, waits, run: () => retried(send, rule, sleep, () => 0, () => 0) };
+  }
+
+  test('a 429 waits its Retry-After (plus its jitter), a 503 and a network failure the backoff, then the same request goes again', async () => {
+    const request = scripted([{ status: 429, retryAfter: '3' }, { status: 503, retryAfter: null }, undefined, { status: 201, retryAfter: null }]);
+    expect(await request.run()).toEqual({ status: 201, retryAfter: null });
+    expect(request.sent).toHaveLength(4);
+    expect(request.waits).toEqual([3000, backoffDelay(1, 1000, 60_000, () => 0), backoffDelay(2, 1000, 60_000, () => 0)]);
+  });
+
+  test('a request refused every time is tried 1 + maxRetries times, each after its Retry-After, and answers the last refusal', async () => {
+    const request = scripted([{ status: 429, retryAfter: '2' }]);
+    expect(await request.run()).toEqual({ status: 429, retryAfter: '2' });
+    expect(request.sent).toHaveLength(1 + rule.maxRetries);
+    expect(request.waits).toEqual([2000, 2000, 2000]);
+  });
+
+  test('an answer the rule does not retry (a success, a 4xx other than 408 and 429) ends it at once', async () => {
+    for (const status of [201, 200, 400, 401, 403, 422]) {
+      const request = scripted([{ status, retryAfter: '5' }]);
+      expect((await request.run())?.status).toBe(status);
+      expect(request.sent).toHaveLength(1);
+      expect(request.waits).toEqual([]);
+    }
   });
 });

@@ -1,16 +1,18 @@
 import { InvalidReportError, KeyRevokedError, LimitedError } from '../../ingest/errors';
 import { receiveEvents, type ReceiveDependencies } from '../../ingest/receive-events';
 import { METRIC } from '../../observability/names';
+import { scrubbedLogField, scrubbedMetrics } from './scrubbed-metrics';
 import { apiError, json } from '../responses';
 import type { Operation } from '../pipeline';
 import { note, type RequestState } from '../request-state';
 import { CHALLENGE, REVOKED_INGEST_KEY } from './ingest-access';
 import { receiptOf } from './ingest-receipt';
+import type { IngestSlot } from './ingest-slot';
 
 /** The key checked by ingestAccess; routes only run after it. */
-export function senderOf(state: RequestState): NonNullable<RequestState['sender']> {
-  if (!state.sender) throw new Error('ingest route reached without a checked key');
-  return state.sender;
+export function senderOf(state: RequestState<IngestSlot>): NonNullable<IngestSlot['sender']> {
+  if (!state.slot.sender) throw new Error('ingest route reached without a checked key');
+  return state.slot.sender;
 }
 
 /** A refusal by the key's or an issue's limit: 429 with Retry-After, what was stored before it in the log line. */
@@ -25,17 +27,19 @@ export function limited(state: RequestState, error: LimitedError) {
  * the JSON: 202 `{accepted, duplicates, rejected}`, 422 when no event is
  * valid, 429 when a limit refused (some events may be stored: a retry is safe).
  */
-export function receiveEventsOperation(deps: ReceiveDependencies & { retentionDays: number; now?: () => number }): Operation<unknown> {
+export function receiveEventsOperation(deps: ReceiveDependencies & { retentionDays: number; now?: () => number }): Operation<unknown, IngestSlot> {
   const now = deps.now ?? Date.now;
   return async ({ body, state }) => {
     try {
       const at = now();
-      const { filtered, ...receipt } = await receiveEvents(deps, body, receiptOf(state, at, deps.retentionDays), senderOf(state), at, state.calls);
-      note(state, { accepted: receipt.accepted, duplicates: receipt.duplicates, rejected: receipt.rejected.length, filtered }, {
+      const { filtered, scrubbed, ...receipt } = await receiveEvents(deps, body, receiptOf(state, at, deps.retentionDays), senderOf(state), at, state.calls);
+      const replaced = Object.keys(scrubbed).length > 0;
+      note(state, { accepted: receipt.accepted, duplicates: receipt.duplicates, rejected: receipt.rejected.length, filtered, ...(replaced ? { scrubbed: scrubbedLogField(scrubbed) } : {}) }, {
         [METRIC.eventsAccepted]: receipt.accepted,
         [METRIC.eventsDuplicate]: receipt.duplicates,
         [METRIC.eventsRejected]: receipt.rejected.length,
         [METRIC.eventsFiltered]: filtered,
+        ...scrubbedMetrics(scrubbed),
       });
       return json(202, receipt);
     } catch (error) {

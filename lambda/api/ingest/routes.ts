@@ -13,6 +13,7 @@ import { API_PREFIXES } from '../prefixes';
 import { requireContentType } from './content-type';
 import { corsHeaders } from './cors-headers';
 import { ingestAccess } from './ingest-access';
+import { newIngestSlot, type IngestSlot } from './ingest-slot';
 import { preflightOperation } from './preflight';
 
 /** What the ingest API needs: the key calls, the per-address and per-issue limiters, the reports, retention, and a clock the tests can move. */
@@ -32,7 +33,7 @@ export interface IngestDependencies {
 const INGEST_CONTENT_TYPES = ['application/json', 'text/plain'];
 
 /** Every POST's checks before its JSON, in the precedence below. */
-const ingestChecks = (deps: IngestDependencies, limits: readonly AddressLimitName[]): Check[] => [
+const ingestChecks = (deps: IngestDependencies, limits: readonly AddressLimitName[]): Check<IngestSlot>[] => [
   requireContentType(INGEST_CONTENT_TYPES),
   bodyLimit(INGEST_BODY_LIMIT_BYTES),
   ingestAccess(deps, limits),
@@ -59,11 +60,12 @@ const ingestChecks = (deps: IngestDependencies, limits: readonly AddressLimitNam
  * 12. 503: storage unavailable; 429 when it refuses for load (a partition's ceiling)
  * 13. 429: events held back by an issue's limit, after the others were stored
  */
-export const INGEST_API: ApiSpec<IngestDependencies> = {
+export const INGEST_API: ApiSpec<IngestDependencies, IngestSlot> = {
   name: 'ingest',
   service: INGEST_SERVICE_NAME,
   prefix: API_PREFIXES.ingest,
   home: 'The ingest API takes POST /ingest/v1/events and POST /ingest/v1/feature-requests.',
+  slot: newIngestSlot,
   guards: () => [],
   answers: () => [corsHeaders()],
   countsOf: notedCounts,
