@@ -80,7 +80,8 @@ describe.each(engineCases())('in $engine', ({ engine: name }) => {
 
   engineTest('in a storm of 429s each event is tried at most 4 times, each try after its Retry-After, the tabs\' returns spread, then dropped with one console note', undefined, async () => {
     // Six visitors' tabs, every request refused with Retry-After: 1 by a stand-in API.
-    const tabs = await Promise.all(Array.from({ length: 6 }, (_, i) => openPage(`/storm-${i}`, { flushDelayMs: 0 }, {}, site, storm.baseUrl)));
+    // Backoff of a minute: a page that ignored Retry-After (or its fraction) would wait that, past this test's deadline.
+    const tabs = await Promise.all(Array.from({ length: 6 }, (_, i) => openPage(`/storm-${i}`, { flushDelayMs: 0, retryBaseMs: 60_000, retryMaxMs: 60_000 }, {}, site, storm.baseUrl)));
     const firsts = await Promise.all(tabs.map(({ page }) => page.evaluate<string>(`ContactsIngest.captureMessage('storm')`)));
     // While the first tab waits out its first 429, it captures another event: it rides with the next try.
     await until('the first refusal', () => (storm.of(tabs[0]?.key ?? '').length >= 1 ? true : undefined));
