@@ -1,7 +1,7 @@
 import { charCount } from '../domain/clip';
 import type { Reading } from '../domain/reading';
 import { cleanText, type TextLines } from './free-text';
-import { EVENT_TEXT, FEATURE_REQUEST_TEXT, MAX_FINGERPRINT_PARTS, MAX_TAGS } from './limits';
+import { EVENT_TEXT, FEATURE_REQUEST_TEXT, MAX_DEBUG_IDS, MAX_FINGERPRINT_PARTS, MAX_TAGS } from './limits';
 
 /**
  * The bodies of the ingest API (docs/ingest-api.md#bodies): each reader
@@ -36,6 +36,8 @@ export interface IngestEvent {
   tags?: Record<string, string>;
   reporter?: { email?: string; name?: string };
   fingerprint?: string[];
+  /** Script URL → debug id (lowercase UUID) of the scripts in its stack, as the browser SDK found them (docs/source-maps.md). */
+  debugIds?: Record<string, string>;
 }
 
 /** A validated feature request, besides what the server adds. */
@@ -204,6 +206,31 @@ const fingerprint: FieldReader<string[]> = (value, problems) => {
   return parts;
 };
 
+/**
+ * `debugIds`: script URL → debug id, at most 20 entries; URLs cleaned and
+ * clipped as pageUrl, ids UUIDs stored lowercase. More entries, or an id
+ * that is not a UUID, is a problem; a URL named "__proto__" or blank is
+ * dropped (as tags).
+ */
+const debugIds: FieldReader<Record<string, string>> = (value, problems) => {
+  if (omitted(value)) return undefined;
+  if (!isObject(value)) return refuse(problems, 'debugIds must be an object of script URL to debug id, like {"https://shop.example.com/app.js": "<uuid>"}');
+  const entries = Object.entries(value).filter(([key]) => key !== '__proto__');
+  if (entries.length > MAX_DEBUG_IDS) return refuse(problems, `debugIds has ${entries.length} entries: at most ${MAX_DEBUG_IDS}`);
+  const kept: [string, string][] = [];
+  for (const [rawKey, rawValue] of entries) {
+    const url = cleanText(rawKey, { field: 'a debugIds URL', lines: 'single-line', max: EVENT_TEXT.pageUrl });
+    if (!url.ok) {
+      problems.push(url.problem);
+      continue;
+    }
+    const id = typeof rawValue === 'string' ? rawValue.trim() : '';
+    if (!UUID.test(id)) problems.push(`debugIds[${quote(url.text)}] must be a debug id (a UUID)`);
+    else if (url.text !== '') kept.push([url.text, id.toLowerCase()]);
+  }
+  return kept.length === 0 ? undefined : Object.fromEntries(kept);
+};
+
 const eventId = uuid('eventId');
 const message = text('message', EVENT_TEXT.message, 'multi-line');
 const pageUrl = text('pageUrl', EVENT_TEXT.pageUrl);
@@ -224,6 +251,7 @@ export function readEvent(raw: unknown): Reading<IngestEvent> {
       tags: tags(body.tags, problems),
       reporter: reporter(body.reporter, problems),
       fingerprint: fingerprint(body.fingerprint, problems),
+      debugIds: debugIds(body.debugIds, problems),
     };
     // Asked only of an event whose fields are all valid: it would repeat a field's own problem.
     if (problems.length === 0 && event.message === undefined && event.exception === undefined) problems.push('an event needs a message or an exception');
