@@ -4,7 +4,7 @@ import { InvalidReportError, KeyRevokedError, LimitedError } from './errors';
 import { groupEvent, issueIdOf } from './fingerprint';
 import { MAX_EVENTS_PER_REQUEST } from './limits';
 import { isObject, readEvent, type IngestEvent } from './payloads';
-import type { Admission, IngestKeyAuthorizer, IssueLimiter, PublishableKey, ReportStore } from './ports';
+import type { Admission, FrameResolver, IngestKeyAuthorizer, IssueLimiter, PublishableKey, ReportStore } from './ports';
 
 /** The answer to `POST /ingest/v1/events` (202). */
 export interface EventsReceipt {
@@ -53,7 +53,12 @@ export interface ReceiveDependencies {
   reports: ReportStore;
   issueLimits: IssueLimiter;
   keys: Pick<IngestKeyAuthorizer, 'admitRequest'>;
+  /** Source maps to resolve frames with (docs/source-maps.md); without, frames stay as sent. */
+  frames?: FrameResolver;
 }
+
+/** Step: each event's frames through its source maps, within the request's budget (never fails an event). */
+const resolveFrames = (deps: ReceiveDependencies, events: StoredEvent[]): Promise<StoredEvent[]> => (deps.frames ? deps.frames.resolve(events) : Promise.resolve(events));
 
 /** The key a request came with (checked: active, its origin allowed). */
 export interface Sender {
@@ -121,7 +126,8 @@ export async function receiveEvents(deps: ReceiveDependencies, body: unknown, re
     const reasons = rejected.map(({ index, error }) => `events[${index}]: ${error}`).join('; ');
     throw new InvalidReportError(`no valid event in this request: ${reasons}`, rejected.length);
   }
-  const { admitted, heldBack, retryAfterSeconds } = await admit(deps, valid.map(withGrouping), sender, nowMs, log);
+  const resolved = await resolveFrames(deps, valid);
+  const { admitted, heldBack, retryAfterSeconds } = await admit(deps, resolved.map(withGrouping), sender, nowMs, log);
   const { outcomes, failure } = await deps.reports.putEvents(admitted, log);
   if (failure !== undefined) throw failure;
   const stored = outcomes.filter((outcome) => outcome === 'stored').length;

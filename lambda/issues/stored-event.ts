@@ -1,4 +1,5 @@
 import type { IngestEvent } from '../ingest/payloads';
+import type { ResolvedFrame } from '../sourcemaps/frames';
 
 /**
  * An event as the reports table keeps it: what the page sent (as validated,
@@ -46,6 +47,11 @@ export interface StoredEvent extends ReceiptFields, IngestEvent {
   issueId?: string;
   /** Why it opens no issue (browser extension, cross-origin "Script error."), when it does not. */
   filtered?: FilterReason;
+  /**
+   * Its stack's frames as the source maps resolved them at ingest, or why each was not
+   * (lambda/sourcemaps/frames.ts); absent without a stack, or when received before maps were resolved.
+   */
+  frames?: ResolvedFrame[];
 }
 
 /** An event as the control room reads it: without the store's bookkeeping. */
