@@ -13,7 +13,7 @@ import { whyNotResolved } from '../../lambda/sourcemaps/frames';
 import { IngestFrameResolver } from '../../lambda/sourcemaps/ingest-frames';
 import { MapCache, NEGATIVE_ANSWER_MS } from '../../lambda/sourcemaps/map-cache';
 import { SourceMapLoader } from '../../lambda/sourcemaps/map-loader';
-import { buildApp, throwIn, type BuiltApp } from '../support/source-map-app';
+import { buildBoth, throwIn, type BuiltApp } from '../support/source-map-app';
 
 /**
  * Source maps on the in-memory ports (docs/source-maps.md): a real app built minified twice (the second build's
@@ -29,7 +29,7 @@ const key: PublishableKey = { factoryId: FACTORY, keyId: 'key_0000000000000009',
 let build1: BuiltApp;
 let build2: BuiltApp;
 beforeAll(async () => {
-  [build1, build2] = await Promise.all([buildApp(1), buildApp(2)]);
+  [build1, build2] = await buildBoth();
 });
 
 /** The ingest rules on memory, with maps from `maps` through a resolver of its own (one container). */

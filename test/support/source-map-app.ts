@@ -1,4 +1,4 @@
-import { build } from 'esbuild';
+import { buildSync, stop } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -86,7 +86,8 @@ export async function buildApp(version: 1 | 2, options: { sourcesContent?: boole
   try {
     mkdirSync(join(dir, 'src'));
     for (const [name, text] of Object.entries(SOURCES)) writeFileSync(join(dir, name), version === 2 && name === 'src/main.js' ? SHIFT + text : text);
-    const result = await build({
+    // Synchronous: no esbuild service left running after the test.
+    const result = buildSync({
       absWorkingDir: dir,
       entryPoints: ['src/main.js'],
       bundle: true,
@@ -106,6 +107,15 @@ export async function buildApp(version: 1 | 2, options: { sourcesContent?: boole
     return { url: `${SITE}/assets/app-${hash}.js`, debugId: injected.debugId, code: injected.code, map: injected.map };
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Both builds; esbuild's service is stopped after, so no process outlives the test. */
+export async function buildBoth(options: { sourcesContent?: boolean } = {}): Promise<[BuiltApp, BuiltApp]> {
+  try {
+    return [await buildApp(1, options), await buildApp(2, options)];
+  } finally {
+    await stop();
   }
 }
 

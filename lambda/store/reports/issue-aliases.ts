@@ -28,7 +28,7 @@ export class DynamoIssueAliases implements IssueAliases {
   async issuesOfHashes(factoryId: string, hashes: readonly string[], log?: CallLog): Promise<Map<string, string>> {
     const found = new Map<string, string>();
     const unknown: string[] = [];
-    for (const hash of hashes) {
+    for (const hash of new Set(hashes)) {
       const issue = this.known.get(aliasKey(factoryId, hash));
       if (issue === undefined) unknown.push(hash);
       else found.set(hash, issue);
