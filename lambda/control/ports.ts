@@ -7,6 +7,7 @@ import type { CompanyRecord } from '../domain/ports';
 import type { StoredContact } from '../enrichment/ports';
 import type { EnrichmentContext } from '../enrichment/run-pass';
 import type { IssueStore } from '../issues/issue';
+import type { SourceMapLoader } from '../sourcemaps/map-loader';
 import type { ReportKind } from '../store/schema';
 import type { ClearPlan } from './plan-clear';
 
@@ -144,6 +145,8 @@ export interface ControlDependencies {
     defaultRateLimit?: number;
   };
   reports?: ReportFeedPort;
+  /** The factories' source maps, to show events' original frames (docs/source-maps.md#reading-original-frames); without, frames as resolved at ingest. */
+  sourceMaps?: SourceMapLoader;
   /** Issue alerts: webhook destinations, their deliveries, the spike settings (docs/alerts.md). */
   alerts?: AlertOperationsDependencies;
   now?: () => Date;

@@ -32,6 +32,8 @@ export class MapCache {
   constructor(
     readonly maxBytes: number = DEFAULT_CACHE_BYTES,
     private readonly now: () => number = Date.now,
+    /** How long a negative answer is believed (0: never kept, what the display wants: a map uploaded is used at once). */
+    private readonly negativeMs: number = NEGATIVE_ANSWER_MS,
   ) {}
 
   /** Parsed bytes held now. */
@@ -61,8 +63,9 @@ export class MapCache {
       this.evict();
       return;
     }
+    if (this.negativeMs <= 0) return;
     this.negatives += 1;
-    this.entries.set(key, { answer, until: this.now() + NEGATIVE_ANSWER_MS });
+    this.entries.set(key, { answer, until: this.now() + this.negativeMs });
     if (this.negatives > MAX_NEGATIVE) this.evictNegative();
   }
 

@@ -23,8 +23,10 @@ export const ISSUE_USAGE = `  issues --factory <fac_id> [--status ${ISSUE_STATUS
                                         matches titles), one JSON object per line (default 100, at most
                                         ${ISSUES_MAX}); the next page's --cursor on stderr. A sort other than
                                         lastSeen or a search reads the ${ISSUES_SCAN_MAX} most recently seen issues at most
-  issue --factory <fac_id> --issue <iss_id> [--limit <N>]
-                                        one issue and its latest N events (default 10, at most ${ISSUE_EVENTS_MAX})
+  issue --factory <fac_id> --issue <iss_id> [--limit <N>] [--minified]
+                                        one issue and its latest N events (default 10, at most ${ISSUE_EVENTS_MAX}),
+                                        their frames as the source maps resolve them (--minified: with each
+                                        resolved frame's minified one too)
   resolve|ignore|reopen --factory <fac_id> --issue <iss_id>
                                         changes an issue's status; a resolved issue reopens by itself
                                         when a new event comes (a regression)`;
@@ -42,6 +44,8 @@ export interface IssueValues {
   stack?: string;
   region?: string;
   url?: string;
+  /** issue: each resolved frame with its minified frame too. */
+  minified?: boolean;
 }
 
 const OPERATION: Record<IssueKind, string> = {
@@ -74,11 +78,25 @@ function requestOf(kind: IssueKind, values: IssueValues): ControlCall {
     if (values.issue === undefined) throw new UsageError('--issue <iss_id> is required (the issueId `reports -- issues` prints)');
     request.issueId = values.issue;
   }
+  if (values.minified && kind !== 'issue') throw new UsageError(`${kind} does not take --minified`);
   if (values.limit !== undefined) {
     if (kind !== 'issues' && kind !== 'issue') throw new UsageError(`${kind} does not take --limit`);
     request.limit = positiveIntArg('--limit', values.limit, kind === 'issues' ? ISSUES_MAX : ISSUE_EVENTS_MAX);
   }
   return checkedCall(request, (message) => message.replace(/^issueId/, '--issue'));
+}
+
+/** The answer with each resolved frame's minified frame left out (an unresolved frame is its minified frame, kept). */
+function withoutMinified(answer: Record<string, unknown>): Record<string, unknown> {
+  const events = Array.isArray(answer.events) ? (answer.events as Record<string, unknown>[]) : [];
+  return {
+    ...answer,
+    events: events.map((event) =>
+      Array.isArray(event.frames)
+        ? { ...event, frames: (event.frames as Record<string, unknown>[]).map(({ minified, ...frame }) => (frame.source === undefined ? { ...frame, minified } : frame)) }
+        : event,
+    ),
+  };
 }
 
 const line = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
@@ -95,7 +113,7 @@ export async function runIssueCommand(kind: IssueKind, values: IssueValues): Pro
       const filtered = Object.entries((answer.filtered ?? {}) as Record<string, number>).filter(([, count]) => count > 0);
       if (filtered.length > 0) process.stderr.write(`filtered, counted apart (no issue): ${filtered.map(([reason, count]) => `${reason} ${count}`).join(', ')}\n`);
     } else if (kind === 'issue') {
-      printJson(answer);
+      printJson(values.minified ? answer : withoutMinified(answer));
     } else {
       line({ ...(answer.issue as Record<string, unknown>), previousStatus: answer.previousStatus });
     }

@@ -53,6 +53,7 @@ runCommand(USAGE, async (argv) => {
     search: { type: 'string' },
     cursor: { type: 'string' },
     url: { type: 'string' },
+    minified: { type: 'boolean' },
     ...COMMON_OPTIONS,
   });
   const [kind, extra] = positionals;
@@ -61,7 +62,7 @@ runCommand(USAGE, async (argv) => {
   if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
   if ((ISSUE_KINDS as readonly string[]).includes(kind)) return runIssueCommand(kind as IssueKind, values);
   if (!(KINDS as readonly string[]).includes(kind)) throw new UsageError(`unknown kind "${kind}": use ${kinds}`);
-  for (const name of ['issue', 'status', 'sort', 'search', 'cursor', 'url'] as const) if (values[name] !== undefined) throw new UsageError(`${kind} does not take --${name}`);
+  for (const name of ['issue', 'status', 'sort', 'search', 'cursor', 'url', 'minified'] as const) if (values[name] !== undefined) throw new UsageError(`${kind} does not take --${name}`);
   const factoryId = factoryIdArg(values.factory);
   const since = sinceArg(values.since);
   const limit = positiveIntArg('--limit', values.limit, 1_000_000);
