@@ -9,6 +9,7 @@ import { MemoryIssueLimiter } from '../../lambda/memory/memory-issue-limiter';
 import { MemoryReportStore } from '../../lambda/memory/memory-report-store';
 import { MemorySourceMapStore } from '../../lambda/memory/memory-source-map-store';
 import type { StoredEvent } from '../../lambda/issues/stored-event';
+import { framesForDisplay } from '../../lambda/sourcemaps/display-frames';
 import { whyNotResolved } from '../../lambda/sourcemaps/frames';
 import { IngestFrameResolver } from '../../lambda/sourcemaps/ingest-frames';
 import { MapCache, NEGATIVE_ANSWER_MS } from '../../lambda/sourcemaps/map-cache';
@@ -200,4 +201,19 @@ test('a parsed map is read from storage once per container, and a missing one on
   await send(build2);
   await send(build2);
   expect(maps.reads.map((read) => (read.ref.kind === 'debugId' ? read.ref.debugId : ''))).toEqual([build1.debugId, build2.debugId]);
+});
+
+test('an event stored before its map is shown resolved once the map is uploaded: original frames with their source lines, the minified frame beside', async () => {
+  const { send, upload } = world();
+  const { event } = await send(build1);
+  const display = new SourceMapLoader(new MemorySourceMapStore(), new MapCache(undefined, Date.now, 0));
+  const { maps } = world();
+  const shown = new SourceMapLoader(maps, new MapCache(undefined, Date.now, 0));
+  expect((await framesForDisplay(event, display))?.[0]).toMatchObject({ minified: { function: expect.any(String), url: build1.url }, whyNotResolved: expect.stringContaining('no map uploaded') });
+  maps.put(FACTORY, { kind: 'debugId', debugId: build1.debugId }, build1.map);
+  upload(build1);
+  const [top] = (await framesForDisplay(event, shown)) ?? [];
+  expect(top).toMatchObject({ function: 'cartItems', source: expect.stringMatching(/src\/cart\.js$/), line: 5, minified: { url: build1.url, line: 2 } });
+  expect(top?.context).toEqual({ firstLine: 2, lines: ['', "/** The visitor's cart items: throws when the session has no cart (the bug). */", 'export function cartItems() {', '  return session.cart.items;', '}', '', 'export function countItems() {'] });
+  expect(top?.whyNotResolved).toBeUndefined();
 });
