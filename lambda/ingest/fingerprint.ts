@@ -2,7 +2,7 @@ import { sha256Hex } from '../domain/hash';
 import type { FilterReason } from '../issues/stored-event';
 import type { ResolvedFrame } from '../sourcemaps/frames';
 import { normalizeMessage } from './normalize-message';
-import { isExtensionFrame, isInAppFrame, normalizeFile, parseStackFrames } from './stack-frames';
+import { isExtensionFrame, isInAppFrame, normalizeFile, parseStackFrames } from '../issues/stack-frames';
 
 /**
  * The grouping rule of the ingest API (docs/report-issues.md): which issue

@@ -1,4 +1,4 @@
-import { parseStackLocations } from '../ingest/stack-frames';
+import { parseStackLocations } from '../issues/stack-frames';
 import type { ResolvedFrame } from './frames';
 import type { SourceMapLoader } from './map-loader';
 import { refKey } from './map-refs';

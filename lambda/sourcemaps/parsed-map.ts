@@ -9,8 +9,8 @@ import type { StoredMap } from './ports';
  * the `mappings` text: a map whose estimate exceeds the cache's bound is refused without ever being decoded.
  */
 
-/** Heap bytes per byte of `mappings` once decoded: 72 MB for 5.0 MB measured, rounded up. */
-export const PARSED_BYTES_PER_MAPPING_BYTE = 15;
+/** Heap bytes per byte of `mappings` once decoded: 70.8 MB held for a 5.0 MB map (bench/source-maps.md), rounded up. */
+export const PARSED_BYTES_PER_MAPPING_BYTE = 16;
 /** Heap bytes per line of the generated file (each `;` becomes an array): what makes `;;;;…` costly. */
 export const PARSED_BYTES_PER_LINE = 48;
 /** Heap bytes per byte of the rest (names, sources, sourcesContent as UTF-16 strings). */

@@ -5,7 +5,7 @@
  *                      "    at async fn (…)", "    at new Cls (…)", "    at fn (eval at …, <anonymous>:1:2)"
  *   Firefox, Safari:   "fn@https://h/app.js:1:2", "@https://h/app.js:1:2", "fn@[native code]"
  * Lines of neither shape (the "TypeError: x" head V8 writes first) are
- * skipped. Pure: the fingerprint rule (fingerprint.ts) and its tests use it.
+ * skipped. Pure: the fingerprint rule (lambda/ingest/fingerprint.ts), the source-map resolver (lambda/sourcemaps) and their tests use it.
  */
 
 export interface StackFrame {
