@@ -46,7 +46,7 @@ export interface ResolvedFrame {
 /** Frames resolved per event at most: deeper ones are the framework's and never group. */
 export const MAX_RESOLVED_FRAMES = 50;
 
-/** The path a build without debug ids is keyed by (SOURCEMAPS-CONTRACT.md): the URL's pathname as `~/…`, no origin, query or fragment. */
+/** The path a build without debug ids is keyed by (docs/source-maps.md): the URL's pathname as `~/…`, no origin, query or fragment. */
 export function releasePathOf(url: string): string | undefined {
   const match = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*([^?#]*)/i.exec(url);
   if (!match) return undefined;

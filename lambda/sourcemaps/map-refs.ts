@@ -2,7 +2,7 @@ import type { MapRef } from './ports';
 import { releasePathOf, type UnresolvedReason } from './frames';
 
 /**
- * Which stored map a frame's script asks for (SOURCEMAPS-CONTRACT.md): by the debug id the page registered for
+ * Which stored map a frame's script asks for (docs/source-maps.md): by the debug id the page registered for
  * the script's URL (the URL as written, then without its query and fragment: a cache-busting `?v=` must not lose
  * the id); without one, by the event's release and the URL's path. Pure.
  */

@@ -10,7 +10,7 @@ import { debugIdSnippet } from '../../lambda/sourcemaps/debug-id-snippet';
 /**
  * A real app with the bug of issue 41 (`session.cart.items` read on a missing cart), built minified with the
  * repository's esbuild, twice: the second build adds an unrelated function, which makes the minifier name the
- * functions of the bug differently. Each build is injected as `sourcemaps inject` does it (SOURCEMAPS-CONTRACT.md:
+ * functions of the bug differently. Each build is injected as `sourcemaps inject` does it (docs/source-maps.md:
  * the registration line on top, `//# debugId=` at the end, the map's lines shifted by one and its debugId set).
  */
 
@@ -72,7 +72,7 @@ export function debugIdOf(content: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${((parseInt(hex[16] as string, 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-/** Injects a built script and its map as `sourcemaps inject` does (SOURCEMAPS-CONTRACT.md). */
+/** Injects a built script and its map as `sourcemaps inject` does (docs/source-maps.md). */
 export function inject(code: string, map: string): { code: string; map: string; debugId: string } {
   const debugId = debugIdOf(code);
   const json = JSON.parse(map) as { mappings: string } & Record<string, unknown>;
