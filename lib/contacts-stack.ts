@@ -14,8 +14,6 @@ import { OUTPUTS } from './outputs';
 import { ContactsTables } from './tables';
 import { Tally } from './tally';
 
-export { OUTPUTS };
-
 /** The deploy options (lib/deploy-options.ts), each optional: defaults fill the rest. */
 export interface ContactsStackProps extends StackProps, Partial<DeployOptions> {}
 

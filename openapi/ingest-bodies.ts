@@ -1,8 +1,9 @@
 import * as z from 'zod/mini';
 import { charCount } from '../lambda/domain/clip';
-import { cleanText, type TextLines } from '../lambda/ingest/free-text';
+import { cleanText, type TextLines } from '../lambda/domain/free-text';
 import { EVENT_TEXT, FEATURE_REQUEST_TEXT, MAX_DEBUG_IDS, MAX_FINGERPRINT_PARTS, MAX_TAGS } from '../lambda/ingest/limits';
-import { EVENT_TYPES, ISO_TIME, quote, UUID, type EventType } from '../lambda/ingest/payloads';
+import { ISO_TIME, quote, UUID } from '../lambda/ingest/payloads';
+import { EVENT_TYPES, type EventType } from '../lambda/issues/stored-event';
 
 /**
  * The ingest API's bodies as zod schemas, for the OpenAPI document only

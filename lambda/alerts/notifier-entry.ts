@@ -2,7 +2,7 @@ import { loggerFromEnv } from '../observability/logger';
 import { NOTIFIER_SERVICE_NAME } from '../observability/names';
 import { createDocumentClient, dynamoConfigFromEnv } from '../store/dynamo-client';
 import { tableNamesFromEnv } from '../store/schema';
-import { imagesOf } from '../store/reports/stream-images';
+import { issueChangeOf } from '../store/reports/stream-images';
 import { alertStoreOf, linkBaseFromEnv, platformTopicFromEnv, sqsQueueFromEnv } from './alerts-wiring';
 import { createNotifierHandler } from './notifier';
 
@@ -14,6 +14,6 @@ export const handler = createNotifierHandler(
     topic: platformTopicFromEnv(),
     linkBase: linkBaseFromEnv(),
   },
-  imagesOf,
+  issueChangeOf,
   loggerFromEnv(process.env, NOTIFIER_SERVICE_NAME),
 );

@@ -4,6 +4,10 @@
  * receiver it does not control, so its title is sent with e-mail addresses,
  * IP addresses and long digit runs (phone, card or account numbers) replaced
  * (docs/alerts.md#the-payload). The control room still shows the title whole.
+ * The title was already scrubbed at ingest (lambda/ingest/scrub/: cards,
+ * tokens, keys, emails… are markers by then); this second pass is the
+ * payload's own, stricter rule: it also takes IP addresses and any long
+ * digit run, which a stored report keeps.
  */
 const EMAIL = /[^\s@<>()"',;]+@[^\s@<>()"',;]+\.[^\s@<>()"',;]+/g;
 const IPV4 = /\b\d{1,3}(?:\.\d{1,3}){3}\b/g;

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { clearableField, type ClearableField } from '../domain/cleared';
-import { encodeCursor } from '../enrichment/cursor';
+import { contactCursor } from '../domain/cursor';
 import type { StoredContact } from '../enrichment/ports';
 import { csvHeader, EXPORT_FORMATS, exportRow } from './export-format';
 import { companyId, contactId, cursor, factoryId, limit } from './fields';
@@ -8,6 +8,8 @@ import { ControlError, operation, withCursor } from './operation';
 import type { Page } from './ports';
 import { runClear } from './run-clear';
 import { companyView, controlView, type ControlContact } from './view';
+import type { ExportFormat } from './export-format';
+import type { Company, PassMarker } from './ports';
 
 /** Page sizes: lists answer at most LIST_MAX, an export page at most EXPORT_MAX (both also bounded in bytes). */
 export const LIST_DEFAULT = 100;
@@ -53,7 +55,7 @@ function withinBudget<T>(factoryId: string, page: Page<T>, size: (item: T) => nu
   for (const item of page.items) {
     used += size(item);
     if (used > ANSWER_BUDGET_BYTES && items.length > 0) {
-      return { items, next: encodeCursor(factoryId, keyOf(items[items.length - 1] as T)) };
+      return { items, next: contactCursor.encode(factoryId, keyOf(items[items.length - 1] as T)) };
     }
     items.push(item);
   }
@@ -180,3 +182,33 @@ export const CONTACT_OPERATIONS = {
     },
   }),
 };
+
+// What these operations answer (200), as the control room's pages read it: ./answers.ts names them per operation.
+/** contacts.list and companies.contacts: a page of contacts in id order. */
+export interface ContactListAnswer {
+  contacts: ControlContact[];
+  cursor?: string;
+}
+export interface ContactShowAnswer {
+  contact: ControlContact;
+  /** The linked company, when the contact has one and it is found. */
+  company?: Company;
+  passes: PassMarker[];
+}
+export interface ContactExportAnswer {
+  format: ExportFormat;
+  count: number;
+  /** The page's rows (and on the first CSV page, the header), to be written as they are. */
+  data: string;
+  cursor?: string;
+}
+export interface ContactClearAnswer {
+  contact: ControlContact;
+  cleared: ClearableField[];
+  alreadyEmpty: ClearableField[];
+  changed: ClearableField[];
+}
+export interface CompanyListAnswer {
+  companies: Company[];
+  cursor?: string;
+}

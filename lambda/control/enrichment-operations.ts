@@ -4,6 +4,9 @@ import { runBulk } from '../enrichment/run-bulk';
 import { runPass } from '../enrichment/run-pass';
 import { contactId, cursor, factoryId, upTo } from './fields';
 import { operation } from './operation';
+import type { UsageRecord } from '../enrichment/ports';
+import type { BulkResult } from '../enrichment/run-bulk';
+import type { PassResult } from '../enrichment/run-pass';
 
 /** The most pages (of 100 contacts) one bulk call may be asked to take. */
 export const BULK_PAGES_MAX = 1000;
@@ -47,3 +50,14 @@ export const ENRICHMENT_OPERATIONS = {
     run: async ({ factoryId }, { deps }) => ({ body: { factoryId, periods: await deps.enrichment.store.usage(factoryId) }, audit: {} }),
   }),
 };
+
+// What these operations answer (200), as the control room's pages read it: ./answers.ts names them per operation.
+export type RefreshAnswer = PassResult;
+export type BulkAnswer = BulkResult & {
+  /** The share of the factory behind the run's cursor, 0 to 1. */
+  progress: number;
+};
+export interface UsageAnswer {
+  factoryId: string;
+  periods: UsageRecord[];
+}

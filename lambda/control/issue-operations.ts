@@ -5,6 +5,9 @@ import { issueTrend } from '../issues/trend';
 import { cursor, factoryId, issueId, limit } from './fields';
 import { ControlError, operation, withCursor } from './operation';
 import type { ControlDependencies } from './ports';
+import type { EventView } from '../issues/stored-event';
+import type { FilteredCounts } from '../issues/issue';
+import type { IssueTrend } from '../issues/trend';
 import { withDisplayFrames } from './event-frames';
 
 /** Issues per list, and an issue's latest events per page. */
@@ -107,3 +110,24 @@ export const ISSUE_OPERATIONS = {
   'issues.ignore': setStatus('ignored'),
   'issues.reopen': setStatus('open'),
 };
+
+// What these operations answer (200), as the control room's pages read it: ./answers.ts names them per operation.
+export type IssueListItem = ReturnType<typeof issueView>;
+export interface IssueListAnswer {
+  issues: IssueListItem[];
+  filtered: FilteredCounts['counts'];
+  cursor?: string;
+  /** By events or visitors, or with a search: how many issues were read, and whether that was all of them. */
+  scanned?: number;
+  complete?: boolean;
+}
+export interface IssueShowAnswer {
+  issue: IssueListItem;
+  trend: IssueTrend;
+  events: EventView[];
+}
+/** issues.resolve, issues.ignore, issues.reopen. */
+export interface IssueStatusAnswer {
+  issue: IssueListItem;
+  previousStatus: IssueStatus;
+}

@@ -13,7 +13,10 @@ import { charCount, clip } from './clip';
  * 3. A single-line field (a name, a title) turns each run of TAB, CR, LF,
  *    U+2028 and U+2029 into one space; a multi-line field (a message, a stack
  *    trace) keeps them as sent.
- * 4. The result is trimmed, then clipped to `max` code points (and a space
+ * 4. A caller's `scrub` (the ingest API's: lambda/ingest/scrub/) replaces
+ *    secrets in the cleaned text, before it is clipped: a secret cut in half
+ *    by the clip would no longer look like one to a rule.
+ * 5. The result is trimmed, then clipped to `max` code points (and a space
  *    the cut leaves at the end dropped).
  *
  * An empty result means the field was blank; whether that counts as omitted
@@ -27,6 +30,8 @@ export interface TextRule {
   lines: TextLines;
   /** At most this many code points are kept. */
   max: number;
+  /** Applied to the cleaned text before it is trimmed and clipped (step 4). */
+  scrub?: (text: string) => string;
 }
 
 export type TextCheck = { ok: true; text: string } | { ok: false; problem: string };
@@ -48,6 +53,7 @@ export function cleanText(value: string, rule: TextRule): TextCheck {
   }
   let text = value.replace(CONTROLS, '');
   if (rule.lines === 'single-line') text = text.replace(LINE_BREAKS, ' ');
+  if (rule.scrub) text = rule.scrub(text);
   // Trimmed again after clipping, so a cut never leaves a space at the end.
   return { ok: true, text: clip(text.trim(), rule.max).trimEnd() };
 }

@@ -7,8 +7,6 @@ import type { RatePolicy } from '../domain/rate-limit';
  */
 export const INGEST_BODY_LIMIT_BYTES = 64 * 1024;
 export const MAX_EVENTS_PER_REQUEST = 20;
-// Rules of issuing publishable keys, shared with key management (the keys command and the control room).
-export { DEFAULT_PUBLISHABLE_RATE_LIMIT, MAX_ORIGINS_PER_KEY } from '../domain/limits';
 /** Days an event or feature request is kept before DynamoDB's TTL removes it (a deploy option). */
 export const DEFAULT_REPORT_RETENTION_DAYS = 90;
 export const MAX_TAGS = 50;

@@ -1,16 +1,22 @@
 import { charCount } from '../domain/clip';
 import type { Reading } from '../domain/reading';
-import { cleanText, type TextLines } from './free-text';
+import { cleanText, type TextLines } from '../domain/free-text';
+import { EVENT_TYPES, type EventType, type IngestEvent } from '../issues/stored-event';
 import { EVENT_TEXT, FEATURE_REQUEST_TEXT, MAX_DEBUG_IDS, MAX_FINGERPRINT_PARTS, MAX_TAGS } from './limits';
+import type { ScrubCounts } from './scrub/rule';
+import { Scrubber } from './scrub/scrubber';
 
 /**
  * The bodies of the ingest API (docs/ingest-api.md#bodies): each reader
  * checks one event or one feature request and turns it into what is stored.
  * Unknown fields are dropped; `null` counts as omitted for every optional
  * field (what a browser SDK sends for "not set"); free text goes through the
- * one free-text rule (free-text.ts) and is clipped, never refused for
+ * one free-text rule (../domain/free-text.ts) and is clipped, never refused for
  * length; a field of the wrong type is a problem (422), and every problem of
- * a body is listed, in field order.
+ * a body is listed, in field order. Every free-text field but the reporter's
+ * is scrubbed (scrub/: card numbers, tokens, keys, emails… replaced by a
+ * marker) as it is cleaned, before it is clipped and before anything groups
+ * or stores it; what was replaced is counted on the report (`scrubbed`).
  *
  * Written by hand rather than with zod, which the contacts function keeps:
  * zod was 19.5 KB of the ingest function's asset (docs/performance.md#asset-sizes).
@@ -19,26 +25,6 @@ import { EVENT_TEXT, FEATURE_REQUEST_TEXT, MAX_DEBUG_IDS, MAX_FINGERPRINT_PARTS,
  * test/rules/ingest-payloads-agree.test.ts.
  */
 
-export const EVENT_TYPES = ['error', 'bug_report', 'message'] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
-
-/** A validated event: what is stored, besides what the server adds. */
-export interface IngestEvent {
-  /** Lowercase: case never makes a second copy. */
-  eventId: string;
-  type: EventType;
-  /** ISO 8601 UTC. */
-  timestamp?: string;
-  message?: string;
-  exception?: { type?: string; value?: string; stack?: string };
-  pageUrl?: string;
-  release?: string;
-  tags?: Record<string, string>;
-  reporter?: { email?: string; name?: string };
-  fingerprint?: string[];
-  /** Script URL → debug id (lowercase UUID) of the scripts in its stack, as the browser SDK found them (docs/source-maps.md). */
-  debugIds?: Record<string, string>;
-}
 
 /** A validated feature request, besides what the server adds. */
 export interface FeatureRequestInput {
@@ -48,13 +34,21 @@ export interface FeatureRequestInput {
   category?: string;
   pageUrl?: string;
   reporter?: { email?: string; name?: string };
+  /** Values the scrubber replaced, per rule; absent when none. */
+  scrubbed?: ScrubCounts;
+}
+
+/** What the readers of one body share: the problems found so far, and the body's scrubber. */
+interface BodyReading {
+  problems: string[];
+  scrubber: Scrubber;
 }
 
 /**
  * One field's reader: its value as stored (undefined when omitted), or a
  * problem pushed onto `problems`; the value is then never used.
  */
-type FieldReader<T> = (value: unknown, problems: string[]) => T | undefined;
+type FieldReader<T> = (value: unknown, body: BodyReading) => T | undefined;
 
 /** 8-4-4-4-12 hex digits, any version: what crypto.randomUUID() and every UUID library write. */
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -83,21 +77,27 @@ function present<T extends object>(fields: T): T {
 
 /**
  * A body that must be a JSON object, read field by field by `read` (which
- * lists what is wrong on `problems`): its fields as stored, or every problem.
+ * lists what is wrong on `problems`): its fields as stored, with what its
+ * scrubber replaced, or every problem.
  */
-function readObject<T extends object>(raw: unknown, notAnObject: string, read: (body: Record<string, unknown>, problems: string[]) => T): Reading<T> {
+function readObject<T extends { scrubbed?: ScrubCounts }>(raw: unknown, notAnObject: string, read: (fields: Record<string, unknown>, body: BodyReading) => T): Reading<T> {
   if (!isObject(raw)) return { ok: false, problems: [notAnObject] };
-  const problems: string[] = [];
-  const value = present(read(raw, problems));
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, value };
+  const body: BodyReading = { problems: [], scrubber: new Scrubber() };
+  const value = present(read(raw, body));
+  const scrubbed = body.scrubber.replaced;
+  if (scrubbed) value.scrubbed = scrubbed;
+  return body.problems.length > 0 ? { ok: false, problems: body.problems } : { ok: true, value };
 }
 
-/** A free-text field: optional (null, blank and missing are omitted), cleaned and clipped. */
-function text(field: string, max: number, lines: TextLines = 'single-line'): FieldReader<string> {
-  return (value, problems) => {
+/** Whether a free-text field is scrubbed: all are but the reporter's, where a person's identity belongs. */
+type Scrubbing = 'scrubbed' | 'kept';
+
+/** A free-text field: optional (null, blank and missing are omitted), cleaned, scrubbed and clipped. */
+function text(field: string, max: number, lines: TextLines = 'single-line', scrubbing: Scrubbing = 'scrubbed'): FieldReader<string> {
+  return (value, { problems, scrubber }) => {
     if (omitted(value)) return undefined;
     if (typeof value !== 'string') return refuse(problems, `${field} must be a string`);
-    const checked = cleanText(value, { field, lines, max });
+    const checked = cleanText(value, { field, lines, max, ...(scrubbing === 'scrubbed' ? { scrub: (cleaned) => scrubber.text(cleaned) } : {}) });
     if (!checked.ok) return refuse(problems, checked.problem);
     return checked.text === '' ? undefined : checked.text;
   };
@@ -105,7 +105,7 @@ function text(field: string, max: number, lines: TextLines = 'single-line'): Fie
 
 /** A required UUID: the idempotency key. Stored lowercase, so case never makes a second copy. */
 function uuid(field: string): FieldReader<string> {
-  return (value, problems) => {
+  return (value, { problems }) => {
     if (omitted(value)) return refuse(problems, `${field} is required (a UUID)`);
     if (typeof value !== 'string') return refuse(problems, `${field} must be a string`);
     const trimmed = value.trim();
@@ -116,19 +116,20 @@ function uuid(field: string): FieldReader<string> {
 
 /** An optional object of free-text fields; undefined when every field is omitted. */
 function textObject<Key extends string>(field: string, shape: Record<Key, FieldReader<string>>): FieldReader<{ [K in Key]?: string }> {
-  return (value, problems) => {
+  return (value, body) => {
     if (omitted(value)) return undefined;
-    if (!isObject(value)) return refuse(problems, `${field} must be an object`);
+    if (!isObject(value)) return refuse(body.problems, `${field} must be an object`);
     const read: { [K in Key]?: string } = {};
-    for (const key of Object.keys(shape) as Key[]) read[key] = shape[key](value[key], problems);
+    for (const key of Object.keys(shape) as Key[]) read[key] = shape[key](value[key], body);
     present(read);
     return Object.keys(read).length === 0 ? undefined : read;
   };
 }
 
+/** Who sent the report, as they gave it: identity belongs here, so it is not scrubbed. */
 const reporter = textObject('reporter', {
-  email: text('reporter.email', EVENT_TEXT.reporterEmail),
-  name: text('reporter.name', EVENT_TEXT.reporterName),
+  email: text('reporter.email', EVENT_TEXT.reporterEmail, 'single-line', 'kept'),
+  name: text('reporter.name', EVENT_TEXT.reporterName, 'single-line', 'kept'),
 });
 
 const exception = textObject('exception', {
@@ -138,7 +139,7 @@ const exception = textObject('exception', {
 });
 
 /** `type`: one of EVENT_TYPES; `error` when omitted. */
-const eventType: FieldReader<EventType> = (value, problems) => {
+const eventType: FieldReader<EventType> = (value, { problems }) => {
   if (omitted(value)) return 'error';
   if (typeof value !== 'string') return refuse(problems, 'type must be a string');
   if ((EVENT_TYPES as readonly string[]).includes(value)) return value as EventType;
@@ -146,7 +147,7 @@ const eventType: FieldReader<EventType> = (value, problems) => {
 };
 
 /** `timestamp`: the browser's clock, stored as ISO 8601 UTC; blank is omitted. */
-const timestamp: FieldReader<string> = (value, problems) => {
+const timestamp: FieldReader<string> = (value, { problems }) => {
   if (omitted(value)) return undefined;
   if (typeof value !== 'string') return refuse(problems, 'timestamp must be a string');
   const trimmed = value.trim();
@@ -161,16 +162,18 @@ const timestamp: FieldReader<string> = (value, problems) => {
  * More entries, or a value that is not a string, is a problem. A tag named
  * "__proto__" is dropped (as zod dropped it), so no reader of the stored
  * event can meet it as a prototype; the rest are built with
- * Object.fromEntries, where every key is a plain key.
+ * Object.fromEntries, where every key is a plain key. Names and values are
+ * scrubbed; the value of a tag named like a credential (`authToken`) is
+ * replaced whole.
  */
-const tags: FieldReader<Record<string, string>> = (value, problems) => {
+const tags: FieldReader<Record<string, string>> = (value, { problems, scrubber }) => {
   if (omitted(value)) return undefined;
   if (!isObject(value)) return refuse(problems, 'tags must be an object of strings, like {"plan": "pro"}');
   const entries = Object.entries(value).filter(([key]) => key !== '__proto__');
   if (entries.length > MAX_TAGS) return refuse(problems, `tags has ${entries.length} entries: at most ${MAX_TAGS}`);
   const kept: [string, string][] = [];
   for (const [rawKey, rawValue] of entries) {
-    const name = cleanText(rawKey, { field: 'a tag name', lines: 'single-line', max: EVENT_TEXT.tagKey });
+    const name = cleanText(rawKey, { field: 'a tag name', lines: 'single-line', max: EVENT_TEXT.tagKey, scrub: (cleaned) => scrubber.text(cleaned) });
     if (!name.ok) {
       problems.push(name.problem);
       continue;
@@ -180,7 +183,7 @@ const tags: FieldReader<Record<string, string>> = (value, problems) => {
       problems.push(`${field} must be a string`);
       continue;
     }
-    const checked = cleanText(rawValue, { field, lines: 'single-line', max: EVENT_TEXT.tagValue });
+    const checked = cleanText(rawValue, { field, lines: 'single-line', max: EVENT_TEXT.tagValue, scrub: (cleaned) => scrubber.tagValue(name.text, cleaned) });
     if (!checked.ok) problems.push(checked.problem);
     else if (name.text !== '') kept.push([name.text, checked.text]);
   }
@@ -190,8 +193,10 @@ const tags: FieldReader<Record<string, string>> = (value, problems) => {
 /**
  * `fingerprint`: 1 to 10 strings (each cleaned and clipped to 200) that
  * decide the event's issue instead of the server's rule (fingerprint.ts).
+ * Scrubbed like the rest: a page that puts a user's token in its fingerprint
+ * groups by the marker.
  */
-const fingerprint: FieldReader<string[]> = (value, problems) => {
+const fingerprint: FieldReader<string[]> = (value, { problems, scrubber }) => {
   if (omitted(value)) return undefined;
   if (!Array.isArray(value)) return refuse(problems, 'fingerprint must be an array of strings, like ["checkout", "card declined"]');
   if (value.length < 1 || value.length > MAX_FINGERPRINT_PARTS) {
@@ -199,7 +204,10 @@ const fingerprint: FieldReader<string[]> = (value, problems) => {
   }
   const parts: string[] = [];
   for (const [index, part] of (value as unknown[]).entries()) {
-    const checked = typeof part === 'string' ? cleanText(part, { field: `fingerprint[${index}]`, lines: 'single-line', max: EVENT_TEXT.fingerprintPart }) : undefined;
+    const checked =
+      typeof part === 'string'
+        ? cleanText(part, { field: `fingerprint[${index}]`, lines: 'single-line', max: EVENT_TEXT.fingerprintPart, scrub: (cleaned) => scrubber.text(cleaned) })
+        : undefined;
     if (!checked?.ok) return refuse(problems, checked ? checked.problem : `fingerprint[${index}] must be a string`);
     parts.push(checked.text);
   }
@@ -207,19 +215,19 @@ const fingerprint: FieldReader<string[]> = (value, problems) => {
 };
 
 /**
- * `debugIds`: script URL → debug id, at most 20 entries; URLs cleaned and
- * clipped as pageUrl, ids UUIDs stored lowercase. More entries, or an id
- * that is not a UUID, is a problem; a URL named "__proto__" or blank is
- * dropped (as tags).
+ * `debugIds`: script URL → debug id, at most 20 entries; URLs cleaned,
+ * scrubbed (as the stack they name is) and clipped as pageUrl, ids UUIDs
+ * stored lowercase. More entries, or an id that is not a UUID, is a problem;
+ * a URL named "__proto__" or blank is dropped (as tags).
  */
-const debugIds: FieldReader<Record<string, string>> = (value, problems) => {
+const debugIds: FieldReader<Record<string, string>> = (value, { problems, scrubber }) => {
   if (omitted(value)) return undefined;
   if (!isObject(value)) return refuse(problems, 'debugIds must be an object of script URL to debug id, like {"https://shop.example.com/app.js": "<uuid>"}');
   const entries = Object.entries(value).filter(([key]) => key !== '__proto__');
   if (entries.length > MAX_DEBUG_IDS) return refuse(problems, `debugIds has ${entries.length} entries: at most ${MAX_DEBUG_IDS}`);
   const kept: [string, string][] = [];
   for (const [rawKey, rawValue] of entries) {
-    const url = cleanText(rawKey, { field: 'a debugIds URL', lines: 'single-line', max: EVENT_TEXT.pageUrl });
+    const url = cleanText(rawKey, { field: 'a debugIds URL', lines: 'single-line', max: EVENT_TEXT.pageUrl, scrub: (cleaned) => scrubber.text(cleaned) });
     if (!url.ok) {
       problems.push(url.problem);
       continue;
@@ -238,32 +246,32 @@ const release = text('release', EVENT_TEXT.release);
 
 /** One event of `POST /ingest/v1/events` (the envelope is receive-events.ts's). */
 export function readEvent(raw: unknown): Reading<IngestEvent> {
-  return readObject(raw, 'an event must be a JSON object, like {"eventId": "…", "message": "…"}', (body, problems) => {
+  return readObject(raw, 'an event must be a JSON object, like {"eventId": "…", "message": "…"}', (fields, body) => {
     // In the order the problems are listed.
     const event: IngestEvent = {
-      eventId: eventId(body.eventId, problems) as string,
-      type: eventType(body.type, problems) as EventType,
-      timestamp: timestamp(body.timestamp, problems),
-      message: message(body.message, problems),
-      exception: exception(body.exception, problems),
-      pageUrl: pageUrl(body.pageUrl, problems),
-      release: release(body.release, problems),
-      tags: tags(body.tags, problems),
-      reporter: reporter(body.reporter, problems),
-      fingerprint: fingerprint(body.fingerprint, problems),
-      debugIds: debugIds(body.debugIds, problems),
+      eventId: eventId(fields.eventId, body) as string,
+      type: eventType(fields.type, body) as EventType,
+      timestamp: timestamp(fields.timestamp, body),
+      message: message(fields.message, body),
+      exception: exception(fields.exception, body),
+      pageUrl: pageUrl(fields.pageUrl, body),
+      release: release(fields.release, body),
+      tags: tags(fields.tags, body),
+      reporter: reporter(fields.reporter, body),
+      fingerprint: fingerprint(fields.fingerprint, body),
+      debugIds: debugIds(fields.debugIds, body),
     };
     // Asked only of an event whose fields are all valid: it would repeat a field's own problem.
-    if (problems.length === 0 && event.message === undefined && event.exception === undefined) problems.push('an event needs a message or an exception');
+    if (body.problems.length === 0 && event.message === undefined && event.exception === undefined) body.problems.push('an event needs a message or an exception');
     return event;
   });
 }
 
 /** `title`: required, 3 to 140 characters after trimming; longer is clipped. */
-const title: FieldReader<string> = (value, problems) => {
+const title: FieldReader<string> = (value, { problems, scrubber }) => {
   if (omitted(value)) return refuse(problems, 'title is required');
   if (typeof value !== 'string') return refuse(problems, 'title must be a string');
-  const checked = cleanText(value, { field: 'title', lines: 'single-line', max: FEATURE_REQUEST_TEXT.title });
+  const checked = cleanText(value, { field: 'title', lines: 'single-line', max: FEATURE_REQUEST_TEXT.title, scrub: (cleaned) => scrubber.text(cleaned) });
   if (!checked.ok) return refuse(problems, checked.problem);
   if (charCount(checked.text) >= FEATURE_REQUEST_TEXT.titleMin) return checked.text;
   return refuse(problems, `title must have at least ${FEATURE_REQUEST_TEXT.titleMin} characters after trimming (got ${quote(checked.text)})`);
@@ -275,12 +283,12 @@ const category = text('category', FEATURE_REQUEST_TEXT.category);
 
 /** The body of `POST /ingest/v1/feature-requests`. */
 export function readFeatureRequest(raw: unknown): Reading<FeatureRequestInput> {
-  return readObject(raw, 'Request body must be a JSON object, like {"requestId": "…", "title": "Dark mode"}', (body, problems) => ({
-    requestId: requestId(body.requestId, problems) as string,
-    title: title(body.title, problems) as string,
-    description: description(body.description, problems),
-    category: category(body.category, problems),
-    pageUrl: pageUrl(body.pageUrl, problems),
-    reporter: reporter(body.reporter, problems),
+  return readObject(raw, 'Request body must be a JSON object, like {"requestId": "…", "title": "Dark mode"}', (fields, body): FeatureRequestInput => ({
+    requestId: requestId(fields.requestId, body) as string,
+    title: title(fields.title, body) as string,
+    description: description(fields.description, body),
+    category: category(fields.category, body),
+    pageUrl: pageUrl(fields.pageUrl, body),
+    reporter: reporter(fields.reporter, body),
   }));
 }

@@ -3,8 +3,10 @@ import type { ReceiptFields, StoredEvent } from '../issues/stored-event';
 import { InvalidReportError, KeyRevokedError, LimitedError } from './errors';
 import { groupEvent, issueIdOf } from './fingerprint';
 import { MAX_EVENTS_PER_REQUEST } from './limits';
-import { isObject, readEvent, type IngestEvent } from './payloads';
+import type { IngestEvent } from '../issues/stored-event';
+import { isObject, readEvent } from './payloads';
 import type { Admission, FrameResolver, IngestKeyAuthorizer, IssueLimiter, PublishableKey, ReportStore } from './ports';
+import type { ScrubCounts } from './scrub/rule';
 
 /** The answer to `POST /ingest/v1/events` (202). */
 export interface EventsReceipt {
@@ -13,8 +15,8 @@ export interface EventsReceipt {
   rejected: { index: number; error: string }[];
 }
 
-/** The receipt and, for the log line and metrics only, how many of the accepted were filtered. */
-export type EventsOutcome = EventsReceipt & { filtered: number };
+/** The receipt and, for the log line and metrics only, how many of the accepted were filtered, and what the scrubber replaced in them. */
+export type EventsOutcome = EventsReceipt & { filtered: number; scrubbed: ScrubCounts };
 
 /** What the server adds to every event of one request: the write token is made per event from it. */
 export type RequestReceipt = Omit<ReceiptFields, 'writeToken'> & { requestToken: string };
@@ -48,6 +50,39 @@ export function withGrouping(event: StoredEvent): StoredEvent {
   return { ...event, issueId: issueIdOf(event.factoryId, grouping.fingerprint) };
 }
 
+/**
+ * Frames resolved through the factory's source maps (lambda/sourcemaps,
+ * docs/source-maps.md#resolving): after scrubbing (a map never sees a secret
+ * the page sent, and a resolved frame is never scrubbed into a marker),
+ * before grouping (an issue groups on the resolved frames). Per request: its
+ * events' maps are read side by side within the request's budget; a missing,
+ * slow, broken or oversized map never fails an event (its frames stay
+ * minified, each with why). Without a map store, frames stay as sent.
+ */
+export const resolveFrames = (deps: Pick<ReceiveDependencies, 'frames'>, events: StoredEvent[]): Promise<StoredEvent[]> =>
+  deps.frames ? deps.frames.resolve(events) : Promise.resolve(events);
+
+/**
+ * Each valid event's way to the limits and the store, in this order:
+ *   1. scrub: done as it is read (payloads.ts, scrub/): secrets become
+ *      markers in every free-text field before any text is clipped, grouped,
+ *      logged or stored, so a token in a message never splits an issue;
+ *   2. resolve: resolveFrames, above;
+ *   3. group: withGrouping, on the scrubbed (and resolved) text.
+ */
+export const prepareEvents = async (deps: Pick<ReceiveDependencies, 'frames'>, events: StoredEvent[]): Promise<StoredEvent[]> =>
+  (await resolveFrames(deps, events)).map(withGrouping);
+
+/** What the scrubber replaced in the events stored now, per rule. */
+function scrubbedIn(events: readonly StoredEvent[], outcomes: readonly string[]): ScrubCounts {
+  const total: ScrubCounts = {};
+  events.forEach((event, index) => {
+    if (outcomes[index] !== 'stored' || !event.scrubbed) return;
+    for (const [rule, count] of Object.entries(event.scrubbed) as [keyof ScrubCounts, number][]) total[rule] = (total[rule] ?? 0) + count;
+  });
+  return total;
+}
+
 /** What receiving events needs: the store, the per-issue limits and the key's limit. */
 export interface ReceiveDependencies {
   reports: ReportStore;
@@ -56,9 +91,6 @@ export interface ReceiveDependencies {
   /** Source maps to resolve frames with (docs/source-maps.md); without, frames stay as sent. */
   frames?: FrameResolver;
 }
-
-/** Step: each event's frames through its source maps, within the request's budget (never fails an event). */
-const resolveFrames = (deps: ReceiveDependencies, events: StoredEvent[]): Promise<StoredEvent[]> => (deps.frames ? deps.frames.resolve(events) : Promise.resolve(events));
 
 /** The key a request came with (checked: active, its origin allowed). */
 export interface Sender {
@@ -118,6 +150,7 @@ export async function receiveEvents(deps: ReceiveDependencies, body: unknown, re
   const rejected: EventsReceipt['rejected'] = [];
   const valid: StoredEvent[] = [];
   events.forEach((raw, index) => {
+    // Read, cleaned and scrubbed (step 1 of prepareEvents' order).
     const reading = readEvent(raw);
     if (reading.ok) valid.push(storedEvent(reading.value, receipt, index));
     else rejected.push({ index, error: reading.problems.join('; ') });
@@ -126,8 +159,7 @@ export async function receiveEvents(deps: ReceiveDependencies, body: unknown, re
     const reasons = rejected.map(({ index, error }) => `events[${index}]: ${error}`).join('; ');
     throw new InvalidReportError(`no valid event in this request: ${reasons}`, rejected.length);
   }
-  const resolved = await resolveFrames(deps, valid);
-  const { admitted, heldBack, retryAfterSeconds } = await admit(deps, resolved.map(withGrouping), sender, nowMs, log);
+  const { admitted, heldBack, retryAfterSeconds } = await admit(deps, await prepareEvents(deps, valid), sender, nowMs, log);
   const { outcomes, failure } = await deps.reports.putEvents(admitted, log);
   if (failure !== undefined) throw failure;
   const stored = outcomes.filter((outcome) => outcome === 'stored').length;
@@ -140,5 +172,5 @@ export async function receiveEvents(deps: ReceiveDependencies, body: unknown, re
     );
   }
   const filtered = admitted.filter((event, index) => event.filtered !== undefined && outcomes[index] === 'stored').length;
-  return { accepted: stored, duplicates: admitted.length - stored, rejected, filtered };
+  return { accepted: stored, duplicates: admitted.length - stored, rejected, filtered, scrubbed: scrubbedIn(admitted, outcomes) };
 }

@@ -1,8 +1,8 @@
 import { applyDelta } from '../issues/apply-delta';
 import { filteredDeltas, issueDeltas } from '../issues/deltas';
 import { byLastSeen, changeStatus, isExpired, issueAsOf, type FilteredCounts, type Issue, type IssueStatus, type IssueStore, type StatusChange } from '../issues/issue';
-import type { ListPosition } from '../issues/issue-list';
-import type { EventView, StoredEvent } from '../issues/stored-event';
+import type { ListPosition } from '../issues/issue';
+import { newestEventFirst, type EventView, type StoredEvent } from '../issues/stored-event';
 import type { EventOutcome, ReportStore, StoredFeatureRequest } from '../ingest/ports';
 import type { FilteredEvent, IssueEvent, PageBatch, SequencedEvent, TallyStore } from '../tally/ports';
 import { tallyBatch } from '../tally/tally-batch';
@@ -128,7 +128,7 @@ export class MemoryReportStore implements ReportStore, IssueStore, TallyStore {
   async issueEvents(factoryId: string, issueId: string, limit: number, nowMs: number): Promise<EventView[]> {
     return [...this.events.values()]
       .filter((event) => event.factoryId === factoryId && (this.countedIn.get(`${factoryId}#${event.eventId}`) ?? event.issueId) === issueId && event.expiresAt > Math.floor(nowMs / 1000))
-      .sort((a, b) => (a.receivedAt < b.receivedAt ? 1 : a.receivedAt > b.receivedAt ? -1 : 0))
+      .sort(newestEventFirst)
       .slice(0, limit)
       .map(({ writeToken: _writeToken, expiresAt: _expiresAt, ...view }) => view);
   }

@@ -72,5 +72,22 @@ export const METRIC = {
   exposedSecretKeys: 'ExposedSecretKeys',
 } as const;
 
+/**
+ * Ingest API, per request: values the scrubber replaced in the reports
+ * stored now, one metric per rule (docs/privacy.md#scrubbing), sent only by
+ * a request that replaced some. Keyed by the rule's name (lambda/ingest/scrub/rule.ts).
+ */
+export const SCRUBBED_METRIC = {
+  pem: 'ScrubbedPem',
+  jwt: 'ScrubbedJwt',
+  'service-key': 'ScrubbedServiceKey',
+  bearer: 'ScrubbedBearer',
+  'url-password': 'ScrubbedUrlPassword',
+  email: 'ScrubbedEmail',
+  iban: 'ScrubbedIban',
+  card: 'ScrubbedCard',
+  secret: 'ScrubbedSecret',
+} as const;
+
 /** The response header that carries the request id also written in the request's log line. */
 export const REQUEST_ID_HEADER = 'X-Request-Id';

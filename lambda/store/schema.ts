@@ -1,3 +1,6 @@
+import { CONTACT_ID_PREFIX } from '../domain/contact-id-digest';
+import type { ReportKind } from '../issues/stored-event';
+
 /**
  * Key schema of the tables: the one source for the CDK stack, the local
  * table creation and the code that reads and writes items.
@@ -59,16 +62,16 @@ export const REPORTS_BY_FEED = {
 /** An issue's events, newest first: event items only (an issue item keeps its id in its key, not in `issueId`). */
 export const REPORTS_BY_ISSUE = { indexName: 'byIssue', partitionKey: 'issueId', sortKey: 'receivedAt', include: ['expiresAt'] } as const;
 
-/** The two kinds of report the ingest API stores, and the feed (index partition) of each. */
-export type ReportKind = 'events' | 'feature-requests';
 export const eventKey = (factoryId: string, eventId: string): string => `event#${factoryId}#${eventId}`;
 export const featureRequestKey = (factoryId: string, requestId: string): string => `fr#${factoryId}#${requestId}`;
 export const visitorSaltKey = (day: string): string => `salt#${day}`;
 export const limiterKey = (keyId: string, addressHash: string): string => `limit#${keyId}#${addressHash}`;
 export const issueLimiterKey = (keyId: string, issueId: string): string => `ilimit#${keyId}#${issueId}`;
+/** The feed (byFeed index partition) of each kind of report. */
 export const feedOf = (factoryId: string, kind: ReportKind): string => `${factoryId}#${kind}`;
 
-export const CONTACT_SK_PREFIX = 'ct_';
+/** A contact's sort key is its id. */
+export const CONTACT_SK_PREFIX = CONTACT_ID_PREFIX;
 export const COMPANY_SK_PREFIX = 'company#';
 export const USAGE_SK_PREFIX = 'usage#';
 export const PASS_SK_PREFIX = 'pass#';

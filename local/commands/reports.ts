@@ -8,9 +8,9 @@
  * With no flags it works on the same store as `npm start`; add
  * --stack <name> [--region <region>] for a deployed stack.
  */
-import { EVENT_TYPES } from '../../lambda/ingest/payloads';
+import { EVENT_TYPES } from '../../lambda/issues/stored-event';
 import { readReports } from '../../lambda/store/reports/report-reader';
-import type { ReportKind } from '../../lambda/store/schema';
+import type { ReportKind } from '../../lambda/issues/stored-event';
 import { COMMON_OPTIONS, factoryIdArg, parseCommandLine, positiveIntArg, runCommand, UsageError } from '../cli';
 import { connectStore } from '../store';
 import { ISSUE_KINDS, ISSUE_USAGE, runIssueCommand, type IssueKind } from './report-issues';

@@ -9,7 +9,7 @@ import { DynamoEnrichmentStore } from '../../lambda/store/contacts/dynamo-enrich
 import type { PassWrite } from '../../lambda/enrichment/ports';
 import { mapWithConcurrency } from '../../lambda/enrichment/run-bulk';
 import { runPass } from '../../lambda/enrichment/run-pass';
-import { configuredSources } from '../../lambda/enrichment/sources';
+import { configuredSources } from '../../lambda/enrichment/sources/sources-wiring';
 import { enrichmentContext, referencePerson, uniqueEmail } from '../support/enrichment';
 import { newFactoryId, tables, testDoc } from '../support/local-api';
 import { SIZES } from './sizes';

@@ -64,6 +64,7 @@ describe('receiveEvents', () => {
       accepted: 1,
       duplicates: 0,
       filtered: 0,
+      scrubbed: {},
       rejected: [
         { index: 1, error: expect.stringMatching(/eventId must be a UUID.*; an event needs|eventId must be a UUID/) },
         { index: 2, error: expect.stringMatching(/type must be one of/) },

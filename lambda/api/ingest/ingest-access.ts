@@ -2,7 +2,7 @@ import { hashSecret } from '../../domain/api-key';
 import { clip } from '../../domain/clip';
 import { addressHash, clientNetwork } from '../../ingest/address';
 import { readIngestCredential, type IngestCredential } from '../../ingest/credentials';
-import { cleanText } from '../../ingest/free-text';
+import { cleanText } from '../../domain/free-text';
 import { EVENT_TEXT } from '../../ingest/limits';
 import { normalizeRequestOrigin, originAllowed } from '../../domain/origins';
 import type { AddressDecision, AddressLimiter, AddressLimitName, IngestKeyAuthorizer, PublishableKey, VisitorSalts } from '../../ingest/ports';

@@ -1,6 +1,7 @@
 import { InvalidReportError, KeyRevokedError, LimitedError } from '../../ingest/errors';
 import { receiveEvents, type ReceiveDependencies } from '../../ingest/receive-events';
 import { METRIC } from '../../observability/names';
+import { scrubbedLogField, scrubbedMetrics } from './scrubbed-metrics';
 import { apiError, json } from '../responses';
 import type { Operation } from '../pipeline';
 import { note, type RequestState } from '../request-state';
@@ -30,12 +31,14 @@ export function receiveEventsOperation(deps: ReceiveDependencies & { retentionDa
   return async ({ body, state }) => {
     try {
       const at = now();
-      const { filtered, ...receipt } = await receiveEvents(deps, body, receiptOf(state, at, deps.retentionDays), senderOf(state), at, state.calls);
-      note(state, { accepted: receipt.accepted, duplicates: receipt.duplicates, rejected: receipt.rejected.length, filtered }, {
+      const { filtered, scrubbed, ...receipt } = await receiveEvents(deps, body, receiptOf(state, at, deps.retentionDays), senderOf(state), at, state.calls);
+      const replaced = Object.keys(scrubbed).length > 0;
+      note(state, { accepted: receipt.accepted, duplicates: receipt.duplicates, rejected: receipt.rejected.length, filtered, ...(replaced ? { scrubbed: scrubbedLogField(scrubbed) } : {}) }, {
         [METRIC.eventsAccepted]: receipt.accepted,
         [METRIC.eventsDuplicate]: receipt.duplicates,
         [METRIC.eventsRejected]: receipt.rejected.length,
         [METRIC.eventsFiltered]: filtered,
+        ...scrubbedMetrics(scrubbed),
       });
       return json(202, receipt);
     } catch (error) {

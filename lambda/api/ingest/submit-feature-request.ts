@@ -8,6 +8,7 @@ import { CHALLENGE, REVOKED_INGEST_KEY } from './ingest-access';
 import type { Operation } from '../pipeline';
 import { note } from '../request-state';
 import { receiptOf } from './ingest-receipt';
+import { scrubbedLogField, scrubbedMetrics } from './scrubbed-metrics';
 import { limited, senderOf } from './receive-events';
 
 /**
@@ -32,7 +33,9 @@ export function submitFeatureRequestOperation(deps: {
       throw limited(state, new LimitedError(`Rate limit of ${key.rateLimit} requests per minute exceeded for this key: retry after ${admission.retryAfterSeconds} s.`, 'key', admission.retryAfterSeconds));
     }
     const result = await submitFeatureRequest(deps.reports, body, receiptOf(state, at, deps.retentionDays), state.calls);
-    note(state, { created: result.created }, result.created ? { [METRIC.featureRequestsCreated]: 1 } : undefined);
+    // What the scrubber replaced counts when the request is stored now, as for events.
+    const scrubbed = result.created ? body.scrubbed : undefined;
+    note(state, { created: result.created, ...(scrubbed ? { scrubbed: scrubbedLogField(scrubbed) } : {}) }, result.created ? { [METRIC.featureRequestsCreated]: 1, ...scrubbedMetrics(scrubbed ?? {}) } : undefined);
     return json(result.created ? 201 : 200, result);
   };
 }

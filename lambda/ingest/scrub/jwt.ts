@@ -1,0 +1,20 @@
+import { marker, type ScrubRule } from './rule';
+
+/**
+ * JSON Web Tokens: a base64url header that starts with `eyJ` (`{"`), a
+ * payload, and a signature (empty for `alg: none`). Anywhere: after
+ * "Bearer", in a URL, in a cookie. Two parts are enough (a token cut after
+ * its payload still carries who it was for).
+ */
+const JWT = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}(?:\.[A-Za-z0-9_-]*)?/g;
+
+export const jwtRule: ScrubRule = {
+  name: 'jwt',
+  apply: (text, replaced) =>
+    text.includes('eyJ')
+      ? text.replace(JWT, () => {
+          replaced();
+          return marker('jwt');
+        })
+      : text,
+};
