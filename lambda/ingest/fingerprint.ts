@@ -1,6 +1,6 @@
 import { sha256Hex } from '../domain/hash';
 import type { FilterReason } from '../issues/stored-event';
-import type { ResolvedFrame } from '../sourcemaps/frames';
+import type { ResolvedFrame } from '../issues/resolved-frames';
 import { normalizeMessage } from './normalize-message';
 import { isExtensionFrame, isInAppFrame, normalizeFile, parseStackFrames } from '../issues/stack-frames';
 

@@ -1,5 +1,5 @@
 import { descending } from '../domain/descending';
-import type { ResolvedFrame } from '../sourcemaps/frames';
+import type { ResolvedFrame } from './resolved-frames';
 
 /**
  * An event as the reports table keeps it: what the page sent (as validated
@@ -81,7 +81,7 @@ export interface StoredEvent extends ReceiptFields, IngestEvent {
   filtered?: FilterReason;
   /**
    * Its stack's frames as the source maps resolved them at ingest, or why each was not
-   * (lambda/sourcemaps/frames.ts); absent without a stack, or when received before maps were resolved.
+   * (lambda/issues/resolved-frames.ts); absent without a stack, or when received before maps were resolved.
    */
   frames?: ResolvedFrame[];
 }

@@ -1,5 +1,5 @@
 import { withResolvedFrames } from './event-frames';
-import { releasePathOf, whyNotResolved, type ResolvedFrame } from './frames';
+import { releasePathOf, whyNotResolved, type ResolvedFrame } from '../issues/resolved-frames';
 import type { SourceMapLoader } from './map-loader';
 import { contextAround } from './resolve-frames';
 

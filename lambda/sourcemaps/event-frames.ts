@@ -1,5 +1,5 @@
 import { parseStackLocations } from '../issues/stack-frames';
-import type { ResolvedFrame } from './frames';
+import type { ResolvedFrame } from '../issues/resolved-frames';
 import type { SourceMapLoader } from './map-loader';
 import { refKey } from './map-refs';
 import type { MapRef } from './ports';

@@ -1,4 +1,3 @@
-import type { FrameResolver } from '../ingest/ports';
 import type { StoredEvent } from '../issues/stored-event';
 import { withResolvedFrames } from './event-frames';
 import type { SourceMapLoader } from './map-loader';
@@ -12,7 +11,8 @@ import type { SourceMapLoader } from './map-loader';
 /** The most a request waits for maps: well inside the function's 10 s, and an SDK's patience. */
 export const RESOLVE_BUDGET_MS = 1_000;
 
-export class IngestFrameResolver implements FrameResolver {
+/** The ingest API's FrameResolver (lambda/ingest/ports.ts), by shape: this folder imports nothing of lambda/ingest. */
+export class IngestFrameResolver {
   constructor(
     private readonly loader: SourceMapLoader,
     /** The signal that ends the wait (tests abort their own). */

@@ -1,5 +1,5 @@
 import type { TraceMap } from '@jridgewell/trace-mapping';
-import type { UnresolvedReason } from './frames';
+import type { UnresolvedReason } from '../issues/resolved-frames';
 
 /**
  * The parsed maps a container keeps (docs/source-maps.md#memory-bound), least recently used first out, under a

@@ -1,5 +1,5 @@
 import type { MapRef } from './ports';
-import { releasePathOf, type UnresolvedReason } from './frames';
+import { releasePathOf, type UnresolvedReason } from '../issues/resolved-frames';
 
 /**
  * Which stored map a frame's script asks for (docs/source-maps.md): by the debug id the page registered for

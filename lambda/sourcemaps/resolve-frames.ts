@@ -1,6 +1,6 @@
 import { originalPositionFor, sourceContentFor, type TraceMap } from '@jridgewell/trace-mapping';
 import { isInAppFrame, type LocatedFrame } from '../issues/stack-frames';
-import { MAX_RESOLVED_FRAMES, type ResolvedFrame, type UnresolvedReason } from './frames';
+import { MAX_RESOLVED_FRAMES, type ResolvedFrame, type UnresolvedReason } from '../issues/resolved-frames';
 import type { MapRef } from './ports';
 import { mapRefOf } from './map-refs';
 

@@ -10,7 +10,7 @@ import { MemoryReportStore } from '../../lambda/memory/memory-report-store';
 import { MemorySourceMapStore } from '../../lambda/memory/memory-source-map-store';
 import type { StoredEvent } from '../../lambda/issues/stored-event';
 import { framesForDisplay } from '../../lambda/sourcemaps/display-frames';
-import { whyNotResolved } from '../../lambda/sourcemaps/frames';
+import { whyNotResolved } from '../../lambda/issues/resolved-frames';
 import { IngestFrameResolver } from '../../lambda/sourcemaps/ingest-frames';
 import { MapCache, NEGATIVE_ANSWER_MS } from '../../lambda/sourcemaps/map-cache';
 import { SourceMapLoader } from '../../lambda/sourcemaps/map-loader';
