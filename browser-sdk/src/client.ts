@@ -1,6 +1,7 @@
 import { retried } from './backoff.js';
 import { tellOnce } from './console.js';
 import { configure } from './defaults.js';
+import { debugIdsOf } from './debug-ids.js';
 import { describeError, describeMessage, uuid, type Problem } from './describe.js';
 import { ALWAYS_IGNORED, isExtensionUrl, matches, topFrameUrl } from './filters.js';
 import { tokenBuckets, type TokenBuckets } from './token-bucket.js';
@@ -30,6 +31,7 @@ function capture(type: IngestEvent['type'], problem: Problem, options: CaptureOp
   if (!buckets.take(exception?.type ?? message, Date.now())) return '';
   if (sent >= config.maxEventsPerPage || Math.random() >= config.sampleRate) return '';
   const tags = { ...config.tags, ...options.tags };
+  const debugIds = debugIdsOf(exception?.stack);
   let event: IngestEvent | null = {
     eventId: uuid(),
     type,
@@ -40,6 +42,7 @@ function capture(type: IngestEvent['type'], problem: Problem, options: CaptureOp
     ...(Object.keys(tags).length === 0 ? {} : { tags }),
     ...((options.reporter ?? config.reporter) === undefined ? {} : { reporter: options.reporter ?? config.reporter }),
     ...(options.fingerprint === undefined ? {} : { fingerprint: options.fingerprint }),
+    ...(debugIds && { debugIds }),
   };
   if (config.beforeSend) {
     try {

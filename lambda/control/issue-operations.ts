@@ -8,6 +8,7 @@ import type { ControlDependencies } from './ports';
 import type { EventView } from '../issues/stored-event';
 import type { FilteredCounts } from '../issues/issue';
 import type { IssueTrend } from '../issues/trend';
+import { withDisplayFrames } from './event-frames';
 
 /** Issues per list, and an issue's latest events per page. */
 export const ISSUES_DEFAULT = 100;
@@ -103,7 +104,8 @@ export const ISSUE_OPERATIONS = {
         deps.issues.issueEvents(request.factoryId, request.issueId, request.limit, now.getTime()),
       ]);
       if (!issue) throw notFound(request);
-      return { body: { issue: issueView(issue), trend: issueTrend(issue.counts, now.getTime()), events }, audit: { events: events.length } };
+      const shown = await Promise.all(events.map((event) => withDisplayFrames(deps, event)));
+      return { body: { issue: issueView(issue), trend: issueTrend(issue.counts, now.getTime()), events: shown }, audit: { events: events.length } };
     },
   }),
 

@@ -8,6 +8,7 @@ import type { StoredContact } from '../enrichment/ports';
 import type { EnrichmentContext } from '../enrichment/run-pass';
 import type { IssueStore } from '../issues/issue';
 import type { ReportKind } from '../issues/stored-event';
+import type { SourceMapLoader } from '../sourcemaps/map-loader';
 import type { ClearPlan } from './plan-clear';
 
 /**
@@ -153,6 +154,8 @@ export interface ControlDependencies {
     defaultRateLimit?: number;
   };
   reports?: ReportFeedPort;
+  /** The factories' source maps, to show events' original frames (docs/source-maps.md#reading-original-frames); without, frames as resolved at ingest. */
+  sourceMaps?: SourceMapLoader;
   /** Issue alerts: webhook destinations, their deliveries, the spike settings (docs/alerts.md). */
   alerts?: AlertOperationsDependencies;
   now?: () => Date;

@@ -3,6 +3,7 @@ import type { ReportKind } from '../issues/stored-event';
 import { cursor, factoryId, limit, reportId } from './fields';
 import { ControlError, operation, withCursor } from './operation';
 import type { ControlDependencies } from './ports';
+import { withDisplayFrames } from './event-frames';
 
 /** Reports per page: at most REPORTS_MAX (BatchGetItem reads 100 at a time). */
 export const REPORTS_DEFAULT = 50;
@@ -53,7 +54,7 @@ export const REPORT_OPERATIONS = {
 
   'reports.event': operation({
     request: z.strictObject({ factoryId, eventId: reportId('eventId') }),
-    run: async ({ factoryId, eventId }, { deps }) => ({ body: { event: await one('events', 'event', factoryId, eventId, deps) }, audit: { eventId } }),
+    run: async ({ factoryId, eventId }, { deps }) => ({ body: { event: await withDisplayFrames(deps, await one('events', 'event', factoryId, eventId, deps)) }, audit: { eventId } }),
   }),
 
   'reports.feature-request': operation({

@@ -12,6 +12,8 @@ export const DEFAULT_REPORT_RETENTION_DAYS = 90;
 export const MAX_TAGS = 50;
 /** An event's own `fingerprint`: 1 to this many strings. */
 export const MAX_FINGERPRINT_PARTS = 10;
+/** An event's `debugIds` (script URL → debug id, docs/source-maps.md): at most this many scripts. */
+export const MAX_DEBUG_IDS = 20;
 
 /** Characters kept of each free-text field (longer text is clipped, never refused). */
 export const EVENT_TEXT = {

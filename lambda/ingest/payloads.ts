@@ -2,7 +2,7 @@ import { charCount } from '../domain/clip';
 import type { Reading } from '../domain/reading';
 import { cleanText, type TextLines } from '../domain/free-text';
 import { EVENT_TYPES, type EventType, type IngestEvent } from '../issues/stored-event';
-import { EVENT_TEXT, FEATURE_REQUEST_TEXT, MAX_FINGERPRINT_PARTS, MAX_TAGS } from './limits';
+import { EVENT_TEXT, FEATURE_REQUEST_TEXT, MAX_DEBUG_IDS, MAX_FINGERPRINT_PARTS, MAX_TAGS } from './limits';
 import type { ScrubCounts } from './scrub/rule';
 import { Scrubber } from './scrub/scrubber';
 
@@ -214,6 +214,31 @@ const fingerprint: FieldReader<string[]> = (value, { problems, scrubber }) => {
   return parts;
 };
 
+/**
+ * `debugIds`: script URL → debug id, at most 20 entries; URLs cleaned,
+ * scrubbed (as the stack they name is) and clipped as pageUrl, ids UUIDs
+ * stored lowercase. More entries, or an id that is not a UUID, is a problem;
+ * a URL named "__proto__" or blank is dropped (as tags).
+ */
+const debugIds: FieldReader<Record<string, string>> = (value, { problems, scrubber }) => {
+  if (omitted(value)) return undefined;
+  if (!isObject(value)) return refuse(problems, 'debugIds must be an object of script URL to debug id, like {"https://shop.example.com/app.js": "<uuid>"}');
+  const entries = Object.entries(value).filter(([key]) => key !== '__proto__');
+  if (entries.length > MAX_DEBUG_IDS) return refuse(problems, `debugIds has ${entries.length} entries: at most ${MAX_DEBUG_IDS}`);
+  const kept: [string, string][] = [];
+  for (const [rawKey, rawValue] of entries) {
+    const url = cleanText(rawKey, { field: 'a debugIds URL', lines: 'single-line', max: EVENT_TEXT.pageUrl, scrub: (cleaned) => scrubber.text(cleaned) });
+    if (!url.ok) {
+      problems.push(url.problem);
+      continue;
+    }
+    const id = typeof rawValue === 'string' ? rawValue.trim() : '';
+    if (!UUID.test(id)) problems.push(`debugIds[${quote(url.text)}] must be a debug id (a UUID)`);
+    else if (url.text !== '') kept.push([url.text, id.toLowerCase()]);
+  }
+  return kept.length === 0 ? undefined : Object.fromEntries(kept);
+};
+
 const eventId = uuid('eventId');
 const message = text('message', EVENT_TEXT.message, 'multi-line');
 const pageUrl = text('pageUrl', EVENT_TEXT.pageUrl);
@@ -234,6 +259,7 @@ export function readEvent(raw: unknown): Reading<IngestEvent> {
       tags: tags(fields.tags, body),
       reporter: reporter(fields.reporter, body),
       fingerprint: fingerprint(fields.fingerprint, body),
+      debugIds: debugIds(fields.debugIds, body),
     };
     // Asked only of an event whose fields are all valid: it would repeat a field's own problem.
     if (body.problems.length === 0 && event.message === undefined && event.exception === undefined) body.problems.push('an event needs a message or an exception');

@@ -1,4 +1,5 @@
 import { descending } from '../domain/descending';
+import type { ResolvedFrame } from './resolved-frames';
 
 /**
  * An event as the reports table keeps it: what the page sent (as validated
@@ -27,6 +28,8 @@ export interface IngestEvent {
   tags?: Record<string, string>;
   reporter?: { email?: string; name?: string };
   fingerprint?: string[];
+  /** Script URL → debug id (lowercase UUID) of the scripts in its stack, as the browser SDK found them (docs/source-maps.md). */
+  debugIds?: Record<string, string>;
   /** Values the scrubber replaced, per rule (lambda/ingest/scrub/rule.ts, ScrubCounts: docs/privacy.md#scrubbing); absent when none. */
   scrubbed?: Partial<Record<string, number>>;
 }
@@ -76,6 +79,11 @@ export interface StoredEvent extends ReceiptFields, IngestEvent {
   issueId?: string;
   /** Why it opens no issue (browser extension, cross-origin "Script error."), when it does not. */
   filtered?: FilterReason;
+  /**
+   * Its stack's frames as the source maps resolved them at ingest, or why each was not
+   * (lambda/issues/resolved-frames.ts); absent without a stack, or when received before maps were resolved.
+   */
+  frames?: ResolvedFrame[];
 }
 
 /** An event as the control room reads it: without the store's bookkeeping. */

@@ -47,14 +47,16 @@ export const ISSUE_USAGE = `  ${usage('issues')}
                                         matches titles), one JSON object per line (default 100, at most
                                         ${ISSUES_MAX}); the next page's --cursor on stderr. A sort other than
                                         lastSeen or a search reads the ${ISSUES_SCAN_MAX} most recently seen issues at most
-  ${usage('issue')}
-                                        one issue and its latest N events (default 10, at most ${ISSUE_EVENTS_MAX})
+  ${usage('issue')} [--minified]
+                                        one issue and its latest N events (default 10, at most ${ISSUE_EVENTS_MAX}),
+                                        their frames as the source maps resolve them (--minified: with each
+                                        resolved frame's minified one too)
   ${usage('resolve').replace(/^resolve/, 'resolve|ignore|reopen')}
                                         changes an issue's status; a resolved issue reopens by itself
                                         when a new event comes (a regression)`;
 
 /** What the `reports` command parsed: the issue flags, its own, and where it runs. */
-export type IssueValues = Record<string, unknown> & { stack?: string; region?: string; url?: string };
+export type IssueValues = Record<string, unknown> & { stack?: string; region?: string; url?: string; minified?: boolean };
 
 /** Where a subcommand runs: every one takes these. */
 const WHERE = ['stack', 'region', 'url'];
@@ -62,7 +64,22 @@ const WHERE = ['stack', 'region', 'url'];
 /** The request of a subcommand, checked as the function checks it: a bad one is a usage error before anything connects. */
 function requestOf(kind: IssueKind, values: IssueValues): ControlCall {
   const command = COMMANDS[kind];
-  return checkedCall(requestFromFlags(command, SHAPE, values, WHERE), inFlagWords(command));
+  // --minified is how `issue` prints its answer, not a field of the request.
+  const where = kind === 'issue' ? [...WHERE, 'minified'] : WHERE;
+  return checkedCall(requestFromFlags(command, SHAPE, values, where), inFlagWords(command));
+}
+
+/** The answer with each resolved frame's minified frame left out (an unresolved frame is its minified frame, kept). */
+function withoutMinified(answer: Record<string, unknown>): Record<string, unknown> {
+  const events = Array.isArray(answer.events) ? (answer.events as Record<string, unknown>[]) : [];
+  return {
+    ...answer,
+    events: events.map((event) =>
+      Array.isArray(event.frames)
+        ? { ...event, frames: (event.frames as Record<string, unknown>[]).map(({ minified, ...frame }) => (frame.source === undefined ? { ...frame, minified } : frame)) }
+        : event,
+    ),
+  };
 }
 
 const line = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
@@ -79,7 +96,7 @@ export async function runIssueCommand(kind: IssueKind, values: IssueValues): Pro
       const filtered = Object.entries((answer.filtered ?? {}) as Record<string, number>).filter(([, count]) => count > 0);
       if (filtered.length > 0) process.stderr.write(`filtered, counted apart (no issue): ${filtered.map(([reason, count]) => `${reason} ${count}`).join(', ')}\n`);
     } else if (kind === 'issue') {
-      printJson(answer);
+      printJson(values.minified ? answer : withoutMinified(answer));
     } else {
       line({ ...(answer.issue as Record<string, unknown>), previousStatus: answer.previousStatus });
     }

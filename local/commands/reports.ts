@@ -49,6 +49,7 @@ runCommand(USAGE, async (argv) => {
     type: { type: 'string' },
     limit: { type: 'string' },
     url: { type: 'string' },
+    minified: { type: 'boolean' },
     ...COMMON_OPTIONS,
   });
   const [kind, extra] = positionals;

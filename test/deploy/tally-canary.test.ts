@@ -72,6 +72,8 @@ class LosesAnswerOnce implements TallyStore {
   }
   writePages: TallyStore['writePages'] = (...args) => this.store.writePages(...args);
   addFiltered: TallyStore['addFiltered'] = (...args) => this.store.addFiltered(...args);
+  issuesOfHashes: TallyStore['issuesOfHashes'] = (...args) => this.store.issuesOfHashes(...args);
+  tieHashes: TallyStore['tieHashes'] = (...args) => this.store.tieHashes(...args);
   addToIssue: TallyStore['addToIssue'] = async (shardKey, ...rest) => {
     await this.store.addToIssue(shardKey, ...rest);
     if (this.armed.delete(shardKey)) throw Object.assign(new Error('the connection was reset after the write'), { name: 'TimeoutError' });

@@ -1,7 +1,7 @@
 import { INGEST_SERVICE_NAME } from '../../observability/names';
 import { INGEST_BODY_LIMIT_BYTES } from '../../ingest/limits';
 import { readFeatureRequest } from '../../ingest/payloads';
-import type { AddressLimiter, AddressLimitName, IngestKeyAuthorizer, IssueLimiter, ReportStore, VisitorSalts } from '../../ingest/ports';
+import type { AddressLimitName, AddressLimiter, FrameResolver, IngestKeyAuthorizer, IssueLimiter, ReportStore, VisitorSalts } from '../../ingest/ports';
 import { bodyLimit } from '../steps/body-limit';
 import { jsonBody } from '../steps/json-body';
 import { readBody } from '../steps/read-body';
@@ -27,6 +27,8 @@ export interface IngestDependencies {
   /** Days a report is kept before DynamoDB's TTL removes it. */
   retentionDays: number;
   now?: () => number;
+  /** Resolves events' frames through source maps (docs/source-maps.md); without, frames stay as sent. */
+  frames?: FrameResolver;
 }
 
 /** The media types an ingest body may be sent as: JSON, or text (what navigator.sendBeacon sends for a string). */

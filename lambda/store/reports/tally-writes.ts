@@ -10,6 +10,7 @@ import { Expression, type Condition } from '../expression';
 import { pageItem, paginate } from './feed-pages';
 import { addVisitors, canonical, passes, VISITORS_KEPT, type VisitorSample } from '../../issues/visitors';
 import { FILTERED_ATTRIBUTE, filteredKey, hasPeriodCounts, issueFeedOf, issueKey, MARKS_ATTRIBUTE, VISITOR_LEVEL_ATTRIBUTE, VISITORS_ATTRIBUTE } from './issue-items';
+import { DynamoIssueAliases } from './issue-aliases';
 
 type Item = Record<string, unknown>;
 
@@ -67,6 +68,22 @@ export class DynamoTallyStore implements TallyStore {
     private readonly tableName: string,
     private readonly now: () => number = Date.now,
   ) {}
+
+  /** The issues' aliases (issue-aliases.ts): which issue an event is counted into; made on first use. */
+  private aliasStore?: DynamoIssueAliases;
+
+  private get aliases(): DynamoIssueAliases {
+    this.aliasStore ??= new DynamoIssueAliases(this.doc, this.tableName);
+    return this.aliasStore;
+  }
+
+  issuesOfHashes(factoryId: string, hashes: readonly string[], log?: CallLog): Promise<Map<string, string>> {
+    return this.aliases.issuesOfHashes(factoryId, hashes, log);
+  }
+
+  tieHashes(factoryId: string, ties: ReadonlyMap<string, string>, log?: CallLog): Promise<Map<string, string>> {
+    return this.aliases.tieHashes(factoryId, ties, log);
+  }
 
   async writePages(shardKey: string, pages: readonly PageBatch[], log?: CallLog): Promise<void> {
     const items = pages.flatMap((page) => {

@@ -6,6 +6,7 @@ import type { RouteContext } from '../context';
 import { appLink, errorBox, summary, text, time } from '../display';
 import { html, path, type Html } from '../html';
 import { cursorOf, pageNumberOf, pager } from '../pager';
+import { framesSection } from './event-frames';
 import { details, eventHeadline, renderReportsPage, type TabId } from './report-layout';
 
 type Json = StoredReport;
@@ -53,14 +54,18 @@ export async function featureRequestList(context: RouteContext, factoryId: strin
 const EVENT_ORDER = ['eventId', 'type', 'receivedAt', 'timestamp', 'message', 'exception', 'pageUrl', 'release', 'tags', 'reporter', 'origin', 'userAgent'];
 const REQUEST_ORDER = ['requestId', 'title', 'receivedAt', 'category', 'description', 'pageUrl', 'reporter', 'origin', 'userAgent'];
 
-/** An event: its message, exception and stack as preformatted text, then every stored attribute. */
+/** What the event page lists under "Everything stored": the frames have their own section. */
+const eventStored = ({ frames: _frames, ...stored }: Json): Json => stored;
+
+/** An event: its message, exception, frames and stack, then every stored attribute. */
 function eventBody(event: Json, heading: string): Html {
   const exception = (event.exception ?? {}) as Json;
   return html`<h2 class="report-title">${heading}</h2>
 ${event.message !== undefined ? html`<h3>Message</h3><pre class="text" id="event-message">${text(event.message)}</pre>` : ''}
 ${event.exception !== undefined ? html`<h3>Exception</h3><p id="event-exception"><strong>${text(exception.type)}</strong>${exception.value !== undefined ? html`: ${text(exception.value)}` : ''}</p>` : ''}
+${framesSection(event.frames)}
 ${exception.stack !== undefined ? html`<h3>Stack</h3><pre class="text stack" id="event-stack">${text(exception.stack)}</pre>` : ''}
-<h3>Everything stored</h3>${details(event, EVENT_ORDER)}`;
+<h3>Everything stored</h3>${details(eventStored(event), EVENT_ORDER)}`;
 }
 
 /** A feature request: its description, then every stored attribute. */
