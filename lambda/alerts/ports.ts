@@ -101,6 +101,7 @@ export interface AlertStore {
   saveSettings(factoryId: string, change: Partial<AlertSettings>, at: string, by: string): Promise<StoredSettings>;
 
   /** Adds it unless the factory has DESTINATIONS_MAX already (the count and the item in one transaction). */
+  /** Throws DestinationExistsError when the id is taken (ids are random: a caller's bug, never a user's). */
   addDestination(destination: Destination): Promise<'added' | 'full'>;
   destinations(factoryId: string): Promise<Destination[]>;
   destination(factoryId: string, destinationId: string): Promise<Destination | undefined>;
@@ -150,4 +151,12 @@ export interface DeliveryQueue {
 /** The platform team's topic (SNS): every alert of every factory, in one line of text. */
 export interface PlatformTopic {
   publish(subject: string, message: string): Promise<void>;
+}
+
+/** A destination added under an id the factory already has: both stores refuse it alike. */
+export class DestinationExistsError extends Error {
+  constructor(destinationId: string) {
+    super(`destination ${destinationId} exists already`);
+    this.name = 'DestinationExistsError';
+  }
 }

@@ -1,6 +1,7 @@
 import { readLog } from '../alerts/delivery-log';
 import {
   DESTINATIONS_MAX,
+  DestinationExistsError,
   type AlertStore,
   type AttemptEnd,
   type Delivery,
@@ -44,7 +45,7 @@ export class MemoryAlertStore implements AlertStore {
   async addDestination(destination: Destination): Promise<'added' | 'full'> {
     if ((await this.destinations(destination.factoryId)).length >= DESTINATIONS_MAX) return 'full';
     const key = destinationKey(destination.factoryId, destination.destinationId);
-    if (this.destinationsById.has(key)) throw new Error(`destination ${destination.destinationId} exists already`);
+    if (this.destinationsById.has(key)) throw new DestinationExistsError(destination.destinationId);
     this.destinationsById.set(key, structuredClone(destination));
     return 'added';
   }

@@ -2,6 +2,7 @@ import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateComma
 import type { AlertType } from '../../alerts/alert';
 import {
   DESTINATIONS_MAX,
+  DestinationExistsError,
   type AlertStore,
   type AttemptEnd,
   type Delivery,
@@ -84,6 +85,7 @@ export class DynamoAlertStore implements AlertStore {
     } catch (error) {
       const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
       if (reasons?.[0]?.Code === 'ConditionalCheckFailed') return 'full';
+      if (reasons?.[1]?.Code === 'ConditionalCheckFailed') throw new DestinationExistsError(destination.destinationId);
       throw error;
     }
   }
