@@ -1,7 +1,7 @@
 /**
  * The control room from the command line: npm run --silent control -- <what> <action> [options]
  *
- *   contacts list | show | export | clear
+ *   contacts list | show | export | clear | erase | export-person
  *   companies list | contacts
  *   enrichment refresh | bulk | usage
  *   keys list | create | revoke
@@ -25,9 +25,11 @@ import { SetupError } from '../setup-error';
 const USAGE = `usage: npm run --silent control -- <what> <action> [options]
 
   contacts list --factory <fac_id> [--enriched yes|no] [--updated-since <ISO date>] [--limit <N>] [--cursor <C>] [--all]
-  contacts show --factory <fac_id> --contact <ct_id>|--email <address>
+  contacts show --factory <fac_id> --contact <ct_id>|--email <address> [--cursor <C>]
   contacts export --factory <fac_id> [--format jsonl|csv]
   contacts clear --factory <fac_id> --contact <ct_id>|--email <address> --field <name> [--field <name> …] [--reason <text>]
+  contacts erase --factory <fac_id> --email <address>|--contact <ct_id>
+  contacts export-person --factory <fac_id> --email <address>|--contact <ct_id>
   companies list --factory <fac_id> [--limit <N>] [--cursor <C>] [--all]
   companies contacts --factory <fac_id> --company <co_id> [--limit <N>] [--cursor <C>] [--all]
   enrichment refresh --factory <fac_id> --contact <ct_id>|--email <address> [--pass-id <uuid>]
@@ -37,6 +39,10 @@ const USAGE = `usage: npm run --silent control -- <what> <action> [options]
   keys create --factory <fac_id> [--type secret|publishable] [--origin <origin> …] [--rate-limit <N>]
   keys revoke --factory <fac_id> --key <key_id>
 
+contacts show adds the person's bug reports and feature requests, newest first, 20 at a
+time: --cursor <reportsCursor> shows the next ones. contacts erase removes a person (the
+contact, its pass markers, the reporter's email and name on their reports; docs/privacy.md);
+contacts export-person prints everything stored about one person as one JSON object.
 Lists print one JSON object per line, then {"cursor": "…"} when more remain: pass it
 back with --cursor, or give --all to follow every page. --limit is per page (default 100,
 at most ${LIST_MAX}). Fields to clear: name, title, phone, page, location, company.
@@ -99,6 +105,35 @@ function contactArg(factoryId: string, values: Values): string {
   const email = normalizeEmail(values.email as string);
   if (!email.ok) throw new UsageError(`--email: ${email.problem}`);
   return contactIdOf(factoryId, email.email);
+}
+
+/** The person named by --email or --contact, as erasure and export take it: the email itself, so that their reports are found. */
+function personArg(values: Values): { email: string } | { contactId: string } {
+  if ((values.contact === undefined) === (values.email === undefined)) throw new UsageError('name the person: --email <address> or --contact <ct_id>');
+  if (values.contact !== undefined) {
+    if (!CONTACT_ID_PATTERN.test(values.contact)) throw new UsageError(`--contact must be a contact id (ct_ + 16 hex), got "${values.contact}"`);
+    return { contactId: values.contact };
+  }
+  const email = normalizeEmail(values.email as string);
+  // The problem only, never the address: it may be on its way to being erased.
+  if (!email.ok) throw new UsageError(`--email: ${email.problem}`);
+  return { email: email.email };
+}
+
+/** An export of a person: every page of their reports into the one object the first page began. */
+function exportingPerson(request: ControlCall): Run {
+  return async (client) => {
+    const first = await client.call(request);
+    const reports = [...((first.reports as unknown[] | undefined) ?? [])];
+    let cursor = first.cursor as string | undefined;
+    while (cursor !== undefined) {
+      const next = await client.call({ ...request, cursor });
+      reports.push(...((next.reports as unknown[] | undefined) ?? []));
+      cursor = next.cursor as string | undefined;
+    }
+    const { cursor: _cursor, ...whole } = first;
+    printJson({ ...whole, reports });
+  };
 }
 
 function enrichedArg(value: string | undefined): boolean | undefined {
@@ -201,9 +236,23 @@ function plan(what: string | undefined, action: string | undefined, values: Valu
       return listing(request, 'contacts', values.all === true);
     }
     case 'contacts show': {
-      onlyOptions(command, values, ['factory', 'contact', 'email']);
-      const request = checked({ operation: 'contacts.show', factoryId: factoryId(), contactId: contactArg(factoryId(), values) });
+      onlyOptions(command, values, ['factory', 'contact', 'email', 'cursor']);
+      const request = checked({
+        operation: 'contacts.show',
+        factoryId: factoryId(),
+        contactId: contactArg(factoryId(), values),
+        ...(values.cursor === undefined ? {} : { reportsCursor: values.cursor }),
+      });
       return async (client) => printJson(await client.call(request));
+    }
+    case 'contacts erase': {
+      onlyOptions(command, values, ['factory', 'contact', 'email']);
+      const request = checked({ operation: 'contacts.erase', factoryId: factoryId(), ...personArg(values) });
+      return async (client) => printJson(await client.call(request));
+    }
+    case 'contacts export-person': {
+      onlyOptions(command, values, ['factory', 'contact', 'email']);
+      return exportingPerson(checked({ operation: 'contacts.export-person', factoryId: factoryId(), ...personArg(values) }));
     }
     case 'contacts export': {
       onlyOptions(command, values, ['factory', 'format', 'limit']);
