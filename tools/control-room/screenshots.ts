@@ -9,6 +9,7 @@
  */
 // Before any module of the service reads its environment: the in-process APIs log nothing.
 import '../bench/env';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -32,6 +33,22 @@ docs/images/ (or --out). Needs Chromium at /usr/bin/chromium.`;
 
 const CHROMIUM = '/usr/bin/chromium';
 const FACTORY = 'fac_demo';
+
+/** Two bug reports and a feature request from a contact's email, so their page and the erasure page have reports to show. */
+async function reportsFrom(email: string, apiUrl: string, client: Awaited<ReturnType<typeof connectControl>>): Promise<void> {
+  const origin = 'https://app.example.com';
+  const { key } = await client.call({ operation: 'keys.create', factoryId: FACTORY, type: 'publishable', origins: [origin] });
+  const headers = { Authorization: `Bearer ${String(key)}`, Origin: origin, 'Content-Type': 'application/json' };
+  const reporter = { email, name: 'Ada' };
+  const sent = [
+    await fetch(`${apiUrl}/ingest/v1/events`, { method: 'POST', headers, body: JSON.stringify({ events: [
+      { eventId: randomUUID(), type: 'error', message: 'TypeError: invoice.total is undefined', pageUrl: 'https://app.example.com/invoices/7', reporter },
+      { eventId: randomUUID(), type: 'bug_report', message: 'The PDF of invoice 7 is empty', pageUrl: 'https://app.example.com/invoices/7', reporter },
+    ] }) }),
+    await fetch(`${apiUrl}/ingest/v1/feature-requests`, { method: 'POST', headers, body: JSON.stringify({ requestId: randomUUID(), title: 'Invoices in CSV', reporter }) }),
+  ];
+  for (const answer of sent) if (answer.status >= 300) throw new Error(`seeding a report of a contact: ${answer.status}`);
+}
 
 runCommand(USAGE, async (argv) => {
   const { values, positionals } = parseCommandLine(argv, { out: { type: 'string' } });
@@ -61,6 +78,7 @@ runCommand(USAGE, async (argv) => {
     const ada = id('ada.lovelace');
     await client.call({ operation: 'enrichment.refresh', factoryId: FACTORY, contactId: ada });
     await client.call({ operation: 'contacts.clear', factoryId: FACTORY, contactId: ada, fields: ['title'], reason: 'ticket 4711: the customer says the title is wrong' });
+    await reportsFrom(String(demo.contacts.find((contact) => contact.id === ada)?.email), `http://127.0.0.1:${apiPort}`, client);
     const trendIssue = await seedTrendDemo(store.doc, store.tables.reports, FACTORY);
     await client.call({ operation: 'alerts.add', factoryId: FACTORY, url: 'http://127.0.0.1:8787/contacts-alerts', description: 'on-call channel' });
     await client.call({ operation: 'alerts.configure', factoryId: FACTORY, spikeMultiple: 5, spikeFloor: 20 });
@@ -86,6 +104,10 @@ runCommand(USAGE, async (argv) => {
       ['control-room-events', `/f/${FACTORY}/reports/events`],
       ['control-room-event', `/f/${FACTORY}/reports/events/${demo.eventIds[0]}`],
       ['control-room-export', `/f/${FACTORY}/export`],
+      ['control-room-erase', `/f/${FACTORY}/erase?contact=${ada}`, async () => {
+        await page.click('#erase-form button[type="submit"]');
+        await page.fill('#erase-again', ada);
+      }],
     ];
     for (const [name, path, act] of shots) {
       await page.goto(`${base}${path}`);
