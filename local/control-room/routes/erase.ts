@@ -1,6 +1,6 @@
 import { CONTACT_ID_PATTERN } from '../../../lambda/domain/contact-id-digest';
 import { route, type Route, type RouteContext } from '../context';
-import { errorBox, text } from '../display';
+import { errorBox, text, time } from '../display';
 import { html, path, type Html } from '../html';
 import { renderPage } from '../layout';
 
@@ -14,7 +14,7 @@ async function named(context: RouteContext, factoryId: string, contactId: string
   if (reply.status !== 200 || !isObject(reply.body.contact)) return errorBox(reply.status, reply.body.error);
   const reports = Array.isArray(reply.body.reports) ? reply.body.reports.length : 0;
   const more = typeof reply.body.reportsCursor === 'string';
-  return html`<p>Contact <strong>${text(reply.body.contact.email)}</strong> (${contactId}), created ${text(reply.body.contact.createdAt)}:
+  return html`<p>Contact <strong>${text(reply.body.contact.email)}</strong> (${contactId}), created ${time(reply.body.contact.createdAt)}:
 ${reports === 0 ? 'no bug report or feature request names this email.' : html`${reports}${more ? '+' : ''} report${reports === 1 ? '' : 's'} name this email.`}</p>`;
 }
 
