@@ -19,7 +19,7 @@ ${reports === 0 ? 'no bug report or feature request names this email.' : html`${
 }
 
 /**
- * The erasure page (docs/control-room-app.md#erasing-a-person): a person
+ * The erasure page (docs/control-room-app.md#the-pages): a person
  * named by email or contact id, their data exported first if wanted, then
  * erased after the operator typed the same name again (assets/erase.js runs
  * contacts.export-person and contacts.erase through /api/operation, with the
