@@ -123,7 +123,7 @@ describe('state-changing requests', () => {
 
   test('an erasure without the CSRF token, or from another Origin, is 403 and erases nothing', async () => {
     const contact = { operation: 'contacts.show', factoryId: fac(), contactId: demo.hostileContactId };
-    for (const headers of [{ 'x-csrf-token': '' }, { origin: 'https://evil.example' }]) {
+    for (const headers of [{ 'x-csrf-token': '' }, { origin: 'https://evil.example' }] as Record<string, string>[]) {
       const answer = await room.operation({ operation: 'contacts.erase', factoryId: fac(), contactId: demo.hostileContactId }, headers);
       expect(answer.status).toBe(403);
     }
