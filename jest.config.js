@@ -16,9 +16,15 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!@middy/)'],
   // The client's sources import each other as './x.js' (what its published ESM declarations need): the .ts file.
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  // Two test files at once on the 2-core machines this runs on (jest's default there is one): most files wait on
+  // DynamoDB Local, a browser or a child process much of the time. Safe: each file uses its own factory ids, free
+  // ports, servers folder and Xvfb display (docs/development.md#testing).
+  maxWorkers: 2,
   // One DynamoDB Local for the whole run; each test file uses its own factory ids.
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   setupFiles: ['<rootDir>/test/support/env.ts'],
-  testTimeout: 30_000,
+  // A test's own deadline, not a claim about speed: with two files at once on a busy two-core machine, 30 s was met
+  // by waits on DynamoDB Local alone (docs/development.md#where-the-time-goes).
+  testTimeout: 60_000,
 };

@@ -17,7 +17,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { DIMENSIONS, INGEST_SERVICE_NAME, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../lambda/observability/names';
+import { DIMENSIONS, INGEST_SERVICE_NAME, METRIC, SERVICE_NAME } from '../lambda/observability/names';
 
 /** Where each alarm's description points: docs/runbook.md has one section per alarm, titled by its slug. */
 export const RUNBOOK = 'docs/runbook.md';
@@ -61,21 +61,27 @@ export interface ServiceAlarmsProps {
   alerts?: AlertParts;
   /** Subscribed to the topic when given. */
   alarmEmail?: string;
+  /** The stack's metrics namespace (stackMetricsNamespace): where its functions write. */
+  metricsNamespace: string;
 }
 
-/** A metric the API Lambda (or, with `service`, another function) writes in embedded metric format, by its shared name. */
-export function serviceMetric(metricName: string, statistic = 'Sum', service: string = SERVICE_NAME): Metric {
-  return new Metric({
-    namespace: METRICS_NAMESPACE,
-    metricName,
-    dimensionsMap: { [DIMENSIONS.service]: service },
-    statistic,
-    period: PERIOD,
-  });
-}
+/**
+ * The metrics a stack's functions write in embedded metric format, in the
+ * stack's own namespace (stackMetricsNamespace), by their shared names: the
+ * API's, or with `service` another function's.
+ */
+export class StackMetrics {
+  constructor(readonly namespace: string) {}
 
-/** A metric the ingest Lambda writes. */
-export const ingestMetric = (metricName: string, statistic = 'Sum'): Metric => serviceMetric(metricName, statistic, INGEST_SERVICE_NAME);
+  service(metricName: string, statistic = 'Sum', service: string = SERVICE_NAME): Metric {
+    return new Metric({ namespace: this.namespace, metricName, dimensionsMap: { [DIMENSIONS.service]: service }, statistic, period: PERIOD });
+  }
+
+  /** A metric the ingest Lambda writes. */
+  ingest(metricName: string, statistic = 'Sum'): Metric {
+    return this.service(metricName, statistic, INGEST_SERVICE_NAME);
+  }
+}
 
 /**
  * Percentage of requests that failed, counted only once at least
@@ -133,26 +139,47 @@ export class ServiceAlarms extends Construct {
 
   constructor(scope: Construct, id: string, props: ServiceAlarmsProps) {
     super(scope, id);
-    const stack = Stack.of(this);
-    const namePrefix = `${stack.stackName}-`;
+    const namePrefix = `${Stack.of(this).stackName}-`;
+    this.topic = this.alarmTopic(namePrefix, props.alarmEmail);
+    const metrics = new StackMetrics(props.metricsNamespace);
+    const specs: AlarmSpec[] = [
+      ...apiSpecs(props.stage, metrics),
+      ...functionSpecs('api', props.apiFunction, 'API', API_FUNCTION),
+      ...functionSpecs('ingest', props.ingestFunction, 'ingest', INGEST_FUNCTION),
+      secretKeySpec(metrics),
+      ...functionSpecs('control-room', props.controlRoomFunction, 'control room', CONTROL_ROOM_FUNCTION),
+      ...tallySpecs(props.tallyFunction, props.tallyFailures),
+      ...(props.alerts ? alertSpecs(props.alerts) : []),
+      ...tableSpecs('contacts', props.contactsTable, CONTACTS_OPERATIONS),
+      ...tableSpecs('keys', props.keysTable, KEYS_OPERATIONS),
+      ...tableSpecs('reports', props.reportsTable, REPORTS_OPERATIONS),
+    ];
+    const action = new SnsAction(this.topic);
+    this.alarms = specs.map((spec) => ({ spec, alarm: this.alarmOf(spec, namePrefix, action) }));
+  }
 
-    this.topic = new Topic(this, 'Topic', { displayName: `${stack.stackName} alarms`, enforceSSL: true });
-    // A topic policy replaces SNS's default one, so say explicitly that this
-    // account's alarms, and only those named after this stack, may publish.
-    this.topic.addToResourcePolicy(
+  /**
+   * The topic every alarm notifies. A topic policy replaces SNS's default
+   * one, so it says explicitly that this account's alarms, and only those
+   * named after this stack, may publish.
+   */
+  private alarmTopic(namePrefix: string, alarmEmail: string | undefined): Topic {
+    const stack = Stack.of(this);
+    const topic = new Topic(this, 'Topic', { displayName: `${stack.stackName} alarms`, enforceSSL: true });
+    topic.addToResourcePolicy(
       new PolicyStatement({
         sid: 'CloudWatchAlarmsPublish',
         principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
         actions: ['sns:Publish'],
-        resources: [this.topic.topicArn],
+        resources: [topic.topicArn],
         conditions: {
           StringEquals: { 'aws:SourceAccount': stack.account },
           ArnLike: { 'aws:SourceArn': `arn:${stack.partition}:cloudwatch:${stack.region}:${stack.account}:alarm:${namePrefix}*` },
         },
       }),
     );
-    if (props.alarmEmail) {
-      const subscription = this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
+    if (alarmEmail) {
+      const subscription = topic.addSubscription(new EmailSubscription(alarmEmail));
       NagSuppressions.addResourceSuppressions(subscription, [
         {
           id: 'Serverless-SNSRedrivePolicy',
@@ -161,144 +188,148 @@ export class ServiceAlarms extends Construct {
         },
       ]);
     }
-
-    const { stage } = props;
-    const requests = stage.metricCount({ statistic: 'Sum', period: PERIOD });
-    const specs: AlarmSpec[] = [
-      {
-        slug: 'api-5xx-rate',
-        meaning: 'At least 1% of API requests answered 5xx (with at least 5 of them) in 2 of the last 3 five-minute periods.',
-        metric: failureRate(stage.metricServerError({ statistic: 'Sum', period: PERIOD }), requests, 5, '5xx, % of requests'),
-        threshold: 1,
-        datapointsToAlarm: 2,
-        evaluationPeriods: 3,
-      },
-      {
-        slug: 'api-503-rate',
-        meaning: 'At least 1% of requests answered 503 (storage unavailable; at least 5 of them) in 2 of the last 3 five-minute periods.',
-        metric: failureRate(serviceMetric(METRIC.storageUnavailable), serviceMetric(METRIC.requestsTotal), 5, '503, % of requests'),
-        threshold: 1,
-        datapointsToAlarm: 2,
-        evaluationPeriods: 3,
-      },
-      {
-        slug: 'api-latency-p99',
-        meaning: 'API Gateway latency p99 at or above 2 s for 15 minutes: requests are waiting on retried DynamoDB calls or timeouts.',
-        metric: stage.metricLatency({ statistic: 'p99', period: PERIOD, label: 'latency p99 (ms)' }),
-        threshold: 2000,
-        datapointsToAlarm: 3,
-        evaluationPeriods: 3,
-      },
-      {
-        slug: 'api-function-errors',
-        meaning: 'The API Lambda failed 3 or more invocations in 5 minutes (crash, timeout or out of memory: the handler answers every handled error itself).',
-        metric: props.apiFunction.metricErrors({ statistic: 'Sum', period: PERIOD, label: 'API function errors' }),
-        threshold: 3,
-        datapointsToAlarm: 1,
-        evaluationPeriods: 1,
-      },
-      {
-        slug: 'api-function-throttles',
-        meaning: 'Lambda refused to run the API function (concurrency exhausted) at least once in 5 minutes: those requests failed.',
-        metric: props.apiFunction.metricThrottles({ statistic: 'Sum', period: PERIOD, label: 'API function throttles' }),
-        threshold: 1,
-        datapointsToAlarm: 1,
-        evaluationPeriods: 1,
-      },
-      {
-        slug: 'ingest-function-errors',
-        meaning: 'The ingest Lambda (browser bug reports) failed 3 or more invocations in 5 minutes (crash, timeout or out of memory: the handler answers every handled error itself).',
-        metric: props.ingestFunction.metricErrors({ statistic: 'Sum', period: PERIOD, label: 'ingest function errors' }),
-        threshold: 3,
-        datapointsToAlarm: 1,
-        evaluationPeriods: 1,
-      },
-      {
-        slug: 'ingest-function-throttles',
-        meaning: 'Lambda refused to run the ingest function (concurrency exhausted) at least once in 5 minutes: those reports were lost unless the page retries.',
-        metric: props.ingestFunction.metricThrottles({ statistic: 'Sum', period: PERIOD, label: 'ingest function throttles' }),
-        threshold: 1,
-        datapointsToAlarm: 1,
-        evaluationPeriods: 1,
-      },
-      {
-        slug: 'secret-key-exposed',
-        meaning: 'A secret key (dfsk_) was sent to the ingest API, where browsers call: it has leaked into a web page or a URL. Rotate it.',
-        metric: ingestMetric(METRIC.exposedSecretKeys).with({ label: 'secret key sightings' }),
-        threshold: 1,
-        datapointsToAlarm: 1,
-        evaluationPeriods: 1,
-      },
-      {
-        slug: 'control-room-function-errors',
-        meaning: 'The control-room Lambda failed 3 or more invocations in 5 minutes (crash, timeout or out of memory: it answers bad requests itself).',
-        metric: props.controlRoomFunction.metricErrors({ statistic: 'Sum', period: PERIOD, label: 'control room function errors' }),
-        threshold: 3,
-        datapointsToAlarm: 1,
-        evaluationPeriods: 1,
-      },
-      {
-        slug: 'control-room-function-throttles',
-        meaning: 'Lambda refused to run the control-room function (concurrency exhausted) at least once in 5 minutes.',
-        metric: props.controlRoomFunction.metricThrottles({ statistic: 'Sum', period: PERIOD, label: 'control room function throttles' }),
-        threshold: 1,
-        datapointsToAlarm: 1,
-        evaluationPeriods: 1,
-      },
-      {
-        slug: 'tally-behind',
-        meaning: 'The tally is 5 minutes or more behind the reports table\'s stream for 10 minutes: issue counts and event lists lag (events are stored, nothing is lost yet; records leave the stream after 24 hours).',
-        metric: new Metric({
-          namespace: 'AWS/Lambda',
-          metricName: 'IteratorAge',
-          dimensionsMap: { FunctionName: props.tallyFunction.functionName },
-          statistic: 'Maximum',
-          period: PERIOD,
-          label: 'tally iterator age (ms)',
-        }),
-        threshold: 300_000,
-        datapointsToAlarm: 2,
-        evaluationPeriods: 2,
-      },
-      {
-        slug: 'tally-function-errors',
-        meaning: 'The tally failed 3 or more batches in 5 minutes: they are retried (counted once when they pass), but counts lag while it fails.',
-        metric: props.tallyFunction.metricErrors({ statistic: 'Sum', period: PERIOD, label: 'tally errors' }),
-        threshold: 3,
-        datapointsToAlarm: 1,
-        evaluationPeriods: 1,
-      },
-      {
-        slug: 'tally-batches-dropped',
-        meaning: 'A batch of the reports table\'s stream could not be tallied before its records left the stream: some stored events are missing from their issues\' counts.',
-        metric: props.tallyFailures.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: PERIOD, label: 'tally batches dropped' }),
-        threshold: 1,
-        datapointsToAlarm: 1,
-        evaluationPeriods: 1,
-      },
-      ...(props.alerts ? alertSpecs(props.alerts) : []),
-      ...tableSpecs('contacts', props.contactsTable, CONTACTS_OPERATIONS),
-      ...tableSpecs('keys', props.keysTable, KEYS_OPERATIONS),
-      ...tableSpecs('reports', props.reportsTable, REPORTS_OPERATIONS),
-    ];
-
-    const action = new SnsAction(this.topic);
-    this.alarms = specs.map((spec) => {
-      const alarm = new Alarm(this, spec.slug, {
-        alarmName: `${namePrefix}${spec.slug}`,
-        alarmDescription: `${spec.meaning} Runbook: ${RUNBOOK}#${spec.slug}`,
-        metric: spec.metric,
-        threshold: spec.threshold,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        evaluationPeriods: spec.evaluationPeriods,
-        datapointsToAlarm: spec.datapointsToAlarm,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-      });
-      alarm.addAlarmAction(action);
-      alarm.addOkAction(action);
-      return { spec, alarm };
-    });
+    return topic;
   }
+
+  /** One alarm, named after the stack and linking its runbook section, notifying the topic when it fires and when it clears. */
+  private alarmOf(spec: AlarmSpec, namePrefix: string, action: SnsAction): Alarm {
+    const alarm = new Alarm(this, spec.slug, {
+      alarmName: `${namePrefix}${spec.slug}`,
+      alarmDescription: `${spec.meaning} Runbook: ${RUNBOOK}#${spec.slug}`,
+      metric: spec.metric,
+      threshold: spec.threshold,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: spec.evaluationPeriods,
+      datapointsToAlarm: spec.datapointsToAlarm,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    alarm.addAlarmAction(action);
+    alarm.addOkAction(action);
+    return alarm;
+  }
+}
+
+/** The REST API's own answers: its 5xx rate and latency (API Gateway), and the 503s the API function counts. */
+function apiSpecs(stage: Stage, metrics: StackMetrics): AlarmSpec[] {
+  const requests = stage.metricCount({ statistic: 'Sum', period: PERIOD });
+  return [
+    {
+      slug: 'api-5xx-rate',
+      meaning: 'At least 1% of API requests answered 5xx (with at least 5 of them) in 2 of the last 3 five-minute periods.',
+      metric: failureRate(stage.metricServerError({ statistic: 'Sum', period: PERIOD }), requests, 5, '5xx, % of requests'),
+      threshold: 1,
+      datapointsToAlarm: 2,
+      evaluationPeriods: 3,
+    },
+    {
+      slug: 'api-503-rate',
+      meaning: 'At least 1% of requests answered 503 (storage unavailable; at least 5 of them) in 2 of the last 3 five-minute periods.',
+      metric: failureRate(metrics.service(METRIC.storageUnavailable), metrics.service(METRIC.requestsTotal), 5, '503, % of requests'),
+      threshold: 1,
+      datapointsToAlarm: 2,
+      evaluationPeriods: 3,
+    },
+    {
+      slug: 'api-latency-p99',
+      meaning: 'API Gateway latency p99 at or above 2 s for 15 minutes: requests are waiting on retried DynamoDB calls or timeouts.',
+      metric: stage.metricLatency({ statistic: 'p99', period: PERIOD, label: 'latency p99 (ms)' }),
+      threshold: 2000,
+      datapointsToAlarm: 3,
+      evaluationPeriods: 3,
+    },
+  ];
+}
+
+/** What an HTTP function's errors and throttles alarms say of it. */
+interface FunctionWords {
+  /** The errors alarm's meaning. */
+  errors: string;
+  /** The throttles alarm's meaning. */
+  throttles: string;
+}
+
+const API_FUNCTION: FunctionWords = {
+  errors: 'The API Lambda failed 3 or more invocations in 5 minutes (crash, timeout or out of memory: the handler answers every handled error itself).',
+  throttles: 'Lambda refused to run the API function (concurrency exhausted) at least once in 5 minutes: those requests failed.',
+};
+const INGEST_FUNCTION: FunctionWords = {
+  errors: 'The ingest Lambda (browser bug reports) failed 3 or more invocations in 5 minutes (crash, timeout or out of memory: the handler answers every handled error itself).',
+  throttles: 'Lambda refused to run the ingest function (concurrency exhausted) at least once in 5 minutes: those reports were lost unless the page retries.',
+};
+const CONTROL_ROOM_FUNCTION: FunctionWords = {
+  errors: 'The control-room Lambda failed 3 or more invocations in 5 minutes (crash, timeout or out of memory: it answers bad requests itself).',
+  throttles: 'Lambda refused to run the control-room function (concurrency exhausted) at least once in 5 minutes.',
+};
+
+/** A function's failed invocations (3 in 5 minutes) and throttles (1): `<slug>-function-errors`, `<slug>-function-throttles`. */
+function functionSpecs(slug: string, fn: IFunction, label: string, words: FunctionWords): AlarmSpec[] {
+  return [
+    {
+      slug: `${slug}-function-errors`,
+      meaning: words.errors,
+      metric: fn.metricErrors({ statistic: 'Sum', period: PERIOD, label: `${label} function errors` }),
+      threshold: 3,
+      datapointsToAlarm: 1,
+      evaluationPeriods: 1,
+    },
+    {
+      slug: `${slug}-function-throttles`,
+      meaning: words.throttles,
+      metric: fn.metricThrottles({ statistic: 'Sum', period: PERIOD, label: `${label} function throttles` }),
+      threshold: 1,
+      datapointsToAlarm: 1,
+      evaluationPeriods: 1,
+    },
+  ];
+}
+
+/** A secret key sent where browsers call: it leaked. */
+function secretKeySpec(metrics: StackMetrics): AlarmSpec {
+  return {
+    slug: 'secret-key-exposed',
+    meaning: 'A secret key (dfsk_) was sent to the ingest API, where browsers call: it has leaked into a web page or a URL. Rotate it.',
+    metric: metrics.ingest(METRIC.exposedSecretKeys).with({ label: 'secret key sightings' }),
+    threshold: 1,
+    datapointsToAlarm: 1,
+    evaluationPeriods: 1,
+  };
+}
+
+/** The tally on the reports table's stream: how far behind it is, its failed batches, and the batches it gave up. */
+function tallySpecs(tally: IFunction, failures: IQueue): AlarmSpec[] {
+  return [
+    {
+      slug: 'tally-behind',
+      meaning: 'The tally is 5 minutes or more behind the reports table\'s stream for 10 minutes: issue counts and event lists lag (events are stored, nothing is lost yet; records leave the stream after 24 hours).',
+      metric: new Metric({
+        namespace: 'AWS/Lambda',
+        metricName: 'IteratorAge',
+        dimensionsMap: { FunctionName: tally.functionName },
+        statistic: 'Maximum',
+        period: PERIOD,
+        label: 'tally iterator age (ms)',
+      }),
+      threshold: 300_000,
+      datapointsToAlarm: 2,
+      evaluationPeriods: 2,
+    },
+    {
+      slug: 'tally-function-errors',
+      meaning: 'The tally failed 3 or more batches in 5 minutes: they are retried (counted once when they pass), but counts lag while it fails.',
+      metric: tally.metricErrors({ statistic: 'Sum', period: PERIOD, label: 'tally errors' }),
+      threshold: 3,
+      datapointsToAlarm: 1,
+      evaluationPeriods: 1,
+    },
+    {
+      slug: 'tally-batches-dropped',
+      meaning: 'A batch of the reports table\'s stream could not be tallied before its records left the stream: some stored events are missing from their issues\' counts.',
+      metric: failures.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: PERIOD, label: 'tally batches dropped' }),
+      threshold: 1,
+      datapointsToAlarm: 1,
+      evaluationPeriods: 1,
+    },
+  ];
 }
 
 /** Throttled requests and DynamoDB-side errors of one table. */

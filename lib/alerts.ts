@@ -1,19 +1,19 @@
-import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { DELIVERER_SERVICE_NAME, NOTIFIER_SERVICE_NAME } from '../lambda/observability/names';
-import type { LogLevel } from './deploy-options';
 import { grantTableCalls } from './grants';
-import { GradualDeployment, type DeploymentSettings } from './gradual-deployment';
+import type { GradualDeployment } from './gradual-deployment';
 import { delivererProbes, notifierProbes } from './pre-traffic-probes';
-import { ServiceFunction } from './service-function';
+import { CanaryReceiver } from './canary-receiver';
+import { releasedFunction, type ReleaseSettings } from './released-function';
+import type { ServiceFunction } from './service-function';
 
 export interface AlertsProps {
   /** Its stream (new and old images) feeds the notifier: issue items only, by a filter. */
@@ -23,10 +23,7 @@ export interface AlertsProps {
   alertEmails: string[];
   /** Where payload links point: the control room's web app. */
   linkBase: string;
-  deployment: DeploymentSettings;
-  logLevel: LogLevel;
-  logRetention: RetentionDays;
-  removalPolicy: RemovalPolicy;
+  release: ReleaseSettings;
 }
 
 /** The deliverer's timeout: a batch's POSTs run side by side, 5 s each at most, with their writes. */
@@ -57,6 +54,8 @@ export class Alerts extends Construct {
   readonly streamFailures: Queue;
   /** The platform team's topic: every alert of every factory. */
   readonly topic: Topic;
+  /** The webhook destination of the deliverer's pre-traffic probe (lib/canary-receiver.ts). */
+  readonly canaryReceiver: CanaryReceiver;
 
   constructor(scope: Construct, id: string, props: AlertsProps) {
     super(scope, id);
@@ -91,25 +90,24 @@ export class Alerts extends Construct {
       ALERTS_TABLE_NAME: props.alertsTable.tableName,
       DELIVERY_QUEUE_URL: this.deliveryQueue.queueUrl,
       ALERT_LINK_BASE: props.linkBase,
-      LOG_LEVEL: props.logLevel,
     };
-    this.notifier = new ServiceFunction(this, 'Notifier', {
+    // Released as every function is (lib/released-function.ts); the stream is read through the alias, never $LATEST.
+    ({ handler: this.notifier, deployment: this.notifierDeployment } = releasedFunction(this, 'Notifier', {
+      settings: props.release,
       description: 'Contacts alert notifier: issue alerts from the reports table stream (new, regressed, spike)',
       entry: 'alerts/notifier-entry.ts',
       timeout: Duration.seconds(60),
       memorySize: 512,
-      logRetention: props.logRetention,
-      logRemovalPolicy: props.removalPolicy,
-      environment: { ...environment, ALERT_TOPIC_ARN: this.topic.topicArn, POWERTOOLS_SERVICE_NAME: NOTIFIER_SERVICE_NAME },
-    });
-    // Released as every function is (lib/gradual-deployment.ts); the stream is read through the alias, never $LATEST.
-    this.notifierDeployment = new GradualDeployment(this, 'NotifierDeployment', this.notifier, {
-      settings: props.deployment,
-      name: 'alert-notifier',
-      probes: notifierProbes,
-      // A batch of 100 issue changes with a few alerts each: seconds. Ten means something is wrong.
-      p99DurationMs: 10_000,
-    });
+      environment: { ...environment, ALERT_TOPIC_ARN: this.topic.topicArn },
+      service: NOTIFIER_SERVICE_NAME,
+      release: {
+        name: 'alert-notifier',
+        probes: notifierProbes,
+        // A batch of 100 issue changes with a few alerts each: seconds. Ten means something is wrong.
+        p99DurationMs: 10_000,
+        ownMetrics: 'batch-items',
+      },
+    }));
     this.notifierDeployment.alias.addEventSource(
       new DynamoEventSource(props.reportsTable, {
         startingPosition: StartingPosition.LATEST,
@@ -125,23 +123,25 @@ export class Alerts extends Construct {
       }),
     );
 
-    this.deliverer = new ServiceFunction(this, 'Deliverer', {
+    this.canaryReceiver = new CanaryReceiver(this, 'CanaryReceiver', { logLevel: props.release.logLevel, logRetention: props.release.logRetention, logRemovalPolicy: props.release.logRemovalPolicy });
+    ({ handler: this.deliverer, deployment: this.delivererDeployment } = releasedFunction(this, 'Deliverer', {
+      settings: props.release,
       description: 'Contacts alert deliverer: signed webhook POSTs with retries, from the delivery queue',
       entry: 'alerts/deliverer-entry.ts',
       timeout: DELIVERER_TIMEOUT,
       memorySize: 256,
-      logRetention: props.logRetention,
-      logRemovalPolicy: props.removalPolicy,
-      environment: { ...environment, POWERTOOLS_SERVICE_NAME: DELIVERER_SERVICE_NAME },
-    });
+      // Its pre-traffic probe's destination: one signed delivery, as to a customer's receiver.
+      environment: { ...environment, CANARY_RECEIVER_URL: this.canaryReceiver.url.url, CANARY_WEBHOOK_SECRET: this.canaryReceiver.secret },
+      service: DELIVERER_SERVICE_NAME,
+      release: {
+        name: 'alert-deliverer',
+        probes: delivererProbes,
+        // Five POSTs side by side, 5 s each at most, with their writes.
+        p99DurationMs: 15_000,
+        ownMetrics: 'batch-items',
+      },
+    }));
     // A few at a time: a receiver that is down for a while is not hammered by every pending retry at once.
-    this.delivererDeployment = new GradualDeployment(this, 'DelivererDeployment', this.deliverer, {
-      settings: props.deployment,
-      name: 'alert-deliverer',
-      probes: delivererProbes,
-      // Five POSTs side by side, 5 s each at most, with their writes.
-      p99DurationMs: 15_000,
-    });
     this.delivererDeployment.alias.addEventSource(new SqsEventSource(this.deliveryQueue, { batchSize: 5, reportBatchItemFailures: true, maxConcurrency: 5 }));
     const sqsMapping = this.delivererDeployment.alias.node.children.find((child) => child.node.id.startsWith('SqsEventSource:'));
     NagSuppressions.addResourceSuppressions(

@@ -12,12 +12,12 @@ import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { METRICS_NAMESPACE, SERVICE_NAME } from '../lambda/observability/names';
-import type { LogLevel } from './deploy-options';
+import { SERVICE_NAME } from '../lambda/observability/names';
 import { grantTableCalls } from './grants';
-import { GradualDeployment, type DeploymentSettings } from './gradual-deployment';
+import type { GradualDeployment } from './gradual-deployment';
 import { contactsProbes } from './pre-traffic-probes';
-import { ServiceFunction } from './service-function';
+import { releasedFunction, type ReleaseSettings } from './released-function';
+import type { ServiceFunction } from './service-function';
 
 export interface ContactsApiProps {
   contactsTable: Table;
@@ -32,12 +32,9 @@ export interface ContactsApiProps {
   createCloudWatchRole: boolean;
   stageName: string;
   memorySize: number;
-  logLevel: LogLevel;
-  logRetention: RetentionDays;
   accessLogRetention: RetentionDays;
-  /** Of the log groups. */
-  removalPolicy: RemovalPolicy;
-  deployment: DeploymentSettings;
+  /** The stack's release settings; their log removal policy is the access logs' too. */
+  release: ReleaseSettings;
   /** Execution environments kept initialized on the function's `live` alias; 0: none. */
   provisionedConcurrency: number;
 }
@@ -62,41 +59,33 @@ export class ContactsApi extends Construct {
   constructor(scope: Construct, id: string, props: ContactsApiProps) {
     super(scope, id);
 
-    this.handler = new ServiceFunction(this, 'Handler', {
+    ({ handler: this.handler, deployment: this.deployment } = releasedFunction(this, 'Handler', {
+      settings: props.release,
       description: 'Contacts API: upsert and read contacts (API Gateway proxy)',
       entry: 'api/contacts-entry.ts',
       // The handler answers 503 half a second before this; DynamoDB calls are bounded well inside it.
       timeout: Duration.seconds(10),
       memorySize: props.memorySize,
-      logRetention: props.logRetention,
-      logRemovalPolicy: props.removalPolicy,
-      environment: {
-        CONTACTS_TABLE_NAME: props.contactsTable.tableName,
-        KEYS_TABLE_NAME: props.keysTable.tableName,
-        LOG_LEVEL: props.logLevel,
-        // The names the alarms and the dashboard read (lambda/observability/names.ts).
-        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
-        POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+      environment: { CONTACTS_TABLE_NAME: props.contactsTable.tableName, KEYS_TABLE_NAME: props.keysTable.tableName },
+      service: SERVICE_NAME,
+      deploymentId: 'Deployment',
+      release: {
+        name: 'api',
+        probes: contactsProbes,
+        // As the stage's api-latency-p99 alarm: a warm request takes milliseconds.
+        p99DurationMs: 2000,
+        ownMetrics: 'requests',
+        provisionedConcurrency: props.provisionedConcurrency,
       },
-    });
+    }));
 
     // Least privilege: exactly the calls the handler makes.
     grantTableCalls(props.contactsTable, this.handler, 'dynamodb:UpdateItem', 'dynamodb:GetItem');
     grantTableCalls(props.keysTable, this.handler, 'dynamodb:UpdateItem');
 
-    this.deployment = new GradualDeployment(this, 'Deployment', this.handler, {
-      settings: props.deployment,
-      name: 'api',
-      probes: contactsProbes,
-      // As the stage's api-latency-p99 alarm: a warm request takes milliseconds.
-      p99DurationMs: 2000,
-      httpService: SERVICE_NAME,
-      provisionedConcurrency: props.provisionedConcurrency,
-    });
-
     this.accessLogs = new LogGroup(this, 'AccessLogs', {
       retention: props.accessLogRetention,
-      removalPolicy: props.removalPolicy,
+      removalPolicy: props.release.logRemovalPolicy,
     });
 
     this.api = new RestApi(this, 'Api', {

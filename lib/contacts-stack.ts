@@ -2,19 +2,18 @@ import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { LambdaApplication } from 'aws-cdk-lib/aws-codedeploy';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { stackMetricsNamespace } from '../lambda/observability/names';
 import { Alerts } from './alerts';
 import { ServiceAlarms } from './alarms';
 import { ContactsApi } from './contacts-api';
 import { ControlRoom } from './control-room';
 import { ServiceDashboard } from './dashboard';
 import { resolveDeployOptions, type DeployOptions } from './deploy-options';
-import type { DeploymentSettings } from './gradual-deployment';
 import { IngestApi } from './ingest-api';
 import { OUTPUTS } from './outputs';
+import type { ReleaseSettings } from './released-function';
 import { ContactsTables } from './tables';
 import { Tally } from './tally';
-
-export { OUTPUTS };
 
 /** The deploy options (lib/deploy-options.ts), each optional: defaults fill the rest. */
 export interface ContactsStackProps extends StackProps, Partial<DeployOptions> {}
@@ -49,11 +48,14 @@ export class ContactsStack extends Stack {
 
     this.tables = new ContactsTables(this, 'Tables', { removalPolicy });
     this.deployments = new LambdaApplication(this, 'Deployments');
-    const deployment: DeploymentSettings = {
+    // What every function shares, given once to each construct that has one (lib/released-function.ts).
+    const release: ReleaseSettings = {
       application: this.deployments,
       trafficShift: options.trafficShift,
+      logLevel: options.logLevel,
       logRetention: retention(options.logRetentionDays),
       logRemovalPolicy: removalPolicy,
+      metricsNamespace: stackMetricsNamespace(this.stackName),
     };
     this.api = new ContactsApi(this, 'ContactsApi', {
       contactsTable: this.tables.contacts,
@@ -63,11 +65,8 @@ export class ContactsStack extends Stack {
       createCloudWatchRole: options.cloudWatchRole,
       stageName: options.stageName,
       memorySize: options.apiMemoryMb,
-      logLevel: options.logLevel,
-      logRetention: retention(options.logRetentionDays),
       accessLogRetention: retention(options.accessLogRetentionDays),
-      removalPolicy,
-      deployment,
+      release,
       provisionedConcurrency: options.provisionedConcurrency,
     });
     this.ingest = new IngestApi(this, 'IngestApi', {
@@ -77,27 +76,18 @@ export class ContactsStack extends Stack {
       reportsTable: this.tables.reports,
       memorySize: options.apiMemoryMb,
       reportRetentionDays: options.reportRetentionDays,
-      logLevel: options.logLevel,
-      logRetention: retention(options.logRetentionDays),
-      removalPolicy,
-      deployment,
+      release,
     });
     this.tally = new Tally(this, 'Tally', {
       reportsTable: this.tables.reports,
-      deployment,
-      logLevel: options.logLevel,
-      logRetention: retention(options.logRetentionDays),
-      removalPolicy,
+      release,
     });
     this.alerts = new Alerts(this, 'Alerts', {
       reportsTable: this.tables.reports,
       alertsTable: this.tables.alerts,
       alertEmails: options.alertEmails,
       linkBase: options.alertLinkBase,
-      deployment,
-      logLevel: options.logLevel,
-      logRetention: retention(options.logRetentionDays),
-      removalPolicy,
+      release,
     });
     this.controlRoom = new ControlRoom(this, 'ControlRoom', {
       contactsTable: this.tables.contacts,
@@ -109,10 +99,7 @@ export class ContactsStack extends Stack {
       defaultRateLimit: options.defaultRateLimit,
       platformName: options.platformName,
       controlRoomPrincipalArn: options.controlRoomRoleArn,
-      logLevel: options.logLevel,
-      logRetention: retention(options.logRetentionDays),
-      removalPolicy,
-      deployment,
+      release,
     });
     this.alarms = new ServiceAlarms(this, 'Alarms', {
       stage: this.api.api.deploymentStage,
@@ -126,6 +113,7 @@ export class ContactsStack extends Stack {
       reportsTable: this.tables.reports,
       alerts: this.alerts,
       alarmEmail: options.alarmEmail,
+      metricsNamespace: release.metricsNamespace,
     });
     this.dashboard = new ServiceDashboard(this, 'Dashboard', {
       stage: this.api.api.deploymentStage,
@@ -133,6 +121,7 @@ export class ContactsStack extends Stack {
       ingestFunction: this.ingest.handler,
       controlRoomFunction: this.controlRoom.handler,
       alarms: this.alarms.alarms,
+      metricsNamespace: release.metricsNamespace,
     });
 
     new CfnOutput(this, OUTPUTS.apiUrl, {

@@ -1,16 +1,15 @@
-import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { ArnPrincipal } from 'aws-cdk-lib/aws-iam';
 import { FunctionUrlAuthType, type FunctionUrl } from 'aws-cdk-lib/aws-lambda';
-import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { CONTROL_ROOM_SERVICE_NAME } from '../lambda/observability/names';
 import { CONTACTS_BY_COMPANY, KEYS_BY_FACTORY, KEYS_BY_KEY_ID, REPORTS_BY_FEED, REPORTS_BY_ISSUE, REPORTS_BY_PERSON } from '../lambda/store/schema';
-import type { LogLevel } from './deploy-options';
 import { grantIndexCalls, grantTableCalls } from './grants';
-import { GradualDeployment, type DeploymentSettings } from './gradual-deployment';
+import type { GradualDeployment } from './gradual-deployment';
 import { controlRoomProbes } from './pre-traffic-probes';
-import { ServiceFunction } from './service-function';
+import { releasedFunction, type ReleaseSettings } from './released-function';
+import type { ServiceFunction } from './service-function';
 
 export interface ControlRoomProps {
   contactsTable: Table;
@@ -29,11 +28,7 @@ export interface ControlRoomProps {
   platformName: string;
   /** The control room's IAM role: the only principal granted the function URL. */
   controlRoomPrincipalArn?: string;
-  logLevel: LogLevel;
-  logRetention: RetentionDays;
-  /** Of the log group. */
-  removalPolicy: RemovalPolicy;
-  deployment: DeploymentSettings;
+  release: ReleaseSettings;
 }
 
 /** Not on the request path, so the apiMemoryMb option leaves it alone. */
@@ -54,14 +49,13 @@ export class ControlRoom extends Construct {
 
   constructor(scope: Construct, id: string, props: ControlRoomProps) {
     super(scope, id);
-    this.handler = new ServiceFunction(this, 'Handler', {
+    ({ handler: this.handler, deployment: this.deployment } = releasedFunction(this, 'Handler', {
+      settings: props.release,
       description: 'Contacts control room (internal): lists, exports, clears, companies, enrichment refresh and bulk runs, keys, reports, alerts',
       entry: 'control/control-room-entry.ts',
       // A bulk invocation stops taking pages a minute before this and returns a cursor.
       timeout: Duration.minutes(5),
       memorySize: CONTROL_ROOM_MEMORY_MB,
-      logRetention: props.logRetention,
-      logRemovalPolicy: props.removalPolicy,
       environment: {
         CONTACTS_TABLE_NAME: props.contactsTable.tableName,
         REFERENCE_TABLE_NAME: props.referenceTable.tableName,
@@ -71,18 +65,17 @@ export class ControlRoom extends Construct {
         ALERT_LINK_BASE: props.alertLinkBase,
         DEFAULT_RATE_LIMIT: String(props.defaultRateLimit),
         PLATFORM_NAME: props.platformName,
-        LOG_LEVEL: props.logLevel,
-        POWERTOOLS_SERVICE_NAME: CONTROL_ROOM_SERVICE_NAME,
       },
-    });
-    this.deployment = new GradualDeployment(this, 'Deployment', this.handler, {
-      settings: props.deployment,
-      name: 'control-room',
-      probes: controlRoomProbes,
-      // Bulk runs take up to 4 minutes by design (they stop taking pages a minute before the timeout):
-      // only a call that runs into the timeout is too slow.
-      p99DurationMs: 280_000,
-    });
+      service: CONTROL_ROOM_SERVICE_NAME,
+      deploymentId: 'Deployment',
+      release: {
+        name: 'control-room',
+        probes: controlRoomProbes,
+        // Bulk runs take up to 4 minutes by design (they stop taking pages a minute before the timeout):
+        // only a call that runs into the timeout is too slow.
+        p99DurationMs: 280_000,
+      },
+    }));
     this.url = this.deployment.alias.addFunctionUrl({ authType: FunctionUrlAuthType.AWS_IAM });
 
     // Least privilege, per operation: reads of contacts, companies, usage and markers (GetItem, Query);

@@ -11,8 +11,8 @@ import {
 } from 'aws-cdk-lib/aws-cloudwatch';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { DIMENSIONS, METRIC, METRICS_NAMESPACE } from '../lambda/observability/names';
-import { ingestMetric, RUNBOOK, serviceMetric, type ServiceAlarm } from './alarms';
+import { DIMENSIONS, METRIC } from '../lambda/observability/names';
+import { RUNBOOK, StackMetrics, type ServiceAlarm } from './alarms';
 
 export interface ServiceDashboardProps {
   stage: Stage;
@@ -21,6 +21,8 @@ export interface ServiceDashboardProps {
   controlRoomFunction: IFunction;
   /** Shown first, each as a graph with its threshold. */
   alarms: ServiceAlarm[];
+  /** The stack's metrics namespace (stackMetricsNamespace). */
+  metricsNamespace: string;
 }
 
 const PERIOD = Duration.minutes(5);
@@ -43,6 +45,9 @@ export class ServiceDashboard extends Construct {
   constructor(scope: Construct, id: string, props: ServiceDashboardProps) {
     super(scope, id);
     const { stage, apiFunction, ingestFunction, controlRoomFunction } = props;
+    const metrics = new StackMetrics(props.metricsNamespace);
+    const serviceMetric = (metricName: string, statistic?: string) => metrics.service(metricName, statistic);
+    const ingestMetric = (metricName: string) => metrics.ingest(metricName);
     const name = Stack.of(this).stackName;
     this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: name, defaultInterval: Duration.hours(12) });
 
@@ -64,7 +69,7 @@ export class ServiceDashboard extends Construct {
         width: third,
         left: [
           new MathExpression({
-            expression: `SEARCH('{${METRICS_NAMESPACE},${DIMENSIONS.service},${DIMENSIONS.route},${DIMENSIONS.statusClass}} MetricName="${METRIC.requests}"', 'Sum', ${PERIOD.toSeconds()})`,
+            expression: `SEARCH('{${props.metricsNamespace},${DIMENSIONS.service},${DIMENSIONS.route},${DIMENSIONS.statusClass}} MetricName="${METRIC.requests}"', 'Sum', ${PERIOD.toSeconds()})`,
             usingMetrics: {},
             label: '',
             period: PERIOD,

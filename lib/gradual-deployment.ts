@@ -1,15 +1,16 @@
 import { Duration, Stack, type RemovalPolicy } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, Metric, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { LambdaDeploymentConfig, LambdaDeploymentGroup, type ILambdaDeploymentConfig, type LambdaApplication } from 'aws-cdk-lib/aws-codedeploy';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Alias, type Version } from 'aws-cdk-lib/aws-lambda';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
+import { hookTimeoutSeconds } from '../lambda/deploy/hook-timing';
 import type { Probe } from '../lambda/deploy/probes';
-import { DIMENSIONS, METRIC, METRICS_NAMESPACE } from '../lambda/observability/names';
+import { DIMENSIONS, METRIC } from '../lambda/observability/names';
 import { failureRate, RUNBOOK } from './alarms';
-import type { TrafficShift } from './deploy-options';
+import type { LogLevel, TrafficShift } from './deploy-options';
 import { BUNDLING, NO_ASYNC_DESTINATION, ServiceFunction } from './service-function';
 
 /**
@@ -28,31 +29,56 @@ export const LIVE_ALIAS = 'live';
 /** The runbook section every deployment alarm links. */
 export const ROLLBACK_RUNBOOK = `${RUNBOOK}#a-deployment-was-rolled-back`;
 
-/** What every gradual deployment of a stack shares. */
-export interface DeploymentSettings {
+/**
+ * What every released function of a stack shares (lib/released-function.ts):
+ * the stack makes it once and hands it to each construct that has a function.
+ */
+export interface ReleaseSettings {
   /** The stack's CodeDeploy application: one per stack, a deployment group per function in it. */
   application: LambdaApplication;
   trafficShift: TrafficShift;
-  /** Of each hook's log group. */
+  /** `LOG_LEVEL` of every function. */
+  logLevel: LogLevel;
+  /** Of every function's log group, and each hook's. */
   logRetention: RetentionDays;
+  /** What deleting the stack does to those log groups. */
   logRemovalPolicy: RemovalPolicy;
+  /** The stack's own metrics namespace (stackMetricsNamespace): what its functions write in, and its alarms read. */
+  metricsNamespace: string;
 }
 
+/**
+ * The function's own per-version metrics, which its deployment also judges:
+ * `requests`, an HTTP function's request metrics (the 5xx-rate alarm);
+ * `batch-items`, a stream or queue consumer's batch counts (the
+ * failed-items alarm: it catches its errors and answers failed items, so
+ * Lambda counts no error).
+ */
+export type OwnMetrics = 'requests' | 'batch-items';
+
 export interface GradualDeploymentProps {
-  settings: DeploymentSettings;
-  /** Short name in the alarms' names: `<stack>-deploy-<name>-errors`. */
+  settings: ReleaseSettings;
+  /** Short name in the alarms' names: `<stack>-deploy-<name>-errors-v<version>`. */
   name: string;
   /** What the hook sends the new version; given the hook's role ARN, for a probe that must name its caller. */
   probes: (hookRoleArn: string) => Probe[];
   /** Lambda duration p99, ms, at or above which the new version is too slow (2 of 3 minutes). */
   p99DurationMs: number;
-  /**
-   * The `service` of the function's request metrics (lambda/observability): an
-   * HTTP function gets the 5xx-rate alarm of its new version too.
-   */
-  httpService?: string;
+  /** The function's `service` (POWERTOOLS_SERVICE_NAME): the dimension its own metrics carry. */
+  service: string;
+  ownMetrics?: OwnMetrics;
   /** Execution environments kept initialized on the alias; none when absent or 0. */
   provisionedConcurrency?: number;
+}
+
+/** A deployment alarm before it is made: what it means, its metric, and when it fires (of 1-minute periods). */
+interface VersionAlarmSpec {
+  slug: string;
+  meaning: string;
+  metric: IMetric;
+  threshold: number;
+  datapoints: number;
+  periods: number;
 }
 
 /** A deployment alarm: what it means, and the alarm. */
@@ -63,8 +89,16 @@ export interface DeploymentAlarm {
 
 const MINUTE = Duration.minutes(1);
 
-/** The deployment alarms' floor: a 5xx rate counts from this many 5xx in a minute. */
-export const VERSION_5XX_FLOOR = 3;
+/**
+ * The 5xx-rate alarm's floor: a minute's rate counts from this many 5xx. One:
+ * at 10 % of a quiet API the new version may answer a handful of requests a
+ * minute, and a floor of 3 would never be reached; two such minutes of
+ * three are asked for instead, so that a lone 503 does not stop a release.
+ */
+export const VERSION_5XX_FLOOR = 1;
+
+/** A principal that stands in for the hook's role when the probes are only counted and timed. */
+const ANY_PRINCIPAL = 'arn:aws:iam::000000000000:role/pre-traffic-hook';
 
 const CONFIGS: Record<TrafficShift, ILambdaDeploymentConfig> = {
   canary: LambdaDeploymentConfig.CANARY_10PERCENT_5MINUTES,
@@ -73,26 +107,25 @@ const CONFIGS: Record<TrafficShift, ILambdaDeploymentConfig> = {
 
 /**
  * Deploys a function gradually (docs/deploying.md#how-a-release-reaches-traffic):
- * each `cdk deploy` that changes it publishes a version; CodeDeploy runs
- * the pre-traffic hook on that version, then shifts the `live` alias to it
- * (10 % for 5 minutes, then all; or all at once), stopping and rolling back
- * as soon as one of the version's alarms fires. One call per function:
- *
- *   const { alias } = new GradualDeployment(this, 'Deployment', handler, { settings, name: 'api', probes: contactsProbes, p99DurationMs: 2000 });
- *
- * then everything that invokes the function invokes `alias`: an API
- * Gateway integration (`new LambdaIntegration(alias)`), a function URL
+ * each `cdk deploy` that changes it publishes a version (kept: its
+ * CloudFormation resource is retained, so an earlier version stays there to
+ * go back to); CodeDeploy runs the pre-traffic hook on that version, then
+ * shifts the `live` alias to it (10 % for 5 minutes, then all; or all at
+ * once), stopping and rolling back as soon as one of the version's alarms
+ * fires. Made by lib/released-function.ts with the function itself; then
+ * everything that invokes the function invokes `alias`: an API Gateway
+ * integration (`new LambdaIntegration(alias)`), a function URL
  * (`alias.addFunctionUrl`), and for a function fed by a stream or a queue
  * the event source mapping (`alias.addEventSource(new DynamoEventSource(…))`,
  * never `fn.addEventSource`: a mapping on the function itself would run
  * $LATEST, skipping the canary, the hook and the rollback).
  *
  * The alarms judge the new version alone: Lambda's metrics through the
- * alias carry `ExecutedVersion`, and the request metrics `functionVersion`
- * (lambda/observability/metrics.ts); each alarm is bound to this deploy's
- * version number, so a new deploy judges its own version from a clean
- * state. They have no SNS action: CodeDeploy acts on them, and the stack's
- * own alarms (lib/alarms.ts) keep paging about the live service.
+ * alias carry `ExecutedVersion`, and the function's own metrics
+ * `functionVersion` (lambda/observability); each alarm is named after this
+ * deploy's version, so a release gets new alarms, which start with no state.
+ * They have no SNS action: CodeDeploy acts on them, and the stack's own
+ * alarms (lib/alarms.ts) keep paging about the live service.
  */
 export class GradualDeployment extends Construct {
   readonly version: Version;
@@ -114,19 +147,21 @@ export class GradualDeployment extends Construct {
       retryAttempts: 0,
     });
 
+    // Each probe waits at most the function's own timeout and a cold start; the hook's timeout is their sum and its report's time.
+    const timed = (principal: string) => props.probes(principal).map((probe) => ({ timeoutMs: fn.timeout?.toMilliseconds(), ...probe }));
+    const hookTimeout = hookTimeoutSeconds(timed(ANY_PRINCIPAL).map((probe) => probe.timeoutMs ?? 0));
     this.hook = new ServiceFunction(this, 'PreTrafficHook', {
       description: `Pre-traffic check of the ${fn.title} function: sends its new version synthetic requests before CodeDeploy shifts traffic`,
       entry: 'deploy/pre-traffic-hook-entry.ts',
       bundling: HOOK_BUNDLING,
-      // Each probe waits for one invocation, cold start included; the slowest function's probes end within seconds.
-      timeout: Duration.minutes(2),
+      timeout: Duration.seconds(hookTimeout),
       memorySize: 256,
       logRetention: props.settings.logRetention,
       logRemovalPolicy: props.settings.logRemovalPolicy,
       environment: { TARGET_VERSION_ARN: this.version.functionArn, LOG_LEVEL: 'INFO' },
     });
     const hookRole = this.hook.role!;
-    this.hook.addEnvironment('PROBES', stack.toJsonString(props.probes(hookRole.roleArn)));
+    this.hook.addEnvironment('PROBES', stack.toJsonString(timed(hookRole.roleArn)));
     // Least privilege: the version under test, and nothing else (not the alias, not $LATEST).
     hookRole.addToPrincipalPolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.version.functionArn] }));
 
@@ -143,20 +178,40 @@ export class GradualDeployment extends Construct {
     this.suppressNagFindings();
   }
 
-  /** Errors, throttles and p99 duration of the new version, and its 5xx rate for an HTTP function. */
+  /** Errors, throttles and p99 duration of the new version, and its 5xx rate or its failed items by its own metrics. */
   private versionAlarms(fn: ServiceFunction, props: GradualDeploymentProps): DeploymentAlarm[] {
+    const specs = [...this.lambdaSpecs(fn, props.p99DurationMs), ...this.ownMetricSpecs(props)];
     const prefix = `${Stack.of(this).stackName}-deploy-${props.name}`;
+    return specs.map((spec) => ({
+      slug: spec.slug,
+      alarm: new Alarm(this, `Alarm-${spec.slug}`, {
+        // The version in the name: each release's alarms are new ones, judging it from no state at all, never
+        // from the state its predecessor's alarms reached (an alarm whose metric is changed keeps its state).
+        alarmName: `${prefix}-${spec.slug}-v${this.version.version}`,
+        alarmDescription: `${spec.meaning} During a deployment CodeDeploy stops it and shifts all traffic back. Runbook: ${ROLLBACK_RUNBOOK}`,
+        metric: spec.metric,
+        threshold: spec.threshold,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: spec.periods,
+        datapointsToAlarm: spec.datapoints,
+        // No traffic on the new version yet is no evidence against it.
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      }),
+    }));
+  }
+
+  /** Lambda's own metrics of the new version: invocations through the alias, counted for the version that ran them. */
+  private lambdaSpecs(fn: ServiceFunction, p99DurationMs: number): VersionAlarmSpec[] {
     const lambdaMetric = (metricName: string, statistic: string, label: string) =>
       new Metric({
         namespace: 'AWS/Lambda',
         metricName,
-        // Invocations through the alias, counted for the version that ran them.
         dimensionsMap: { FunctionName: fn.functionName, Resource: `${fn.functionName}:${LIVE_ALIAS}`, ExecutedVersion: this.version.version },
         statistic,
         period: MINUTE,
         label,
       });
-    const specs: { slug: string; meaning: string; metric: Metric | ReturnType<typeof failureRate>; threshold: number; datapoints: number; periods: number }[] = [
+    return [
       {
         slug: 'errors',
         meaning: 'The new version failed an invocation (crash, timeout, out of memory: handled errors are answered, not failed).',
@@ -175,45 +230,50 @@ export class GradualDeployment extends Construct {
       },
       {
         slug: 'latency-p99',
-        meaning: `The new version's duration p99 reached ${props.p99DurationMs} ms in 2 of 3 minutes.`,
+        meaning: `The new version's duration p99 reached ${p99DurationMs} ms in 2 of 3 minutes.`,
         metric: lambdaMetric('Duration', 'p99', 'new version duration p99 (ms)'),
-        threshold: props.p99DurationMs,
+        threshold: p99DurationMs,
         datapoints: 2,
         periods: 3,
       },
     ];
-    if (props.httpService) {
-      const byVersion = (metricName: string) =>
-        new Metric({
-          namespace: METRICS_NAMESPACE,
-          metricName,
-          dimensionsMap: { [DIMENSIONS.service]: props.httpService!, [DIMENSIONS.functionVersion]: this.version.version },
-          statistic: 'Sum',
-          period: MINUTE,
-        });
-      specs.push({
-        slug: '5xx-rate',
-        meaning: `At least 1 % of the new version's answers were 5xx (at least ${VERSION_5XX_FLOOR} in a minute).`,
-        metric: failureRate(byVersion(METRIC.serverErrors), byVersion(METRIC.requestsTotal), VERSION_5XX_FLOOR, 'new version 5xx, % of requests', MINUTE),
-        threshold: 1,
-        datapoints: 1,
-        periods: 1,
+  }
+
+  /** The function's own metrics of the new version (lambda/observability): its 5xx rate, or its failed batch items. */
+  private ownMetricSpecs(props: GradualDeploymentProps): VersionAlarmSpec[] {
+    const byVersion = (metricName: string) =>
+      new Metric({
+        namespace: props.settings.metricsNamespace,
+        metricName,
+        dimensionsMap: { [DIMENSIONS.service]: props.service, [DIMENSIONS.functionVersion]: this.version.version },
+        statistic: 'Sum',
+        period: MINUTE,
       });
+    if (props.ownMetrics === 'requests') {
+      return [
+        {
+          slug: '5xx-rate',
+          meaning: `At least 1 % of the new version's answers were 5xx (from ${VERSION_5XX_FLOOR} in a minute) in 2 of 3 minutes.`,
+          metric: failureRate(byVersion(METRIC.serverErrors), byVersion(METRIC.requestsTotal), VERSION_5XX_FLOOR, 'new version 5xx, % of requests', MINUTE),
+          threshold: 1,
+          datapoints: 2,
+          periods: 3,
+        },
+      ];
     }
-    return specs.map((spec) => ({
-      slug: spec.slug,
-      alarm: new Alarm(this, `Alarm-${spec.slug}`, {
-        alarmName: `${prefix}-${spec.slug}`,
-        alarmDescription: `${spec.meaning} During a deployment CodeDeploy stops it and shifts all traffic back. Runbook: ${ROLLBACK_RUNBOOK}`,
-        metric: spec.metric,
-        threshold: spec.threshold,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        evaluationPeriods: spec.periods,
-        datapointsToAlarm: spec.datapoints,
-        // No traffic on the new version yet is no evidence against it.
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-      }),
-    }));
+    if (props.ownMetrics === 'batch-items') {
+      return [
+        {
+          slug: 'failed-items',
+          meaning: 'The new version answered a record of its batch as failed (it catches its errors, so Lambda counts none: Lambda hands the record over again, to either version).',
+          metric: byVersion(METRIC.failedBatchItems).with({ label: 'new version failed batch items' }),
+          threshold: 1,
+          datapoints: 1,
+          periods: 1,
+        },
+      ];
+    }
+    return [];
   }
 
   /** cdk-nag findings of the deployment's own resources, each with its reason. */

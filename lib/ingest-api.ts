@@ -1,16 +1,15 @@
-import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import { LambdaIntegration, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
-import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { API_PREFIXES } from '../lambda/api/prefixes';
-import { INGEST_SERVICE_NAME, METRICS_NAMESPACE } from '../lambda/observability/names';
-import type { LogLevel } from './deploy-options';
+import { INGEST_SERVICE_NAME } from '../lambda/observability/names';
 import { grantTableCalls } from './grants';
-import { GradualDeployment, type DeploymentSettings } from './gradual-deployment';
+import type { GradualDeployment } from './gradual-deployment';
 import { ingestProbes } from './pre-traffic-probes';
-import { ServiceFunction } from './service-function';
+import { releasedFunction, type ReleaseSettings } from './released-function';
+import type { ServiceFunction } from './service-function';
 
 export interface IngestApiProps {
   /** The REST API and stage the contacts API already runs on: one host. */
@@ -21,10 +20,7 @@ export interface IngestApiProps {
   reportsTable: Table;
   memorySize: number;
   reportRetentionDays: number;
-  logLevel: LogLevel;
-  logRetention: RetentionDays;
-  removalPolicy: RemovalPolicy;
-  deployment: DeploymentSettings;
+  release: ReleaseSettings;
 }
 
 /**
@@ -42,34 +38,26 @@ export class IngestApi extends Construct {
 
   constructor(scope: Construct, id: string, props: IngestApiProps) {
     super(scope, id);
-    this.handler = new ServiceFunction(this, 'Handler', {
+    ({ handler: this.handler, deployment: this.deployment } = releasedFunction(this, 'Handler', {
+      settings: props.release,
       description: 'Contacts ingest API: bug reports and feature requests from browsers (API Gateway proxy)',
       entry: 'api/ingest-entry.ts',
       // The handler answers 503 half a second before this; DynamoDB calls are bounded well inside it.
       timeout: Duration.seconds(10),
       memorySize: props.memorySize,
-      logRetention: props.logRetention,
-      logRemovalPolicy: props.removalPolicy,
       environment: {
         KEYS_TABLE_NAME: props.keysTable.tableName,
         REPORTS_TABLE_NAME: props.reportsTable.tableName,
         REPORT_RETENTION_DAYS: String(props.reportRetentionDays),
-        LOG_LEVEL: props.logLevel,
-        POWERTOOLS_SERVICE_NAME: INGEST_SERVICE_NAME,
-        POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
       },
-    });
+      service: INGEST_SERVICE_NAME,
+      deploymentId: 'Deployment',
+      release: { name: 'ingest', probes: ingestProbes, p99DurationMs: 2000, ownMetrics: 'requests' },
+    }));
 
     // Least privilege: exactly the calls the handler makes.
     grantTableCalls(props.keysTable, this.handler, 'dynamodb:UpdateItem');
     grantTableCalls(props.reportsTable, this.handler, 'dynamodb:PutItem', 'dynamodb:UpdateItem');
-    this.deployment = new GradualDeployment(this, 'Deployment', this.handler, {
-      settings: props.deployment,
-      name: 'ingest',
-      probes: ingestProbes,
-      p99DurationMs: 2000,
-      httpService: INGEST_SERVICE_NAME,
-    });
 
     // /ingest/v1/{proxy+} → this function. /ingest and /ingest/v1 themselves stay the contacts
     // function's, as they were before these resources existed (and as npm start dispatches).

@@ -8,6 +8,7 @@
  * by the check itself. Free of CDK imports: test/deploy runs these very
  * probes against the handlers on DynamoDB Local.
  */
+import { CANARY_DELIVERY_EVENT } from '../lambda/alerts/canary-delivery';
 import { API_PREFIXES } from '../lambda/api/prefixes';
 import { CANARY_FACTORY_ID } from '../lambda/domain/canary';
 import type { Probe } from '../lambda/deploy/probes';
@@ -171,10 +172,14 @@ const ALL_TAKEN = { batchItemFailures: [] };
 
 /**
  * The alert notifier's probes: an empty batch, then a change of the canary
- * factory's issue (the one the tally's probe counts), for which the notifier
- * reads the factory's alert settings (GetItem on the alerts table: a refused
- * call answers the record as failed) and alerts nothing, ever
- * (lambda/alerts/notify.ts): no webhook, no line on the platform topic.
+ * factory's issue (the one the tally's probe counts), which takes the
+ * notifier's real path (lambda/alerts/notify.ts): the factory's alert
+ * settings read (GetItem), the issue's new-issue alert stored (a
+ * conditional PutItem: once ever, whatever the number of releases), the
+ * factory's destinations read (Query: it has none, so no delivery is
+ * queued) and the alert marked sent (UpdateItem). A refused call answers
+ * the record as failed. The canary factory's alerts never reach the
+ * platform topic.
  */
 export function notifierProbes(): Probe[] {
   const issue = issueIdOf(CANARY_FACTORY_ID, CANARY_FINGERPRINT);
@@ -189,7 +194,7 @@ export function notifierProbes(): Probe[] {
   return [
     { name: 'an empty batch: every record taken (the bundle loads on the runtime; no call)', event: { Records: [] }, expectPayload: ALL_TAKEN },
     {
-      name: `a change of the canary factory's issue (${CANARY_FACTORY_ID}): its settings read (GetItem on the alerts table), nothing alerted`,
+      name: `a change of the canary factory's issue (${CANARY_FACTORY_ID}): its settings read, its alert stored once and marked sent (GetItem, PutItem, Query, UpdateItem on the alerts table), never on the platform topic`,
       event: {
         Records: [
           {
@@ -206,10 +211,13 @@ export function notifierProbes(): Probe[] {
 }
 
 /**
- * The alert deliverer's probes: an empty batch, then a message for a
- * delivery of the canary factory that does not exist: looked up (GetItem on
- * the alerts table: a refused call answers the message as failed) and
- * dropped as stale, with no POST anywhere.
+ * The alert deliverer's probes: an empty batch; a message for a delivery
+ * of the canary factory that does not exist: looked up (GetItem on the
+ * alerts table: a refused call answers the message as failed) and dropped
+ * as stale, with no POST; then one signed delivery to the stack's canary
+ * receiver (lib/canary-receiver.ts), the real sending path: signing, the
+ * outbound address guard, DNS, TLS and the POST, which the receiver
+ * answers 204 only when the signature verifies.
  */
 export function delivererProbes(): Probe[] {
   const message = { factoryId: CANARY_FACTORY_ID, destinationId: 'dst_pretrafficcheck', sk: '2026-01-01T00:00:00.000Z#alt_pretrafficcheck', attempt: 1 };
@@ -219,6 +227,11 @@ export function delivererProbes(): Probe[] {
       name: `a message for a delivery that does not exist (${CANARY_FACTORY_ID}): looked up (GetItem on the alerts table) and dropped, nothing sent`,
       event: { Records: [{ messageId: 'pre-traffic-check', body: JSON.stringify(message), eventSource: 'aws:sqs' }] },
       expectPayload: ALL_TAKEN,
+    },
+    {
+      name: "one signed delivery to the stack's canary receiver (signing, the address guard, DNS, TLS, the POST): verified and answered 2xx",
+      event: CANARY_DELIVERY_EVENT,
+      expectStatus: 200,
     },
   ];
 }

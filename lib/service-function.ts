@@ -1,4 +1,4 @@
-import type { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { RemovalPolicy, type Duration } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -89,6 +89,9 @@ export class ServiceFunction extends NodejsFunction {
       retryAttempts: NO_ASYNC_RETRIES,
       role,
       logGroup,
+      // Every published version is kept (DeletionPolicy and UpdateReplacePolicy Retain): a release does not
+      // delete the one before it, which stays there to point `live` back at (docs/runbook.md#going-back-to-an-earlier-version).
+      currentVersionOptions: { removalPolicy: RemovalPolicy.RETAIN },
     });
     this.title = titleOf(props.description);
 

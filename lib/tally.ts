@@ -1,25 +1,21 @@
-import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
-import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { TALLY_RECORD_FILTER } from '../lambda/store/reports/stream-records';
-import { METRICS_NAMESPACE, TALLY_SERVICE_NAME } from '../lambda/observability/names';
-import type { LogLevel } from './deploy-options';
+import { TALLY_SERVICE_NAME } from '../lambda/observability/names';
 import { grantTableCalls } from './grants';
-import { GradualDeployment, type DeploymentSettings } from './gradual-deployment';
+import type { GradualDeployment } from './gradual-deployment';
 import { tallyProbes } from './pre-traffic-probes';
-import { ServiceFunction } from './service-function';
+import { releasedFunction, type ReleaseSettings } from './released-function';
+import type { ServiceFunction } from './service-function';
 
 export interface TallyProps {
   reportsTable: Table;
-  deployment: DeploymentSettings;
-  logLevel: LogLevel;
-  logRetention: RetentionDays;
-  removalPolicy: RemovalPolicy;
+  release: ReleaseSettings;
 }
 
 /**
@@ -58,29 +54,21 @@ export class Tally extends Construct {
 
   constructor(scope: Construct, id: string, props: TallyProps) {
     super(scope, id);
-    this.handler = new ServiceFunction(this, 'Handler', {
+    // Released as every function is: a version behind `live`, a canary, alarms and a pre-traffic check (lib/released-function.ts).
+    ({ handler: this.handler, deployment: this.deployment } = releasedFunction(this, 'Handler', {
+      settings: props.release,
       description: 'Contacts tally: counts stored bug-report events into their issues, from the reports table stream',
       entry: 'tally/tally-entry.ts',
       timeout: Duration.seconds(60),
       memorySize: 512,
-      logRetention: props.logRetention,
-      logRemovalPolicy: props.removalPolicy,
-      environment: {
-        REPORTS_TABLE_NAME: props.reportsTable.tableName,
-        LOG_LEVEL: props.logLevel,
-        POWERTOOLS_SERVICE_NAME: TALLY_SERVICE_NAME,
-        POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
-      },
-    });
+      environment: { REPORTS_TABLE_NAME: props.reportsTable.tableName },
+      service: TALLY_SERVICE_NAME,
+      deploymentId: 'Deployment',
+      // A full batch of 1,000 records takes a second or two; ten means something is wrong. A failed batch
+      // throws (Lambda's Errors): it answers no failed items, so it needs no failed-items alarm.
+      release: { name: 'tally', probes: tallyProbes, p99DurationMs: 10_000 },
+    }));
     grantTableCalls(props.reportsTable, this.handler, 'dynamodb:PutItem', 'dynamodb:UpdateItem');
-    // Released as every function is: a version behind `live`, a canary, alarms and a pre-traffic check (lib/gradual-deployment.ts).
-    this.deployment = new GradualDeployment(this, 'Deployment', this.handler, {
-      settings: props.deployment,
-      name: 'tally',
-      probes: tallyProbes,
-      // A full batch of 1,000 records takes a second or two; ten means something is wrong.
-      p99DurationMs: 10_000,
-    });
 
     this.failures = new Queue(this, 'Failures', {
       retentionPeriod: Duration.days(14),

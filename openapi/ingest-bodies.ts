@@ -1,8 +1,9 @@
 import * as z from 'zod/mini';
 import { charCount } from '../lambda/domain/clip';
-import { cleanText, type TextLines } from '../lambda/ingest/free-text';
-import { EVENT_TEXT, FEATURE_REQUEST_TEXT, MAX_FINGERPRINT_PARTS, MAX_TAGS } from '../lambda/ingest/limits';
-import { EVENT_TYPES, ISO_TIME, quote, UUID, type EventType } from '../lambda/ingest/payloads';
+import { cleanText, type TextLines } from '../lambda/domain/free-text';
+import { EVENT_TEXT, FEATURE_REQUEST_TEXT, MAX_DEBUG_IDS, MAX_FINGERPRINT_PARTS, MAX_TAGS } from '../lambda/ingest/limits';
+import { ISO_TIME, quote, UUID } from '../lambda/ingest/payloads';
+import { EVENT_TYPES, type EventType } from '../lambda/issues/stored-event';
 
 /**
  * The ingest API's bodies as zod schemas, for the OpenAPI document only
@@ -147,6 +148,39 @@ const fingerprint = z.pipe(
   }),
 );
 
+/**
+ * `debugIds`: script URL → debug id, at most 20 entries; URLs cleaned and
+ * clipped as pageUrl, ids UUIDs stored lowercase; a blank URL is dropped.
+ */
+const debugIds = z.pipe(
+  z.optional(z.nullable(z.record(z.string(), z.unknown(), { error: 'debugIds must be an object of script URL to debug id, like {"https://shop.example.com/app.js": "<uuid>"}' }))),
+  z.transform((value, ctx) => {
+    if (value === undefined || value === null) return undefined;
+    const entries = Object.entries(value);
+    if (entries.length > MAX_DEBUG_IDS) {
+      ctx.issues.push({ code: 'custom', message: `debugIds has ${entries.length} entries: at most ${MAX_DEBUG_IDS}`, input: value });
+      return z.NEVER;
+    }
+    const kept: [string, string][] = [];
+    let refused = false;
+    for (const [rawKey, rawValue] of entries) {
+      const url = cleanText(rawKey, { field: 'a debugIds URL', lines: 'single-line', max: EVENT_TEXT.pageUrl });
+      if (!url.ok) {
+        ctx.issues.push({ code: 'custom', message: url.problem, input: rawKey });
+        refused = true;
+        continue;
+      }
+      const id = typeof rawValue === 'string' ? rawValue.trim() : '';
+      if (!UUID.test(id)) {
+        ctx.issues.push({ code: 'custom', message: `debugIds[${quote(url.text)}] must be a debug id (a UUID)`, input: rawValue });
+        refused = true;
+      } else if (url.text !== '') kept.push([url.text, id.toLowerCase()]);
+    }
+    if (refused) return z.NEVER;
+    return kept.length === 0 ? undefined : Object.fromEntries(kept);
+  }),
+);
+
 const exception = textObject('exception', {
   type: text('exception.type', EVENT_TEXT.exceptionType),
   value: text('exception.value', EVENT_TEXT.exceptionValue, 'multi-line'),
@@ -167,6 +201,7 @@ export const eventSchema = z.pipe(
       tags,
       reporter,
       fingerprint,
+      debugIds,
     },
     { error: 'an event must be a JSON object, like {"eventId": "…", "message": "…"}' },
   ),

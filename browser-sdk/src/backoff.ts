@@ -53,3 +53,29 @@ export function retryWait(status: number | undefined, retryAfter: string | null,
   const asked = status === 429 ? retryAfterMs(retryAfter, now) : undefined;
   return asked === undefined ? backoffDelay(tries - 1, timing.retryBaseMs, timing.retryMaxMs, random) : asked + retryAfterJitter(asked, random);
 }
+
+/** The rule whole: its timings and how many tries follow the first (the SDK's options of the same names). */
+export interface RetryRule extends RetryTiming {
+  maxRetries: number;
+}
+
+/**
+ * One request tried by the rule, the same body each time: sent again while
+ * its answer (undefined: a network failure) is one the rule retries and
+ * tries remain (1 + `maxRetries` in all), each after retryWait's wait (a
+ * 429's Retry-After honoured). The last answer, whatever it is. The clock
+ * (`sleep`, `now`, `random`) is the tests' to give.
+ */
+export async function retried<A extends { status: number; retryAfter: string | null }>(
+  send: () => Promise<A | undefined>,
+  rule: RetryRule,
+  sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
+  now = Date.now,
+  random = Math.random,
+): Promise<A | undefined> {
+  for (let tries = 1; ; tries += 1) {
+    const answer = await send();
+    if (!retryable(answer?.status) || tries > rule.maxRetries) return answer;
+    await sleep(retryWait(answer?.status, answer?.retryAfter ?? null, tries, rule, now(), random));
+  }
+}

@@ -1,6 +1,7 @@
-import { backoffDelay } from './backoff.js';
+import { retried } from './backoff.js';
 import { tellOnce } from './console.js';
 import { configure } from './defaults.js';
+import { debugIdsOf } from './debug-ids.js';
 import { describeError, describeMessage, uuid, type Problem } from './describe.js';
 import { ALWAYS_IGNORED, isExtensionUrl, matches, topFrameUrl } from './filters.js';
 import { tokenBuckets, type TokenBuckets } from './token-bucket.js';
@@ -30,6 +31,7 @@ function capture(type: IngestEvent['type'], problem: Problem, options: CaptureOp
   if (!buckets.take(exception?.type ?? message, Date.now())) return '';
   if (sent >= config.maxEventsPerPage || Math.random() >= config.sampleRate) return '';
   const tags = { ...config.tags, ...options.tags };
+  const debugIds = debugIdsOf(exception?.stack);
   let event: IngestEvent | null = {
     eventId: uuid(),
     type,
@@ -40,6 +42,7 @@ function capture(type: IngestEvent['type'], problem: Problem, options: CaptureOp
     ...(Object.keys(tags).length === 0 ? {} : { tags }),
     ...((options.reporter ?? config.reporter) === undefined ? {} : { reporter: options.reporter ?? config.reporter }),
     ...(options.fingerprint === undefined ? {} : { fingerprint: options.fingerprint }),
+    ...(debugIds && { debugIds }),
   };
   if (config.beforeSend) {
     try {
@@ -115,24 +118,20 @@ export function captureMessage(message: string, options?: MessageOptions): strin
 
 /**
  * Sends a feature request now (not batched); resolves to the API's answer,
- * never rejects. A 503, a 408 or a network failure is retried a few times
- * with the same requestId, so it is stored once.
+ * never rejects. Refusals follow the SDK's one retry rule (backoff.ts: a
+ * 429 after its Retry-After, a 503, a 408 or a network failure after the
+ * backoff), with the same requestId, so it is stored once.
  */
 export async function submitFeatureRequest(request: FeatureRequest): Promise<FeatureRequestAnswer> {
   const settings = config;
-  if (!settings || !transport) return { ok: false, status: 0, error: 'Call ContactsIngest.init({ key, baseUrl }) first.' };
+  const sender = transport;
+  if (!settings || !sender) return { ok: false, status: 0, error: 'Call ContactsIngest.init({ key, baseUrl }) first.' };
   const reporter = request.reporter ?? settings.reporter;
   const body = JSON.stringify({ requestId: uuid(), pageUrl: location.href, ...request, ...(reporter ? { reporter } : {}) });
-  for (let attempt = 0; ; attempt += 1) {
-    const answer = await transport.post('feature-requests', body);
-    const retry = answer === undefined || answer.status === 408 || answer.status >= 500;
-    if (!retry || attempt >= Math.min(settings.maxRetries, 3)) {
-      if (answer === undefined) return { ok: false, status: 0, error: `Could not reach ${settings.baseUrl}.` };
-      if (answer.status < 300) return { ok: true, status: answer.status, ...answer.body } as FeatureRequestAnswer;
-      return { ok: false, status: answer.status, error: answer.error };
-    }
-    await new Promise((resolve) => setTimeout(resolve, backoffDelay(attempt, settings.retryBaseMs, settings.retryMaxMs)));
-  }
+  const answer = await retried(() => sender.post('feature-requests', body), settings);
+  if (answer === undefined) return { ok: false, status: 0, error: `Could not reach ${settings.baseUrl}.` };
+  if (answer.status < 300) return { ok: true, status: answer.status, ...answer.body } as FeatureRequestAnswer;
+  return { ok: false, status: answer.status, error: answer.error };
 }
 
 /** Sends every pending event now; true once all were sent, false if `timeoutMs` passed first. */

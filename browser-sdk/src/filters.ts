@@ -2,7 +2,7 @@ import type { Pattern } from './types.js';
 
 /*
  * The ingest API files the same texts and scripts away (lambda/ingest/fingerprint.ts,
- * lambda/ingest/stack-frames.ts): test/rules/sdk-server-rules.test.ts holds the two equal.
+ * lambda/issues/stack-frames.ts): test/rules/sdk-server-rules.test.ts holds the two equal.
  */
 
 /** A cross-origin script's error as the browser reports it, with nothing to act on. */

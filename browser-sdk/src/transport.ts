@@ -41,6 +41,34 @@ export interface Transport {
 }
 
 
+/** What one try of a batch came to: the events to try again and the wait before, or nothing (stored, or dropped). */
+type Outcome = { again: Queued[]; wait: number } | undefined;
+
+/**
+ * Judges one try of `batch` by the API's answer (undefined: a network
+ * failure) with the retry rule (backoff.ts), and tells the console what the
+ * site's developer should know: events given up after their last try, a 4xx
+ * that drops them, events the API rejected.
+ */
+function judge(batch: Queued[], res: Answer | undefined, config: Config, stopped: boolean): Outcome {
+  if (retryable(res?.status)) {
+    for (const item of batch) item.tries += 1;
+    const left = batch.filter((item) => item.tries <= config.maxRetries);
+    if (left.length < batch.length) {
+      tellOnce('gave-up', `Could not deliver ${batch.length - left.length} event(s) to ${config.baseUrl} after ${config.maxRetries + 1} attempts (${res ? `HTTP ${res.status}` : 'network failure'}): dropped. Check baseUrl, and that the service is up.`);
+    }
+    if (left.length === 0 || stopped) return undefined;
+    return { again: left, wait: retryWait(res?.status, res?.retryAfter ?? null, (left[0] as Queued).tries, config, Date.now()) };
+  }
+  const { status, body, error } = res as Answer;
+  if (status >= 400 && !stopped) {
+    tellOnce(`http-${status}`, `The ingest API answered ${status}: ${error} These events were dropped, not retried.`);
+  } else if (Array.isArray(body.rejected) && body.rejected.length > 0) {
+    tellOnce('rejected', `The ingest API rejected ${body.rejected.length} event(s), e.g. ${JSON.stringify(body.rejected[0])}`);
+  }
+  return undefined;
+}
+
 /**
  * Sends queued events to `POST /ingest/v1/events`, one request at a time,
  * by fetch with keepalive while the page lives and by sendBeacon when it
@@ -54,46 +82,88 @@ export interface Transport {
  * (backoff.ts); another 4xx drops the batch; a 401 or 403 stops the SDK on
  * this page.
  */
-export function createTransport(config: Config): Transport {
-  const endpoint = (path: string) => `${config.baseUrl}/ingest/v1/${path}?key=${encodeURIComponent(config.key)}`;
-  let queue: Queued[] = [];
-  let sending = false;
-  let stopped = false;
+class EventSender implements Transport {
+  private queue: Queued[] = [];
+  private sending = false;
+  private stopped = false;
   /** The batching window, open for `flushDelayMs` after each request starts: what comes meanwhile waits for its end. */
-  let batching: ReturnType<typeof setTimeout> | undefined;
+  private batching: ReturnType<typeof setTimeout> | undefined;
   /** flush() asked for everything now, window or not. */
-  let urgent = false;
-  let keepaliveBytes = 0;
-  let idle: (() => void)[] = [];
+  private urgent = false;
+  private keepaliveBytes = 0;
+  private idle: (() => void)[] = [];
 
-  const pending = () => queue.length > 0 || sending;
-  const settle = () => {
-    if (pending()) return;
-    for (const resolve of idle) resolve();
-    idle = [];
-  };
+  constructor(private readonly config: Config) {}
 
-  async function post(path: string, body: string, mayKeepalive = true): Promise<Answer | undefined> {
+  enqueue(event: IngestEvent): boolean {
+    if (this.stopped) return false;
+    if (this.queue.length >= this.config.maxQueuedEvents) {
+      tellOnce('full', `${this.config.maxQueuedEvents} events are already waiting for the ingest API: new ones are dropped until they are sent.`);
+      return false;
+    }
+    const json = JSON.stringify(event);
+    this.queue.push({ json, bytes: byteLength(json), tries: 0 });
+    void this.run();
+    return true;
+  }
+
+  flush(timeoutMs: number): Promise<boolean> {
+    this.urgent = true;
+    void this.run();
+    return new Promise<boolean>((resolve) => {
+      if (!this.pending()) return resolve(true);
+      const timer = setTimeout(() => resolve(false), timeoutMs);
+      this.idle.push(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+
+  drain(): void {
+    if (this.stopped || this.queue.length === 0) return;
+    for (const batch of batches(this.queue.splice(0), this.config.maxBatchEvents, this.config.maxRequestBytes)) this.beacon(batch);
+    this.settle();
+  }
+
+  async post(path: string, body: string, mayKeepalive = true): Promise<Answer | undefined> {
     const bytes = byteLength(body);
-    const keepalive = mayKeepalive && keepaliveBytes + bytes <= KEEPALIVE_BUDGET;
-    if (keepalive) keepaliveBytes += bytes;
+    const keepalive = mayKeepalive && this.keepaliveBytes + bytes <= KEEPALIVE_BUDGET;
+    if (keepalive) this.keepaliveBytes += bytes;
     try {
-      const res = await fetch(endpoint(path), { method: 'POST', body, keepalive, credentials: 'omit' });
+      const res = await fetch(this.endpoint(path), { method: 'POST', body, keepalive, credentials: 'omit' });
       const answer: Record<string, unknown> = await res.json().catch(() => ({}));
       const error = typeof answer.error === 'string' ? answer.error : `HTTP ${res.status}.`;
-      if (res.status === 401 || res.status === 403) {
-        stopped = true;
-        queue = [];
-        tellOnce('refused', refusal(res.status, error), 'error');
-      }
+      if (res.status === 401 || res.status === 403) this.stop(res.status, error);
       return { status: res.status, body: answer, error, retryAfter: res.headers.get('Retry-After') };
     } catch {
       // The browser refuses a keepalive body when the page's other keepalive requests and beacons fill its
       // budget: while the page lives, a plain fetch still goes.
-      return keepalive ? post(path, body, false) : undefined;
+      return keepalive ? this.post(path, body, false) : undefined;
     } finally {
-      if (keepalive) keepaliveBytes -= bytes;
+      if (keepalive) this.keepaliveBytes -= bytes;
     }
+  }
+
+  private endpoint(path: string): string {
+    return `${this.config.baseUrl}/ingest/v1/${path}?key=${encodeURIComponent(this.config.key)}`;
+  }
+
+  /** A refused key or origin: nothing more is sent from this page, and the console says why. */
+  private stop(status: number, error: string): void {
+    this.stopped = true;
+    this.queue = [];
+    tellOnce('refused', refusal(status, error), 'error');
+  }
+
+  private pending(): boolean {
+    return this.queue.length > 0 || this.sending;
+  }
+
+  private settle(): void {
+    if (this.pending()) return;
+    for (const resolve of this.idle) resolve();
+    this.idle = [];
   }
 
   /**
@@ -101,94 +171,52 @@ export function createTransport(config: Config): Transport {
    * else the wait before the next try, its events back at the front of the
    * queue, where what is captured meanwhile joins them.
    */
-  async function attempt(batch: Queued[]): Promise<number | undefined> {
-    const res = await post('events', eventsBody(batch.map((item) => item.json)));
-    if (retryable(res?.status)) {
-      for (const item of batch) item.tries += 1;
-      const left = batch.filter((item) => item.tries <= config.maxRetries);
-      if (left.length < batch.length) {
-        tellOnce('gave-up', `Could not deliver ${batch.length - left.length} event(s) to ${config.baseUrl} after ${config.maxRetries + 1} attempts (${res ? `HTTP ${res.status}` : 'network failure'}): dropped. Check baseUrl, and that the service is up.`);
-      }
-      if (left.length === 0 || stopped) return undefined;
-      queue.unshift(...left);
-      return retryWait(res?.status, res?.retryAfter ?? null, (left[0] as Queued).tries, config, Date.now());
-    }
-    const { rejected } = (res as Answer).body;
-    if ((res as Answer).status >= 400 && !stopped) {
-      tellOnce(`http-${(res as Answer).status}`, `The ingest API answered ${(res as Answer).status}: ${(res as Answer).error} These events were dropped, not retried.`);
-    } else if (Array.isArray(rejected) && rejected.length > 0) {
-      tellOnce('rejected', `The ingest API rejected ${rejected.length} event(s), e.g. ${JSON.stringify(rejected[0])}`);
-    }
-    return undefined;
+  private async attempt(batch: Queued[]): Promise<number | undefined> {
+    const outcome = judge(batch, await this.post('events', eventsBody(batch.map((item) => item.json))), this.config, this.stopped);
+    if (outcome) this.queue.unshift(...outcome.again);
+    return outcome?.wait;
   }
 
-  /**
-   * The sending loop, one request at a time: a retry when one is due, else
-   * the queue's head when the window is closed, a request's worth is queued,
-   * or flush() asked.
-   */
-  async function run(): Promise<void> {
-    if (sending || stopped) return;
-    sending = true;
+  /** Whether the queue's head goes now: a retry is due, flush() asked, the window is closed, or a request's worth is queued. */
+  private due(retry: boolean): boolean {
+    return this.queue.length > 0 && !this.stopped && (retry || this.urgent || this.batching === undefined || this.queue.length >= this.config.maxBatchEvents);
+  }
+
+  /** The sending loop, one request at a time, while the queue's head is due. */
+  private async run(): Promise<void> {
+    if (this.sending || this.stopped) return;
+    this.sending = true;
+    const { config } = this;
     let retry = false;
-    while (queue.length > 0 && !stopped && (retry || urgent || batching === undefined || queue.length >= config.maxBatchEvents)) {
-      clearTimeout(batching);
-      batching = setTimeout(() => {
-        batching = undefined;
-        void run();
+    while (this.due(retry)) {
+      clearTimeout(this.batching);
+      this.batching = setTimeout(() => {
+        this.batching = undefined;
+        void this.run();
       }, config.flushDelayMs);
-      const count = nextBatchSize(queue.slice(0, config.maxBatchEvents).map((item) => item.bytes), config.maxBatchEvents, config.maxRequestBytes);
-      const wait = await attempt(queue.splice(0, count));
+      const count = nextBatchSize(this.queue.slice(0, config.maxBatchEvents).map((item) => item.bytes), config.maxBatchEvents, config.maxRequestBytes);
+      const wait = await this.attempt(this.queue.splice(0, count));
       // The next try goes after the wait, with what was captured meanwhile: no request of its own.
       retry = wait !== undefined;
       if (retry) await new Promise((resolve) => setTimeout(resolve, wait));
     }
-    if (queue.length === 0) urgent = false;
-    sending = false;
-    settle();
+    if (this.queue.length === 0) this.urgent = false;
+    this.sending = false;
+    this.settle();
   }
 
   /** A beacon per batch; one the browser refuses is split in halves, and a single refused event goes by fetch. */
-  function beacon(batch: Queued[]): void {
+  private beacon(batch: Queued[]): void {
     const body = eventsBody(batch.map((item) => item.json));
-    if (navigator.sendBeacon?.(endpoint('events'), body)) return;
+    if (navigator.sendBeacon?.(this.endpoint('events'), body)) return;
     if (batch.length > 1) {
-      for (const half of halves(batch)) beacon(half);
+      for (const half of halves(batch)) this.beacon(half);
       return;
     }
     // Still alive (only hidden) and the API could not take it: back in the queue, for the loop.
-    void attempt(batch).then((wait) => wait !== undefined && setTimeout(run, wait));
+    void this.attempt(batch).then((wait) => wait !== undefined && setTimeout(() => this.run(), wait));
   }
-
-  return {
-    enqueue(event) {
-      if (stopped) return false;
-      if (queue.length >= config.maxQueuedEvents) {
-        tellOnce('full', `${config.maxQueuedEvents} events are already waiting for the ingest API: new ones are dropped until they are sent.`);
-        return false;
-      }
-      const json = JSON.stringify(event);
-      queue.push({ json, bytes: byteLength(json), tries: 0 });
-      void run();
-      return true;
-    },
-    flush(timeoutMs) {
-      urgent = true;
-      void run();
-      return new Promise<boolean>((resolve) => {
-        if (!pending()) return resolve(true);
-        const timer = setTimeout(() => resolve(false), timeoutMs);
-        idle.push(() => {
-          clearTimeout(timer);
-          resolve(true);
-        });
-      });
-    },
-    drain() {
-      if (stopped || queue.length === 0) return;
-      for (const batch of batches(queue.splice(0), config.maxBatchEvents, config.maxRequestBytes)) beacon(batch);
-      settle();
-    },
-    post,
-  };
 }
+
+/** The transport of one init(): see EventSender. */
+export const createTransport = (config: Config): Transport => new EventSender(config);

@@ -16,6 +16,8 @@ export interface IngestEvent {
   tags?: Record<string, string>;
   reporter?: Reporter;
   fingerprint?: string[];
+  /** Script URL → debug id of the scripts in the stack (docs/source-maps.md), when the page's scripts were injected. */
+  debugIds?: Record<string, string>;
 }
 
 /** Per-call additions to an event. */

@@ -1,10 +1,11 @@
-import type { IssueStatus } from '../issues/issue';
+import { periodStartMs } from '../issues/buckets';
+import type { Issue, IssueStatus } from '../issues/issue';
 
 /** What happened to an issue, as the webhook's `type` says it (../shared contract: "Alert deliveries"). */
 export const ALERT_TYPES = ['issue.created', 'issue.regressed', 'issue.spiking'] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];
 
-/** An issue as an alert reads it from the issue item's stream image. */
+/** An issue as an alert reads it (snapshotOf): what the payload shows, and its events per 5 minutes by the bucket's start. */
 export interface IssueSnapshot {
   factoryId: string;
   issueId: string;
@@ -19,6 +20,30 @@ export interface IssueSnapshot {
   regressedAt?: string;
   /** Events per 5-minute bucket: bucket start (epoch ms, UTC) → count. Empty where the item keeps none. */
   fiveMinute: Record<number, number>;
+}
+
+/** The issue as an alert reads it: its 5-minute counts keyed by their start (epoch ms), what it never had at zero. */
+export function snapshotOf(issue: Issue): IssueSnapshot {
+  const { factoryId, issueId, title, status, count, firstSeen, lastSeen, firstRelease, lastRelease, regressedAt } = issue;
+  const fiveMinute: Record<number, number> = {};
+  for (const [key, events] of Object.entries(issue.counts?.m5 ?? {})) {
+    const start = periodStartMs(key);
+    if (!Number.isNaN(start) && typeof events === 'number' && events > 0) fiveMinute[start] = events;
+  }
+  return {
+    factoryId,
+    issueId,
+    title,
+    status,
+    count,
+    firstSeen,
+    lastSeen,
+    ...(firstRelease === undefined ? {} : { firstRelease }),
+    ...(lastRelease === undefined ? {} : { lastRelease }),
+    regressions: issue.regressions ?? 0,
+    ...(regressedAt === undefined ? {} : { regressedAt }),
+    fiveMinute,
+  };
 }
 
 export interface SpikeFacts {

@@ -3,6 +3,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoAlertStore } from '../store/alerts/dynamo-alert-store';
 import { DEPLOYED_POLICY, LOCAL_POLICY, type AddressPolicy } from './address-policy';
+import type { CanaryDestination } from './canary-delivery';
 import { DEFAULT_LINK_BASE } from './payload';
 import type { AlertStore, DeliveryQueue, PlatformTopic } from './ports';
 import { SnsPlatformTopic } from './sns-platform-topic';
@@ -40,4 +41,11 @@ export function sqsQueueFromEnv(env: NodeJS.ProcessEnv = process.env): DeliveryQ
 /** The platform topic named by ALERT_TOPIC_ARN, when the stack gives one. */
 export function platformTopicFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformTopic | undefined {
   return env.ALERT_TOPIC_ARN ? new SnsPlatformTopic(new SNSClient(AWS_CLIENT), env.ALERT_TOPIC_ARN) : undefined;
+}
+
+/** The stack's canary receiver, the destination of the deliverer's pre-traffic probe (lib/canary-receiver.ts), when the stack gives one. */
+export function canaryDestinationFromEnv(env: NodeJS.ProcessEnv = process.env): CanaryDestination | undefined {
+  const url = env.CANARY_RECEIVER_URL;
+  const secret = env.CANARY_WEBHOOK_SECRET;
+  return url && secret ? { url, secret } : undefined;
 }

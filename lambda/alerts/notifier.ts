@@ -1,10 +1,9 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import type { JsonLogger } from '../observability/logger';
-import { issueSnapshotOf } from './issue-image';
-import { FactoryLookups, notifyIssueChange, type NotifierDependencies } from './notify';
+import { FactoryLookups, notifyIssueChange, type IssueChange, type NotifierDependencies } from './notify';
 
-/** Turns a stream record into its two images (the unmarshalling lives with the store: lambda/store/reports/stream-images.ts). */
-export type ImagesOf = (record: DynamoDBStreamEvent['Records'][number]) => { before?: Record<string, unknown>; after?: Record<string, unknown> };
+/** Reads a stream record as the write of an issue it shows (the store's reading: lambda/store/reports/stream-images.ts). */
+export type IssueChangeOf = (record: DynamoDBStreamEvent['Records'][number]) => IssueChange;
 
 /**
  * The notifier: a consumer of the reports table's stream (docs/alerts.md).
@@ -15,14 +14,13 @@ export type ImagesOf = (record: DynamoDBStreamEvent['Records'][number]) => { bef
  * and what the records before it did is not repeated, which would be
  * harmless anyway: a record seen again alerts nothing new.
  */
-export function createNotifierHandler(deps: NotifierDependencies, imagesOf: ImagesOf, logger: JsonLogger) {
+export function createNotifierHandler(deps: NotifierDependencies, issueChangeOf: IssueChangeOf, logger: JsonLogger) {
   return async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
     const lookups = new FactoryLookups(deps.store);
     let alerts = 0;
     for (const record of event.Records) {
       try {
-        const { before, after } = imagesOf(record);
-        const stored = await notifyIssueChange({ before: issueSnapshotOf(before), after: issueSnapshotOf(after) }, deps, lookups);
+        const stored = await notifyIssueChange(issueChangeOf(record), deps, lookups);
         alerts += stored.length;
         for (const alertId of stored) logger.info('alert', { alertId, eventId: record.eventID });
       } catch (error) {

@@ -1,4 +1,5 @@
-import type { Alert, IssueSnapshot } from './alert';
+import { snapshotOf, type Alert } from './alert';
+import type { Issue } from '../issues/issue';
 import { alertPayload } from './payload';
 import { ALERT_RETENTION_DAYS, type AlertStore, type Delivery, type DeliveryQueue, type Destination, type PlatformTopic } from './ports';
 import { settingsOf, type AlertSettings } from './settings';
@@ -17,10 +18,10 @@ export interface NotifierDependencies {
   now?: () => Date;
 }
 
-/** One write of an issue item, as its stream record shows it. */
+/** One write of an issue, as its stream record shows it (the store reads it: lambda/store/reports/stream-images.ts). */
 export interface IssueChange {
-  before?: IssueSnapshot;
-  after?: IssueSnapshot;
+  before?: Issue;
+  after?: Issue;
 }
 
 /**
@@ -120,12 +121,12 @@ export async function fanOut(alert: Alert, deps: NotifierDependencies, lookups: 
 export async function notifyIssueChange(change: IssueChange, deps: NotifierDependencies, lookups: FactoryLookups): Promise<string[]> {
   if (!change.after) return [];
   const settings = await lookups.settings(change.after.factoryId);
-  // The canary factory's one issue is the tally's pre-traffic probe (lib/pre-traffic-probes.ts): never an alert.
-  // Its settings are read first all the same, so the notifier's own probe proves it reaches the alerts table.
-  if (isCanaryFactory(change.after.factoryId)) return [];
+  // The canary factory's one issue is the tally's pre-traffic probe (lib/pre-traffic-probes.ts), and the notifier's:
+  // its alert takes the real path (stored once, its destinations read, marked sent) but never reaches the platform topic.
+  const sending = isCanaryFactory(change.after.factoryId) ? { ...deps, topic: undefined } : deps;
   const stored: string[] = [];
-  for (const alert of alertsOf(change.before, change.after, settings)) {
-    if (await fanOut(alert, deps, lookups)) stored.push(alert.alertId);
+  for (const alert of alertsOf(change.before && snapshotOf(change.before), snapshotOf(change.after), settings)) {
+    if (await fanOut(alert, sending, lookups)) stored.push(alert.alertId);
   }
   return stored;
 }

@@ -1,5 +1,5 @@
 import type { AlertType } from './alert';
-import type { AlertSettings } from './settings';
+import type { AlertSettings, StoredSettings } from './settings';
 
 /** Most webhook destinations one factory may have. */
 export const DESTINATIONS_MAX = 10;
@@ -83,22 +83,14 @@ export interface Delivery extends DeliveryRef {
   expiresAt: number;
 }
 
-/** A page of the delivery log, newest first. */
-export interface DeliveryPage {
-  deliveries: Delivery[];
-  cursor?: string;
-}
+/** Where the delivery log of several destinations goes on: per destination, the sort key its part ended on (a destination absent: its part ended). */
+export type LogPositions = Record<string, string>;
 
 /** What an attempt ends in. */
 export type AttemptEnd =
   | { status: 'delivered'; record: AttemptRecord }
   | { status: 'pending'; record: AttemptRecord; nextAttemptAt: string }
   | { status: 'failed'; record: AttemptRecord; reason: string };
-
-export interface StoredSettings extends AlertSettings {
-  updatedAt?: string;
-  updatedBy?: string;
-}
 
 /**
  * What alerts need of storage (DynamoDB adapter: lambda/store/alerts/dynamo-alert-store.ts).
@@ -138,6 +130,11 @@ export interface AlertStore {
   skipDelivery(ref: DeliveryRef, reason: string): Promise<void>;
   /** The log of one destination, newest first. */
   deliveries(factoryId: string, destinationId: string, query: { limit: number; before?: string }): Promise<{ deliveries: Delivery[]; more: boolean }>;
+  /**
+   * The log of several destinations as one list, newest first (./delivery-log.ts), at most `limit`,
+   * from `after` on (only the destinations it names); `next` when more remain.
+   */
+  deliveryLog(factoryId: string, destinationIds: readonly string[], query: { limit: number; after?: LogPositions }): Promise<{ deliveries: Delivery[]; next?: LogPositions }>;
 }
 
 /** A delivery's attempt to make, now or after a delay (SQS on AWS, timers under npm start). */

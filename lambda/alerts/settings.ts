@@ -21,3 +21,17 @@ export function settingsOf(stored: Partial<Record<keyof AlertSettings, unknown>>
   };
   return { spikeMultiple: pick('spikeMultiple'), spikeFloor: pick('spikeFloor') };
 }
+
+/** Settings as stored, with who last changed them and when (the settings as stored: defaults for what was never set). */
+export interface StoredSettings extends AlertSettings {
+  updatedAt?: string;
+  updatedBy?: string;
+}
+
+export function storedSettingsOf(stored: Record<string, unknown> | undefined): StoredSettings {
+  return {
+    ...settingsOf(stored),
+    ...(typeof stored?.updatedAt === 'string' ? { updatedAt: stored.updatedAt } : {}),
+    ...(typeof stored?.updatedBy === 'string' ? { updatedBy: stored.updatedBy } : {}),
+  };
+}

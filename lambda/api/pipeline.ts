@@ -19,10 +19,10 @@ import type { ApiContext, ApiEvent, ApiResult, RouteHandler } from './types';
 export type ApiHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 
 /** A middleware of the pipeline: an API's guards and the shape of its answers. */
-export type ApiMiddleware = MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext>;
+export type ApiMiddleware<Slot extends object = object> = MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<Slot>>;
 
 /** A check of a route, run before its body is read: refuses the request by throwing its answer, or lets it through. */
-export type Check = (event: ApiEvent, state: RequestState) => void | Promise<void>;
+export type Check<Slot extends object = object> = (event: ApiEvent, state: RequestState<Slot>) => void | Promise<void>;
 
 /** How a route reads its body once its checks passed (JSON 400, content 422): what its operation receives. */
 export interface BodyReader<Body> {
@@ -32,38 +32,38 @@ export interface BodyReader<Body> {
 }
 
 /** What a route's operation receives: the request, its state, and its body as the route's reader read it. */
-export interface RouteInput<Body> {
+export interface RouteInput<Body, Slot extends object = object> {
   event: ApiEvent;
-  state: RequestState;
+  state: RequestState<Slot>;
   body: Body;
 }
 
 /** A route's operation: the answer to a request its checks let through. */
-export type Operation<Body = undefined> = (input: RouteInput<Body>) => Promise<ApiResult>;
+export type Operation<Body = undefined, Slot extends object = object> = (input: RouteInput<Body, Slot>) => Promise<ApiResult>;
 
 /** For a route without a body (GET, OPTIONS). */
 export const NO_BODY: BodyReader<undefined> = { read: () => undefined };
 
 /** One route as its API's table writes it: where, what it checks (in order), how it reads its body, and its operation. */
-export interface RouteSpec<Deps, Body> {
+export interface RouteSpec<Deps, Body, Slot extends object = object> {
   method: Method;
   /** Path pattern, parameters in braces: `/api/v1/contacts/{id}`. */
   path: string;
   /** In order, before the body is read; built from the dependencies when they need them. */
-  checks?: readonly Check[] | ((deps: Deps) => readonly Check[]);
+  checks?: readonly Check<Slot>[] | ((deps: Deps) => readonly Check<Slot>[]);
   body: BodyReader<Body>;
-  operation: (deps: Deps) => Operation<Body>;
+  operation: (deps: Deps) => Operation<Body, Slot>;
 }
 
 /** A route of an API's table, its body's type sealed in by route(): what the pipeline compiles and the OpenAPI document reads. */
-export interface ApiRoute<Deps> {
+export interface ApiRoute<Deps, Slot extends object = object> {
   method: Method;
   path: string;
   /** The route reads a body (every route but GET and OPTIONS ones). */
   readsBody: boolean;
   /** The body's zod schema for the OpenAPI document, when its reader is one (openapi/ingest-bodies.ts has the others). */
   body?: z.ZodMiniType;
-  compile(deps: Deps): Route;
+  compile(deps: Deps): Route<Slot>;
 }
 
 /**
@@ -71,7 +71,7 @@ export interface ApiRoute<Deps> {
  * operation takes (the type checker holds the two together here); the route
  * runs its checks in order, reads the body, then runs the operation.
  */
-export function route<Deps, Body>(spec: RouteSpec<Deps, Body>): ApiRoute<Deps> {
+export function route<Deps, Body, Slot extends object = object>(spec: RouteSpec<Deps, Body, Slot>): ApiRoute<Deps, Slot> {
   const { method, path, body } = spec;
   return {
     method,
@@ -81,7 +81,7 @@ export function route<Deps, Body>(spec: RouteSpec<Deps, Body>): ApiRoute<Deps> {
     compile: (deps) => {
       const checks = typeof spec.checks === 'function' ? spec.checks(deps) : (spec.checks ?? []);
       const operation = spec.operation(deps);
-      const handler: RouteHandler = async (event, { state }) => {
+      const handler: RouteHandler<Slot> = async (event, { state }) => {
         for (const check of checks) await check(event, state);
         return operation({ event, state, body: body.read(event) });
       };
@@ -97,7 +97,7 @@ export function route<Deps, Body>(spec: RouteSpec<Deps, Body>): ApiRoute<Deps> {
  * own table (contacts/routes.ts, ingest/routes.ts); locally `npm start`
  * serves them all on one port, choosing by prefix.
  */
-export interface ApiSpec<Deps> {
+export interface ApiSpec<Deps, Slot extends object = object> {
   name: string;
   /**
    * The service its log lines and metrics name when `POWERTOOLS_SERVICE_NAME`
@@ -109,16 +109,18 @@ export interface ApiSpec<Deps> {
   prefix: string;
   /** Where a 404 sends the caller. */
   home: string;
-  guards: (deps: Deps) => ApiMiddleware[];
+  /** What only this API's requests keep, made empty for each request: the request state's `slot`. */
+  slot: () => Slot;
+  guards: (deps: Deps) => ApiMiddleware<Slot>[];
   /** Shape every answer, errors included (they run outside the error handler): the API's CORS rule. */
-  answers: () => ApiMiddleware[];
+  answers: () => ApiMiddleware<Slot>[];
   /** What the request's metrics count beyond the totals. */
   countsOf: CountsOf;
   /** The message of a 503 (storage unavailable). */
   unavailable: string;
   /** Wraps the compiled routes (the contacts API's speculative reads). */
-  wrapRoutes?: (routes: RouteHandler) => RouteHandler;
-  routes: ApiRoute<Deps>[];
+  wrapRoutes?: (routes: RouteHandler<Slot>) => RouteHandler<Slot>;
+  routes: ApiRoute<Deps, Slot>[];
 }
 
 /** Answer early, as a 503, this long before the Lambda would be killed. */
@@ -130,8 +132,8 @@ const TIMEOUT_MARGIN_MS = 500;
  * middleware might write) lives on this object, made anew for each request,
  * never on the context the runtime hands to every request of the container.
  */
-function requestContext(context: Context): ApiContext {
-  return Object.create(context, { state: { value: newRequestState(), enumerable: true } });
+function requestContext<Slot extends object>(context: Context, slot: Slot): ApiContext<Slot> {
+  return Object.create(context, { state: { value: newRequestState(slot), enumerable: true } });
 }
 
 /**
@@ -143,7 +145,7 @@ function requestContext(context: Context): ApiContext {
  * `answers` middlewares (its CORS rule) sit outside the error handler, so
  * they shape errors too.
  */
-export function createHandler<Deps>(api: ApiSpec<Deps>, deps: Deps): ApiHandler {
+export function createHandler<Deps, Slot extends object>(api: ApiSpec<Deps, Slot>, deps: Deps): ApiHandler {
   const routes = api.routes.map((apiRoute) => apiRoute.compile(deps));
   const label = routeLabeler(routes);
   // Worked out once per request, for the log line and the metrics alike.
@@ -151,7 +153,7 @@ export function createHandler<Deps>(api: ApiSpec<Deps>, deps: Deps): ApiHandler 
   const router = createRouter(routes, api.home);
   const logger = loggerFromEnv(process.env, api.service);
   const metrics = new RequestMetrics(metricsOptionsFromEnv(process.env, api.service));
-  let pipeline = middy<ApiEvent, ApiResult, Error, ApiContext>({ timeoutEarlyInMillis: TIMEOUT_MARGIN_MS })
+  let pipeline = middy<ApiEvent, ApiResult, Error, ApiContext<Slot>>({ timeoutEarlyInMillis: TIMEOUT_MARGIN_MS })
     .use(httpHeaderNormalizer())
     .use(httpEventNormalizer())
     .use(requestRecord(routeOf, { countsOf: api.countsOf, logger, metrics }))
@@ -170,5 +172,5 @@ export function createHandler<Deps>(api: ApiSpec<Deps>, deps: Deps): ApiHandler 
   const handler = pipeline.handler(api.wrapRoutes ? api.wrapRoutes(router) : router);
   // Middy's types take the event as already normalized (non-null query and path parameters) once
   // http-event-normalizer is used; it is that middleware that normalizes any API Gateway proxy event.
-  return (event, context) => handler(event as Parameters<typeof handler>[0], requestContext(context));
+  return (event, context) => handler(event as Parameters<typeof handler>[0], requestContext(context, api.slot()));
 }

@@ -1,5 +1,4 @@
-import type { CallLog, RateStatus } from '../domain/ports';
-import type { PublishableKey } from '../ingest/ports';
+import type { CallLog } from '../domain/ports';
 
 /** Who is calling: set by the API's key check from the key, never from the request. */
 export interface Caller {
@@ -15,36 +14,33 @@ export type LogField = string | number | boolean | undefined;
  * makes one for each request (newRequestState, pipeline.ts) and hands it to
  * every middleware and route of that request only: nothing here can carry
  * over to the next request on a warm container, whatever field is added.
+ *
+ * The fields here are those every API's requests have. What only one API
+ * learns lives in its `slot`, whose type the API declares in its own folder
+ * (contacts/contacts-slot.ts, ingest/ingest-slot.ts), as Middy gives each
+ * middleware its own key of `internal`: the shared pipeline carries it
+ * without knowing what is inside.
  */
-export interface RequestState {
+export interface RequestState<Slot extends object = object> {
   /** Who is calling, once the API's key check admitted the key. */
   caller?: Caller;
-  /**
-   * Set when a read runs while its key is still being confirmed (see
-   * contacts/authenticate.ts): the confirmed caller, or the rejection (401,
-   * 429, 503) that must be answered instead of the read's result.
-   */
-  confirmation?: Promise<Caller>;
-  /** Where the key stands against its limit, once the key check decided (allowed or throttled): the rate-limit headers. */
-  rate?: RateStatus;
   /** The class of the error behind a 5xx, for the request log. */
   failure?: string;
   /** The storage calls this request made: its log line and metrics. */
   readonly calls: CallLog;
   /** The route label of the request (see routeLabeler), worked out once for the log line and the metrics. */
   route?: string;
-  /** Where an ingest request came from, once its key and origin passed (ingest/ingest-access.ts). */
-  client?: { origin: string; userAgent?: string; visitor?: string };
-  /** The publishable key an ingest request came with, once checked: its limit is counted after the body is read (ingest/ingest-access.ts). */
-  sender?: { key: PublishableKey; keyHash: string };
   /** Fields the API adds to the request's log line. */
   logFields?: Record<string, LogField>;
   /** Counts the API adds to the request's metrics (Count metrics under the service dimension). */
   counts?: Record<string, number>;
+  /** What this request's API alone keeps: made anew for each request from the API's spec (ApiSpec.slot). */
+  readonly slot: Slot;
 }
 
-export function newRequestState(): RequestState {
-  return { calls: { calls: 0, latenciesMs: [] } };
+/** A request's state, its API's slot given fresh. */
+export function newRequestState<Slot extends object>(slot: Slot): RequestState<Slot> {
+  return { calls: { calls: 0, latenciesMs: [] }, slot };
 }
 
 /** Adds to the request's log line and, when given, to its metrics. */

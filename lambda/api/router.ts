@@ -5,11 +5,11 @@ import type { ApiEvent, RouteHandler } from './types';
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS' | 'HEAD';
 
 /** A compiled route: its checks, body and operation already composed into one handler. */
-export interface Route {
+export interface Route<Slot extends object = object> {
   method: Method;
   /** Path pattern, parameters in braces: `/api/v1/contacts/{id}`. */
   path: string;
-  handler: RouteHandler;
+  handler: RouteHandler<Slot>;
 }
 
 /** The matching of @middy/http-router, which this replaces: `{name}` is one segment (captured by name), a trailing slash is optional. */
@@ -43,7 +43,7 @@ export function routeLabeler(routes: Pick<Route, 'method' | 'path'>[]): (method:
  * `event.pathParameters`); where no route matches, answers 405 with `Allow`
  * when the path exists under other methods (docs/contacts-api.md#not-in-this-api), 404 otherwise.
  */
-export function createRouter(routes: Route[], home: string): RouteHandler {
+export function createRouter<Slot extends object>(routes: Route<Slot>[], home: string): RouteHandler<Slot> {
   const patterns = routes.map((route) => ({ route, regexp: pattern(route.path) }));
   const ordered = [...patterns.filter(({ route }) => !route.path.includes('{')), ...patterns.filter(({ route }) => route.path.includes('{'))];
   return async (event: ApiEvent, context) => {

@@ -5,12 +5,14 @@ import { attemptOnce } from '../alerts/deliver';
 import { checkDestinationUrl, literalAddress, URL_MAX } from '../alerts/destination-url';
 import { allowedAddresses, RefusedDestinationError, systemResolve } from '../alerts/guarded-lookup';
 import { testPayload } from '../alerts/payload';
-import { ALERT_RETENTION_DAYS, DESTINATIONS_MAX, PREVIOUS_SECRET_HOURS, type AlertStore, type Delivery, type Destination } from '../alerts/ports';
+import { ALERT_RETENTION_DAYS, DESTINATIONS_MAX, PREVIOUS_SECRET_HOURS, type AlertStore, type Delivery, type Destination, type LogPositions } from '../alerts/ports';
 import { SPIKE_FLOOR_RANGE, SPIKE_MULTIPLE_RANGE, settingsOf } from '../alerts/settings';
 import { newWebhookSecret, testWebhookId } from '../alerts/signature';
-import { between, cursor, factoryId, upTo } from './fields';
+import { decodeCursor, encodeCursor, type CursorScope } from '../domain/cursor';
+import { between, cursor, described, factoryId, upTo } from './fields';
 import { ControlError, operation } from './operation';
 import type { AlertOperationsDependencies, ControlDependencies } from './ports';
+import type { AlertSettings, StoredSettings } from '../alerts/settings';
 
 /**
  * The control room's alert operations (docs/alerts.md#destinations):
@@ -28,8 +30,11 @@ export const DELIVERIES_MAX = 200;
 export const DESCRIPTION_MAX = 200;
 export const DISABLE_REASON_MAX = 500;
 
-const destinationId = z.string({ error: 'destinationId must be a string' }).check(
-  z.regex(/^dst_[0-9a-f]{16}$/, { error: 'destinationId must be a destination id: dst_ + 16 hex characters (from `alerts list`)' }),
+const destinationId = described(
+  z.string({ error: 'destinationId must be a string' }).check(
+    z.regex(/^dst_[0-9a-f]{16}$/, { error: 'destinationId must be a destination id: dst_ + 16 hex characters (from `alerts list`)' }),
+  ),
+  { flag: 'destination', placeholder: 'dst_id', audited: true },
 );
 const alertType = z.enum(ALERT_TYPES, { error: `type must be one of ${ALERT_TYPES.join(', ')}` });
 const boundedText = (name: string, max: number) =>
@@ -93,19 +98,11 @@ export function destinationView(destination: Destination, lastDelivery?: Deliver
   };
 }
 
-/** The delivery log's cursor: per destination, where its part of the log goes on. */
-function readCursor(cursor: string | undefined): Record<string, string> {
-  if (cursor === undefined) return {};
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    if (typeof value === 'object' && value !== null && Object.values(value).every((sk) => typeof sk === 'string')) return value as Record<string, string>;
-  } catch {
-    // fall through
-  }
-  throw new ControlError(400, 'cursor is not one this list returned: pass back the cursor of the previous page');
-}
+/** The delivery log's cursor (../domain/cursor.ts): per destination, where its part of the log goes on; bound to the destination asked for, if any. */
+const logList = (factoryId: string, destinationId: string | undefined): CursorScope => ({ factoryId, list: `deliveries ${destinationId ?? 'all'}` });
 
-const writeCursor = (positions: Record<string, string>) => Buffer.from(JSON.stringify(positions)).toString('base64url');
+const logPositions = (value: unknown): LogPositions | undefined =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((sk) => typeof sk === 'string') ? (value as LogPositions) : undefined;
 
 function alertsOf(deps: ControlDependencies): AlertOperationsDependencies {
   if (!deps.alerts) throw new ControlError(500, 'alert operations are not configured on this control room (no alerts table)');
@@ -155,7 +152,7 @@ export const ALERT_OPERATIONS = {
   'alerts.add': operation({
     request: z.strictObject({
       factoryId,
-      url: boundedText('url', URL_MAX),
+      url: described(boundedText('url', URL_MAX), { placeholder: 'URL' }),
       types: z.optional(z.array(alertType, { error: `types must be a list of alert types: ${ALERT_TYPES.join(', ')}` })),
       description: z.optional(boundedText('description', DESCRIPTION_MAX)),
     }),
@@ -253,26 +250,15 @@ export const ALERT_OPERATIONS = {
       const { store } = alertsOf(deps);
       const { factoryId } = request;
       const limit = request.limit ?? DELIVERIES_DEFAULT;
-      const positions = readCursor(request.cursor);
+      const scope = logList(factoryId, request.destinationId);
+      const after = request.cursor === undefined ? undefined : decodeCursor(request.cursor, scope, logPositions);
       if (request.destinationId !== undefined) await existing(store, factoryId, request.destinationId);
       const destinationIds = request.destinationId !== undefined ? [request.destinationId] : (await store.destinations(factoryId)).map((destination) => destination.destinationId);
-      // A destination whose part of the log ended is left out of the cursor: absent from a cursor given means "ended".
-      const live = request.cursor === undefined ? destinationIds : destinationIds.filter((id) => positions[id] !== undefined);
-      const pages = await Promise.all(live.map(async (id) => ({ id, page: await store.deliveries(factoryId, id, { limit, before: positions[id] }) })));
-      const merged = pages
-        .flatMap(({ id, page }) => page.deliveries.map((delivery) => ({ id, delivery })))
-        .sort((a, b) => (a.delivery.sk < b.delivery.sk ? 1 : a.delivery.sk > b.delivery.sk ? -1 : 0))
-        .slice(0, limit);
-      const next: Record<string, string> = {};
-      for (const { id, page } of pages) {
-        const taken = merged.filter((entry) => entry.id === id);
-        const last = taken[taken.length - 1];
-        if (page.deliveries.length > taken.length || page.more) next[id] = last ? last.delivery.sk : (positions[id] ?? '\uffff');
-      }
-      const nextCursor = Object.keys(next).length > 0 ? writeCursor(next) : undefined;
+      const log = await store.deliveryLog(factoryId, destinationIds, { limit, ...(after === undefined ? {} : { after }) });
+      const nextCursor = log.next === undefined ? undefined : encodeCursor(scope, log.next);
       return {
-        body: { factoryId, deliveries: merged.map(({ delivery }) => deliveryView(delivery)), ...(nextCursor ? { cursor: nextCursor } : {}) },
-        audit: { destinationId: request.destinationId, count: merged.length, more: nextCursor !== undefined },
+        body: { factoryId, deliveries: log.deliveries.map(deliveryView), ...(nextCursor ? { cursor: nextCursor } : {}) },
+        audit: { destinationId: request.destinationId, count: log.deliveries.length, more: nextCursor !== undefined },
       };
     },
   }),
@@ -295,3 +281,35 @@ export const ALERT_OPERATIONS = {
     },
   }),
 };
+
+// What these operations answer (200), as the control room's pages read it: ./answers.ts names them per operation.
+export type DestinationView = ReturnType<typeof destinationView>;
+export type DeliveryView = ReturnType<typeof deliveryView>;
+export interface AlertListAnswer {
+  factoryId: string;
+  destinations: DestinationView[];
+  settings: StoredSettings;
+}
+/** alerts.add and alerts.rotate: the destination and its new secret, in this answer only. */
+export type AlertSecretAnswer = DestinationView & { secret: string };
+export interface AlertRemoveAnswer {
+  removed: DestinationView;
+}
+/** alerts.disable and alerts.enable. */
+export type AlertToggleAnswer = DestinationView;
+export interface AlertTestAnswer {
+  delivery: DeliveryView;
+}
+export interface AlertDeliveriesAnswer {
+  factoryId: string;
+  deliveries: DeliveryView[];
+  cursor?: string;
+}
+export interface AlertSettingsAnswer {
+  factoryId: string;
+  settings: StoredSettings;
+}
+export interface AlertConfigureAnswer {
+  factoryId: string;
+  settings: AlertSettings & Pick<StoredSettings, 'updatedAt' | 'updatedBy'>;
+}

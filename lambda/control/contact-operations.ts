@@ -1,16 +1,18 @@
 import * as z from 'zod/mini';
 import { clearableField, type ClearableField } from '../domain/cleared';
-import { encodeCursor } from '../enrichment/cursor';
+import { contactCursor } from '../domain/cursor';
 import type { StoredContact } from '../enrichment/ports';
 import { csvHeader, EXPORT_FORMATS, exportRow } from './export-format';
 import { normalizeEmail } from '../domain/email';
 import { erasePerson } from './erase-person';
-import { companyId, contactId, cursor, email, factoryId, limit } from './fields';
+import { companyId, contactId, cursor, described, email, factoryId, limit } from './fields';
 import { findPerson, passesOf, reportPage, reportViews, type PersonRef } from './person-data';
 import { ControlError, operation, withCursor } from './operation';
 import type { ControlDependencies, Page, PersonStore } from './ports';
 import { runClear } from './run-clear';
 import { companyView, controlView, type ControlContact } from './view';
+import type { ExportFormat } from './export-format';
+import type { Company, PassMarker } from './ports';
 
 /** Page sizes: lists answer at most LIST_MAX, an export page at most EXPORT_MAX (both also bounded in bytes). */
 export const LIST_DEFAULT = 100;
@@ -56,7 +58,7 @@ function withinBudget<T>(factoryId: string, page: Page<T>, size: (item: T) => nu
   for (const item of page.items) {
     used += size(item);
     if (used > ANSWER_BUDGET_BYTES && items.length > 0) {
-      return { items, next: encodeCursor(factoryId, keyOf(items[items.length - 1] as T)) };
+      return { items, next: contactCursor.encode(factoryId, keyOf(items[items.length - 1] as T)) };
     }
     items.push(item);
   }
@@ -107,8 +109,11 @@ export const CONTACT_OPERATIONS = {
       factoryId,
       enriched: z.optional(z.boolean({ error: 'enriched must be true or false' })),
       updatedSince: z.optional(
-        z.string({ error: 'updatedSince must be a string' }).check(
-          z.regex(ISO_INSTANT, { error: 'updatedSince must be an ISO 8601 date or date-time with a zone, like 2026-11-21 or 2026-11-21T09:30:00Z' }),
+        described(
+          z.string({ error: 'updatedSince must be a string' }).check(
+            z.regex(ISO_INSTANT, { error: 'updatedSince must be an ISO 8601 date or date-time with a zone, like 2026-11-21 or 2026-11-21T09:30:00Z' }),
+          ),
+          { placeholder: 'ISO date' },
         ),
       ),
       limit: limit(LIST_MAX),
@@ -129,7 +134,11 @@ export const CONTACT_OPERATIONS = {
 
   'contacts.show': operation({
     // reportsCursor: the next page of the person's reports (the answer's own), the contact shown again with it.
-    request: z.strictObject({ factoryId, contactId, reportsCursor: cursor }),
+    request: z.strictObject({
+      factoryId,
+      contactId,
+      reportsCursor: z.optional(described(z.string({ error: 'reportsCursor must be the string a previous answer returned' }), { flag: 'cursor', placeholder: 'C' })),
+    }),
     run: async ({ factoryId, contactId, reportsCursor }, { deps, now }) => {
       const contact = await deps.store.getContact(factoryId, contactId);
       if (!contact) throw notFound(factoryId, contactId);
@@ -209,9 +218,12 @@ export const CONTACT_OPERATIONS = {
     request: z.strictObject({
       factoryId,
       contactId,
-      fields: z
-        .array(z.string({ error: 'fields must be field names' }), { error: 'fields must be a list of field names' })
-        .check(z.minLength(1, { error: 'fields must name at least one field' })),
+      fields: described(
+        z
+          .array(z.string({ error: 'fields must be field names' }), { error: 'fields must be a list of field names' })
+          .check(z.minLength(1, { error: 'fields must name at least one field' })),
+        { placeholder: 'name' },
+      ),
       reason: z.optional(
         z.string({ error: 'reason must be a string' }).check(z.maxLength(REASON_MAX, { error: `reason must be at most ${REASON_MAX} characters` })),
       ),
@@ -252,3 +264,59 @@ export const CONTACT_OPERATIONS = {
     },
   }),
 };
+
+// What these operations answer (200), as the control room's pages read it: ./answers.ts names them per operation.
+/** contacts.list and companies.contacts: a page of contacts in id order. */
+export interface ContactListAnswer {
+  contacts: ControlContact[];
+  cursor?: string;
+}
+export interface ContactShowAnswer {
+  contact: ControlContact;
+  /** The linked company, when the contact has one and it is found. */
+  company?: Company;
+  passes: PassMarker[];
+  /** The bug reports and feature requests the contact's email sent, newest first (a page); absent without a person store. */
+  reports?: Record<string, unknown>[];
+  /** The next page of `reports`, when more remain. */
+  reportsCursor?: string;
+}
+/** contacts.erase: what was found and removed, counts and ids only. */
+export interface ContactEraseAnswer {
+  factoryId: string;
+  contactId: string;
+  personKey?: string;
+  erased: boolean;
+  contact: boolean;
+  passMarkers: number;
+  events: number;
+  featureRequests: number;
+  complete: boolean;
+}
+/** contacts.export-person: everything stored about one person (the contact and pass markers on the first page only). */
+export interface ContactExportPersonAnswer {
+  factoryId: string;
+  contactId: string;
+  personKey?: string;
+  contact?: StoredContact;
+  passes?: PassMarker[];
+  reports: Record<string, unknown>[];
+  cursor?: string;
+}
+export interface ContactExportAnswer {
+  format: ExportFormat;
+  count: number;
+  /** The page's rows (and on the first CSV page, the header), to be written as they are. */
+  data: string;
+  cursor?: string;
+}
+export interface ContactClearAnswer {
+  contact: ControlContact;
+  cleared: ClearableField[];
+  alreadyEmpty: ClearableField[];
+  changed: ClearableField[];
+}
+export interface CompanyListAnswer {
+  companies: Company[];
+  cursor?: string;
+}

@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoEnrichmentStore } from '../store/contacts/dynamo-enrichment-store';
-import { configuredSources } from '../enrichment/sources';
+import { configuredSources } from '../enrichment/sources/sources-wiring';
 import { DynamoIssueStore } from '../store/reports/dynamo-issue-store';
 import { KeyAdmin } from '../store/keys/key-admin';
 import { readReport, readReportPage } from '../store/reports/report-page';

@@ -2,8 +2,11 @@ import * as z from 'zod/mini';
 import { bulkProgress } from '../enrichment/progress';
 import { runBulk } from '../enrichment/run-bulk';
 import { runPass } from '../enrichment/run-pass';
-import { contactId, cursor, factoryId, upTo } from './fields';
+import { contactId, cursor, described, factoryId, upTo } from './fields';
 import { operation } from './operation';
+import type { UsageRecord } from '../enrichment/ports';
+import type { BulkResult } from '../enrichment/run-bulk';
+import type { PassResult } from '../enrichment/run-pass';
 
 /** The most pages (of 100 contacts) one bulk call may be asked to take. */
 export const BULK_PAGES_MAX = 1000;
@@ -15,7 +18,7 @@ export const ENRICHMENT_OPERATIONS = {
       factoryId,
       contactId,
       passId: z.optional(
-        z.string().check(z.regex(/^[A-Za-z0-9-]{1,36}$/, { error: 'passId must be 1-36 letters, digits or dashes (a UUID fits)' })),
+        described(z.string().check(z.regex(/^[A-Za-z0-9-]{1,36}$/, { error: 'passId must be 1-36 letters, digits or dashes (a UUID fits)' })), { placeholder: 'uuid' }),
       ),
     }),
     run: async (request, { deps }) => {
@@ -47,3 +50,14 @@ export const ENRICHMENT_OPERATIONS = {
     run: async ({ factoryId }, { deps }) => ({ body: { factoryId, periods: await deps.enrichment.store.usage(factoryId) }, audit: {} }),
   }),
 };
+
+// What these operations answer (200), as the control room's pages read it: ./answers.ts names them per operation.
+export type RefreshAnswer = PassResult;
+export type BulkAnswer = BulkResult & {
+  /** The share of the factory behind the run's cursor, 0 to 1. */
+  progress: number;
+};
+export interface UsageAnswer {
+  factoryId: string;
+  periods: UsageRecord[];
+}

@@ -12,22 +12,48 @@ import { REPORT_ID_PATTERN } from '../issues/stored-event';
  * (contact-operations.ts and its siblings) builds its requests from these.
  */
 
+/**
+ * What a request field says of itself beyond its schema, read by the
+ * operation (operation.ts: its fields) for the audit line and by the
+ * `control` command for its flags and usage. Without it a field's flag is
+ * its name in kebab case (a list's in the singular), its placeholder
+ * follows from its type, and the audit line leaves it out.
+ */
+export interface FieldMeta {
+  /** The command-line flag, without its dashes: `factory` for factoryId. */
+  flag?: string;
+  /** What the usage shows as its value: `fac_id`. */
+  placeholder?: string;
+  /** The audit line names its value: the id of what the operation acts on (never free text, never a secret). */
+  audited?: boolean;
+}
+
+/** Each described field's metadata, by schema (optional fields are looked up through their inner schema). */
+export const FIELD_META = z.registry<FieldMeta>();
+
+/** The field `schema`, described by `meta`. */
+export function described<S extends z.ZodMiniType>(schema: S, meta: FieldMeta): S {
+  FIELD_META.add(schema, meta);
+  return schema;
+}
 
 /** A string field of one shape, with the message a wrong value gets. */
-const id = (name: string, pattern: RegExp, shape: string) =>
-  z.string({ error: `${name} must be a string` }).check(z.regex(pattern, { error: `${name} must be ${shape}` }));
+const id = (name: string, pattern: RegExp, shape: string, meta: FieldMeta) =>
+  described(z.string({ error: `${name} must be a string` }).check(z.regex(pattern, { error: `${name} must be ${shape}` })), meta);
 
-export const factoryId = z.string({ error: 'factoryId must be a string like "fac_acme"' }).check(
-  z.regex(FACTORY_ID_PATTERN, { error: 'factoryId must look like "fac_acme"' }),
+export const factoryId = described(
+  z.string({ error: 'factoryId must be a string like "fac_acme"' }).check(z.regex(FACTORY_ID_PATTERN, { error: 'factoryId must look like "fac_acme"' })),
+  { flag: 'factory', placeholder: 'fac_id' },
 );
-export const contactId = id('contactId', CONTACT_ID_PATTERN, 'a contact id: ct_ + 16 hex characters');
-export const companyId = id('companyId', COMPANY_ID_PATTERN, 'a company id: co_ + 16 hex characters');
-export const keyId = id('keyId', KEY_ID_PATTERN, 'a key id: key_ + 16 hex characters');
-export const issueId = id('issueId', ISSUE_ID_PATTERN, 'an issue id: iss_ + 20 hex characters (from `reports issues`)');
-export const reportId = (name: 'eventId' | 'requestId') => id(name, REPORT_ID_PATTERN, 'a lowercase UUID, as the reports list shows it');
+export const contactId = id('contactId', CONTACT_ID_PATTERN, 'a contact id: ct_ + 16 hex characters', { flag: 'contact', placeholder: 'ct_id', audited: true });
+export const companyId = id('companyId', COMPANY_ID_PATTERN, 'a company id: co_ + 16 hex characters', { flag: 'company', placeholder: 'co_id' });
+export const keyId = id('keyId', KEY_ID_PATTERN, 'a key id: key_ + 16 hex characters', { flag: 'key', placeholder: 'key_id' });
+export const issueId = id('issueId', ISSUE_ID_PATTERN, 'an issue id: iss_ + 20 hex characters (from `reports issues`)', { flag: 'issue', placeholder: 'iss_id', audited: true });
+export const reportId = (name: 'eventId' | 'requestId') =>
+  id(name, REPORT_ID_PATTERN, 'a lowercase UUID, as the reports list shows it', { flag: name === 'eventId' ? 'event' : 'request', placeholder: 'uuid' });
 
 /** Where a list goes on: the string a previous page answered, opaque to the caller. */
-export const cursor = z.optional(z.string({ error: 'cursor must be the string a previous answer returned' }));
+export const cursor = z.optional(described(z.string({ error: 'cursor must be the string a previous answer returned' }), { placeholder: 'C' }));
 
 /** An optional whole number from `min` to `max` (a spike multiple), with the one message every operation gives for it. */
 export function between(name: string, min: number, max: number) {
@@ -44,4 +70,4 @@ export function upTo(name: string, max: number) {
 export const limit = (max: number) => upTo('limit', max);
 
 /** An email naming a person (erasure, export): checked and normalized by the operation, as the contacts API does. */
-export const email = z.optional(z.string({ error: 'email must be a string' }));
+export const email = z.optional(described(z.string({ error: 'email must be a string' }), { placeholder: 'address' }));

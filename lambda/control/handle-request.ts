@@ -44,14 +44,8 @@ export async function handleControlRequest(
     return failure(error.status, error.message, { ...namedOperation(event), principal: caller.principal });
   }
   const { request } = read;
-  const audit: AuditFields = {
-    operation: request.operation,
-    factoryId: request.factoryId,
-    ...(typeof request.contactId === 'string' ? { contactId: request.contactId } : {}),
-    ...(typeof request.issueId === 'string' ? { issueId: request.issueId } : {}),
-    ...(typeof request.destinationId === 'string' ? { destinationId: request.destinationId } : {}),
-    principal: caller.principal,
-  };
+  // The ids its operation's fields say the audit line names (fields.ts, FieldMeta.audited).
+  const audit: AuditFields = { operation: request.operation, factoryId: request.factoryId, ...read.audit, principal: caller.principal };
   try {
     const done = await read.run({ deps, caller, now: deps.now?.() ?? new Date(), keepGoing: options.keepGoing ?? (() => true) });
     return { status: 200, body: done.body, audit: { ...audit, ...done.audit } };

@@ -2,9 +2,13 @@ import * as z from 'zod/mini';
 import { ISSUE_STATUSES, issueView, type IssueStatus } from '../issues/issue';
 import { decodeIssueCursor, encodeIssueCursor, ISSUE_SORTS, ISSUES_SCAN_MAX, pageOfIssues, positionOf, SEARCH_MAX, type IssueListQuery } from '../issues/issue-list';
 import { issueTrend } from '../issues/trend';
-import { cursor, factoryId, issueId, limit } from './fields';
+import { cursor, described, factoryId, issueId, limit } from './fields';
 import { ControlError, operation, withCursor } from './operation';
 import type { ControlDependencies } from './ports';
+import type { EventView } from '../issues/stored-event';
+import type { FilteredCounts } from '../issues/issue';
+import type { IssueTrend } from '../issues/trend';
+import { withDisplayFrames } from './event-frames';
 
 /** Issues per list, and an issue's latest events per page. */
 export const ISSUES_DEFAULT = 100;
@@ -50,9 +54,12 @@ async function listPage(deps: ControlDependencies, factoryId: string, query: Iss
 }
 
 const searchField = z.optional(
-  z.string({ error: 'search must be a string (a part of the title)' }).check(
-    z.minLength(1, { error: 'search must not be empty' }),
-    z.maxLength(SEARCH_MAX, { error: `search must be at most ${SEARCH_MAX} characters` }),
+  described(
+    z.string({ error: 'search must be a string (a part of the title)' }).check(
+      z.minLength(1, { error: 'search must not be empty' }),
+      z.maxLength(SEARCH_MAX, { error: `search must be at most ${SEARCH_MAX} characters` }),
+    ),
+    { placeholder: 'text' },
   ),
 );
 
@@ -97,7 +104,8 @@ export const ISSUE_OPERATIONS = {
         deps.issues.issueEvents(request.factoryId, request.issueId, request.limit, now.getTime()),
       ]);
       if (!issue) throw notFound(request);
-      return { body: { issue: issueView(issue), trend: issueTrend(issue.counts, now.getTime()), events }, audit: { events: events.length } };
+      const shown = await Promise.all(events.map((event) => withDisplayFrames(deps, event)));
+      return { body: { issue: issueView(issue), trend: issueTrend(issue.counts, now.getTime()), events: shown }, audit: { events: events.length } };
     },
   }),
 
@@ -105,3 +113,24 @@ export const ISSUE_OPERATIONS = {
   'issues.ignore': setStatus('ignored'),
   'issues.reopen': setStatus('open'),
 };
+
+// What these operations answer (200), as the control room's pages read it: ./answers.ts names them per operation.
+export type IssueListItem = ReturnType<typeof issueView>;
+export interface IssueListAnswer {
+  issues: IssueListItem[];
+  filtered: FilteredCounts['counts'];
+  cursor?: string;
+  /** By events or visitors, or with a search: how many issues were read, and whether that was all of them. */
+  scanned?: number;
+  complete?: boolean;
+}
+export interface IssueShowAnswer {
+  issue: IssueListItem;
+  trend: IssueTrend;
+  events: EventView[];
+}
+/** issues.resolve, issues.ignore, issues.reopen. */
+export interface IssueStatusAnswer {
+  issue: IssueListItem;
+  previousStatus: IssueStatus;
+}

@@ -5,6 +5,7 @@ import { factoryId, keyId, upTo } from './fields';
 import { ControlError, operation } from './operation';
 import type { ControlDependencies } from './ports';
 import { CANARY_KEY_REFUSED, isCanaryFactory } from '../domain/canary';
+import type { KeyView } from './ports';
 
 /** The most requests per minute a key may be given (as `keys create --rate-limit`). */
 export const KEY_RATE_LIMIT_MAX = 1_000_000;
@@ -71,3 +72,12 @@ export const KEY_OPERATIONS = {
     },
   }),
 };
+
+// What these operations answer (200), as the control room's pages read it: ./answers.ts names them per operation.
+export interface KeyListAnswer {
+  factoryId: string;
+  keys: KeyView[];
+}
+/** The new key, its secret (`key`) in this answer only. */
+export type KeyCreateAnswer = KeyView & { key: string };
+export type KeyRevokeAnswer = KeyView;

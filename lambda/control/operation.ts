@@ -1,5 +1,6 @@
 import type * as z from 'zod/mini';
 import type { Caller, ControlDependencies } from './ports';
+import { requestFields, type RequestField } from './request-fields';
 
 /**
  * The one shape of a control-room operation: its request schema (strict:
@@ -51,6 +52,8 @@ type Parsed<S extends RequestSchema> = z.output<S>;
 export interface ReadRequest {
   /** As the operation takes it: its name, its fields, the defaults filled in. */
   request: { operation: string; factoryId: string } & Record<string, unknown>;
+  /** The audited fields' values (fields.ts, FieldMeta.audited): what the audit line names besides the operation and factory. */
+  audit: AuditFields;
   run(context: RunContext): Promise<Done>;
 }
 
@@ -58,6 +61,8 @@ export interface ReadRequest {
 export interface ControlOperation {
   /** Every key its request takes, `operation` first: what the error for an unknown key names. */
   readonly keys: readonly string[];
+  /** Its request's fields, `operation` aside: their flags, kinds and whether the audit line names them. */
+  readonly fields: readonly RequestField[];
   /** Checks `fields` (the request without `operation`) and fills in the defaults; throws ControlError 400 saying what to fix. */
   read(name: string, fields: Record<string, unknown>, hint?: string): ReadRequest;
 }
@@ -89,15 +94,19 @@ export function operation(spec: {
   run: (request: never, context: RunContext) => Promise<Done>;
 }): ControlOperation {
   const keys = ['operation', ...Object.keys(spec.request.shape)];
+  const described = requestFields(spec.request.shape);
+  const audited = described.filter((field) => field.audited).map((field) => field.key);
   const run = spec.run as (request: { factoryId: string }, context: RunContext) => Promise<Done>;
   return {
     keys,
+    fields: described,
     read(name, fields, hint = `${name} takes ${keys.join(', ')}`) {
       const result = spec.request.safeParse(fields);
       if (!result.success) throw new ControlError(400, problems(result.error, hint));
       const parsed = result.data as Record<string, unknown> & { factoryId: string };
       const request = spec.defaults ? spec.defaults(parsed) : parsed;
-      return { request: { operation: name, ...request }, run: (context) => run(request, context) };
+      const audit = Object.fromEntries(audited.flatMap((key) => (typeof parsed[key] === 'string' ? [[key, parsed[key]]] : [])));
+      return { request: { operation: name, ...request }, audit, run: (context) => run(request, context) };
     },
   };
 }

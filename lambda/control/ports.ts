@@ -7,12 +7,13 @@ import type { CompanyRecord } from '../domain/ports';
 import type { StoredContact } from '../enrichment/ports';
 import type { EnrichmentContext } from '../enrichment/run-pass';
 import type { IssueStore } from '../issues/issue';
-import type { ReportKind } from '../store/schema';
+import type { ReportKind } from '../issues/stored-event';
+import type { SourceMapLoader } from '../sourcemaps/map-loader';
 import type { ClearPlan } from './plan-clear';
 
 /**
  * Everything the control room's operations reach outside themselves: the
- * stores (DynamoDB adapters in lambda/store, wired by ./dependencies.ts;
+ * stores (DynamoDB adapters in lambda/store, wired by ./control-room-wiring.ts;
  * in memory in lambda/memory), the clock, and who calls.
  */
 
@@ -86,9 +87,18 @@ export interface ControlStore {
 /** A key as operators see it (never the secret but once, on creation): what `keys list` prints. */
 export interface KeyView {
   keyId: string;
+  factoryId: string;
   type: KeyType;
+  status: 'active' | 'revoked';
   rateLimit: number;
+  /** The key's last four characters, to tell keys apart. */
+  hint: string;
+  createdAt: string;
+  revokedAt?: string;
+  lastUsedAt?: string;
   origins?: string[];
+  /** A secret key seen at the ingest API (it leaked): first and last sighting, how many. */
+  exposed?: { firstSeenAt: string; lastSeenAt: string; count: number };
 }
 
 export interface NewKey {
@@ -174,6 +184,8 @@ export interface ControlDependencies {
   reports?: ReportFeedPort;
   /** A person's data across the tables: erasure, export, a contact's reports (there when the keys and reports tables are). */
   people?: PersonStore;
+  /** The factories' source maps, to show events' original frames (docs/source-maps.md#reading-original-frames); without, frames as resolved at ingest. */
+  sourceMaps?: SourceMapLoader;
   /** Issue alerts: webhook destinations, their deliveries, the spike settings (docs/alerts.md). */
   alerts?: AlertOperationsDependencies;
   now?: () => Date;

@@ -1,8 +1,9 @@
 import * as z from 'zod/mini';
-import type { ReportKind } from '../store/schema';
+import type { ReportKind } from '../issues/stored-event';
 import { cursor, factoryId, limit, reportId } from './fields';
 import { ControlError, operation, withCursor } from './operation';
 import type { ControlDependencies } from './ports';
+import { withDisplayFrames } from './event-frames';
 
 /** Reports per page: at most REPORTS_MAX (BatchGetItem reads 100 at a time). */
 export const REPORTS_DEFAULT = 50;
@@ -53,7 +54,7 @@ export const REPORT_OPERATIONS = {
 
   'reports.event': operation({
     request: z.strictObject({ factoryId, eventId: reportId('eventId') }),
-    run: async ({ factoryId, eventId }, { deps }) => ({ body: { event: await one('events', 'event', factoryId, eventId, deps) }, audit: { eventId } }),
+    run: async ({ factoryId, eventId }, { deps }) => ({ body: { event: await withDisplayFrames(deps, await one('events', 'event', factoryId, eventId, deps)) }, audit: { eventId } }),
   }),
 
   'reports.feature-request': operation({
@@ -64,3 +65,23 @@ export const REPORT_OPERATIONS = {
     }),
   }),
 };
+
+// What these operations answer (200), as the control room's pages read it: ./answers.ts names them per operation.
+/** An event or a feature request as stored: every attribute the ingest API wrote (lambda/issues/stored-event.ts), as the report feed reads it. */
+export type StoredReport = Record<string, unknown>;
+export interface EventListAnswer {
+  factoryId: string;
+  events: StoredReport[];
+  cursor?: string;
+}
+export interface FeatureRequestListAnswer {
+  factoryId: string;
+  featureRequests: StoredReport[];
+  cursor?: string;
+}
+export interface EventAnswer {
+  event: StoredReport;
+}
+export interface FeatureRequestAnswer {
+  featureRequest: StoredReport;
+}

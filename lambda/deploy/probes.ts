@@ -1,3 +1,6 @@
+import { systemClock, withinLimit, type Clock } from './clock';
+import { probeBudgetMs } from './hook-timing';
+
 /**
  * What the pre-traffic hook sends a new version and what it must answer
  * (docs/deploying.md#the-pre-traffic-check). The stack writes each
@@ -22,6 +25,12 @@ export interface Probe {
    * item, not as a failed invocation). Compared as JSON.
    */
   expectPayload?: unknown;
+  /**
+   * The longest its invocation may run, ms: the function's own timeout, which
+   * the stack writes in (lib/released-function.ts). The hook waits that and a
+   * cold start for the answer, and its own timeout is the sum over its probes.
+   */
+  timeoutMs?: number;
 }
 
 /** What one invocation returned: the function's error type when it failed (Lambda's FunctionError), and the payload. */
@@ -78,22 +87,70 @@ export function judge(probe: Probe, invocation: Invocation, ms: number): ProbeOu
   return { ...base, passed: true };
 }
 
+/** Invokes the new version with one payload; the signal aborts the call when the hook stops waiting. */
+export type Invoke = (payload: string, signal?: AbortSignal) => Promise<Invocation>;
+
+/** When the probes must be done, and the clock they are timed by. */
+export interface ProbeLimits {
+  clock: Clock;
+  /** Epoch ms by which every answer must be in: a probe still waiting then fails, and later probes are not sent. */
+  until: number;
+  /** Epoch ms until which an AccessDenied invocation is tried again (IAM applying the hook's fresh grant). */
+  accessDeniedUntil: number;
+}
+
+/** Without a deadline, and AccessDenied never retried: as the tests send probes to the handlers. */
+const UNLIMITED: ProbeLimits = { clock: systemClock, until: Number.POSITIVE_INFINITY, accessDeniedUntil: 0 };
+
+/** The default wait for a probe that names no timeout (the stack always names one). */
+const DEFAULT_PROBE_TIMEOUT_MS = 60_000;
+
+const NO_ANSWER = 'no answer';
+
+/** IAM's "not yet": the error Lambda answers while a fresh grant has not reached it. */
+export const isAccessDenied = (error: unknown): boolean =>
+  error instanceof Error && (/AccessDenied/.test(error.name) || /AccessDenied|not authorized to perform/.test(error.message));
+
+const describeError = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+
+/** One probe: its answer judged, tried again after an AccessDenied while `limits` allow, failed when no answer comes in time. */
+async function sendProbe(invoke: Invoke, probe: Probe, limits: ProbeLimits): Promise<ProbeOutcome> {
+  const { clock } = limits;
+  const started = clock.now();
+  const elapsed = () => Math.round(clock.now() - started);
+  let pause = 1000;
+  for (;;) {
+    const budget = Math.min(probeBudgetMs(probe.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS), limits.until - clock.now());
+    if (budget <= 0) return { name: probe.name, passed: false, problem: 'not sent: no time left before the hook must report', ms: elapsed() };
+    try {
+      const answer = await withinLimit(clock, budget, (signal) => invoke(JSON.stringify(probe.event), signal));
+      if (answer.timedOut) return { name: probe.name, passed: false, problem: `${NO_ANSWER} within ${budget} ms: the new version hangs or is too slow`, ms: elapsed() };
+      return judge(probe, answer.value, elapsed());
+    } catch (error) {
+      if (isAccessDenied(error) && clock.now() + pause < Math.min(limits.accessDeniedUntil, limits.until)) {
+        await clock.sleep(pause);
+        pause = Math.min(pause * 2, 8000);
+        continue;
+      }
+      return { name: probe.name, passed: false, problem: `could not invoke the new version: ${describeError(error)}`, ms: elapsed() };
+    }
+  }
+}
+
 /**
  * Sends each probe in turn (in order: a later probe may rely on what an
  * earlier one proved) and judges each answer. An invocation that throws
- * (the version cannot be invoked at all) fails its probe with the error.
+ * (the version cannot be invoked at all) fails its probe with the error;
+ * one that does not answer by its timeout, or by `limits.until`, fails it
+ * too, and the probes after it are not sent.
  */
-export async function runProbes(invoke: (payload: string) => Promise<Invocation>, probes: readonly Probe[]): Promise<ProbeOutcome[]> {
+export async function runProbes(invoke: Invoke, probes: readonly Probe[], limits: ProbeLimits = UNLIMITED): Promise<ProbeOutcome[]> {
   const outcomes: ProbeOutcome[] = [];
+  let hung = false;
   for (const probe of probes) {
-    const started = performance.now();
-    let outcome: ProbeOutcome;
-    try {
-      outcome = judge(probe, await invoke(JSON.stringify(probe.event)), Math.round(performance.now() - started));
-    } catch (error) {
-      const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      outcome = { name: probe.name, passed: false, problem: `could not invoke the new version: ${message}`, ms: Math.round(performance.now() - started) };
-    }
+    // A version that hung once would hang again: the time goes to the report instead.
+    const outcome: ProbeOutcome = hung ? { name: probe.name, passed: false, problem: 'not sent: an earlier probe got no answer', ms: 0 } : await sendProbe(invoke, probe, limits);
+    hung ||= outcome.problem?.startsWith(NO_ANSWER) === true;
     outcomes.push(outcome);
   }
   return outcomes;
@@ -105,7 +162,8 @@ export function probesFromJson(text: string | undefined): Probe[] {
   const parsed = JSON.parse(text) as unknown;
   if (!Array.isArray(parsed) || parsed.length === 0) throw new Error('PROBES must be a non-empty JSON list of probes');
   for (const probe of parsed as Partial<Probe>[]) {
-    if (typeof probe?.name !== 'string' || !('event' in probe) || (probe.expectStatus !== undefined && typeof probe.expectStatus !== 'number')) {
+    const badNumber = (value: unknown) => value !== undefined && typeof value !== 'number';
+    if (typeof probe?.name !== 'string' || !('event' in probe) || badNumber(probe.expectStatus) || badNumber(probe.timeoutMs)) {
       throw new Error(`PROBES holds a malformed probe: ${quote(JSON.stringify(probe))}`);
     }
   }

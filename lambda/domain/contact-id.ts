@@ -2,8 +2,6 @@ import { contactIdFromDigest, contactIdInput } from './contact-id-digest';
 import type { StoredEmail } from './email';
 import { sha256Hex } from './hash';
 
-export { CONTACT_ID_PREFIX, isContactId } from './contact-id-digest';
-
 /**
  * The contact id of the spec (2.1): `ct_` + the first 16 hex characters of
  * sha256("<factoryId>:<stored email>"), the stored email being what

@@ -1,5 +1,6 @@
 import { contactView, type Contact } from './contact';
-import { contactId, isContactId } from './contact-id';
+import { contactId } from './contact-id';
+import { isContactId } from './contact-id-digest';
 import { normalizeEmail } from './email';
 import type { CallLog, ContactStore } from './ports';
 

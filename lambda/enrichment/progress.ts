@@ -1,5 +1,5 @@
 import { CONTACT_ID_PREFIX } from '../domain/contact-id-digest';
-import { decodeCursor } from './cursor';
+import { contactCursor } from '../domain/cursor';
 
 /** Hex digits of a contact id read: 12 (48 bits) say the share to far better than a percent. */
 const DIGITS = 12;
@@ -16,7 +16,7 @@ export function bulkProgress(factoryId: string, cursor: string | undefined, done
   if (cursor === undefined) return 0;
   let last: string;
   try {
-    last = decodeCursor(cursor, factoryId);
+    last = contactCursor.decode(cursor, factoryId);
   } catch {
     return 0;
   }

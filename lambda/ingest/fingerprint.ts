@@ -1,7 +1,8 @@
 import { sha256Hex } from '../domain/hash';
 import type { FilterReason } from '../issues/stored-event';
+import type { ResolvedFrame } from '../issues/resolved-frames';
 import { normalizeMessage } from './normalize-message';
-import { isExtensionFrame, isInAppFrame, normalizeFile, parseStackFrames } from './stack-frames';
+import { isExtensionFrame, isInAppFrame, normalizeFile, parseStackFrames } from '../issues/stack-frames';
 
 /**
  * The grouping rule of the ingest API (docs/report-issues.md): which issue
@@ -84,3 +85,46 @@ export const fingerprintHash = (fingerprint: readonly string[]): string => sha25
 /** `iss_` + 20 hex (ISSUE_ID_PATTERN, lambda/issues/issue.ts), the same for the same factory and fingerprint on every container and every retry. */
 export const issueIdOf = (factoryId: string, fingerprint: readonly string[]): string =>
   `iss_${sha256Hex(`${factoryId}\n${fingerprintHash(fingerprint)}`).slice(0, 20)}`;
+
+/**
+ * The grouping rules' versions (docs/source-maps.md#grouping-on-original-frames), newest first. Every event is
+ * hashed by each that applies to it, and an issue keeps every hash it was ever found by (issue aliases, the
+ * tally's lambda/tally/issue-of-event.ts), so neither a new version nor a map that arrives after an issue's first
+ * events splits it:
+ *   2  resolved frames: each in-app frame that a map resolved as its source line (whitespace collapsed, 120
+ *      characters; the function's original name when the map has no sources), and its original source file,
+ *      never its line or column, so two builds whose minifier named things differently hash alike;
+ *   1  frames as sent (groupEvent above): the rule every issue opened before maps has its id from. Kept as is.
+ */
+export const GROUPING_RULE_VERSIONS = [2, 1] as const;
+
+/** A map's source name as the fingerprint keeps it: the bundler's prefixes and leading ../ removed. */
+export function normalizeSource(source: string): string {
+  return source
+    .replace(/[?#].*$/, '')
+    .replace(/^webpack:\/\/[^/]*\//, '')
+    .replace(/^[a-z][a-z0-9+.-]*:\/\/\/?/i, '')
+    .replace(/^(\.{1,2}\/)+/, '');
+}
+
+/** One frame's part of the version 2 fingerprint. */
+function resolvedPart(frame: ResolvedFrame): string {
+  const { original } = frame;
+  if (!original) return `${frame.fn || '?'}@${normalizeFile(frame.file)}`;
+  return `${original.contextLine || original.fn || '?'}@${normalizeSource(original.source)}`;
+}
+
+/**
+ * The fingerprints an event is grouped by, in the order they decide (newest rule first, frames as sent last):
+ * version 2 when a map resolved one of the top in-app frames, then version 1. Empty for an event filtered out.
+ * An event's own `fingerprint` is its only one.
+ */
+export function groupingCandidates(event: FingerprintInput & { frames?: readonly ResolvedFrame[] }): string[][] {
+  const grouping = groupEvent(event);
+  if (!grouping.grouped) return [];
+  if (event.fingerprint !== undefined && event.fingerprint.length > 0) return [grouping.fingerprint];
+  const inApp = (event.frames ?? []).filter(isInAppFrame).slice(0, IN_APP_FRAMES);
+  if (!inApp.some((frame) => frame.original !== undefined)) return [grouping.fingerprint];
+  const type = event.exception?.type ?? typeOfMessage(event.message);
+  return [[`resolved:${GROUPING_RULE_VERSIONS[0]}`, event.type ?? 'error', type ?? '', ...inApp.map(resolvedPart)], grouping.fingerprint];
+}

@@ -7,13 +7,13 @@ import type { RatePolicy } from '../domain/rate-limit';
  */
 export const INGEST_BODY_LIMIT_BYTES = 64 * 1024;
 export const MAX_EVENTS_PER_REQUEST = 20;
-// Rules of issuing publishable keys, shared with key management (the keys command and the control room).
-export { DEFAULT_PUBLISHABLE_RATE_LIMIT, MAX_ORIGINS_PER_KEY } from '../domain/limits';
 /** Days an event or feature request is kept before DynamoDB's TTL removes it (a deploy option). */
 export const DEFAULT_REPORT_RETENTION_DAYS = 90;
 export const MAX_TAGS = 50;
 /** An event's own `fingerprint`: 1 to this many strings. */
 export const MAX_FINGERPRINT_PARTS = 10;
+/** An event's `debugIds` (script URL → debug id, docs/source-maps.md): at most this many scripts. */
+export const MAX_DEBUG_IDS = 20;
 
 /** Characters kept of each free-text field (longer text is clipped, never refused). */
 export const EVENT_TEXT = {

@@ -1,7 +1,8 @@
 import { charCount } from '../domain/clip';
 import type { Reading } from '../domain/reading';
-import { cleanText, type TextLines } from './free-text';
-import { EVENT_TEXT, FEATURE_REQUEST_TEXT, MAX_FINGERPRINT_PARTS, MAX_TAGS } from './limits';
+import { cleanText, type TextLines } from '../domain/free-text';
+import { EVENT_TYPES, type EventType, type IngestEvent } from '../issues/stored-event';
+import { EVENT_TEXT, FEATURE_REQUEST_TEXT, MAX_DEBUG_IDS, MAX_FINGERPRINT_PARTS, MAX_TAGS } from './limits';
 import type { ScrubCounts } from './scrub/rule';
 import { Scrubber } from './scrub/scrubber';
 
@@ -10,7 +11,7 @@ import { Scrubber } from './scrub/scrubber';
  * checks one event or one feature request and turns it into what is stored.
  * Unknown fields are dropped; `null` counts as omitted for every optional
  * field (what a browser SDK sends for "not set"); free text goes through the
- * one free-text rule (free-text.ts) and is clipped, never refused for
+ * one free-text rule (../domain/free-text.ts) and is clipped, never refused for
  * length; a field of the wrong type is a problem (422), and every problem of
  * a body is listed, in field order. Every free-text field but the reporter's
  * is scrubbed (scrub/: card numbers, tokens, keys, emails… replaced by a
@@ -24,26 +25,6 @@ import { Scrubber } from './scrub/scrubber';
  * test/rules/ingest-payloads-agree.test.ts.
  */
 
-export const EVENT_TYPES = ['error', 'bug_report', 'message'] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
-
-/** A validated event: what is stored, besides what the server adds. */
-export interface IngestEvent {
-  /** Lowercase: case never makes a second copy. */
-  eventId: string;
-  type: EventType;
-  /** ISO 8601 UTC. */
-  timestamp?: string;
-  message?: string;
-  exception?: { type?: string; value?: string; stack?: string };
-  pageUrl?: string;
-  release?: string;
-  tags?: Record<string, string>;
-  reporter?: { email?: string; name?: string };
-  fingerprint?: string[];
-  /** Values the scrubber replaced, per rule (docs/privacy.md#scrubbing); absent when none. */
-  scrubbed?: ScrubCounts;
-}
 
 /** A validated feature request, besides what the server adds. */
 export interface FeatureRequestInput {
@@ -233,6 +214,31 @@ const fingerprint: FieldReader<string[]> = (value, { problems, scrubber }) => {
   return parts;
 };
 
+/**
+ * `debugIds`: script URL → debug id, at most 20 entries; URLs cleaned,
+ * scrubbed (as the stack they name is) and clipped as pageUrl, ids UUIDs
+ * stored lowercase. More entries, or an id that is not a UUID, is a problem;
+ * a URL named "__proto__" or blank is dropped (as tags).
+ */
+const debugIds: FieldReader<Record<string, string>> = (value, { problems, scrubber }) => {
+  if (omitted(value)) return undefined;
+  if (!isObject(value)) return refuse(problems, 'debugIds must be an object of script URL to debug id, like {"https://shop.example.com/app.js": "<uuid>"}');
+  const entries = Object.entries(value).filter(([key]) => key !== '__proto__');
+  if (entries.length > MAX_DEBUG_IDS) return refuse(problems, `debugIds has ${entries.length} entries: at most ${MAX_DEBUG_IDS}`);
+  const kept: [string, string][] = [];
+  for (const [rawKey, rawValue] of entries) {
+    const url = cleanText(rawKey, { field: 'a debugIds URL', lines: 'single-line', max: EVENT_TEXT.pageUrl, scrub: (cleaned) => scrubber.text(cleaned) });
+    if (!url.ok) {
+      problems.push(url.problem);
+      continue;
+    }
+    const id = typeof rawValue === 'string' ? rawValue.trim() : '';
+    if (!UUID.test(id)) problems.push(`debugIds[${quote(url.text)}] must be a debug id (a UUID)`);
+    else if (url.text !== '') kept.push([url.text, id.toLowerCase()]);
+  }
+  return kept.length === 0 ? undefined : Object.fromEntries(kept);
+};
+
 const eventId = uuid('eventId');
 const message = text('message', EVENT_TEXT.message, 'multi-line');
 const pageUrl = text('pageUrl', EVENT_TEXT.pageUrl);
@@ -253,6 +259,7 @@ export function readEvent(raw: unknown): Reading<IngestEvent> {
       tags: tags(fields.tags, body),
       reporter: reporter(fields.reporter, body),
       fingerprint: fingerprint(fields.fingerprint, body),
+      debugIds: debugIds(fields.debugIds, body),
     };
     // Asked only of an event whose fields are all valid: it would repeat a field's own problem.
     if (body.problems.length === 0 && event.message === undefined && event.exception === undefined) body.problems.push('an event needs a message or an exception');

@@ -103,3 +103,12 @@ export interface ReportStore {
   /** Stores the feature request unless the factory has one with its requestId; answers the stored one. */
   putFeatureRequest(request: StoredFeatureRequest, log?: CallLog): Promise<{ created: boolean; stored: StoredFeatureRequest }>;
 }
+
+/**
+ * Resolves the frames of a request's events through their source maps (lambda/sourcemaps/ingest-frames.ts):
+ * each event back with `frames` (resolved, or why not), within the request's time budget. Never throws and
+ * never refuses an event: a map that is missing, slow, broken or too large leaves its frames minified.
+ */
+export interface FrameResolver {
+  resolve<T extends StoredEvent>(events: readonly T[]): Promise<T[]>;
+}

@@ -3,8 +3,9 @@ import type { ReceiptFields, StoredEvent } from '../issues/stored-event';
 import { InvalidReportError, KeyRevokedError, LimitedError } from './errors';
 import { groupEvent, issueIdOf } from './fingerprint';
 import { MAX_EVENTS_PER_REQUEST } from './limits';
-import { isObject, readEvent, type IngestEvent } from './payloads';
-import type { Admission, IngestKeyAuthorizer, IssueLimiter, PublishableKey, ReportStore } from './ports';
+import type { IngestEvent } from '../issues/stored-event';
+import { isObject, readEvent } from './payloads';
+import type { Admission, FrameResolver, IngestKeyAuthorizer, IssueLimiter, PublishableKey, ReportStore } from './ports';
 import type { ScrubCounts } from './scrub/rule';
 
 /** The answer to `POST /ingest/v1/events` (202). */
@@ -50,12 +51,16 @@ export function withGrouping(event: StoredEvent): StoredEvent {
 }
 
 /**
- * Where minified frames will be resolved through the release's source maps:
- * after scrubbing (a map never sees a secret the page sent, and a resolved
- * frame is never scrubbed into a marker), before grouping (an issue groups on
- * the resolved frames). Today the stack is grouped as sent.
+ * Frames resolved through the factory's source maps (lambda/sourcemaps,
+ * docs/source-maps.md#resolving): after scrubbing (a map never sees a secret
+ * the page sent, and a resolved frame is never scrubbed into a marker),
+ * before grouping (an issue groups on the resolved frames). Per request: its
+ * events' maps are read side by side within the request's budget; a missing,
+ * slow, broken or oversized map never fails an event (its frames stay
+ * minified, each with why). Without a map store, frames stay as sent.
  */
-export const resolveFrames = (event: StoredEvent): StoredEvent => event;
+export const resolveFrames = (deps: Pick<ReceiveDependencies, 'frames'>, events: StoredEvent[]): Promise<StoredEvent[]> =>
+  deps.frames ? deps.frames.resolve(events) : Promise.resolve(events);
 
 /**
  * Each valid event's way to the limits and the store, in this order:
@@ -65,7 +70,8 @@ export const resolveFrames = (event: StoredEvent): StoredEvent => event;
  *   2. resolve: resolveFrames, above;
  *   3. group: withGrouping, on the scrubbed (and resolved) text.
  */
-export const prepareEvent = (event: StoredEvent): StoredEvent => withGrouping(resolveFrames(event));
+export const prepareEvents = async (deps: Pick<ReceiveDependencies, 'frames'>, events: StoredEvent[]): Promise<StoredEvent[]> =>
+  (await resolveFrames(deps, events)).map(withGrouping);
 
 /** What the scrubber replaced in the events stored now, per rule. */
 function scrubbedIn(events: readonly StoredEvent[], outcomes: readonly string[]): ScrubCounts {
@@ -82,6 +88,8 @@ export interface ReceiveDependencies {
   reports: ReportStore;
   issueLimits: IssueLimiter;
   keys: Pick<IngestKeyAuthorizer, 'admitRequest'>;
+  /** Source maps to resolve frames with (docs/source-maps.md); without, frames stay as sent. */
+  frames?: FrameResolver;
 }
 
 /** The key a request came with (checked: active, its origin allowed). */
@@ -142,7 +150,7 @@ export async function receiveEvents(deps: ReceiveDependencies, body: unknown, re
   const rejected: EventsReceipt['rejected'] = [];
   const valid: StoredEvent[] = [];
   events.forEach((raw, index) => {
-    // Read, cleaned and scrubbed (step 1 of prepareEvent's order).
+    // Read, cleaned and scrubbed (step 1 of prepareEvents' order).
     const reading = readEvent(raw);
     if (reading.ok) valid.push(storedEvent(reading.value, receipt, index));
     else rejected.push({ index, error: reading.problems.join('; ') });
@@ -151,7 +159,7 @@ export async function receiveEvents(deps: ReceiveDependencies, body: unknown, re
     const reasons = rejected.map(({ index, error }) => `events[${index}]: ${error}`).join('; ');
     throw new InvalidReportError(`no valid event in this request: ${reasons}`, rejected.length);
   }
-  const { admitted, heldBack, retryAfterSeconds } = await admit(deps, valid.map(prepareEvent), sender, nowMs, log);
+  const { admitted, heldBack, retryAfterSeconds } = await admit(deps, await prepareEvents(deps, valid), sender, nowMs, log);
   const { outcomes, failure } = await deps.reports.putEvents(admitted, log);
   if (failure !== undefined) throw failure;
   const stored = outcomes.filter((outcome) => outcome === 'stored').length;

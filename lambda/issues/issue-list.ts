@@ -1,4 +1,5 @@
-import { InvalidCursorError } from '../domain/errors';
+import { descending } from '../domain/descending';
+import { decodeCursor, encodeCursor } from '../domain/cursor';
 import type { Issue, IssueStatus, ListPosition } from './issue';
 import { visitorCount } from './visitors';
 
@@ -20,11 +21,6 @@ export const ISSUES_SCAN_MAX = 2000;
 /** A title search: at most this many characters. */
 export const SEARCH_MAX = 200;
 
-export type { ListPosition };
-
-/** Ties broken by id, descending: the order the byFeed index hands issues seen at one instant out in (its key, descending). */
-const byIdDesc = (a: string, b: string): number => (a < b ? 1 : a > b ? -1 : 0);
-
 /** The value an issue sorts by: last seen (ISO time), its count, or its visitors. */
 export function sortValue(issue: Pick<Issue, 'lastSeen' | 'count' | 'visitors'>, sort: IssueSort): string | number {
   if (sort === 'lastSeen') return issue.lastSeen;
@@ -33,10 +29,10 @@ export function sortValue(issue: Pick<Issue, 'lastSeen' | 'count' | 'visitors'>,
 }
 
 /** Greatest first, then by id descending: a total order, so a cursor says exactly where a page ended. */
-export function comparePositions(a: ListPosition, b: ListPosition): number {
-  if (a.value !== b.value) return a.value < b.value ? 1 : -1;
-  return byIdDesc(a.issueId, b.issueId);
-}
+export const comparePositions = descending<ListPosition>(
+  (position) => position.value,
+  (position) => position.issueId,
+);
 
 export const positionOf = (issue: Issue, sort: IssueSort): ListPosition => ({ value: sortValue(issue, sort), issueId: issue.issueId });
 
@@ -78,29 +74,19 @@ interface CursorScope {
   search?: string;
 }
 
-/** A cursor: the position and its scope, base64url JSON (opaque to callers). */
+/** The list a cursor is bound to (../domain/cursor.ts): another factory, status, order or search cannot go on from it. */
+const listOf = ({ factoryId, status, sort, search }: CursorScope) => ({ factoryId, list: `issues ${JSON.stringify([status ?? null, sort, search ?? null])}` });
+
 export function encodeIssueCursor(scope: CursorScope, position: ListPosition): string {
-  const { factoryId, status, sort, search } = scope;
-  return Buffer.from(JSON.stringify({ f: factoryId, st: status ?? null, s: sort, q: search ?? null, v: position.value, i: position.issueId })).toString('base64url');
+  return encodeCursor(listOf(scope), { v: position.value, i: position.issueId });
 }
 
 export function decodeIssueCursor(cursor: string, scope: CursorScope): ListPosition {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    parsed = undefined;
-  }
-  const { f, st, s, q, v, i } = (parsed ?? {}) as Record<string, unknown>;
-  const unknown = new InvalidCursorError('cursor is not one this service returned for the issue list: start without a cursor, or pass the last one back as it was');
-  if (typeof f !== 'string' || typeof i !== 'string' || !(ISSUE_SORTS as readonly unknown[]).includes(s)) throw unknown;
-  if (f !== scope.factoryId) throw new InvalidCursorError(`cursor belongs to another factory (${f}), not ${scope.factoryId}`);
-  if (s !== scope.sort || st !== (scope.status ?? null) || q !== (scope.search ?? null)) {
-    throw new InvalidCursorError('cursor belongs to another list (another status, order or search): start without a cursor when the list changes');
-  }
-  const value = sortValueOf(scope.sort, v);
-  if (value === undefined) throw unknown;
-  return { value, issueId: i };
+  return decodeCursor(cursor, listOf(scope), (position) => {
+    const { v, i } = (typeof position === 'object' && position !== null ? position : {}) as Record<string, unknown>;
+    const value = sortValueOf(scope.sort, v);
+    return typeof i === 'string' && value !== undefined ? { value, issueId: i } : undefined;
+  });
 }
 
 const sortValueOf = (sort: IssueSort, value: unknown): string | number | undefined =>

@@ -1,3 +1,4 @@
+import { descending } from '../domain/descending';
 import { recentCounts, type PeriodCounts } from './buckets';
 import { visitorCount, type VisitorSample } from './visitors';
 import type { EventView, FilterReason } from './stored-event';
@@ -79,10 +80,10 @@ export function changeStatus(issue: Issue, status: IssueStatus, at: string, by: 
  * descending (the byFeed index's order: its key, descending), so every store
  * lists them alike and a cursor resumes exactly.
  */
-export function byLastSeen(a: Pick<Issue, 'lastSeen' | 'issueId'>, b: Pick<Issue, 'lastSeen' | 'issueId'>): number {
-  if (a.lastSeen !== b.lastSeen) return a.lastSeen < b.lastSeen ? 1 : -1;
-  return a.issueId < b.issueId ? 1 : a.issueId > b.issueId ? -1 : 0;
-}
+export const byLastSeen = descending<Pick<Issue, 'lastSeen' | 'issueId'>>(
+  (issue) => issue.lastSeen,
+  (issue) => issue.issueId,
+);
 
 /** An issue as the control room shows it: what a person reads first, first; the expiry left out (the rule says it). */
 export function issueView(issue: Issue) {

@@ -1,11 +1,38 @@
-import type { IngestEvent } from '../ingest/payloads';
+import { descending } from '../domain/descending';
+import type { ResolvedFrame } from './resolved-frames';
 
 /**
- * An event as the reports table keeps it: what the page sent (as validated,
- * lambda/ingest/payloads.ts) and what the server adds. Here, beside the issue
- * model, because the ingest API writes it, the tally counts it into its issue
+ * An event as the reports table keeps it: what the page sent (as validated
+ * into an IngestEvent, lambda/ingest/payloads.ts) and what the server adds.
+ * Here, beside the issue model, because the ingest API writes it, the tally counts it into its issue
  * and the control room reads it (docs/report-issues.md).
  */
+
+/** The two kinds of report the ingest API stores, each a list the control room reads newest first. */
+export type ReportKind = 'events' | 'feature-requests';
+
+export const EVENT_TYPES = ['error', 'bug_report', 'message'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** A validated event: what is stored, besides what the server adds. */
+export interface IngestEvent {
+  /** Lowercase: case never makes a second copy. */
+  eventId: string;
+  type: EventType;
+  /** ISO 8601 UTC. */
+  timestamp?: string;
+  message?: string;
+  exception?: { type?: string; value?: string; stack?: string };
+  pageUrl?: string;
+  release?: string;
+  tags?: Record<string, string>;
+  reporter?: { email?: string; name?: string };
+  fingerprint?: string[];
+  /** Script URL → debug id (lowercase UUID) of the scripts in its stack, as the browser SDK found them (docs/source-maps.md). */
+  debugIds?: Record<string, string>;
+  /** Values the scrubber replaced, per rule (lambda/ingest/scrub/rule.ts, ScrubCounts: docs/privacy.md#scrubbing); absent when none. */
+  scrubbed?: Partial<Record<string, number>>;
+}
 
 /** An event's (or a feature request's) id as stored and listed: a lowercase UUID (the ingest API lowercases what it is sent). */
 export const REPORT_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -13,6 +40,12 @@ export const REPORT_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 /** Why an event opens no issue (lambda/ingest/fingerprint.ts): a browser extension's frames, or a cross-origin "Script error.". */
 export type FilterReason = 'browser-extension' | 'script-error';
 export const FILTER_REASONS: readonly FilterReason[] = ['browser-extension', 'script-error'];
+
+/** Events newest first; one instant's by eventId, descending: the order of every event list, on every store (../domain/descending.ts). */
+export const newestEventFirst = descending<Pick<StoredEvent, 'receivedAt' | 'eventId'>>(
+  (event) => event.receivedAt,
+  (event) => event.eventId,
+);
 
 /** What the server records with every report, besides the report itself. */
 export interface ReceiptFields {
@@ -46,6 +79,11 @@ export interface StoredEvent extends ReceiptFields, IngestEvent {
   issueId?: string;
   /** Why it opens no issue (browser extension, cross-origin "Script error."), when it does not. */
   filtered?: FilterReason;
+  /**
+   * Its stack's frames as the source maps resolved them at ingest, or why each was not
+   * (lambda/issues/resolved-frames.ts); absent without a stack, or when received before maps were resolved.
+   */
+  frames?: ResolvedFrame[];
 }
 
 /** An event as the control room reads it: without the store's bookkeeping. */

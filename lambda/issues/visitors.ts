@@ -27,7 +27,6 @@ export const VISITORS_KEPT = 100;
 export const VISITOR_HASH_LENGTH = 8;
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-export const VISITOR_HASH_PATTERN = /^[A-Za-z0-9_-]{8}$/;
 
 export interface VisitorSample {
   /** Hashes kept: those whose first `level` bits are zero. */

@@ -1,10 +1,9 @@
 import { applyClearTo, clearStillApplies } from '../control/apply-clear';
 import { matchesFilter } from '../control/contact-filter';
 import type { ClearOutcome, ClearWrite, Company, ContactQuery, ControlStore, Page, PassMarker } from '../control/ports';
-import { CONTACT_ID_PREFIX } from '../domain/contact-id';
-import { decodeCursor, encodeCursor } from '../enrichment/cursor';
+import { CONTACT_ID_PREFIX } from '../domain/contact-id-digest';
+import { companyCursor, contactCursor } from '../domain/cursor';
 import type { StoredContact } from '../enrichment/ports';
-import { COMPANY_SK_PREFIX } from '../store/schema';
 import type { MemoryContactStore } from './memory-contact-store';
 import type { MemoryEnrichmentStore } from './memory-enrichment-store';
 
@@ -26,40 +25,40 @@ export class MemoryControlStore implements ControlStore {
   }
 
   async listContacts(factoryId: string, query: ContactQuery): Promise<Page<StoredContact>> {
-    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, factoryId);
+    const after = query.cursor === undefined ? undefined : contactCursor.decode(query.cursor, factoryId);
     const all = this.contactsOf(factoryId).filter((contact) => after === undefined || contact.id > after);
     const items: StoredContact[] = [];
     for (const [index, contact] of all.entries()) {
       if (!matchesFilter(contact, query.filter)) continue;
       items.push(structuredClone(contact));
       if (items.length === query.limit) {
-        return { items, next: index < all.length - 1 ? encodeCursor(factoryId, contact.id) : undefined };
+        return { items, next: index < all.length - 1 ? contactCursor.encode(factoryId, contact.id) : undefined };
       }
     }
     return { items };
   }
 
   async listCompanies(factoryId: string, cursor: string | undefined, limit: number): Promise<Page<Company>> {
-    const after = cursor === undefined ? undefined : decodeCursor(cursor, factoryId, COMPANY_SK_PREFIX);
+    const after = cursor === undefined ? undefined : companyCursor.decode(cursor, factoryId);
     const companies = [...this.contacts.companies.values()]
       .filter((company) => company.factoryId === factoryId)
-      .map((company) => ({ key: `${COMPANY_SK_PREFIX}${company.domain}`, company }))
+      .map((company) => ({ key: company.domain, company }))
       .sort((a, b) => (a.key < b.key ? -1 : 1))
       .filter(({ key }) => after === undefined || key > after);
     const page = companies.slice(0, limit);
     const last = page[page.length - 1];
     return {
       items: page.map(({ company }) => ({ id: company.id, domain: company.domain, name: company.name, createdAt: company.createdAt })),
-      next: companies.length > limit && last ? encodeCursor(factoryId, last.key) : undefined,
+      next: companies.length > limit && last ? companyCursor.encode(factoryId, last.key) : undefined,
     };
   }
 
   async contactsOfCompany(factoryId: string, companyId: string, cursor: string | undefined, limit: number): Promise<Page<StoredContact>> {
-    const after = cursor === undefined ? undefined : decodeCursor(cursor, factoryId);
+    const after = cursor === undefined ? undefined : contactCursor.decode(cursor, factoryId);
     const linked = this.contactsOf(factoryId).filter((contact) => contact.companyId === companyId && (after === undefined || contact.id > after));
     const page = linked.slice(0, limit);
     const last = page[page.length - 1];
-    return { items: page.map((contact) => structuredClone(contact)), next: linked.length > limit && last ? encodeCursor(factoryId, last.id) : undefined };
+    return { items: page.map((contact) => structuredClone(contact)), next: linked.length > limit && last ? contactCursor.encode(factoryId, last.id) : undefined };
   }
 
   async findCompany(factoryId: string, companyId: string): Promise<Company | undefined> {

@@ -1,6 +1,6 @@
-import { CONTACT_ID_PREFIX } from '../domain/contact-id';
+import { CONTACT_ID_PREFIX } from '../domain/contact-id-digest';
 import { applyPassTo, passStillApplies } from '../enrichment/apply-pass';
-import { decodeCursor, encodeCursor } from '../enrichment/cursor';
+import { contactCursor } from '../domain/cursor';
 import type { ApplyOutcome, ContactPage, EnrichmentStore, PassWrite, StoredContact, UsageRecord } from '../enrichment/ports';
 import type { MemoryContactStore } from './memory-contact-store';
 
@@ -43,7 +43,7 @@ export class MemoryEnrichmentStore implements EnrichmentStore {
   }
 
   async pageOfContacts(factoryId: string, cursor: string | undefined, limit: number): Promise<ContactPage> {
-    const after = cursor === undefined ? undefined : decodeCursor(cursor, factoryId);
+    const after = cursor === undefined ? undefined : contactCursor.decode(cursor, factoryId);
     const ids = this.idsOf(factoryId).filter((id) => after === undefined || id > after);
     const scanned = ids.slice(0, limit);
     const contacts = scanned
@@ -51,7 +51,7 @@ export class MemoryEnrichmentStore implements EnrichmentStore {
       .filter((contact) => contact.enriched === undefined && contact.enrichmentCheckedAt === undefined)
       .map((contact) => structuredClone(contact));
     const last = scanned[scanned.length - 1];
-    return { contacts, scanned: scanned.length, next: ids.length > limit && last !== undefined ? encodeCursor(factoryId, last) : undefined };
+    return { contacts, scanned: scanned.length, next: ids.length > limit && last !== undefined ? contactCursor.encode(factoryId, last) : undefined };
   }
 
   async countContacts(factoryId: string): Promise<number> {

@@ -1,8 +1,8 @@
 import { applyDelta } from '../issues/apply-delta';
 import { filteredDeltas, issueDeltas } from '../issues/deltas';
 import { byLastSeen, changeStatus, isExpired, issueAsOf, type FilteredCounts, type Issue, type IssueStatus, type IssueStore, type StatusChange } from '../issues/issue';
-import type { ListPosition } from '../issues/issue-list';
-import type { EventView, StoredEvent } from '../issues/stored-event';
+import type { ListPosition } from '../issues/issue';
+import { newestEventFirst, type EventView, type StoredEvent } from '../issues/stored-event';
 import type { EventOutcome, ReportStore, StoredFeatureRequest } from '../ingest/ports';
 import type { FilteredEvent, IssueEvent, PageBatch, SequencedEvent, TallyStore } from '../tally/ports';
 import { tallyBatch } from '../tally/tally-batch';
@@ -23,6 +23,10 @@ export class MemoryReportStore implements ReportStore, IssueStore, TallyStore {
   readonly filtered = new Map<string, FilteredCounts>();
   /** Per item and shard, the last record counted. */
   private readonly marks = new Map<string, string>();
+  /** Issue aliases: factory and fingerprint hash → issue, each set once (docs/source-maps.md#no-issue-splits). */
+  readonly aliases = new Map<string, string>();
+  /** The issue each event was counted into (its aliases decide: it may differ from the issue the ingest API named). */
+  private readonly countedIn = new Map<string, string>();
   private sequence = 0;
 
   async putEvents(events: readonly StoredEvent[]): Promise<{ outcomes: EventOutcome[] }> {
@@ -52,8 +56,29 @@ export class MemoryReportStore implements ReportStore, IssueStore, TallyStore {
     const first = events[0];
     if (!first) return;
     const key = `${first.event.factoryId}#${first.issue.issueId}`;
-    const delta = issueDeltas(this.uncounted(key, shardKey, events))[0];
+    const fresh = this.uncounted(key, shardKey, events);
+    for (const { event, issue } of fresh) this.countedIn.set(`${event.factoryId}#${event.eventId}`, issue.issueId);
+    const delta = issueDeltas(fresh)[0];
     if (delta) this.issues.set(key, applyDelta(this.issues.get(key), delta).issue);
+  }
+
+  async issuesOfHashes(factoryId: string, hashes: readonly string[]): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    for (const hash of hashes) {
+      const issueId = this.aliases.get(`${factoryId}#${hash}`);
+      if (issueId !== undefined) found.set(hash, issueId);
+    }
+    return found;
+  }
+
+  async tieHashes(factoryId: string, ties: ReadonlyMap<string, string>): Promise<Map<string, string>> {
+    const settled = new Map<string, string>();
+    for (const [hash, issueId] of ties) {
+      const key = `${factoryId}#${hash}`;
+      if (!this.aliases.has(key)) this.aliases.set(key, issueId);
+      settled.set(hash, this.aliases.get(key) as string);
+    }
+    return settled;
   }
 
   async addFiltered(shardKey: string, events: readonly FilteredEvent[]): Promise<void> {
@@ -102,8 +127,8 @@ export class MemoryReportStore implements ReportStore, IssueStore, TallyStore {
 
   async issueEvents(factoryId: string, issueId: string, limit: number, nowMs: number): Promise<EventView[]> {
     return [...this.events.values()]
-      .filter((event) => event.factoryId === factoryId && event.issueId === issueId && event.expiresAt > Math.floor(nowMs / 1000))
-      .sort((a, b) => (a.receivedAt < b.receivedAt ? 1 : a.receivedAt > b.receivedAt ? -1 : 0))
+      .filter((event) => event.factoryId === factoryId && (this.countedIn.get(`${factoryId}#${event.eventId}`) ?? event.issueId) === issueId && event.expiresAt > Math.floor(nowMs / 1000))
+      .sort(newestEventFirst)
       .slice(0, limit)
       .map(({ writeToken: _writeToken, expiresAt: _expiresAt, ...view }) => view);
   }

@@ -13,7 +13,17 @@ export const NOTIFIER_SERVICE_NAME = 'contacts-alert-notifier';
 export const DELIVERER_SERVICE_NAME = 'contacts-alert-deliverer';
 /** The `service` field of the tally's log lines (the stream consumer that counts events into issues). */
 export const TALLY_SERVICE_NAME = 'contacts-tally';
+/** The namespace of the metrics written locally (npm start, the tests); a stack writes in its own (below). */
 export const METRICS_NAMESPACE = 'ContactsService';
+
+/**
+ * A stack's own metrics namespace, `ContactsService/<stackName>`: two stacks
+ * in one account (ContactsDev, ContactsService) never share a series, so
+ * version 8 of one is never judged by version 8 of the other. The stack sets
+ * it as each function's `POWERTOOLS_METRICS_NAMESPACE`, and its alarms and
+ * dashboard read it.
+ */
+export const stackMetricsNamespace = (stackName: string): string => `${METRICS_NAMESPACE}/${stackName}`;
 
 /**
  * The service name the logs and metrics carry: `POWERTOOLS_SERVICE_NAME`,
@@ -30,9 +40,10 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /**
  * Dimension sets: every metric carries `service`; `Requests` also `route` and
- * `statusClass`; on Lambda, `RequestsTotal` and `ServerErrors` also
- * `functionVersion`, the published version that answered, which is how a
- * deployment's alarms judge the new version alone (lib/gradual-deployment.ts).
+ * `statusClass`; on Lambda, `RequestsTotal` and `ServerErrors` (and a
+ * consumer's `BatchItems` and `FailedBatchItems`) also `functionVersion`, the
+ * published version that answered, which is how a deployment's alarms judge
+ * the new version alone (lib/gradual-deployment.ts).
  */
 export const DIMENSIONS = {
   service: 'service',
@@ -70,6 +81,9 @@ export const METRIC = {
   originsRefused: 'OriginsRefused',
   /** Ingest API: sightings of a secret key (it leaked: rotate it). */
   exposedSecretKeys: 'ExposedSecretKeys',
+  /** A stream or queue consumer, per batch: the records it was handed, and those it answered as failed (batchItemFailures). */
+  batchItems: 'BatchItems',
+  failedBatchItems: 'FailedBatchItems',
 } as const;
 
 /**

@@ -1,3 +1,6 @@
+import { CONTACT_ID_PREFIX } from '../domain/contact-id-digest';
+import type { ReportKind } from '../issues/stored-event';
+
 /**
  * Key schema of the tables: the one source for the CDK stack, the local
  * table creation and the code that reads and writes items.
@@ -70,16 +73,16 @@ export const PERSON_ATTRIBUTE = REPORTS_BY_PERSON.partitionKey;
 /** The keys-table item holding the person secret. */
 export const PERSON_SECRET_KEY = 'person-secret';
 
-/** The two kinds of report the ingest API stores, and the feed (index partition) of each. */
-export type ReportKind = 'events' | 'feature-requests';
 export const eventKey = (factoryId: string, eventId: string): string => `event#${factoryId}#${eventId}`;
 export const featureRequestKey = (factoryId: string, requestId: string): string => `fr#${factoryId}#${requestId}`;
 export const visitorSaltKey = (day: string): string => `salt#${day}`;
 export const limiterKey = (keyId: string, addressHash: string): string => `limit#${keyId}#${addressHash}`;
 export const issueLimiterKey = (keyId: string, issueId: string): string => `ilimit#${keyId}#${issueId}`;
+/** The feed (byFeed index partition) of each kind of report. */
 export const feedOf = (factoryId: string, kind: ReportKind): string => `${factoryId}#${kind}`;
 
-export const CONTACT_SK_PREFIX = 'ct_';
+/** A contact's sort key is its id. */
+export const CONTACT_SK_PREFIX = CONTACT_ID_PREFIX;
 export const COMPANY_SK_PREFIX = 'company#';
 export const USAGE_SK_PREFIX = 'usage#';
 export const PASS_SK_PREFIX = 'pass#';

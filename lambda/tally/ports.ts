@@ -27,7 +27,7 @@ export interface PageBatch {
   events: SequencedEvent[];
 }
 
-export interface TallyStore {
+export interface TallyStore extends IssueAliases {
   /** Lists the events on their pages (idempotent: a page written again is the same page). */
   writePages(shardKey: string, pages: readonly PageBatch[], log?: CallLog): Promise<void>;
   /**
@@ -38,4 +38,16 @@ export interface TallyStore {
   addToIssue(shardKey: string, events: readonly IssueEvent[], log?: CallLog): Promise<void>;
   /** Adds filtered events (all of one factory, in stream order) to the factory's filtered counts, exactly once likewise. */
   addFiltered(shardKey: string, events: readonly FilteredEvent[], log?: CallLog): Promise<void>;
+}
+
+/**
+ * An issue's aliases (docs/source-maps.md#no-issue-splits): every fingerprint hash an issue was ever found by,
+ * each tied to one issue once and never changed (a conditional write), so an event is counted into the issue
+ * its first tied hash names. Immutable once set, so a container may keep what it has read.
+ */
+export interface IssueAliases {
+  /** The issue each of these hashes is tied to, for those that are. */
+  issuesOfHashes(factoryId: string, hashes: readonly string[], log?: CallLog): Promise<Map<string, string>>;
+  /** Ties each hash to the issue given unless it is tied already; answers the issue each is tied to after (the one given, or the earlier one). */
+  tieHashes(factoryId: string, ties: ReadonlyMap<string, string>, log?: CallLog): Promise<Map<string, string>>;
 }

@@ -1,5 +1,6 @@
 import type { CallLog } from '../domain/ports';
-import { groupEvent } from '../ingest/fingerprint';
+import type { IssueSeed } from '../issues/issue';
+import { issuesOfEvents } from './issue-of-event';
 import type { FilteredEvent, IssueEvent, PageBatch, SequencedEvent, TallyStore } from './ports';
 
 /** What one batch did: for the log line. */
@@ -24,31 +25,30 @@ function groupBy<T>(items: readonly T[], keyOf: (item: T) => string | undefined)
 }
 
 /**
- * The event's issue seed (title and fingerprint, for an issue it creates) by
- * the grouping rule (lambda/ingest/fingerprint.ts), for the issue the ingest
- * API filed it under: the rule is pure, so the tally need not store what it
- * can compute, and an event keeps the issue it was filed under even if a later
- * version of the rule would group it elsewhere.
+ * The event with its issue seed (id, title and fingerprint, for an issue it
+ * creates): the issue its grouping candidates are tied to (issue-of-event.ts),
+ * computed from the stored event by the pure grouping rule, so the tally need
+ * not store what it can compute.
  */
-function withSeed(item: SequencedEvent): IssueEvent | FilteredEvent | undefined {
+function withSeed(item: SequencedEvent, seeds: ReadonlyMap<SequencedEvent, IssueSeed>): IssueEvent | FilteredEvent | undefined {
   const { event } = item;
   if (event.filtered !== undefined) return { ...item, filtered: event.filtered };
-  if (event.issueId === undefined) return undefined;
-  const grouping = groupEvent(event);
-  const seed = grouping.grouped ? { fingerprint: grouping.fingerprint, title: grouping.title } : { fingerprint: [], title: '(no message)' };
-  return { ...item, issue: { issueId: event.issueId, ...seed } };
+  const issue = seeds.get(item);
+  return issue === undefined ? undefined : { ...item, issue };
 }
 
 /**
  * One stream batch of newly stored events (docs/report-issues.md#exact-counts),
- * in stream order, all of one shard: first their feed pages (so that a count
+ * in stream order, all of one shard: first each event's issue (its aliases,
+ * issue-of-event.ts), then their feed pages (so that a count
  * never shows events that cannot be listed), then one write per issue and
  * one per factory with filtered events, each counting only the records its
  * item has not counted yet. Idempotent: the same batch again, or cut
  * elsewhere, or run by two consumers at once, counts every event once.
  */
 export async function tallyBatch(store: TallyStore, shardKey: string, events: readonly SequencedEvent[], log?: CallLog): Promise<TallyOutcome> {
-  const seeded = events.map(withSeed).filter((item): item is IssueEvent | FilteredEvent => item !== undefined);
+  const seeds = await issuesOfEvents(store, events, log);
+  const seeded = events.map((item) => withSeed(item, seeds)).filter((item): item is IssueEvent | FilteredEvent => item !== undefined);
   const grouped = seeded.filter((item): item is IssueEvent => 'issue' in item);
   const filtered = seeded.filter((item): item is FilteredEvent => 'filtered' in item);
   const byFactory = groupBy(events, (item) => item.event.factoryId);

@@ -1,9 +1,10 @@
 import { createDocumentClient, dynamoConfigFromEnv } from '../store/dynamo-client';
+import { insertedEvents } from '../store/reports/stream-records';
 import { DynamoTallyStore } from '../store/reports/tally-writes';
 import { tableNamesFromEnv } from '../store/schema';
-import type { TallyStore } from './ports';
+import type { TallyDependencies } from './tally';
 
 /** The tally's dependencies from the function's environment, wired once per container. */
-export function tallyStoreFromEnv(env: NodeJS.ProcessEnv = process.env): TallyStore {
-  return new DynamoTallyStore(createDocumentClient(dynamoConfigFromEnv(env)), tableNamesFromEnv(env).reports);
+export function tallyFromEnv(env: NodeJS.ProcessEnv = process.env): TallyDependencies {
+  return { store: new DynamoTallyStore(createDocumentClient(dynamoConfigFromEnv(env)), tableNamesFromEnv(env).reports), insertedEvents };
 }

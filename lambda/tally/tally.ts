@@ -3,8 +3,7 @@ import { sha256Hex } from '../domain/hash';
 import type { CallLog } from '../domain/ports';
 import { loggerFromEnv } from '../observability/logger';
 import { TALLY_SERVICE_NAME } from '../observability/names';
-import { insertedEvents } from '../store/reports/stream-records';
-import type { TallyStore } from './ports';
+import type { SequencedEvent, TallyStore } from './ports';
 import { tallyBatch } from './tally-batch';
 
 /**
@@ -13,6 +12,12 @@ import { tallyBatch } from './tally-batch';
  * tally's marks are kept per (docs/report-issues.md#exact-counts).
  */
 export type TallyEvent = DynamoDBStreamEvent & { shardId?: string };
+
+/** What the tally needs: its store, and the store's reading of a batch as the events it newly stored (lambda/store/reports/stream-records.ts). */
+export interface TallyDependencies {
+  store: TallyStore;
+  insertedEvents: (records: TallyEvent['Records']) => SequencedEvent[];
+}
 
 /** What a tumbling window's invocation must answer: a state (the tally keeps none) and no failed items. */
 export interface TallyAnswer {
@@ -29,7 +34,7 @@ export const shardKeyOf = (shardId: string): string => sha256Hex(shardId).slice(
  * stream. A failure throws: Lambda delivers the same records again, and the
  * marks make that count once.
  */
-export function createTallyHandler(store: TallyStore, logger = loggerFromEnv(process.env, TALLY_SERVICE_NAME)) {
+export function createTallyHandler({ store, insertedEvents }: TallyDependencies, logger = loggerFromEnv(process.env, TALLY_SERVICE_NAME)) {
   return async (event: TallyEvent): Promise<TallyAnswer> => {
     const records = event.Records ?? [];
     const answer: TallyAnswer = { state: {}, batchItemFailures: [] };

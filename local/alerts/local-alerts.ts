@@ -18,7 +18,7 @@ import type { DeliveryMessage, DeliveryQueue } from '../../lambda/alerts/ports';
 import { webhookSender } from '../../lambda/alerts/webhook-sender';
 import { loggerFromEnv } from '../../lambda/observability/logger';
 import { DELIVERER_SERVICE_NAME, NOTIFIER_SERVICE_NAME } from '../../lambda/observability/names';
-import { imagesOf } from '../../lambda/store/reports/stream-images';
+import { issueChangeOf } from '../../lambda/store/reports/stream-images';
 
 /** A message whose attempt could not be recorded is offered again after this, as SQS would after its visibility timeout. */
 const REDELIVER_AFTER_MS = 30_000;
@@ -118,7 +118,7 @@ export async function startLocalAlerts(doc: DynamoDBDocumentClient, alertsTable:
   let deliverer: LocalAlerts['deliverer'] | undefined;
   const queue = new TimerDeliveryQueue(() => deliverer as LocalAlerts['deliverer']);
   deliverer = createDelivererHandler({ store, queue, send: webhookSender({ policy: LOCAL_POLICY }) }, loggerFromEnv(process.env, DELIVERER_SERVICE_NAME));
-  const notifier = createNotifierHandler({ store, queue, linkBase: linkBaseFromEnv() }, imagesOf, loggerFromEnv(process.env, NOTIFIER_SERVICE_NAME));
+  const notifier = createNotifierHandler({ store, queue, linkBase: linkBaseFromEnv() }, issueChangeOf, loggerFromEnv(process.env, NOTIFIER_SERVICE_NAME));
   const pending = await pendingDeliveries(doc, alertsTable);
   for (const { message, dueAt } of pending) {
     const waitSeconds = dueAt === undefined ? 0 : Math.max(0, (Date.parse(dueAt) - now()) / 1000);

@@ -84,8 +84,3 @@ export function buildApiAssets(outdir: string): Record<ApiFunction, ApiAsset> {
   synthesize(outdir);
   return { contacts: findApiAsset(outdir, 'contacts'), ingest: findApiAsset(outdir, 'ingest') };
 }
-
-/** Synthesizes into `outdir` and returns the contacts API function's asset. */
-export function buildApiAsset(outdir: string): ApiAsset {
-  return buildApiAssets(outdir).contacts;
-}

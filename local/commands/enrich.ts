@@ -18,7 +18,7 @@ import { platformName } from '../../lambda/enrichment/config';
 import { DynamoEnrichmentStore } from '../../lambda/store/contacts/dynamo-enrichment-store';
 import { runBulk } from '../../lambda/enrichment/run-bulk';
 import { runPass, type EnrichmentContext } from '../../lambda/enrichment/run-pass';
-import { configuredSources } from '../../lambda/enrichment/sources';
+import { configuredSources } from '../../lambda/enrichment/sources/sources-wiring';
 import { COMMON_OPTIONS, factoryIdArg, parseCommandLine, printJson, runCommand, UsageError } from '../cli';
 import { loadDataset } from '../load-dataset';
 import { ProgressBar } from '../progress';

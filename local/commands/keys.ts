@@ -11,7 +11,7 @@
  */
 import { KEY_ID_PATTERN } from '../../lambda/domain/api-key';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../../lambda/domain/limits';
-import { DEFAULT_PUBLISHABLE_RATE_LIMIT } from '../../lambda/ingest/limits';
+import { DEFAULT_PUBLISHABLE_RATE_LIMIT } from '../../lambda/domain/limits';
 import { KeyAdmin } from '../../lambda/store/keys/key-admin';
 import { COMMON_OPTIONS, factoryIdArg, parseCommandLine, printJson, runCommand, UsageError } from '../cli';
 import { keyArgs } from '../key-args';

@@ -3,82 +3,83 @@
  *   issues --factory F [--status open|resolved|ignored] [--sort lastSeen|events|visitors] [--search TEXT] [--limit N] [--cursor C]
  *   issue --factory F --issue iss_… [--limit N]
  *   resolve | ignore | reopen --factory F --issue iss_…
- * Each is a control-room operation: in this process on the local store, or
- * with --stack/--url through the deployed control-room function (SigV4, the
- * caller's IAM principal in the audit line), exactly as `control` does.
+ * Each is a control-room operation whose request fields are its flags and
+ * write its usage line (local/control/command-line.ts): in this process on
+ * the local store, or with --stack/--url through the deployed control-room
+ * function (SigV4, the caller's IAM principal in the audit line), exactly
+ * as `control` does.
  */
 import { ISSUE_EVENTS_MAX, ISSUES_MAX } from '../../lambda/control/issue-operations';
-import { ISSUE_STATUSES } from '../../lambda/issues/issue';
-import { ISSUE_SORTS, ISSUES_SCAN_MAX } from '../../lambda/issues/issue-list';
-import { factoryIdArg, positiveIntArg, printJson, UsageError } from '../cli';
+import type { ControlOperation } from '../../lambda/control/operation';
+import { CONTROL_OPERATIONS } from '../../lambda/control/operations';
+import { ISSUES_SCAN_MAX } from '../../lambda/issues/issue-list';
+import { printJson } from '../cli';
 import { checkedCall, connectControl, type ControlCall } from '../control/client';
+import { fieldOptions, inFlagWords, requestFromFlags, usageLine, type CommandShape, type TableCommand } from '../control/command-line';
 
 export const ISSUE_KINDS = ['issues', 'issue', 'resolve', 'ignore', 'reopen'] as const;
 export type IssueKind = (typeof ISSUE_KINDS)[number];
 
-export const ISSUE_USAGE = `  issues --factory <fac_id> [--status ${ISSUE_STATUSES.join('|')}] [--sort ${ISSUE_SORTS.join('|')}]
-         [--search <text>] [--limit <N>] [--cursor <cursor>]
+/** Each subcommand's operation, its request fields as flags. */
+const COMMANDS: Record<IssueKind, TableCommand> = Object.fromEntries(
+  (
+    [
+      ['issues', 'issues.list'],
+      ['issue', 'issues.show'],
+      ['resolve', 'issues.resolve'],
+      ['ignore', 'issues.ignore'],
+      ['reopen', 'issues.reopen'],
+    ] as const
+  ).map(([words, operation]) => [words, { words, operation, fields: (CONTROL_OPERATIONS.get(operation) as ControlOperation).fields }]),
+) as Record<IssueKind, TableCommand>;
+
+/** A required flag left out, in the words the `reports` command has always used. */
+const SHAPE: CommandShape = { missing: (_words, flag) => `${flag} is required` };
+
+/** The flags of every issue subcommand, for the `reports` command's parser. */
+export const ISSUE_OPTIONS = fieldOptions(Object.values(COMMANDS));
+
+const usage = (kind: IssueKind) => usageLine(COMMANDS[kind], SHAPE);
+
+export const ISSUE_USAGE = `  ${usage('issues')}
                                         the factory's issues (events grouped by fingerprint), most
                                         recently seen first (or most events, most visitors; a search
                                         matches titles), one JSON object per line (default 100, at most
                                         ${ISSUES_MAX}); the next page's --cursor on stderr. A sort other than
                                         lastSeen or a search reads the ${ISSUES_SCAN_MAX} most recently seen issues at most
-  issue --factory <fac_id> --issue <iss_id> [--limit <N>]
-                                        one issue and its latest N events (default 10, at most ${ISSUE_EVENTS_MAX})
-  resolve|ignore|reopen --factory <fac_id> --issue <iss_id>
+  ${usage('issue')} [--minified]
+                                        one issue and its latest N events (default 10, at most ${ISSUE_EVENTS_MAX}),
+                                        their frames as the source maps resolve them (--minified: with each
+                                        resolved frame's minified one too)
+  ${usage('resolve').replace(/^resolve/, 'resolve|ignore|reopen')}
                                         changes an issue's status; a resolved issue reopens by itself
                                         when a new event comes (a regression)`;
 
-export interface IssueValues {
-  factory?: string;
-  issue?: string;
-  status?: string;
-  sort?: string;
-  search?: string;
-  cursor?: string;
-  limit?: string;
-  since?: string;
-  type?: string;
-  stack?: string;
-  region?: string;
-  url?: string;
-}
+/** What the `reports` command parsed: the issue flags, its own, and where it runs. */
+export type IssueValues = Record<string, unknown> & { stack?: string; region?: string; url?: string; minified?: boolean };
 
-const OPERATION: Record<IssueKind, string> = {
-  issues: 'issues.list',
-  issue: 'issues.show',
-  resolve: 'issues.resolve',
-  ignore: 'issues.ignore',
-  reopen: 'issues.reopen',
-};
+/** Where a subcommand runs: every one takes these. */
+const WHERE = ['stack', 'region', 'url'];
 
 /** The request of a subcommand, checked as the function checks it: a bad one is a usage error before anything connects. */
 function requestOf(kind: IssueKind, values: IssueValues): ControlCall {
-  if (values.since !== undefined || values.type !== undefined) throw new UsageError(`${kind} does not take --${values.since !== undefined ? 'since' : 'type'}`);
-  const factoryId = factoryIdArg(values.factory);
-  const request: ControlCall = { operation: OPERATION[kind], factoryId };
-  if (kind === 'issues') {
-    if (values.issue !== undefined) throw new UsageError('issues does not take --issue: use `reports -- issue --factory … --issue …` for one issue');
-    if (values.status !== undefined) {
-      if (!(ISSUE_STATUSES as readonly string[]).includes(values.status)) throw new UsageError(`--status must be one of ${ISSUE_STATUSES.join(', ')}, got "${values.status}"`);
-      request.status = values.status;
-    }
-    if (values.sort !== undefined) {
-      if (!(ISSUE_SORTS as readonly string[]).includes(values.sort)) throw new UsageError(`--sort must be one of ${ISSUE_SORTS.join(', ')}, got "${values.sort}"`);
-      request.sort = values.sort;
-    }
-    if (values.search !== undefined) request.search = values.search;
-    if (values.cursor !== undefined) request.cursor = values.cursor;
-  } else {
-    for (const name of ['status', 'sort', 'search', 'cursor'] as const) if (values[name] !== undefined) throw new UsageError(`${kind} does not take --${name}`);
-    if (values.issue === undefined) throw new UsageError('--issue <iss_id> is required (the issueId `reports -- issues` prints)');
-    request.issueId = values.issue;
-  }
-  if (values.limit !== undefined) {
-    if (kind !== 'issues' && kind !== 'issue') throw new UsageError(`${kind} does not take --limit`);
-    request.limit = positiveIntArg('--limit', values.limit, kind === 'issues' ? ISSUES_MAX : ISSUE_EVENTS_MAX);
-  }
-  return checkedCall(request, (message) => message.replace(/^issueId/, '--issue'));
+  const command = COMMANDS[kind];
+  // --minified is how `issue` prints its answer, not a field of the request.
+  const where = kind === 'issue' ? [...WHERE, 'minified'] : WHERE;
+  return checkedCall(requestFromFlags(command, SHAPE, values, where), inFlagWords(command));
+}
+
+/** The answer with each resolved frame's minified frame left out (an unresolved frame is its minified frame, kept). */
+function withoutMinified(answer: Record<string, unknown>): Record<string, unknown> {
+  const events = Array.isArray(answer.events) ? (answer.events as Record<string, unknown>[]) : [];
+  return {
+    ...answer,
+    events: events.map((event) =>
+      Array.isArray(event.frames)
+        ? { ...event, frames: (event.frames as Record<string, unknown>[]).map(({ minified, ...frame }) => (frame.source === undefined ? { ...frame, minified } : frame)) }
+        : event,
+    ),
+  };
 }
 
 const line = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
@@ -95,7 +96,7 @@ export async function runIssueCommand(kind: IssueKind, values: IssueValues): Pro
       const filtered = Object.entries((answer.filtered ?? {}) as Record<string, number>).filter(([, count]) => count > 0);
       if (filtered.length > 0) process.stderr.write(`filtered, counted apart (no issue): ${filtered.map(([reason, count]) => `${reason} ${count}`).join(', ')}\n`);
     } else if (kind === 'issue') {
-      printJson(answer);
+      printJson(values.minified ? answer : withoutMinified(answer));
     } else {
       line({ ...(answer.issue as Record<string, unknown>), previousStatus: answer.previousStatus });
     }

@@ -8,12 +8,12 @@
  * With no flags it works on the same store as `npm start`; add
  * --stack <name> [--region <region>] for a deployed stack.
  */
-import { EVENT_TYPES } from '../../lambda/ingest/payloads';
+import { EVENT_TYPES } from '../../lambda/issues/stored-event';
 import { readReports } from '../../lambda/store/reports/report-reader';
-import type { ReportKind } from '../../lambda/store/schema';
+import type { ReportKind } from '../../lambda/issues/stored-event';
 import { COMMON_OPTIONS, factoryIdArg, parseCommandLine, positiveIntArg, runCommand, UsageError } from '../cli';
 import { connectStore } from '../store';
-import { ISSUE_KINDS, ISSUE_USAGE, runIssueCommand, type IssueKind } from './report-issues';
+import { ISSUE_KINDS, ISSUE_OPTIONS, ISSUE_USAGE, runIssueCommand, type IssueKind } from './report-issues';
 
 const USAGE = `usage: npm run --silent reports -- <kind> --factory <fac_id> [options]
 
@@ -43,16 +43,13 @@ function sinceArg(value: string | undefined): string | undefined {
 
 runCommand(USAGE, async (argv) => {
   const { values, positionals } = parseCommandLine(argv, {
+    ...ISSUE_OPTIONS,
     factory: { type: 'string' },
     since: { type: 'string' },
     type: { type: 'string' },
     limit: { type: 'string' },
-    issue: { type: 'string' },
-    status: { type: 'string' },
-    sort: { type: 'string' },
-    search: { type: 'string' },
-    cursor: { type: 'string' },
     url: { type: 'string' },
+    minified: { type: 'boolean' },
     ...COMMON_OPTIONS,
   });
   const [kind, extra] = positionals;
@@ -61,7 +58,10 @@ runCommand(USAGE, async (argv) => {
   if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
   if ((ISSUE_KINDS as readonly string[]).includes(kind)) return runIssueCommand(kind as IssueKind, values);
   if (!(KINDS as readonly string[]).includes(kind)) throw new UsageError(`unknown kind "${kind}": use ${kinds}`);
-  for (const name of ['issue', 'status', 'sort', 'search', 'cursor', 'url'] as const) if (values[name] !== undefined) throw new UsageError(`${kind} does not take --${name}`);
+  // The issue subcommands' flags and --url are not the stored reports' (these read the table itself).
+  const given: Record<string, unknown> = values;
+  const own = new Set(['factory', 'since', 'type', 'limit', 'stack', 'region']);
+  for (const name of Object.keys(given)) if (!own.has(name) && given[name] !== undefined) throw new UsageError(`${kind} does not take --${name}`);
   const factoryId = factoryIdArg(values.factory);
   const since = sinceArg(values.since);
   const limit = positiveIntArg('--limit', values.limit, 1_000_000);

@@ -5,7 +5,9 @@ import { EXPORT_FORMATS } from '../../lambda/control/export-format';
 import { COMPANY_ID_PATTERN } from '../../lambda/domain/company-id';
 import { CONTACT_ID_PATTERN } from '../../lambda/domain/contact-id-digest';
 import { FACTORY_ID_PATTERN } from '../../lambda/domain/factory-id';
+import type { OperationName } from '../../lambda/control/answers';
 import type { ControlClient, ControlReply } from '../control/client';
+import type { TypedReply } from '../control/typed-reply';
 import type { Session } from './security';
 
 /** What a route gets: the request, where to answer, the operations, the session. */
@@ -17,7 +19,12 @@ export interface RouteContext {
   session: Session;
   /** Calls one control-room operation (the same ones `control` runs): its status and JSON object (a request it cannot read is its 400). */
   run(request: unknown): Promise<ControlReply>;
+  /** Calls one operation by name, as run() does: its answer typed as the operation defines it, or its error. */
+  ask<N extends OperationName>(request: OperationRequest<N>): Promise<TypedReply<N>>;
 }
+
+/** A request for operation N: its name, its factory, its own fields (checked by the operation). */
+export type OperationRequest<N extends OperationName> = { operation: N; factoryId: string } & Record<string, unknown>;
 
 /** A pattern's body, without its anchors: to build a path pattern from it. */
 const unanchored = (pattern: RegExp) => pattern.source.replace(/^\^/, '').replace(/\$$/, '');

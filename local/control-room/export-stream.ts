@@ -1,6 +1,8 @@
 import type { ServerResponse } from 'node:http';
+import type { ContactExportAnswer } from '../../lambda/control/contact-operations';
 import type { ExportFormat } from '../../lambda/control/export-format';
 import type { ControlReply } from '../control/client';
+import { typedReply, type TypedReply } from '../control/typed-reply';
 import { SECURITY_HEADERS } from './security';
 
 /** Contacts per contacts.export call: big pages, few round trips; two pages at most are held at once. */
@@ -43,13 +45,14 @@ export async function streamExport(
   run: (request: unknown) => Promise<ControlReply>,
   factoryId: string,
   format: ExportFormat,
-  onError: (reply: ControlReply) => void,
+  onError: (reply: Extract<TypedReply<'contacts.export'>, { ok: false }>) => void,
 ): Promise<void> {
-  const fetchPage = (cursor?: string) => run({ operation: 'contacts.export', factoryId, format, limit: EXPORT_PAGE, ...(cursor === undefined ? {} : { cursor }) });
-  let reply = await fetchPage();
+  const fetchPage = (cursor?: string): Promise<TypedReply<'contacts.export'>> =>
+    run({ operation: 'contacts.export', factoryId, format, limit: EXPORT_PAGE, ...(cursor === undefined ? {} : { cursor }) }).then((reply) => typedReply<'contacts.export'>(reply));
+  const first = await fetchPage();
   if (gone(res)) return;
-  if (reply.status !== 200) {
-    onError(reply);
+  if (!first.ok) {
+    onError(first);
     return;
   }
   res.writeHead(200, {
@@ -57,13 +60,14 @@ export async function streamExport(
     'content-type': CONTENT_TYPES[format],
     'content-disposition': `attachment; filename="${factoryId}-contacts.${format}"`,
   });
+  let page: ContactExportAnswer = first.body;
   for (;;) {
-    const cursor = typeof reply.body.cursor === 'string' ? reply.body.cursor : undefined;
-    const next = cursor === undefined ? undefined : fetchPage(cursor);
+    const next = page.cursor === undefined ? undefined : fetchPage(page.cursor);
     // Unhandled while this page is written: its failure is handled when awaited below.
     next?.catch(() => undefined);
-    if (!res.write(String(reply.body.data))) await drainedOrGone(res);
+    if (!res.write(String(page.data))) await drainedOrGone(res);
     if (gone(res) || next === undefined) break;
+    let reply: TypedReply<'contacts.export'>;
     try {
       reply = await next;
     } catch {
@@ -72,10 +76,11 @@ export async function streamExport(
     }
     // Gone while the page was read: it is dropped, and the page after it never asked for.
     if (gone(res)) return;
-    if (reply.status !== 200) {
+    if (!reply.ok) {
       res.destroy();
       return;
     }
+    page = reply.body;
   }
   if (!gone(res)) res.end();
 }

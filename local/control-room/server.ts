@@ -1,7 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { ControlClient, ControlReply } from '../control/client';
+import { typedReply } from '../control/typed-reply';
 import { loadAssets } from './assets';
-import type { Route, RouteContext } from './context';
+import type { OperationName } from '../../lambda/control/answers';
+import type { OperationRequest, Route, RouteContext } from './context';
 import { html } from './html';
 import { renderPage } from './layout';
 import { redirect, sendJson, sendText } from './respond';
@@ -61,6 +63,8 @@ export function createControlRoomServer(options: ControlRoomOptions): Server {
     }
   };
 
+  const ask = <N extends OperationName>(request: OperationRequest<N>) => run(request).then((reply) => typedReply<N>(reply));
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!session.hostAllowed(req.headers.host)) {
       sendText(res, 421, 'Misdirected request: this control room answers only to its own host names (127.0.0.1 and localhost with its port)');
@@ -103,7 +107,7 @@ export function createControlRoomServer(options: ControlRoomOptions): Server {
         return;
       }
     }
-    const context: RouteContext = { req, res, url, client, session, run };
+    const context: RouteContext = { req, res, url, client, session, run, ask };
     const found = matchRoute(method, url.pathname);
     if (!found) {
       renderPage(context, 404, { title: 'Not found', body: html`<h1>Not found</h1><p>No page at this address. <a href="/">Choose a factory</a>.</p>` });

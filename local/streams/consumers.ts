@@ -1,10 +1,10 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { TableNames } from '../../lambda/store/schema';
-import { isTalliedRecord } from '../../lambda/store/reports/stream-records';
+import { insertedEvents, isTalliedRecord } from '../../lambda/store/reports/stream-records';
 import { DynamoTallyStore } from '../../lambda/store/reports/tally-writes';
 import { createTallyHandler } from '../../lambda/tally/tally';
-import type { LocalStreamEvent, StreamConsumer } from './stream-poller';
+import type { LocalStreamEvent, StreamConsumer } from './stream-consumer';
 
 /** A consumer's handler as its Lambda entry exports it (the source's, or a bundled asset's). */
 export type StreamHandler = (event: LocalStreamEvent) => Promise<unknown>;
@@ -16,7 +16,7 @@ export type StreamHandler = (event: LocalStreamEvent) => Promise<unknown>;
  * Lambda entry itself (`npm start -- --bundle`: the asset `cdk deploy` uploads).
  */
 export function reportStreamConsumers(doc: DynamoDBDocumentClient, tables: Pick<TableNames, 'reports'>, handlers: { tally?: StreamHandler } = {}): StreamConsumer[] {
-  const tally = handlers.tally ?? createTallyHandler(new DynamoTallyStore(doc, tables.reports));
+  const tally = handlers.tally ?? createTallyHandler({ store: new DynamoTallyStore(doc, tables.reports), insertedEvents });
   return [{ name: 'tally', accepts: isTalliedRecord, handle: (event) => tally(event) }];
 }
 

@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { createDynamoClient, documentClientOf, LOCAL_DYNAMO_CONFIG } from '../../lambda/store/dynamo-client';
 import { tableNamesFromEnv } from '../../lambda/store/schema';
 import { reportStreamConsumers, type StreamHandler } from './consumers';
-import { startStreamPoller, type StreamConsumer, type StreamPoller } from './stream-poller';
+import type { StreamConsumer } from './stream-consumer';
+import { startStreamPoller, type StreamPoller } from './stream-poller';
 
 /** Set to `off` when another process already runs the consumers of the same store (the tests' own, beside an `npm start` on it). */
 export const STREAMS_VARIABLE = 'CONTACTS_STREAMS';

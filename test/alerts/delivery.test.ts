@@ -3,7 +3,6 @@ import { DEPLOYED_POLICY, LOCAL_POLICY, type AddressPolicy } from '../../lambda/
 import { alertStoreOf } from '../../lambda/alerts/alerts-wiring';
 import { createDelivererHandler } from '../../lambda/alerts/deliverer';
 import type { Resolve } from '../../lambda/alerts/guarded-lookup';
-import { FIVE_MINUTE_COUNTS } from '../../lambda/alerts/issue-image';
 import { periodKey } from '../../lambda/issues/buckets';
 import { createNotifierHandler } from '../../lambda/alerts/notifier';
 import type { DeliveryMessage, Destination } from '../../lambda/alerts/ports';
@@ -12,7 +11,7 @@ import { webhookSender } from '../../lambda/alerts/webhook-sender';
 import { controlDependencies } from '../../lambda/control/control-room-wiring';
 import { handleControlRequest } from '../../lambda/control/handle-request';
 import { JsonLogger } from '../../lambda/observability/logger';
-import { imagesOf } from '../../lambda/store/reports/stream-images';
+import { issueChangeOf } from '../../lambda/store/reports/stream-images';
 import { CapturingQueue, issueItem, startReceiver, streamEvent, streamRecord, type Receiver } from '../support/alerts';
 import { newFactoryId, tables, testDoc } from '../support/local-api';
 
@@ -64,7 +63,7 @@ function deliverer(clock: { ms: number }, policy: AddressPolicy = LOCAL_POLICY, 
   return { queue, run };
 }
 
-const notifierWith = (queue: CapturingQueue) => createNotifierHandler({ store, queue, linkBase: 'http://127.0.0.1:4000' }, imagesOf, silent);
+const notifierWith = (queue: CapturingQueue) => createNotifierHandler({ store, queue, linkBase: 'http://127.0.0.1:4000' }, issueChangeOf, silent);
 
 describe('alerts from stream records to signed deliveries', () => {
   test('a new issue, its record delivered three times, gives one alert and one signed delivery per destination taking its type, verified by the Standard Webhooks library', async () => {
@@ -190,10 +189,10 @@ describe('alerts from stream records to signed deliveries', () => {
     const { secret } = await addDestination(factoryId, target.url);
     expect((await control()({ operation: 'alerts.configure', factoryId, spikeFloor: 30, spikeMultiple: 4 })).status).toBe(200);
     const bucket = Date.UTC(2026, 10, 25, 14, 0, 0);
-    const resolved = issueItem(factoryId, ISSUE, { status: 'resolved', count: 10, [FIVE_MINUTE_COUNTS]: { [periodKey('m5', bucket - 300_000)]: 10 } });
-    const regressed = { ...resolved, status: 'open', count: 11, regressions: 1, regressedAt: '2026-11-25T14:01:00.000Z', [FIVE_MINUTE_COUNTS]: { [periodKey('m5', bucket - 300_000)]: 10, [periodKey('m5', bucket)]: 1 } };
-    const under = { ...regressed, count: 39, [FIVE_MINUTE_COUNTS]: { [periodKey('m5', bucket - 300_000)]: 10, [periodKey('m5', bucket)]: 29 } };
-    const spiking = { ...under, count: 45, [FIVE_MINUTE_COUNTS]: { [periodKey('m5', bucket - 300_000)]: 10, [periodKey('m5', bucket)]: 35 } };
+    const resolved = issueItem(factoryId, ISSUE, { status: 'resolved', count: 10, m5: { [periodKey('m5', bucket - 300_000)]: 10 } });
+    const regressed = { ...resolved, status: 'open', count: 11, regressions: 1, regressedAt: '2026-11-25T14:01:00.000Z', m5: { [periodKey('m5', bucket - 300_000)]: 10, [periodKey('m5', bucket)]: 1 } };
+    const under = { ...regressed, count: 39, m5: { [periodKey('m5', bucket - 300_000)]: 10, [periodKey('m5', bucket)]: 29 } };
+    const spiking = { ...under, count: 45, m5: { [periodKey('m5', bucket - 300_000)]: 10, [periodKey('m5', bucket)]: 35 } };
     const queue = new CapturingQueue();
     const notifier = notifierWith(queue);
     const records = [streamRecord(resolved, regressed), streamRecord(regressed, under), streamRecord(under, spiking)];
@@ -226,7 +225,7 @@ describe('alerts from stream records to signed deliveries', () => {
     const queue = new CapturingQueue();
     const failing = createNotifierHandler(
       { store: Object.assign(Object.create(store) as typeof store, { destinations: async () => Promise.reject(new Error('DynamoDB is away')) }), queue, linkBase: 'http://x' },
-      imagesOf,
+      issueChangeOf,
       silent,
     );
     const quiet = streamRecord(issueItem(factoryId, ISSUE), { ...issueItem(factoryId, ISSUE), status: 'resolved' });

@@ -5,7 +5,7 @@ import { startStreamPoller, type StreamPoller } from '../../local/streams/stream
 import { createDynamoClient, LOCAL_DYNAMO_CONFIG } from '../../lambda/store/dynamo-client';
 import { startReceiver, type Receiver } from '../support/alerts';
 import { randomClient, validEvent } from '../support/ingest';
-import { issuePublishableKey, newFactoryId, realIngestDependencies, startLocalHost, tables, testDoc, endpoint, type LocalApi } from '../support/local-api';
+import { issuePublishableKey, newFactoryId, UNHURRIED_ADAPTER, realDependencies, realIngestDependencies, startLocalHost, tables, testDoc, UNHURRIED, endpoint, type LocalApi } from '../support/local-api';
 import { tallied } from '../support/tally';
 import { until } from '../support/browser-sdk';
 
@@ -25,7 +25,9 @@ const factoryId = newFactoryId('al2c');
 const client = createDynamoClient({ ...LOCAL_DYNAMO_CONFIG, endpoint: endpoint() });
 
 beforeAll(async () => {
-  hosts = await Promise.all([startLocalHost(realIngestDependencies()), startLocalHost(realIngestDependencies())]);
+  // No timeout on the containers' path: on a loaded machine a slow DynamoDB Local must not become a 503 here.
+  const host = () => startLocalHost(realIngestDependencies({}, UNHURRIED), realDependencies(UNHURRIED), UNHURRIED_ADAPTER);
+  hosts = await Promise.all([host(), host()]);
   receiver = await startReceiver();
   alerts = await startLocalAlerts(testDoc(), tables.alerts);
   const consumer = alertConsumer(alerts.notifier);

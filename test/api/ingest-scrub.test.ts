@@ -7,7 +7,8 @@ import { createNotifierHandler } from '../../lambda/alerts/notifier';
 import type { ApiHandler } from '../../lambda/api/pipeline';
 import { JsonLogger } from '../../lambda/observability/logger';
 import { DynamoTallyStore } from '../../lambda/store/reports/tally-writes';
-import { imagesOf } from '../../lambda/store/reports/stream-images';
+import { issueChangeOf } from '../../lambda/store/reports/stream-images';
+import { insertedEvents } from '../../lambda/store/reports/stream-records';
 import { createTallyHandler } from '../../lambda/tally/tally';
 import { createHttpAdapter, listen } from '../../local/http-adapter';
 import { send } from '../support/http';
@@ -182,10 +183,10 @@ test('no log line of the ingest function, the tally or the notifier carries an e
   const records = items.map((item, i) => insertRecord(item, i));
   const logger = (service: string) => new JsonLogger({ service, level: 'DEBUG' });
   const queued: unknown[] = [];
-  const tally = createTallyHandler(new DynamoTallyStore(testDoc(), tables.reports), logger('contacts-tally'));
+  const tally = createTallyHandler({ store: new DynamoTallyStore(testDoc(), tables.reports), insertedEvents }, logger('contacts-tally'));
   const notifier = createNotifierHandler(
     { store: alertStoreOf(testDoc(), tables.alerts), queue: { enqueue: async (message) => void queued.push(message) }, linkBase: 'http://localhost:3000' },
-    imagesOf,
+    issueChangeOf,
     logger('contacts-alert-notifier'),
   );
   const streamLines = (await linesWrittenBy(async () => {

@@ -12,16 +12,23 @@ import { parseRawResponse } from '../../tools/fuzz/transport';
 const HEADERS_MS = 300;
 const REQUEST_MS = 1200;
 
+/** Every request the handler was called for, as "METHOD path". */
+const handled: string[] = [];
+
 /** Answers 200 with the size of the body it got, after `X-Delay` ms. */
 const echo: ProxyHandler = async (event) => {
+  handled.push(`${event.httpMethod} ${event.path}`);
   await new Promise((resolve) => setTimeout(resolve, Number(event.headers['X-Delay'] ?? 0)));
   return { statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ got: (event.body ?? '').length }) };
 };
 
 let server: Server;
 let port: number;
+/** The server's side of each connection, closed or not: what it does once one closes must be over before a test looks. */
+const serverSockets: Promise<void>[] = [];
 beforeAll(async () => {
   server = createHttpAdapter(echo, { headersTimeoutMs: HEADERS_MS, requestTimeoutMs: REQUEST_MS, maxBodyBytes: 64 });
+  server.on('connection', (socket) => serverSockets.push(new Promise((resolve) => socket.on('close', () => resolve()))));
   port = await listen(server, 0, '127.0.0.1');
 });
 afterAll(
@@ -31,6 +38,12 @@ afterAll(
       server.close(() => resolve());
     }),
 );
+
+/** Resolves once the server has closed every connection it had, and run what that close started (its callbacks, a handler call). */
+async function serverSocketsClosed(): Promise<void> {
+  await Promise.all(serverSockets);
+  await new Promise((resolve) => setImmediate(resolve));
+}
 
 /**
  * Sends `first`, then one byte of `rest` every `everyMs` until the server
@@ -78,11 +91,14 @@ describe('a request that arrives too slowly', () => {
 
   test('a body that dribbles in past the request limit gets 408 with a JSON error, and the handler never runs', async () => {
     // 60 bytes announced, one sent every 50 ms: 3 s in all, past the 1.2 s limit.
+    handled.length = 0;
     const answer = parseRawResponse(
-      await dribble('POST /api/v1/contacts HTTP/1.1\r\nHost: x\r\nContent-Length: 60\r\n\r\n', 'a'.repeat(60)),
+      await dribble('POST /api/v1/contacts/slow HTTP/1.1\r\nHost: x\r\nContent-Length: 60\r\n\r\n', 'a'.repeat(60)),
     );
     expect(answer.status).toBe(408);
     expect(JSON.parse(answer.body)).toEqual(TOO_SLOW);
+    await serverSocketsClosed();
+    expect(handled).toEqual([]);
   });
 
   test('the limits cover receiving the request, not answering it: a handler slower than both still answers', async () => {

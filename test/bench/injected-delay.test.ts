@@ -5,6 +5,18 @@ import { CONTACTS_KEY, tableNamesFromEnv } from '../../lambda/store/schema';
 import { context, proxyEvent } from '../support/events';
 
 const DELAY_MS = 40;
+/** The module object delay.ts calls (an `import * as` here would be a copy of it). */
+const timersPromises = jest.requireActual<typeof import('node:timers/promises')>('node:timers/promises');
+
+/**
+ * The injected waits themselves, counted: a cold DynamoDB call alone can take
+ * DELAY_MS, so the time a call took cannot tell a delay from none. Every
+ * wait of delay.ts goes through node:timers/promises' setTimeout.
+ */
+function countInjectedWaits(): { waits: () => number; restore: () => void } {
+  const spy = jest.spyOn(timersPromises, 'setTimeout');
+  return { waits: () => spy.mock.calls.filter(([ms]) => ms === DELAY_MS).length, restore: () => spy.mockRestore() };
+}
 
 describe('the injected delay of the throughput helpers', () => {
   it('reads the delay from the environment, none by default', () => {
@@ -14,12 +26,33 @@ describe('the injected delay of the throughput helpers', () => {
     expect(() => injectedDelayMs({ [DELAY_ENV]: 'soon' })).toThrow(DELAY_ENV);
   });
 
-  it('delays every call of the bare client', async () => {
+  it('delays every call of the bare client, once per call', async () => {
     const doc = benchDocumentClient(DELAY_MS);
-    const started = performance.now();
-    await doc.send(new GetCommand({ TableName: tableNamesFromEnv().contacts, Key: { [CONTACTS_KEY.partitionKey]: 'none', [CONTACTS_KEY.sortKey]: 'none' } }));
-    expect(performance.now() - started).toBeGreaterThanOrEqual(DELAY_MS);
-    doc.destroy();
+    const counted = countInjectedWaits();
+    try {
+      const get = () => doc.send(new GetCommand({ TableName: tableNamesFromEnv().contacts, Key: { [CONTACTS_KEY.partitionKey]: 'none', [CONTACTS_KEY.sortKey]: 'none' } }));
+      const started = performance.now();
+      await get();
+      expect(performance.now() - started).toBeGreaterThanOrEqual(DELAY_MS);
+      expect(counted.waits()).toBe(1);
+      await get();
+      expect(counted.waits()).toBe(2);
+    } finally {
+      counted.restore();
+      doc.destroy();
+    }
+  });
+
+  it('adds no wait without a delay', async () => {
+    const doc = benchDocumentClient(0);
+    const spy = jest.spyOn(timersPromises, 'setTimeout');
+    try {
+      await doc.send(new GetCommand({ TableName: tableNamesFromEnv().contacts, Key: { [CONTACTS_KEY.partitionKey]: 'none', [CONTACTS_KEY.sortKey]: 'none' } }));
+      expect(spy).not.toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+      doc.destroy();
+    }
   });
 
   // The rebuilt entry point must carry the delay on the client its stores use:
@@ -32,9 +65,15 @@ describe('the injected delay of the throughput helpers', () => {
       headers: { Authorization: `Bearer dfsk_${'Z'.repeat(43)}` },
       requestContext: { requestId: 'bench-delay-test' } as APIGatewayProxyEvent['requestContext'],
     });
-    const started = performance.now();
-    const result = await handler(event, context());
-    expect(result.statusCode).toBe(401);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(DELAY_MS);
+    const counted = countInjectedWaits();
+    try {
+      const started = performance.now();
+      const result = await handler(event, context());
+      expect(result.statusCode).toBe(401);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(DELAY_MS);
+      expect(counted.waits()).toBe(1);
+    } finally {
+      counted.restore();
+    }
   });
 });

@@ -1,6 +1,18 @@
 import fc from 'fast-check';
-import { backoffDelay, retryable, retryAfterJitter, retryAfterMs, retryWait } from '../../browser-sdk/src/backoff';
-import { DEFAULTS } from '../../browser-sdk/src/defaults';
+import { backoffDelay, retried, retryable, retryAfterJitter, retryAfterMs, retryWait } from '../../browser-sdk/src/backoff';
+import { configure } from '../../browser-sdk/src/defaults';
+import type { Config, IngestEvent } from '../../browser-sdk/src/types';
+
+/**
+ * The SDK's transport, the part this file drives. Loaded by path: its module
+ * uses the page's globals (location, navigator), type-checked with the SDK's
+ * own DOM configuration (browser-sdk/tsconfig.json), not this project's.
+ */
+interface SdkTransport {
+  enqueue(event: IngestEvent): boolean;
+  flush(timeoutMs: number): Promise<boolean>;
+}
+const { createTransport } = jest.requireActual<{ createTransport: (config: Config) => SdkTransport }>('../../browser-sdk/src/transport');
 
 describe('retry waits of the browser SDK', () => {
   test('the backoff doubles from the base, jittered between half and all of it', () => {
@@ -32,8 +44,33 @@ describe('retry waits of the browser SDK', () => {
     expect([200, 202, 400, 401, 403, 413, 415, 422].map(retryable)).toEqual([false, false, false, false, false, false, false, false]);
   });
 
-  test('by default a batch is tried at most 4 times in all', () => {
-    expect(1 + DEFAULTS.maxRetries).toBe(4);
+  test('by default a batch is tried at most 4 times in all', async () => {
+    // The SDK's transport as init() makes it, on a fetch that refuses every request with a 503, on jest's clock.
+    jest.useFakeTimers();
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const sent: string[] = [];
+    const refuse = jest.fn(async (_url: string, init: { body: string }) => {
+      sent.push(init.body);
+      return new Response(JSON.stringify({ error: 'busy' }), { status: 503, headers: { 'Content-Type': 'application/json' } });
+    });
+    const realFetch = globalThis.fetch;
+    globalThis.fetch = refuse as unknown as typeof fetch;
+    try {
+      const transport = createTransport(configure({ key: 'dfpk_test', baseUrl: 'https://api.example.com' }));
+      const event: IngestEvent = { eventId: 'e1', type: 'error', timestamp: '2026-11-27T12:00:00.000Z', message: 'boom' };
+      transport.enqueue(event);
+      const flushed = transport.flush(600_000);
+      // Far past every backoff of four tries (at most 1 + 2 + 4 s): a fifth try would have gone by now.
+      await jest.advanceTimersByTimeAsync(300_000);
+      expect(await flushed).toBe(true);
+      expect(sent).toHaveLength(4);
+      expect(new Set(sent).size).toBe(1);
+      expect(warn).toHaveBeenCalledWith(expect.stringContaining('after 4 attempts'));
+    } finally {
+      globalThis.fetch = realFetch;
+      warn.mockRestore();
+      jest.useRealTimers();
+    }
   });
 
   test('a 429 waits its Retry-After plus a jitter of up to half of it, or up to 1 s when that is more', () => {
@@ -68,5 +105,45 @@ describe('retry waits of the browser SDK', () => {
     expect([Math.min(...returns) >= 1000, Math.max(...returns) <= 2000]).toEqual([true, true]);
     expect(perTenth.size).toBeGreaterThanOrEqual(10);
     expect(Math.max(...perTenth.values())).toBeLessThan(200);
+  });
+});
+
+describe('a single request tried by the rule (submitFeatureRequest)', () => {
+  const rule = { retryBaseMs: 1000, retryMaxMs: 60_000, maxRetries: 3 };
+  /** Answers in turn (the last one again once they run out), the waits asked for recorded instead of waited. */
+  function scripted(answers: ({ status: number; retryAfter: string | null } | undefined)[]) {
+    const sent: number[] = [];
+    const waits: number[] = [];
+    const send = async () => {
+      sent.push(sent.length + 1);
+      return answers[Math.min(sent.length, answers.length) - 1];
+    };
+    const sleep = async (ms: number) => {
+      waits.push(ms);
+    };
+    return { sent, waits, run: () => retried(send, rule, sleep, () => 0, () => 0) };
+  }
+
+  test('a 429 waits its Retry-After (plus its jitter), a 503 and a network failure the backoff, then the same request goes again', async () => {
+    const request = scripted([{ status: 429, retryAfter: '3' }, { status: 503, retryAfter: null }, undefined, { status: 201, retryAfter: null }]);
+    expect(await request.run()).toEqual({ status: 201, retryAfter: null });
+    expect(request.sent).toHaveLength(4);
+    expect(request.waits).toEqual([3000, backoffDelay(1, 1000, 60_000, () => 0), backoffDelay(2, 1000, 60_000, () => 0)]);
+  });
+
+  test('a request refused every time is tried 1 + maxRetries times, each after its Retry-After, and answers the last refusal', async () => {
+    const request = scripted([{ status: 429, retryAfter: '2' }]);
+    expect(await request.run()).toEqual({ status: 429, retryAfter: '2' });
+    expect(request.sent).toHaveLength(1 + rule.maxRetries);
+    expect(request.waits).toEqual([2000, 2000, 2000]);
+  });
+
+  test('an answer the rule does not retry (a success, a 4xx other than 408 and 429) ends it at once', async () => {
+    for (const status of [201, 200, 400, 401, 403, 422]) {
+      const request = scripted([{ status, retryAfter: '5' }]);
+      expect((await request.run())?.status).toBe(status);
+      expect(request.sent).toHaveLength(1);
+      expect(request.waits).toEqual([]);
+    }
   });
 });

@@ -1,11 +1,13 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { INGEST_SERVICE_NAME, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../../lambda/observability/names';
+import { INGEST_SERVICE_NAME, METRIC, METRICS_NAMESPACE, SERVICE_NAME, stackMetricsNamespace } from '../../lambda/observability/names';
 import { OUTPUTS } from '../../lib/outputs';
 import { resourcesOf, synthStack } from './synth';
 
 const STACK = 'TestAlarms';
+/** Where this stack's functions write their metrics, and its alarms read them: its own namespace. */
+const NAMESPACE = stackMetricsNamespace(STACK);
 
 interface AlarmProps {
   AlarmName: string;
@@ -26,11 +28,11 @@ let alarms: Record<string, AlarmProps>;
 
 beforeAll(() => {
   ({ template } = synthStack({ alarmEmail: 'oncall@example.com' }, STACK));
-  // The service's alarms; each function's deployment alarms (<stack>-deploy-…) are test/cdk/deployments.test.ts's.
+  // The service's alarms; each function's deployment alarms (<stack>-deploy-…-v<version>, a name made with the version) are test/cdk/deployments.test.ts's.
   alarms = Object.fromEntries(
     Object.values(resourcesOf(template, 'AWS::CloudWatch::Alarm'))
       .map((a) => a.Properties as unknown as AlarmProps)
-      .filter((props) => !props.AlarmName.startsWith(`${STACK}-deploy-`))
+      .filter((props) => typeof props.AlarmName === 'string' && !props.AlarmName.startsWith(`${STACK}-deploy-`))
       .map((props) => [props.AlarmName.replace(`${STACK}-`, ''), props]),
   );
 }, 60_000);
@@ -110,26 +112,53 @@ test('the 5xx rate is API Gateway 5XXError over Count of this stage, counted fro
 test('the 503 rate is the Lambda\'s StorageUnavailable over RequestsTotal, in the namespace and service it writes', () => {
   const alarm = alarms['api-503-rate']!;
   for (const name of [METRIC.storageUnavailable, METRIC.requestsTotal]) {
-    expect(metricsNamed(alarm, name)).toEqual([{ namespace: METRICS_NAMESPACE, stat: 'Sum', period: 300, dimensions: { service: SERVICE_NAME } }]);
+    expect(metricsNamed(alarm, name)).toEqual([{ namespace: NAMESPACE, stat: 'Sum', period: 300, dimensions: { service: SERVICE_NAME } }]);
   }
   expect(alarm.Metrics.find((m) => m.Expression)!.Expression).toMatch(/^IF\(FILL\(failures, 0\) >= 5, 100 \* FILL\(failures, 0\) \/ requests, 0\)$/);
 });
 
 test('secret-key-exposed watches the ingest function\'s ExposedSecretKeys, in the namespace and service it writes', () => {
   expect(metricsNamed(alarms['secret-key-exposed']!, METRIC.exposedSecretKeys)).toEqual([
-    { namespace: METRICS_NAMESPACE, stat: 'Sum', period: 300, dimensions: { service: INGEST_SERVICE_NAME } },
+    { namespace: NAMESPACE, stat: 'Sum', period: 300, dimensions: { service: INGEST_SERVICE_NAME } },
   ]);
   template.hasResourceProperties('AWS::Lambda::Function', {
     Description: Match.stringLikeRegexp('^Contacts ingest API'),
-    Environment: { Variables: Match.objectLike({ POWERTOOLS_SERVICE_NAME: INGEST_SERVICE_NAME, POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE }) },
+    Environment: { Variables: Match.objectLike({ POWERTOOLS_SERVICE_NAME: INGEST_SERVICE_NAME, POWERTOOLS_METRICS_NAMESPACE: NAMESPACE }) },
   });
 });
 
 test('the API function writes its metrics in the namespace and service the alarms read', () => {
   template.hasResourceProperties('AWS::Lambda::Function', {
     Description: Match.stringLikeRegexp('^Contacts API'),
-    Environment: { Variables: Match.objectLike({ POWERTOOLS_SERVICE_NAME: SERVICE_NAME, POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE }) },
+    Environment: { Variables: Match.objectLike({ POWERTOOLS_SERVICE_NAME: SERVICE_NAME, POWERTOOLS_METRICS_NAMESPACE: NAMESPACE }) },
   });
+});
+
+describe('per-stack metric series', () => {
+  /** Every namespace of the stack's own metrics (not AWS/…) that an alarm or the dashboard reads, and every one a function writes in. */
+  function namespacesOf(t: Template) {
+    const read = Object.values(resourcesOf(t, 'AWS::CloudWatch::Alarm')).flatMap((a) =>
+      ((a.Properties as unknown as AlarmProps).Metrics ?? []).flatMap((m) => (m.MetricStat ? [m.MetricStat.Metric.Namespace] : [])),
+    );
+    const dashboard = JSON.stringify(Object.values(resourcesOf(t, 'AWS::CloudWatch::Dashboard'))[0]!.Properties.DashboardBody);
+    const shown = [...dashboard.matchAll(/ContactsService[^\\"',]*/g)].map((m) => m[0]);
+    const written = Object.values(resourcesOf(t, 'AWS::Lambda::Function'))
+      .map((f) => (f.Properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables?.POWERTOOLS_METRICS_NAMESPACE)
+      .filter((namespace) => namespace !== undefined);
+    return { read: [...new Set(read.filter((ns) => !ns.startsWith('AWS/')))], shown: [...new Set(shown)], written: [...new Set(written)], functions: written.length };
+  }
+
+  test("every function of the service writes its metrics in the stack's own namespace, and the alarms and the dashboard read that one alone", () => {
+    expect(NAMESPACE).toBe(`${METRICS_NAMESPACE}/${STACK}`);
+    expect(namespacesOf(template)).toEqual({ read: [NAMESPACE], shown: [NAMESPACE], written: [NAMESPACE], functions: 6 });
+  });
+
+  test('two stacks in one account share no series: another stack writes and reads its own namespace', () => {
+    const { template: other } = synthStack({}, 'TestAlarmsOther');
+    const namespaces = namespacesOf(other);
+    expect(namespaces).toEqual({ read: [stackMetricsNamespace('TestAlarmsOther')], shown: [stackMetricsNamespace('TestAlarmsOther')], written: [stackMetricsNamespace('TestAlarmsOther')], functions: 6 });
+    expect(namespaces.read).not.toContain(NAMESPACE);
+  }, 60_000);
 });
 
 test('latency is API Gateway Latency p99 of this stage', () => {

@@ -1,7 +1,8 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { INGEST_SERVICE_NAME, SERVICE_NAME } from '../../lambda/observability/names';
+import { hookTimeoutSeconds, probeBudgetMs, ACCESS_DENIED_WINDOW_MS, REPORT_WINDOW_MS } from '../../lambda/deploy/hook-timing';
+import { DELIVERER_SERVICE_NAME, INGEST_SERVICE_NAME, NOTIFIER_SERVICE_NAME, SERVICE_NAME, stackMetricsNamespace } from '../../lambda/observability/names';
 import { OUTPUTS } from '../../lib/outputs';
 import { contactsProbes, controlRoomProbes, delivererProbes, ingestProbes, notifierProbes, tallyProbes } from '../../lib/pre-traffic-probes';
 import { resourcesOf, synthStack } from './synth';
@@ -35,16 +36,22 @@ function deploymentOf(t: Template, description: string) {
   const [hookId, hook] = only(t, 'AWS::Lambda::Function', { Description: Match.stringLikeRegexp(`^Pre-traffic check of the ${description}`) });
   const groupId = alias.UpdatePolicy.CodeDeployLambdaAliasUpdate.DeploymentGroupName.Ref as string;
   const group = all(t, 'AWS::CodeDeploy::DeploymentGroup')[groupId]!;
-  return { fnId, versionId, aliasId, alias, hookId, hook, groupId, group };
+  const fn = all(t, 'AWS::Lambda::Function')[fnId]!;
+  return { fnId, fn, versionId, aliasId, alias, hookId, hook, groupId, group };
 }
 
-/** The alarms a deployment group watches, by name after `<stack>-deploy-`. */
+/**
+ * The alarms a deployment group watches, by name between `<stack>-deploy-`
+ * and `-v<version>` (each name ends with the version it judges: test below),
+ * with the version the name ends with.
+ */
 function groupAlarms(t: Template, group: Resource): Record<string, Record<string, any>> {
   const alarms = all(t, 'AWS::CloudWatch::Alarm');
   return Object.fromEntries(
     (group.Properties.AlarmConfiguration.Alarms as { Name: { Ref: string } }[]).map(({ Name }) => {
       const props = alarms[Name.Ref]!.Properties;
-      return [String(props.AlarmName).replace(`${STACK}-deploy-`, ''), props];
+      const [prefix, version] = props.AlarmName['Fn::Join'][1] as [string, unknown];
+      return [prefix.replace(`${STACK}-deploy-`, '').replace(/-v$/, ''), { ...props, namedVersion: version }];
     }),
   );
 }
@@ -68,13 +75,17 @@ function statementsOf(t: Template, roleId: string): Record<string, unknown>[] {
     .flatMap((p) => p.Properties.PolicyDocument.Statement as Record<string, unknown>[]);
 }
 
+/**
+ * Each function: `http`, the service of an HTTP function's request metrics (its 5xx-rate alarm);
+ * `consumer`, the service of a stream or queue consumer's batch counts (its failed-items alarm).
+ */
 const FUNCTIONS = [
-  { description: 'Contacts API', name: 'api', service: SERVICE_NAME, p99: 2000, probes: contactsProbes() },
-  { description: 'Contacts ingest API', name: 'ingest', service: INGEST_SERVICE_NAME, p99: 2000, probes: ingestProbes() },
-  { description: 'Contacts control room', name: 'control-room', service: undefined, p99: 280_000, probes: undefined },
-  { description: 'Contacts tally', name: 'tally', service: undefined, p99: 10_000, probes: tallyProbes() },
-  { description: 'Contacts alert notifier', name: 'alert-notifier', service: undefined, p99: 10_000, probes: notifierProbes() },
-  { description: 'Contacts alert deliverer', name: 'alert-deliverer', service: undefined, p99: 15_000, probes: delivererProbes() },
+  { description: 'Contacts API', name: 'api', http: SERVICE_NAME, consumer: undefined, p99: 2000, probes: contactsProbes() },
+  { description: 'Contacts ingest API', name: 'ingest', http: INGEST_SERVICE_NAME, consumer: undefined, p99: 2000, probes: ingestProbes() },
+  { description: 'Contacts control room', name: 'control-room', http: undefined, consumer: undefined, p99: 280_000, probes: controlRoomProbes('ROLE') },
+  { description: 'Contacts tally', name: 'tally', http: undefined, consumer: undefined, p99: 10_000, probes: tallyProbes() },
+  { description: 'Contacts alert notifier', name: 'alert-notifier', http: undefined, consumer: NOTIFIER_SERVICE_NAME, p99: 10_000, probes: notifierProbes() },
+  { description: 'Contacts alert deliverer', name: 'alert-deliverer', http: undefined, consumer: DELIVERER_SERVICE_NAME, p99: 15_000, probes: delivererProbes() },
 ] as const;
 
 test('there is one CodeDeploy application, named in an output, and one deployment group per function', () => {
@@ -89,7 +100,7 @@ test('the releases need no custom resource: CodeDeploy runs the hooks, and the s
   expect([...types].filter((type) => type.startsWith('Custom::') || type === 'AWS::CloudFormation::CustomResource')).toEqual([]);
 });
 
-describe.each(FUNCTIONS)('the $description function', ({ description, name, service, p99, probes }) => {
+describe.each(FUNCTIONS)('the $description function', ({ description, name, http, consumer, p99, probes }) => {
   let d: ReturnType<typeof deploymentOf>;
   let alarms: Record<string, Record<string, any>>;
   beforeAll(() => {
@@ -117,9 +128,18 @@ describe.each(FUNCTIONS)('the $description function', ({ description, name, serv
     expect(d.group.Properties.AlarmConfiguration).not.toHaveProperty('IgnorePollAlarmFailure', true);
   });
 
-  test(`is stopped by its errors, throttles and p99 latency alarms${service ? ' and its 5xx rate' : ''}, and by no other`, () => {
-    const expected = [`${name}-errors`, `${name}-throttles`, `${name}-latency-p99`, ...(service ? [`${name}-5xx-rate`] : [])];
+  test(`is stopped by its errors, throttles and p99 latency alarms${http ? ' and its 5xx rate' : consumer ? ' and its failed batch items' : ''}, and by no other`, () => {
+    const expected = [`${name}-errors`, `${name}-throttles`, `${name}-latency-p99`, ...(http ? [`${name}-5xx-rate`] : []), ...(consumer ? [`${name}-failed-items`] : [])];
     expect(Object.keys(alarms).sort()).toEqual(expected.sort());
+  });
+
+  test('its version is kept when a release replaces it (DeletionPolicy and UpdateReplacePolicy Retain)', () => {
+    const version = all(template, 'AWS::Lambda::Version')[d.versionId] as Resource & { DeletionPolicy?: string; UpdateReplacePolicy?: string };
+    expect([version.DeletionPolicy, version.UpdateReplacePolicy]).toEqual(['Retain', 'Retain']);
+  });
+
+  test("each of its alarms is named after the version it judges, so a release's alarms are new ones, with no state carried over", () => {
+    for (const alarm of Object.values(alarms)) expect(alarm.namedVersion).toEqual({ 'Fn::GetAtt': [d.versionId, 'Version'] });
   });
 
   test('its Lambda alarms judge the new version alone: invocations through the alias, by ExecutedVersion, minute by minute', () => {
@@ -135,19 +155,34 @@ describe.each(FUNCTIONS)('the $description function', ({ description, name, serv
     }
   });
 
-  if (service) {
-    test("its 5xx-rate alarm divides the new version's ServerErrors by its RequestsTotal (request metrics by functionVersion), from 3 in a minute", () => {
+  if (http) {
+    test("its 5xx-rate alarm divides the new version's ServerErrors by its RequestsTotal (request metrics by functionVersion, in the stack's namespace), from 1 in a minute, in 2 of 3 minutes", () => {
       const alarm = alarms[`${name}-5xx-rate`]!;
-      expect(alarm.Metrics.find((m: { Expression?: string }) => m.Expression).Expression).toBe('IF(FILL(failures, 0) >= 3, 100 * FILL(failures, 0) / requests, 0)');
+      expect(alarm.Metrics.find((m: { Expression?: string }) => m.Expression).Expression).toBe('IF(FILL(failures, 0) >= 1, 100 * FILL(failures, 0) / requests, 0)');
       for (const [id, metricName] of [['failures', 'ServerErrors'], ['requests', 'RequestsTotal']]) {
         const { MetricStat } = alarm.Metrics.find((m: { Id: string }) => m.Id === id);
-        expect(MetricStat).toMatchObject({ Period: 60, Stat: 'Sum', Metric: { Namespace: 'ContactsService', MetricName: metricName } });
+        expect(MetricStat).toMatchObject({ Period: 60, Stat: 'Sum', Metric: { Namespace: stackMetricsNamespace(STACK), MetricName: metricName } });
         expect(MetricStat.Metric.Dimensions).toEqual([
           { Name: 'functionVersion', Value: { 'Fn::GetAtt': [d.versionId, 'Version'] } },
-          { Name: 'service', Value: service },
+          { Name: 'service', Value: http },
         ]);
       }
-      expect(alarm).toMatchObject({ Threshold: 1, DatapointsToAlarm: 1, EvaluationPeriods: 1 });
+      expect(alarm).toMatchObject({ Threshold: 1, DatapointsToAlarm: 2, EvaluationPeriods: 3 });
+    });
+  }
+
+  if (consumer) {
+    test("its failed-items alarm fires on one batch item the new version answered as failed (its FailedBatchItems by functionVersion, in the stack's namespace)", () => {
+      const alarm = alarms[`${name}-failed-items`]!;
+      expect(metricOf(alarm)).toEqual({
+        namespace: stackMetricsNamespace(STACK),
+        name: 'FailedBatchItems',
+        stat: 'Sum',
+        period: 60,
+        dimensions: { functionVersion: { 'Fn::GetAtt': [d.versionId, 'Version'] }, service: consumer },
+      });
+      expect(alarm).toMatchObject({ Threshold: 1, DatapointsToAlarm: 1, EvaluationPeriods: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching' });
+      expect(d.fn.Properties.Environment.Variables).toMatchObject({ POWERTOOLS_SERVICE_NAME: consumer, POWERTOOLS_METRICS_NAMESPACE: stackMetricsNamespace(STACK) });
     });
   }
 
@@ -161,12 +196,26 @@ describe.each(FUNCTIONS)('the $description function', ({ description, name, serv
     }
   });
 
-  test('its pre-traffic hook: a Node.js 22 function of its own, told the new version and the probes of this function', () => {
-    expect(d.hook.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler', Timeout: 120 });
+  test('its pre-traffic hook: a Node.js 22 function of its own, told the new version and the probes of this function, each timed by the function\'s timeout', () => {
+    expect(d.hook.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler' });
     const env = d.hook.Properties.Environment.Variables;
     expect(env.TARGET_VERSION_ARN).toEqual({ Ref: d.versionId });
-    if (probes) expect(JSON.parse(env.PROBES)).toEqual(JSON.parse(JSON.stringify(probes)));
-    else expect(JSON.stringify(env.PROBES)).toContain(JSON.stringify(JSON.stringify(controlRoomProbes('ROLE')[0]!.name)).slice(1, -1));
+    const timed = probes.map((probe) => ({ timeoutMs: d.fn.Properties.Timeout * 1000, ...probe }));
+    const written = JSON.stringify(env.PROBES);
+    if (name === 'control-room') {
+      // Its signed probe names the hook's role, a reference in the template.
+      expect(written).toContain(JSON.stringify(JSON.stringify(timed[0])).slice(1, -1));
+    } else {
+      expect(JSON.parse(env.PROBES)).toEqual(JSON.parse(JSON.stringify(timed)));
+    }
+  });
+
+  test("its pre-traffic hook's timeout covers every probe waiting out the function's timeout and a cold start, IAM's delay, and the report", () => {
+    const probeMs = d.fn.Properties.Timeout * 1000;
+    const needed = probes.length * probeBudgetMs(probeMs) + ACCESS_DENIED_WINDOW_MS + REPORT_WINDOW_MS;
+    expect(d.hook.Properties.Timeout * 1000).toBeGreaterThan(needed);
+    expect(d.hook.Properties.Timeout).toBe(hookTimeoutSeconds(probes.map(() => probeMs)));
+    expect(d.hook.Properties.Timeout).toBeLessThanOrEqual(900);
   });
 
   test('its pre-traffic hook writes to a log group of its own, kept 30 days, and to no other', () => {
@@ -218,7 +267,7 @@ describe('callers invoke the aliases, never $LATEST', () => {
 
   test("the control room's function URL serves its alias, and the control room's role is granted the alias", () => {
     const control = deploymentOf(template, 'Contacts control room');
-    const [, url] = only(template, 'AWS::Lambda::Url', {});
+    const [, url] = only(template, 'AWS::Lambda::Url', { TargetFunctionArn: { 'Fn::GetAtt': [control.fnId, 'Arn'] } });
     expect(url.Properties).toEqual({ AuthType: 'AWS_IAM', Qualifier: 'live', TargetFunctionArn: { 'Fn::GetAtt': [control.fnId, 'Arn'] } });
     expect(url.DependsOn).toContain(control.aliasId);
     const permissions = Object.values(all(template, 'AWS::Lambda::Permission', { Principal: 'arn:aws:iam::123456789012:role/ControlRoom' }));
@@ -233,6 +282,19 @@ describe('callers invoke the aliases, never $LATEST', () => {
       template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', { FunctionName: { Ref: fnId }, Qualifier: qualifier, MaximumRetryAttempts: 0 });
     }
   });
+});
+
+describe('fresh alarms per release', () => {
+  test("a changed function is a new version, and its deployment alarms get new names with it: CloudFormation makes new alarms, which start from no state", () => {
+    const { template: changed } = synthStack({ controlRoomRoleArn: 'arn:aws:iam::123456789012:role/ControlRoom', logLevel: 'DEBUG' }, STACK);
+    const before = deploymentOf(template, 'Contacts API');
+    const after = deploymentOf(changed, 'Contacts API');
+    expect(after.versionId).not.toBe(before.versionId);
+    const names = (t: Template, d: ReturnType<typeof deploymentOf>) => Object.values(groupAlarms(t, d.group)).map((alarm) => JSON.stringify(alarm.AlarmName));
+    const [old, fresh] = [names(template, before), names(changed, after)];
+    expect(fresh).toHaveLength(old.length);
+    for (const name of fresh) expect(old).not.toContain(name);
+  }, 60_000);
 });
 
 describe('deploy options', () => {

@@ -3,8 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ContactsStack, OUTPUTS } from '../../lib/contacts-stack';
-import { CONTROL_ROOM_SERVICE_NAME, INGEST_SERVICE_NAME, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../../lambda/observability/names';
+import { ContactsStack } from '../../lib/contacts-stack';
+import { OUTPUTS } from '../../lib/outputs';
+import { CONTROL_ROOM_SERVICE_NAME, INGEST_SERVICE_NAME, METRIC, SERVICE_NAME, stackMetricsNamespace } from '../../lambda/observability/names';
 import { CONTACTS_BY_COMPANY, CONTACTS_KEY, KEYS_BY_FACTORY, KEYS_BY_KEY_ID, KEYS_KEY, REPORTS_BY_FEED, REPORTS_BY_ISSUE, REPORTS_BY_PERSON, REPORTS_KEY } from '../../lambda/store/schema';
 import { DEFAULT_DYNAMO_CONFIG, dynamoConfigFromEnv, LOCAL_DYNAMO_CONFIG } from '../../lambda/store/dynamo-client';
 import { endpoint, issueKey, issuePublishableKey, newFactoryId, tables, testDoc } from '../support/local-api';
@@ -68,8 +69,9 @@ function dynamoGrants(fnId: string): Record<string, string[]> {
 
 describe('Lambda (issue point 5)', () => {
   test('the API function: Node.js 22, arm64, bundled handler, bounded timeout, table names in env', () => {
-    // Six functions of the service (the API, ingest, control room, tally, alert notifier and deliverer), and a pre-traffic hook for each (test/cdk/deployments.test.ts).
-    template.resourceCountIs('AWS::Lambda::Function', 12);
+    // Six functions of the service (the API, ingest, control room, tally, alert notifier and deliverer), a pre-traffic hook for each
+    // (test/cdk/deployments.test.ts), and the canary receiver the deliverer's hook delivers to (lib/canary-receiver.ts).
+    template.resourceCountIs('AWS::Lambda::Function', 13);
     template.hasResourceProperties('AWS::Lambda::Function', {
       Description: Match.stringLikeRegexp('^Contacts API'),
       Runtime: 'nodejs22.x',
@@ -263,7 +265,7 @@ describe('Lambda (issue point 5)', () => {
       expect(code).toContain('This Lambda bundle has no event-stream codec');
     });
 
-    test("runs with the environment the stack gives it: answers a proxy event from DynamoDB Local, metrics in the alarms' namespace", async () => {
+    test("runs with the environment the stack gives it: answers a proxy event from DynamoDB Local, metrics in the stack's own namespace, which its alarms read", async () => {
       const { factoryId, event } = await request();
       const proxyEvent = {
         multiValueHeaders: {},
@@ -307,7 +309,7 @@ describe('Lambda (issue point 5)', () => {
       const emf = lines.filter((line) => line.includes('"_aws"')).map((line) => JSON.parse(line));
       const totals = emf.find((m) => m._aws.CloudWatchMetrics[0].Metrics.some((d: { Name: string }) => d.Name === METRIC.requestsTotal));
       expect(totals).toMatchObject({ service, [METRIC.requestsTotal]: 1 });
-      expect(totals._aws.CloudWatchMetrics[0].Namespace).toBe(METRICS_NAMESPACE);
+      expect(totals._aws.CloudWatchMetrics[0].Namespace).toBe(stackMetricsNamespace('TestContacts'));
     });
   });
 
@@ -375,9 +377,9 @@ describe('Lambda (issue point 5)', () => {
 });
 
 describe('logs', () => {
-  test('function logs (the pre-traffic hooks\' too) are kept 30 days and access logs 90 by default, and kept when the stack is deleted', () => {
+  test('function logs (the pre-traffic hooks\' and the canary receiver\'s too) are kept 30 days and access logs 90 by default, and kept when the stack is deleted', () => {
     const groups = Object.values(template.findResources('AWS::Logs::LogGroup')) as any[];
-    expect(groups.map((g) => g.Properties.RetentionInDays).sort()).toEqual([30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 90]);
+    expect(groups.map((g) => g.Properties.RetentionInDays).sort()).toEqual([30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 90]);
     for (const group of groups) expect(group.DeletionPolicy).toBe('Retain');
   });
 });
@@ -408,7 +410,8 @@ describe('the control-room function (internal)', () => {
 
   test('has a function URL with IAM auth on its live alias, its address an output', () => {
     const controlRoom = functionId('Contacts control room');
-    const urls = Object.entries(resources('AWS::Lambda::Url'));
+    // The other URL is the canary receiver's (test below).
+    const urls = Object.entries(resources('AWS::Lambda::Url', { TargetFunctionArn: { 'Fn::GetAtt': [controlRoom, 'Arn'] } }));
     expect(urls).toHaveLength(1);
     const [urlId, url] = urls[0] as [string, any];
     expect(url.Properties).toEqual({ AuthType: 'AWS_IAM', Qualifier: 'live', TargetFunctionArn: { 'Fn::GetAtt': [controlRoom, 'Arn'] } });
@@ -445,6 +448,24 @@ describe('the control-room function (internal)', () => {
       'TablesReports/index/byIssue': ['dynamodb:Query'],
       'TablesReports/index/byPerson': ['dynamodb:Query'],
     });
+  });
+});
+
+describe("the canary receiver (the deliverer's pre-traffic destination)", () => {
+  test('is a function URL verifying signatures itself, whose role may write its log group and nothing else, and whose address and secret only the deliverer is given', () => {
+    const receiver = functionId('Contacts canary receiver');
+    const [url] = Object.values(resources('AWS::Lambda::Url', { TargetFunctionArn: { 'Fn::GetAtt': [receiver, 'Arn'] } })) as any[];
+    expect(url.Properties).toEqual({ AuthType: 'NONE', TargetFunctionArn: { 'Fn::GetAtt': [receiver, 'Arn'] } });
+    const fn = (resources('AWS::Lambda::Function') as any)[receiver];
+    const roleId = fn.Properties.Role['Fn::GetAtt'][0];
+    const actions = (Object.values(resources('AWS::IAM::Policy')) as any[]).filter((p) => p.Properties.Roles.some((r: any) => r.Ref === roleId)).flatMap((p) => p.Properties.PolicyDocument.Statement).flatMap((st: any) => [st.Action].flat());
+    expect(actions.sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
+    const secret = fn.Properties.Environment.Variables.CANARY_WEBHOOK_SECRET as string;
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const holders = (Object.values(resources('AWS::Lambda::Function')) as any[]).filter((f) => JSON.stringify(f.Properties.Environment ?? {}).includes(secret)).map((f) => String(f.Properties.Description).split(':')[0]);
+    expect(holders.sort()).toEqual(['Contacts alert deliverer', 'Contacts canary receiver']);
+    const deliverer = (resources('AWS::Lambda::Function') as any)[functionId('Contacts alert deliverer')];
+    expect(deliverer.Properties.Environment.Variables.CANARY_RECEIVER_URL).toEqual({ 'Fn::GetAtt': [Object.keys(resources('AWS::Lambda::Url', { TargetFunctionArn: { 'Fn::GetAtt': [receiver, 'Arn'] } }))[0], 'FunctionUrl'] });
   });
 });
 

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { CSV_COLUMNS } from '../../lambda/control/export-format';
-import { NODE_TS, ROOT, jsonLines, runScript } from '../support/commands';
+import { NODE_TS, ROOT, jsonLines, runScript, runScriptInProcess } from '../support/commands';
 import { loadControlHandler } from '../support/control';
 import { referencePerson, uniqueEmail } from '../support/enrichment';
 import { startFunctionUrl, TEST_CALLER_ARN, TEST_CREDENTIALS, TEST_REGION } from '../support/function-url';
@@ -12,6 +12,8 @@ import { endpoint, newTenant, startLocalApi, type LocalApi } from '../support/lo
  * DYNAMODB_ENDPOINT), and through a signed function URL (--url).
  */
 const control = (...args: string[]) => runScript('control', args, { DYNAMODB_ENDPOINT: endpoint(), PLATFORM_NAME: 'CLI Platform' });
+/** The same entry file in this process: for the argument checks, which end before any call. */
+const controlArguments = (...args: string[]) => runScriptInProcess('control', args, { DYNAMODB_ENDPOINT: endpoint(), PLATFORM_NAME: 'CLI Platform' });
 
 let api: LocalApi;
 beforeAll(async () => {
@@ -188,9 +190,17 @@ describe('errors', () => {
     [['contacts', 'list', '--factory', 'fac_x', '--region', 'eu-west-1'], /--region goes with --stack/],
     [['contacts', 'list', '--factory', 'fac_x', '--url', 'ftp://x'], /--url must be a function URL/],
   ])('refuses %j with exit code 2 and the usage', async (args, message) => {
-    const result = await control(...args);
+    const result = await controlArguments(...args);
     expect(result.status).toBe(2);
     expect(result.stderr.split('\n')[0]).toMatch(message);
+    expect(result.stderr).toMatch(/^usage: npm run --silent control/m);
+  });
+
+  // The checks above run the entry file in this process; one end to end, as a user runs it.
+  test('as its own process, refuses an unknown command with exit code 2 and the usage', async () => {
+    const result = await control('contacts', 'delete', '--factory', 'fac_x');
+    expect(result.status).toBe(2);
+    expect(result.stderr.split('\n')[0]).toMatch(/unknown command "contacts delete"/);
     expect(result.stderr).toMatch(/^usage: npm run --silent control/m);
   });
 });
@@ -241,7 +251,7 @@ describe('keys, through the control-room function', () => {
     [['keys', 'revoke', '--factory', 'fac_x', '--key', 'dfsk_secret'], /keyId must be a key id/],
     [['keys', 'list', '--factory', 'fac_x', '--origin', 'https://a.example'], /keys list does not take --origin/],
   ])('refuses %j with exit code 2, before any call', async (args, message) => {
-    const result = await control(...args);
+    const result = await controlArguments(...args);
     expect(result.status).toBe(2);
     expect(result.stderr.split('\n')[0]).toMatch(message);
   });

@@ -1,8 +1,10 @@
 import { bearer, endpoint, newFactoryId, startLocalApi, type LocalApi } from '../support/local-api';
-import { runScript } from '../support/commands';
+import { runScript, runScriptInProcess } from '../support/commands';
 
-/** The keys command against the run's DynamoDB Local. */
+/** The keys command against the run's DynamoDB Local, in a process of its own as `npm run keys` runs it. */
 const keys = (...args: string[]) => runScript('keys', args, { DYNAMODB_ENDPOINT: endpoint() });
+/** The same entry file in this process: for the argument checks, which end before the store is reached. */
+const keysArguments = (...args: string[]) => runScriptInProcess('keys', args, { DYNAMODB_ENDPOINT: endpoint() });
 
 let api: LocalApi;
 beforeAll(async () => {
@@ -54,7 +56,7 @@ describe('npm run keys -- create', () => {
     ['https://a.*.example.com', /a wildcard may only be the whole first label/],
     ['https://user@app.example.com', /has a user name/],
   ])('refuses the origin %s with a one-line error (exit code 2)', async (origin, message) => {
-    const result = await keys('create', '--factory', 'fac_x', '--type', 'publishable', '--origin', origin);
+    const result = await keysArguments('create', '--factory', 'fac_x', '--type', 'publishable', '--origin', origin);
     expect(result.status).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr.split('\n')[0]).toMatch(message);
@@ -62,7 +64,7 @@ describe('npm run keys -- create', () => {
 
   test('refuses more than 50 origins', async () => {
     const origins = Array.from({ length: 51 }, (_, i) => ['--origin', `https://site${i}.example.com`]).flat();
-    const result = await keys('create', '--factory', 'fac_x', '--type', 'publishable', ...origins);
+    const result = await keysArguments('create', '--factory', 'fac_x', '--type', 'publishable', ...origins);
     expect(result.status).toBe(2);
     expect(result.stderr.split('\n')[0]).toMatch(/at most 50 origins \(got 51\)/);
   });
@@ -81,6 +83,19 @@ describe('npm run keys -- create', () => {
     [['create', '--factory', 'fac_x', '--factory', 'fac_y'], /--factory is given twice/],
     [['list', '--factory', 'fac_x', '--region', 'eu-west-1'], /--region goes with --stack/],
   ])('refuses %j with exit code 2, one error line and the usage', async (args, message) => {
+    const result = await keysArguments(...args);
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.split('\n')[0]).toMatch(message);
+    expect(result.stderr).toMatch(/^usage: npm run --silent keys/m);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  // The checks above run the entry file in this process; end to end, as a user runs it, one of each kind.
+  test.each([
+    [['create', '--factory', 'fac_x', '--type', 'publishable', '--origin', '*'], /origin \* \(any website\) is not allowed/],
+    [['frobnicate'], /unknown command/],
+  ])('as its own process, refuses %j with exit code 2, one error line and the usage', async (args, message) => {
     const result = await keys(...args);
     expect(result.status).toBe(2);
     expect(result.stdout).toBe('');

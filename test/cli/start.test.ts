@@ -102,19 +102,6 @@ describe('npm start', () => {
     expect(await waitFor(async () => !(await isPortInUse(Number(env.PORT))))).toBe(true);
   }, 90_000);
 
-  test('a second npm start on the same data says who serves it, and changes nothing', async () => {
-    const first = await start();
-    try {
-      const result = await runScript('start', [], { ...env, PORT: String(await freePort()), DYNAMODB_PORT: String(await freePort()) });
-      expect(result.status).toBe(1);
-      expect(result.stderr.trim()).toMatch(/^error: the local store is already served by npm start \(pid \d+, http:\/\/localhost:\d+\): stop it first$/);
-      expect((await send(first.baseUrl, 'GET', '/api/v1/contacts')).status).toBe(401);
-    } finally {
-      first.child.kill('SIGTERM');
-      await first.exited;
-    }
-  }, 90_000);
-
   test('after a kill -9, the next start stops the DynamoDB Local left behind and starts normally', async () => {
     const first = await start();
     const [orphan] = dynamoDbLocalPids(dataDir);
@@ -130,30 +117,6 @@ describe('npm start', () => {
       await second.exited;
     }
   }, 180_000);
-
-  test('a relative CONTACTS_DATA_DIR is a folder of the project root, for npm start and its DynamoDB Local', async () => {
-    const run = await start({ CONTACTS_DATA_DIR: relative(ROOT, dataDir) });
-    try {
-      expect(existsSync(join(dataDir, 'store.json'))).toBe(true);
-      expect(dynamoDbLocalPids(dataDir)).toHaveLength(1);
-    } finally {
-      run.child.kill('SIGTERM');
-      expect(await run.exited).toBe(0);
-    }
-  }, 90_000);
-
-  test('applies the request time limits the contacts API reference documents, and says them', async () => {
-    const readme = readFileSync(join(ROOT, 'docs', 'contacts-api.md'), 'utf8');
-    const documented = (row: string) => Number(new RegExp(`^\\| ${row} \\| (\\d+) s`, 'm').exec(readme)?.[1]);
-    const run = await start();
-    try {
-      const said = /the request headers must arrive within (\d+) s and the whole request within (\d+) s, or the answer is 408/.exec(run.output.stdout);
-      expect(said?.slice(1).map(Number)).toEqual([documented('request headers, time to send'), documented('whole request, time to send')]);
-    } finally {
-      run.child.kill('SIGTERM');
-      expect(await run.exited).toBe(0);
-    }
-  }, 90_000);
 
   test('the keys command starts the embedded store itself when npm start is not running', async () => {
     const issued = await runScript('keys', ['create', '--factory', 'fac_offline'], env);
@@ -208,33 +171,6 @@ describe('npm start', () => {
     expect(result.stderr.trim()).toBe('error: PORT=eighty is not a port number (1-65535)');
   });
 
-  test("prints one JSON log line per request, with the response's X-Request-Id and never the key", async () => {
-    const run = await start({ LOG_LEVEL: 'INFO' });
-    const issued = await runScript('keys', ['create', '--factory', 'fac_logs'], env);
-    const { key } = JSON.parse(issued.stdout);
-    // The key where a careless caller might also put it: query string, another header, a body field.
-    const upsert = await send(run.baseUrl, 'POST', `/api/v1/contacts?api_key=${key}`, {
-      headers: { Authorization: `Bearer ${key}`, 'X-Api-Key': key },
-      body: { email: 'logged@example.com', name: key },
-    });
-    const unknown = await send(run.baseUrl, 'GET', `/api/v1/contacts/${key}`, { headers: { Authorization: `Bearer ${key}x` } });
-    expect([upsert.status, unknown.status]).toEqual([201, 401]);
-    const ids = [upsert, unknown].map((res) => String(res.headers['x-request-id']));
-    expect(await waitFor(() => logLines(run.output.stdout + run.output.stderr).length >= 2)).toBe(true);
-    const lines = logLines(run.output.stdout + run.output.stderr);
-    expect(lines.find((line) => line.requestId === ids[0])).toMatchObject({
-      message: 'request',
-      route: 'POST /api/v1/contacts',
-      status: 201,
-      factoryId: 'fac_logs',
-      dynamoCalls: 2,
-    });
-    expect(lines.find((line) => line.requestId === ids[1])).toMatchObject({ status: 401, dynamoCalls: 1 });
-    expect(run.output.stdout + run.output.stderr).not.toContain(key.slice(5));
-    run.child.kill('SIGTERM');
-    expect(await run.exited).toBe(0);
-  }, 120_000);
-
   test('--bundle serves the Lambda asset that cdk synth builds', async () => {
     // cdk synth first: some 10 s on an idle machine, over 80 s seen on a loaded 2-core one.
     const run = await start({}, ['--bundle'], 300_000);
@@ -258,4 +194,83 @@ describe('npm start', () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/Unknown option '--bundel'[\s\S]*usage: npm start/);
   });
+});
+
+/**
+ * The tests that only look at a running `npm start` share one (a start is
+ * DynamoDB Local's and the API's start-up: the slowest step of this file). It
+ * runs as the strictest of them needs: on a relative CONTACTS_DATA_DIR, with
+ * LOG_LEVEL=INFO. Tests that stop, kill or restart a server keep their own.
+ */
+describe('one running npm start', () => {
+  let shared: Awaited<ReturnType<typeof start>>;
+  let sharedEnv: NodeJS.ProcessEnv;
+  let sharedDir: string;
+  let sharedServers: string;
+  beforeAll(async () => {
+    sharedDir = mkdtempSync(join(tmpdir(), 'contacts-start-'));
+    sharedServers = mkdtempSync(join(tmpdir(), 'contacts-servers-'));
+    sharedEnv = { DYNAMODB_ENDPOINT: '', PORT: String(await freePort()), DYNAMODB_PORT: String(await freePort()), CONTACTS_DATA_DIR: sharedDir, CONTACTS_SERVERS_DIR: sharedServers };
+    const run = startScript('start', { ...sharedEnv, CONTACTS_DATA_DIR: relative(ROOT, sharedDir), LOG_LEVEL: 'INFO' }, URL_LINE, 75_000);
+    const [, baseUrl] = await run.started;
+    shared = { ...run, baseUrl: baseUrl as string };
+  }, 90_000);
+  afterAll(() => {
+    if (shared && shared.child.exitCode === null && shared.child.signalCode === null) shared.child.kill('SIGKILL');
+    for (const pid of dynamoDbLocalPids(sharedDir)) process.kill(pid, 'SIGKILL');
+    rmSync(sharedDir, { recursive: true, force: true });
+    rmSync(sharedServers, { recursive: true, force: true });
+  });
+
+  test('a relative CONTACTS_DATA_DIR is a folder of the project root, for npm start and its DynamoDB Local', () => {
+    expect(existsSync(join(sharedDir, 'store.json'))).toBe(true);
+    expect(dynamoDbLocalPids(sharedDir)).toHaveLength(1);
+  });
+
+  test('applies the request time limits the contacts API reference documents, and says them', () => {
+    const readme = readFileSync(join(ROOT, 'docs', 'contacts-api.md'), 'utf8');
+    const documented = (row: string) => Number(new RegExp(`^\\| ${row} \\| (\\d+) s`, 'm').exec(readme)?.[1]);
+    const said = /the request headers must arrive within (\d+) s and the whole request within (\d+) s, or the answer is 408/.exec(shared.output.stdout);
+    expect(said?.slice(1).map(Number)).toEqual([documented('request headers, time to send'), documented('whole request, time to send')]);
+  });
+
+  test('a second npm start on the same data says who serves it, and changes nothing', async () => {
+    const result = await runScript('start', [], { ...sharedEnv, PORT: String(await freePort()), DYNAMODB_PORT: String(await freePort()) });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toMatch(/^error: the local store is already served by npm start \(pid \d+, http:\/\/localhost:\d+\): stop it first$/);
+    expect((await send(shared.baseUrl, 'GET', '/api/v1/contacts')).status).toBe(401);
+  }, 60_000);
+
+  test("prints one JSON log line per request, with the response's X-Request-Id and never the key", async () => {
+    const issued = await runScript('keys', ['create', '--factory', 'fac_logs'], sharedEnv);
+    const { key } = JSON.parse(issued.stdout);
+    // The key where a careless caller might also put it: query string, another header, a body field.
+    const upsert = await send(shared.baseUrl, 'POST', `/api/v1/contacts?api_key=${key}`, {
+      headers: { Authorization: `Bearer ${key}`, 'X-Api-Key': key },
+      body: { email: 'logged@example.com', name: key },
+    });
+    const unknown = await send(shared.baseUrl, 'GET', `/api/v1/contacts/${key}`, { headers: { Authorization: `Bearer ${key}x` } });
+    expect([upsert.status, unknown.status]).toEqual([201, 401]);
+    const ids = [upsert, unknown].map((res) => String(res.headers['x-request-id']));
+    const linesOf = () => logLines(shared.output.stdout + shared.output.stderr).filter((line) => ids.includes(String(line.requestId)));
+    expect(await waitFor(() => linesOf().length >= 2)).toBe(true);
+    const lines = linesOf();
+    expect(lines.find((line) => line.requestId === ids[0])).toMatchObject({
+      message: 'request',
+      route: 'POST /api/v1/contacts',
+      status: 201,
+      factoryId: 'fac_logs',
+      dynamoCalls: 2,
+    });
+    expect(lines.find((line) => line.requestId === ids[1])).toMatchObject({ status: 401, dynamoCalls: 1 });
+    expect(shared.output.stdout + shared.output.stderr).not.toContain(key.slice(5));
+  }, 60_000);
+
+  // Last: the shared server stops as the ones above did, each on its own, after its test.
+  test('stops cleanly on SIGTERM, and its DynamoDB Local with it', async () => {
+    const pids = dynamoDbLocalPids(sharedDir);
+    shared.child.kill('SIGTERM');
+    expect(await shared.exited).toBe(0);
+    expect(pids.filter(isAlive)).toEqual([]);
+  }, 60_000);
 });

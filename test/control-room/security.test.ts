@@ -48,8 +48,11 @@ describe('the session', () => {
   });
 
   test('an operation without the session cookie is 401 and runs nothing', async () => {
-    const answer = await room.operation(keysList(), { cookie: '' });
+    // A state-changing operation: had it run, the factory would hold one more key.
+    const before = JSON.parse((await room.operation(keysList())).text).keys;
+    const answer = await room.operation({ operation: 'keys.create', factoryId: fac() }, { cookie: '' });
     expect(answer.status).toBe(401);
+    expect(JSON.parse((await room.operation(keysList())).text).keys).toEqual(before);
   });
 });
 

@@ -1,4 +1,13 @@
 import type { Context } from 'aws-lambda';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createCanaryReceiver, verifiedDelivery } from '../../lambda/alerts/canary-receiver';
+import { alertStoreOf } from '../../lambda/alerts/alerts-wiring';
+import { createNotifierHandler } from '../../lambda/alerts/notifier';
+import { newWebhookSecret, webhookHeaders } from '../../lambda/alerts/signature';
+import { JsonLogger } from '../../lambda/observability/logger';
+import { issueChangeOf } from '../../lambda/store/reports/stream-images';
+import { tables, testDoc } from '../support/local-api';
 import { runProbes, type Invocation, type Probe } from '../../lambda/deploy/probes';
 import { CANARY_EMAIL, CANARY_FACTORY_ID } from '../../lambda/domain/canary';
 import { contactsProbes, controlRoomProbes, delivererProbes, ingestProbes, notifierProbes, tallyProbes } from '../../lib/pre-traffic-probes';
@@ -45,6 +54,35 @@ const invoker = (entry: Entry) => async (payload: string): Promise<Invocation> =
 
 const probe = (probes: Probe[], words: RegExp): Probe => probes.find((p) => words.test(p.name))!;
 
+/**
+ * The stack's canary receiver (lambda/alerts/canary-receiver.ts) on a local
+ * port, as its function URL would run it: what the deliverer's canary
+ * delivery is sent to. Loopback is allowed only here, as npm start allows it.
+ */
+const RECEIVER_SECRET = newWebhookSecret();
+let receiver: Server;
+const received: number[] = [];
+beforeAll(async () => {
+  const answer = createCanaryReceiver(RECEIVER_SECRET);
+  receiver = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      void answer({ headers: request.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') }).then(({ statusCode }) => {
+        received.push(statusCode);
+        response.writeHead(statusCode).end();
+      });
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+});
+afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+const receiverEnv = (secret = RECEIVER_SECRET) => ({
+  CANARY_RECEIVER_URL: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/canary`,
+  CANARY_WEBHOOK_SECRET: secret,
+  ALERTS_ALLOW_LOOPBACK: 'true',
+});
+
 describe.each([
   ['contacts API', '../../lambda/api/contacts-entry', contactsProbes()],
   ['ingest API', '../../lambda/api/ingest-entry', ingestProbes()],
@@ -54,7 +92,7 @@ describe.each([
   ['alert deliverer', '../../lambda/alerts/deliverer-entry', delivererProbes()],
 ])('the %s function', (_, module, probes) => {
   test('passes every probe of its hook, in order', async () => {
-    const outcomes = await runProbes(invoker(await loadEntry(module)), probes);
+    const outcomes = await runProbes(invoker(await loadEntry(module, module.endsWith('deliverer-entry') ? receiverEnv() : {})), probes);
     expect(outcomes.map(({ name, passed, problem }) => ({ name, passed, problem }))).toEqual(probes.map(({ name }) => ({ name, passed: true, problem: undefined })));
   });
 });
@@ -100,6 +138,59 @@ describe('a version that cannot reach its tables fails the probe that reaches th
     const [list] = await runProbes(invoker(entry), [probe(controlRoomProbes(HOOK_ROLE), /listed/)]);
     expect(list!.passed).toBe(false);
     expect(list!.status).toBeGreaterThanOrEqual(500);
+  });
+});
+
+describe("the notifier's canary issue change", () => {
+  test('takes the real path: its alert is stored once however often the probe runs, and nothing reaches the platform topic or the delivery queue', async () => {
+    const published: string[] = [];
+    const queued: unknown[] = [];
+    const store = alertStoreOf(testDoc(), tables.alerts);
+    const notifier = createNotifierHandler(
+      { store, queue: { enqueue: async (message) => void queued.push(message) }, topic: { publish: async (subject) => void published.push(subject) }, linkBase: 'https://control.example' },
+      issueChangeOf,
+      new JsonLogger({ service: 'contacts-alert-notifier', level: 'SILENT' }),
+    );
+    const change = probe(notifierProbes(), /canary factory's issue/);
+    const outcomes = await runProbes(async (payload) => ({ payload: JSON.stringify(await notifier(JSON.parse(payload))) }), [change, change]);
+    expect(outcomes.map((o) => o.passed)).toEqual([true, true]);
+    expect([published, queued]).toEqual([[], []]);
+    const issueId = /issue#fac_canary#(iss_\w+)/.exec(JSON.stringify(change.event))![1]!;
+    const again = await store.recordAlert({ factoryId: CANARY_FACTORY_ID, alertId: `new:${issueId}:2026-01-01T00:00:00.000Z`, type: 'issue.created', issueId, occurredAt: '2026-01-01T00:00:00.000Z', at: new Date().toISOString(), expiresAt: Math.floor(Date.now() / 1000) + 3600 });
+    expect(again).toEqual({ created: false, fannedOut: true });
+  });
+});
+
+describe("the deliverer's canary delivery", () => {
+  const delivery = () => probe(delivererProbes(), /canary receiver/);
+
+  test('reaches the receiver, signed with the destination\'s secret, and the receiver verifies it (204)', async () => {
+    const before = received.length;
+    const [outcome] = await runProbes(invoker(await loadEntry('../../lambda/alerts/deliverer-entry', receiverEnv())), [delivery()]);
+    expect(outcome).toMatchObject({ passed: true, status: 200 });
+    expect(received.slice(before)).toEqual([204]);
+  });
+
+  test('fails when the deliverer signs with another secret: the receiver answers 401', async () => {
+    const [outcome] = await runProbes(invoker(await loadEntry('../../lambda/alerts/deliverer-entry', receiverEnv(newWebhookSecret()))), [delivery()]);
+    expect(outcome).toMatchObject({ passed: false, status: 502 });
+    expect(outcome!.problem).toContain('answered 401');
+  });
+
+  test('fails when the stack gave the deliverer no destination', async () => {
+    const [outcome] = await runProbes(invoker(await loadEntry('../../lambda/alerts/deliverer-entry', { CANARY_RECEIVER_URL: '', CANARY_WEBHOOK_SECRET: '' })), [delivery()]);
+    expect(outcome).toMatchObject({ passed: false, status: 500 });
+  });
+
+  test('the receiver refuses a delivery unsigned, signed with another secret, tampered with, or older than 5 minutes', () => {
+    const now = 1_900_000_000;
+    const body = '{"type":"pre-traffic-check"}';
+    const signed = (secret: string, at: number, sentBody = body) => ({ headers: webhookHeaders([secret], 'msg_1', at, body), body: sentBody });
+    expect(verifiedDelivery(signed(RECEIVER_SECRET, now), RECEIVER_SECRET, now)).toBe(true);
+    expect(verifiedDelivery({ headers: {}, body }, RECEIVER_SECRET, now)).toBe(false);
+    expect(verifiedDelivery(signed(newWebhookSecret(), now), RECEIVER_SECRET, now)).toBe(false);
+    expect(verifiedDelivery(signed(RECEIVER_SECRET, now, '{"type":"other"}'), RECEIVER_SECRET, now)).toBe(false);
+    expect(verifiedDelivery(signed(RECEIVER_SECRET, now - 301), RECEIVER_SECRET, now)).toBe(false);
   });
 });
 

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { createHash } from 'node:crypto';
 import { companyId } from '../../lambda/domain/company-id';
-import { contactId, isContactId } from '../../lambda/domain/contact-id';
+import { contactId } from '../../lambda/domain/contact-id';
+import { isContactId } from '../../lambda/domain/contact-id-digest';
 import { normalizeDomain } from '../../lambda/domain/normalize-domain';
 import { normalizeEmail } from '../../lambda/domain/email';
 import { companyDomain, sentEmail, storedEmail, withCase } from '../../tools/fuzz/values';

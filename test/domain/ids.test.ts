@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { companyId } from '../../lambda/domain/company-id';
-import { contactId, isContactId } from '../../lambda/domain/contact-id';
+import { contactId } from '../../lambda/domain/contact-id';
+import { isContactId } from '../../lambda/domain/contact-id-digest';
 import { sha256Hex } from '../../lambda/domain/hash';
 import { stored } from '../support/emails';
 

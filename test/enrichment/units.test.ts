@@ -1,5 +1,3 @@
-import { InvalidCursorError } from '../../lambda/domain/errors';
-import { decodeCursor, encodeCursor } from '../../lambda/enrichment/cursor';
 import { planPass } from '../../lambda/enrichment/plan-pass';
 import { mapWithConcurrency } from '../../lambda/enrichment/run-bulk';
 import { lookup } from '../../lambda/enrichment/run-pass';
@@ -188,18 +186,6 @@ describe('sources', () => {
   test('parseReferenceLine clips long values', () => {
     const result = parseReferenceLine(JSON.stringify({ email: 'a@b.co', name: 'n'.repeat(300), phone: '9'.repeat(100) }));
     expect(result).toMatchObject({ ok: true, record: { name: 'n'.repeat(200), phone: '9'.repeat(64) } });
-  });
-});
-
-describe('cursor', () => {
-  test('round-trips for its factory', () => {
-    expect(decodeCursor(encodeCursor('fac_a', 'ct_0123456789abcdef'), 'fac_a')).toBe('ct_0123456789abcdef');
-  });
-
-  test('refuses another factory and garbage', () => {
-    expect(() => decodeCursor(encodeCursor('fac_a', 'ct_0123456789abcdef'), 'fac_b')).toThrow(InvalidCursorError);
-    expect(() => decodeCursor('%%%', 'fac_a')).toThrow(InvalidCursorError);
-    expect(() => decodeCursor(Buffer.from('{"f":"fac_a","c":"company#x"}').toString('base64url'), 'fac_a')).toThrow(InvalidCursorError);
   });
 });
 

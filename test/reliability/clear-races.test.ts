@@ -9,9 +9,9 @@ import { DynamoEnrichmentStore } from '../../lambda/store/contacts/dynamo-enrich
 import type { PassWrite } from '../../lambda/enrichment/ports';
 import { mapWithConcurrency } from '../../lambda/enrichment/run-bulk';
 import { runPass } from '../../lambda/enrichment/run-pass';
-import { configuredSources } from '../../lambda/enrichment/sources';
+import { configuredSources } from '../../lambda/enrichment/sources/sources-wiring';
 import { enrichmentContext, referencePerson, uniqueEmail } from '../support/enrichment';
-import { newFactoryId, tables, testDoc } from '../support/local-api';
+import { newFactoryId, tables, testDoc, UNHURRIED } from '../support/local-api';
 import { SIZES } from './sizes';
 
 /**
@@ -22,8 +22,8 @@ import { SIZES } from './sizes';
  * through enrichment. Sampled in `npm test`; full size with `npm run stress`.
  */
 const BY = 'arn:aws:sts::123456789012:assumed-role/ControlRoom/race';
-// 5 s per attempt: DynamoDB Local on a loaded machine queues, and these invariants are not about timeouts.
-const doc = testDoc({ requestTimeoutMs: 5000, connectionTimeoutMs: 3000 });
+// No timeout per attempt: DynamoDB Local on a loaded machine queues, and these invariants are not about timeouts.
+const doc = testDoc(UNHURRIED);
 const contacts = dynamoDependencies(doc, tables).contacts;
 const control = new DynamoControlStore(doc, tables.contacts);
 /** Enrichment on the same client: one pool of connections for every racing call. */

@@ -65,6 +65,6 @@ describe('the control-room web app (local/control-room)', () => {
   });
 
   test('no page decodes a cursor: a bulk run\'s progress comes with its answer', () => {
-    expect(linesMatching(app, /decodeCursor|enrichment\/cursor/)).toEqual([]);
+    expect(linesMatching(app, /decodeCursor|contactCursor|domain\/cursor/)).toEqual([]);
   });
 });

@@ -55,6 +55,13 @@ const tags = field(
 
 const fingerprint = field(fc.array(fc.oneof({ weight: 6, arbitrary: text(10) }, { weight: 1, arbitrary: longText(200) }, { weight: 1, arbitrary: wrongType }), { maxLength: 12 }));
 
+const debugIds = field(
+  fc.oneof(
+    fc.dictionary(tagKey, fc.oneof({ weight: 5, arbitrary: uuid }, { weight: 1, arbitrary: wrongType }), { maxKeys: 4 }),
+    fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), fc.uuid(), { minKeys: 19, maxKeys: 22 }),
+  ),
+);
+
 const reporter = textObject({ email: field(text(20)), name: field(text(20)) });
 
 /** A field absent, null, or valid. */
@@ -74,6 +81,7 @@ const validEvent = fc.record(
     tags: validField(fc.dictionary(cleanText(0, 8), cleanText(0, 12), { maxKeys: 5 })),
     reporter: validReporter,
     fingerprint: validField(fc.array(cleanText(0, 10), { minLength: 1, maxLength: 10 })),
+    debugIds: validField(fc.dictionary(cleanText(0, 30), fc.uuid(), { maxKeys: 3 })),
   },
   { requiredKeys: ['eventId'] },
 );
@@ -92,6 +100,7 @@ const event = fc.oneof(
       tags,
       reporter,
       fingerprint,
+      debugIds,
       unknownField: fc.string(),
     },
     { requiredKeys: [] },

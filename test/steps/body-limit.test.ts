@@ -2,7 +2,7 @@ import { newRequestState } from '../../lambda/api/request-state';
 import { bodyBytes, bodyLimit } from '../../lambda/api/steps/body-limit';
 import { proxyEvent, thrown } from '../support/events';
 
-const check = (body: string) => bodyLimit(10)(proxyEvent({ body }), newRequestState());
+const check = (body: string) => bodyLimit(10)(proxyEvent({ body }), newRequestState({}));
 
 describe('bodyLimit', () => {
   test('passes a body of exactly the limit', () => {

@@ -183,3 +183,34 @@ test('the ingest key calls: DynamoDB and memory agree on active, unknown and rev
   expect(dynamo.knownKey(hashSecret(publishable.key))).toEqual({ factoryId, keyId: publishable.keyId, origins: ['https://a.com'], rateLimit: 2 });
   expect(dynamo.knownKey(hashSecret(revoked.key))).toBeUndefined();
 });
+
+test("an issue's events received at one instant: DynamoDB and memory list them in one order (newest first, then by eventId, descending)", async () => {
+  const dynamo = new DynamoReportStore(doc, tables.reports);
+  const dynamoIssues = new DynamoIssueStore(doc, tables.reports);
+  const memory = new MemoryReportStore();
+  const factoryId = newFactoryId('ties');
+  const at = '2031-01-01T12:00:00.000Z';
+  // Stored in ascending id order, so an order that keeps insertion for ties differs from the index's.
+  const events = ['1', '2', '3'].map((digit, index) =>
+    withGrouping({
+      factoryId,
+      keyId: 'key_x',
+      origin: 'https://a.com',
+      receivedAt: at,
+      expiresAt: 1_950_000_000,
+      writeToken: `w${index}`,
+      eventId: `0000000${digit}-0000-4000-8000-000000000000`,
+      type: 'error',
+      message: 'boom',
+      fingerprint: ['one instant'],
+    }),
+  );
+  await dynamo.putEvents(events);
+  await memory.putEvents(events);
+  await tallied();
+  const issueId = events[0]!.issueId as string;
+  const ids = (list: { eventId: string }[]) => list.map((event) => event.eventId);
+  const fromDynamo = ids(await dynamoIssues.issueEvents(factoryId, issueId, 10, T0));
+  expect(fromDynamo).toEqual(events.map((event) => event.eventId).reverse());
+  expect(ids(await memory.issueEvents(factoryId, issueId, 10, T0))).toEqual(fromDynamo);
+});

@@ -2,7 +2,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
 import { DynamoEnrichmentStore } from '../../lambda/store/contacts/dynamo-enrichment-store';
 import type { EnrichmentContext } from '../../lambda/enrichment/run-pass';
-import { configuredSources } from '../../lambda/enrichment/sources';
+import { configuredSources } from '../../lambda/enrichment/sources/sources-wiring';
 import type { FoundFields } from '../../lambda/enrichment/sources/source';
 import { tables, testDoc } from './local-api';
 

@@ -37,8 +37,12 @@ export const lambdaContext = (): Context => ({
   succeed: () => undefined,
 });
 
-/** A Lambda context as the pipeline hands it to its middlewares: with a state made for this request. */
-export const context = (): ApiContext => ({ ...lambdaContext(), state: newRequestState() });
+/** A Lambda context as the pipeline hands it to its middlewares: with a state made for this request, and the API's slot when given. */
+export function context(): ApiContext;
+export function context<Slot extends object>(slot: Slot): ApiContext<Slot>;
+export function context(slot: object = {}): ApiContext {
+  return { ...lambdaContext(), state: newRequestState(slot) };
+}
 
 /** The `{error}` message of an HttpError built by apiError(). */
 export const errorMessage = (error: unknown): string => JSON.parse((error as Error).message).error;

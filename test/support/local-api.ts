@@ -12,7 +12,7 @@ import { KeyAdmin, type CreateKeyOptions } from '../../lambda/store/keys/key-adm
 import { tableNamesFromEnv } from '../../lambda/store/schema';
 import { startBundledServer } from '../../local/bundle/bundled-server';
 import { hostHandler, sourceHandlers } from '../../local/host';
-import { createHttpAdapter, listen } from '../../local/http-adapter';
+import { createHttpAdapter, listen, type AdapterOptions } from '../../local/http-adapter';
 import { send, type HttpResponse, type RequestOptions } from './http';
 
 export const tables = tableNamesFromEnv();
@@ -24,10 +24,28 @@ export function endpoint(): string {
   return value;
 }
 
-/** A document client on the run's DynamoDB Local. */
+/**
+ * A document client on the run's DynamoDB Local, for a test's own reads and
+ * writes (seeding, checking what was stored): with no timeout, so a loaded
+ * machine slows a test down instead of failing it (UNHURRIED, below).
+ */
 export function testDoc(config: Partial<DynamoConfig> = {}) {
-  return createDocumentClient({ ...DEFAULT_DYNAMO_CONFIG, requestTimeoutMs: 5000, endpoint: endpoint(), ...config });
+  return createDocumentClient({ ...DEFAULT_DYNAMO_CONFIG, ...UNHURRIED, endpoint: endpoint(), ...config });
 }
+
+/**
+ * No timeout on a DynamoDB attempt, for tests about races and counts, not
+ * speed: on a loaded 2-core machine DynamoDB Local queues, and a timeout
+ * would turn a slow answer into a 503 whose write may have landed. With it a
+ * loaded machine makes such a test slower, never different.
+ */
+export const UNHURRIED: Pick<DynamoConfig, 'connectionTimeoutMs' | 'requestTimeoutMs'> = { connectionTimeoutMs: 0, requestTimeoutMs: 0 };
+/**
+ * The local adapter's options for those tests: no Lambda timeout, and no
+ * limit on the time a request takes to arrive (a saturated machine delays
+ * even the test's own client: a 408 there says nothing about the service).
+ */
+export const UNHURRIED_ADAPTER: AdapterOptions = { timeoutMs: 600_000, headersTimeoutMs: 600_000, requestTimeoutMs: 600_000 };
 
 /** A factory id no other test uses. */
 export function newFactoryId(label = 't'): string {
@@ -68,13 +86,17 @@ export async function startLocalApi(deps?: ContactsDependencies): Promise<LocalA
   return serve(deps ? createContactsHandler(deps) : hostHandler(await sourceHandlers()));
 }
 
-/** Both APIs in this process, the ingest API on the dependencies given (a clock, wider limits, faults). */
-export async function startLocalHost(ingest: IngestDependencies, contacts: ContactsDependencies = realDependencies()): Promise<LocalApi> {
-  return serve(hostHandler({ contacts: createContactsHandler(contacts), ingest: createIngestHandler(ingest) }));
+/**
+ * Both APIs in this process, the ingest API on the dependencies given (a
+ * clock, wider limits, faults); `adapter` the local adapter's options (a
+ * longer Lambda timeout).
+ */
+export async function startLocalHost(ingest: IngestDependencies, contacts: ContactsDependencies = realDependencies(), adapter: AdapterOptions = {}): Promise<LocalApi> {
+  return serve(hostHandler({ contacts: createContactsHandler(contacts), ingest: createIngestHandler(ingest) }), adapter);
 }
 
-async function serve(handler: ApiHandler): Promise<LocalApi> {
-  const server: Server = createHttpAdapter(handler);
+async function serve(handler: ApiHandler, adapter: AdapterOptions = {}): Promise<LocalApi> {
+  const server: Server = createHttpAdapter(handler, adapter);
   const port = await listen(server, 0, '127.0.0.1');
   const baseUrl = `http://127.0.0.1:${port}`;
   return {

@@ -7,7 +7,7 @@
 import { CreateTableCommand, DynamoDBClient, type AttributeValue, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { randomBytes } from 'node:crypto';
 import { startSemanticsProxy, type SemanticsProxy, type SemanticsProxyOptions } from '../../tools/semantics/proxy';
-import type { ForwardedRequest } from '../../tools/semantics/write-path';
+import type { ForwardedRequest } from '../../tools/semantics/context';
 import { endpoint } from './local-api';
 
 /** The run's DynamoDB Local itself, even when the whole run goes through a proxy (SEMANTICS=on, global-setup.ts). */

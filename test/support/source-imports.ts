@@ -66,3 +66,31 @@ export function importCycles(graph: ReadonlyMap<string, readonly string[]>): str
   for (const module of graph.keys()) if (!index.has(module)) visit(module);
   return cycles.sort((a, b) => (a[0] as string).localeCompare(b[0] as string));
 }
+
+/**
+ * The graph between folders that a file graph makes: an edge from one
+ * folder to another wherever a file of the first imports a file of the
+ * second, each edge with the imports that make it. `folderOf` names a
+ * file's folder; files `leftOut` (say, the wiring that composes a
+ * function from its folders) make no edges.
+ */
+export function folderGraph(
+  graph: ReadonlyMap<string, readonly string[]>,
+  folderOf: (file: string) => string,
+  leftOut: (file: string) => boolean = () => false,
+): { graph: Map<string, string[]>; imports: Map<string, string[]> } {
+  const edges = new Map<string, Set<string>>();
+  const imports = new Map<string, string[]>();
+  for (const [file, imported] of graph) {
+    if (leftOut(file)) continue;
+    const from = folderOf(file);
+    if (!edges.has(from)) edges.set(from, new Set());
+    for (const target of imported) {
+      const to = folderOf(target);
+      if (to === from) continue;
+      edges.get(from)?.add(to);
+      imports.set(`${from} → ${to}`, [...(imports.get(`${from} → ${to}`) ?? []), `${file} → ${target}`]);
+    }
+  }
+  return { graph: new Map([...edges].map(([folder, targets]) => [folder, [...targets].sort()])), imports };
+}

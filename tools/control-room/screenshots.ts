@@ -11,6 +11,7 @@
 import '../bench/env';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { join, relative } from 'node:path';
 import { chromium } from 'playwright-core';
 import { parseCommandLine, runCommand, UsageError } from '../../local/cli';
@@ -70,6 +71,7 @@ runCommand(USAGE, async (argv) => {
   const room = createControlRoomServer({ client, session });
   await listenLocal(room, port);
   const base = `http://127.0.0.1:${port}`;
+  let receiver: Server | undefined;
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
   try {
     const demo = await seedDemo({ apiUrl: `http://127.0.0.1:${apiPort}`, doc: store.doc, tables: store.tables, factoryId: FACTORY, history: true });
@@ -80,7 +82,11 @@ runCommand(USAGE, async (argv) => {
     await client.call({ operation: 'contacts.clear', factoryId: FACTORY, contactId: ada, fields: ['title'], reason: 'ticket 4711: the customer says the title is wrong' });
     await reportsFrom(String(demo.contacts.find((contact) => contact.id === ada)?.email), `http://127.0.0.1:${apiPort}`, client);
     const trendIssue = await seedTrendDemo(store.doc, store.tables.reports, FACTORY);
-    await client.call({ operation: 'alerts.add', factoryId: FACTORY, url: 'http://127.0.0.1:8787/contacts-alerts', description: 'on-call channel' });
+    // A receiver that takes every delivery, so the alerts page shows a test delivery in its log.
+    receiver = createServer((req, res) => req.resume().on('end', () => res.end()));
+    const receiverPort = await listen(receiver, 0, '127.0.0.1');
+    const hook = await client.call({ operation: 'alerts.add', factoryId: FACTORY, url: `http://127.0.0.1:${receiverPort}/contacts-alerts`, description: 'on-call channel' });
+    await client.call({ operation: 'alerts.test', factoryId: FACTORY, destinationId: String(hook.destinationId) });
     await client.call({ operation: 'alerts.configure', factoryId: FACTORY, spikeMultiple: 5, spikeFloor: 20 });
 
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: 'Europe/Berlin', locale: 'en-GB' });
@@ -123,6 +129,7 @@ runCommand(USAGE, async (argv) => {
     say(`wrote ${relative(process.cwd(), phone)}`);
   } finally {
     await browser.close();
+    receiver?.close();
     room.closeAllConnections();
     room.close();
     api.closeAllConnections();

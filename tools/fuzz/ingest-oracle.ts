@@ -8,7 +8,7 @@ import { isUtf8 } from 'node:buffer';
  * issues' and the key's limits 429 → 202/201/200.
  */
 import { headerValues, type FuzzRequest } from './request';
-import type { Expectation } from './oracle';
+import type { Expectation } from './expectation';
 import type { FuzzWorld } from './world';
 
 /** The ingest body limit: 64 KiB. */

@@ -6,6 +6,7 @@ import { isUtf8 } from 'node:buffer';
  * here, in the order of docs/contacts-api.md#precedence.
  */
 import { createHash } from 'node:crypto';
+import type { Expectation } from './expectation';
 import { ingestExpectation, ingestHeaderProblems, ingestSuccessProblems } from './ingest-oracle';
 import { headerValues, type FuzzRequest } from './request';
 import type { FuzzWorld } from './world';
@@ -18,14 +19,6 @@ const ITEM = /^\/api\/v1\/contacts\/([^/]+)\/?$/;
 const ALLOW = { collection: 'GET, POST', item: 'GET' } as const;
 const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,3})?Z$/;
 const KEY_TOKEN = /df[sp]k_[A-Za-z0-9_-]{16,}/g;
-
-/** The statuses docs/contacts-api.md allows for a request, and the rule that decided. */
-export interface Expectation {
-  statuses: number[];
-  reason: string;
-  /** What a 200 must hold. */
-  reads?: { id: string } | { email: string };
-}
 
 /** The contact id of docs/contacts-api.md#the-contact: `ct_` + first 16 hex of sha256("<factoryId>:<stored email>"), the stored form as returned. */
 export function contactIdOf(factoryId: string, storedEmail: string): string {

@@ -25,7 +25,8 @@ import { jsonAnswer } from './service-errors';
 import { Stats, type StatsFilter, type StatsSnapshot } from './stats';
 import { SchemaCache, schemaFromDescription } from './table-schemas';
 import { endToEnd, Target } from './target';
-import { handleItemRequest, type Answer, type BeforeForward, type Semantics } from './write-path';
+import type { Answer, BeforeForward, Semantics } from './context';
+import { handleItemRequest } from './write-path';
 import { isObject, type Json } from './wire';
 
 export interface SemanticsProxyOptions extends Partial<SemanticsConfig> {

@@ -26,8 +26,6 @@ import { actionsOf, batchBody } from './requests';
 import { jsonAnswer, throughputExceeded, transactionCanceled, transactionConflict, type CancellationCode, type ThrottlingReason } from './service-errors';
 import { isObject, type Json } from './wire';
 
-export type { Answer, BeforeForward, ForwardedRequest, ProxiedRequest, Semantics } from './context';
-
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 const errorType = (body: Buffer | string): string => {

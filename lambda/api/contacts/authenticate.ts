@@ -4,6 +4,7 @@ import type { AuthDecision, KeyAuthorizer } from '../../domain/ports';
 import { apiError } from '../responses';
 import type { Caller } from '../request-state';
 import type { ApiContext, ApiEvent } from '../types';
+import type { ContactsSlot } from './contacts-slot';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="contacts"' };
 
@@ -41,12 +42,12 @@ function admit(decision: AuthDecision): Caller {
  * 401 for a missing, unknown, revoked or wrong-type key, 429 with
  * `Retry-After` over the limit. On success the tenant, taken from the key
  * only, is the request state's `caller`; allowed or throttled, where the key
- * stands is its `rate` (the rate-limit headers).
+ * stands is its slot's `rate` (the rate-limit headers).
  *
  * A GET with a key this container has seen allowed does not wait for the
  * check: see speculative-read.ts. Writes always wait.
  */
-export function authenticate(keys: KeyAuthorizer, now: () => number = Date.now): MiddlewareObj<ApiEvent, unknown, Error, ApiContext> {
+export function authenticate(keys: KeyAuthorizer, now: () => number = Date.now): MiddlewareObj<ApiEvent, unknown, Error, ApiContext<ContactsSlot>> {
   return {
     name: 'authenticate',
     before: async ({ event, context: { state } }) => {
@@ -60,7 +61,7 @@ export function authenticate(keys: KeyAuthorizer, now: () => number = Date.now):
       const known = event.httpMethod === 'GET' ? keys.knownCaller(keyHash) : undefined;
       const confirmation = keys.authorize(keyHash, now(), state.calls).then((decision) => {
         // Set before admit() throws a 429: its answer carries the headers too.
-        if (decision.outcome === 'allowed' || decision.outcome === 'throttled') state.rate = decision.rate;
+        if (decision.outcome === 'allowed' || decision.outcome === 'throttled') state.slot.rate = decision.rate;
         return admit(decision);
       });
       if (!known) {
@@ -68,7 +69,7 @@ export function authenticate(keys: KeyAuthorizer, now: () => number = Date.now):
         return;
       }
       state.caller = known;
-      state.confirmation = confirmation;
+      state.slot.confirmation = confirmation;
       // Awaited by answerWhenConfirmed; this only keeps Node from reporting a
       // rejection as unhandled while the read is still running.
       confirmation.catch(() => undefined);

@@ -1,6 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { RateStatus } from '../../domain/ports';
 import type { ApiContext, ApiResult } from '../types';
+import type { ContactsSlot } from './contacts-slot';
 
 /** The policy's name in both fields: one quota per API key. */
 const POLICY = '"per-key"';
@@ -22,17 +23,18 @@ export function rateLimitFields(rate: RateStatus): Record<string, string> {
 
 /**
  * Adds the rate-limit fields to every answer of a request whose key check
- * decided (the request state's `rate`, set by authenticate): successes, 4xx after the
+ * decided (its slot's `rate`, set by authenticate): successes, 4xx after the
  * check, 429, and a 503 of the operation. Answers refused before the check
  * (an Origin header, a missing or malformed key) and those whose check
  * itself failed (unknown or revoked key, storage) carry none. A speculative
  * read's answer waits for the check (speculative-read.ts), so its fields
  * are the check's too.
  */
-export function rateLimitHeaders(): MiddlewareObj<unknown, ApiResult, Error, ApiContext> {
-  const apply = ({ response, context: { state } }: { response: ApiResult | null; context: ApiContext }) => {
-    if (!response || !state.rate) return;
-    Object.assign((response.headers ??= {}), rateLimitFields(state.rate));
+export function rateLimitHeaders(): MiddlewareObj<unknown, ApiResult, Error, ApiContext<ContactsSlot>> {
+  const apply = ({ response, context: { state } }: { response: ApiResult | null; context: ApiContext<ContactsSlot> }) => {
+    const { rate } = state.slot;
+    if (!response || !rate) return;
+    Object.assign((response.headers ??= {}), rateLimitFields(rate));
   };
   return { name: 'rateLimitHeaders', after: apply, onError: apply };
 }

@@ -7,6 +7,7 @@ import { validBody } from '../steps/validate-body';
 import { createHandler, NO_BODY, route, type ApiHandler, type ApiSpec } from '../pipeline';
 import { API_PREFIXES } from '../prefixes';
 import { authenticate } from './authenticate';
+import { newContactsSlot, type ContactsSlot } from './contacts-slot';
 import { findContactOperation, getContactOperation } from './get-contact';
 import { noCorsHeaders } from './no-cors-headers';
 import { rateLimitHeaders } from './rate-limit-headers';
@@ -37,11 +38,12 @@ export interface ContactsDependencies {
  * 8. 404: no contact with that id or email in the caller's factory (GET)
  * 9. 503: storage unavailable (every step that calls DynamoDB)
  */
-export const CONTACTS_API: ApiSpec<ContactsDependencies> = {
+export const CONTACTS_API: ApiSpec<ContactsDependencies, ContactsSlot> = {
   name: 'contacts',
   service: SERVICE_NAME,
   prefix: API_PREFIXES.contacts,
   home: 'The contacts API lives under /api/v1/contacts.',
+  slot: newContactsSlot,
   guards: (deps) => [refuseOrigin(), authenticate(deps.keys, deps.now)],
   answers: () => [noCorsHeaders(), rateLimitHeaders()],
   countsOf: upsertCounts,

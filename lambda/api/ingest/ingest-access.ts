@@ -2,7 +2,7 @@ import { hashSecret } from '../../domain/api-key';
 import { clip } from '../../domain/clip';
 import { addressHash, clientNetwork } from '../../ingest/address';
 import { readIngestCredential, type IngestCredential } from '../../ingest/credentials';
-import { cleanText } from '../../ingest/free-text';
+import { cleanText } from '../../domain/free-text';
 import { EVENT_TEXT } from '../../ingest/limits';
 import { normalizeRequestOrigin, originAllowed } from '../../domain/origins';
 import type { AddressDecision, AddressLimiter, AddressLimitName, IngestKeyAuthorizer, PublishableKey, VisitorSalts } from '../../ingest/ports';
@@ -11,6 +11,7 @@ import { METRIC } from '../../observability/names';
 import type { Check } from '../pipeline';
 import { note, type RequestState } from '../request-state';
 import { apiError } from '../responses';
+import type { IngestSlot } from './ingest-slot';
 
 export const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="ingest"' };
 
@@ -92,10 +93,10 @@ const refusedOrigin = (state: RequestState, origin: string | undefined) => {
  * error must not spend the key's budget for every other error.
  *
  * Sets the request state's `caller` (tenant and key id, from the key
- * only), `sender` (the key, for its limit) and `client` (the origin and user
+ * only), and in its slot `sender` (the key, for its limit) and `client` (the origin and user
  * agent the reports record).
  */
-export function ingestAccess(deps: IngestAccessDependencies, limits: readonly AddressLimitName[]): Check {
+export function ingestAccess(deps: IngestAccessDependencies, limits: readonly AddressLimitName[]): Check<IngestSlot> {
   const now = deps.now ?? Date.now;
   return async (event, state) => {
     const credential = readIngestCredential(
@@ -129,7 +130,7 @@ export function ingestAccess(deps: IngestAccessDependencies, limits: readonly Ad
 
     const { key } = decision;
     state.caller = { factoryId: key.factoryId, keyId: key.keyId };
-    state.sender = { key, keyHash };
+    state.slot.sender = { key, keyHash };
     note(state, { clientNetwork: clientNetwork(sourceIp) });
     if (origin === undefined || !originAllowed(key.origins, origin)) throw refusedOrigin(state, sent);
     if (counted.status === 'rejected') throw counted.reason;
@@ -143,7 +144,7 @@ export function ingestAccess(deps: IngestAccessDependencies, limits: readonly Ad
     const agent = event.headers?.['user-agent'];
     const cleaned = agent === undefined ? undefined : cleanText(agent, { field: 'User-Agent', lines: 'single-line', max: EVENT_TEXT.userAgent });
     const userAgent = cleaned?.ok && cleaned.text !== '' ? cleaned.text : undefined;
-    state.client = { origin, userAgent, visitor: await visitorOf(deps, state, key.factoryId, sourceIp, userAgent, at) };
+    state.slot.client = { origin, userAgent, visitor: await visitorOf(deps, state, key.factoryId, sourceIp, userAgent, at) };
     note(state, { origin });
   };
 }

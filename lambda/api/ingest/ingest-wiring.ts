@@ -9,6 +9,10 @@ import { DynamoPersonSecret } from '../../store/keys/dynamo-person-secret';
 import { PersonKeys } from '../../domain/person-key';
 import { DynamoVisitorSalts } from '../../store/keys/dynamo-visitor-salts';
 import { tableNamesFromEnv, type TableNames } from '../../store/schema';
+import { IngestFrameResolver } from '../../sourcemaps/ingest-frames';
+import { cacheBytesFromEnv, MapCache } from '../../sourcemaps/map-cache';
+import { SourceMapLoader } from '../../sourcemaps/map-loader';
+import type { SourceMapStore } from '../../sourcemaps/ports';
 import type { IngestDependencies } from './routes';
 
 export interface IngestWiring {
@@ -17,6 +21,15 @@ export interface IngestWiring {
   addressLimits?: AddressLimits;
   /** How long a container answers for a key, and hands out a lease of a key's or an issue's requests (tests set 0: every request writes). */
   leaseMs?: number;
+  /** Where the factories' source maps are (docs/source-maps.md); without, frames are grouped as sent. */
+  sourceMaps?: SourceMapStore;
+  /** Bytes of parsed maps a container keeps (map-cache.ts). */
+  sourceMapCacheBytes?: number;
+}
+
+/** The resolve step's resolver on a map store: one per container, so its parsed maps are kept between requests. */
+export function frameResolverOf(store: SourceMapStore, cacheBytes?: number): IngestFrameResolver {
+  return new IngestFrameResolver(new SourceMapLoader(store, new MapCache(cacheBytes)));
 }
 
 /**
@@ -38,6 +51,7 @@ export function ingestDynamoDependencies(
     reports: new DynamoReportStore(doc, tables.reports, new PersonKeys(new DynamoPersonSecret(doc, tables.keys))),
     visitorSalts: new DynamoVisitorSalts(doc, tables.keys),
     retentionDays: wiring.retentionDays ?? DEFAULT_REPORT_RETENTION_DAYS,
+    ...(wiring.sourceMaps ? { frames: frameResolverOf(wiring.sourceMaps, wiring.sourceMapCacheBytes) } : {}),
   };
 }
 
@@ -51,5 +65,16 @@ export function retentionDaysFromEnv(env: NodeJS.ProcessEnv = process.env): numb
 export function ingestContainerDependencies(env: NodeJS.ProcessEnv = process.env): IngestDependencies {
   return ingestDynamoDependencies(createDocumentClient(dynamoConfigFromEnv(env)), tableNamesFromEnv(env), {
     retentionDays: retentionDaysFromEnv(env),
+    ...sourceMapsFromEnv(env),
   });
+}
+
+/**
+ * The maps' store from SOURCE_MAPS_BUCKET: the S3 adapter (lambda/store/source-maps, from the maps-store branch)
+ * plugs in here. Until it is merged, and whenever the variable is unset, there is no store: frames are grouped as
+ * sent, exactly as before source maps.
+ */
+export function sourceMapsFromEnv(env: NodeJS.ProcessEnv): Pick<IngestWiring, 'sourceMaps' | 'sourceMapCacheBytes'> {
+  if (!env.SOURCE_MAPS_BUCKET) return {};
+  return { sourceMapCacheBytes: cacheBytesFromEnv(env) };
 }

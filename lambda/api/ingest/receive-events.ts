@@ -7,11 +7,12 @@ import type { Operation } from '../pipeline';
 import { note, type RequestState } from '../request-state';
 import { CHALLENGE, REVOKED_INGEST_KEY } from './ingest-access';
 import { receiptOf } from './ingest-receipt';
+import type { IngestSlot } from './ingest-slot';
 
 /** The key checked by ingestAccess; routes only run after it. */
-export function senderOf(state: RequestState): NonNullable<RequestState['sender']> {
-  if (!state.sender) throw new Error('ingest route reached without a checked key');
-  return state.sender;
+export function senderOf(state: RequestState<IngestSlot>): NonNullable<IngestSlot['sender']> {
+  if (!state.slot.sender) throw new Error('ingest route reached without a checked key');
+  return state.slot.sender;
 }
 
 /** A refusal by the key's or an issue's limit: 429 with Retry-After, what was stored before it in the log line. */
@@ -26,7 +27,7 @@ export function limited(state: RequestState, error: LimitedError) {
  * the JSON: 202 `{accepted, duplicates, rejected}`, 422 when no event is
  * valid, 429 when a limit refused (some events may be stored: a retry is safe).
  */
-export function receiveEventsOperation(deps: ReceiveDependencies & { retentionDays: number; now?: () => number }): Operation<unknown> {
+export function receiveEventsOperation(deps: ReceiveDependencies & { retentionDays: number; now?: () => number }): Operation<unknown, IngestSlot> {
   const now = deps.now ?? Date.now;
   return async ({ body, state }) => {
     try {

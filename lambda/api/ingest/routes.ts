@@ -1,7 +1,7 @@
 import { INGEST_SERVICE_NAME } from '../../observability/names';
 import { INGEST_BODY_LIMIT_BYTES } from '../../ingest/limits';
 import { readFeatureRequest } from '../../ingest/payloads';
-import type { AddressLimiter, AddressLimitName, IngestKeyAuthorizer, IssueLimiter, ReportStore, VisitorSalts } from '../../ingest/ports';
+import type { AddressLimitName, AddressLimiter, FrameResolver, IngestKeyAuthorizer, IssueLimiter, ReportStore, VisitorSalts } from '../../ingest/ports';
 import { bodyLimit } from '../steps/body-limit';
 import { jsonBody } from '../steps/json-body';
 import { readBody } from '../steps/read-body';
@@ -13,6 +13,7 @@ import { API_PREFIXES } from '../prefixes';
 import { requireContentType } from './content-type';
 import { corsHeaders } from './cors-headers';
 import { ingestAccess } from './ingest-access';
+import { newIngestSlot, type IngestSlot } from './ingest-slot';
 import { preflightOperation } from './preflight';
 
 /** What the ingest API needs: the key calls, the per-address and per-issue limiters, the reports, retention, and a clock the tests can move. */
@@ -26,13 +27,15 @@ export interface IngestDependencies {
   /** Days a report is kept before DynamoDB's TTL removes it. */
   retentionDays: number;
   now?: () => number;
+  /** Resolves events' frames through source maps (docs/source-maps.md); without, frames stay as sent. */
+  frames?: FrameResolver;
 }
 
 /** The media types an ingest body may be sent as: JSON, or text (what navigator.sendBeacon sends for a string). */
 const INGEST_CONTENT_TYPES = ['application/json', 'text/plain'];
 
 /** Every POST's checks before its JSON, in the precedence below. */
-const ingestChecks = (deps: IngestDependencies, limits: readonly AddressLimitName[]): Check[] => [
+const ingestChecks = (deps: IngestDependencies, limits: readonly AddressLimitName[]): Check<IngestSlot>[] => [
   requireContentType(INGEST_CONTENT_TYPES),
   bodyLimit(INGEST_BODY_LIMIT_BYTES),
   ingestAccess(deps, limits),
@@ -59,11 +62,12 @@ const ingestChecks = (deps: IngestDependencies, limits: readonly AddressLimitNam
  * 12. 503: storage unavailable; 429 when it refuses for load (a partition's ceiling)
  * 13. 429: events held back by an issue's limit, after the others were stored
  */
-export const INGEST_API: ApiSpec<IngestDependencies> = {
+export const INGEST_API: ApiSpec<IngestDependencies, IngestSlot> = {
   name: 'ingest',
   service: INGEST_SERVICE_NAME,
   prefix: API_PREFIXES.ingest,
   home: 'The ingest API takes POST /ingest/v1/events and POST /ingest/v1/feature-requests.',
+  slot: newIngestSlot,
   guards: () => [],
   answers: () => [corsHeaders()],
   countsOf: notedCounts,

@@ -8,6 +8,7 @@ import { CHALLENGE, REVOKED_INGEST_KEY } from './ingest-access';
 import type { Operation } from '../pipeline';
 import { note } from '../request-state';
 import { receiptOf } from './ingest-receipt';
+import type { IngestSlot } from './ingest-slot';
 import { scrubbedLogField, scrubbedMetrics } from './scrubbed-metrics';
 import { limited, senderOf } from './receive-events';
 
@@ -22,7 +23,7 @@ export function submitFeatureRequestOperation(deps: {
   keys: Pick<IngestKeyAuthorizer, 'admitRequest'>;
   retentionDays: number;
   now?: () => number;
-}): Operation<FeatureRequestInput> {
+}): Operation<FeatureRequestInput, IngestSlot> {
   const now = deps.now ?? Date.now;
   return async ({ body, state }) => {
     const at = now();

@@ -8,9 +8,10 @@ import {
   type DeliveryRef,
   type Destination,
   type Disabled,
-  type StoredSettings,
+  type LogPositions,
 } from '../../alerts/ports';
-import { settingsOf, type AlertSettings } from '../../alerts/settings';
+import { readLog } from '../../alerts/delivery-log';
+import { storedSettingsOf, type AlertSettings, type StoredSettings } from '../../alerts/settings';
 import { isConditionalCheckFailed, itemOfFailure, storageCall } from '../errors';
 import { Expression, Operand, QueryExpression, type Condition } from '../expression';
 
@@ -50,7 +51,7 @@ export class DynamoAlertStore implements AlertStore {
     const found = await storageCall('GetItem (alert settings)', () =>
       this.doc.send(new GetCommand({ TableName: this.tableName, Key: { pk: factoryPk(factoryId), sk: SETTINGS_SK } })),
     );
-    return this.settingsView(found.Item);
+    return storedSettingsOf(found.Item);
   }
 
   async saveSettings(factoryId: string, change: Partial<AlertSettings>, at: string, by: string): Promise<StoredSettings> {
@@ -60,15 +61,7 @@ export class DynamoAlertStore implements AlertStore {
     const result = await storageCall('UpdateItem (alert settings)', () =>
       this.doc.send(new UpdateCommand({ TableName: this.tableName, Key: { pk: factoryPk(factoryId), sk: SETTINGS_SK }, ...update.forUpdate(), ReturnValues: 'ALL_NEW' })),
     );
-    return this.settingsView(result.Attributes);
-  }
-
-  private settingsView(item: Record<string, unknown> | undefined): StoredSettings {
-    return {
-      ...settingsOf(item),
-      ...(typeof item?.updatedAt === 'string' ? { updatedAt: item.updatedAt } : {}),
-      ...(typeof item?.updatedBy === 'string' ? { updatedBy: item.updatedBy } : {}),
-    };
+    return storedSettingsOf(result.Attributes);
   }
 
   async addDestination(destination: Destination): Promise<'added' | 'full'> {
@@ -306,5 +299,10 @@ export class DynamoAlertStore implements AlertStore {
     );
     const items = (page.Items ?? []).map(toDelivery);
     return { deliveries: items.slice(0, query.limit), more: items.length > query.limit };
+  }
+
+  /** One Query per destination still going, at once, merged newest first. */
+  deliveryLog(factoryId: string, destinationIds: readonly string[], query: { limit: number; after?: LogPositions }): Promise<{ deliveries: Delivery[]; next?: LogPositions }> {
+    return readLog(destinationIds, query, (destinationId, before) => this.deliveries(factoryId, destinationId, { limit: query.limit, ...(before === undefined ? {} : { before }) }));
   }
 }

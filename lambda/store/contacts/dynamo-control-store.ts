@@ -1,13 +1,13 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ClearOutcome, ClearWrite, Company, ContactFilter, ContactQuery, ControlStore, Page, PassMarker } from '../../control/ports';
-import { decodeCursor, encodeCursor } from '../../enrichment/cursor';
+import { companyCursor, contactCursor } from '../../domain/cursor';
 import type { StoredContact } from '../../enrichment/ports';
 import { batchGet } from '../batch-get';
 import { itemToContact } from './contact-item';
 import { ContactsTable, companyQuery, factoryQuery } from './contacts-table';
 import { isConditionalCheckFailed, itemOfFailure, storageCall } from '../errors';
 import { Expression, type QueryExpression } from '../expression';
-import { COMPANY_SK_PREFIX, CONTACT_SK_PREFIX, CONTACTS_KEY, PASS_SK_PREFIX } from '../schema';
+import { COMPANY_SK_PREFIX, companySortKey, CONTACT_SK_PREFIX, CONTACTS_KEY, PASS_SK_PREFIX } from '../schema';
 
 /**
  * A filtered list reads at most this many contacts per call (DynamoDB filters
@@ -41,7 +41,7 @@ export class DynamoControlStore extends ContactsTable implements ControlStore {
   async listContacts(factoryId: string, query: ContactQuery): Promise<Page<StoredContact>> {
     const contacts = factoryQuery(this.tableName, factoryId, CONTACT_SK_PREFIX, (expression) => addFilter(expression, query.filter));
     const filtered = contacts.FilterExpression !== undefined;
-    let start = query.cursor === undefined ? undefined : decodeCursor(query.cursor, factoryId);
+    let start = query.cursor === undefined ? undefined : contactCursor.decode(query.cursor, factoryId);
     const items: StoredContact[] = [];
     let read = 0;
     for (;;) {
@@ -61,29 +61,29 @@ export class DynamoControlStore extends ContactsTable implements ControlStore {
         items.push(itemToContact(item));
         if (items.length === query.limit) {
           const more = index < found.length - 1 || page.LastEvaluatedKey !== undefined;
-          return { items, next: more ? encodeCursor(factoryId, String(item.sk)) : undefined };
+          return { items, next: more ? contactCursor.encode(factoryId, String(item.sk)) : undefined };
         }
       }
       const last = page.LastEvaluatedKey?.sk;
       if (typeof last !== 'string') return { items };
       start = last;
-      if (read >= SCAN_BUDGET) return { items, next: encodeCursor(factoryId, last) };
+      if (read >= SCAN_BUDGET) return { items, next: contactCursor.encode(factoryId, last) };
     }
   }
 
   async listCompanies(factoryId: string, cursor: string | undefined, limit: number): Promise<Page<Company>> {
-    const start = cursor === undefined ? undefined : decodeCursor(cursor, factoryId, COMPANY_SK_PREFIX);
+    const start = cursor === undefined ? undefined : companyCursor.decode(cursor, factoryId);
     const page = await storageCall('Query (companies list)', () =>
       this.doc.send(
         new QueryCommand({
           ...factoryQuery(this.tableName, factoryId, COMPANY_SK_PREFIX),
-          ExclusiveStartKey: start === undefined ? undefined : { factoryId, sk: start },
+          ExclusiveStartKey: start === undefined ? undefined : { factoryId, sk: companySortKey(start) },
           Limit: limit,
         }),
       ),
     );
     const last = page.LastEvaluatedKey?.sk;
-    return { items: (page.Items ?? []).map(companyOf), next: typeof last === 'string' ? encodeCursor(factoryId, last) : undefined };
+    return { items: (page.Items ?? []).map(companyOf), next: typeof last === 'string' ? companyCursor.encode(factoryId, last.slice(COMPANY_SK_PREFIX.length)) : undefined };
   }
 
   /**
@@ -94,7 +94,7 @@ export class DynamoControlStore extends ContactsTable implements ControlStore {
    * checked against the company again.
    */
   async contactsOfCompany(factoryId: string, companyId: string, cursor: string | undefined, limit: number): Promise<Page<StoredContact>> {
-    const start = cursor === undefined ? undefined : decodeCursor(cursor, factoryId);
+    const start = cursor === undefined ? undefined : contactCursor.decode(cursor, factoryId);
     const page = await storageCall('Query (company contacts)', () =>
       this.doc.send(
         new QueryCommand({
@@ -109,7 +109,7 @@ export class DynamoControlStore extends ContactsTable implements ControlStore {
     const last = page.LastEvaluatedKey?.sk;
     return {
       items: ids.map((id) => contacts.get(id)).filter((contact): contact is StoredContact => contact?.companyId === companyId),
-      next: typeof last === 'string' ? encodeCursor(factoryId, last) : undefined,
+      next: typeof last === 'string' ? contactCursor.encode(factoryId, last) : undefined,
     };
   }
 

@@ -3,7 +3,7 @@ import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-
 import { randomUUID } from 'node:crypto';
 import { ENRICHABLE_FIELDS } from '../../domain/contact';
 import { sha256Hex } from '../../domain/hash';
-import { decodeCursor, encodeCursor } from '../../enrichment/cursor';
+import { contactCursor } from '../../domain/cursor';
 import type { ApplyOutcome, ContactPage, EnrichmentStore, PassWrite, StoredContact, UsageRecord } from '../../enrichment/ports';
 import { itemToContact } from './contact-item';
 import { ContactsTable, factoryQuery } from './contacts-table';
@@ -117,7 +117,7 @@ export class DynamoEnrichmentStore extends ContactsTable implements EnrichmentSt
   }
 
   async pageOfContacts(factoryId: string, cursor: string | undefined, limit: number): Promise<ContactPage> {
-    const start = cursor === undefined ? undefined : decodeCursor(cursor, factoryId);
+    const start = cursor === undefined ? undefined : contactCursor.decode(cursor, factoryId);
     const contacts = factoryQuery(this.tableName, factoryId, CONTACT_SK_PREFIX, (expression) =>
       // Already enriched or billed: skipped by bulk runs, and never billed again.
       expression.filter(expression.notExists('enriched'), expression.notExists('enrichmentCheckedAt')).project(...PAGE_PROJECTION),
@@ -129,7 +129,7 @@ export class DynamoEnrichmentStore extends ContactsTable implements EnrichmentSt
     return {
       contacts: (page.Items ?? []).map(itemToContact),
       scanned: page.ScannedCount ?? 0,
-      next: typeof last === 'string' ? encodeCursor(factoryId, last) : undefined,
+      next: typeof last === 'string' ? contactCursor.encode(factoryId, last) : undefined,
     };
   }
 

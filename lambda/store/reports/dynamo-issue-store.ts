@@ -1,6 +1,6 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { byLastSeen, changeStatus, issueAsOf, ISSUE_STATUSES, type FilteredCounts, type Issue, type IssueStatus, type IssueStore, type StatusChange } from '../../issues/issue';
-import type { ListPosition } from '../../issues/issue-list';
+import type { ListPosition } from '../../issues/issue';
 import type { EventView } from '../../issues/stored-event';
 import { Expression } from '../expression';
 import { isConditionalCheckFailed, storageCall } from '../errors';

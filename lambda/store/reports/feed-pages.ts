@@ -1,3 +1,4 @@
+import { newestEventFirst } from '../../issues/stored-event';
 import { EXPIRES_AT, REPORTS_BY_FEED, REPORTS_BY_ISSUE, feedOf } from '../schema';
 
 /**
@@ -36,18 +37,12 @@ export function refOf(text: string): EventRef | undefined {
   return receivedAt && eventId ? { receivedAt, eventId, type: type ?? 'error' } : undefined;
 }
 
-/** Newest first; the same instant by eventId, descending, so every reader orders alike. */
-export function newestFirst(a: Pick<EventRef, 'receivedAt' | 'eventId'>, b: Pick<EventRef, 'receivedAt' | 'eventId'>): number {
-  if (a.receivedAt !== b.receivedAt) return a.receivedAt < b.receivedAt ? 1 : -1;
-  return a.eventId < b.eventId ? 1 : a.eventId > b.eventId ? -1 : 0;
-}
-
 /** Whom a page lists events of. */
 export type PageOwner = { factoryId: string } | { factoryId: string; issueId: string };
 
 /** The refs of one batch as pages: newest first within a page, each spanning at most MAX_PAGE_SPAN_MS. */
 export function paginate(refs: readonly EventRef[]): EventRef[][] {
-  const sorted = [...refs].sort(newestFirst);
+  const sorted = [...refs].sort(newestEventFirst);
   const pages: EventRef[][] = [];
   for (const ref of sorted) {
     const page = pages[pages.length - 1];

@@ -1,4 +1,5 @@
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { descending } from '../../domain/descending';
 import { batchGet } from '../batch-get';
 import { storageCall } from '../errors';
 import { QueryExpression } from '../expression';
@@ -52,10 +53,10 @@ export interface NewestFirstOptions {
 }
 
 /** Newest first; the same instant by key, descending: every reader orders alike. */
-export function byReceivedDesc(a: Position, b: Position): number {
-  if (a.receivedAt !== b.receivedAt) return a.receivedAt < b.receivedAt ? 1 : -1;
-  return a.pk < b.pk ? 1 : a.pk > b.pk ? -1 : 0;
-}
+export const byReceivedDesc = descending<Position>(
+  (position) => position.receivedAt,
+  (position) => position.pk,
+);
 
 /** A position `ms` later, as an ISO time. */
 const laterBy = (iso: string, ms: number): string => new Date(Date.parse(iso) + ms).toISOString();

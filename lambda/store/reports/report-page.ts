@@ -1,30 +1,18 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ReportPage, ReportPageQuery } from '../../control/ports';
-import { InvalidCursorError } from '../../domain/errors';
+import { listCursor } from '../../domain/cursor';
 import { storageCall } from '../errors';
 import { newestItems, type Position } from './newest-first';
 import { feedPartition, reportOf } from './report-reader';
-import { eventKey, featureRequestKey, type ReportKind } from '../schema';
+import type { ReportKind } from '../../issues/stored-event';
+import { eventKey, featureRequestKey } from '../schema';
 
-/** Where a page ended: bound to its factory and kind, opaque to callers (base64url JSON). */
-function encodeReportCursor(factoryId: string, kind: ReportKind, position: Position): string {
-  return Buffer.from(JSON.stringify({ f: factoryId, k: kind, pk: position.pk, r: position.receivedAt })).toString('base64url');
-}
-
-function decodeReportCursor(cursor: string, factoryId: string, kind: ReportKind): Position {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    parsed = undefined;
-  }
-  const { f, k, pk, r } = (parsed ?? {}) as Record<string, unknown>;
-  if (typeof pk !== 'string' || typeof r !== 'string' || typeof f !== 'string' || k !== kind) {
-    throw new InvalidCursorError(`cursor is not one this service returned for ${kind}: start without a cursor, or pass the last one back as it was`);
-  }
-  if (f !== factoryId) throw new InvalidCursorError(`cursor belongs to another factory (${f}), not ${factoryId}`);
-  return { pk, receivedAt: r };
-}
+/** Where a page of events or feature requests ended (../../domain/cursor.ts): the last item's receive time and key. */
+const reportCursor = (kind: ReportKind) =>
+  listCursor(kind, (value): Position | undefined => {
+    const { pk, receivedAt } = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+    return typeof pk === 'string' && typeof receivedAt === 'string' ? { pk, receivedAt } : undefined;
+  });
 
 /**
  * One page of a factory's events or feature requests, newest first, resumable
@@ -38,7 +26,7 @@ export async function readReportPage(
   kind: ReportKind,
   query: ReportPageQuery,
 ): Promise<ReportPage> {
-  const after = query.cursor === undefined ? undefined : decodeReportCursor(query.cursor, factoryId, kind);
+  const after = query.cursor === undefined ? undefined : reportCursor(kind).decode(query.cursor, factoryId);
   const found: { position: Position; report: Record<string, unknown> }[] = [];
   const reading = newestItems(doc, tableName, feedPartition(factoryId, kind), {
     after,
@@ -52,7 +40,7 @@ export async function readReportPage(
   }
   const items = found.slice(0, query.limit);
   const last = items[items.length - 1];
-  return { items: items.map((entry) => entry.report), ...(found.length > query.limit && last ? { next: encodeReportCursor(factoryId, kind, last.position) } : {}) };
+  return { items: items.map((entry) => entry.report), ...(found.length > query.limit && last ? { next: reportCursor(kind).encode(factoryId, { pk: last.position.pk, receivedAt: last.position.receivedAt }) } : {}) };
 }
 
 /** One event (by eventId) or feature request (by requestId) of the factory, undefined when there is none or it expired. */

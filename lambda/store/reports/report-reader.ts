@@ -1,7 +1,8 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { eventViewOf } from './event-items';
 import { newestItems, type Partition } from './newest-first';
-import { feedOf, REPORT_BOOKKEEPING, REPORTS_BY_FEED, type ReportKind } from '../schema';
+import type { ReportKind } from '../../issues/stored-event';
+import { feedOf, REPORT_BOOKKEEPING, REPORTS_BY_FEED } from '../schema';
 
 export interface ReadOptions {
   /** Only reports received at or after this time (ISO 8601 UTC). */

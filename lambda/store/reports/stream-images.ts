@@ -1,11 +1,18 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
+import type { Issue } from '../../issues/issue';
+import { issueOfImage } from './issue-items';
 
-/** A DynamoDB stream record's images as plain objects: the item before the write and after it (absent for an insert, a removal). */
-export function imagesOf(record: DynamoDBRecord): { before?: Record<string, unknown>; after?: Record<string, unknown> } {
-  const image = (raw: unknown) => (raw ? unmarshall(raw as Record<string, AttributeValue>) : undefined);
-  const before = image(record.dynamodb?.OldImage);
-  const after = image(record.dynamodb?.NewImage);
+/**
+ * A reports-table stream record as the write of an issue it shows: the
+ * issue before the write and after it (absent for a new issue, a removal,
+ * or a record of another kind of item). The notifier reads the stream
+ * through this alone, so it knows no item layout.
+ */
+export function issueChangeOf(record: DynamoDBRecord): { before?: Issue; after?: Issue } {
+  const issue = (raw: unknown) => (raw ? issueOfImage(unmarshall(raw as Record<string, AttributeValue>)) : undefined);
+  const before = issue(record.dynamodb?.OldImage);
+  const after = issue(record.dynamodb?.NewImage);
   return { ...(before ? { before } : {}), ...(after ? { after } : {}) };
 }

@@ -3,13 +3,14 @@ import { StorageUnavailableError } from '../../domain/errors';
 import type { CallLog } from '../../domain/ports';
 import { PERIOD_NAMES, staleKeys } from '../../issues/buckets';
 import { movesOf } from '../../issues/apply-delta';
-import { epochSeconds, filteredDeltas, issueDeltas, type IssueDelta } from '../../issues/deltas';
+import { epochSeconds, filteredDeltas, issueDeltas, type FilteredDelta, type IssueDelta } from '../../issues/deltas';
 import type { FilteredEvent, IssueEvent, PageBatch, Sequence, SequencedEvent, TallyStore } from '../../tally/ports';
 import { isConditionalCheckFailed, itemOfFailure, storageCall } from '../errors';
 import { Expression, type Condition } from '../expression';
 import { pageItem, paginate } from './feed-pages';
 import { addVisitors, canonical, passes, VISITORS_KEPT, type VisitorSample } from '../../issues/visitors';
-import { FILTERED_ATTRIBUTE, filteredKey, issueFeedOf, issueKey, MARKS_ATTRIBUTE, VISITOR_LEVEL_ATTRIBUTE, VISITORS_ATTRIBUTE } from './issue-items';
+import { FILTERED_ATTRIBUTE, filteredKey, hasPeriodCounts, issueFeedOf, issueKey, MARKS_ATTRIBUTE, VISITOR_LEVEL_ATTRIBUTE, VISITORS_ATTRIBUTE } from './issue-items';
+import { DynamoIssueAliases } from './issue-aliases';
 
 type Item = Record<string, unknown>;
 
@@ -38,13 +39,15 @@ const MARK_KEEP_SECONDS = 25 * 3600;
 
 /** Rounds at most per item and batch: each refused round learns a state or drops counted records. */
 const MAX_ROUNDS = 8;
+/** What a round answers when the batch is written. */
+const DONE = Symbol('done');
 
 type IssueState = 'live' | 'new' | 'resolved' | 'expired' | 'unmarked';
 
 function stateOf(item: Item | undefined, nowSeconds: number): IssueState {
   if (!item) return 'new';
   if (typeof item.expiresAt === 'number' && item.expiresAt <= nowSeconds) return 'expired';
-  if (!item[MARKS_ATTRIBUTE] || !item.m5) return 'unmarked';
+  if (!item[MARKS_ATTRIBUTE] || !hasPeriodCounts(item)) return 'unmarked';
   return item.status === 'resolved' ? 'resolved' : 'live';
 }
 
@@ -66,6 +69,22 @@ export class DynamoTallyStore implements TallyStore {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** The issues' aliases (issue-aliases.ts): which issue an event is counted into; made on first use. */
+  private aliasStore?: DynamoIssueAliases;
+
+  private get aliases(): DynamoIssueAliases {
+    this.aliasStore ??= new DynamoIssueAliases(this.doc, this.tableName);
+    return this.aliasStore;
+  }
+
+  issuesOfHashes(factoryId: string, hashes: readonly string[], log?: CallLog): Promise<Map<string, string>> {
+    return this.aliases.issuesOfHashes(factoryId, hashes, log);
+  }
+
+  tieHashes(factoryId: string, ties: ReadonlyMap<string, string>, log?: CallLog): Promise<Map<string, string>> {
+    return this.aliases.tieHashes(factoryId, ties, log);
+  }
+
   async writePages(shardKey: string, pages: readonly PageBatch[], log?: CallLog): Promise<void> {
     const items = pages.flatMap((page) => {
       const owner = page.issueId === undefined ? { factoryId: page.factoryId } : { factoryId: page.factoryId, issueId: page.issueId };
@@ -81,67 +100,86 @@ export class DynamoTallyStore implements TallyStore {
     const first = events[0];
     if (!first) return;
     const key = issueKey(first.event.factoryId, first.issue.issueId);
-    let pending = [...events];
-    let guess: IssueGuess = this.guesses.get(key) ?? { state: 'live' };
-    for (let round = 0; round < MAX_ROUNDS; round += 1) {
-      const delta = issueDeltas(pending)[0];
-      if (!delta) return;
-      if (guess.state === 'unmarked') {
-        // Written before marks (or counts per period) existed: given empty ones once, then counted as it then is.
-        await this.addMarks(key, log);
-        guess = { ...guess, state: 'live' };
-        continue;
-      }
-      try {
+    let lastSeenAt = '';
+    await this.inRounds<IssueEvent, IssueGuess>('UpdateItem (issue tally)', shardKey, events, this.guesses.get(key) ?? { state: 'live' }, {
+      write: async (pending, guess) => {
+        const delta = issueDeltas(pending)[0] as IssueDelta;
+        lastSeenAt = delta.lastSeenAt;
+        if (guess.state === 'unmarked') {
+          // Written before marks (or counts per period) existed: given empty ones once, then counted as it then is.
+          await this.addMarks(key, log);
+          return { ...guess, state: 'live' };
+        }
         const written = await this.writeIssue(key, shardKey, guess, delta, pending, log);
         this.remember(key, written ? guessOf(written) : { state: 'live', seen: { lastSeen: delta.lastSeenAt, lastEventId: delta.lastEventId, firstSeen: delta.firstSeenAt, firstEventId: delta.firstEventId } });
         if (written) await this.prune(key, written, log);
-        return;
-      } catch (error) {
-        if (!isConditionalCheckFailed(error)) throw error;
-        const old = itemOfFailure<Item>(error);
-        pending = afterMark(pending, old, shardKey);
-        guess = { ...guessOf(old), state: stateOf(old, epochSeconds(delta.lastSeenAt)) };
+        return DONE;
+      },
+      learn: (old) => {
+        const guess = { ...guessOf(old), state: stateOf(old, epochSeconds(lastSeenAt)) };
         this.remember(key, guess);
-      }
-    }
-    throw new StorageUnavailableError('UpdateItem (issue tally)', new Error(`the issue item kept changing under ${MAX_ROUNDS} attempts`));
+        return guess;
+      },
+    });
   }
 
   async addFiltered(shardKey: string, events: readonly FilteredEvent[], log?: CallLog): Promise<void> {
     const first = events[0];
     if (!first) return;
     const key = filteredKey(first.event.factoryId);
-    let pending = [...events];
-    let state: 'live' | 'new' | 'unmarked' = 'live';
-    for (let round = 0; round < MAX_ROUNDS; round += 1) {
-      const delta = filteredDeltas(pending)[0];
-      if (!delta) return;
-      const mark = markOf((pending[pending.length - 1] as FilteredEvent).seq, this.now());
-      try {
+    await this.inRounds<FilteredEvent, 'live' | 'new' | 'unmarked'>('UpdateItem (filtered tally)', shardKey, events, 'live', {
+      write: async (pending, state) => {
+        const delta = filteredDeltas(pending)[0] as FilteredDelta;
+        const mark = markOf((pending[pending.length - 1] as FilteredEvent).seq, this.now());
         if (state === 'unmarked') {
           await this.addMarks(key, log, [MARKS_ATTRIBUTE]);
-          state = 'live';
-          continue;
+          return 'live';
         }
         if (state === 'new') {
           const counts = Object.fromEntries(Object.entries(delta.counts).map(([reason, n]) => [FILTERED_ATTRIBUTE[reason as keyof typeof FILTERED_ATTRIBUTE], n]));
           await this.put({ pk: key, factoryId: delta.factoryId, ...counts, lastSeen: delta.lastSeenAt, expiresAt: delta.expiresAt, [MARKS_ATTRIBUTE]: { [shardKey]: mark } }, 'PutItem (filtered tally)', log);
-          return;
+          return DONE;
         }
         const update = new Expression().set('factoryId', delta.factoryId).set('lastSeen', delta.lastSeenAt).set('expiresAt', delta.expiresAt);
         for (const [reason, n] of Object.entries(delta.counts)) update.add(FILTERED_ATTRIBUTE[reason as keyof typeof FILTERED_ATTRIBUTE], n);
         update.set([MARKS_ATTRIBUTE, shardKey], mark).when(update.exists(MARKS_ATTRIBUTE), notCountedYet(update, shardKey, (pending[0] as FilteredEvent).seq));
         await this.update(key, update, 'UpdateItem (filtered tally)', log);
-        return;
+        return DONE;
+      },
+      learn: (old) => (!old ? 'new' : old[MARKS_ATTRIBUTE] ? 'live' : 'unmarked'),
+    });
+  }
+
+  /**
+   * The rounds of one item's conditional writes, written once for the issue
+   * and the filtered item: each round writes the records still uncounted for
+   * the state the item is believed to be in, and either is done or moves to
+   * the state it made; a refused condition returns the item, whose mark drops
+   * what it counted already and whose state the next round writes for.
+   */
+  private async inRounds<T extends SequencedEvent, S>(
+    operation: string,
+    shardKey: string,
+    events: readonly T[],
+    first: S,
+    steps: { write: (pending: T[], state: S) => Promise<S | typeof DONE>; learn: (old: Item | undefined) => S },
+  ): Promise<void> {
+    let pending = [...events];
+    let state = first;
+    for (let round = 0; round < MAX_ROUNDS; round += 1) {
+      if (pending.length === 0) return;
+      try {
+        const next = await steps.write(pending, state);
+        if (next === DONE) return;
+        state = next;
       } catch (error) {
         if (!isConditionalCheckFailed(error)) throw error;
         const old = itemOfFailure<Item>(error);
         pending = afterMark(pending, old, shardKey);
-        state = !old ? 'new' : old[MARKS_ATTRIBUTE] ? 'live' : 'unmarked';
+        state = steps.learn(old);
       }
     }
-    throw new StorageUnavailableError('UpdateItem (filtered tally)', new Error(`the filtered item kept changing under ${MAX_ROUNDS} attempts`));
+    throw new StorageUnavailableError(operation, new Error(`the item kept changing under ${MAX_ROUNDS} attempts`));
   }
 
   /** The write of one issue for the state it is believed to be in; the item after it when the write returns it. */

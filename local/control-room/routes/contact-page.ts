@@ -1,3 +1,5 @@
+import type { Company, PassMarker } from '../../../lambda/control/ports';
+import type { ControlContact } from '../../../lambda/control/view';
 import { CLEARABLE_FIELDS } from '../../../lambda/domain/cleared';
 import type { RouteContext } from '../context';
 import { appLink, errorBox, text, time } from '../display';
@@ -26,7 +28,7 @@ function fieldValue(factoryId: string, field: string, value: unknown): Html {
   return html`${text(value)}`;
 }
 
-function fieldsSection(factoryId: string, contact: Json): Html {
+function fieldsSection(factoryId: string, contact: ControlContact): Html {
   const rows = Object.entries(contact).filter(([field]) => !OWN_SECTIONS.has(field));
   return html`<section aria-labelledby="fields-title"><h2 id="fields-title">Fields</h2>
 <table class="fields" id="contact-fields"><tbody>${rows.map(
@@ -34,8 +36,8 @@ function fieldsSection(factoryId: string, contact: Json): Html {
   )}</tbody></table></section>`;
 }
 
-function companySection(factoryId: string, company: unknown): Html {
-  if (!isObject(company)) return html``;
+function companySection(factoryId: string, company: Company | undefined): Html {
+  if (!company) return html``;
   return html`<section aria-labelledby="company-title"><h2 id="company-title">Company</h2>
 <p>${appLink(['f', factoryId, 'companies', company.id], text(company.name))} · ${text(company.domain)} · since ${time(company.createdAt)}</p></section>`;
 }
@@ -45,9 +47,11 @@ function companySection(factoryId: string, company: unknown): Html {
  * each found value whether the contact holds it (applied) or kept the
  * caller's own value (not applied).
  */
-function enrichmentSection(contact: Json, passes: unknown): Html {
+function enrichmentSection(contact: ControlContact, passes: PassMarker[]): Html {
   const record = contact.enrichment;
-  const passList = Array.isArray(passes) ? (passes as Json[]) : [];
+  // The contact's fields by name: what a found value is compared with.
+  const held = new Map<string, unknown>(Object.entries(contact));
+  const passList = Array.isArray(passes) ? passes : [];
   const checked = contact.enrichmentCheckedAt;
   if (!isObject(record)) {
     return html`<section aria-labelledby="enrichment-title"><h2 id="enrichment-title">Enrichment</h2>
@@ -62,9 +66,9 @@ ${
     : html`<table class="list"><caption>What the last pass found</caption>
 <thead><tr><th scope="col">Field</th><th scope="col">Found</th><th scope="col">Applied</th></tr></thead>
 <tbody>${found.map(([field, value]) => {
-        const applied = contact[field] === value;
+        const applied = held.get(field) === value;
         return html`<tr><th scope="row">${field}</th><td>${text(value)}</td><td>${
-          applied ? 'yes' : html`<span class="badge warn">no</span> the contact's own value stood${contact[field] === undefined ? '' : html`: ${text(contact[field])}`}`
+          applied ? 'yes' : html`<span class="badge warn">no</span> the contact's own value stood${held.get(field) === undefined ? '' : html`: ${text(held.get(field))}`}`
         }</td></tr>`;
       })}</tbody></table>`
 }
@@ -72,21 +76,20 @@ ${passList.length > 0 ? html`<p class="muted">Control-room passes applied: ${pas
 </section>`;
 }
 
-function clearedSection(contact: Json): Html {
-  const cleared = isObject(contact.cleared) ? Object.entries(contact.cleared) : [];
+function clearedSection(contact: ControlContact): Html {
+  const cleared = Object.entries(contact.cleared ?? {});
   return html`<section aria-labelledby="cleared-title"><h2 id="cleared-title">Cleared</h2>
 ${
   cleared.length === 0
     ? html`<p class="muted">Nothing cleared.</p>`
-    : html`<table class="list" id="cleared"><thead><tr><th scope="col">Field</th><th scope="col">Value</th><th scope="col">When</th><th scope="col">By</th><th scope="col">Why</th></tr></thead>
+    : html`<div class="table-wrap"><table class="list" id="cleared"><thead><tr><th scope="col">Field</th><th scope="col">Value</th><th scope="col">When</th><th scope="col">By</th><th scope="col">Why</th></tr></thead>
 <tbody>${cleared.map(([field, record]) => {
-        const entry = isObject(record) ? record : {};
-        return html`<tr><th scope="row">${field}</th><td>${text(entry.value)}</td><td>${time(entry.at)}</td><td>${text(entry.by)}</td><td>${entry.reason === undefined ? html`<span class="muted">—</span>` : text(entry.reason)}</td></tr>`;
-      })}</tbody></table>`
+        return html`<tr><th scope="row">${field}</th><td class="words">${text(record?.value)}</td><td>${time(record?.at)}</td><td>${text(record?.by)}</td><td>${record?.reason === undefined ? html`<span class="muted">—</span>` : text(record.reason)}</td></tr>`;
+      })}</tbody></table></div>`
 }</section>`;
 }
 
-function actions(factoryId: string, contact: Json): Html {
+function actions(factoryId: string, contact: ControlContact): Html {
   return html`<section aria-labelledby="actions-title" class="actions"><h2 id="actions-title">Actions</h2>
 <div class="cards">
 <form id="clear-form" class="card" data-factory="${factoryId}" data-contact="${text(contact.id)}">
@@ -126,18 +129,20 @@ function actions(factoryId: string, contact: Json): Html {
 export async function contactPage(context: RouteContext, factoryId: string, contactId: string): Promise<void> {
   // The page's cursor pages the person's reports; the contact is shown again with each page.
   const reportsCursor = cursorOf(context.url).cursor;
-  const reply = await context.run({ operation: 'contacts.show', factoryId, contactId, ...(reportsCursor === undefined ? {} : { reportsCursor }) });
-  const contact = isObject(reply.body.contact) ? reply.body.contact : undefined;
-  const body =
-    reply.status === 200 && contact
-      ? html`<h1>${text(contact.email)}</h1>
+  const reply = await context.ask({ operation: 'contacts.show', factoryId, contactId, ...(reportsCursor === undefined ? {} : { reportsCursor }) });
+  if (!reply.ok) {
+    const body = html`<h1>Contact ${contactId}</h1>${errorBox(reply.status, reply.body.error)}`;
+    renderPage(context, reply.status, { title: contactId, factoryId, section: 'contacts', scripts: ['contact.js'], body });
+    return;
+  }
+  const { contact, company, passes } = reply.body;
+  const body = html`<h1>${text(contact.email)}</h1>
 <p class="muted">${contactId}</p>
 <div class="columns">
-<div>${fieldsSection(factoryId, contact)}${companySection(factoryId, reply.body.company)}</div>
-<div>${enrichmentSection(contact, reply.body.passes)}${clearedSection(contact)}</div>
+<div>${fieldsSection(factoryId, contact)}${companySection(factoryId, company)}</div>
+<div>${enrichmentSection(contact, passes)}${clearedSection(contact)}</div>
 </div>
 ${personReportsSection(factoryId, contactId, reply.body.reports, reply.body.reportsCursor, pageNumberOf(context.url))}
-${actions(factoryId, contact)}`
-      : html`<h1>Contact ${contactId}</h1>${errorBox(reply.status, reply.body.error)}`;
-  renderPage(context, reply.status, { title: contact ? text(contact.email) : contactId, factoryId, section: 'contacts', scripts: ['contact.js'], body });
+${actions(factoryId, contact)}`;
+  renderPage(context, reply.status, { title: text(contact.email), factoryId, section: 'contacts', scripts: ['contact.js'], body });
 }

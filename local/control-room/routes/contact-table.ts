@@ -1,8 +1,9 @@
+import type { ControlContact } from '../../../lambda/control/view';
 import { appLink, text, time } from '../display';
 import { html, type Html } from '../html';
 
-/** A contact as the operations answer it (controlView): the fields the tables show. */
-export type ContactRow = Record<string, unknown>;
+/** A contact as the operations answer it (controlView): the tables show some of its fields. */
+export type ContactRow = ControlContact;
 
 /** A table of contacts, each linking to its page. */
 export function contactTable(factoryId: string, contacts: ContactRow[], caption: string): Html {

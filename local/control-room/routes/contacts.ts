@@ -7,7 +7,7 @@ import { html, path, withQuery, type Html } from '../html';
 import { renderPage } from '../layout';
 import { cursorOf, pageNumberOf, pager } from '../pager';
 import { redirect } from '../respond';
-import { contactTable, type ContactRow } from './contact-table';
+import { contactTable } from './contact-table';
 import { contactPage } from './contact-page';
 
 /** Contacts per page of the list. */
@@ -37,7 +37,7 @@ async function listContacts(context: RouteContext, factoryId: string): Promise<v
   const { url } = context;
   const enriched = url.searchParams.get('enriched') ?? '';
   const since = url.searchParams.get('since') ?? '';
-  const reply = await context.run({
+  const reply = await context.ask({
     operation: 'contacts.list',
     factoryId,
     limit: CONTACTS_PAGE,
@@ -50,10 +50,9 @@ async function listContacts(context: RouteContext, factoryId: string): Promise<v
   const find = url.searchParams.get('q') ?? '';
   const searched = find === '' ? undefined : contactIdFor(factoryId, find);
   const findProblem = searched && 'problem' in searched ? searched.problem : undefined;
-  const contacts = (reply.body.contacts ?? []) as ContactRow[];
   const body =
-    reply.status === 200
-      ? html`${contactTable(factoryId, contacts, `Contacts of ${factoryId}, page ${pageNumber}`)}
+    reply.ok
+      ? html`${contactTable(factoryId, reply.body.contacts, `Contacts of ${factoryId}, page ${pageNumber}`)}
 ${pager(path`/f/${factoryId}/contacts`, { enriched, since }, pageNumber, reply.body.cursor)}`
       : errorBox(reply.status, reply.body.error);
   renderPage(context, reply.status, {

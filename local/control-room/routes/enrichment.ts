@@ -1,4 +1,4 @@
-import { usageChart, type UsagePeriod } from '../usage-chart';
+import { usageChart } from '../usage-chart';
 import { route, type Route } from '../context';
 import { errorBox } from '../display';
 import { html } from '../html';
@@ -6,8 +6,8 @@ import { renderPage } from '../layout';
 
 export const enrichmentRoutes: Route[] = [
   route('GET', '/f/:factoryId/enrichment', async (context, { factoryId }) => {
-    const reply = await context.run({ operation: 'enrichment.usage', factoryId });
-    const chart = reply.status === 200 ? usageChart((reply.body.periods ?? []) as UsagePeriod[]) : errorBox(reply.status, reply.body.error);
+    const reply = await context.ask({ operation: 'enrichment.usage', factoryId });
+    const chart = reply.ok ? usageChart(reply.body.periods) : errorBox(reply.status, reply.body.error);
     renderPage(context, 200, {
       title: 'Enrichment',
       factoryId,

@@ -1,4 +1,5 @@
 import { ISSUE_STATUSES } from '../../../lambda/issues/issue';
+import type { IssueListItem } from '../../../lambda/control/issue-operations';
 import { REPORTS_DEFAULT } from '../../../lambda/control/report-operations';
 import type { RouteContext } from '../context';
 import { appLink, errorBox, summary, text, time } from '../display';
@@ -6,8 +7,6 @@ import { html, path } from '../html';
 import { cursorOf, pageNumberOf, pager } from '../pager';
 import { trendSection } from '../trend-chart';
 import { details, eventHeadline, renderReportsPage } from './report-layout';
-
-type Json = Record<string, unknown>;
 
 const STATUSES: readonly string[] = ISSUE_STATUSES;
 
@@ -18,7 +17,7 @@ const SORTS = [
 ] as const;
 
 /** Visitors as a page shows them: the count, "about" when it is an estimate (docs/report-issues.md#visitors-affected). */
-const visitorsText = (issue: Json): string => (typeof issue.visitors !== 'number' ? '' : issue.visitorsExact === false ? `about ${issue.visitors}` : String(issue.visitors));
+const visitorsText = (issue: Pick<IssueListItem, 'visitors' | 'visitorsExact'>): string => (typeof issue.visitors !== 'number' ? '' : issue.visitorsExact === false ? `about ${issue.visitors}` : String(issue.visitors));
 
 /** The issues of one status (open unless the filter says otherwise) or of all, in the order chosen, a title search, paged by the operation's cursor. */
 export async function issueList(context: RouteContext, factoryId: string): Promise<void> {
@@ -27,7 +26,7 @@ export async function issueList(context: RouteContext, factoryId: string): Promi
   const sort = SORTS.find((entry) => entry.id === url.searchParams.get('sort'))?.id ?? 'lastSeen';
   const search = (url.searchParams.get('q') ?? '').trim();
   const query = { status, sort: sort === 'lastSeen' ? undefined : sort, q: search || undefined };
-  const reply = await context.run({
+  const reply = await context.ask({
     operation: 'issues.list',
     factoryId,
     limit: REPORTS_DEFAULT,
@@ -36,8 +35,8 @@ export async function issueList(context: RouteContext, factoryId: string): Promi
     ...(search === '' ? {} : { search }),
     ...cursorOf(url),
   });
-  const issues = (reply.body.issues ?? []) as Json[];
-  const filtered = (reply.body.filtered ?? {}) as Json;
+  const issues = reply.ok ? reply.body.issues : [];
+  const filtered = reply.ok ? reply.body.filtered : {};
   const filteredTotal = Object.values(filtered).reduce<number>((sum, count) => sum + (typeof count === 'number' ? count : 0), 0);
   const base = path`/f/${factoryId}/reports/issues`;
   const filter = html`<form class="filters" method="get" action="${base}" aria-label="Filter issues">
@@ -45,9 +44,9 @@ export async function issueList(context: RouteContext, factoryId: string): Promi
 <label>Sort by <select name="sort">${SORTS.map((entry) => html`<option value="${entry.id}"${entry.id === sort ? html` selected` : ''}>${entry.label}</option>`)}</select></label>
 <label>Title contains <input type="search" name="q" value="${search}" maxlength="200"></label>
 <button type="submit">Show</button></form>`;
-  const partial = reply.body.complete === false ? html`<p class="muted">Sorted and searched among the ${text(reply.body.scanned)} most recently seen issues only.</p>` : '';
+  const partial = reply.ok && reply.body.complete === false ? html`<p class="muted">Sorted and searched among the ${text(reply.body.scanned)} most recently seen issues only.</p>` : '';
   const list =
-    reply.status !== 200
+    !reply.ok
       ? errorBox(reply.status, reply.body.error)
       : issues.length === 0
         ? html`<p class="empty">No ${STATUSES.includes(status) ? status : ''} issues${search === '' ? '' : ' with that in their title'}.</p>`
@@ -73,14 +72,13 @@ ${button('resolved', 'issues.resolve', 'Resolve')}${button('ignored', 'issues.ig
 
 /** One issue: everything it holds, its latest events, and its status buttons. */
 export async function issuePage(context: RouteContext, factoryId: string, issueId: string): Promise<void> {
-  const reply = await context.run({ operation: 'issues.show', factoryId, issueId });
-  const issue = reply.body.issue as Json | undefined;
+  const reply = await context.ask({ operation: 'issues.show', factoryId, issueId });
   const back = html`<p><a href="${path`/f/${factoryId}/reports/issues`}">Back to the issues</a></p>`;
-  if (reply.status !== 200 || !issue) {
+  if (!reply.ok) {
     renderReportsPage(context, factoryId, 'issues', { title: issueId, body: html`${back}${errorBox(reply.status, reply.body.error)}` }, reply.status);
     return;
   }
-  const events = (reply.body.events ?? []) as Json[];
+  const { issue, events } = reply.body;
   const latest =
     events.length === 0
       ? html`<p class="empty">No events kept (past their retention).</p>`

@@ -1,27 +1,26 @@
 import { KEY_RATE_LIMIT_MAX } from '../../../lambda/control/key-operations';
+import type { KeyView } from '../../../lambda/control/ports';
 import { route, type Route } from '../context';
 import { errorBox, text, time } from '../display';
 import { html, type Html } from '../html';
 import { renderPage } from '../layout';
 
-type Json = Record<string, unknown>;
-
-function exposedCell(key: Json): Html {
-  const exposed = key.exposed as Json | undefined;
+function exposedCell(key: KeyView): Html {
+  const { exposed } = key;
   if (!exposed) return html`<span class="muted">no</span>`;
   return html`<span class="badge danger">exposed</span> seen ${text(exposed.count)}× at the ingest API, last ${time(exposed.lastSeenAt)}: rotate it`;
 }
 
-function keyRow(key: Json): Html {
+function keyRow(key: KeyView): Html {
   const revoked = key.status === 'revoked';
-  const origins = Array.isArray(key.origins) ? (key.origins as unknown[]).map(text) : [];
+  const origins = Array.isArray(key.origins) ? key.origins.map(text) : [];
   return html`<tr class="${key.exposed && !revoked ? 'exposed' : ''}${revoked ? ' revoked' : ''}" data-key-id="${text(key.keyId)}">
 <td><code>${text(key.keyId)}</code></td>
-<td>${text(key.type)}</td>
+<td class="words">${text(key.type)}</td>
 <td><code>${text(key.hint)}</code></td>
-<td>${revoked ? html`revoked ${time(key.revokedAt)}` : 'active'}</td>
+<td class="words">${revoked ? html`revoked ${time(key.revokedAt)}` : 'active'}</td>
 <td>${text(key.rateLimit)}/min</td>
-<td>${origins.length === 0 ? html`<span class="muted">—</span>` : html`<ul class="plain">${origins.map((origin) => html`<li>${origin}</li>`)}</ul>`}</td>
+<td class="words">${origins.length === 0 ? html`<span class="muted">—</span>` : html`<ul class="plain">${origins.map((origin) => html`<li>${origin}</li>`)}</ul>`}</td>
 <td>${time(key.createdAt)}</td>
 <td>${time(key.lastUsedAt)}</td>
 <td>${exposedCell(key)}</td>
@@ -54,11 +53,11 @@ function createForm(factoryId: string): Html {
 
 export const keyRoutes: Route[] = [
   route('GET', '/f/:factoryId/keys', async (context, { factoryId }) => {
-    const reply = await context.run({ operation: 'keys.list', factoryId });
-    const keys = (reply.body.keys ?? []) as Json[];
+    const reply = await context.ask({ operation: 'keys.list', factoryId });
+    const keys = reply.ok ? reply.body.keys : [];
     const exposed = keys.filter((key) => key.exposed && key.status !== 'revoked').length;
     const list =
-      reply.status !== 200
+      !reply.ok
         ? errorBox(reply.status, reply.body.error)
         : keys.length === 0
           ? html`<p class="empty">This factory has no keys yet.</p>`

@@ -7,7 +7,7 @@ import { storedReports } from '../../support/ingest';
  * against `npm start` (through a proxy that records what each request
  * became): a key's rate limit (429 + Retry-After) delays events but loses
  * none; a storm of 429s from a stand-in API gets at most 4 tries per event,
- * each after its Retry-After, spread; an outage loses none and stores each
+ * each after its Retry-After, spread (a feature request's tries too); an outage loses none and stores each
  * once; a batch too big for a beacon is split; a refused origin or key is
  * explained once in the console and stops sending; another 4xx is told once
  * and not retried.
@@ -80,7 +80,8 @@ describe.each(engineCases())('in $engine', ({ engine: name }) => {
 
   engineTest('in a storm of 429s each event is tried at most 4 times, each try after its Retry-After, the tabs\' returns spread, then dropped with one console note', undefined, async () => {
     // Six visitors' tabs, every request refused with Retry-After: 1 by a stand-in API.
-    const tabs = await Promise.all(Array.from({ length: 6 }, (_, i) => openPage(`/storm-${i}`, { flushDelayMs: 0 }, {}, site, storm.baseUrl)));
+    // Backoff of a minute: a page that ignored Retry-After (or its fraction) would wait that, past this test's deadline.
+    const tabs = await Promise.all(Array.from({ length: 6 }, (_, i) => openPage(`/storm-${i}`, { flushDelayMs: 0, retryBaseMs: 60_000, retryMaxMs: 60_000 }, {}, site, storm.baseUrl)));
     const firsts = await Promise.all(tabs.map(({ page }) => page.evaluate<string>(`ContactsIngest.captureMessage('storm')`)));
     // While the first tab waits out its first 429, it captures another event: it rides with the next try.
     await until('the first refusal', () => (storm.of(tabs[0]?.key ?? '').length >= 1 ? true : undefined));
@@ -113,6 +114,16 @@ describe.each(engineCases())('in $engine', ({ engine: name }) => {
       expect((await sdkConsoleOf(page)).filter((line) => /Could not deliver/.test(line.text))).toHaveLength(1);
       await page.close();
     }
+  }, 60_000);
+
+  engineTest('a feature request refused with 429 is sent again after each Retry-After, 4 times at most, and answers the last refusal', undefined, async () => {
+    const { key, page } = await openPage('/storm-feature', {}, {}, site, storm.baseUrl);
+    const answer = await page.evaluate(`ContactsIngest.submitFeatureRequest({ title: 'Dark mode please' })`);
+    expect(answer).toMatchObject({ ok: false, status: 429 });
+    const requests = storm.of(key);
+    expect(requests).toHaveLength(4);
+    for (let n = 1; n < requests.length; n += 1) expect((requests[n]?.at ?? 0) - (requests[n - 1]?.answeredAt ?? 0)).toBeGreaterThanOrEqual(STORM_RETRY_AFTER_S * 1000);
+    await page.close();
   }, 60_000);
 
   engineTest('events queued while the API cannot be reached arrive once it can again, each stored once', undefined, async () => {

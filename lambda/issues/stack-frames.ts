@@ -5,7 +5,7 @@
  *                      "    at async fn (…)", "    at new Cls (…)", "    at fn (eval at …, <anonymous>:1:2)"
  *   Firefox, Safari:   "fn@https://h/app.js:1:2", "@https://h/app.js:1:2", "fn@[native code]"
  * Lines of neither shape (the "TypeError: x" head V8 writes first) are
- * skipped. Pure: the fingerprint rule (fingerprint.ts) and its tests use it.
+ * skipped. Pure: the fingerprint rule (lambda/ingest/fingerprint.ts), the source-map resolver (lambda/sourcemaps) and their tests use it.
  */
 
 export interface StackFrame {
@@ -13,6 +13,12 @@ export interface StackFrame {
   fn: string;
   /** The script's URL (or "<anonymous>", "native", "[native code]"), without line and column. */
   file: string;
+}
+
+/** A frame with where in the script it was, 1-based, when the browser wrote it: what a source map resolves (lambda/sourcemaps). */
+export interface LocatedFrame extends StackFrame {
+  line?: number;
+  column?: number;
 }
 
 /** ":line:column" or ":line" at the end of a location. */
@@ -26,28 +32,39 @@ const AT_SIGN_LINE = /^\s*([^@]*(?:@(?![a-z][a-z0-9+.-]*:\/\/)[^@]*)*)@(.+)$/i;
 /** The location without its line and column. */
 const withoutLineColumn = (location: string): string => location.trim().replace(LINE_COLUMN, '');
 
+/** The line and column at the end of a location, when both are there. */
+function lineColumnOf(location: string): Pick<LocatedFrame, 'line' | 'column'> {
+  const found = /:(\d+):(\d+)$/.exec(location.trim());
+  return found ? { line: Number(found[1]), column: Number(found[2]) } : {};
+}
+
 /** V8 writes "fn (eval at outer (https://h/a.js:1:2), <anonymous>:1:2)": the script that called eval is the file. */
 function v8Location(location: string): string {
   const evalAt = /^eval at [^(]*\((.*?)\)/.exec(location);
   return withoutLineColumn(evalAt ? (evalAt[1] as string) : location);
 }
 
-function v8Frame(rest: string): StackFrame {
+function v8Frame(rest: string): LocatedFrame {
   const named = V8_NAMED.exec(rest);
-  if (!named) return { fn: '', file: v8Location(rest) };
+  if (!named) return { fn: '', file: v8Location(rest), ...lineColumnOf(rest) };
   const fn = (named[1] as string).replace(/^(async|new)\s+/, '').trim();
-  return { fn, file: v8Location(named[2] as string) };
+  const location = named[2] as string;
+  // In an eval frame the position is in the eval'd code, not in the file: none kept.
+  return { fn, file: v8Location(location), ...(/^eval at /.test(location) ? {} : lineColumnOf(location)) };
 }
 
-function atSignFrame(name: string, location: string): StackFrame {
+function atSignFrame(name: string, location: string): LocatedFrame {
   // Firefox writes "outer/inner<" and "fn/<" for nested functions, Safari "global code" for the top level.
   const fn = name.replace(/[/<]+$/, '').replace(/^global code$/, '');
-  return { fn, file: withoutLineColumn(location) };
+  return { fn, file: withoutLineColumn(location), ...lineColumnOf(location) };
 }
 
 /** The frames of a stack text, top (where it was thrown) first. */
-export function parseStackFrames(stack: string): StackFrame[] {
-  const frames: StackFrame[] = [];
+export const parseStackFrames = (stack: string): StackFrame[] => parseStackLocations(stack).map(({ fn, file }) => ({ fn, file }));
+
+/** The frames of a stack text with their line and column, top first. */
+export function parseStackLocations(stack: string): LocatedFrame[] {
+  const frames: LocatedFrame[] = [];
   for (const line of stack.split('\n')) {
     const v8 = V8_LINE.exec(line);
     if (v8) {

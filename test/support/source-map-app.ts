@@ -1,0 +1,139 @@
+import { buildSync, stop } from 'esbuild';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import vm from 'node:vm';
+import { debugIdsOf } from '../../browser-sdk/src/debug-ids';
+import { debugIdSnippet } from '../../lambda/sourcemaps/debug-id-snippet';
+
+/**
+ * A real app with the bug of issue 41 (`session.cart.items` read on a missing cart), built minified with the
+ * repository's esbuild, twice: the second build adds an unrelated function, which makes the minifier name the
+ * functions of the bug differently. Each build is injected as `sourcemaps inject` does it (docs/source-maps.md:
+ * the registration line on top, `//# debugId=` at the end, the map's lines shifted by one and its debugId set).
+ */
+
+export const SITE = 'https://shop.example.com';
+
+const SOURCES: Record<string, string> = {
+  'src/session.js': 'export const session = { user: { id: 7 } };\n',
+  'src/cart.js': [
+    "import { session } from './session.js';",
+    '',
+    '/** The visitor\'s cart items: throws when the session has no cart (the bug). */',
+    'export function cartItems() {',
+    '  return session.cart.items;',
+    '}',
+    '',
+    'export function countItems() {',
+    '  const items = cartItems();',
+    '  return items.length;',
+    '}',
+    '',
+  ].join('\n'),
+  'src/main.js': [
+    "import { countItems } from './cart.js';",
+    '',
+    'export function renderBadge() {',
+    '  const count = countItems();',
+    '  return `(${count})`;',
+    '}',
+    '',
+    'globalThis.renderBadge = renderBadge;',
+    '',
+  ].join('\n'),
+};
+
+/** What build 2 adds: a function that has nothing to do with the bug, used first. */
+const SHIFT = [
+  'function formatPrice(cents, currency) {',
+  '  const units = cents / 100;',
+  '  return currency + units.toFixed(2) + formatPrice.suffix;',
+  '}',
+  "formatPrice.suffix = '';",
+  'globalThis.formatPrice = formatPrice;',
+  'globalThis.formatPrice(1, "$");',
+  '',
+].join('\n');
+
+export interface BuiltApp {
+  /** Where the page loads it from: a hashed file name, as bundlers write. */
+  url: string;
+  debugId: string;
+  /** The injected script and its map (as uploaded). */
+  code: string;
+  map: string;
+}
+
+/** A debug id from content, as `inject` derives it: a UUID made of the content's hash. */
+export function debugIdOf(content: string): string {
+  const hex = createHash('sha256').update(content).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${((parseInt(hex[16] as string, 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** Injects a built script and its map as `sourcemaps inject` does (docs/source-maps.md). */
+export function inject(code: string, map: string): { code: string; map: string; debugId: string } {
+  const debugId = debugIdOf(code);
+  const json = JSON.parse(map) as { mappings: string } & Record<string, unknown>;
+  const injected = `${debugIdSnippet(debugId)}\n${code.replace(/\n?\/\/# sourceMappingURL=.*\n?$/, '\n')}//# debugId=${debugId}\n`;
+  return { code: injected, map: JSON.stringify({ ...json, mappings: `;${json.mappings}`, debugId, debug_id: debugId }), debugId };
+}
+
+/** The app built minified: build 1 as written, build 2 with SHIFT added. */
+export async function buildApp(version: 1 | 2, options: { sourcesContent?: boolean } = {}): Promise<BuiltApp> {
+  const dir = mkdtempSync(join(tmpdir(), 'maps-app-'));
+  try {
+    mkdirSync(join(dir, 'src'));
+    for (const [name, text] of Object.entries(SOURCES)) writeFileSync(join(dir, name), version === 2 && name === 'src/main.js' ? SHIFT + text : text);
+    // Synchronous: no esbuild service left running after the test.
+    const result = buildSync({
+      absWorkingDir: dir,
+      entryPoints: ['src/main.js'],
+      bundle: true,
+      minify: true,
+      format: 'iife',
+      sourcemap: 'external',
+      sourcesContent: options.sourcesContent ?? true,
+      outfile: 'dist/app.js',
+      write: false,
+      logLevel: 'silent',
+    });
+    const js = result.outputFiles.find((file) => file.path.endsWith('.js'));
+    const map = result.outputFiles.find((file) => file.path.endsWith('.js.map'));
+    if (!js || !map) throw new Error('esbuild wrote no script or no map');
+    const injected = inject(js.text, map.text);
+    const hash = createHash('sha256').update(injected.code).digest('hex').slice(0, 8);
+    return { url: `${SITE}/assets/app-${hash}.js`, debugId: injected.debugId, code: injected.code, map: injected.map };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Both builds; esbuild's service is stopped after, so no process outlives the test. */
+export async function buildBoth(options: { sourcesContent?: boolean } = {}): Promise<[BuiltApp, BuiltApp]> {
+  try {
+    return [await buildApp(1, options), await buildApp(2, options)];
+  } finally {
+    await stop();
+  }
+}
+
+/** The error the app throws, run as a page would (V8, like Chromium), and the debug ids the SDK would send with it. */
+export function throwIn(app: BuiltApp): { stack: string; type: string; value: string; debugIds?: Record<string, string> } {
+  const context = vm.createContext({});
+  vm.runInContext(app.code, context, { filename: app.url });
+  try {
+    vm.runInContext('renderBadge()', context, { filename: `${SITE}/inline.js` });
+  } catch (error) {
+    const { name, message } = error as Error;
+    // As a page's stack reads: from the "TypeError: …" line, the page's frames only (not this test's, nor Node's).
+    const lines = ((error as Error).stack ?? '').split('\n');
+    const head = lines.findIndex((line) => line.startsWith(`${name}:`));
+    const stack = [lines[head], ...lines.slice(head + 1).filter((line) => line.includes(SITE))].join('\n');
+    const registry = (context as { _contactsDebugIds?: Record<string, string> })._contactsDebugIds;
+    const debugIds = debugIdsOf(stack, registry);
+    return { stack, type: name, value: message, ...(debugIds ? { debugIds } : {}) };
+  }
+  throw new Error('the app did not throw');
+}
