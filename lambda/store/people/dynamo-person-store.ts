@@ -6,7 +6,8 @@ import { batchGet } from '../batch-get';
 import { isConditionalCheckFailed, storageCall } from '../errors';
 import { Expression, QueryExpression } from '../expression';
 import { reportOf } from '../reports/report-reader';
-import { CONTACT_SK_PREFIX, CONTACTS_KEY, eventKey, featureRequestKey, passSortKey, PERSON_ATTRIBUTE, REPORTS_BY_PERSON, REPORTS_KEY, type ReportKind } from '../schema';
+import { CONTACT_SK_PREFIX, CONTACTS_KEY, eventKey, featureRequestKey, passSortKey, PERSON_ATTRIBUTE, REPORTS_BY_PERSON, REPORTS_KEY } from '../schema';
+import type { ReportKind } from '../../issues/stored-event';
 
 interface Position {
   pk: string;
