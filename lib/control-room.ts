@@ -4,7 +4,7 @@ import { ArnPrincipal } from 'aws-cdk-lib/aws-iam';
 import { FunctionUrlAuthType, type FunctionUrl } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { CONTROL_ROOM_SERVICE_NAME } from '../lambda/observability/names';
-import { CONTACTS_BY_COMPANY, KEYS_BY_FACTORY, KEYS_BY_KEY_ID, REPORTS_BY_FEED, REPORTS_BY_ISSUE } from '../lambda/store/schema';
+import { CONTACTS_BY_COMPANY, KEYS_BY_FACTORY, KEYS_BY_KEY_ID, REPORTS_BY_FEED, REPORTS_BY_ISSUE, REPORTS_BY_PERSON } from '../lambda/store/schema';
 import { grantIndexCalls, grantTableCalls } from './grants';
 import type { GradualDeployment } from './gradual-deployment';
 import { controlRoomProbes } from './pre-traffic-probes';
@@ -81,10 +81,11 @@ export class ControlRoom extends Construct {
     // Least privilege, per operation: reads of contacts, companies, usage and markers (GetItem, Query);
     // the contacts of a company (Query on byCompany, then BatchGetItem); clears and enrichment passes
     // (UpdateItem; a pass's TransactWriteItems is authorized per item as UpdateItem); the reference dataset (GetItem).
-    grantTableCalls(props.contactsTable, this.handler, 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:BatchGetItem');
+    // An erasure deletes a contact and its pass markers (DeleteItem: docs/privacy.md#erasure).
+    grantTableCalls(props.contactsTable, this.handler, 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:BatchGetItem', 'dynamodb:DeleteItem');
     grantIndexCalls(props.contactsTable, CONTACTS_BY_COMPANY.indexName, this.handler, 'dynamodb:Query');
     grantTableCalls(props.referenceTable, this.handler, 'dynamodb:GetItem');
-    // keys.create (PutItem), keys.list (Query on byFactory, then BatchGetItem), keys.revoke (Query on byKeyId, then UpdateItem).
+    // keys.create (PutItem), the person secret read once per container (UpdateItem), keys.list (Query on byFactory, then BatchGetItem), keys.revoke (Query on byKeyId, then UpdateItem).
     grantTableCalls(props.keysTable, this.handler, 'dynamodb:PutItem', 'dynamodb:BatchGetItem', 'dynamodb:UpdateItem');
     grantIndexCalls(props.keysTable, KEYS_BY_FACTORY.indexName, this.handler, 'dynamodb:Query');
     grantIndexCalls(props.keysTable, KEYS_BY_KEY_ID.indexName, this.handler, 'dynamodb:Query');
@@ -93,6 +94,8 @@ export class ControlRoom extends Construct {
     grantTableCalls(props.reportsTable, this.handler, 'dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:BatchGetItem');
     grantIndexCalls(props.reportsTable, REPORTS_BY_FEED.indexName, this.handler, 'dynamodb:Query');
     grantIndexCalls(props.reportsTable, REPORTS_BY_ISSUE.indexName, this.handler, 'dynamodb:Query');
+    // A person's reports (erasure, export, a contact's page): Query on byPerson; forgetting a reporter is an UpdateItem.
+    grantIndexCalls(props.reportsTable, REPORTS_BY_PERSON.indexName, this.handler, 'dynamodb:Query');
 
     // Alerts (docs/alerts.md#destinations): settings, destinations and the log (GetItem, Query), adding and removing a
     // destination (a transaction of PutItem or DeleteItem with the count's UpdateItem), changes (UpdateItem), a test's record (PutItem).

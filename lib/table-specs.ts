@@ -16,6 +16,7 @@ import {
   REFERENCE_KEY,
   REPORTS_BY_FEED,
   REPORTS_BY_ISSUE,
+  REPORTS_BY_PERSON,
   REPORTS_KEY,
   type TableNames,
 } from '../lambda/store/schema';
@@ -57,7 +58,9 @@ export const TABLE_SPECS: Readonly<Record<keyof TableNames, TableSpec>> = {
   // byFeed), issues (by status and last seen, through byFeed too), the feed pages listing events
   // (byFeed per factory, byIssue per issue), and its limiter items; all expire. Its stream feeds
   // the tally (events into issues) and the alerts: old and new images, so a consumer sees a change.
-  reports: { ...REPORTS_KEY, indexes: [REPORTS_BY_FEED, REPORTS_BY_ISSUE], timeToLiveAttribute: EXPIRES_AT, stream: 'NEW_AND_OLD_IMAGES' },
+  // byPerson is sparse and keys only: one index write per report that names a reporter's email
+  // (docs/capacity.md#one-persons-reports), what erasure and a contact's reports read.
+  reports: { ...REPORTS_KEY, indexes: [REPORTS_BY_FEED, REPORTS_BY_ISSUE, REPORTS_BY_PERSON], timeToLiveAttribute: EXPIRES_AT, stream: 'NEW_AND_OLD_IMAGES' },
   // Issue alerts (docs/alerts.md): a factory's settings and destinations in its partition, each alert and
   // each destination's deliveries in partitions of their own; no index. Alerts and deliveries expire.
   alerts: { ...ALERTS_KEY, indexes: [], timeToLiveAttribute: EXPIRES_AT },

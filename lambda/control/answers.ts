@@ -9,7 +9,16 @@ import type {
   AlertToggleAnswer,
   ALERT_OPERATIONS,
 } from './alert-operations';
-import type { CompanyListAnswer, ContactClearAnswer, ContactExportAnswer, ContactListAnswer, ContactShowAnswer, CONTACT_OPERATIONS } from './contact-operations';
+import type {
+  CompanyListAnswer,
+  ContactClearAnswer,
+  ContactEraseAnswer,
+  ContactExportAnswer,
+  ContactExportPersonAnswer,
+  ContactListAnswer,
+  ContactShowAnswer,
+  CONTACT_OPERATIONS,
+} from './contact-operations';
 import type { BulkAnswer, ENRICHMENT_OPERATIONS, RefreshAnswer, UsageAnswer } from './enrichment-operations';
 import type { IssueListAnswer, IssueShowAnswer, IssueStatusAnswer, ISSUE_OPERATIONS } from './issue-operations';
 import type { KeyCreateAnswer, KeyListAnswer, KeyRevokeAnswer, KEY_OPERATIONS } from './key-operations';
@@ -26,6 +35,8 @@ export interface ControlAnswers {
   'contacts.show': ContactShowAnswer;
   'contacts.export': ContactExportAnswer;
   'contacts.clear': ContactClearAnswer;
+  'contacts.erase': ContactEraseAnswer;
+  'contacts.export-person': ContactExportPersonAnswer;
   'companies.list': CompanyListAnswer;
   'companies.contacts': ContactListAnswer;
   'enrichment.refresh': RefreshAnswer;

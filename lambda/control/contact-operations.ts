@@ -3,9 +3,12 @@ import { clearableField, type ClearableField } from '../domain/cleared';
 import { contactCursor } from '../domain/cursor';
 import type { StoredContact } from '../enrichment/ports';
 import { csvHeader, EXPORT_FORMATS, exportRow } from './export-format';
-import { companyId, contactId, cursor, described, factoryId, limit } from './fields';
+import { normalizeEmail } from '../domain/email';
+import { erasePerson } from './erase-person';
+import { companyId, contactId, cursor, described, email, factoryId, limit } from './fields';
+import { findPerson, passesOf, reportPage, reportViews, type PersonRef } from './person-data';
 import { ControlError, operation, withCursor } from './operation';
-import type { Page } from './ports';
+import type { ControlDependencies, Page, PersonStore } from './ports';
 import { runClear } from './run-clear';
 import { companyView, controlView, type ControlContact } from './view';
 import type { ExportFormat } from './export-format';
@@ -70,7 +73,34 @@ function contactPage(factoryId: string, page: Page<StoredContact>) {
   return { contacts: fitted.items, ...withCursor(fitted.next) };
 }
 
+/** A contact page's first page of the person's reports, and an export's page (both bounded: a cursor goes on). */
+export const REPORTS_SHOWN = 20;
+export const PERSON_REPORTS_MAX = 500;
+
+/** The person a request names: exactly one of email and contactId; the email normalized as the contacts API does. */
+function personRef(request: { email?: string; contactId?: string }): PersonRef {
+  if ((request.email === undefined) === (request.contactId === undefined)) throw new ControlError(400, 'name the person: email or contactId, one of them');
+  if (request.contactId !== undefined) return { contactId: request.contactId };
+  const checked = normalizeEmail(request.email as string);
+  if (!checked.ok) throw new ControlError(400, `email: ${checked.problem}`);
+  return { email: checked.email };
+}
+
 const notFound = (factoryId: string, contactId: string) => new ControlError(404, `no contact ${contactId} in ${factoryId}`);
+
+/** A page of the reports the contact's email sent, newest first: none when the control room has no person store. */
+async function personReports(
+  deps: (ControlDependencies & { people: PersonStore }) | undefined,
+  factoryId: string,
+  contactEmail: string,
+  after: string | undefined,
+  now: Date,
+): Promise<{ reports?: Record<string, unknown>[]; reportsCursor?: string }> {
+  if (!deps) return {};
+  const person = await deps.people.personKey(factoryId, contactEmail);
+  const page = await reportPage(deps, factoryId, person, after, REPORTS_SHOWN);
+  return { reports: await reportViews(deps, factoryId, page.items, now), ...(page.next === undefined ? {} : { reportsCursor: page.next }) };
+}
 
 /** The contacts and companies of a factory (docs/control-room.md#lists-and-exports, #clearing-a-field). */
 export const CONTACT_OPERATIONS = {
@@ -103,15 +133,61 @@ export const CONTACT_OPERATIONS = {
   }),
 
   'contacts.show': operation({
-    request: z.strictObject({ factoryId, contactId }),
-    run: async ({ factoryId, contactId }, { deps }) => {
+    // reportsCursor: the next page of the person's reports (the answer's own), the contact shown again with it.
+    request: z.strictObject({
+      factoryId,
+      contactId,
+      reportsCursor: z.optional(described(z.string({ error: 'reportsCursor must be the string a previous answer returned' }), { flag: 'cursor', placeholder: 'C' })),
+    }),
+    run: async ({ factoryId, contactId, reportsCursor }, { deps, now }) => {
       const contact = await deps.store.getContact(factoryId, contactId);
       if (!contact) throw notFound(factoryId, contactId);
-      const [company, passes] = await Promise.all([
+      const [company, passes, reports] = await Promise.all([
         contact.companyId === undefined ? undefined : deps.store.findCompany(factoryId, contact.companyId),
         deps.store.passMarkers(factoryId, contact.id),
+        personReports(deps.people ? { ...deps, people: deps.people } : undefined, factoryId, contact.email, reportsCursor, now),
       ]);
-      return { body: { contact: controlView(contact), ...(company ? { company: companyView(company) } : {}), passes }, audit: {} };
+      return {
+        body: { contact: controlView(contact), ...(company ? { company: companyView(company) } : {}), passes, ...reports },
+        audit: reports.reports ? { reports: reports.reports.length } : {},
+      };
+    },
+  }),
+
+  'contacts.erase': operation({
+    request: z.strictObject({ factoryId, email, contactId: z.optional(contactId) }),
+    defaults: (request) => ({ factoryId: request.factoryId, person: personRef(request) }),
+    run: async ({ factoryId, person }, { deps, keepGoing }) => {
+      const erased = await erasePerson(deps, factoryId, person, keepGoing);
+      const { contactId: id, personKey, ...found } = erased;
+      return {
+        body: { factoryId, contactId: id, ...(personKey ? { personKey } : {}), erased: found.contact || found.passMarkers + found.events + found.featureRequests > 0, ...found },
+        // That an erasure happened, by whom (the principal, added by the handler), and the email's keyed hash: never the email.
+        audit: { erasure: true, contactId: id, ...(personKey ? { personKey } : {}), ...found },
+      };
+    },
+  }),
+
+  'contacts.export-person': operation({
+    request: z.strictObject({ factoryId, email, contactId: z.optional(contactId), limit: limit(PERSON_REPORTS_MAX), cursor }),
+    defaults: (request) => ({ factoryId: request.factoryId, person: personRef(request), limit: request.limit ?? PERSON_REPORTS_MAX, cursor: request.cursor }),
+    run: async ({ factoryId, person, limit: pageSize, cursor: after }, { deps, now }) => {
+      const found = await findPerson(deps, factoryId, person);
+      const [passes, page] = await Promise.all([passesOf(deps, factoryId, found.contactId), reportPage(deps, factoryId, found.person, after, pageSize)]);
+      const reports = await reportViews(deps, factoryId, page.items, now);
+      return {
+        body: {
+          factoryId,
+          contactId: found.contactId,
+          ...(found.person ? { personKey: found.person } : {}),
+          // Everything the contact item holds: the enrichment record, cleared values and who cleared them included.
+          ...(found.contact && after === undefined ? { contact: found.contact } : {}),
+          ...(after === undefined ? { passes } : {}),
+          reports,
+          ...withCursor(page.next),
+        },
+        audit: { contactId: found.contactId, ...(found.person ? { personKey: found.person } : {}), contact: found.contact !== undefined, reports: reports.length, more: page.next !== undefined },
+      };
     },
   }),
 
@@ -200,6 +276,32 @@ export interface ContactShowAnswer {
   /** The linked company, when the contact has one and it is found. */
   company?: Company;
   passes: PassMarker[];
+  /** The bug reports and feature requests the contact's email sent, newest first (a page); absent without a person store. */
+  reports?: Record<string, unknown>[];
+  /** The next page of `reports`, when more remain. */
+  reportsCursor?: string;
+}
+/** contacts.erase: what was found and removed, counts and ids only. */
+export interface ContactEraseAnswer {
+  factoryId: string;
+  contactId: string;
+  personKey?: string;
+  erased: boolean;
+  contact: boolean;
+  passMarkers: number;
+  events: number;
+  featureRequests: number;
+  complete: boolean;
+}
+/** contacts.export-person: everything stored about one person (the contact and pass markers on the first page only). */
+export interface ContactExportPersonAnswer {
+  factoryId: string;
+  contactId: string;
+  personKey?: string;
+  contact?: StoredContact;
+  passes?: PassMarker[];
+  reports: Record<string, unknown>[];
+  cursor?: string;
 }
 export interface ContactExportAnswer {
   format: ExportFormat;

@@ -6,6 +6,9 @@ import { KeyAdmin } from '../store/keys/key-admin';
 import { readReport, readReportPage } from '../store/reports/report-page';
 import type { TableNames } from '../store/schema';
 import { DynamoControlStore } from '../store/contacts/dynamo-control-store';
+import { DynamoPersonStore } from '../store/people/dynamo-person-store';
+import { DynamoPersonSecret } from '../store/keys/dynamo-person-secret';
+import { PersonKeys } from '../domain/person-key';
 import { addressPolicyFromEnv, alertStoreOf, linkBaseFromEnv } from '../alerts/alerts-wiring';
 import type { AddressPolicy } from '../alerts/address-policy';
 import type { Resolve } from '../alerts/guarded-lookup';
@@ -57,6 +60,8 @@ export function controlDependencies(
           },
         }
       : {}),
+    // A person's data spans the contacts and reports tables, keyed by the person secret in the keys table.
+    ...(keys && reports ? { people: new DynamoPersonStore(doc, { contacts: tables.contacts, reports }, new PersonKeys(new DynamoPersonSecret(doc, keys))) } : {}),
     ...(alerts ? { alerts: alertDependencies(doc, alerts, optional) } : {}),
   };
 }

@@ -68,3 +68,6 @@ export function upTo(name: string, max: number) {
 
 /** A page size: `limit`, at most `max`. */
 export const limit = (max: number) => upTo('limit', max);
+
+/** An email naming a person (erasure, export): checked and normalized by the operation, as the contacts API does. */
+export const email = z.optional(described(z.string({ error: 'email must be a string' }), { placeholder: 'address' }));

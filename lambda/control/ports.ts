@@ -137,6 +137,34 @@ export interface ReportFeedPort {
   get(factoryId: string, kind: ReportKind, id: string): Promise<Record<string, unknown> | undefined>;
 }
 
+/** A report one person sent, as the byPerson index lists it: which kind, its eventId or requestId, when it came. */
+export interface PersonReportRef {
+  kind: ReportKind;
+  id: string;
+  receivedAt: string;
+}
+
+/**
+ * One person's data where it is not found by contact id: the person key of
+ * an email, and the reports carrying it (docs/privacy.md#finding-a-persons-data);
+ * and the deletes an erasure makes. DynamoDB adapter:
+ * lambda/store/people/dynamo-person-store.ts; in memory: lambda/memory/memory-person-store.ts.
+ */
+export interface PersonStore {
+  /** The keyed hash reports carry for this email in this factory. */
+  personKey(factoryId: string, email: string): Promise<string>;
+  /** A page of the person's reports, newest first (cursor bound to the factory and person). */
+  reportsOf(factoryId: string, person: string, cursor: string | undefined, limit: number): Promise<Page<PersonReportRef>>;
+  /** The reports as the control room shows them, in the order given; gone or expired ones left out. */
+  readReports(factoryId: string, refs: readonly PersonReportRef[], nowMs: number): Promise<Record<string, unknown>[]>;
+  /** Removes the reporter (email, name) and the person key from a report still carrying `person`; false when it no longer did. */
+  forgetReporter(factoryId: string, ref: PersonReportRef, person: string): Promise<boolean>;
+  /** Deletes the contact if it is still as read (`updatedAt`); 'conflict' when it changed or is gone meanwhile. */
+  deleteContact(factoryId: string, contactId: string, seenUpdatedAt: string): Promise<'deleted' | 'conflict'>;
+  /** Deletes these pass markers of the contact (absent ones are no error). */
+  deletePassMarkers(factoryId: string, contactId: string, passIds: readonly string[]): Promise<void>;
+}
+
 /** Who asks: the caller's IAM principal (on AWS, the ARN the function URL's IAM auth verified). */
 export interface Caller {
   principal: string;
@@ -154,6 +182,8 @@ export interface ControlDependencies {
     defaultRateLimit?: number;
   };
   reports?: ReportFeedPort;
+  /** A person's data across the tables: erasure, export, a contact's reports (there when the keys and reports tables are). */
+  people?: PersonStore;
   /** The factories' source maps, to show events' original frames (docs/source-maps.md#reading-original-frames); without, frames as resolved at ingest. */
   sourceMaps?: SourceMapLoader;
   /** Issue alerts: webhook destinations, their deliveries, the spike settings (docs/alerts.md). */

@@ -14,6 +14,7 @@ import type { ReportKind } from '../issues/stored-event';
  *   pass item      sk = "pass#" + contact id + "#" + passId: a control-room pass applied (expires)
  *
  * keys table       PK keyHash (S) = sha256 of the secret
+ *   person secret  keyHash = "person-secret": the key of person keys (lambda/domain/person-key.ts); never expires
  *   visitor salt   keyHash = "salt#" + UTC day: the day's salt of visitor hashes, apart from the
  *                  reports table that holds the hashes (expires: expiresAt, TTL)
  *   GSI byFactory  PK factoryId, SK keyId  (keys only: `keys list`)
@@ -30,6 +31,9 @@ import type { ReportKind } from '../issues/stored-event';
  *   GSI byFeed     PK feed = factoryId + "#events" | "#feature-requests" | "#issues#" + status, SK receivedAt
  *                  (an issue's last seen), projecting type and expiresAt: newest first per factory
  *   GSI byIssue    PK issueId (events only), SK receivedAt, projecting expiresAt: an issue's latest events
+ *   GSI byPerson   PK person (a keyed hash of the reporter's email: lambda/domain/person-key.ts), SK receivedAt,
+ *                  keys only: the events and feature requests of one person, newest first (sparse: only
+ *                  reports with a reporter email carry `person`)
  *   every item expires (expiresAt, TTL)
  *
  * alerts table     PK pk (S)   SK sk (S): issue alerts and their webhook deliveries (docs/alerts.md)
@@ -62,6 +66,13 @@ export const REPORTS_BY_FEED = {
 /** An issue's events, newest first: event items only (an issue item keeps its id in its key, not in `issueId`). */
 export const REPORTS_BY_ISSUE = { indexName: 'byIssue', partitionKey: 'issueId', sortKey: 'receivedAt', include: ['expiresAt'] } as const;
 
+/** One person's reports, newest first: keys only (pk, person, receivedAt), so an entry is one write unit. */
+export const REPORTS_BY_PERSON = { indexName: 'byPerson', partitionKey: 'person', sortKey: 'receivedAt' } as const;
+/** The attribute of a report holding its reporter's person key. */
+export const PERSON_ATTRIBUTE = REPORTS_BY_PERSON.partitionKey;
+/** The keys-table item holding the person secret. */
+export const PERSON_SECRET_KEY = 'person-secret';
+
 export const eventKey = (factoryId: string, eventId: string): string => `event#${factoryId}#${eventId}`;
 export const featureRequestKey = (factoryId: string, requestId: string): string => `fr#${factoryId}#${requestId}`;
 export const visitorSaltKey = (day: string): string => `salt#${day}`;
@@ -83,7 +94,7 @@ export const EXPIRES_AT = 'expiresAt';
  * when it is read back. Here, not beside the writer, so that the readers
  * (the control room's) carry none of the ingest path's code.
  */
-export const REPORT_BOOKKEEPING = ['pk', 'feed', 'writeToken', EXPIRES_AT] as const;
+export const REPORT_BOOKKEEPING = ['pk', 'feed', 'writeToken', EXPIRES_AT, 'person'] as const;
 
 export const companySortKey = (domain: string): string => `${COMPANY_SK_PREFIX}${domain}`;
 export const usageSortKey = (period: string, shard: string): string => `${USAGE_SK_PREFIX}${period}#${shard}`;

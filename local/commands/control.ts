@@ -16,6 +16,7 @@ import { once } from 'node:events';
 import { LIST_DEFAULT, LIST_MAX } from '../../lambda/control/contact-operations';
 import { CONTROL_OPERATIONS } from '../../lambda/control/operations';
 import { contactId as contactIdOf } from '../../lambda/domain/contact-id';
+import { CONTACT_ID_PATTERN } from '../../lambda/domain/contact-id-digest';
 import { normalizeEmail } from '../../lambda/domain/email';
 import { emptySummary, type BulkSummary } from '../../lambda/enrichment/run-bulk';
 import { COMMON_OPTIONS, parseCommandLine, printJson, runCommand, UsageError } from '../cli';
@@ -144,6 +145,37 @@ const refreshed = (request: ControlCall): Run => async (client) => {
 
 type Values = Record<string, unknown>;
 
+/**
+ * Erasure and export name a person by --email or --contact, one of them,
+ * checked here in the command line's words (exit 2): the email itself goes
+ * to the operation, which finds their reports by it. The problem only, never
+ * the address, is shown.
+ */
+function checkPerson(values: Values): void {
+  if ((values.contact === undefined) === (values.email === undefined)) throw new UsageError('name the person: --email <address> or --contact <ct_id>');
+  if (values.contact !== undefined && !CONTACT_ID_PATTERN.test(String(values.contact))) {
+    throw new UsageError(`--contact must be a contact id (ct_ + 16 hex), got "${String(values.contact)}"`);
+  }
+  if (values.email !== undefined) {
+    const email = normalizeEmail(String(values.email));
+    if (!email.ok) throw new UsageError(`--email: ${email.problem}`);
+  }
+}
+
+/** An export of a person: every page of their reports into the one object the first page began. */
+const exportingPerson = (request: ControlCall): Run => async (client) => {
+  const first = await client.call(request);
+  const reports = [...((first.reports as unknown[] | undefined) ?? [])];
+  let cursor = first.cursor as string | undefined;
+  while (cursor !== undefined) {
+    const next = await client.call({ ...request, cursor });
+    reports.push(...((next.reports as unknown[] | undefined) ?? []));
+    cursor = next.cursor as string | undefined;
+  }
+  const { cursor: _cursor, ...whole } = first;
+  printJson({ ...whole, reports });
+};
+
 /** How a command prints its answer, and what it adds to its operation's flags. */
 interface Printing extends CommandShape {
   /** Checks in this command's words before the operation checks the request. */
@@ -158,12 +190,16 @@ const PRINTS: Record<string, Omit<Printing, 'alternatives'>> = {
   'enrichment.refresh': { run: refreshed },
   'keys.list': { run: lines('keys') },
   'keys.create': { check: (values) => void keyArgs(values), run: printed },
+  'contacts.erase': { check: checkPerson, run: printed },
+  'contacts.export-person': { check: checkPerson, drives: ['cursor', 'limit'], run: exportingPerson },
 };
 
 /** A command's printing: its own, or a list (with --all) for an operation that takes a cursor, or one JSON object. */
 function printingOf(command: TableCommand): Printing {
   const own = PRINTS[command.operation];
-  if (own) return { ...own, alternatives: byEmail };
+  // An operation that takes the email itself (erasure, export of a person) has no derived contact id for it.
+  const alternatives = command.fields.some((field) => field.key === 'email') ? {} : byEmail;
+  if (own) return { ...own, alternatives };
   if (command.fields.some((field) => field.key === 'cursor')) return { flags: ['all'], alternatives: byEmail, run: (request, values) => listing(request, values.all === true) };
   return { alternatives: byEmail, run: printed };
 }
@@ -175,6 +211,10 @@ ${COMMANDS.map((command) => `  ${usageLine(command, printingOf(command))}`).join
 Lists print one JSON object per line, then {"cursor": "…"} when more remain: pass it
 back with --cursor, or give --all to follow every page. --limit is per page (default ${LIST_DEFAULT},
 at most ${LIST_MAX}). Fields to clear: name, title, phone, page, location, company.
+contacts show adds the person's bug reports and feature requests, newest first, 20 at a
+time: --cursor <reportsCursor> shows the next ones. contacts erase removes a person (the
+contact, its pass markers, the reporter's email and name on their reports; docs/privacy.md);
+contacts export-person prints everything stored about one person as one JSON object.
 Keys are the keys command's (docs/keys.md), done by the control-room function: on a
 deployed stack its audit line records who issued or revoked which key. keys create prints
 the new key's secret once; keys list one key per line, never a secret.

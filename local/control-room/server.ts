@@ -12,13 +12,14 @@ import { apiRoutes } from './routes/api';
 import { companyRoutes } from './routes/companies';
 import { contactRoutes } from './routes/contacts';
 import { enrichmentRoutes } from './routes/enrichment';
+import { eraseRoutes } from './routes/erase';
 import { exportRoutes } from './routes/export';
 import { homeRoutes } from './routes/home';
 import { keyRoutes } from './routes/keys';
 import { reportRoutes } from './routes/reports';
 import { fetchSiteProblem, SECURITY_HEADERS, type Session } from './security';
 
-const ROUTES: Route[] = [...homeRoutes, ...contactRoutes, ...companyRoutes, ...enrichmentRoutes, ...exportRoutes, ...keyRoutes, ...reportRoutes, ...alertRoutes, ...apiRoutes];
+const ROUTES: Route[] = [...homeRoutes, ...contactRoutes, ...eraseRoutes, ...companyRoutes, ...enrichmentRoutes, ...exportRoutes, ...keyRoutes, ...reportRoutes, ...alertRoutes, ...apiRoutes];
 
 export interface ControlRoomOptions {
   client: ControlClient;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { ContactsStack } from '../../lib/contacts-stack';
 import { OUTPUTS } from '../../lib/outputs';
 import { CONTROL_ROOM_SERVICE_NAME, INGEST_SERVICE_NAME, METRIC, SERVICE_NAME, stackMetricsNamespace } from '../../lambda/observability/names';
-import { CONTACTS_BY_COMPANY, CONTACTS_KEY, KEYS_BY_FACTORY, KEYS_BY_KEY_ID, KEYS_KEY, REPORTS_BY_FEED, REPORTS_BY_ISSUE, REPORTS_KEY } from '../../lambda/store/schema';
+import { CONTACTS_BY_COMPANY, CONTACTS_KEY, KEYS_BY_FACTORY, KEYS_BY_KEY_ID, KEYS_KEY, REPORTS_BY_FEED, REPORTS_BY_ISSUE, REPORTS_BY_PERSON, REPORTS_KEY } from '../../lambda/store/schema';
 import { DEFAULT_DYNAMO_CONFIG, dynamoConfigFromEnv, LOCAL_DYNAMO_CONFIG } from '../../lambda/store/dynamo-client';
 import { endpoint, issueKey, issuePublishableKey, newFactoryId, tables, testDoc } from '../support/local-api';
 import { marshall } from '@aws-sdk/util-dynamodb';
@@ -348,11 +348,11 @@ describe('Lambda (issue point 5)', () => {
     expect(JSON.stringify(statements)).not.toMatch(/"dynamodb:\*"|"Action":"\*"/);
   });
 
-  test('the only grants on indexes are the control room\'s Queries on byCompany, the keys\' byFactory and byKeyId, and the reports\' byFeed and byIssue', () => {
+  test('the only grants on indexes are the control room\'s Queries on byCompany, the keys\' byFactory and byKeyId, and the reports\' byFeed, byIssue and byPerson', () => {
     const statements = Object.values(resources('AWS::IAM::Policy')).flatMap((p: any) => p.Properties.PolicyDocument.Statement);
     const onIndexes = statements.filter((statement: any) => JSON.stringify(statement.Resource).includes('/index'));
-    expect(onIndexes.map((statement: any) => statement.Action)).toEqual(['dynamodb:Query', 'dynamodb:Query', 'dynamodb:Query', 'dynamodb:Query', 'dynamodb:Query']);
-    expect(onIndexes.map((statement: any) => /\/index\/(\w+)"/.exec(JSON.stringify(statement.Resource))?.[1]).sort()).toEqual(['byCompany', 'byFactory', 'byFeed', 'byIssue', 'byKeyId']);
+    expect(onIndexes.map((statement: any) => statement.Action)).toEqual(['dynamodb:Query', 'dynamodb:Query', 'dynamodb:Query', 'dynamodb:Query', 'dynamodb:Query', 'dynamodb:Query']);
+    expect(onIndexes.map((statement: any) => /\/index\/(\w+)"/.exec(JSON.stringify(statement.Resource))?.[1]).sort()).toEqual(['byCompany', 'byFactory', 'byFeed', 'byIssue', 'byKeyId', 'byPerson']);
   });
 
   test.each(['Contacts API', 'Contacts ingest API', 'Contacts control room', 'Contacts tally'])(
@@ -434,10 +434,10 @@ describe('the control-room function (internal)', () => {
     expect(permissions).toHaveLength(2);
   });
 
-  test('may only read and update contacts, query the byCompany index, read the reference dataset, manage keys, read reports, read and update issues, and manage alert destinations', () => {
+  test('may only read, update and erase contacts, query the byCompany index, read the reference dataset, manage keys, read reports and a person\'s reports, read and update issues, and manage alert destinations', () => {
     expect(dynamoGrants(functionId('Contacts control room'))).toEqual({
       TablesAlerts: ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
-      TablesContacts: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
+      TablesContacts: ['dynamodb:BatchGetItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
       'TablesContacts/index/byCompany': ['dynamodb:Query'],
       TablesReference: ['dynamodb:GetItem'],
       TablesKeys: ['dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
@@ -446,6 +446,7 @@ describe('the control-room function (internal)', () => {
       TablesReports: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'],
       'TablesReports/index/byFeed': ['dynamodb:Query'],
       'TablesReports/index/byIssue': ['dynamodb:Query'],
+      'TablesReports/index/byPerson': ['dynamodb:Query'],
     });
   });
 });
@@ -591,7 +592,7 @@ describe('tables (issue point 7)', () => {
     });
   });
 
-  test('the reports table is keyed by pk, expires every item, reads a factory newest first through a small index, and an issue\'s events through another', () => {
+  test('the reports table is keyed by pk, expires every item, reads a factory newest first through a small index, an issue\'s events through another, and a person\'s reports through a third (keys only)', () => {
     template.hasResourceProperties('AWS::DynamoDB::Table', {
       KeySchema: [{ AttributeName: REPORTS_KEY.partitionKey, KeyType: 'HASH' }],
       TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
@@ -611,6 +612,14 @@ describe('tables (issue point 7)', () => {
             { AttributeName: 'receivedAt', KeyType: 'RANGE' },
           ],
           Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['expiresAt'] },
+        },
+        {
+          IndexName: REPORTS_BY_PERSON.indexName,
+          KeySchema: [
+            { AttributeName: 'person', KeyType: 'HASH' },
+            { AttributeName: 'receivedAt', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'KEYS_ONLY' },
         },
       ],
     });

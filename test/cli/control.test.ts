@@ -113,6 +113,7 @@ describe('show and export', () => {
       contact: contacts[0],
       company: { id: contacts[0]?.companyId, domain: 'show.example', name: 'show.example', createdAt: contacts[0]?.createdAt },
       passes: [],
+      reports: [],
     });
   }, 30_000);
 
@@ -131,6 +132,45 @@ describe('show and export', () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/\r2 contacts · [\d.]+ s/);
   }, 30_000);
+});
+
+describe('erasure and export of a person', () => {
+  test('contacts erase prints one JSON object of what it removed; again, it finds nothing; export-person then answers nothing but the ids', async () => {
+    const email = uniqueEmail('erase-');
+    const { factoryId, contacts } = await factory([{ email, title: 'CTO' }]);
+    const exported = await control('contacts', 'export-person', '--factory', factoryId, '--email', email);
+    expect(exported.status).toBe(0);
+    expect(JSON.parse(exported.stdout)).toMatchObject({ factoryId, contactId: contacts[0]?.id, contact: { email, title: 'CTO' }, passes: [], reports: [] });
+
+    const erased = await control('contacts', 'erase', '--factory', factoryId, '--email', email);
+    const again = await control('contacts', 'erase', '--factory', factoryId, '--contact', contacts[0]?.id);
+
+    expect([erased.status, again.status]).toEqual([0, 0]);
+    expect(JSON.parse(erased.stdout)).toMatchObject({ factoryId, contactId: contacts[0]?.id, erased: true, contact: true, events: 0, featureRequests: 0 });
+    expect(JSON.parse(again.stdout)).toMatchObject({ erased: false, contact: false });
+    expect(JSON.parse((await control('contacts', 'export-person', '--factory', factoryId, '--email', email)).stdout)).toEqual({
+      factoryId,
+      contactId: contacts[0]?.id,
+      personKey: expect.stringMatching(/^person_/),
+      passes: [],
+      reports: [],
+    });
+  }, 60_000);
+
+  test.each([
+    [['contacts', 'erase', '--factory', 'fac_x'], /name the person: --email <address> or --contact <ct_id>/],
+    [['contacts', 'erase', '--factory', 'fac_x', '--email', 'a@example.com', '--contact', 'ct_0000000000000000'], /name the person/],
+    [['contacts', 'erase', '--factory', 'fac_x', '--email', 'no-at-sign'], /^error: --email: /],
+    [['contacts', 'erase', '--factory', 'fac_x', '--contact', 'ct_xyz'], /--contact must be a contact id/],
+    [['contacts', 'erase', '--email', 'a@example.com'], /contacts erase needs --factory <fac_id>/],
+    [['contacts', 'erase', '--factory', 'fac_x', '--email', 'a@example.com', '--field', 'name'], /contacts erase does not take --field/],
+    [['contacts', 'export-person', '--factory', 'fac_x', '--email', 'a@@example.com'], /^error: --email: /],
+  ])('refuses %j with exit code 2, never echoing the address', async (args, message) => {
+    const result = await controlArguments(...args);
+    expect(result.status).toBe(2);
+    expect(result.stderr.split('\n')[0]).toMatch(message);
+    expect(result.stderr.split('\n')[0]).not.toMatch(/no-at-sign|a@@example/);
+  });
 });
 
 describe('errors', () => {

@@ -37,3 +37,36 @@ test('a path parameter that does not have its shape is no page (404), and no ope
   expect(statuses).toEqual(paths.map(() => 404));
   expect(asked).toEqual([]);
 });
+
+test("a contact's reports show what strangers wrote as text, link each report, and page with the operation's cursor", async () => {
+  const hostile = '<img src=x onerror="window.__pwned=1">';
+  answers.set('contacts.show', {
+    status: 200,
+    body: {
+      contact: CONTACT,
+      passes: [],
+      reports: [
+        { kind: 'event', eventId: '0b7c1a52-7f0e-4a5e-9a43-3f1e2b8c9d10', type: 'error', message: hostile, receivedAt: '2026-11-27T10:00:00.000Z', pageUrl: `https://x.example/${hostile}` },
+        { kind: 'feature-request', requestId: '1c8d2b63-8a1f-4b6f-8b54-4a2f3c9daf21', title: hostile, receivedAt: '2026-11-27T09:00:00.000Z' },
+      ],
+      reportsCursor: 'next-page',
+    },
+  });
+  const page = (await room().get(`/f/fac_pages/contacts/${CONTACT.id}`)).text;
+  expect(page).not.toContain(hostile);
+  expect(page).toContain('&lt;img src=x onerror=&quot;window.__pwned=1&quot;&gt;');
+  expect(page).toContain('href="/f/fac_pages/reports/events/0b7c1a52-7f0e-4a5e-9a43-3f1e2b8c9d10"');
+  expect(page).toContain('href="/f/fac_pages/reports/feature-requests/1c8d2b63-8a1f-4b6f-8b54-4a2f3c9daf21"');
+  expect(page).toContain(`href="/f/fac_pages/contacts/${CONTACT.id}?cursor=next-page&amp;page=2"`);
+  expect(page).toContain(`href="/f/fac_pages/erase?contact=${CONTACT.id}"`);
+});
+
+test('the erasure page takes only a well-formed contact id from its address into the form', async () => {
+  answers.set('contacts.show', { status: 200, body: { contact: CONTACT, passes: [], reports: [] } });
+  const named = (await room().get(`/f/fac_pages/erase?contact=${CONTACT.id}`)).text;
+  const forged = (await room().get('/f/fac_pages/erase?contact=%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E')).text;
+  expect(named).toContain(`value="${CONTACT.id}"`);
+  expect(named).toContain('ada@example.com');
+  expect(forged).toContain('name="who" required value=""');
+  expect(forged).not.toMatch(/<script>alert/);
+});

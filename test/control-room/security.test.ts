@@ -124,6 +124,15 @@ describe('state-changing requests', () => {
     expect(JSON.parse((await room.operation(keysList())).text).keys.length).toBe(before);
   });
 
+  test('an erasure without the CSRF token, or from another Origin, is 403 and erases nothing', async () => {
+    const contact = { operation: 'contacts.show', factoryId: fac(), contactId: demo.hostileContactId };
+    for (const headers of [{ 'x-csrf-token': '' }, { origin: 'https://evil.example' }] as Record<string, string>[]) {
+      const answer = await room.operation({ operation: 'contacts.erase', factoryId: fac(), contactId: demo.hostileContactId }, headers);
+      expect(answer.status).toBe(403);
+    }
+    expect((await room.operation(contact)).status).toBe(200);
+  });
+
   test('methods other than GET, HEAD and POST are refused with 405', async () => {
     const answer = await rawCall(room.port, 'PUT', '/api/operation', { host: `127.0.0.1:${room.port}`, cookie: room.cookie });
     expect(answer.status).toBe(405);
@@ -179,6 +188,7 @@ describe('hostile text is shown as text on every page', () => {
     `/f/${fac()}/reports/events/${demo.hostileEventId}`,
     `/f/${fac()}/reports/feature-requests`,
     `/f/${fac()}/reports/issues`,
+    `/f/${fac()}/erase?contact=${demo.hostileContactId}`,
   ];
 
   test('no page holds an inline script, an event handler attribute, a style attribute or a javascript: URL', async () => {

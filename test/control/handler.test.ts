@@ -356,3 +356,31 @@ describe('the audit line', () => {
     expect(await getItem(factoryId, contact.id)).toMatchObject({ location: 'Hidden Valley' });
   });
 });
+
+describe('contacts.erase and contacts.export-person', () => {
+  test('an erasure through the function: its audit line says an erasure happened, by whom, and names the person by keyed hash; no line of the call or of an export holds the email', async () => {
+    const { factoryId, add } = await factory('erase');
+    const email = uniqueEmail('erased-');
+    const contact = await add({ email, name: 'Erased Person', title: 'CFO' });
+
+    const exported = await control.call({ operation: 'contacts.export-person', factoryId, email: email.toUpperCase() });
+    const erased = await control.call({ operation: 'contacts.erase', factoryId, email });
+    const refused = await control.call({ operation: 'contacts.erase', factoryId, email: `${email}@` });
+
+    expect(exported.body.contact).toMatchObject({ id: contact.id, email });
+    expect(erased.status).toBe(200);
+    expect(auditLine(erased.lines)).toMatchObject({
+      operation: 'contacts.erase',
+      factoryId,
+      contactId: contact.id,
+      principal: CONTROL_ROOM_ARN,
+      erasure: true,
+      contact: true,
+      personKey: expect.stringMatching(/^person_[0-9a-f]{32}$/),
+    });
+    expect(auditLine(exported.lines).personKey).toBe(auditLine(erased.lines).personKey);
+    expect(refused.status).toBe(400);
+    const everything = JSON.stringify([...exported.lines, ...erased.lines, ...refused.lines]).toLowerCase();
+    expect(everything).not.toContain(email.split('@')[0]);
+  });
+});

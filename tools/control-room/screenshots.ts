@@ -9,6 +9,7 @@
  */
 // Before any module of the service reads its environment: the in-process APIs log nothing.
 import '../bench/env';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join, relative } from 'node:path';
@@ -33,6 +34,22 @@ docs/images/ (or --out). Needs Chromium at /usr/bin/chromium.`;
 
 const CHROMIUM = '/usr/bin/chromium';
 const FACTORY = 'fac_demo';
+
+/** Two bug reports and a feature request from a contact's email, so their page and the erasure page have reports to show. */
+async function reportsFrom(email: string, apiUrl: string, client: Awaited<ReturnType<typeof connectControl>>): Promise<void> {
+  const origin = 'https://app.example.com';
+  const { key } = await client.call({ operation: 'keys.create', factoryId: FACTORY, type: 'publishable', origins: [origin] });
+  const headers = { Authorization: `Bearer ${String(key)}`, Origin: origin, 'Content-Type': 'application/json' };
+  const reporter = { email, name: 'Ada' };
+  const sent = [
+    await fetch(`${apiUrl}/ingest/v1/events`, { method: 'POST', headers, body: JSON.stringify({ events: [
+      { eventId: randomUUID(), type: 'error', message: 'TypeError: invoice.total is undefined', pageUrl: 'https://app.example.com/invoices/7', reporter },
+      { eventId: randomUUID(), type: 'bug_report', message: 'The PDF of invoice 7 is empty', pageUrl: 'https://app.example.com/invoices/7', reporter },
+    ] }) }),
+    await fetch(`${apiUrl}/ingest/v1/feature-requests`, { method: 'POST', headers, body: JSON.stringify({ requestId: randomUUID(), title: 'Invoices in CSV', reporter }) }),
+  ];
+  for (const answer of sent) if (answer.status >= 300) throw new Error(`seeding a report of a contact: ${answer.status}`);
+}
 
 runCommand(USAGE, async (argv) => {
   const { values, positionals } = parseCommandLine(argv, { out: { type: 'string' } });
@@ -63,6 +80,7 @@ runCommand(USAGE, async (argv) => {
     const ada = id('ada.lovelace');
     await client.call({ operation: 'enrichment.refresh', factoryId: FACTORY, contactId: ada });
     await client.call({ operation: 'contacts.clear', factoryId: FACTORY, contactId: ada, fields: ['title'], reason: 'ticket 4711: the customer says the title is wrong' });
+    await reportsFrom(String(demo.contacts.find((contact) => contact.id === ada)?.email), `http://127.0.0.1:${apiPort}`, client);
     const trendIssue = await seedTrendDemo(store.doc, store.tables.reports, FACTORY);
     // A receiver that takes every delivery, so the alerts page shows a test delivery in its log.
     receiver = createServer((req, res) => req.resume().on('end', () => res.end()));
@@ -92,6 +110,10 @@ runCommand(USAGE, async (argv) => {
       ['control-room-events', `/f/${FACTORY}/reports/events`],
       ['control-room-event', `/f/${FACTORY}/reports/events/${demo.eventIds[0]}`],
       ['control-room-export', `/f/${FACTORY}/export`],
+      ['control-room-erase', `/f/${FACTORY}/erase?contact=${ada}`, async () => {
+        await page.click('#erase-form button[type="submit"]');
+        await page.fill('#erase-again', ada);
+      }],
     ];
     for (const [name, path, act] of shots) {
       await page.goto(`${base}${path}`);

@@ -5,6 +5,8 @@ import { createDocumentClient, dynamoConfigFromEnv } from '../../store/dynamo-cl
 import { DynamoIngestKeys, KEY_LEASE_MS } from '../../store/keys/dynamo-ingest-keys';
 import { DynamoIssueLimiter, ISSUE_LEASE_MS } from '../../store/reports/dynamo-issue-limiter';
 import { DynamoReportStore } from '../../store/reports/dynamo-report-store';
+import { DynamoPersonSecret } from '../../store/keys/dynamo-person-secret';
+import { PersonKeys } from '../../domain/person-key';
 import { DynamoVisitorSalts } from '../../store/keys/dynamo-visitor-salts';
 import { tableNamesFromEnv, type TableNames } from '../../store/schema';
 import { IngestFrameResolver } from '../../sourcemaps/ingest-frames';
@@ -33,7 +35,7 @@ export function frameResolverOf(store: SourceMapStore, cacheBytes?: number): Ing
 /**
  * The ingest API on DynamoDB (with contacts/contacts-wiring.ts, the only
  * modules of lambda/api that know the stores are DynamoDB): the keys table
- * for the key calls and the daily visitor salts, the reports table for reports and limiter items (per
+ * for the key calls, the daily visitor salts and the person secret, the reports table for reports and limiter items (per
  * address, per issue).
  */
 export function ingestDynamoDependencies(
@@ -45,7 +47,8 @@ export function ingestDynamoDependencies(
     keys: new DynamoIngestKeys(doc, tables.keys, wiring.leaseMs ?? KEY_LEASE_MS),
     limiter: new DynamoAddressLimiter(doc, tables.reports, wiring.addressLimits ?? DEFAULT_ADDRESS_LIMITS),
     issueLimits: new DynamoIssueLimiter(doc, tables.reports, wiring.leaseMs ?? ISSUE_LEASE_MS),
-    reports: new DynamoReportStore(doc, tables.reports),
+    // Reports naming a reporter's email carry its person key (docs/privacy.md#finding-a-persons-data).
+    reports: new DynamoReportStore(doc, tables.reports, new PersonKeys(new DynamoPersonSecret(doc, tables.keys))),
     visitorSalts: new DynamoVisitorSalts(doc, tables.keys),
     retentionDays: wiring.retentionDays ?? DEFAULT_REPORT_RETENTION_DAYS,
     ...(wiring.sourceMaps ? { frames: frameResolverOf(wiring.sourceMaps, wiring.sourceMapCacheBytes) } : {}),

@@ -2,6 +2,8 @@ import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamod
 import type { EventOutcome, ReportStore, StoredFeatureRequest } from '../../ingest/ports';
 import type { StoredEvent } from '../../issues/stored-event';
 import type { CallLog } from '../../domain/ports';
+import type { PersonKeys } from '../../domain/person-key';
+import { withPersonKeys } from './person-attribute';
 import { isConditionalCheckFailed, itemOfFailure, storageCall } from '../errors';
 import { writeEvents } from './event-writes';
 import { Expression } from '../expression';
@@ -14,17 +16,20 @@ import { featureRequestKey, feedOf, REPORTS_KEY } from '../schema';
  * and changes nothing. An event is a PutItem of its own (./event-writes.ts),
  * in no index: the tally counts it and lists it on feed pages from the
  * table's stream. A feature request is one conditional UpdateItem that
- * creates it, in the byFeed index (factory + kind, receive time).
+ * creates it, in the byFeed index (factory + kind, receive time). Given
+ * person keys, a report naming a reporter's email also carries its person key
+ * and so sits in the byPerson index (./person-attribute.ts).
  */
 export class DynamoReportStore implements ReportStore {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly tableName: string,
+    private readonly persons?: PersonKeys,
   ) {}
 
   /** Each event its own conditional PutItem: ./event-writes.ts. */
-  putEvents(events: readonly StoredEvent[], log?: CallLog): Promise<{ outcomes: EventOutcome[]; failure?: unknown }> {
-    return writeEvents(this.doc, this.tableName, events, log);
+  async putEvents(events: readonly StoredEvent[], log?: CallLog): Promise<{ outcomes: EventOutcome[]; failure?: unknown }> {
+    return writeEvents(this.doc, this.tableName, await withPersonKeys(events, this.persons, log), log);
   }
 
   /**
@@ -37,7 +42,8 @@ export class DynamoReportStore implements ReportStore {
    */
   async putFeatureRequest(request: StoredFeatureRequest, log?: CallLog): Promise<{ created: boolean; stored: StoredFeatureRequest }> {
     const write = new Expression().set('feed', feedOf(request.factoryId, 'feature-requests'));
-    for (const [name, value] of Object.entries(request)) if (value !== undefined) write.set(name, value);
+    const [keyed] = await withPersonKeys([request], this.persons, log);
+    for (const [name, value] of Object.entries(keyed ?? request)) if (value !== undefined) write.set(name, value);
     write.when(write.notExists(REPORTS_KEY.partitionKey));
     try {
       await storageCall('UpdateItem (feature request)', () =>
@@ -57,7 +63,7 @@ export class DynamoReportStore implements ReportStore {
       const found = itemOfFailure<StoredFeatureRequest & { pk?: string; feed?: string }>(error);
       if (!found) return { created: false, stored: request };
       // The request as stored, without its keys.
-      const { pk: _pk, feed: _feed, ...stored } = found;
+      const { pk: _pk, feed: _feed, person: _person, ...stored } = found as typeof found & { person?: string };
       return { created: stored.writeToken === request.writeToken, stored };
     }
   }

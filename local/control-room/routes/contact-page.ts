@@ -3,8 +3,10 @@ import type { ControlContact } from '../../../lambda/control/view';
 import { CLEARABLE_FIELDS } from '../../../lambda/domain/cleared';
 import type { RouteContext } from '../context';
 import { appLink, errorBox, text, time } from '../display';
-import { html, type Html } from '../html';
+import { html, path, withQuery, type Html } from '../html';
 import { renderPage } from '../layout';
+import { cursorOf, pageNumberOf } from '../pager';
+import { personReportsSection } from './person-reports';
 
 type Json = Record<string, unknown>;
 
@@ -109,6 +111,11 @@ function actions(factoryId: string, contact: ControlContact): Html {
   </div>
   <div class="result" id="clear-result" role="status" aria-live="polite"></div>
 </form>
+<div class="card danger-zone" id="erase-card">
+  <h3>Erase this person</h3>
+  <p class="muted">Deletes the contact with its history and forgets this email on every report. Asks to confirm first.</p>
+  <a class="button danger" href="${withQuery(path`/f/${factoryId}/erase`, { contact: text(contact.id) })}">Erase…</a>
+</div>
 <div class="card" id="refresh-card" data-factory="${factoryId}" data-contact="${text(contact.id)}">
   <h3>Refresh enrichment</h3>
   <p class="muted">Asks the data sources again now. A pass that finds something is billed.</p>
@@ -120,7 +127,9 @@ function actions(factoryId: string, contact: ControlContact): Html {
 
 /** A contact's page: contacts.show, with the clear and refresh actions (assets/contact.js). */
 export async function contactPage(context: RouteContext, factoryId: string, contactId: string): Promise<void> {
-  const reply = await context.ask({ operation: 'contacts.show', factoryId, contactId });
+  // The page's cursor pages the person's reports; the contact is shown again with each page.
+  const reportsCursor = cursorOf(context.url).cursor;
+  const reply = await context.ask({ operation: 'contacts.show', factoryId, contactId, ...(reportsCursor === undefined ? {} : { reportsCursor }) });
   if (!reply.ok) {
     const body = html`<h1>Contact ${contactId}</h1>${errorBox(reply.status, reply.body.error)}`;
     renderPage(context, reply.status, { title: contactId, factoryId, section: 'contacts', scripts: ['contact.js'], body });
@@ -133,6 +142,7 @@ export async function contactPage(context: RouteContext, factoryId: string, cont
 <div>${fieldsSection(factoryId, contact)}${companySection(factoryId, company)}</div>
 <div>${enrichmentSection(contact, passes)}${clearedSection(contact)}</div>
 </div>
+${personReportsSection(factoryId, contactId, reply.body.reports, reply.body.reportsCursor, pageNumberOf(context.url))}
 ${actions(factoryId, contact)}`;
   renderPage(context, reply.status, { title: text(contact.email), factoryId, section: 'contacts', scripts: ['contact.js'], body });
 }

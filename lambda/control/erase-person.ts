@@ -1,0 +1,79 @@
+import { StorageUnavailableError } from '../domain/errors';
+import type { ControlDependencies } from './ports';
+import { findPerson, passesOf, peopleOf, reportPage, type PersonRef } from './person-data';
+
+/** Reads of the contact an erasure makes, the first included, before a contact that keeps changing is a 503 to retry. */
+const CONTACT_ATTEMPTS = 5;
+/** Index entries read per page while forgetting a person's reports. */
+const REPORT_PAGE = 100;
+
+/** What an erasure found and removed: counts and ids only, never a value or the email. */
+export interface Erasure {
+  contactId: string;
+  /** The person key of the email (a keyed hash), when an email was known. */
+  personKey?: string;
+  contact: boolean;
+  passMarkers: number;
+  events: number;
+  featureRequests: number;
+  /** False when the call ran out of time before every report was seen: erasing again finishes (the forgotten ones are no longer found). */
+  complete: boolean;
+}
+
+
+/**
+ * Erases a person (docs/privacy.md#erasure): the contact with everything it
+ * holds (enrichment record, cleared values and their audit copies), its pass
+ * markers, and the reporter's identity on every report carrying the email's
+ * person key. The contact is deleted only as read (its `updatedAt`): when an
+ * upsert or a clear lands between the read and the delete, the delete is
+ * refused and the contact read again, so the erasure removes the contact as
+ * it is, whole, and an upsert after it creates a new one (201). Companies
+ * stay. Each step is idempotent: an erasure cut short is finished by the
+ * next; erasing someone unknown finds nothing and removes nothing.
+ */
+export async function erasePerson(deps: ControlDependencies, factoryId: string, ref: PersonRef, keepGoing: () => boolean): Promise<Erasure> {
+  const people = peopleOf(deps);
+  let found = await findPerson(deps, factoryId, ref);
+  let contact = false;
+  for (let attempt = 1; found.contact; attempt += 1) {
+    if ((await people.deleteContact(factoryId, found.contactId, found.contact.updatedAt)) === 'deleted') {
+      contact = true;
+      break;
+    }
+    // A 503: the same request again is safe (every step is idempotent).
+    if (attempt >= CONTACT_ATTEMPTS) throw new StorageUnavailableError('DeleteItem (contact erasure)', new Error(`the contact changed ${attempt} times while it was being erased`));
+    // Changed meanwhile (or gone): read it again; a person named by contact id keeps the email already read.
+    const again = await findPerson(deps, factoryId, ref);
+    found = { ...again, person: again.person ?? found.person };
+  }
+
+  const passes = await passesOf(deps, factoryId, found.contactId);
+  await people.deletePassMarkers(factoryId, found.contactId, passes.map((pass) => pass.passId));
+
+  let events = 0;
+  let featureRequests = 0;
+  let cursor: string | undefined;
+  let complete = true;
+  do {
+    if (!keepGoing()) {
+      complete = false;
+      break;
+    }
+    const page = await reportPage(deps, factoryId, found.person, cursor, REPORT_PAGE);
+    const forgotten = await Promise.all(page.items.map(async (report) => ((await people.forgetReporter(factoryId, report, found.person as string)) ? report.kind : undefined)));
+    events += forgotten.filter((kind) => kind === 'events').length;
+    featureRequests += forgotten.filter((kind) => kind === 'feature-requests').length;
+    cursor = page.next;
+  } while (cursor !== undefined);
+
+  return {
+    contactId: found.contactId,
+    ...(found.person ? { personKey: found.person } : {}),
+    contact,
+    passMarkers: passes.length,
+    events,
+    featureRequests,
+    complete,
+  };
+}

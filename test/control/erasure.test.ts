@@ -1,0 +1,212 @@
+import { randomUUID } from 'node:crypto';
+import { ScanCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { controlDependencies } from '../../lambda/control/control-room-wiring';
+import { handleControlRequest } from '../../lambda/control/handle-request';
+import type { ControlDependencies } from '../../lambda/control/ports';
+import { EVENTS, FEATURE_REQUESTS, randomClient, SITE, validEvent } from '../support/ingest';
+import { bearer, issueKey, issuePublishableKey, newFactoryId, realIngestDependencies, startLocalHost, tables, testDoc, type LocalApi } from '../support/local-api';
+
+/**
+ * Erasing a person on DynamoDB Local (issue 39, docs/privacy.md#erasure):
+ * a contact with cleared values and an enrichment pass, and hostile bug
+ * reports and a feature request naming the same email (in another letter
+ * case), sent over HTTP; then `contacts.erase`. Afterwards no item of any
+ * table holds the email, the reports are still there without their
+ * reporter, the company stays, the audit names the person by a keyed hash,
+ * and a later upsert creates a new contact.
+ */
+const BY = { principal: 'arn:aws:sts::123456789012:assumed-role/ControlRoom/dpo' };
+
+let api: LocalApi;
+let control: ControlDependencies;
+beforeAll(async () => {
+  api = await startLocalHost(realIngestDependencies());
+  control = controlDependencies(testDoc(), tables, 'Test Platform', { keys: tables.keys, reports: tables.reports });
+});
+afterAll(() => api.close());
+
+const call = (request: Record<string, unknown>) => handleControlRequest(control, request, BY);
+/** A call that must succeed: its error in the failure message otherwise. */
+async function ok(request: Record<string, unknown>) {
+  const answer = await call(request);
+  expect([answer.status, answer.body.error]).toEqual([200, undefined]);
+  return answer;
+}
+
+/** A factory whose backend pushes contacts (secret key) and whose site sends reports (publishable key). */
+async function tenant() {
+  const factoryId = newFactoryId('erase');
+  const auth = bearer((await issueKey(factoryId)).key);
+  const { key } = await issuePublishableKey(factoryId, [SITE]);
+  const page = { Origin: SITE, 'Content-Type': 'application/json', Authorization: `Bearer ${key}` };
+  return {
+    factoryId,
+    upsert: (body: unknown) => api.request('POST', '/api/v1/contacts', { headers: auth, body }),
+    events: (events: unknown[]) => api.request('POST', EVENTS, { headers: page, body: JSON.stringify({ events }), localAddress: randomClient() }),
+    featureRequest: (body: unknown) => api.request('POST', FEATURE_REQUESTS, { headers: page, body: JSON.stringify(body), localAddress: randomClient() }),
+  };
+}
+
+/** Every item of a table, whole. */
+async function scan(table: string): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let start: ScanCommandOutput['LastEvaluatedKey'];
+  do {
+    const page: ScanCommandOutput = await testDoc().send(new ScanCommand({ TableName: table, ExclusiveStartKey: start, ConsistentRead: true }));
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+/** Every table's items holding the text in any attribute, any letter case. */
+async function tablesHolding(text: string): Promise<string[]> {
+  const holding: string[] = [];
+  for (const [name, table] of Object.entries(tables)) {
+    for (const item of await scan(table)) if (JSON.stringify(item).toLowerCase().includes(text.toLowerCase())) holding.push(`${name}: ${JSON.stringify(item).slice(0, 200)}`);
+  }
+  return holding;
+}
+
+/** A person known everywhere: a contact (cleared title, an enrichment pass), two hostile events and a feature request naming them. */
+async function personEverywhere() {
+  const site = await tenant();
+  const domain = `engines-${randomUUID().slice(0, 8)}.example`;
+  const email = `ada.lovelace@${domain}`;
+  // No name: the pass fills it from the email, so the contact carries an enrichment record and a pass marker.
+  const created = await site.upsert({ email, title: 'Countess', phone: '+44 20 7946 0000', company: 'Analytical Engines', companyDomain: domain });
+  expect(created.status).toBe(201);
+  const contactId = created.json.contact.id as string;
+  await ok({ operation: 'contacts.clear', factoryId: site.factoryId, contactId, fields: ['title'], reason: 'asked' });
+  expect((await ok({ operation: 'enrichment.refresh', factoryId: site.factoryId, contactId, passId: randomUUID() })).body.outcome).toBe('enriched');
+
+  const shouting = email.toUpperCase();
+  const events = [
+    validEvent({ message: `checkout failed for ${email} with 4111 1111 1111 1111`, reporter: { email: shouting, name: 'Ada L.' } }),
+    validEvent({ type: 'bug_report', message: 'the page is blank', tags: { contact: email }, reporter: { email } }),
+  ];
+  expect((await site.events(events)).status).toBe(202);
+  expect((await site.featureRequest({ requestId: randomUUID(), title: `Invoices to ${email}`, reporter: { email, name: 'Ada' } })).status).toBe(201);
+  return { ...site, email, domain, contactId, events };
+}
+
+test('an erasure by email deletes the contact with its cleared values and pass markers and forgets the reporter on every report; no table holds the email after it', async () => {
+  const person = await personEverywhere();
+  expect(await tablesHolding(person.email)).not.toEqual([]);
+
+  const erased = await call({ operation: 'contacts.erase', factoryId: person.factoryId, email: person.email });
+
+  expect(erased.status).toBe(200);
+  expect(erased.body).toMatchObject({ contactId: person.contactId, erased: true, contact: true, passMarkers: 1, events: 2, featureRequests: 1, complete: true });
+  expect(await tablesHolding(person.email)).toEqual([]);
+  // The reports stay, scrubbed as they were stored, without their reporter.
+  const reports = (await scan(tables.reports)).filter((item) => String(item.pk).startsWith(`event#${person.factoryId}#`) || String(item.pk).startsWith(`fr#${person.factoryId}#`));
+  expect(reports).toHaveLength(3);
+  for (const report of reports) {
+    expect(report.reporter).toBeUndefined();
+    expect(report.person).toBeUndefined();
+  }
+  expect(reports.find((item) => item.eventId === person.events[0]?.eventId)?.message).toBe('checkout failed for [Filtered:email] with [Filtered:card]');
+  // The company is not personal data: it stays.
+  const companies = await call({ operation: 'companies.list', factoryId: person.factoryId });
+  expect(companies.body.companies).toEqual([expect.objectContaining({ domain: person.domain })]);
+});
+
+test("the erasure's audit names the person by a keyed hash, never by the email, and the answer neither", async () => {
+  const person = await personEverywhere();
+  const erased = await call({ operation: 'contacts.erase', factoryId: person.factoryId, email: person.email });
+  expect(erased.audit).toMatchObject({ operation: 'contacts.erase', erasure: true, principal: BY.principal, personKey: expect.stringMatching(/^person_[0-9a-f]{32}$/) });
+  expect(JSON.stringify(erased.audit).toLowerCase()).not.toContain(person.email.split('@')[0]);
+  expect(JSON.stringify(erased.body).toLowerCase()).not.toContain(person.email.split('@')[0]);
+});
+
+test('erasing the same person again, or someone unknown, finds nothing, removes nothing, and is audited alike', async () => {
+  const person = await personEverywhere();
+  await call({ operation: 'contacts.erase', factoryId: person.factoryId, email: person.email });
+  const again = await call({ operation: 'contacts.erase', factoryId: person.factoryId, email: person.email });
+  const unknown = await call({ operation: 'contacts.erase', factoryId: person.factoryId, contactId: 'ct_0123456789abcdef' });
+
+  const nothing = { erased: false, contact: false, passMarkers: 0, events: 0, featureRequests: 0, complete: true };
+  expect(again).toMatchObject({ status: 200, body: nothing, audit: { erasure: true, contact: false, principal: BY.principal } });
+  expect(unknown).toMatchObject({ status: 200, body: { ...nothing, contactId: 'ct_0123456789abcdef' }, audit: { erasure: true, contact: false } });
+});
+
+test('an erasure by contact id finds the reports through the email the contact held', async () => {
+  const person = await personEverywhere();
+  const erased = await call({ operation: 'contacts.erase', factoryId: person.factoryId, contactId: person.contactId });
+  expect(erased.body).toMatchObject({ contact: true, events: 2, featureRequests: 1 });
+  expect(await tablesHolding(person.email)).toEqual([]);
+});
+
+test('an upsert of the email after its erasure creates a new contact (201), holding only what that upsert sent', async () => {
+  const person = await personEverywhere();
+  await call({ operation: 'contacts.erase', factoryId: person.factoryId, email: person.email });
+
+  const again = await person.upsert({ email: person.email, name: 'Ada' });
+
+  expect(again.status).toBe(201);
+  expect(again.json).toMatchObject({ created: true, contact: { id: person.contactId, name: "Ada" } });
+  expect(again.json.contact.title).toBeUndefined();
+  const shown = await call({ operation: 'contacts.show', factoryId: person.factoryId, contactId: person.contactId });
+  expect(shown.body.contact).not.toHaveProperty('cleared');
+  expect(shown.body.passes).toEqual([]);
+  expect(shown.body.reports).toEqual([]);
+});
+
+test('a malformed email, a malformed contact id, both or neither are refused with 400, naming no address', async () => {
+  const factoryId = newFactoryId('erase');
+  const answers = await Promise.all([
+    call({ operation: 'contacts.erase', factoryId, email: 'not-an-address' }),
+    call({ operation: 'contacts.erase', factoryId, contactId: 'ct_nothex' }),
+    call({ operation: 'contacts.erase', factoryId, email: 'a@example.com', contactId: 'ct_0123456789abcdef' }),
+    call({ operation: 'contacts.erase', factoryId }),
+  ]);
+  expect(answers.map((answer) => answer.status)).toEqual([400, 400, 400, 400]);
+  expect(answers.map((answer) => answer.body.error)).toEqual([
+    expect.stringMatching(/^email: /),
+    expect.stringContaining('contactId must be a contact id'),
+    'name the person: email or contactId, one of them',
+    'name the person: email or contactId, one of them',
+  ]);
+  expect(JSON.stringify(answers.map((answer) => answer.audit))).not.toContain('not-an-address');
+});
+
+test("an export of a person answers the contact whole (cleared values, enrichment), its pass markers and the reports they sent, newest first; after the erasure, nothing", async () => {
+  const person = await personEverywhere();
+  const exported = await call({ operation: 'contacts.export-person', factoryId: person.factoryId, email: person.email });
+
+  expect(exported.status).toBe(200);
+  expect(exported.body.contact).toMatchObject({ id: person.contactId, email: person.email, name: 'Ada Lovelace', enriched: true, cleared: { title: { value: 'Countess' } } });
+  expect(exported.body.passes).toHaveLength(1);
+  const reports = exported.body.reports as Record<string, any>[];
+  expect(reports.map((report) => report.kind).sort()).toEqual(['event', 'event', 'feature-request']);
+  expect(reports.map((report) => report.receivedAt)).toEqual([...reports.map((report) => report.receivedAt)].sort().reverse());
+  expect(reports.every((report) => report.reporter.email.toLowerCase() === person.email)).toBe(true);
+
+  await call({ operation: 'contacts.erase', factoryId: person.factoryId, email: person.email });
+  const after = await call({ operation: 'contacts.export-person', factoryId: person.factoryId, email: person.email });
+  expect(after.body).toEqual({ factoryId: person.factoryId, contactId: person.contactId, personKey: exported.body.personKey, passes: [], reports: [] });
+});
+
+test("a contact's page lists the reports its email sent, newest first, 20 at a time, and the cursor shows the rest", async () => {
+  const site = await tenant();
+  const email = `grace.${randomUUID().slice(0, 8)}@example.org`;
+  const { json } = await site.upsert({ email });
+  for (const batch of [0, 1]) {
+    const events = Array.from({ length: 12 }, (_, i) => validEvent({ message: `error ${batch * 12 + i}`, reporter: { email } }));
+    expect((await site.events(events)).status).toBe(202);
+  }
+  await site.events([validEvent({ message: 'someone else', reporter: { email: 'other@example.org' } })]);
+
+  const first = await call({ operation: 'contacts.show', factoryId: site.factoryId, contactId: json.contact.id });
+  const rest = await call({ operation: 'contacts.show', factoryId: site.factoryId, contactId: json.contact.id, reportsCursor: first.body.reportsCursor });
+
+  expect([first.status, first.body.error]).toEqual([200, undefined]);
+  const shown = [...(first.body.reports as any[]), ...(rest.body.reports as any[])];
+  expect((first.body.reports as unknown[]).length).toBe(20);
+  expect(rest.body.reportsCursor).toBeUndefined();
+  expect(shown).toHaveLength(24);
+  expect(shown.every((report) => report.kind === 'event' && report.reporter.email === email)).toBe(true);
+  expect(shown.map((report) => report.receivedAt)).toEqual([...shown.map((report) => report.receivedAt)].sort().reverse());
+  expect(shown[0]).not.toHaveProperty('person');
+});
