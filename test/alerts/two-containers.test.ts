@@ -59,13 +59,14 @@ test('concurrent first events of a new bug through two containers give one issue
   expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(202));
   await tallied();
   await poller.drain(60_000);
-  await until('the delivery', () => (receiver.received.length > 0 ? true : undefined), 30_000);
+  // Bounds, not expectations: a loaded machine may take long to get there; what is asserted is what arrives.
+  await until('the delivery', () => (receiver.received.length > 0 ? true : undefined), 120_000);
   // The notifier has seen every record of the issue (drained), and every delivery it queued has been made.
-  await until('no delivery queued or under way', () => (alerts.queue.pending === 0 ? true : undefined), 30_000);
+  await until('no delivery queued or under way', () => (alerts.queue.pending === 0 ? true : undefined), 120_000);
   const bodies = receiver.verifiedWith(added.secret).map((entry) => JSON.parse(entry.body) as { type: string; data: { count: number } });
   expect(bodies.map((body) => body.type)).toEqual(['issue.created']);
   expect(receiver.received).toHaveLength(1);
-});
+}, 360_000);
 
 /**
  * A destination for the factory's new-issue alerts, through the alert store
