@@ -1,5 +1,6 @@
 import type { CallLog, RateStatus } from '../domain/ports';
 import type { PublishableKey } from '../ingest/ports';
+import type { SentryRequest } from '../ingest/sentry/sentry-request';
 
 /** Who is calling: set by the API's key check from the key, never from the request. */
 export interface Caller {
@@ -37,6 +38,8 @@ export interface RequestState {
   client?: { origin: string; userAgent?: string; visitor?: string };
   /** The publishable key an ingest request came with, once checked: its limit is counted after the body is read (ingest/ingest-access.ts). */
   sender?: { key: PublishableKey; keyHash: string };
+  /** A Sentry protocol request's body, framed before its key is checked (the key may be in the envelope: ingest/sentry-body.ts). */
+  sentry?: SentryRequest;
   /** Fields the API adds to the request's log line. */
   logFields?: Record<string, LogField>;
   /** Counts the API adds to the request's metrics (Count metrics under the service dimension). */

@@ -1,6 +1,7 @@
 import { sha256Hex } from '../domain/hash';
 import type { FilterReason } from '../issues/stored-event';
 import { normalizeMessage } from './normalize-message';
+import type { EventFrame } from './payloads';
 import { isExtensionFrame, isInAppFrame, normalizeFile, parseStackFrames } from './stack-frames';
 
 /**
@@ -14,6 +15,12 @@ import { isExtensionFrame, isInAppFrame, normalizeFile, parseStackFrames } from 
  *      frames, each "function@file" with the file normalized (stack-frames.ts).
  *   4. Otherwise: the exception type and the message with its variable parts
  *      replaced (normalize-message.ts).
+ * An event with structured frames (a Sentry SDK's: Python, Node, Go, Java,
+ * browsers) groups at step 3 on the frames its SDK marked in_app, each
+ * "function@module" (the file, normalized, when the SDK names no module),
+ * never a line or column: one bug on several hosts, paths or versions is one
+ * issue. A browser frame names no module, so it gives the same
+ * "function@file" as the stack text of the own SDK.
  */
 
 /** What the rule reads of an event: the fields as validated (payloads.ts). */
@@ -22,6 +29,8 @@ export interface FingerprintInput {
   message?: string;
   exception?: { type?: string; value?: string; stack?: string };
   fingerprint?: string[];
+  /** Structured frames, top first (the Sentry protocol's): grouped on instead of the stack text. */
+  frames?: readonly EventFrame[];
 }
 
 
@@ -64,6 +73,7 @@ export function groupEvent(event: FingerprintInput): Grouping {
     return { grouped: true, fingerprint: ['custom', ...event.fingerprint], title: titleOf(event) };
   }
   const type = event.exception?.type ?? typeOfMessage(event.message);
+  if (event.frames !== undefined && event.frames.length > 0) return groupOnFrames(event, event.frames, type);
   const frames = parseStackFrames(event.exception?.stack ?? '');
   const value = valueOf(event, type).trim();
   if (frames.length === 0 && SCRIPT_ERROR.test(value || (event.message ?? '').trim())) return { grouped: false, filtered: 'script-error' };
@@ -76,6 +86,19 @@ export function groupEvent(event: FingerprintInput): Grouping {
     return { grouped: true, fingerprint, title: titleOf(event) };
   }
   return { grouped: true, fingerprint: [kind, type ?? '', normalizeMessage(value)], title: titleOf(event) };
+}
+
+/** A structured frame as the fingerprint keeps it: function and module (or normalized file), no line. */
+const frameKey = (frame: EventFrame): string => `${frame.function || '?'}@${frame.module || normalizeFile(frame.file ?? '')}`;
+
+/** Step 3 for structured frames: in_app as the SDK marked it; none marked, the message rule (step 4). */
+function groupOnFrames(event: FingerprintInput, frames: readonly EventFrame[], type: string | undefined): Grouping {
+  const value = valueOf(event, type).trim();
+  if (frames.every((frame) => isExtensionFrame({ fn: '', file: frame.file ?? '' }))) return { grouped: false, filtered: 'browser-extension' };
+  const kind = event.type ?? 'error';
+  const inApp = frames.filter((frame) => frame.inApp === true).slice(0, IN_APP_FRAMES);
+  const fingerprint = inApp.length > 0 ? [kind, type ?? '', ...inApp.map(frameKey)] : [kind, type ?? '', normalizeMessage(value)];
+  return { grouped: true, fingerprint, title: titleOf(event) };
 }
 
 /** The fingerprint as one short string: the input of the issue id (only the id is stored; an issue keeps its fingerprint as the list itself). */

@@ -41,8 +41,29 @@ export interface IngestEvent {
   tags?: Record<string, string>;
   reporter?: { email?: string; name?: string };
   fingerprint?: string[];
+  /**
+   * The thrown exception's frames as an SDK sent them structured, top
+   * (where it was thrown) first: only events of the Sentry protocol carry
+   * them (sentry/); grouping then reads them instead of the stack text.
+   */
+  frames?: EventFrame[];
+  /** Script URL → debug id, for resolving minified frames through source maps (Sentry's debug_meta). */
+  debugIds?: Record<string, string>;
   /** Values the scrubber replaced, per rule (docs/privacy.md#scrubbing); absent when none. */
   scrubbed?: ScrubCounts;
+}
+
+/** One frame as an SDK marked it: its text cleaned, scrubbed and clipped like every other field. */
+export interface EventFrame {
+  function?: string;
+  module?: string;
+  /** The file or script URL (Sentry's abs_path, else filename). */
+  file?: string;
+  line?: number;
+  column?: number;
+  contextLine?: string;
+  /** As the SDK marked it; absent when it did not say. */
+  inApp?: boolean;
 }
 
 /** A validated feature request, besides what the server adds. */
