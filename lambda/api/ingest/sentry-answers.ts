@@ -6,7 +6,7 @@ import type { ApiEvent, ApiResult } from '../types';
  * What the Sentry SDKs read of an answer, added to every answer under the
  * Sentry path: a 429 carries `X-Sentry-Rate-Limits` (`<seconds>::key`: every
  * category, this key; https://develop.sentry.dev/sdk/rate-limiting/) beside
- * its Retry-After, and a browser page may read it (CORS exposes it). Runs
+ * its Retry-After. Runs
  * outside the error handler, so it sees the refusals too.
  */
 export function sentryAnswers(): MiddlewareObj<ApiEvent, ApiResult> {
@@ -15,8 +15,6 @@ export function sentryAnswers(): MiddlewareObj<ApiEvent, ApiResult> {
     const headers = { ...response.headers };
     const retryAfter = Object.entries(headers).find(([name]) => name.toLowerCase() === 'retry-after')?.[1];
     if (response.statusCode === 429) headers['X-Sentry-Rate-Limits'] = `${retryAfter ?? 60}::key`;
-    const expose = headers['Access-Control-Expose-Headers'];
-    if (typeof expose === 'string') headers['Access-Control-Expose-Headers'] = `${expose}, X-Sentry-Rate-Limits`;
     response.headers = headers;
   };
   return { name: 'sentryAnswers', after: apply, onError: apply };
