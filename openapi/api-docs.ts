@@ -207,11 +207,14 @@ const reportText = (what: string, max: number): FieldDoc => ({
 });
 
 /** A Sentry protocol route (docs/sentry-sdks.md): 200 {"id"} for a well-formed body, the ingest API's errors otherwise. */
+const SENTRY_PROJECT: ParameterDoc = { name: 'projectId', in: 'path', required: true, description: "The DSN's project id: digits, the key's.", schema: { type: 'string', pattern: '^[0-9]+$' } };
+
 function sentryRoute(operationId: string, summary: string, description: string): RouteDoc {
   return {
     operationId,
     summary,
     description,
+    parameters: [SENTRY_PROJECT],
     responses: {
       200: { description: 'Taken: its events stored (or already stored), its other items dropped.', schema: 'SentryAnswer', headers: ['Vary'], optionalHeaders: INGEST_CORS_HEADERS },
       ...INGEST_POST_ERRORS,
@@ -298,8 +301,8 @@ const INGEST_DOC: ApiDoc = {
     'OPTIONS /ingest/v1/feature-requests': { ...PREFLIGHT, operationId: 'preflightFeatureRequests' },
     'POST /ingest/sentry/api/{projectId}/envelope': sentryRoute('sentryEnvelope', 'Sentry SDKs: an envelope', 'A Sentry envelope (docs/sentry-sdks.md): its events stored as own events, other items dropped. The key from X-Sentry-Auth, ?sentry_key= or the envelope header\'s dsn; any content type; gzip, deflate or br.'),
     'POST /ingest/sentry/api/{projectId}/store': sentryRoute('sentryStore', 'Sentry SDKs: one event (legacy store)', 'One Sentry event as JSON (Python sentry-sdk 1.x), stored as an own event (docs/sentry-sdks.md).'),
-    'OPTIONS /ingest/sentry/api/{projectId}/envelope': { ...PREFLIGHT, operationId: 'preflightSentryEnvelope' },
-    'OPTIONS /ingest/sentry/api/{projectId}/store': { ...PREFLIGHT, operationId: 'preflightSentryStore' },
+    'OPTIONS /ingest/sentry/api/{projectId}/envelope': { ...PREFLIGHT, operationId: 'preflightSentryEnvelope', parameters: [SENTRY_PROJECT] },
+    'OPTIONS /ingest/sentry/api/{projectId}/store': { ...PREFLIGHT, operationId: 'preflightSentryStore', parameters: [SENTRY_PROJECT] },
   },
 };
 

@@ -1,4 +1,4 @@
-import { sha256Hex } from '../../domain/hash';
+import { sentryProjectId } from '../../domain/sentry-project';
 import { PUBLISHABLE_KEY_PREFIX, PUBLISHABLE_SHAPE } from '../../domain/api-key';
 
 /**
@@ -9,6 +9,8 @@ import { PUBLISHABLE_KEY_PREFIX, PUBLISHABLE_SHAPE } from '../../domain/api-key'
  * lookup, so a Sentry request costs the same one key call as an own-SDK one.
  * Pure: no I/O.
  */
+
+export { sentryProjectId };
 
 const SENTRY_PUBLIC_KEY = /^[0-9a-f]{64}$/;
 
@@ -26,15 +28,6 @@ export function keyOfSentryPublicKey(value: string): string {
   if (!SENTRY_PUBLIC_KEY.test(value)) return value;
   const key = PUBLISHABLE_KEY_PREFIX + Buffer.from(value, 'hex').toString('base64url');
   return PUBLISHABLE_SHAPE.test(key) ? key : value;
-}
-
-/**
- * The DSN's project id: 15 decimal digits derived from the key id (Sentry's
- * SDKs want digits; Python parses it as an integer). Stable for the key's
- * life, the same on every container; written on the key's item when issued.
- */
-export function sentryProjectId(keyId: string): string {
-  return (BigInt(`0x${sha256Hex(`sentry-project:${keyId}`).slice(0, 13)}`) % 10n ** 15n).toString().padStart(15, '1');
 }
 
 /** The path under which the Sentry protocol is served; the SDKs add `api/<project id>/envelope/` to the DSN's path. */

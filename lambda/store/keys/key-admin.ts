@@ -4,7 +4,7 @@ import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../../domain/limits';
 import { intervalUs, perMinutePolicy } from '../../domain/rate-limit';
 import { DEFAULT_PUBLISHABLE_RATE_LIMIT } from '../../domain/limits';
 import { normalizeOriginList } from '../../domain/origins';
-import { sentryProjectId } from '../../ingest/sentry/dsn';
+import { sentryProjectId } from '../../domain/sentry-project';
 import { batchGet } from '../batch-get';
 import { isConditionalCheckFailed } from '../errors';
 import { Expression, QueryExpression } from '../expression';
