@@ -3,12 +3,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { randomUUID } from 'node:crypto';
-import { controlDependencies } from '../../lambda/control/control-room-wiring';
-import { handleControlRequest } from '../../lambda/control/handle-request';
 import { dsnFor, sentryProjectId } from '../../lambda/ingest/sentry/dsn';
 import { storedReports } from '../support/ingest';
-import { issuePublishableKey, newFactoryId, realIngestDependencies, startLocalHost, tables, testDoc, type LocalApi } from '../support/local-api';
-import { tallied } from '../support/tally';
+import { issuePublishableKey, newFactoryId, realIngestDependencies, startLocalHost, type LocalApi } from '../support/local-api';
+import { issuesOf } from './sentry-issues';
 
 /**
  * The Sentry protocol (docs/sentry-sdks.md) through the local host on
@@ -26,13 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await api.close();
 });
-
-const control = controlDependencies(testDoc(), tables, 'Platform');
-const operator = { principal: 'arn:aws:sts::123456789012:assumed-role/ControlRoom/ada' };
-async function issuesOf(factoryId: string): Promise<Record<string, any>[]> {
-  await tallied();
-  return (await handleControlRequest({ ...control, now: () => new Date() }, { operation: 'issues.list', factoryId }, operator)).body.issues as Record<string, any>[];
-}
 
 async function sentryTenant(label: string, servers: boolean) {
   const factoryId = newFactoryId(label);
