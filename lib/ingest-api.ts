@@ -81,6 +81,11 @@ export class IngestApi extends Construct {
       defaultIntegration: new LambdaIntegration(this.deployment.alias, { proxy: true, allowTestInvoke: false }),
       anyMethod: true,
     });
+    // /ingest/sentry/{proxy+} → this function too: the Sentry protocol (docs/sentry-sdks.md).
+    const sentry = ingest.addResource(API_PREFIXES.sentry.split('/').filter(Boolean)[1] as string).addProxy({
+      defaultIntegration: new LambdaIntegration(this.deployment.alias, { proxy: true, allowTestInvoke: false }),
+      anyMethod: true,
+    });
 
     NagSuppressions.addResourceSuppressions(ingestMethods, [
       {
@@ -95,7 +100,7 @@ export class IngestApi extends Construct {
       },
     ]);
     NagSuppressions.addResourceSuppressions(
-      proxy.anyMethod ? [proxy.anyMethod] : [],
+      [proxy, sentry].flatMap((resource) => (resource.anyMethod ? [resource.anyMethod] : [])),
       [
         {
           id: 'AwsSolutions-APIG4',
