@@ -218,6 +218,7 @@ function sentryRoute(operationId: string, summary: string, description: string):
     responses: {
       200: { description: 'Taken: its events stored (or already stored), its other items dropped.', schema: 'SentryAnswer', headers: ['Vary'], optionalHeaders: INGEST_CORS_HEADERS },
       ...INGEST_POST_ERRORS,
+      429: 'SentryRateLimited',
     },
   };
 }

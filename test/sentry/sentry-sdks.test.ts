@@ -17,9 +17,15 @@ import { issuesOf } from './sentry-issues';
 const run = promisify(execFile);
 let api: LocalApi;
 
+// The limiters' clock stands still for the file: a limit refused once stays refused, whatever the machine's speed.
+const frozen = Date.now();
+
 beforeAll(async () => {
   // Every request comes from 127.0.0.1: the per-address limit is raised so that only the behaviour under test decides.
-  api = await startLocalHost(realIngestDependencies({ addressLimits: { requests: { limit: 100_000, periodMs: 60_000, burst: 10_000 }, featureRequests: { limit: 10, periodMs: 3_600_000, burst: 1 } } }));
+  api = await startLocalHost({
+    ...realIngestDependencies({ addressLimits: { requests: { limit: 100_000, periodMs: 60_000, burst: 10_000 }, featureRequests: { limit: 10, periodMs: 3_600_000, burst: 1 } } }),
+    now: () => frozen,
+  });
 });
 afterAll(async () => {
   await api.close();
@@ -123,4 +129,17 @@ test('keys in X-Sentry-Auth and ?sentry_key= that disagree are refused (401); a 
   expect([conflicting.status, conflicting.json.error]).toEqual([401, expect.stringContaining('differ')]);
   const wrongProject = await api.request('POST', `${other.path('envelope')}?sentry_key=${tenant.publicKey}`, { body });
   expect([wrongProject.status, wrongProject.json.error]).toEqual([401, expect.stringContaining('project id')]);
+});
+
+test('an error over its share of the key\'s limit gets 429 with Retry-After and X-Sentry-Rate-Limits; nothing acknowledged is lost', async () => {
+  const factoryId = newFactoryId('sentrystorm');
+  // 20 a minute: each error may take 10 (burst 1), the rest of the key's budget stays for other errors.
+  const { key, keyId } = await issuePublishableKey(factoryId, ['https://app.example.com'], { servers: true, rateLimit: 20 });
+  const path = `/ingest/sentry/api/${sentryProjectId(keyId)}/envelope/?sentry_key=${new URL(dsnFor(api.baseUrl, key, keyId)).username}`;
+  const answers = [];
+  for (let i = 0; i < 4; i += 1) answers.push(await api.request('POST', path, { body: envelope([{}, { type: 'event' }, sentryEvent()]) }));
+  const refused = answers.find((answer) => answer.status === 429);
+  expect(refused?.headers['x-sentry-rate-limits']).toBe(`${refused?.headers['retry-after']}::key`);
+  const acknowledged = answers.filter((answer) => answer.status === 200).length;
+  expect((await issuesOf(factoryId)).map((issue) => issue.count)).toEqual([acknowledged]);
 });
