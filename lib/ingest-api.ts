@@ -81,8 +81,11 @@ export class IngestApi extends Construct {
       defaultIntegration: new LambdaIntegration(this.deployment.alias, { proxy: true, allowTestInvoke: false }),
       anyMethod: true,
     });
-    // /ingest/sentry/{proxy+} → this function too: the Sentry protocol (docs/sentry-sdks.md).
-    const sentry = ingest.addResource(API_PREFIXES.sentry.split('/').filter(Boolean)[1] as string).addProxy({
+    // /ingest/sentry/{proxy+} → this function too: the Sentry protocol (docs/sentry-sdks.md); /ingest/sentry
+    // itself to the contacts function, as /ingest/v1 is.
+    const sentryPath = ingest.addResource(API_PREFIXES.sentry.split('/').filter(Boolean)[1] as string);
+    ingestMethods.push(sentryPath.addMethod('ANY', props.contactsIntegration));
+    const sentry = sentryPath.addProxy({
       defaultIntegration: new LambdaIntegration(this.deployment.alias, { proxy: true, allowTestInvoke: false }),
       anyMethod: true,
     });
