@@ -1,6 +1,8 @@
 import { gzipSync } from 'node:zlib';
 import { generateKey } from '../../lambda/domain/api-key';
+import { parseStackLocations } from '../../lambda/issues/stack-frames';
 import { groupEvent } from '../../lambda/ingest/fingerprint';
+import { MAX_DEBUG_IDS } from '../../lambda/ingest/limits';
 import { decodeBody } from '../../lambda/ingest/sentry/body-decoding';
 import { readSentryCredential } from '../../lambda/ingest/sentry/credentials';
 import { dsnFor, keyOfSentryPublicKey, sentryProjectId } from '../../lambda/ingest/sentry/dsn';
@@ -109,4 +111,31 @@ test('secrets in frames are scrubbed and counted with the rest of the event', ()
   if (!reading.ok) throw new Error('unreadable');
   expect(reading.value.sdkFrames?.[0]?.contextLine).toBe('charge("[Filtered:card]")');
   expect(reading.value.scrubbed).toEqual({ card: 1 });
+});
+
+test('a Sentry browser event\'s stack text gives the source-map resolver the same frames as the own SDK\'s stack, so both resolve and group alike (rule version 2)', () => {
+  const sentry = readSentryEvent({
+    event_id: 'c'.repeat(32),
+    exception: { values: [{ type: 'TypeError', value: 'x is undefined', stacktrace: { frames: [
+      { function: 'main', abs_path: 'https://app.example.com/assets/app.js', lineno: 31, colno: 1, in_app: true },
+      { function: 'r', abs_path: 'https://app.example.com/assets/app.js', lineno: 11, colno: 2, in_app: true },
+    ] } }] },
+  });
+  if (!sentry.ok) throw new Error('unreadable');
+  const own = 'TypeError: x is undefined\n    at r (https://app.example.com/assets/app.js:11:2)\n    at main (https://app.example.com/assets/app.js:31:1)';
+  expect(parseStackLocations(sentry.value.exception?.stack ?? '')).toEqual(parseStackLocations(own));
+});
+
+test('Sentry debug ids reach the event through the own reader: the first 20, with dashes and lowercase, a malformed one skipped rather than the event refused', () => {
+  const hex = (i: number) => i.toString(16).padStart(32, 'A');
+  const images = [
+    { type: 'sourcemap', code_file: 'https://app.example.com/bad.js', debug_id: 'not-a-debug-id' },
+    ...Array.from({ length: 25 }, (_, i) => ({ type: 'sourcemap', code_file: `https://app.example.com/chunk-${i}.js`, debug_id: hex(i) })),
+  ];
+  const reading = readSentryEvent({ event_id: 'd'.repeat(32), message: 'boom', debug_meta: { images } });
+  if (!reading.ok) throw new Error(reading.problems.join('; '));
+  const ids = reading.value.debugIds ?? {};
+  expect(Object.keys(ids)).toHaveLength(MAX_DEBUG_IDS);
+  expect(ids['https://app.example.com/chunk-0.js']).toBe('aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaa0');
+  expect(ids['https://app.example.com/bad.js']).toBeUndefined();
 });
