@@ -93,6 +93,9 @@ export class ContactsApi extends Construct {
       restApiName: Stack.of(this).stackName,
       description: 'Contacts service: server-to-server contacts API',
       endpointConfiguration: { types: [EndpointType.REGIONAL] },
+      // Every body reaches the functions as sent (base64), so gzip/br Sentry envelopes, sent with any or no
+      // content type, arrive intact; the functions decode base64 bodies (lambda/api/steps/json-body.ts).
+      binaryMediaTypes: ['*/*'],
       cloudWatchRole: props.createCloudWatchRole,
       // The role is the account's (one per region): other APIs may rely on it after this stack is gone.
       // (CDK refuses a removal policy for a role it does not create.)

@@ -69,6 +69,14 @@ export class IngestApi extends Construct {
       defaultIntegration: new LambdaIntegration(this.deployment.alias, { proxy: true, allowTestInvoke: false }),
       anyMethod: true,
     });
+    // /ingest/sentry/{proxy+} → this function too: the Sentry protocol (docs/sentry-sdks.md); /ingest/sentry
+    // itself to the contacts function, as /ingest/v1 is.
+    const sentryPath = ingest.addResource(API_PREFIXES.sentry.split('/').filter(Boolean)[1] as string);
+    ingestMethods.push(sentryPath.addMethod('ANY', props.contactsIntegration));
+    const sentry = sentryPath.addProxy({
+      defaultIntegration: new LambdaIntegration(this.deployment.alias, { proxy: true, allowTestInvoke: false }),
+      anyMethod: true,
+    });
 
     NagSuppressions.addResourceSuppressions(ingestMethods, [
       {
@@ -83,7 +91,7 @@ export class IngestApi extends Construct {
       },
     ]);
     NagSuppressions.addResourceSuppressions(
-      proxy.anyMethod ? [proxy.anyMethod] : [],
+      [proxy, sentry].flatMap((resource) => (resource.anyMethod ? [resource.anyMethod] : [])),
       [
         {
           id: 'AwsSolutions-APIG4',

@@ -11,6 +11,8 @@ export interface KeyArgs {
   origins?: string[];
   /** Unset: the default (the stack's for a secret key). */
   rateLimit?: number;
+  /** A publishable key that servers (requests without an Origin) may use too. */
+  servers?: boolean;
 }
 
 /**
@@ -19,7 +21,7 @@ export interface KeyArgs {
  * (lambda/domain/origins.ts), a secret key takes none. No key is issued
  * for the canary factory (lambda/domain/canary.ts).
  */
-export function keyArgs(values: { factory?: string; type?: string; origin?: string[]; 'rate-limit'?: string }): KeyArgs {
+export function keyArgs(values: { factory?: string; type?: string; origin?: string[]; 'rate-limit'?: string; servers?: boolean }): KeyArgs {
   if (values.factory !== undefined && isCanaryFactory(values.factory)) throw new UsageError(CANARY_KEY_REFUSED);
   const type = values.type ?? 'secret';
   if (type !== 'secret' && type !== 'publishable') throw new UsageError(`--type must be secret or publishable, got "${type}"`);
@@ -27,8 +29,9 @@ export function keyArgs(values: { factory?: string; type?: string; origin?: stri
   if (type === 'secret' && given.length > 0) throw new UsageError('--origin is only for --type publishable');
   if (type === 'publishable' && given.length === 0) throw new UsageError('a publishable key needs at least one --origin (the website it is used on)');
   const rateLimit = positiveIntArg('--rate-limit', values['rate-limit'], RATE_LIMIT_RANGE.max);
+  if (type === 'secret' && values.servers) throw new UsageError('--servers is only for --type publishable (a secret key is for servers already)');
   if (type === 'secret') return { type, rateLimit };
   const checked = normalizeOriginList(given);
   if (!checked.ok) throw new UsageError(`--origin: ${checked.problem}`);
-  return { type, origins: checked.origins, rateLimit };
+  return { type, origins: checked.origins, rateLimit, ...(values.servers ? { servers: true } : {}) };
 }

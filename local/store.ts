@@ -36,6 +36,8 @@ export interface StoreConnection {
   platformName?: string;
   /** A deployed stack's requests per minute for new keys (its DefaultRateLimit output). */
   defaultRateLimit?: number;
+  /** The API's base URL, when known: the running npm start's or the stack's (its ApiUrl output); a DSN points there. */
+  apiUrl?: string;
   close(): Promise<void>;
 }
 
@@ -132,6 +134,7 @@ async function connectStack(stack: string, region: string | undefined, need: (ke
     ...open(client, tables, `stack ${stack}`, async () => undefined),
     platformName: outputs[OUTPUTS.platformName],
     defaultRateLimit,
+    apiUrl: outputs[OUTPUTS.apiUrl],
   };
 }
 
@@ -228,7 +231,7 @@ async function findLocalStore(tables: TableNames, needed: string[]): Promise<Sto
     const [server] = servers;
     if (server) {
       note(`using the store of ${described(server)}`);
-      return connectLive(`npm start (pid ${server.pid})`, server.endpoint, tables, needed);
+      return { ...(await connectLive(`npm start (pid ${server.pid})`, server.endpoint, tables, needed)), apiUrl: server.api };
     }
   }
   const live = await liveStore(LOCAL_DATA_DIR, note);

@@ -9,7 +9,7 @@ import { INGEST_CORS_HEADERS, RATE_LIMIT_HEADERS, type ErrorResponseName, type H
 export type RouteKey = `${Method} ${string}`;
 
 /** The schemas answers are made of (components.schemas, from the zod schemas: document.ts). */
-export type AnswerSchemaName = 'ContactAnswer' | 'UpsertContactAnswer' | 'EventsReceipt' | 'FeatureRequestAnswer';
+export type AnswerSchemaName = 'ContactAnswer' | 'UpsertContactAnswer' | 'EventsReceipt' | 'FeatureRequestAnswer' | 'SentryAnswer';
 
 /** The schemas a request field may stand for as a whole (components.schemas, shared with the answers). */
 export type SharedSchemaName = 'Source';
@@ -206,6 +206,23 @@ const reportText = (what: string, max: number): FieldDoc => ({
   description: `${what} Free text: invisible controls and bidi overrides removed, trimmed, clipped to ${max.toLocaleString('en-US')} characters, never refused for length (a lone surrogate is 422). \`null\` or blank counts as omitted.`,
 });
 
+/** A Sentry protocol route (docs/sentry-sdks.md): 200 {"id"} for a well-formed body, the ingest API's errors otherwise. */
+const SENTRY_PROJECT: ParameterDoc = { name: 'projectId', in: 'path', required: true, description: "The DSN's project id: digits, the key's.", schema: { type: 'string', pattern: '^[0-9]+$' } };
+
+function sentryRoute(operationId: string, summary: string, description: string): RouteDoc {
+  return {
+    operationId,
+    summary,
+    description,
+    parameters: [SENTRY_PROJECT],
+    responses: {
+      200: { description: 'Taken: its events stored (or already stored), its other items dropped.', schema: 'SentryAnswer', headers: ['Vary'], optionalHeaders: INGEST_CORS_HEADERS },
+      ...INGEST_POST_ERRORS,
+      429: 'SentryRateLimited',
+    },
+  };
+}
+
 /** The browser-side bug-reporting API (docs/ingest-api.md): lambda/api/ingest/routes.ts, INGEST_API. */
 const INGEST_DOC: ApiDoc = {
   tag: {
@@ -283,6 +300,10 @@ const INGEST_DOC: ApiDoc = {
     },
     'OPTIONS /ingest/v1/events': { ...PREFLIGHT, operationId: 'preflightEvents' },
     'OPTIONS /ingest/v1/feature-requests': { ...PREFLIGHT, operationId: 'preflightFeatureRequests' },
+    'POST /ingest/sentry/api/{projectId}/envelope': sentryRoute('sentryEnvelope', 'Sentry SDKs: an envelope', 'A Sentry envelope (docs/sentry-sdks.md): its events stored as own events, other items dropped. The key from X-Sentry-Auth, ?sentry_key= or the envelope header\'s dsn; any content type; gzip, deflate or br.'),
+    'POST /ingest/sentry/api/{projectId}/store': sentryRoute('sentryStore', 'Sentry SDKs: one event (legacy store)', 'One Sentry event as JSON (Python sentry-sdk 1.x), stored as an own event (docs/sentry-sdks.md).'),
+    'OPTIONS /ingest/sentry/api/{projectId}/envelope': { ...PREFLIGHT, operationId: 'preflightSentryEnvelope', parameters: [SENTRY_PROJECT] },
+    'OPTIONS /ingest/sentry/api/{projectId}/store': { ...PREFLIGHT, operationId: 'preflightSentryStore', parameters: [SENTRY_PROJECT] },
   },
 };
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { contactAnswerSchema, errorAnswerSchema, eventsReceiptSchema, featureRequestAnswerSchema, upsertAnswerSchema } from '../lambda/api/answers';
+import { contactAnswerSchema, errorAnswerSchema, eventsReceiptSchema, featureRequestAnswerSchema, sentryAnswerSchema, upsertAnswerSchema } from '../lambda/api/answers';
 import { contactSchema, enrichmentSchema, sourceSchema } from '../lambda/domain/contact-schema';
 import { API_DOCS, type ApiDoc, type RouteKey, type SuccessDoc } from './api-docs';
 import { API_TABLE } from './api-table';
@@ -47,6 +47,7 @@ const ANSWER_SCHEMAS: Record<string, z.ZodMiniType> = {
   UpsertContactAnswer: upsertAnswerSchema,
   EventsReceipt: eventsReceiptSchema,
   FeatureRequestAnswer: featureRequestAnswerSchema,
+  SentryAnswer: sentryAnswerSchema,
 };
 
 /** A component schema without the standalone document's keywords. */

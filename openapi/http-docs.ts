@@ -32,6 +32,10 @@ export const HEADERS = {
     description: 'Whole seconds to wait before sending the same request again.',
     schema: { type: 'integer', minimum: 0 },
   },
+  'X-Sentry-Rate-Limits': {
+    description: 'The Sentry protocol\'s 429: `<seconds>::key`, every category of this key held back that long (what the Sentry SDKs read).',
+    schema: { type: 'string', pattern: '^[0-9]+::key$' },
+  },
   Allow: {
     description: 'The methods the path accepts.',
     schema: { type: 'string', pattern: '^[A-Z]+(, [A-Z]+)*$' },
@@ -147,6 +151,10 @@ export const ERROR_RESPONSES = {
   IngestRateLimited: ingest(
     "Over the key's per-minute limit, an error's share of it (each issue at most half of the key's requests), or the per-address limits (60 requests a minute, 10 feature requests an hour, per key and client address); or the store refused for load (docs/capacity.md). Wait `Retry-After` seconds and send the same request again: events already stored by it count as duplicates.",
     ['Retry-After'],
+  ),
+  SentryRateLimited: ingest(
+    "As IngestRateLimited, for the Sentry protocol's routes: `X-Sentry-Rate-Limits` says the same wait in Sentry's form.",
+    ['Retry-After', 'X-Sentry-Rate-Limits'],
   ),
   ReportStoreUnavailable: ingest('The store could not complete the call in time. Retrying the same request is safe: each report is stored once.', [
     'Retry-After',

@@ -44,3 +44,8 @@ export const featureRequestAnswerSchema = z.object({
   }),
   created: z.boolean().check(z.describe('True with 201, false with 200: mirrors the status.')),
 });
+
+/** The Sentry protocol's answer (docs/sentry-sdks.md): the id of the envelope's first event, as Sentry writes it (32 hex), or null when it had none. */
+export const sentryAnswerSchema = z.object({
+  id: z.nullable(z.string().check(z.describe('The event id, 32 lowercase hex digits.'))),
+});

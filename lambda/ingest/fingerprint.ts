@@ -1,5 +1,5 @@
 import { sha256Hex } from '../domain/hash';
-import type { FilterReason } from '../issues/stored-event';
+import type { FilterReason, SdkFrame } from '../issues/stored-event';
 import type { ResolvedFrame } from '../issues/resolved-frames';
 import { normalizeMessage } from './normalize-message';
 import { isExtensionFrame, isInAppFrame, normalizeFile, parseStackFrames } from '../issues/stack-frames';
@@ -15,6 +15,12 @@ import { isExtensionFrame, isInAppFrame, normalizeFile, parseStackFrames } from 
  *      frames, each "function@file" with the file normalized (stack-frames.ts).
  *   4. Otherwise: the exception type and the message with its variable parts
  *      replaced (normalize-message.ts).
+ * An event with structured frames (a Sentry SDK's: Python, Node, Go, Java,
+ * browsers) groups at step 3 on the frames its SDK marked in_app, each
+ * "function@module" (the file, normalized, when the SDK names no module),
+ * never a line or column: one bug on several hosts, paths or versions is one
+ * issue. A browser frame names no module, so it gives the same
+ * "function@file" as the stack text of the own SDK.
  */
 
 /** What the rule reads of an event: the fields as validated (payloads.ts). */
@@ -23,6 +29,8 @@ export interface FingerprintInput {
   message?: string;
   exception?: { type?: string; value?: string; stack?: string };
   fingerprint?: string[];
+  /** Frames as the SDK sent them structured, top first (the Sentry protocol's): grouped on instead of the stack text. */
+  sdkFrames?: readonly SdkFrame[];
 }
 
 
@@ -65,6 +73,7 @@ export function groupEvent(event: FingerprintInput): Grouping {
     return { grouped: true, fingerprint: ['custom', ...event.fingerprint], title: titleOf(event) };
   }
   const type = event.exception?.type ?? typeOfMessage(event.message);
+  if (event.sdkFrames !== undefined && event.sdkFrames.length > 0) return groupOnFrames(event, event.sdkFrames, type);
   const frames = parseStackFrames(event.exception?.stack ?? '');
   const value = valueOf(event, type).trim();
   if (frames.length === 0 && SCRIPT_ERROR.test(value || (event.message ?? '').trim())) return { grouped: false, filtered: 'script-error' };
@@ -77,6 +86,19 @@ export function groupEvent(event: FingerprintInput): Grouping {
     return { grouped: true, fingerprint, title: titleOf(event) };
   }
   return { grouped: true, fingerprint: [kind, type ?? '', normalizeMessage(value)], title: titleOf(event) };
+}
+
+/** A structured frame as the fingerprint keeps it: function and module (or normalized file), no line. */
+const frameKey = (frame: SdkFrame): string => `${frame.function || '?'}@${frame.module || normalizeFile(frame.file ?? '')}`;
+
+/** Step 3 for structured frames: in_app as the SDK marked it; none marked, the message rule (step 4). */
+function groupOnFrames(event: FingerprintInput, frames: readonly SdkFrame[], type: string | undefined): Grouping {
+  const value = valueOf(event, type).trim();
+  if (frames.every((frame) => isExtensionFrame({ fn: '', file: frame.file ?? '' }))) return { grouped: false, filtered: 'browser-extension' };
+  const kind = event.type ?? 'error';
+  const inApp = frames.filter((frame) => frame.inApp === true).slice(0, IN_APP_FRAMES);
+  const fingerprint = inApp.length > 0 ? [kind, type ?? '', ...inApp.map(frameKey)] : [kind, type ?? '', normalizeMessage(value)];
+  return { grouped: true, fingerprint, title: titleOf(event) };
 }
 
 /** The fingerprint as one short string: the input of the issue id (only the id is stored; an issue keeps its fingerprint as the list itself). */
@@ -94,7 +116,10 @@ export const issueIdOf = (factoryId: string, fingerprint: readonly string[]): st
  *   2  resolved frames: each in-app frame that a map resolved as its source line (whitespace collapsed, 120
  *      characters; the function's original name when the map has no sources), and its original source file,
  *      never its line or column, so two builds whose minifier named things differently hash alike;
- *   1  frames as sent (groupEvent above): the rule every issue opened before maps has its id from. Kept as is.
+ *   1  frames as sent (groupEvent above): the rule every issue opened before maps has its id from. Kept as is;
+ *      an event with structured frames (sdkFrames, only the Sentry protocol's: no issue before them) is hashed
+ *      on those at this version. Version 2 reads the resolved frames of the stack text, which the Sentry
+ *      reader writes from the same frames, so an event resolves and groups alike whichever SDK sent it.
  */
 export const GROUPING_RULE_VERSIONS = [2, 1] as const;
 

@@ -62,3 +62,15 @@ export const DEFAULT_ADDRESS_LIMITS: AddressLimits = {
   requests: ratePolicy(60, 60_000),
   featureRequests: ratePolicy(10, 3_600_000),
 };
+
+/**
+ * The Sentry protocol's limits (docs/sentry-sdks.md#limits): a body as sent
+ * (compressed or not), the same body decoded (a zip bomb stops there), the
+ * items of one envelope, and its events (as many as one own-SDK request).
+ */
+export const SENTRY_LIMITS = {
+  bodyBytes: 512 * 1024,
+  decodedBytes: 1024 * 1024,
+  envelopeItems: 100,
+  eventsPerEnvelope: MAX_EVENTS_PER_REQUEST,
+} as const;

@@ -16,6 +16,10 @@ export interface PublishableKey {
   origins: string[];
   /** Requests per minute. */
   rateLimit: number;
+  /** Requests without an Origin (a customer's servers) may report with it (issued with `--servers`). */
+  servers?: boolean;
+  /** The project id of its Sentry DSN (sentry/dsn.ts). */
+  sentryProjectId?: string;
 }
 
 export type IngestKeyCheck = { outcome: 'active'; key: PublishableKey } | { outcome: 'unknown' } | { outcome: 'revoked' };

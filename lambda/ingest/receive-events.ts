@@ -159,6 +159,22 @@ export async function receiveEvents(deps: ReceiveDependencies, body: unknown, re
     const reasons = rejected.map(({ index, error }) => `events[${index}]: ${error}`).join('; ');
     throw new InvalidReportError(`no valid event in this request: ${reasons}`, rejected.length);
   }
+  return storeEvents(deps, valid, rejected, sender, nowMs, log);
+}
+
+/**
+ * Events already read (by receiveEvents, or by the Sentry protocol's reader:
+ * sentry/) on their way through prepareEvents (scrubbed when read, then resolved and grouped), the limits and the store, as
+ * receiveEvents describes; `rejected` is passed through to the receipt.
+ */
+export async function storeEvents(
+  deps: ReceiveDependencies,
+  valid: StoredEvent[],
+  rejected: EventsReceipt['rejected'],
+  sender: Sender,
+  nowMs: number,
+  log?: CallLog,
+): Promise<EventsOutcome> {
   const { admitted, heldBack, retryAfterSeconds } = await admit(deps, await prepareEvents(deps, valid), sender, nowMs, log);
   const { outcomes, failure } = await deps.reports.putEvents(admitted, log);
   if (failure !== undefined) throw failure;

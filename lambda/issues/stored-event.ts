@@ -28,10 +28,30 @@ export interface IngestEvent {
   tags?: Record<string, string>;
   reporter?: { email?: string; name?: string };
   fingerprint?: string[];
+  /**
+   * The thrown exception's frames as its SDK sent them structured, top (where it was thrown) first: only
+   * events of the Sentry protocol carry them (lambda/ingest/sentry/), and the grouping's frames-as-sent rule
+   * reads them instead of the stack text. Not `frames` (StoredEvent): those are the stack's frames as the
+   * source maps resolved them at ingest.
+   */
+  sdkFrames?: SdkFrame[];
   /** Script URL → debug id (lowercase UUID) of the scripts in its stack, as the browser SDK found them (docs/source-maps.md). */
   debugIds?: Record<string, string>;
   /** Values the scrubber replaced, per rule (lambda/ingest/scrub/rule.ts, ScrubCounts: docs/privacy.md#scrubbing); absent when none. */
   scrubbed?: Partial<Record<string, number>>;
+}
+
+/** One frame as an SDK sent it structured (the Sentry protocol's): its text cleaned, scrubbed and clipped like every other field. */
+export interface SdkFrame {
+  function?: string;
+  module?: string;
+  /** The file or script URL (Sentry's abs_path, else filename). */
+  file?: string;
+  line?: number;
+  column?: number;
+  contextLine?: string;
+  /** As the SDK marked it; absent when it did not say. */
+  inApp?: boolean;
 }
 
 /** An event's (or a feature request's) id as stored and listed: a lowercase UUID (the ingest API lowercases what it is sent). */

@@ -75,6 +75,8 @@ export const METRIC = {
   eventsRejected: 'EventsRejected',
   /** Of the accepted: stored but grouped into no issue (browser extension, cross-origin "Script error."). */
   eventsFiltered: 'EventsFiltered',
+  /** Sentry protocol, per request: items other than events, accepted and dropped; one metric per item type (`SentryItemsDropped_session`…). */
+  sentryItemsDropped: 'SentryItemsDropped',
   /** Ingest API: feature requests created (not the repeats of one). */
   featureRequestsCreated: 'FeatureRequestsCreated',
   /** Ingest API: requests refused for their Origin (missing, or not on the key's list). */

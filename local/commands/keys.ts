@@ -2,7 +2,8 @@
  * Key management: npm run --silent keys -- <command> [options]
  *
  *   create --factory fac_… [--rate-limit N]                      a secret key (dfsk_…)
- *   create --factory fac_… --type publishable --origin URL …     a publishable key (dfpk_…)
+ *   create --factory fac_… --type publishable --origin URL … [--servers]
+ *                                                                a publishable key (dfpk_…) and its Sentry DSN
  *   list   --factory fac_…                                       the factory's keys, never secrets
  *   revoke <keyId>                                               from now on the key gives 401
  *
@@ -14,15 +15,20 @@ import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../../lambda/domain/limits';
 import { DEFAULT_PUBLISHABLE_RATE_LIMIT } from '../../lambda/domain/limits';
 import { KeyAdmin } from '../../lambda/store/keys/key-admin';
 import { COMMON_OPTIONS, factoryIdArg, parseCommandLine, printJson, runCommand, UsageError } from '../cli';
+import { dsnFor } from '../../lambda/ingest/sentry/dsn';
 import { keyArgs } from '../key-args';
+import { DEFAULT_API_PORT } from '../paths';
 import { SetupError } from '../setup-error';
 import { connectStore, type StoreConnection } from '../store';
 
 const USAGE = `usage: npm run --silent keys -- <command> [options]
 
   create --factory <fac_id> [--rate-limit <requests per minute>]   issue a secret key (dfsk_…)
-  create --factory <fac_id> --type publishable --origin <origin> [--origin <origin> …]
-                                                                   issue a publishable key (dfpk_…)
+  create --factory <fac_id> --type publishable --origin <origin> [--origin <origin> …] [--servers]
+                                                                   issue a publishable key (dfpk_…); the JSON also
+                                                                   carries dsn, for Sentry SDKs (docs/sentry-sdks.md);
+                                                                   --servers: requests without an Origin (a customer's
+                                                                   servers) may report with it too
   list --factory <fac_id>                                          list a factory's keys (never the secrets): type,
                                                                    origins, status, and for a secret key seen at the
                                                                    ingest API its exposed record (rotate it)
@@ -38,12 +44,16 @@ An origin is scheme://host[:port] (http or https, no path): https://app.example.
 http://localhost:5173, or https://*.example.com for every subdomain of example.com (not
 example.com itself). At most 50; * and null are refused.`;
 
+/** Where a DSN points when no running server or stack says: npm start's default port. */
+const DEFAULT_LOCAL_API = `http://localhost:${process.env.PORT ?? DEFAULT_API_PORT}`;
+
 async function main(argv: string[]) {
   const parsed = parseCommandLine(argv, {
     factory: { type: 'string' },
     type: { type: 'string' },
     origin: { type: 'string', multiple: true },
     'rate-limit': { type: 'string' },
+    servers: { type: 'boolean' },
     ...COMMON_OPTIONS,
   });
   const { values, positionals } = parsed;
@@ -55,13 +65,13 @@ async function main(argv: string[]) {
   switch (command) {
     case 'create': {
       const factoryId = factoryIdArg(values.factory);
-      const { type, origins, rateLimit } = keyArgs(values);
+      const { type, origins, rateLimit, servers } = keyArgs(values);
       if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
       // Otherwise a secret key gets the deployed stack's default (locally KeyAdmin's); a publishable key KeyAdmin's.
-      run = async (admin, store) =>
-        printJson(
-          await admin.create({ factoryId, type, rateLimit: rateLimit ?? (type === 'secret' ? store.defaultRateLimit : undefined), origins }),
-        );
+      run = async (admin, store) => {
+        const created = await admin.create({ factoryId, type, rateLimit: rateLimit ?? (type === 'secret' ? store.defaultRateLimit : undefined), origins, servers });
+        printJson(type === 'publishable' ? { ...created, dsn: dsnFor(store.apiUrl ?? DEFAULT_LOCAL_API, created.key, created.keyId) } : created);
+      };
       break;
     }
     case 'list': {

@@ -474,7 +474,7 @@ describe('API Gateway (issue point 6)', () => {
     template.hasResourceProperties('AWS::ApiGateway::RestApi', { EndpointConfiguration: { Types: ['REGIONAL'] } });
   });
 
-  test('every method on every path goes to a Lambda through a proxy integration: /ingest/v1/* to the ingest function, the rest to the contacts function', () => {
+  test('every method on every path goes to a Lambda through a proxy integration: /ingest/v1/* and /ingest/sentry/* to the ingest function, the rest to the contacts function', () => {
     const methods = Object.values(resources('AWS::ApiGateway::Method')) as any[];
     const apiResources = resources('AWS::ApiGateway::Resource') as Record<string, any>;
     /** The path of an API resource, from its parents' path parts. */
@@ -487,7 +487,15 @@ describe('API Gateway (issue point 6)', () => {
     const [ingestAlias] = Object.keys(resources('AWS::Lambda::Alias', { FunctionName: { Ref: functionId('Contacts ingest API') } }));
     const target = (method: any) => (JSON.stringify(method.Properties.Integration.Uri).includes(`"${ingestAlias}"`) ? 'ingest' : 'contacts');
     const routes = Object.fromEntries(methods.map((method) => [pathOf(method.Properties.ResourceId) || '/', target(method)]));
-    expect(routes).toEqual({ '/': 'contacts', '/{proxy+}': 'contacts', '/ingest': 'contacts', '/ingest/v1': 'contacts', '/ingest/v1/{proxy+}': 'ingest' });
+    expect(routes).toEqual({
+      '/': 'contacts',
+      '/{proxy+}': 'contacts',
+      '/ingest': 'contacts',
+      '/ingest/v1': 'contacts',
+      '/ingest/v1/{proxy+}': 'ingest',
+      '/ingest/sentry': 'contacts',
+      '/ingest/sentry/{proxy+}': 'ingest',
+    });
     for (const method of methods) {
       expect(method.Properties.HttpMethod).toBe('ANY');
       expect(method.Properties.Integration.Type).toBe('AWS_PROXY');

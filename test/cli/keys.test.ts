@@ -43,6 +43,21 @@ describe('npm run keys -- create', () => {
     });
   });
 
+  test('--servers marks a publishable key for servers too; every publishable key prints a Sentry DSN of its own key and project', async () => {
+    const result = await keys('create', '--factory', newFactoryId('cli'), '--type', 'publishable', '--origin', 'https://app.example.com', '--servers');
+    expect(result.status).toBe(0);
+    const created = JSON.parse(result.stdout);
+    expect(created).toMatchObject({ servers: true, sentryProjectId: expect.stringMatching(/^\d{15}$/) });
+    expect(created.dsn).toMatch(new RegExp(`^http://[0-9a-f]{64}@localhost:\\d+/ingest/sentry/${created.sentryProjectId}$`));
+    const browserOnly = JSON.parse((await keys('create', '--factory', newFactoryId('cli'), '--type', 'publishable', '--origin', 'https://app.example.com')).stdout);
+    expect(browserOnly.servers).toBe(false);
+  });
+
+  test('--servers on a secret key is refused (exit code 2)', async () => {
+    const result = await keys('create', '--factory', newFactoryId('cli'), '--servers');
+    expect([result.status, result.stderr]).toEqual([2, expect.stringContaining('--servers is only for --type publishable')]);
+  });
+
   test.each([
     ['*', /origin \* \(any website\) is not allowed/],
     ['null', /origin null is not allowed/],

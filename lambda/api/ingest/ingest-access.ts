@@ -11,6 +11,7 @@ import { METRIC } from '../../observability/names';
 import type { Check } from '../pipeline';
 import { note, type RequestState } from '../request-state';
 import { apiError } from '../responses';
+import type { ApiEvent } from '../types';
 import type { IngestSlot } from './ingest-slot';
 
 export const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="ingest"' };
@@ -59,7 +60,7 @@ async function visitorOf(deps: IngestAccessDependencies, state: RequestState, fa
 }
 
 /** Every value of a header (lowercased name) or query parameter, repeats included: API Gateway gives both a single and a multi-value map. */
-function valuesOf(single: Record<string, string | undefined> | null | undefined, multi: Record<string, string[] | undefined> | null | undefined, name: string): string[] {
+export function valuesOf(single: Record<string, string | undefined> | null | undefined, multi: Record<string, string[] | undefined> | null | undefined, name: string): string[] {
   const many = multi?.[name];
   if (many && many.length > 0) return many;
   const one = single?.[name];
@@ -69,13 +70,35 @@ function valuesOf(single: Record<string, string | undefined> | null | undefined,
 const refusedOrigin = (state: RequestState, origin: string | undefined) => {
   note(state, { refusedOrigin: origin === undefined ? '(none)' : clip(origin, 200) }, { [METRIC.originsRefused]: 1 });
   if (origin === undefined) {
-    return apiError(403, 'Missing Origin header: this key is bound to websites, and only their pages may send reports with it.');
+    return apiError(
+      403,
+      'Missing Origin header: this key is bound to websites, and only their pages may send reports with it (a key for servers too is issued with keys create --servers).',
+    );
   }
   return apiError(
     403,
     `Origin ${JSON.stringify(clip(origin, 200))} is not one of the websites this key was issued for: use the key issued for this website, or ask your platform team for one.`,
   );
 };
+
+/**
+ * What an event records as its origin when it came without one, from a key
+ * issued with `--servers` (a customer's backend): not a website.
+ */
+export const SERVER_ORIGIN = 'server';
+
+/** Where a route reads the key of a request: the ingest API's own places (Authorization, ?key=) unless the route says (the Sentry protocol's). */
+export interface AccessOptions {
+  credential?: (event: ApiEvent, state: RequestState<IngestSlot>) => IngestCredential;
+  /** The messages of the credential problems, when the route's places differ from the ingest API's. */
+  rejections?: Partial<typeof REJECTIONS>;
+}
+
+/** The request's origin as the key allows it: its website's, SERVER_ORIGIN for a servers key called without one, or undefined when refused. */
+function allowedOrigin(key: PublishableKey, origin: string | undefined): string | undefined {
+  if (origin === undefined) return key.servers ? SERVER_ORIGIN : undefined;
+  return originAllowed(key.origins, origin) ? origin : undefined;
+}
 
 /**
  * Who may report, in the ingest API's order (routes.ts, INGEST_API):
@@ -92,17 +115,23 @@ const refusedOrigin = (state: RequestState, origin: string | undefined) => {
  * (lambda/ingest/receive-events.ts): the refused part of a storm of one
  * error must not spend the key's budget for every other error.
  *
+ * A request without an Origin passes only with a key issued with
+ * `--servers` (docs/keys.md#servers), and is recorded as from SERVER_ORIGIN.
+ *
  * Sets the request state's `caller` (tenant and key id, from the key
  * only), and in its slot `sender` (the key, for its limit) and `client` (the origin and user
  * agent the reports record).
  */
-export function ingestAccess(deps: IngestAccessDependencies, limits: readonly AddressLimitName[]): Check<IngestSlot> {
+export function ingestAccess(deps: IngestAccessDependencies, limits: readonly AddressLimitName[], options: AccessOptions = {}): Check<IngestSlot> {
   const now = deps.now ?? Date.now;
+  const rejections = { ...REJECTIONS, ...options.rejections };
   return async (event, state) => {
-    const credential = readIngestCredential(
-      valuesOf(event.headers, event.multiValueHeaders, 'authorization'),
-      valuesOf(event.queryStringParameters, event.multiValueQueryStringParameters, 'key'),
-    );
+    const credential = options.credential
+      ? options.credential(event, state)
+      : readIngestCredential(
+          valuesOf(event.headers, event.multiValueHeaders, 'authorization'),
+          valuesOf(event.queryStringParameters, event.multiValueQueryStringParameters, 'key'),
+        );
     if (credential.kind === 'secret') {
       const mark = await deps.keys.markExposed(hashSecret(credential.secret), now(), state.calls);
       if (mark.marked) {
@@ -110,7 +139,7 @@ export function ingestAccess(deps: IngestAccessDependencies, limits: readonly Ad
       }
       throw apiError(401, UNKNOWN_INGEST_KEY, CHALLENGE);
     }
-    if (credential.kind !== 'publishable') throw apiError(401, REJECTIONS[credential.kind], CHALLENGE);
+    if (credential.kind !== 'publishable') throw apiError(401, rejections[credential.kind], CHALLENGE);
 
     const keyHash = hashSecret(credential.key);
     const sourceIp = event.requestContext?.identity?.sourceIp;
@@ -120,7 +149,7 @@ export function ingestAccess(deps: IngestAccessDependencies, limits: readonly Ad
     const count = (key: PublishableKey): Promise<AddressDecision> =>
       deps.limiter.admit({ keyId: key.keyId, addressHash: addressHash(credential.key, sourceIp) }, limits, at, state.calls);
     const known = deps.keys.knownKey(keyHash);
-    const early = known && origin !== undefined && originAllowed(known.origins, origin) ? count(known) : undefined;
+    const early = known && allowedOrigin(known, origin) !== undefined ? count(known) : undefined;
     // Both calls settle before any answer: no write is left in flight.
     const [checked, counted] = await Promise.allSettled([deps.keys.authenticate(keyHash, at, state.calls), early]);
     if (checked.status === 'rejected') throw checked.reason;
@@ -132,7 +161,8 @@ export function ingestAccess(deps: IngestAccessDependencies, limits: readonly Ad
     state.caller = { factoryId: key.factoryId, keyId: key.keyId };
     state.slot.sender = { key, keyHash };
     note(state, { clientNetwork: clientNetwork(sourceIp) });
-    if (origin === undefined || !originAllowed(key.origins, origin)) throw refusedOrigin(state, sent);
+    const from = allowedOrigin(key, origin);
+    if (from === undefined) throw refusedOrigin(state, sent);
     if (counted.status === 'rejected') throw counted.reason;
     const address = counted.value ?? (await count(key));
     if (!address.admitted) {
@@ -144,7 +174,7 @@ export function ingestAccess(deps: IngestAccessDependencies, limits: readonly Ad
     const agent = event.headers?.['user-agent'];
     const cleaned = agent === undefined ? undefined : cleanText(agent, { field: 'User-Agent', lines: 'single-line', max: EVENT_TEXT.userAgent });
     const userAgent = cleaned?.ok && cleaned.text !== '' ? cleaned.text : undefined;
-    state.slot.client = { origin, userAgent, visitor: await visitorOf(deps, state, key.factoryId, sourceIp, userAgent, at) };
-    note(state, { origin });
+    state.slot.client = { origin: from, userAgent, visitor: await visitorOf(deps, state, key.factoryId, sourceIp, userAgent, at) };
+    note(state, { origin: from });
   };
 }

@@ -15,6 +15,9 @@ import { corsHeaders } from './cors-headers';
 import { ingestAccess } from './ingest-access';
 import { newIngestSlot, type IngestSlot } from './ingest-slot';
 import { preflightOperation } from './preflight';
+import { receiveSentryOperation, sentryProjectMatches } from './receive-sentry';
+import { sentryAnswers } from './sentry-answers';
+import { SENTRY_KEY_REJECTIONS, sentryBody, sentryCredential } from './sentry-body';
 
 /** What the ingest API needs: the key calls, the per-address and per-issue limiters, the reports, retention, and a clock the tests can move. */
 export interface IngestDependencies {
@@ -40,6 +43,20 @@ const ingestChecks = (deps: IngestDependencies, limits: readonly AddressLimitNam
   bodyLimit(INGEST_BODY_LIMIT_BYTES),
   ingestAccess(deps, limits),
 ];
+
+/**
+ * A Sentry route's checks (docs/sentry-sdks.md): the body first (413, 415,
+ * 400: the key may be in the envelope), then the key from the Sentry places,
+ * the origin (none only for a servers key) and the per-address limits, as
+ * ingestAccess does them, then the DSN's project.
+ */
+const sentryChecks = (deps: IngestDependencies, kind: 'envelope' | 'store'): Check<IngestSlot>[] => [
+  sentryBody(kind),
+  ingestAccess(deps, ['requests'], { credential: sentryCredential, rejections: SENTRY_KEY_REJECTIONS }),
+  sentryProjectMatches(),
+];
+
+const SENTRY_ROUTES = ['envelope', 'store'] as const;
 
 /**
  * The browser-side bug-reporting API (docs/ingest-api.md): publishable keys
@@ -69,7 +86,8 @@ export const INGEST_API: ApiSpec<IngestDependencies, IngestSlot> = {
   home: 'The ingest API takes POST /ingest/v1/events and POST /ingest/v1/feature-requests.',
   slot: newIngestSlot,
   guards: () => [],
-  answers: () => [corsHeaders()],
+  // In this order, so that the Sentry headers are added after (outside) the CORS ones.
+  answers: () => [sentryAnswers(), corsHeaders()],
   countsOf: notedCounts,
   unavailable:
     'The report store is temporarily unavailable: retry the same request (retrying is safe: each event and feature request is stored once).',
@@ -91,6 +109,17 @@ export const INGEST_API: ApiSpec<IngestDependencies, IngestSlot> = {
     }),
     route({ method: 'OPTIONS', path: '/ingest/v1/events', body: NO_BODY, operation: () => preflightOperation() }),
     route({ method: 'OPTIONS', path: '/ingest/v1/feature-requests', body: NO_BODY, operation: () => preflightOperation() }),
+    // The Sentry protocol: the SDKs post to <DSN path>/api/<project id>/envelope/ (and, Python 1.x, /store/).
+    ...SENTRY_ROUTES.flatMap((kind) => [
+      route({
+        method: 'POST',
+        path: `${API_PREFIXES.sentry}api/{projectId}/${kind}`,
+        checks: (deps: IngestDependencies) => sentryChecks(deps, kind),
+        body: NO_BODY,
+        operation: (deps: IngestDependencies) => receiveSentryOperation(deps),
+      }),
+      route({ method: 'OPTIONS', path: `${API_PREFIXES.sentry}api/{projectId}/${kind}`, body: NO_BODY, operation: () => preflightOperation() }),
+    ]),
   ],
 };
 

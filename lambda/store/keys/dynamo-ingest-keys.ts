@@ -15,6 +15,8 @@ const publishableKeyOf = (item: KeyItem): PublishableKey => ({
   keyId: item.keyId,
   origins: item.origins ?? [],
   rateLimit: item.rateLimit,
+  ...(item.servers === true ? { servers: true } : {}),
+  ...(item.sentryProjectId === undefined ? {} : { sentryProjectId: item.sentryProjectId }),
 });
 
 const isActivePublishable = (item: Record<string, unknown> | undefined): boolean =>

@@ -4,6 +4,7 @@ import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../../domain/limits';
 import { intervalUs, perMinutePolicy } from '../../domain/rate-limit';
 import { DEFAULT_PUBLISHABLE_RATE_LIMIT } from '../../domain/limits';
 import { normalizeOriginList } from '../../domain/origins';
+import { sentryProjectId } from '../../domain/sentry-project';
 import { batchGet } from '../batch-get';
 import { isConditionalCheckFailed } from '../errors';
 import { Expression, QueryExpression } from '../expression';
@@ -22,6 +23,10 @@ export interface KeySummary {
   revokedAt?: string;
   lastUsedAt?: string;
   origins?: string[];
+  /** Publishable keys: whether requests without an Origin (servers) may use it. */
+  servers?: boolean;
+  /** Publishable keys: the project id of its Sentry DSN. */
+  sentryProjectId?: string;
   /** A secret key seen at the ingest API (it leaked): first and last sighting, how many. */
   exposed?: { firstSeenAt: string; lastSeenAt: string; count: number };
 }
@@ -31,6 +36,8 @@ export interface CreateKeyOptions {
   type: KeyType;
   rateLimit?: number;
   origins?: string[];
+  /** Publishable keys only: also accept requests without an Origin (a customer's servers). */
+  servers?: boolean;
   now?: Date;
 }
 
@@ -52,6 +59,8 @@ function summarize(item: KeyItem): KeySummary {
   if (item.revokedAt) summary.revokedAt = item.revokedAt;
   if (item.lastUsedAt) summary.lastUsedAt = item.lastUsedAt;
   if (item.origins) summary.origins = item.origins;
+  if (item.keyType === 'publishable') summary.servers = item.servers === true;
+  if (item.sentryProjectId) summary.sentryProjectId = item.sentryProjectId;
   if (item.exposedFirstAt) {
     summary.exposed = { firstSeenAt: item.exposedFirstAt, lastSeenAt: item.exposedLastAt ?? item.exposedFirstAt, count: item.exposedCount ?? 1 };
   }
@@ -80,6 +89,8 @@ export class KeyAdmin {
       origins = checked.origins;
     } else if ((options.origins ?? []).length > 0) {
       throw new Error('origins are only for publishable keys');
+    } else if (options.servers) {
+      throw new Error('servers is only for publishable keys');
     }
     const key = generateKey(options.type);
     const rateLimit = options.rateLimit ?? (options.type === 'publishable' ? DEFAULT_PUBLISHABLE_RATE_LIMIT : DEFAULT_RATE_LIMIT_PER_MINUTE);
@@ -95,6 +106,10 @@ export class KeyAdmin {
       ...limiterStep(rateLimit),
     };
     if (origins) item.origins = origins;
+    if (options.type === 'publishable') {
+      if (options.servers) item.servers = true;
+      item.sentryProjectId = sentryProjectId(key.keyId);
+    }
     const absent = new Expression();
     absent.when(absent.notExists(KEYS_KEY.partitionKey));
     await this.doc.send(new PutCommand({ TableName: this.tableName, Item: item, ...absent.forCondition() }));

@@ -15,6 +15,10 @@ export interface KeyItem {
   hint: string;
   /** Publishable keys only: the website origins they are bound to. */
   origins?: string[];
+  /** Publishable keys only: requests without an Origin (a customer's servers) may report with it too (`keys create --servers`). */
+  servers?: boolean;
+  /** Publishable keys only: the project id of the key's Sentry DSN (lambda/ingest/sentry/dsn.ts), digits. */
+  sentryProjectId?: string;
   /**
    * The rate limiter's state (lambda/domain/rate-limit.ts): the theoretical
    * arrival time, microseconds since the epoch. Absent until the key's first

@@ -1,0 +1,58 @@
+import type { Reading } from '../../domain/reading';
+import { cleanText } from '../../domain/free-text';
+import type { IngestEvent, SdkFrame } from '../../issues/stored-event';
+import { readEvent } from '../payloads';
+import type { ScrubCounts } from '../scrub/rule';
+import { Scrubber } from '../scrub/scrubber';
+import { mapSentryEvent, type RawFrame } from './event-map';
+
+/** Characters kept of a frame's texts: a function or module name, a file or URL, a line of source. */
+const FRAME_TEXT = { function: 256, module: 256, file: 1024, contextLine: 512 } as const;
+
+/** A frame's text cleaned (one line), scrubbed and clipped; dropped when it cannot be kept (a lone surrogate). */
+function frameText(value: string | undefined, max: number, scrubber: Scrubber): string | undefined {
+  if (value === undefined) return undefined;
+  const checked = cleanText(value, { field: 'a frame', lines: 'single-line', max, scrub: (cleaned) => scrubber.text(cleaned) });
+  return checked.ok && checked.text !== '' ? checked.text : undefined;
+}
+
+function cleanFrame(raw: RawFrame, scrubber: Scrubber): SdkFrame {
+  const frame: SdkFrame = {
+    function: frameText(raw.function, FRAME_TEXT.function, scrubber),
+    module: frameText(raw.module, FRAME_TEXT.module, scrubber),
+    file: frameText(raw.file, FRAME_TEXT.file, scrubber),
+    line: raw.line,
+    column: raw.column,
+    contextLine: frameText(raw.contextLine, FRAME_TEXT.contextLine, scrubber),
+    inApp: raw.inApp,
+  };
+  for (const key of Object.keys(frame) as (keyof SdkFrame)[]) if (frame[key] === undefined) delete frame[key];
+  return frame;
+}
+
+function addCounts(into: ScrubCounts | undefined, more: ScrubCounts | undefined): ScrubCounts | undefined {
+  if (!more) return into;
+  const total: ScrubCounts = { ...into };
+  for (const [rule, count] of Object.entries(more) as [keyof ScrubCounts, number][]) total[rule] = (total[rule] ?? 0) + count;
+  return total;
+}
+
+/**
+ * One Sentry event as this service stores it: mapped to the own shape
+ * (event-map.ts), then read exactly as an own-SDK event is (readEvent:
+ * cleaned, scrubbed, clipped, its debug ids too; a wrong field is a problem), its frames
+ * cleaned and scrubbed the same way, what the scrubber replaced counted
+ * together. `fallbackId` is the envelope header's event_id.
+ */
+export function readSentryEvent(raw: Record<string, unknown>, fallbackId?: unknown): Reading<IngestEvent> {
+  const mapped = mapSentryEvent(raw, fallbackId);
+  const reading = readEvent(mapped.event);
+  if (!reading.ok) return reading;
+  const scrubber = new Scrubber();
+  const frames = mapped.frames.map((frame) => cleanFrame(frame, scrubber));
+  const event: IngestEvent = { ...reading.value };
+  if (frames.length > 0) event.sdkFrames = frames;
+  const scrubbed = addCounts(event.scrubbed, scrubber.replaced);
+  if (scrubbed) event.scrubbed = scrubbed;
+  return { ok: true, value: event };
+}

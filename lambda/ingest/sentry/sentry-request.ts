@@ -1,0 +1,51 @@
+import { SENTRY_LIMITS } from '../limits';
+import { jsonObjectOf, parseEnvelope } from './envelope';
+import { SentryProtocolError } from './protocol-error';
+
+/** What a Sentry request carries once its body is framed: the envelope header, its events (as sent), and the other items dropped, per type. */
+export interface SentryRequest {
+  header: Record<string, unknown>;
+  events: Record<string, unknown>[];
+  dropped: Record<string, number>;
+}
+
+/**
+ * The item types the SDKs send besides events: accepted and dropped, counted
+ * per type for the metrics; a type not listed is counted as `other`, so the
+ * metric's names stay few whatever a client sends.
+ */
+export const DROPPED_ITEM_TYPES = [
+  'transaction', 'session', 'sessions', 'client_report', 'attachment', 'user_report', 'feedback', 'profile', 'profile_chunk',
+  'replay_event', 'replay_recording', 'replay_video', 'check_in', 'log', 'span', 'otel_log', 'statsd', 'metric_meta', 'raw_security',
+] as const;
+
+const droppedName = (type: string): string => ((DROPPED_ITEM_TYPES as readonly string[]).includes(type) ? type : 'other');
+
+/**
+ * An envelope's body (already decoded): framed (envelope.ts), every event
+ * item parsed as a JSON object before anything is used, so bad JSON in one
+ * item refuses the envelope whole and nothing of it is stored.
+ */
+export function readEnvelopeRequest(body: Buffer): SentryRequest {
+  const { header, items } = parseEnvelope(body, SENTRY_LIMITS.envelopeItems);
+  const events: Record<string, unknown>[] = [];
+  const dropped: Record<string, number> = {};
+  items.forEach((item, index) => {
+    if (item.type !== 'event') {
+      const name = droppedName(item.type);
+      dropped[name] = (dropped[name] ?? 0) + 1;
+      return;
+    }
+    if (events.length === SENTRY_LIMITS.eventsPerEnvelope) {
+      throw new SentryProtocolError('too-large', `The envelope has more than ${SENTRY_LIMITS.eventsPerEnvelope} events, the limit: send fewer per envelope.`);
+    }
+    events.push(jsonObjectOf(item.payload, `Item ${index + 1} (event)`));
+  });
+  return { header, events, dropped };
+}
+
+/** The legacy store endpoint's body: one event as JSON (Python's sentry-sdk 1.x sends errors so). */
+export function readStoreRequest(body: Buffer): SentryRequest {
+  if (body.length === 0) throw new SentryProtocolError('malformed', 'The body is empty: send one event as JSON.');
+  return { header: {}, events: [jsonObjectOf(body, 'The event')], dropped: {} };
+}

@@ -1,0 +1,141 @@
+import { gzipSync } from 'node:zlib';
+import { generateKey } from '../../lambda/domain/api-key';
+import { parseStackLocations } from '../../lambda/issues/stack-frames';
+import { groupEvent } from '../../lambda/ingest/fingerprint';
+import { MAX_DEBUG_IDS } from '../../lambda/ingest/limits';
+import { decodeBody } from '../../lambda/ingest/sentry/body-decoding';
+import { readSentryCredential } from '../../lambda/ingest/sentry/credentials';
+import { dsnFor, keyOfSentryPublicKey, sentryProjectId } from '../../lambda/ingest/sentry/dsn';
+import { parseEnvelope } from '../../lambda/ingest/sentry/envelope';
+import { readSentryEvent } from '../../lambda/ingest/sentry/sentry-event';
+
+/** The Sentry protocol's pure parts (lambda/ingest/sentry/, the grouping of structured frames): no I/O. */
+
+/** The DSN parser of @sentry/core 11 (dsn.ts): the public key must be word characters. */
+const SENTRY_JS_DSN = /^(?:(\w+):)\/\/(?:(\w+)(?::(\w+)?)?@)((?:\[[:.%\w]+\]|[\w.-]+))(?::(\d+))?\/(.+)/;
+
+test('every publishable key gives a DSN the Sentry JavaScript parser takes, whose public key turns back into the key', () => {
+  for (let i = 0; i < 200; i += 1) {
+    const { secret, keyId } = generateKey('publishable');
+    const dsn = dsnFor('http://localhost:3000', secret, keyId);
+    const match = SENTRY_JS_DSN.exec(dsn);
+    expect(match?.[6]).toBe(`ingest/sentry/${sentryProjectId(keyId)}`);
+    expect(keyOfSentryPublicKey(match?.[2] ?? '')).toBe(secret);
+  }
+});
+
+test('the project id is 15 digits, the same for the same key id', () => {
+  expect(sentryProjectId('key_0123456789abcdef')).toMatch(/^[1-9]\d{14}$/);
+  expect(sentryProjectId('key_0123456789abcdef')).toBe(sentryProjectId('key_0123456789abcdef'));
+});
+
+test('a secret key in X-Sentry-Auth wins over a publishable one in the query, to be marked exposed', () => {
+  const secret = generateKey('secret').secret;
+  const publishable = generateKey('publishable').secret;
+  expect(readSentryCredential({ auth: [`Sentry sentry_key=${secret}`], query: [publishable] })).toEqual({ kind: 'secret', secret });
+});
+
+test('the same key in the header, the query and the envelope dsn is one key; an empty sentry_key is missing', () => {
+  const { secret, keyId } = generateKey('publishable');
+  const dsn = dsnFor('https://api.example.com', secret, keyId);
+  const publicKey = new URL(dsn).username;
+  expect(readSentryCredential({ auth: [`Sentry sentry_key=${publicKey}, sentry_version=7`], query: [publicKey], dsn })).toEqual({ kind: 'publishable', key: secret });
+  expect(readSentryCredential({ auth: [], query: [''] })).toEqual({ kind: 'missing' });
+});
+
+test('an envelope item without a length ends at its newline; one with a length may hold newlines', () => {
+  const payload = '{"a":\n1}';
+  const envelope = parseEnvelope(Buffer.from(`{"event_id":"x"}\n{"type":"session"}\n{"s":1}\n{"type":"event","length":${payload.length}}\n${payload}`), 10);
+  expect(envelope.items.map((item) => [item.type, item.payload.toString()])).toEqual([
+    ['session', '{"s":1}'],
+    ['event', payload],
+  ]);
+});
+
+test('a body decoded past its limit is refused as too large, having inflated no more than the limit', () => {
+  expect(() => decodeBody(gzipSync(Buffer.alloc(2_000_000)), 'gzip', 1_000_000)).toThrow(expect.objectContaining({ refusal: 'too-large' }));
+  expect(decodeBody(gzipSync('ok'), 'gzip', 10).toString()).toBe('ok');
+});
+
+const serverEvent = (frames: Record<string, unknown>[], value = 'order 1 is malformed') =>
+  readSentryEvent({ event_id: 'a'.repeat(32), exception: { values: [{ type: 'ValueError', value, stacktrace: { frames } }] } });
+
+test('one Python bug on two hosts, paths, versions and lines groups as one issue: in-app module and function only', () => {
+  const onHost = (root: string, line: number, value: string) =>
+    serverEvent(
+      [
+        { function: 'run', module: 'threading', abs_path: `/usr/lib/python3.${line}/threading.py`, lineno: line, in_app: false },
+        { function: 'handle', module: 'orders.views', abs_path: `${root}/orders/views.py`, lineno: line + 1, in_app: true },
+        { function: 'parse_order', module: 'orders.parse', abs_path: `${root}/orders/parse.py`, lineno: line + 2, in_app: true },
+      ],
+      value,
+    );
+  const a = onHost('/srv/app-1.4.2', 10, 'order 17 is malformed');
+  const b = onHost('/opt/releases/1.5.0', 99, 'order 230 is malformed');
+  if (!a.ok || !b.ok) throw new Error('unreadable');
+  const [groupA, groupB] = [groupEvent(a.value), groupEvent(b.value)];
+  expect(groupA.grouped && groupA.fingerprint).toEqual(groupB.grouped && groupB.fingerprint);
+  expect(groupA.grouped && groupA.fingerprint).toEqual(['error', 'ValueError', 'parse_order@orders.parse', 'handle@orders.views']);
+});
+
+test('a frame the SDK did not mark in_app never decides the issue, whatever its file', () => {
+  const withLibrary = (module: string) =>
+    serverEvent([
+      { function: 'request', module, abs_path: `/venv/${module}.py`, lineno: 1, in_app: false },
+      { function: 'handle', module: 'orders.views', abs_path: '/srv/orders/views.py', lineno: 2, in_app: true },
+    ]);
+  const [a, b] = [withLibrary('requests.api'), withLibrary('httpx.client')];
+  if (!a.ok || !b.ok) throw new Error('unreadable');
+  expect(groupEvent(a.value)).toEqual(groupEvent(b.value));
+});
+
+test('a browser error groups alike from the Sentry browser SDK and from the own SDK\'s stack text', () => {
+  const sentry = readSentryEvent({
+    event_id: 'b'.repeat(32),
+    exception: { values: [{ type: 'TypeError', value: 'x is undefined', stacktrace: { frames: [
+      { function: 'main', filename: 'https://app.example.com/assets/app.3f9a1c.js', lineno: 30, colno: 1, in_app: true },
+      { function: 'render', filename: 'https://app.example.com/assets/app.3f9a1c.js', lineno: 10, colno: 20, in_app: true },
+    ] } }] },
+  });
+  if (!sentry.ok) throw new Error('unreadable');
+  const own = {
+    type: 'error' as const,
+    exception: { type: 'TypeError', value: 'x is undefined', stack: 'TypeError: x is undefined\n    at render (https://cdn.example.com/assets/app.77aa00bb.js:11:2)\n    at main (https://cdn.example.com/assets/app.77aa00bb.js:31:1)' },
+  };
+  const [fromSentry, fromOwn] = [groupEvent(sentry.value), groupEvent(own)];
+  expect(fromSentry.grouped && fromSentry.fingerprint).toEqual(fromOwn.grouped && fromOwn.fingerprint);
+});
+
+test('secrets in frames are scrubbed and counted with the rest of the event', () => {
+  const reading = serverEvent([{ function: 'pay', module: 'billing', context_line: 'charge("4111 1111 1111 1111")', lineno: 3, in_app: true }]);
+  if (!reading.ok) throw new Error('unreadable');
+  expect(reading.value.sdkFrames?.[0]?.contextLine).toBe('charge("[Filtered:card]")');
+  expect(reading.value.scrubbed).toEqual({ card: 1 });
+});
+
+test('a Sentry browser event\'s stack text gives the source-map resolver the same frames as the own SDK\'s stack, so both resolve and group alike (rule version 2)', () => {
+  const sentry = readSentryEvent({
+    event_id: 'c'.repeat(32),
+    exception: { values: [{ type: 'TypeError', value: 'x is undefined', stacktrace: { frames: [
+      { function: 'main', abs_path: 'https://app.example.com/assets/app.js', lineno: 31, colno: 1, in_app: true },
+      { function: 'r', abs_path: 'https://app.example.com/assets/app.js', lineno: 11, colno: 2, in_app: true },
+    ] } }] },
+  });
+  if (!sentry.ok) throw new Error('unreadable');
+  const own = 'TypeError: x is undefined\n    at r (https://app.example.com/assets/app.js:11:2)\n    at main (https://app.example.com/assets/app.js:31:1)';
+  expect(parseStackLocations(sentry.value.exception?.stack ?? '')).toEqual(parseStackLocations(own));
+});
+
+test('Sentry debug ids reach the event through the own reader: the first 20, with dashes and lowercase, a malformed one skipped rather than the event refused', () => {
+  const hex = (i: number) => i.toString(16).padStart(32, 'A');
+  const images = [
+    { type: 'sourcemap', code_file: 'https://app.example.com/bad.js', debug_id: 'not-a-debug-id' },
+    ...Array.from({ length: 25 }, (_, i) => ({ type: 'sourcemap', code_file: `https://app.example.com/chunk-${i}.js`, debug_id: hex(i) })),
+  ];
+  const reading = readSentryEvent({ event_id: 'd'.repeat(32), message: 'boom', debug_meta: { images } });
+  if (!reading.ok) throw new Error(reading.problems.join('; '));
+  const ids = reading.value.debugIds ?? {};
+  expect(Object.keys(ids)).toHaveLength(MAX_DEBUG_IDS);
+  expect(ids['https://app.example.com/chunk-0.js']).toBe('aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaa0');
+  expect(ids['https://app.example.com/bad.js']).toBeUndefined();
+});

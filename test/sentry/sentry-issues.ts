@@ -1,0 +1,13 @@
+import { controlDependencies } from '../../lambda/control/control-room-wiring';
+import { handleControlRequest } from '../../lambda/control/handle-request';
+import { tables, testDoc } from '../support/local-api';
+import { tallied } from '../support/tally';
+
+const control = controlDependencies(testDoc(), tables, 'Platform');
+const operator = { principal: 'arn:aws:sts::123456789012:assumed-role/ControlRoom/ada' };
+
+/** A factory's issues as the control room lists them, once the tally counted everything sent before. */
+export async function issuesOf(factoryId: string): Promise<Record<string, any>[]> {
+  await tallied();
+  return (await handleControlRequest({ ...control, now: () => new Date() }, { operation: 'issues.list', factoryId }, operator)).body.issues as Record<string, any>[];
+}
