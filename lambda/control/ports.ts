@@ -97,6 +97,10 @@ export interface KeyView {
   revokedAt?: string;
   lastUsedAt?: string;
   origins?: string[];
+  /** Publishable keys: whether requests without an Origin (servers) may use it. */
+  servers?: boolean;
+  /** Publishable keys: the project id of its Sentry DSN. */
+  sentryProjectId?: string;
   /** A secret key seen at the ingest API (it leaked): first and last sighting, how many. */
   exposed?: { firstSeenAt: string; lastSeenAt: string; count: number };
 }

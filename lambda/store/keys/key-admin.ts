@@ -8,28 +8,12 @@ import { sentryProjectId } from '../../domain/sentry-project';
 import { batchGet } from '../batch-get';
 import { isConditionalCheckFailed } from '../errors';
 import { Expression, QueryExpression } from '../expression';
+import type { KeyView } from '../../control/ports';
 import type { KeyItem } from './key-item';
 import { KEYS_BY_FACTORY, KEYS_BY_KEY_ID, KEYS_KEY } from '../schema';
 
-/** A key as operators see it: never the secret, never its hash. */
-export interface KeySummary {
-  keyId: string;
-  factoryId: string;
-  type: KeyType;
-  status: KeyItem['status'];
-  rateLimit: number;
-  hint: string;
-  createdAt: string;
-  revokedAt?: string;
-  lastUsedAt?: string;
-  origins?: string[];
-  /** Publishable keys: whether requests without an Origin (servers) may use it. */
-  servers?: boolean;
-  /** Publishable keys: the project id of its Sentry DSN. */
-  sentryProjectId?: string;
-  /** A secret key seen at the ingest API (it leaked): first and last sighting, how many. */
-  exposed?: { firstSeenAt: string; lastSeenAt: string; count: number };
-}
+/** A key as operators see it (the control room's view, defined with its port): never the secret, never its hash. */
+export type KeySummary = KeyView;
 
 export interface CreateKeyOptions {
   factoryId: string;
