@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { ApiHandler } from '../../lambda/api/pipeline';
 import { createHttpAdapter, listen } from '../../local/http-adapter';
 import { send } from '../support/http';
+import { ingestEntryWith } from '../support/ingest-entry';
 import { linesWrittenBy } from '../support/output';
 import { EVENTS, validEvent } from '../support/ingest';
 import { issueKey, issuePublishableKey, newFactoryId } from '../support/local-api';
@@ -18,21 +19,8 @@ let server: Server;
 let baseUrl: string;
 
 beforeAll(async () => {
-  const saved = { level: process.env.LOG_LEVEL, metrics: process.env.POWERTOOLS_METRICS_DISABLED, service: process.env.POWERTOOLS_SERVICE_NAME };
-  process.env.LOG_LEVEL = 'INFO';
-  process.env.POWERTOOLS_METRICS_DISABLED = 'false';
-  process.env.POWERTOOLS_SERVICE_NAME = 'contacts-ingest';
-  try {
-    // The logger and the metrics read their settings once, at load: a fresh copy of the modules.
-    await jest.isolateModulesAsync(async () => {
-      handler = (await import('../../lambda/api/ingest-entry')).handler;
-    });
-  } finally {
-    process.env.LOG_LEVEL = saved.level;
-    process.env.POWERTOOLS_METRICS_DISABLED = saved.metrics;
-    if (saved.service === undefined) delete process.env.POWERTOOLS_SERVICE_NAME;
-    else process.env.POWERTOOLS_SERVICE_NAME = saved.service;
-  }
+  // The logger and the metrics read their settings once, at load: a fresh copy of the modules.
+  handler = await ingestEntryWith({ LOG_LEVEL: 'INFO', POWERTOOLS_METRICS_DISABLED: 'false', POWERTOOLS_SERVICE_NAME: 'contacts-ingest' });
   server = createHttpAdapter(handler);
   baseUrl = `http://127.0.0.1:${await listen(server, 0, '127.0.0.1')}`;
 });

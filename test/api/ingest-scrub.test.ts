@@ -12,6 +12,7 @@ import { insertedEvents } from '../../lambda/store/reports/stream-records';
 import { createTallyHandler } from '../../lambda/tally/tally';
 import { createHttpAdapter, listen } from '../../local/http-adapter';
 import { send } from '../support/http';
+import { ingestEntryWith } from '../support/ingest-entry';
 import { EVENTS, FEATURE_REQUESTS, randomClient, validEvent } from '../support/ingest';
 import { issuePublishableKey, newFactoryId, tables, testDoc } from '../support/local-api';
 import { linesWrittenBy } from '../support/output';
@@ -87,21 +88,8 @@ let server: Server;
 let baseUrl: string;
 
 beforeAll(async () => {
-  const saved = { level: process.env.LOG_LEVEL, metrics: process.env.POWERTOOLS_METRICS_DISABLED, service: process.env.POWERTOOLS_SERVICE_NAME };
   // The most talkative the function gets: every line it can write is looked at.
-  process.env.LOG_LEVEL = 'DEBUG';
-  process.env.POWERTOOLS_METRICS_DISABLED = 'false';
-  process.env.POWERTOOLS_SERVICE_NAME = 'contacts-ingest';
-  try {
-    await jest.isolateModulesAsync(async () => {
-      handler = (await import('../../lambda/api/ingest-entry')).handler;
-    });
-  } finally {
-    process.env.LOG_LEVEL = saved.level;
-    process.env.POWERTOOLS_METRICS_DISABLED = saved.metrics;
-    if (saved.service === undefined) delete process.env.POWERTOOLS_SERVICE_NAME;
-    else process.env.POWERTOOLS_SERVICE_NAME = saved.service;
-  }
+  handler = await ingestEntryWith({ LOG_LEVEL: 'DEBUG', POWERTOOLS_METRICS_DISABLED: 'false', POWERTOOLS_SERVICE_NAME: 'contacts-ingest' });
   server = createHttpAdapter(handler);
   baseUrl = `http://127.0.0.1:${await listen(server, 0, '127.0.0.1')}`;
 });

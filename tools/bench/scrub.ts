@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { readEvent } from '../../lambda/ingest/payloads';
 import { Scrubber } from '../../lambda/ingest/scrub/scrubber';
 import { PROJECT_ROOT } from '../../local/paths';
+import { cpuTimed } from './cpu-timed';
 import { describeMachine, finishMachine } from './machine';
 import { percentile } from './stats';
 
@@ -57,23 +58,7 @@ const textsOf = (event: typeof ordinary): string[] => [
   ...Object.entries(event.tags).flat(),
 ];
 
-/**
- * Wall time per event (µs), and the mean CPU time per event over the run
- * (process.cpuUsage): on a shared, loaded machine the wall times' tail shows
- * the scheduler, the CPU mean shows the work.
- */
-function timed(work: () => void): { samples: number[]; cpuMean: number } {
-  for (let i = 0; i < WARM_UP; i += 1) work();
-  const samples: number[] = [];
-  const cpu = process.cpuUsage();
-  for (let i = 0; i < ROUNDS; i += 1) {
-    const start = performance.now();
-    work();
-    samples.push((performance.now() - start) * 1000);
-  }
-  const used = process.cpuUsage(cpu);
-  return { samples, cpuMean: (used.user + used.system) / ROUNDS };
-}
+const timed = (work: () => void) => cpuTimed(work, ROUNDS, WARM_UP);
 
 const micro = (value: number) => value.toFixed(1);
 

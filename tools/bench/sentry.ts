@@ -21,6 +21,7 @@ import { readSentryEvent } from '../../lambda/ingest/sentry/sentry-event';
 import { readEnvelopeRequest, readStoreRequest, type SentryRequest } from '../../lambda/ingest/sentry/sentry-request';
 import { SENTRY_LIMITS } from '../../lambda/ingest/limits';
 import { PROJECT_ROOT } from '../../local/paths';
+import { cpuTimed } from './cpu-timed';
 import { describeMachine, finishMachine } from './machine';
 import { percentile } from './stats';
 
@@ -87,19 +88,7 @@ const envelope = Buffer.from(envelopeText);
 const envelopeGzip = gzipSync(envelope);
 const storeGzip = gzipSync(JSON.stringify({ ...nodeEvent, platform: 'python' }));
 
-/** Wall time per request (µs), and the mean CPU time per request over the run. */
-function timed(work: () => void): { samples: number[]; cpuMean: number } {
-  for (let i = 0; i < WARM_UP; i += 1) work();
-  const samples: number[] = [];
-  const cpu = process.cpuUsage();
-  for (let i = 0; i < ROUNDS; i += 1) {
-    const start = performance.now();
-    work();
-    samples.push((performance.now() - start) * 1000);
-  }
-  const used = process.cpuUsage(cpu);
-  return { samples, cpuMean: (used.user + used.system) / ROUNDS };
-}
+const timed = (work: () => void) => cpuTimed(work, ROUNDS, WARM_UP);
 
 function sentryWork(body: Buffer, encoding: string | undefined, frame: (decoded: Buffer) => SentryRequest) {
   return () => {

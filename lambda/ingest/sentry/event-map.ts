@@ -1,3 +1,4 @@
+import type { SdkFrame } from '../../issues/stored-event';
 import { ISO_TIME, isObject } from '../payloads';
 import { MAX_DEBUG_IDS, MAX_FINGERPRINT_PARTS, MAX_TAGS } from '../limits';
 
@@ -9,16 +10,8 @@ import { MAX_DEBUG_IDS, MAX_FINGERPRINT_PARTS, MAX_TAGS } from '../limits';
  * Pure: no I/O.
  */
 
-/** A frame as the SDK sent it, not yet cleaned (sentry-event.ts cleans it). */
-export interface RawFrame {
-  function?: string;
-  module?: string;
-  file?: string;
-  line?: number;
-  column?: number;
-  contextLine?: string;
-  inApp?: boolean;
-}
+/** A frame as the SDK sent it, not yet cleaned (sentry-event.ts cleans it): the stored frame's shape. */
+export type RawFrame = SdkFrame;
 
 export interface MappedEvent {
   /** The own wire shape: eventId, type, timestamp, message, exception, pageUrl, release, tags, reporter, fingerprint, debugIds. */
