@@ -11,6 +11,7 @@ import { resolveDeployOptions, type DeployOptions } from './deploy-options';
 import type { DeploymentSettings } from './gradual-deployment';
 import { IngestApi } from './ingest-api';
 import { OUTPUTS } from './outputs';
+import { SourceMaps } from './source-maps';
 import { ContactsTables } from './tables';
 import { Tally } from './tally';
 
@@ -36,6 +37,7 @@ export class ContactsStack extends Stack {
   readonly api: ContactsApi;
   readonly ingest: IngestApi;
   readonly tally: Tally;
+  readonly sourceMaps: SourceMaps;
   readonly controlRoom: ControlRoom;
   readonly alerts: Alerts;
   readonly alarms: ServiceAlarms;
@@ -82,6 +84,17 @@ export class ContactsStack extends Stack {
       removalPolicy,
       deployment,
     });
+    // Source maps (docs/source-maps.md): the bucket and the upload API; the ingest function reads maps.
+    this.sourceMaps = new SourceMaps(this, 'SourceMaps', {
+      api: this.api.api,
+      contactsIntegration: this.api.integration,
+      keysTable: this.tables.keys,
+      logLevel: options.logLevel,
+      logRetention: retention(options.logRetentionDays),
+      removalPolicy,
+      deployment,
+    });
+    this.sourceMaps.grantResolver(this.ingest.handler);
     this.tally = new Tally(this, 'Tally', {
       reportsTable: this.tables.reports,
       deployment,

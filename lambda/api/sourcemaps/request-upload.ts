@@ -7,9 +7,9 @@ import { apiError, json } from '../responses';
 import { API_PREFIXES } from '../prefixes';
 
 /** POST /sourcemaps/v1/uploads (docs/source-maps.md#the-upload-api): 200 already stored, 201 a URL to PUT the map to, 413 too large. */
-export function requestUploadOperation(uploads: MapUploads): Operation<UploadRequest> {
+export function requestUploadOperation(uploads: MapUploads, now: () => number = Date.now): Operation<UploadRequest> {
   return async ({ state, body }) => {
-    const answer = await requestUpload(uploads, callerOf(state).factoryId, body, () => randomBytes(16).toString('hex'));
+    const answer = await requestUpload(uploads, callerOf(state).factoryId, body, () => randomBytes(16).toString('hex'), now());
     switch (answer.outcome) {
       case 'too-large':
         throw apiError(413, `Refused: ${answer.reason}.`);

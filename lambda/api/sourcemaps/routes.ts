@@ -60,7 +60,7 @@ export const SOURCEMAPS_API: ApiSpec<SourceMapsDependencies> = {
       path: '/sourcemaps/v1/uploads',
       checks: [bodyLimit(BODY_LIMIT_BYTES)],
       body: uploadRequestBody,
-      operation: (deps) => requestUploadOperation(deps.uploads),
+      operation: (deps) => requestUploadOperation(deps.uploads, deps.now),
     }),
     route({
       method: 'POST',

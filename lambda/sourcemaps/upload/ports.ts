@@ -5,6 +5,8 @@ export interface StoredMapInfo {
   /** Hex sha256 of the map's bytes, as recorded when it was stored. */
   sha256: string;
   bytes: number;
+  /** When it was stored (ms since the epoch), when the store says. */
+  storedAtMs?: number;
 }
 
 /** Where the uploader sends the map's bytes itself (never through the API's function). */

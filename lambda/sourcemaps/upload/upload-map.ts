@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { MAX_MAP_BYTES } from '../limits';
+import { MAP_REFRESH_DAYS, MAX_MAP_BYTES } from '../limits';
 import type { MapRef } from '../ports';
 import { checkMap } from './check-map';
 import type { MapUploads, StoredMapInfo, UploadTarget } from './ports';
@@ -23,15 +23,28 @@ export type CompleteOutcome =
 
 const tooLarge = (bytes: number) => `the map is ${bytes.toLocaleString('en-US')} bytes, over the limit of ${MAX_MAP_BYTES.toLocaleString('en-US')} bytes`;
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The same bytes, stored recently enough that they are not near their expiry. */
+const fresh = (stored: StoredMapInfo | undefined, sha256: string, nowMs: number): stored is StoredMapInfo =>
+  stored?.sha256 === sha256 && (stored.storedAtMs === undefined || nowMs - stored.storedAtMs < MAP_REFRESH_DAYS * DAY_MS);
+
 /**
  * Step one of an upload: nothing to send when the same bytes are already
- * stored for this ref (a repeat is a no-op), a refusal when the announced
- * size is over the limit, else a place to PUT the bytes to.
+ * stored for this ref (a repeat is a no-op; unless they were stored so long
+ * ago that they near their expiry: then they are sent again), a refusal when
+ * the announced size is over the limit, else a place to PUT the bytes to.
  */
-export async function requestUpload(uploads: MapUploads, factoryId: string, request: UploadRequest, newUploadId: () => string): Promise<RequestOutcome> {
+export async function requestUpload(
+  uploads: MapUploads,
+  factoryId: string,
+  request: UploadRequest,
+  newUploadId: () => string,
+  nowMs: number = Date.now(),
+): Promise<RequestOutcome> {
   if (request.bytes > MAX_MAP_BYTES) return { outcome: 'too-large', reason: tooLarge(request.bytes) };
   const stored = await uploads.stored(factoryId, request.ref);
-  if (stored?.sha256 === request.sha256) return { outcome: 'stored', info: stored };
+  if (fresh(stored, request.sha256, nowMs)) return { outcome: 'stored', info: stored };
   const uploadId = newUploadId();
   return { outcome: 'upload', uploadId, target: await uploads.target(factoryId, uploadId) };
 }

@@ -58,7 +58,7 @@ export class S3SourceMaps implements SourceMapStore, MapUploads {
     const key = mapKey(factoryPrefixOf(factoryId), ref);
     const head = await this.head(key, 'source map lookup');
     if (!head) return undefined;
-    return { sha256: head.Metadata?.[SHA256_METADATA] ?? '', bytes: head.ContentLength ?? 0 };
+    return { sha256: head.Metadata?.[SHA256_METADATA] ?? '', bytes: head.ContentLength ?? 0, storedAtMs: head.LastModified?.getTime() };
   }
 
   async target(factoryId: string, uploadId: string): Promise<UploadTarget> {
