@@ -12,7 +12,7 @@ window.addEventListener('click', () => console.log(total(window.session)));
 `;
 
 /** esbuild keeps a service process for later builds: a test file that built calls this in afterAll. */
-export const stopBuilds = (): void => stop();
+export const stopBuilds = (): Promise<void> => stop();
 
 /** A small app built by the repository's esbuild, minified with external source maps, into `<folder>/dist/assets/`; the folder to inject. */
 export function esbuildApp(): string {
