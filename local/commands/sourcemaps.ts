@@ -28,6 +28,7 @@ const USAGE = `usage: npm run --silent sourcemaps -- <command> [options]
     --url <base URL> --key <dfsk_…>              upload to another service (a deployed stack's ApiUrl) with its key
 
 Each command prints one JSON object; upload exits 1, saying why, when a map was not uploaded.
+For example, after a build into dist/: inject dist, then upload --factory fac_demo dist.
 Without --key, upload issues a secret key of the factory for this upload and revokes it when done.`;
 
 /** The API of the running npm start this command works with (the one on CONTACTS_DATA_DIR when set). */
