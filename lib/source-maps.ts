@@ -13,8 +13,9 @@ import { MAPS_PREFIX, PENDING_PREFIX } from '../lambda/store/source-maps/object-
 import type { LogLevel } from './deploy-options';
 import { grantTableCalls } from './grants';
 import { GradualDeployment, type DeploymentSettings } from './gradual-deployment';
-import { apiGatewayEvent, UNKNOWN_SECRET_KEY, type Probe } from './pre-traffic-probes';
-import { ServiceFunction } from './service-function';
+import { OUTPUTS } from './outputs';
+import { sourceMapsProbes } from './pre-traffic-probes';
+import { BUNDLING, ServiceFunction } from './service-function';
 
 /** The variable that names the bucket to every function that reads or writes maps. */
 export const SOURCE_MAPS_BUCKET_ENV = 'SOURCE_MAPS_BUCKET';
@@ -29,24 +30,6 @@ export interface SourceMapsProps {
   logRetention: RetentionDays;
   removalPolicy: RemovalPolicy;
   deployment: DeploymentSettings;
-}
-
-const UPLOADS = `${API_PREFIXES.sourcemaps}uploads`;
-
-/** The upload function's pre-traffic probes (docs/deploying.md#the-pre-traffic-check): it loads, routes and reaches the keys table. */
-export function sourceMapsProbes(): Probe[] {
-  return [
-    {
-      name: 'no key: 401 (the bundle loads on the runtime, routes and answers; no DynamoDB or S3 call)',
-      event: apiGatewayEvent('POST', UPLOADS, { 'Content-Type': 'application/json' }, '{}'),
-      expectStatus: 401,
-    },
-    {
-      name: 'an unknown key: 401 after its lookup (UpdateItem on the keys table; a denied or failed call answers 5xx)',
-      event: apiGatewayEvent('POST', UPLOADS, { Authorization: `Bearer ${UNKNOWN_SECRET_KEY}`, 'Content-Type': 'application/json' }, '{}'),
-      expectStatus: 401,
-    },
-  ];
 }
 
 /**
@@ -90,6 +73,8 @@ export class SourceMaps extends Construct {
       timeout: Duration.seconds(28),
       // JSON.parse of a 50 MiB map and its bytes held twice: room, and the CPU that comes with it.
       memorySize: 1024,
+      // The S3 client imports the event-stream codec (for SelectObjectContent), so it stays in: every other choice of BUNDLING holds.
+      bundling: { ...BUNDLING, esbuildArgs: Object.fromEntries(Object.entries(BUNDLING.esbuildArgs ?? {}).filter(([name]) => !name.includes('event-streams'))) },
       logRetention: props.logRetention,
       logRemovalPolicy: props.removalPolicy,
       environment: {
@@ -125,7 +110,7 @@ export class SourceMaps extends Construct {
       anyMethod: true,
     });
 
-    new CfnOutput(Stack.of(this), 'SourceMapsBucket', {
+    new CfnOutput(Stack.of(this), OUTPUTS.sourceMapsBucket, {
       value: this.bucket.bucketName,
       description: 'The private bucket of uploaded source maps (maps/<factory>/…); CI uploads through <ApiUrl>sourcemaps/v1/',
     });

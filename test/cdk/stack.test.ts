@@ -68,8 +68,8 @@ function dynamoGrants(fnId: string): Record<string, string[]> {
 
 describe('Lambda (issue point 5)', () => {
   test('the API function: Node.js 22, arm64, bundled handler, bounded timeout, table names in env', () => {
-    // Six functions of the service (the API, ingest, control room, tally, alert notifier and deliverer), and a pre-traffic hook for each (test/cdk/deployments.test.ts).
-    template.resourceCountIs('AWS::Lambda::Function', 12);
+    // Seven functions of the service (the API, ingest, source maps, control room, tally, alert notifier and deliverer), and a pre-traffic hook for each (test/cdk/deployments.test.ts).
+    template.resourceCountIs('AWS::Lambda::Function', 14);
     template.hasResourceProperties('AWS::Lambda::Function', {
       Description: Match.stringLikeRegexp('^Contacts API'),
       Runtime: 'nodejs22.x',
@@ -377,7 +377,7 @@ describe('Lambda (issue point 5)', () => {
 describe('logs', () => {
   test('function logs (the pre-traffic hooks\' too) are kept 30 days and access logs 90 by default, and kept when the stack is deleted', () => {
     const groups = Object.values(template.findResources('AWS::Logs::LogGroup')) as any[];
-    expect(groups.map((g) => g.Properties.RetentionInDays).sort()).toEqual([30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 90]);
+    expect(groups.map((g) => g.Properties.RetentionInDays).sort()).toEqual([30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 90]);
     for (const group of groups) expect(group.DeletionPolicy).toBe('Retain');
   });
 });
@@ -463,9 +463,22 @@ describe('API Gateway (issue point 6)', () => {
     };
     // Each integration invokes its function's live alias (test/cdk/deployments.test.ts).
     const [ingestAlias] = Object.keys(resources('AWS::Lambda::Alias', { FunctionName: { Ref: functionId('Contacts ingest API') } }));
-    const target = (method: any) => (JSON.stringify(method.Properties.Integration.Uri).includes(`"${ingestAlias}"`) ? 'ingest' : 'contacts');
+    const [sourceMapsAlias] = Object.keys(resources('AWS::Lambda::Alias', { FunctionName: { Ref: functionId('Contacts source maps API') } }));
+    const target = (method: any) => {
+      const uri = JSON.stringify(method.Properties.Integration.Uri);
+      return uri.includes(`"${ingestAlias}"`) ? 'ingest' : uri.includes(`"${sourceMapsAlias}"`) ? 'sourcemaps' : 'contacts';
+    };
     const routes = Object.fromEntries(methods.map((method) => [pathOf(method.Properties.ResourceId) || '/', target(method)]));
-    expect(routes).toEqual({ '/': 'contacts', '/{proxy+}': 'contacts', '/ingest': 'contacts', '/ingest/v1': 'contacts', '/ingest/v1/{proxy+}': 'ingest' });
+    expect(routes).toEqual({
+      '/': 'contacts',
+      '/{proxy+}': 'contacts',
+      '/ingest': 'contacts',
+      '/ingest/v1': 'contacts',
+      '/ingest/v1/{proxy+}': 'ingest',
+      '/sourcemaps': 'contacts',
+      '/sourcemaps/v1': 'contacts',
+      '/sourcemaps/v1/{proxy+}': 'sourcemaps',
+    });
     for (const method of methods) {
       expect(method.Properties.HttpMethod).toBe('ANY');
       expect(method.Properties.Integration.Type).toBe('AWS_PROXY');

@@ -113,4 +113,12 @@ describe('npm run sourcemaps -- upload, against npm start', () => {
     expect(JSON.parse(result.stdout).error).toMatch(/assets\/main\.js\.map \(for assets\/main\.js\) was refused: 422: .*belongs to another file/);
     expect(existsSync(join(maps(), factoryId))).toBe(false);
   }, 60_000);
+
+  test('npm start said where its S3 store keeps the maps, and the store stops when npm start stops', async () => {
+    const [, endpoint] = /maps kept at \S+ \((http:\/\/127\.0\.0\.1:\d+)\)/.exec(server.output.stdout) ?? [];
+    expect(endpoint).toBeDefined();
+    expect((await fetch(`${endpoint}/contacts-source-maps/none`)).status).toBe(404);
+    expect(await server.stop()).toBe(0);
+    await expect(fetch(`${endpoint}/contacts-source-maps/none`)).rejects.toThrow();
+  }, 60_000);
 });

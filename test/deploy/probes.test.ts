@@ -1,7 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { runProbes, type Invocation, type Probe } from '../../lambda/deploy/probes';
 import { CANARY_EMAIL, CANARY_FACTORY_ID } from '../../lambda/domain/canary';
-import { contactsProbes, controlRoomProbes, delivererProbes, ingestProbes, notifierProbes, tallyProbes } from '../../lib/pre-traffic-probes';
+import { contactsProbes, controlRoomProbes, delivererProbes, ingestProbes, notifierProbes, sourceMapsProbes, tallyProbes } from '../../lib/pre-traffic-probes';
 import { lambdaContext } from '../support/events';
 
 /**
@@ -48,6 +48,7 @@ const probe = (probes: Probe[], words: RegExp): Probe => probes.find((p) => word
 describe.each([
   ['contacts API', '../../lambda/api/contacts-entry', contactsProbes()],
   ['ingest API', '../../lambda/api/ingest-entry', ingestProbes()],
+  ['source maps API', '../../lambda/api/sourcemaps-entry', sourceMapsProbes()],
   ['control room', '../../lambda/control/control-room-entry', controlRoomProbes(HOOK_ROLE)],
   ['tally', '../../lambda/tally/tally-entry', tallyProbes()],
   ['alert notifier', '../../lambda/alerts/notifier-entry', notifierProbes()],
