@@ -27,13 +27,13 @@ describe('npm run sourcemaps -- inject', () => {
     const second = await sourcemaps(['inject', dist]);
     expect(JSON.parse(second.stdout)).toMatchObject({ injected: 0, unchanged: 1 });
     expect(fingerprint(dist)).toEqual(before);
-  });
+  }, 90_000);
 
   test('the same build injected in another folder gets the same id: ids come from the content', async () => {
     const [a, b] = [esbuildApp(), esbuildApp()];
     const ids = await Promise.all([a, b].map(async (dist) => JSON.parse((await sourcemaps(['inject', dist])).stdout).files[0].debugId));
     expect(ids[0]).toBe(ids[1]);
-  });
+  }, 90_000);
 
   test("finds each map as Vite and webpack write them (beside, hidden, in a folder of its own) and skips an inline map", async () => {
     const dist = bundlerShapes();
@@ -47,13 +47,13 @@ describe('npm run sourcemaps -- inject', () => {
     const before = fingerprint(dist);
     expect(JSON.parse((await sourcemaps(['inject', dist])).stdout)).toMatchObject({ injected: 0, unchanged: 3 });
     expect(fingerprint(dist)).toEqual(before);
-  });
+  }, 90_000);
 
   test('a missing folder is a usage error, exit 2', async () => {
     const result = await sourcemaps(['inject', join(tmpdir(), 'no-such-build-folder')]);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('is not a folder');
-  });
+  }, 60_000);
 });
 
 describe('npm run sourcemaps -- upload, against npm start', () => {
