@@ -80,7 +80,7 @@ export class ContactsStack extends Stack {
       reportRetentionDays: options.reportRetentionDays,
       release,
     });
-    // Source maps (docs/source-maps.md): the bucket and the upload API; the ingest function reads maps.
+    // Source maps (docs/source-maps.md): the bucket and the upload API; the ingest function reads maps (and the control room, below).
     this.sourceMaps = new SourceMaps(this, 'SourceMaps', {
       api: this.api.api,
       contactsIntegration: this.api.integration,
@@ -112,6 +112,8 @@ export class ContactsStack extends Stack {
       controlRoomPrincipalArn: options.controlRoomRoleArn,
       release,
     });
+    // The control room shows events' frames resolved: it reads maps too, never writes them.
+    this.sourceMaps.grantResolver(this.controlRoom.handler);
     this.alarms = new ServiceAlarms(this, 'Alarms', {
       stage: this.api.api.deploymentStage,
       apiFunction: this.api.handler,

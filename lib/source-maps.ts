@@ -118,12 +118,12 @@ export class SourceMaps extends Construct {
       {
         id: 'AwsSolutions-S1',
         reason:
-          'Only two roles of this stack reach the objects (public access blocked, TLS only): the upload function, whose every request is one log line naming the factory and the key id, and the ingest function, which only reads. Server access logs would need a second bucket holding a line per presigned PUT and per read, of no use beyond those logs; CloudTrail S3 data events can be enabled on the account where an audit trail of object access is required.',
+          'Only three roles of this stack reach the objects (public access blocked, TLS only): the upload function, whose every request is one log line naming the factory and the key id, and the ingest and control-room functions, which only read. Server access logs would need a second bucket holding a line per presigned PUT and per read, of no use beyond those logs; CloudTrail S3 data events can be enabled on the account where an audit trail of object access is required.',
       },
     ]);
   }
 
-  /** Lets the resolver (the ingest function) read maps: GetObject under maps/ and ListBucket, and names the bucket in its environment. */
+  /** Lets a resolver (the ingest function, the control room) read maps: GetObject under maps/ and ListBucket, and names the bucket in its environment. */
   grantResolver(fn: ServiceFunction): void {
     this.grantObjects(fn, MAPS_PREFIX, 's3:GetObject');
     this.grantList(fn);
@@ -140,7 +140,7 @@ export class SourceMaps extends Construct {
       {
         id: 'AwsSolutions-IAM5',
         reason:
-          'S3 object permissions are granted on key prefixes of the source maps bucket (docs/source-maps.md#what-is-stored): every object of a prefix is the point, and the prefixes split what each function may do (the upload function writes pending/ and maps/, the ingest function only reads maps/).',
+          'S3 object permissions are granted on key prefixes of the source maps bucket (docs/source-maps.md#what-is-stored): every object of a prefix is the point, and the prefixes split what each function may do (the upload function writes pending/ and maps/, the ingest and control-room functions only read maps/).',
         appliesTo: prefixes.map((prefix) => `Resource::<${bucketId}.Arn>/${prefix}*`),
       },
     ]);

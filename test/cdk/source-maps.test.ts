@@ -60,10 +60,10 @@ test('the upload function may write and read pending/ and maps/, delete only pen
   ]);
 });
 
-test('the ingest function may only read maps/ (and list, so a missing map is a 404), and is told the bucket in SOURCE_MAPS_BUCKET', () => {
-  expect(s3Grants(statementsOf('Contacts ingest API'))).toEqual(['s3:GetObject on {"Fn::Join":["",[<bucket>,"/maps/*"]]}', 's3:ListBucket on <bucket>']);
+test.each(['Contacts ingest API', 'Contacts control room'])('the %s function may only read maps/ (and list, so a missing map is a 404), and is told the bucket in SOURCE_MAPS_BUCKET', (description) => {
+  expect(s3Grants(statementsOf(description))).toEqual(['s3:GetObject on {"Fn::Join":["",[<bucket>,"/maps/*"]]}', 's3:ListBucket on <bucket>']);
   template.hasResourceProperties('AWS::Lambda::Function', {
-    Description: Match.stringLikeRegexp('^Contacts ingest API'),
+    Description: Match.stringLikeRegexp(`^${description}`),
     Environment: { Variables: Match.objectLike({ SOURCE_MAPS_BUCKET: { Ref: bucketId } }) },
   });
 });

@@ -1,11 +1,10 @@
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { StorageUnavailableError } from '../../domain/errors';
-import { FACTORY_ID_PATTERN } from '../../domain/factory-id';
 import type { MapRef, SourceMapStore, StoredMap } from '../../sourcemaps/ports';
-import { DEBUG_ID_PATTERN } from '../../sourcemaps/upload/map-ref';
 import type { MapUploads, StoredMapInfo, UploadTarget } from '../../sourcemaps/upload/ports';
 import { mapKey, pendingKey } from './object-keys';
+import { factoryPrefixOf, isMissing, storable } from './s3-map-reader';
 
 /** How long a presigned PUT stays usable: long enough for a slow CI link to send 50 MiB. */
 export const UPLOAD_URL_SECONDS = 15 * 60;
@@ -13,19 +12,6 @@ export const UPLOAD_URL_SECONDS = 15 * 60;
 /** The object metadata that records a stored map's sha256 (x-amz-meta-sha256). */
 const SHA256_METADATA = 'sha256';
 const MAP_CONTENT_TYPE = 'application/json';
-
-/** S3's answer for a key that holds nothing (HEAD says NotFound, GET NoSuchKey). */
-const isMissing = (error: unknown): boolean =>
-  error instanceof Error && (error.name === 'NotFound' || error.name === 'NoSuchKey' || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404);
-
-/** A factory id that could step outside its own prefix is a bug of the caller, never a request to serve. */
-function factoryPrefixOf(factoryId: string): string {
-  if (!FACTORY_ID_PATTERN.test(factoryId)) throw new Error(`not a factory id: ${JSON.stringify(factoryId.slice(0, 80))}`);
-  return factoryId;
-}
-
-/** A ref no upload can have stored (an id that is no UUID): nothing to ask S3 about. */
-const storable = (ref: MapRef): boolean => ref.kind !== 'debugId' || DEBUG_ID_PATTERN.test(ref.debugId);
 
 /**
  * Source maps on S3 (docs/source-maps.md): the resolver's reads
