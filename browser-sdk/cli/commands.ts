@@ -5,6 +5,8 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
+// Pure and import-free: bundled into the SDK's bin with the rest of this folder.
+import { debugIdSnippet } from '../../lambda/sourcemaps/debug-id-snippet';
 import { injectDebugIds, type InjectOptions } from './debug-ids';
 import { uploadMaps, UploadError, type UploadOptions } from './upload';
 
@@ -23,7 +25,8 @@ export function buildDir(dir: string | undefined): string {
   return full;
 }
 
-export function runInject(dir: string, options: InjectOptions = {}): CommandResult {
+/** Inject with the browser SDK's registration line on top of each script (docs/source-maps.md#debug-ids-in-the-browser). */
+export function runInject(dir: string, options: InjectOptions = { snippet: debugIdSnippet }): CommandResult {
   const result = injectDebugIds(dir, options);
   return {
     ok: true,

@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { debugIdSnippet } from '../../lambda/sourcemaps/debug-id-snippet';
 import { runScript, serverEnv, startServer } from '../support/commands';
 import { bundlerShapes, esbuildApp, fingerprint, stopBuilds } from '../support/builds';
 import { newFactoryId } from '../support/local-api';
@@ -27,6 +28,18 @@ describe('npm run sourcemaps -- inject', () => {
     const second = await sourcemaps(['inject', dist]);
     expect(JSON.parse(second.stdout)).toMatchObject({ injected: 0, unchanged: 1 });
     expect(fingerprint(dist)).toEqual(before);
+  }, 90_000);
+
+  test("puts the browser SDK's registration line on top of the script and shifts the map's mappings by one line to match", async () => {
+    const dist = esbuildApp();
+    const original = readFileSync(join(dist, 'assets', 'main.js'), 'utf8');
+    const originalMap = JSON.parse(readFileSync(join(dist, 'assets', 'main.js.map'), 'utf8'));
+    const [{ debugId }] = JSON.parse((await sourcemaps(['inject', dist])).stdout).files;
+    const [first, ...rest] = readFileSync(join(dist, 'assets', 'main.js'), 'utf8').split('\n');
+    expect(first).toBe(debugIdSnippet(debugId));
+    // Below the line, the script as built: each line where the shifted map says.
+    expect(rest.join('\n').startsWith(original.replace(/\/\/# sourceMappingURL=.*\n?$/, ''))).toBe(true);
+    expect(JSON.parse(readFileSync(join(dist, 'assets', 'main.js.map'), 'utf8')).mappings).toBe(`;${originalMap.mappings}`);
   }, 90_000);
 
   test('the same build injected in another folder gets the same id: ids come from the content', async () => {
