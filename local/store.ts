@@ -36,6 +36,8 @@ export interface StoreConnection {
   platformName?: string;
   /** A deployed stack's requests per minute for new keys (its DefaultRateLimit output). */
   defaultRateLimit?: number;
+  /** The running npm start's source maps store, as its functions' environment names it. */
+  maps?: RunningServer['maps'];
   close(): Promise<void>;
 }
 
@@ -228,7 +230,7 @@ async function findLocalStore(tables: TableNames, needed: string[]): Promise<Sto
     const [server] = servers;
     if (server) {
       note(`using the store of ${described(server)}`);
-      return connectLive(`npm start (pid ${server.pid})`, server.endpoint, tables, needed);
+      return { ...(await connectLive(`npm start (pid ${server.pid})`, server.endpoint, tables, needed)), maps: server.maps };
     }
   }
   const live = await liveStore(LOCAL_DATA_DIR, note);

@@ -139,6 +139,13 @@ runCommand(USAGE, async (argv) => {
       maps = await startS3Local({ directory: LOCAL_S3_DIR });
       Object.assign(process.env, s3Environment(maps));
     }
+    // Registered again with the maps store: the operator commands (reports -- issue) read maps where this server does.
+    registerServer({
+      dataDir: LOCAL_DATA_DIR,
+      endpoint: store.endpoint,
+      api: `http://localhost:${port}`,
+      maps: { S3_ENDPOINT: process.env.S3_ENDPOINT ?? '', SOURCE_MAPS_BUCKET: process.env.SOURCE_MAPS_BUCKET ?? '' },
+    });
     const handlers = await loadHandlers(values.bundle === true);
     // Webhook deliveries (docs/alerts.md#under-npm-start): the deliverer's code on timers; pending ones resume.
     alerts = await startLocalAlerts(createDocumentClient(dynamoConfigFromEnv()), tableNamesFromEnv().alerts);
