@@ -35,10 +35,28 @@ export const esmOptions = (outfile: string): BuildOptions => ({ ...common(), out
 
 export const scriptOptions = (outfile: string): BuildOptions => ({ ...common(), outfile, format: 'iife', globalName: 'ContactsIngest', minify: true });
 
-/** Both bundles into `dir`. */
+/** The package's bin (package.json "bin"): source maps' inject and upload for a customer's CI, Node built-ins only. */
+export const CLI_FILE = 'sourcemaps-cli.js';
+
+export const cliOptions = (outfile: string): BuildOptions => ({
+  entryPoints: [join(SDK_DIR, 'cli', 'main.ts')],
+  bundle: true,
+  platform: 'node',
+  target: ['node18'],
+  format: 'esm',
+  outfile,
+  legalComments: 'none',
+  logLevel: 'error',
+  // Nothing outside Node itself may be left to resolve at run time: the package has no dependencies.
+  packages: 'bundle',
+  banner: { js: `#!/usr/bin/env node\n/* @contacts-service/browser ${version()} sourcemaps */` },
+});
+
+/** The bundles and the bin into `dir`. */
 export async function bundle(dir: string): Promise<void> {
   await build(esmOptions(join(dir, 'index.js')));
   await build(scriptOptions(join(dir, SCRIPT_FILE)));
+  await build(cliOptions(join(dir, CLI_FILE)));
 }
 
 /** The one-file build's text, built in memory. */

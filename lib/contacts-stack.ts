@@ -12,6 +12,7 @@ import { resolveDeployOptions, type DeployOptions } from './deploy-options';
 import { IngestApi } from './ingest-api';
 import { OUTPUTS } from './outputs';
 import type { ReleaseSettings } from './released-function';
+import { SourceMaps } from './source-maps';
 import { ContactsTables } from './tables';
 import { Tally } from './tally';
 
@@ -35,6 +36,7 @@ export class ContactsStack extends Stack {
   readonly api: ContactsApi;
   readonly ingest: IngestApi;
   readonly tally: Tally;
+  readonly sourceMaps: SourceMaps;
   readonly controlRoom: ControlRoom;
   readonly alerts: Alerts;
   readonly alarms: ServiceAlarms;
@@ -78,6 +80,15 @@ export class ContactsStack extends Stack {
       reportRetentionDays: options.reportRetentionDays,
       release,
     });
+    // Source maps (docs/source-maps.md): the bucket and the upload API; the ingest function reads maps (and the control room, below).
+    this.sourceMaps = new SourceMaps(this, 'SourceMaps', {
+      api: this.api.api,
+      contactsIntegration: this.api.integration,
+      keysTable: this.tables.keys,
+      removalPolicy,
+      release,
+    });
+    this.sourceMaps.grantResolver(this.ingest.handler);
     this.tally = new Tally(this, 'Tally', {
       reportsTable: this.tables.reports,
       release,
@@ -101,6 +112,8 @@ export class ContactsStack extends Stack {
       controlRoomPrincipalArn: options.controlRoomRoleArn,
       release,
     });
+    // The control room shows events' frames resolved: it reads maps too, never writes them.
+    this.sourceMaps.grantResolver(this.controlRoom.handler);
     this.alarms = new ServiceAlarms(this, 'Alarms', {
       stage: this.api.api.deploymentStage,
       apiFunction: this.api.handler,

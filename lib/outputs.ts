@@ -25,6 +25,7 @@ export const OUTPUTS = {
   ingestLogGroup: 'IngestLogGroupName',
   tallyLogGroup: 'TallyLogGroupName',
   controlRoomLogGroup: 'ControlRoomLogGroupName',
+  sourceMapsBucket: 'SourceMapsBucket',
 } as const;
 
 /**

@@ -235,3 +235,21 @@ export function delivererProbes(): Probe[] {
     },
   ];
 }
+
+const SOURCEMAPS_UPLOADS = `${API_PREFIXES.sourcemaps}uploads`;
+
+/** The upload function's pre-traffic probes (docs/deploying.md#the-pre-traffic-check): it loads, routes and reaches the keys table. */
+export function sourceMapsProbes(): Probe[] {
+  return [
+    {
+      name: 'no key: 401 (the bundle loads on the runtime, routes and answers; no DynamoDB or S3 call)',
+      event: apiGatewayEvent('POST', SOURCEMAPS_UPLOADS, { 'Content-Type': 'application/json' }, '{}'),
+      expectStatus: 401,
+    },
+    {
+      name: 'an unknown key: 401 after its lookup (UpdateItem on the keys table; a denied or failed call answers 5xx)',
+      event: apiGatewayEvent('POST', SOURCEMAPS_UPLOADS, { Authorization: `Bearer ${UNKNOWN_SECRET_KEY}`, 'Content-Type': 'application/json' }, '{}'),
+      expectStatus: 401,
+    },
+  ];
+}

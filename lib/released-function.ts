@@ -2,7 +2,7 @@ import type { Duration } from 'aws-cdk-lib';
 import type { Alias } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { GradualDeployment, type GradualDeploymentProps, type ReleaseSettings } from './gradual-deployment';
-import { ServiceFunction } from './service-function';
+import { ServiceFunction, type ServiceFunctionProps } from './service-function';
 
 export type { ReleaseSettings };
 
@@ -21,6 +21,8 @@ export interface ReleasedFunctionProps {
   service: string;
   /** How its releases are judged (lib/gradual-deployment.ts). */
   release: Omit<GradualDeploymentProps, 'settings' | 'service'>;
+  /** How it is bundled: BUNDLING (lib/service-function.ts) when absent. */
+  bundling?: ServiceFunctionProps['bundling'];
   /** The id of its deployment beside the function: `<id>Deployment` when absent. */
   deploymentId?: string;
 }
@@ -51,6 +53,7 @@ export function releasedFunction(scope: Construct, id: string, props: ReleasedFu
     entry: props.entry,
     timeout: props.timeout,
     memorySize: props.memorySize,
+    bundling: props.bundling,
     logRetention: settings.logRetention,
     logRemovalPolicy: settings.logRemovalPolicy,
     environment: {

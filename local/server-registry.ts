@@ -19,12 +19,14 @@ export interface RunningServer {
   endpoint: string;
   /** Its API's base URL. */
   api: string;
+  /** Its source maps store (S3_ENDPOINT and SOURCE_MAPS_BUCKET as its functions read them), once started. */
+  maps?: { S3_ENDPOINT: string; SOURCE_MAPS_BUCKET: string };
 }
 
 const entryFile = (pid: number) => join(SERVERS_DIR, `${pid}.json`);
 
 /** Registers this process as a running server until unregisterServer() (or its death). */
-export function registerServer(server: Pick<RunningServer, 'dataDir' | 'endpoint' | 'api'>): void {
+export function registerServer(server: Pick<RunningServer, 'dataDir' | 'endpoint' | 'api' | 'maps'>): void {
   mkdirSync(SERVERS_DIR, { recursive: true });
   const entry: RunningServer = { pid: process.pid, startTime: startTimeOf(process.pid), ...server };
   // Written aside, then renamed: a reader sees the whole entry or none.

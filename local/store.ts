@@ -38,6 +38,8 @@ export interface StoreConnection {
   defaultRateLimit?: number;
   /** The API's base URL, when known: the running npm start's or the stack's (its ApiUrl output); a DSN points there. */
   apiUrl?: string;
+  /** The running npm start's source maps store, as its functions' environment names it. */
+  maps?: RunningServer['maps'];
   close(): Promise<void>;
 }
 
@@ -231,7 +233,7 @@ async function findLocalStore(tables: TableNames, needed: string[]): Promise<Sto
     const [server] = servers;
     if (server) {
       note(`using the store of ${described(server)}`);
-      return { ...(await connectLive(`npm start (pid ${server.pid})`, server.endpoint, tables, needed)), apiUrl: server.api };
+      return { ...(await connectLive(`npm start (pid ${server.pid})`, server.endpoint, tables, needed)), apiUrl: server.api, maps: server.maps };
     }
   }
   const live = await liveStore(LOCAL_DATA_DIR, note);

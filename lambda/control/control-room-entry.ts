@@ -4,6 +4,7 @@ import { loggerFromEnv } from '../observability/logger';
 import { CONTROL_ROOM_SERVICE_NAME } from '../observability/names';
 import { createDocumentClient, dynamoConfigFromEnv } from '../store/dynamo-client';
 import { tableNamesFromEnv } from '../store/schema';
+import { mapReaderFromEnv } from '../store/source-maps/s3-map-reader';
 import { controlDependencies } from './control-room-wiring';
 import { isFunctionUrlEvent, readUrlCall, urlResult, type UrlResult } from './function-url';
 import { handleControlRequest } from './handle-request';
@@ -19,6 +20,8 @@ const dependencies = controlDependencies(createDocumentClient(dynamoConfigFromEn
   ...(process.env.REPORTS_TABLE_NAME ? { reports: tables.reports } : {}),
   ...(process.env.ALERTS_TABLE_NAME ? { alerts: tables.alerts } : {}),
   ...(Number.isInteger(defaultRateLimit) && defaultRateLimit > 0 ? { defaultRateLimit } : {}),
+  // The maps bucket, read-only, when the stack names it (lib/source-maps.ts, grantResolver).
+  sourceMaps: mapReaderFromEnv(),
 });
 
 /** A bulk run takes no new page once less than this is left of the invocation's time. */

@@ -13,6 +13,9 @@ import { addressPolicyFromEnv, alertStoreOf, linkBaseFromEnv } from '../alerts/a
 import type { AddressPolicy } from '../alerts/address-policy';
 import type { Resolve } from '../alerts/guarded-lookup';
 import { webhookSender } from '../alerts/webhook-sender';
+import { MapCache } from '../sourcemaps/map-cache';
+import { SourceMapLoader } from '../sourcemaps/map-loader';
+import type { SourceMapStore } from '../sourcemaps/ports';
 import type { AlertOperationsDependencies, ControlDependencies } from './ports';
 
 /** The tables of the key and report operations: each set is configured only when its table is named. */
@@ -27,6 +30,8 @@ export interface KeyAndReportTables {
   resolve?: Resolve;
   /** Requests per minute of a new secret key given none. */
   defaultRateLimit?: number;
+  /** The factories' source maps: events' frames shown resolved (docs/source-maps.md#reading-original-frames). */
+  sourceMaps?: SourceMapStore;
 }
 
 /**
@@ -42,7 +47,7 @@ export function controlDependencies(
   provider: string,
   optional: KeyAndReportTables = {},
 ): ControlDependencies {
-  const { keys, reports, alerts, defaultRateLimit } = optional;
+  const { keys, reports, alerts, defaultRateLimit, sourceMaps } = optional;
   return {
     store: new DynamoControlStore(doc, tables.contacts),
     enrichment: {
@@ -63,6 +68,8 @@ export function controlDependencies(
     // A person's data spans the contacts and reports tables, keyed by the person secret in the keys table.
     ...(keys && reports ? { people: new DynamoPersonStore(doc, { contacts: tables.contacts, reports }, new PersonKeys(new DynamoPersonSecret(doc, keys))) } : {}),
     ...(alerts ? { alerts: alertDependencies(doc, alerts, optional) } : {}),
+    // Negative answers never kept: a map uploaded a moment ago is used on the next view.
+    ...(sourceMaps ? { sourceMaps: new SourceMapLoader(sourceMaps, new MapCache(undefined, Date.now, 0)) } : {}),
   };
 }
 

@@ -13,6 +13,8 @@ export const NOTIFIER_SERVICE_NAME = 'contacts-alert-notifier';
 export const DELIVERER_SERVICE_NAME = 'contacts-alert-deliverer';
 /** The `service` field of the tally's log lines (the stream consumer that counts events into issues). */
 export const TALLY_SERVICE_NAME = 'contacts-tally';
+/** The `service` of the source maps API's log lines and metrics (docs/source-maps.md). */
+export const SOURCEMAPS_SERVICE_NAME = 'contacts-sourcemaps';
 /** The namespace of the metrics written locally (npm start, the tests); a stack writes in its own (below). */
 export const METRICS_NAMESPACE = 'ContactsService';
 

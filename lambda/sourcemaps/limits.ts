@@ -5,3 +5,11 @@
 
 /** A map's largest size at upload: a 20 MB map must work, so 50 MiB leaves room. */
 export const MAX_MAP_BYTES = 50 * 1024 * 1024;
+
+/**
+ * Stored maps expire this many days after their upload (the bucket's lifecycle rule, lib/source-maps.ts), and a
+ * repeat upload of a map stored more than MAP_REFRESH_DAYS ago stores it again, which restarts its time: a CI that
+ * uploads on every deploy keeps the maps of a release that stays live for years.
+ */
+export const MAP_RETENTION_DAYS = 400;
+export const MAP_REFRESH_DAYS = 300;

@@ -53,6 +53,9 @@ export function findApiAsset(assemblyDir: string, which: ApiFunction = 'contacts
   return findFunctionAsset(assemblyDir, FUNCTION_DESCRIPTIONS[which]);
 }
 
+/** The source maps API function's description in the stack (lib/source-maps.ts). */
+export const SOURCEMAPS_DESCRIPTION = 'Contacts source maps API';
+
 /** The tally's description in the stack (lib/tally.ts): its asset runs `npm start -- --bundle`'s stream consumer. */
 export const TALLY_DESCRIPTION = 'Contacts tally';
 

@@ -13,11 +13,12 @@ import { relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ApiHandler } from '../../lambda/api/pipeline';
 import { API_PREFIXES } from '../../lambda/api/prefixes';
-import { buildApiAssets, findFunctionAsset, TALLY_DESCRIPTION } from '../bundle/api-asset';
+import { buildApiAssets, findFunctionAsset, SOURCEMAPS_DESCRIPTION, TALLY_DESCRIPTION } from '../bundle/api-asset';
 import type { StreamHandler } from '../streams/consumers';
 import { parseCommandLine, runCommand, UsageError } from '../cli';
 import { serveStore, type ServedStore } from '../store';
-import { hostHandler, sourceHandlers } from '../host';
+import { hostHandler, sourceHandlers, type HostHandlers } from '../host';
+import { LOCAL_S3_DIR, LOCAL_SOURCE_MAPS_BUCKET, s3Environment, startS3Local, type S3Local } from '../s3-local';
 import { createHttpAdapter, invocationLimitsFromEnv, listen } from '../http-adapter';
 import { DEFAULT_API_PORT, DEFAULT_DYNAMODB_PORT, LOCAL_DATA_DIR, PROJECT_ROOT } from '../paths';
 import { isPortInUse, portFromEnv } from '../ports';
@@ -36,28 +37,39 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 
 const USAGE = `usage: npm start [-- --bundle]
 
-Starts the contacts API and, under /ingest/v1/, the ingest API on
-http://localhost:$PORT (default 3000) on an embedded DynamoDB Local (data in
-.data/), or on DYNAMODB_ENDPOINT when set. Should DynamoDB Local exit, it
+Starts the contacts API, under /ingest/v1/ the ingest API and under
+/sourcemaps/v1/ the source maps API on http://localhost:$PORT (default 3000)
+on an embedded DynamoDB Local (data in .data/), or on DYNAMODB_ENDPOINT when
+set, and an embedded S3-compatible store for source maps (data in .data/s3),
+or S3_ENDPOINT (with SOURCE_MAPS_BUCKET) when set. Should DynamoDB Local exit, it
 says so and starts it again on the same data; after 3 restarts within a
 minute it stops instead, with the reason and exit code 1.
 
   --bundle   serve the Lambda assets that \`cdk synth\` builds (cdk.out/asset.…/index.mjs),
              the files \`cdk deploy\` uploads, instead of the TypeScript sources
 
-Environment: PORT, DYNAMODB_PORT (default 8000), DYNAMODB_ENDPOINT, LOG_LEVEL
+Environment: PORT, DYNAMODB_PORT (default 8000), DYNAMODB_ENDPOINT, S3_ENDPOINT, LOG_LEVEL
 (DEBUG, INFO, WARN, ERROR, SILENT; default INFO: one JSON line per request),
 LOCAL_CONCURRENCY (handler calls at once, default 8).`;
 
 /** The handlers to serve: the Lambda entry points' sources, or the assets `cdk synth` bundles from them (the tally's too). */
-async function loadHandlers(bundle: boolean): Promise<{ contacts: ApiHandler; ingest: ApiHandler; tally?: StreamHandler }> {
+async function loadHandlers(bundle: boolean): Promise<HostHandlers & { tally?: StreamHandler }> {
   if (!bundle) return sourceHandlers();
   say('synthesizing the stack (cdk synth) for the bundled Lambda assets …');
   const assembly = `${PROJECT_ROOT}/cdk.out`;
-  const assets = { ...buildApiAssets(assembly), tally: findFunctionAsset(assembly, TALLY_DESCRIPTION) };
+  const assets = {
+    ...buildApiAssets(assembly),
+    sourcemaps: findFunctionAsset(assembly, SOURCEMAPS_DESCRIPTION),
+    tally: findFunctionAsset(assembly, TALLY_DESCRIPTION),
+  };
   const load = async <T>(file: string) => ((await import(pathToFileURL(file).href)) as { handler: T }).handler;
   for (const asset of Object.values(assets)) say(`serving ${relative(process.cwd(), asset.file)} (${asset.bytes} bytes)`);
-  return { contacts: await load<ApiHandler>(assets.contacts.file), ingest: await load<ApiHandler>(assets.ingest.file), tally: await load<StreamHandler>(assets.tally.file) };
+  return {
+    contacts: await load<ApiHandler>(assets.contacts.file),
+    ingest: await load<ApiHandler>(assets.ingest.file),
+    sourcemaps: await load<ApiHandler>(assets.sourcemaps.file),
+    tally: await load<StreamHandler>(assets.tally.file),
+  };
 }
 
 runCommand(USAGE, async (argv) => {
@@ -78,6 +90,7 @@ runCommand(USAGE, async (argv) => {
   }
 
   let store: ServedStore | undefined;
+  let maps: S3Local | undefined;
   let server: Server | undefined;
   let alerts: LocalAlerts | undefined;
   let streams: StreamPoller | undefined;
@@ -97,6 +110,7 @@ runCommand(USAGE, async (argv) => {
     unregisterServer();
     await streams?.stop();
     await store?.stop();
+    await maps?.stop();
     removeLock(LOCAL_DATA_DIR);
     process.exit(code);
   };
@@ -118,6 +132,20 @@ runCommand(USAGE, async (argv) => {
     registerServer({ dataDir: LOCAL_DATA_DIR, endpoint: store.endpoint, api: `http://localhost:${port}` });
     // The Lambda entry point itself, configured by the environment as on AWS.
     process.env.DYNAMODB_ENDPOINT = store.endpoint;
+    // Source maps: the embedded S3-compatible store on .data/s3, or S3_ENDPOINT when set (docs/source-maps.md).
+    if (process.env.S3_ENDPOINT) {
+      process.env.SOURCE_MAPS_BUCKET ??= LOCAL_SOURCE_MAPS_BUCKET;
+    } else {
+      maps = await startS3Local({ directory: LOCAL_S3_DIR });
+      Object.assign(process.env, s3Environment(maps));
+    }
+    // Registered again with the maps store: the operator commands (reports -- issue) read maps where this server does.
+    registerServer({
+      dataDir: LOCAL_DATA_DIR,
+      endpoint: store.endpoint,
+      api: `http://localhost:${port}`,
+      maps: { S3_ENDPOINT: process.env.S3_ENDPOINT ?? '', SOURCE_MAPS_BUCKET: process.env.SOURCE_MAPS_BUCKET ?? '' },
+    });
     const handlers = await loadHandlers(values.bundle === true);
     // Webhook deliveries (docs/alerts.md#under-npm-start): the deliverer's code on timers; pending ones resume.
     alerts = await startLocalAlerts(createDocumentClient(dynamoConfigFromEnv()), tableNamesFromEnv().alerts);
@@ -133,6 +161,7 @@ runCommand(USAGE, async (argv) => {
     );
     say(`Contacts API listening on http://localhost:${port}`);
     say(`Ingest API (browsers, publishable keys) on http://localhost:${port}${API_PREFIXES.ingest}`);
+    say(`Source maps API (CI uploads, secret keys) on http://localhost:${port}${API_PREFIXES.sourcemaps}, maps kept at ${maps ? `${relative(process.cwd(), LOCAL_S3_DIR) || '.'} (${maps.endpoint})` : process.env.S3_ENDPOINT}`);
     say('Issue a key with: npm run --silent keys -- create --factory fac_demo');
     say("  or, for a web page: npm run --silent keys -- create --factory fac_demo --type publishable --origin http://localhost:5173");
     say('The control room in a browser (second terminal): npm run control-room');
@@ -140,6 +169,7 @@ runCommand(USAGE, async (argv) => {
     unregisterServer();
     await streams?.stop();
     await store.stop();
+    await maps?.stop();
     throw error;
   }
 });

@@ -1,13 +1,15 @@
 import { DynamoIssueStore } from '../../lambda/store/reports/dynamo-issue-store';
-import { MemorySourceMapStore } from '../../lambda/memory/memory-source-map-store';
+import { mapReaderFromEnv } from '../../lambda/store/source-maps/s3-map-reader';
 import { buildSdk, engineCases, engineOfBlock, engineTest, openSdkTab, serveSite, storedWhen, until } from '../support/browser-sdk';
 import { realIngestDependencies, startLocalHost, tables, testDoc, type LocalApi } from '../support/local-api';
 import { buildBoth, type BuiltApp } from '../support/source-map-app';
+import { sha256Hex, testMapStore } from '../support/sourcemaps';
 
 /**
  * The same bug built minified twice (the second build's minifier names its functions differently), injected, and
  * thrown in a real browser with the real SDK against the local ingest API (as `npm start` serves it, on the run's
- * DynamoDB Local and its tally) whose map store holds both builds' maps: the SDK sends the scripts' debug ids,
+ * DynamoDB Local and its tally) reading the run's S3 store (the embedded one, through the functions' own signed
+ * GET), which holds both builds' maps as an upload stores them: the SDK sends the scripts' debug ids,
  * the frames are stored resolved, and the two builds' errors are one issue with an exact count.
  */
 let api: LocalApi;
@@ -20,14 +22,19 @@ const issues = new DynamoIssueStore(testDoc(), tables.reports);
 beforeAll(async () => {
   const [{ script }, builds] = await Promise.all([buildSdk(), buildBoth()]);
   [build1, build2] = builds;
-  const maps = new MemorySourceMapStore();
-  // Every factory of this file reads the same maps: the store answers for the factory the test opens (below).
-  mapsOf = (factoryId) => builds.forEach((build) => maps.put(factoryId, { kind: 'debugId', debugId: build.debugId }, build.map));
-  api = await startLocalHost(realIngestDependencies({ sourceMaps: maps, leaseMs: 0 }));
+  const uploads = testMapStore();
+  // Each factory the test opens gets both builds' maps, stored under its own prefix as the upload API stores them (below).
+  mapsOf = async (factoryId) => {
+    for (const build of builds) {
+      const body = Buffer.from(build.map);
+      await uploads.store(factoryId, { kind: 'debugId', debugId: build.debugId }, body, { sha256: sha256Hex(body), bytes: body.byteLength });
+    }
+  };
+  api = await startLocalHost(realIngestDependencies({ sourceMaps: mapReaderFromEnv(), leaseMs: 0 }));
   site = await serveSite({ '/contacts-ingest.min.js': script, '/assets/app-1a2b3c4d.js': build1.code, '/assets/app-5e6f7a8b.js': build2.code }, (path) => pages.get(path) ?? '');
 }, 180_000);
 
-let mapsOf: (factoryId: string) => void = () => undefined;
+let mapsOf: (factoryId: string) => Promise<void> = async () => undefined;
 
 afterAll(async () => {
   site?.close();
@@ -40,7 +47,7 @@ describe.each(engineCases())('in $engine', ({ engine: name, skip }) => {
   engineTest('the same bug thrown from two builds whose minified names differ is one issue, its frames resolved to the original functions and source lines', skip, async () => {
     const scripts = ['/assets/app-1a2b3c4d.js', '/assets/app-5e6f7a8b.js'];
     const { factoryId, page } = await openSdkTab({ engine: engine(), engineName: name, pages, site, baseUrl: api.baseUrl, factoryPrefix: 'maps', path: '/shop', options: { release: 'web@2' }, body: '' });
-    mapsOf(factoryId);
+    await mapsOf(factoryId);
     // Each build on a page of its own, as two deploys would serve them; the error is uncaught, as in production.
     for (const [index, script] of scripts.entries()) {
       if (index > 0) await page.goto(`${site.origin}/${name}/shop?build=2`);

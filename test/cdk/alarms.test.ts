@@ -150,13 +150,13 @@ describe('per-stack metric series', () => {
 
   test("every function of the service writes its metrics in the stack's own namespace, and the alarms and the dashboard read that one alone", () => {
     expect(NAMESPACE).toBe(`${METRICS_NAMESPACE}/${STACK}`);
-    expect(namespacesOf(template)).toEqual({ read: [NAMESPACE], shown: [NAMESPACE], written: [NAMESPACE], functions: 6 });
+    expect(namespacesOf(template)).toEqual({ read: [NAMESPACE], shown: [NAMESPACE], written: [NAMESPACE], functions: 7 });
   });
 
   test('two stacks in one account share no series: another stack writes and reads its own namespace', () => {
     const { template: other } = synthStack({}, 'TestAlarmsOther');
     const namespaces = namespacesOf(other);
-    expect(namespaces).toEqual({ read: [stackMetricsNamespace('TestAlarmsOther')], shown: [stackMetricsNamespace('TestAlarmsOther')], written: [stackMetricsNamespace('TestAlarmsOther')], functions: 6 });
+    expect(namespaces).toEqual({ read: [stackMetricsNamespace('TestAlarmsOther')], shown: [stackMetricsNamespace('TestAlarmsOther')], written: [stackMetricsNamespace('TestAlarmsOther')], functions: 7 });
     expect(namespaces.read).not.toContain(NAMESPACE);
   }, 60_000);
 });

@@ -2,9 +2,9 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hookTimeoutSeconds, probeBudgetMs, ACCESS_DENIED_WINDOW_MS, REPORT_WINDOW_MS } from '../../lambda/deploy/hook-timing';
-import { DELIVERER_SERVICE_NAME, INGEST_SERVICE_NAME, NOTIFIER_SERVICE_NAME, SERVICE_NAME, stackMetricsNamespace } from '../../lambda/observability/names';
+import { DELIVERER_SERVICE_NAME, INGEST_SERVICE_NAME, NOTIFIER_SERVICE_NAME, SERVICE_NAME, SOURCEMAPS_SERVICE_NAME, stackMetricsNamespace } from '../../lambda/observability/names';
 import { OUTPUTS } from '../../lib/outputs';
-import { contactsProbes, controlRoomProbes, delivererProbes, ingestProbes, notifierProbes, tallyProbes } from '../../lib/pre-traffic-probes';
+import { contactsProbes, controlRoomProbes, delivererProbes, ingestProbes, notifierProbes, sourceMapsProbes, tallyProbes } from '../../lib/pre-traffic-probes';
 import { resourcesOf, synthStack } from './synth';
 
 /**
@@ -82,6 +82,7 @@ function statementsOf(t: Template, roleId: string): Record<string, unknown>[] {
 const FUNCTIONS = [
   { description: 'Contacts API', name: 'api', http: SERVICE_NAME, consumer: undefined, p99: 2000, probes: contactsProbes() },
   { description: 'Contacts ingest API', name: 'ingest', http: INGEST_SERVICE_NAME, consumer: undefined, p99: 2000, probes: ingestProbes() },
+  { description: 'Contacts source maps API', name: 'sourcemaps', http: SOURCEMAPS_SERVICE_NAME, consumer: undefined, p99: 20_000, probes: sourceMapsProbes() },
   { description: 'Contacts control room', name: 'control-room', http: undefined, consumer: undefined, p99: 280_000, probes: controlRoomProbes('ROLE') },
   { description: 'Contacts tally', name: 'tally', http: undefined, consumer: undefined, p99: 10_000, probes: tallyProbes() },
   { description: 'Contacts alert notifier', name: 'alert-notifier', http: undefined, consumer: NOTIFIER_SERVICE_NAME, p99: 10_000, probes: notifierProbes() },
@@ -254,15 +255,16 @@ describe.each(FUNCTIONS)('the $description function', ({ description, name, http
 });
 
 describe('callers invoke the aliases, never $LATEST', () => {
-  test('API Gateway: /ingest/v1/{proxy+} invokes the ingest alias, every other method the contacts alias, with invoke permissions on those aliases', () => {
+  test('API Gateway: /ingest/v1/{proxy+} invokes the ingest alias, /sourcemaps/v1/{proxy+} the source maps alias, every other method the contacts alias, with invoke permissions on those aliases', () => {
     const contacts = deploymentOf(template, 'Contacts API');
     const ingest = deploymentOf(template, 'Contacts ingest API');
+    const sourceMaps = deploymentOf(template, 'Contacts source maps API');
     const methods = Object.values(all(template, 'AWS::ApiGateway::Method'));
     const targets = methods.map((m) => JSON.stringify(m.Properties.Integration.Uri).match(/"Ref":"(\w+)"/g)?.filter((ref) => !ref.includes('AWS::'))).flat();
-    expect(targets.sort()).toEqual([...Array(4).fill(`"Ref":"${contacts.aliasId}"`), `"Ref":"${ingest.aliasId}"`].sort());
+    expect(targets.sort()).toEqual([...Array(6).fill(`"Ref":"${contacts.aliasId}"`), `"Ref":"${ingest.aliasId}"`, `"Ref":"${sourceMaps.aliasId}"`].sort());
     const gatewayPermissions = Object.values(all(template, 'AWS::Lambda::Permission', { Principal: 'apigateway.amazonaws.com' }));
-    expect(gatewayPermissions).toHaveLength(5);
-    for (const permission of gatewayPermissions) expect([{ Ref: contacts.aliasId }, { Ref: ingest.aliasId }]).toContainEqual(permission.Properties.FunctionName);
+    expect(gatewayPermissions).toHaveLength(8);
+    for (const permission of gatewayPermissions) expect([{ Ref: contacts.aliasId }, { Ref: ingest.aliasId }, { Ref: sourceMaps.aliasId }]).toContainEqual(permission.Properties.FunctionName);
   });
 
   test("the control room's function URL serves its alias, and the control room's role is granted the alias", () => {

@@ -132,8 +132,8 @@ describe('a stack deployed with options', () => {
   test('sets LOG_LEVEL on every function of the service and the canary receiver (the pre-traffic hooks log at INFO: one line per probe, once per deploy)', () => {
     const functions = Object.values(resourcesOf(template, 'AWS::Lambda::Function')) as { Properties: { Description: string; Environment: { Variables: Record<string, unknown> } } }[];
     const level = (hook: boolean) => functions.filter((f) => f.Properties.Description.startsWith('Pre-traffic check') === hook).map((f) => f.Properties.Environment.Variables.LOG_LEVEL);
-    expect(level(false)).toEqual(['WARN', 'WARN', 'WARN', 'WARN', 'WARN', 'WARN', 'WARN']);
-    expect(level(true)).toEqual(['INFO', 'INFO', 'INFO', 'INFO', 'INFO', 'INFO']);
+    expect(level(false)).toEqual(['WARN', 'WARN', 'WARN', 'WARN', 'WARN', 'WARN', 'WARN', 'WARN']);
+    expect(level(true)).toEqual(['INFO', 'INFO', 'INFO', 'INFO', 'INFO', 'INFO', 'INFO']);
   });
 
   test('gives the ingest function the report retention, in days', () => {
@@ -145,7 +145,7 @@ describe('a stack deployed with options', () => {
 
   test('keeps the functions\' logs (the hooks\' too) logRetentionDays and the access logs accessLogRetentionDays', () => {
     const days = Object.values(resourcesOf(template, 'AWS::Logs::LogGroup')).map((g) => g.Properties.RetentionInDays).sort();
-    expect(days).toEqual([365, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7]);
+    expect(days).toEqual([365, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7]);
   });
 
   test('removalPolicy=destroy: tables and logs go with the stack, and deletion protection is off', () => {

@@ -10,7 +10,7 @@ import { issueChangeOf } from '../../lambda/store/reports/stream-images';
 import { tables, testDoc } from '../support/local-api';
 import { runProbes, type Invocation, type Probe } from '../../lambda/deploy/probes';
 import { CANARY_EMAIL, CANARY_FACTORY_ID } from '../../lambda/domain/canary';
-import { contactsProbes, controlRoomProbes, delivererProbes, ingestProbes, notifierProbes, tallyProbes } from '../../lib/pre-traffic-probes';
+import { contactsProbes, controlRoomProbes, delivererProbes, ingestProbes, notifierProbes, sourceMapsProbes, tallyProbes } from '../../lib/pre-traffic-probes';
 import { lambdaContext } from '../support/events';
 
 /**
@@ -86,6 +86,7 @@ const receiverEnv = (secret = RECEIVER_SECRET) => ({
 describe.each([
   ['contacts API', '../../lambda/api/contacts-entry', contactsProbes()],
   ['ingest API', '../../lambda/api/ingest-entry', ingestProbes()],
+  ['source maps API', '../../lambda/api/sourcemaps-entry', sourceMapsProbes()],
   ['control room', '../../lambda/control/control-room-entry', controlRoomProbes(HOOK_ROLE)],
   ['tally', '../../lambda/tally/tally-entry', tallyProbes()],
   ['alert notifier', '../../lambda/alerts/notifier-entry', notifierProbes()],

@@ -15,6 +15,7 @@ const ROOT = join(__dirname, '..', '..');
 const ENTRIES = {
   contacts: 'lambda/api/contacts-entry.ts',
   ingest: 'lambda/api/ingest-entry.ts',
+  sourcemaps: 'lambda/api/sourcemaps-entry.ts',
   control: 'lambda/control/control-room-entry.ts',
   notifier: 'lambda/alerts/notifier-entry.ts',
   deliverer: 'lambda/alerts/deliverer-entry.ts',
@@ -103,6 +104,16 @@ describe('import graph of each Lambda entry', () => {
 
   test("the ingest entry reaches none of the contacts API's modules", () => {
     expect(reached('ingest', CONTACTS)).toEqual([]);
+  });
+
+  test("the source maps entry reaches none of the ingest API's modules (it shares the contacts API's secret-key guards)", () => {
+    expect(reached('sourcemaps', INGEST)).toEqual([]);
+  });
+
+  test("the contacts and ingest entries reach none of the source maps API's modules", () => {
+    const sourcemaps = new Set([...graphs.sourcemaps.keys()].filter((module) => module.startsWith('lambda/api/sourcemaps/')));
+    expect(sourcemaps.size).toBeGreaterThan(0);
+    expect([...reached('contacts', sourcemaps), ...reached('ingest', sourcemaps)]).toEqual([]);
   });
 
   test("the control room's entry reaches neither API's modules", () => {

@@ -30,6 +30,7 @@ function offenders(dir: string, forbidden: RegExp, except: string[] = []): strin
 const DYNAMO_WIRING = [
   'lambda/api/contacts/contacts-wiring.ts',
   'lambda/api/ingest/ingest-wiring.ts',
+  'lambda/api/sourcemaps/sourcemaps-wiring.ts',
   'lambda/control/control-room-wiring.ts',
   'lambda/enrichment/sources/sources-wiring.ts',
   'lambda/alerts/alerts-wiring.ts',
@@ -57,6 +58,10 @@ describe('layout', () => {
     expect(offenders('lambda/issues', /\/store\/|\/api\/|\/control\/|\/tally\/|\/enrichment\/|\/memory\/|^@aws-sdk\/|^@middy\//)).toEqual([]);
   });
 
+  test('the source maps rules (lambda/sourcemaps: the port, the resolver, the map checks, the upload steps) import no store, no API, no AWS SDK, no Middy', () => {
+    expect(offenders('lambda/sourcemaps', /\/store\/|\/api\/|^@aws-sdk\/|^@middy\//)).toEqual([]);
+  });
+
   test('the tally\'s rules and its handler import no store and no AWS SDK: only its Lambda wiring does', () => {
     expect(offenders('lambda/tally', /\/store\/|^@aws-sdk\/|^@middy\//, ['lambda/tally/tally-wiring.ts'])).toEqual([]);
   });
@@ -72,11 +77,11 @@ describe('layout', () => {
 
   test('every API of the route table is served by its own Lambda entry point', () => {
     const entries = files('lambda/api').filter((file) => /-entry\.ts$/.test(file)).sort();
-    expect(entries).toEqual(['lambda/api/contacts-entry.ts', 'lambda/api/ingest-entry.ts']);
+    expect(entries).toEqual(['lambda/api/contacts-entry.ts', 'lambda/api/ingest-entry.ts', 'lambda/api/sourcemaps-entry.ts']);
   });
 
   test("lambda/api reaches lambda/store only through each API's wiring module", () => {
-    const wiring = ['lambda/api/contacts/contacts-wiring.ts', 'lambda/api/ingest/ingest-wiring.ts'];
+    const wiring = ['lambda/api/contacts/contacts-wiring.ts', 'lambda/api/ingest/ingest-wiring.ts', 'lambda/api/sourcemaps/sourcemaps-wiring.ts'];
     expect(offenders('lambda/api', /(\.\.\/)+store\//, wiring)).toEqual([]);
   });
 
@@ -106,12 +111,12 @@ describe('layout', () => {
     expect(dirs.flatMap((dir) => offenders(dir, store, [...DYNAMO_WIRING, 'lambda/control/control-room-entry.ts']))).toEqual([]);
   });
 
-  test("each API's operations live in its own folder (lambda/api/contacts/, lambda/api/ingest/), as its routes and middlewares do", () => {
+  test("each API's operations live in its own folder (lambda/api/contacts/, lambda/api/ingest/, lambda/api/sourcemaps/), as its routes and middlewares do", () => {
     const operations = files('lambda/api').filter((file) =>
       /import type \{[^}]*\bOperation\b[^}]*\} from '\.\.\/pipeline'/.test(readFileSync(join(ROOT, file), 'utf8')),
     );
     expect(operations.length).toBeGreaterThan(3);
-    expect(operations.filter((file) => !/^lambda\/api\/(contacts|ingest)\/[^/]+\.ts$/.test(file))).toEqual([]);
+    expect(operations.filter((file) => !/^lambda\/api\/(contacts|ingest|sourcemaps)\/[^/]+\.ts$/.test(file))).toEqual([]);
   });
 
   test("the request state, the middlewares and route steps both APIs use, and the metrics module, carry neither API's specifics", () => {

@@ -164,6 +164,8 @@ export function dynamoDbLocalPids(needle: string): number[] {
 export async function serverEnv(serversDir: string): Promise<NodeJS.ProcessEnv & { CONTACTS_DATA_DIR: string }> {
   return {
     DYNAMODB_ENDPOINT: '',
+    // Its own embedded S3 store for source maps too, under its data folder.
+    S3_ENDPOINT: '',
     // A store of its own: its own tally (the run's reads the run's store only).
     CONTACTS_STREAMS: 'on',
     PORT: String(await freePort()),

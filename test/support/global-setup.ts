@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openScratchStore, type ScratchStore } from '../../local/store';
+import { s3Environment, startS3Local, type S3Local } from '../../local/s3-local';
 import { LOCAL_TABLE_NAMES } from '../../lambda/store/schema';
 import { markRun } from './leftover-processes';
 import { startRunTally, type RunTally } from './run-tally';
@@ -13,6 +14,7 @@ declare global {
   var __semanticsProxy: SemanticsProxy | undefined;
   var __serversDir: string | undefined;
   var __runTally: RunTally | undefined;
+  var __s3Local: { store: S3Local; dir: string } | undefined;
 }
 
 /**
@@ -34,7 +36,12 @@ export default async function globalSetup(): Promise<void> {
   process.env.KEYS_TABLE_NAME = LOCAL_TABLE_NAMES.keys;
   process.env.REPORTS_TABLE_NAME = LOCAL_TABLE_NAMES.reports;
   process.env.ALERTS_TABLE_NAME = LOCAL_TABLE_NAMES.alerts;
-  const store = await openScratchStore({ fastStart: true });
+  // The embedded S3-compatible store (source maps) beside it, on a free port and a folder of its own.
+  delete process.env.S3_ENDPOINT;
+  const s3Dir = mkdtempSync(join(tmpdir(), 'contacts-s3-'));
+  const [store, s3] = await Promise.all([openScratchStore({ fastStart: true }), startS3Local({ directory: s3Dir })]);
+  globalThis.__s3Local = { store: s3, dir: s3Dir };
+  Object.assign(process.env, s3Environment(s3));
   globalThis.__scratchStore = store;
   process.env.DYNAMODB_ENDPOINT = store.endpoint;
   process.stdout.write(`\nDynamoDB Local ready at ${store.endpoint} in ${Date.now() - started} ms\n`);

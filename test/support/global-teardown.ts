@@ -15,9 +15,11 @@ export async function finishRun(folders: string[]): Promise<void> {
       await semantics.close();
     }
     await globalThis.__scratchStore?.close();
+    await globalThis.__s3Local?.store.stop();
     await assertNoProcessLeft({ folders });
   } finally {
     if (globalThis.__serversDir) rmSync(globalThis.__serversDir, { recursive: true, force: true });
+    if (globalThis.__s3Local) rmSync(globalThis.__s3Local.dir, { recursive: true, force: true });
   }
 }
 

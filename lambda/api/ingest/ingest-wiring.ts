@@ -13,6 +13,7 @@ import { IngestFrameResolver } from '../../sourcemaps/ingest-frames';
 import { cacheBytesFromEnv, MapCache } from '../../sourcemaps/map-cache';
 import { SourceMapLoader } from '../../sourcemaps/map-loader';
 import type { SourceMapStore } from '../../sourcemaps/ports';
+import { mapReaderFromEnv } from '../../store/source-maps/s3-map-reader';
 import type { IngestDependencies } from './routes';
 
 export interface IngestWiring {
@@ -70,11 +71,11 @@ export function ingestContainerDependencies(env: NodeJS.ProcessEnv = process.env
 }
 
 /**
- * The maps' store from SOURCE_MAPS_BUCKET: the S3 adapter (lambda/store/source-maps, from the maps-store branch)
- * plugs in here. Until it is merged, and whenever the variable is unset, there is no store: frames are grouped as
- * sent, exactly as before source maps.
+ * The maps' store from SOURCE_MAPS_BUCKET: the S3 bucket the stack grants this function's reads on (S3_ENDPOINT
+ * names the embedded store under npm start and in the tests). Whenever the variable is unset there is no store:
+ * frames are grouped as sent, exactly as before source maps.
  */
 export function sourceMapsFromEnv(env: NodeJS.ProcessEnv): Pick<IngestWiring, 'sourceMaps' | 'sourceMapCacheBytes'> {
-  if (!env.SOURCE_MAPS_BUCKET) return {};
-  return { sourceMapCacheBytes: cacheBytesFromEnv(env) };
+  const sourceMaps = mapReaderFromEnv(env);
+  return sourceMaps ? { sourceMaps, sourceMapCacheBytes: cacheBytesFromEnv(env) } : {};
 }

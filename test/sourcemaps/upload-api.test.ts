@@ -1,0 +1,160 @@
+import { issueKey, newFactoryId, startLocalApi, type LocalApi } from '../support/local-api';
+import { newDebugId, sha256Hex, smallMap, testMapStore, uploadOverHttp } from '../support/sourcemaps';
+import { MAX_MAP_BYTES } from '../../lambda/sourcemaps/limits';
+
+let api: LocalApi;
+const store = testMapStore();
+
+beforeAll(async () => {
+  api = await startLocalApi();
+});
+afterAll(() => api.close());
+
+async function tenant() {
+  const factoryId = newFactoryId('maps');
+  return { factoryId, key: (await issueKey(factoryId)).key };
+}
+
+test('a 20 MB map is uploaded through a presigned PUT and stored under its debug id, byte for byte', async () => {
+  const { factoryId, key } = await tenant();
+  const debugId = newDebugId();
+  const text = smallMap({ debugId, padTo: 20 * 1000 * 1000 });
+  const result = await uploadOverHttp(api.baseUrl, key, { kind: 'debugId', debugId }, text);
+  expect([result.announced.status, result.put, result.completed?.status]).toEqual([201, 200, 201]);
+  const stored = await store.get(factoryId, { kind: 'debugId', debugId });
+  expect(stored?.bytes).toBe(Buffer.byteLength(text));
+  expect(sha256Hex(stored?.text ?? '')).toBe(sha256Hex(text));
+});
+
+test('uploading the same map again is a no-op: the announcement answers "stored" and no URL', async () => {
+  const { key } = await tenant();
+  const debugId = newDebugId();
+  const text = smallMap({ debugId });
+  await uploadOverHttp(api.baseUrl, key, { kind: 'debugId', debugId }, text);
+  const again = await uploadOverHttp(api.baseUrl, key, { kind: 'debugId', debugId }, text);
+  expect(again.announced).toEqual({ status: 200, json: { status: 'stored', sha256: sha256Hex(text), bytes: Buffer.byteLength(text) } });
+  expect(again.put).toBeUndefined();
+});
+
+test("a map whose debugId is another file's is refused with 422 saying so, and nothing is stored", async () => {
+  const { factoryId, key } = await tenant();
+  const debugId = newDebugId();
+  const result = await uploadOverHttp(api.baseUrl, key, { kind: 'debugId', debugId }, smallMap({ debugId: newDebugId() }));
+  expect(result.completed?.status).toBe(422);
+  expect(result.completed?.json.error).toMatch(/debugId is .* not .*belongs to another file/);
+  expect(await store.get(factoryId, { kind: 'debugId', debugId })).toBeUndefined();
+});
+
+test('a release map whose "file" names another file is refused with 422 naming both', async () => {
+  const { factoryId, key } = await tenant();
+  const ref = { kind: 'release' as const, release: '1.2.3', path: '~/assets/vendor.js' };
+  const result = await uploadOverHttp(api.baseUrl, key, ref, smallMap({ file: 'app.js' }));
+  expect(result.completed?.status).toBe(422);
+  expect(result.completed?.json.error).toContain('belongs to "app.js"');
+  expect(result.completed?.json.error).toContain('~/assets/vendor.js');
+  expect(await store.get(factoryId, ref)).toBeUndefined();
+});
+
+test('a release map is stored by release and URL path, its path a key segment, never a file path', async () => {
+  const { factoryId, key } = await tenant();
+  const ref = { kind: 'release' as const, release: 'v1/../../x', path: '~/assets/../../app.js' };
+  const result = await uploadOverHttp(api.baseUrl, key, ref, smallMap({ file: 'app.js' }));
+  expect(result.completed?.status).toBe(201);
+  expect((await store.get(factoryId, ref))?.text).toBe(smallMap({ file: 'app.js' }));
+  expect(await store.get(factoryId, { ...ref, release: 'x' })).toBeUndefined();
+});
+
+test.each([
+  ['malformed JSON', '{"version": 3, "mappings": ', /not JSON/],
+  ['a version other than 3', JSON.stringify({ version: 2, sources: [], names: [], mappings: '' }), /"version" must be 3/],
+  ['mappings with a character outside base64 VLQ', JSON.stringify({ version: 3, sources: ['a.js'], names: [], mappings: 'AAAA;../etc' }), /not base64 VLQ/],
+  ['mappings pointing at a source that is not there', JSON.stringify({ version: 3, sources: ['a.js'], names: [], mappings: 'AEAA' }), /points at source 2/],
+  ['mappings with a number past 32 bits', JSON.stringify({ version: 3, sources: ['a.js'], names: [], mappings: '4/////////B' }), /32 bits/],
+  ['sources that are not names', JSON.stringify({ version: 3, sources: [{ path: '/etc/passwd' }], names: [], mappings: '' }), /"sources" must be a list/],
+])('a hostile map (%s) is refused with 422 and why, and changes nothing', async (_, text, why) => {
+  const { factoryId, key } = await tenant();
+  const ref = { kind: 'release' as const, release: 'r1', path: '~/app.js' };
+  const result = await uploadOverHttp(api.baseUrl, key, ref, text);
+  expect(result.completed?.status).toBe(422);
+  expect(result.completed?.json.error).toMatch(why);
+  expect(await store.get(factoryId, ref)).toBeUndefined();
+  // The refused bytes are gone too: completing again finds nothing.
+  const again = await fetch(new URL(result.announced.json.complete, api.baseUrl), {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}` },
+    body: JSON.stringify({ ref: { release: 'r1', path: '~/app.js' }, sha256: sha256Hex(text) }),
+  });
+  expect(again.status).toBe(404);
+});
+
+test('a map announced over the size limit is refused with 413 before any byte is sent', async () => {
+  const { key } = await tenant();
+  const response = await fetch(new URL('/sourcemaps/v1/uploads', api.baseUrl), {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}` },
+    body: JSON.stringify({ ref: { debugId: newDebugId() }, sha256: '0'.repeat(64), bytes: MAX_MAP_BYTES + 1 }),
+  });
+  expect(response.status).toBe(413);
+  expect(((await response.json()) as { error: string }).error).toMatch(/over the limit/);
+});
+
+test('a map PUT far over the size limit after a small announcement is refused at completion and removed', async () => {
+  const { factoryId, key } = await tenant();
+  const debugId = newDebugId();
+  const big = Buffer.alloc(MAX_MAP_BYTES + 1024 * 1024, 0x20);
+  const announced = await fetch(new URL('/sourcemaps/v1/uploads', api.baseUrl), {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}` },
+    body: JSON.stringify({ ref: { debugId }, sha256: sha256Hex(big), bytes: 100 }),
+  });
+  const { upload, complete } = (await announced.json()) as { upload: { url: string }; complete: string };
+  expect((await fetch(upload.url, { method: 'PUT', body: big })).status).toBe(200);
+  const completed = await fetch(new URL(complete, api.baseUrl), {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}` },
+    body: JSON.stringify({ ref: { debugId }, sha256: sha256Hex(big) }),
+  });
+  expect(completed.status).toBe(422);
+  expect(((await completed.json()) as { error: string }).error).toMatch(/over the limit/);
+  expect(await store.get(factoryId, { kind: 'debugId', debugId })).toBeUndefined();
+});
+
+test("one factory's map never reads nor completes for another factory", async () => {
+  const owner = await tenant();
+  const other = await tenant();
+  const debugId = newDebugId();
+  const text = smallMap({ debugId });
+  const mine = await uploadOverHttp(api.baseUrl, owner.key, { kind: 'debugId', debugId }, text);
+  expect(mine.completed?.status).toBe(201);
+  expect(await store.get(other.factoryId, { kind: 'debugId', debugId })).toBeUndefined();
+  // The other factory's announcement of the same map is no "already stored": it has none.
+  const theirs = await fetch(new URL('/sourcemaps/v1/uploads', api.baseUrl), {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${other.key}` },
+    body: JSON.stringify({ ref: { debugId }, sha256: sha256Hex(text), bytes: Buffer.byteLength(text) }),
+  });
+  expect(theirs.status).toBe(201);
+  // Nor can it complete the owner's upload id: pending bytes live under the owner's prefix.
+  const owners = await fetch(new URL('/sourcemaps/v1/uploads', api.baseUrl), {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${owner.key}` },
+    body: JSON.stringify({ ref: { debugId: newDebugId() }, sha256: sha256Hex(text), bytes: 10 }),
+  });
+  const { upload, complete } = (await owners.json()) as { upload: { url: string }; complete: string };
+  await fetch(upload.url, { method: 'PUT', body: text });
+  const stolen = await fetch(new URL(complete, api.baseUrl), {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${other.key}` },
+    body: JSON.stringify({ ref: { debugId }, sha256: sha256Hex(text) }),
+  });
+  expect(stolen.status).toBe(404);
+});
+
+test('the source maps API refuses a request with an Origin header, sends no CORS header, and wants a secret key', async () => {
+  const { key } = await tenant();
+  const withOrigin = await fetch(new URL('/sourcemaps/v1/uploads', api.baseUrl), { method: 'POST', headers: { Authorization: `Bearer ${key}`, Origin: 'https://evil.example' }, body: '{}' });
+  expect(withOrigin.status).toBe(403);
+  expect([...withOrigin.headers.keys()].filter((name) => name.startsWith('access-control-'))).toEqual([]);
+  const noKey = await fetch(new URL('/sourcemaps/v1/uploads', api.baseUrl), { method: 'POST', body: '{}' });
+  expect(noKey.status).toBe(401);
+});
