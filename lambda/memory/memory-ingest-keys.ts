@@ -1,3 +1,4 @@
+import { sentryProjectId } from '../domain/sentry-project';
 import { decideRate, perMinutePolicy, toMicroseconds } from '../domain/rate-limit';
 import type { Admission, ExposureMark, IngestKeyAuthorizer, IngestKeyCheck, PublishableKey } from '../ingest/ports';
 
@@ -7,6 +8,8 @@ interface MemoryKey {
   keyId: string;
   origins: string[];
   rateLimit: number;
+  servers?: boolean;
+  sentryProjectId?: string;
   status: 'active' | 'revoked';
   tatUs?: number;
   exposed?: { firstSeenAt: string; lastSeenAt: string; count: number };
@@ -22,8 +25,10 @@ export class MemoryIngestKeys implements IngestKeyAuthorizer {
   private readonly seen = new Map<string, PublishableKey>();
 
   /** Adds an active key, by the hash the API looks it up with. */
-  issue(keyHash: string, key: { type: 'secret' | 'publishable'; factoryId: string; keyId: string; rateLimit: number; origins?: string[] }): void {
-    this.keys.set(keyHash, { ...key, origins: key.origins ?? [], status: 'active' });
+  issue(keyHash: string, key: { type: 'secret' | 'publishable'; factoryId: string; keyId: string; rateLimit: number; origins?: string[]; servers?: boolean }): void {
+    // A publishable key gets its DSN's project id when issued, as key admin gives it.
+    const sentry = key.type === 'publishable' ? { sentryProjectId: sentryProjectId(key.keyId) } : {};
+    this.keys.set(keyHash, { ...key, ...sentry, origins: key.origins ?? [], status: 'active' });
   }
 
   revoke(keyHash: string): void {
@@ -43,7 +48,14 @@ export class MemoryIngestKeys implements IngestKeyAuthorizer {
       this.seen.delete(keyHash);
       return { outcome: 'revoked' };
     }
-    const key: PublishableKey = { factoryId: found.factoryId, keyId: found.keyId, origins: [...found.origins], rateLimit: found.rateLimit };
+    const key: PublishableKey = {
+      factoryId: found.factoryId,
+      keyId: found.keyId,
+      origins: [...found.origins],
+      rateLimit: found.rateLimit,
+      ...(found.servers === true ? { servers: true } : {}),
+      ...(found.sentryProjectId === undefined ? {} : { sentryProjectId: found.sentryProjectId }),
+    };
     this.seen.set(keyHash, key);
     return { outcome: 'active', key };
   }

@@ -255,15 +255,15 @@ describe.each(FUNCTIONS)('the $description function', ({ description, name, http
 });
 
 describe('callers invoke the aliases, never $LATEST', () => {
-  test('API Gateway: /ingest/v1/{proxy+} invokes the ingest alias, /sourcemaps/v1/{proxy+} the source maps alias, every other method the contacts alias, with invoke permissions on those aliases', () => {
+  test('API Gateway: /ingest/v1/{proxy+} and /ingest/sentry/{proxy+} invoke the ingest alias, /sourcemaps/v1/{proxy+} the source maps alias, every other method the contacts alias, with invoke permissions on those aliases', () => {
     const contacts = deploymentOf(template, 'Contacts API');
     const ingest = deploymentOf(template, 'Contacts ingest API');
     const sourceMaps = deploymentOf(template, 'Contacts source maps API');
     const methods = Object.values(all(template, 'AWS::ApiGateway::Method'));
     const targets = methods.map((m) => JSON.stringify(m.Properties.Integration.Uri).match(/"Ref":"(\w+)"/g)?.filter((ref) => !ref.includes('AWS::'))).flat();
-    expect(targets.sort()).toEqual([...Array(6).fill(`"Ref":"${contacts.aliasId}"`), `"Ref":"${ingest.aliasId}"`, `"Ref":"${sourceMaps.aliasId}"`].sort());
+    expect(targets.sort()).toEqual([...Array(7).fill(`"Ref":"${contacts.aliasId}"`), ...Array(2).fill(`"Ref":"${ingest.aliasId}"`), `"Ref":"${sourceMaps.aliasId}"`].sort());
     const gatewayPermissions = Object.values(all(template, 'AWS::Lambda::Permission', { Principal: 'apigateway.amazonaws.com' }));
-    expect(gatewayPermissions).toHaveLength(8);
+    expect(gatewayPermissions).toHaveLength(10);
     for (const permission of gatewayPermissions) expect([{ Ref: contacts.aliasId }, { Ref: ingest.aliasId }, { Ref: sourceMaps.aliasId }]).toContainEqual(permission.Properties.FunctionName);
   });
 

@@ -1,3 +1,4 @@
+import { sentryProjectId } from '../../lambda/domain/sentry-project';
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { hashSecret } from '../../lambda/domain/api-key';
@@ -180,7 +181,7 @@ test('the ingest key calls: DynamoDB and memory agree on active, unknown and rev
   for (const key of [secret.key, secret.key, publishable.key, `dfsk_${'n'.repeat(43)}`]) {
     expect(await dynamo.markExposed(hashSecret(key), T0)).toEqual(await memory.markExposed(hashSecret(key), T0));
   }
-  expect(dynamo.knownKey(hashSecret(publishable.key))).toEqual({ factoryId, keyId: publishable.keyId, origins: ['https://a.com'], rateLimit: 2 });
+  expect(dynamo.knownKey(hashSecret(publishable.key))).toEqual({ factoryId, keyId: publishable.keyId, origins: ['https://a.com'], rateLimit: 2, sentryProjectId: sentryProjectId(publishable.keyId) });
   expect(dynamo.knownKey(hashSecret(revoked.key))).toBeUndefined();
 });
 
