@@ -112,12 +112,12 @@ async function pendingDeliveries(doc: DynamoDBDocumentClient, table: string): Pr
   return found;
 }
 
-/** Starts the local alert runner on the store npm start serves. */
-export async function startLocalAlerts(doc: DynamoDBDocumentClient, alertsTable: string, now: () => number = Date.now): Promise<LocalAlerts> {
+/** Starts the local alert runner on the store npm start serves (a test on a loaded machine may give the sender more time). */
+export async function startLocalAlerts(doc: DynamoDBDocumentClient, alertsTable: string, now: () => number = Date.now, sendTimeoutMs?: number): Promise<LocalAlerts> {
   const store = alertStoreOf(doc, alertsTable);
   let deliverer: LocalAlerts['deliverer'] | undefined;
   const queue = new TimerDeliveryQueue(() => deliverer as LocalAlerts['deliverer']);
-  deliverer = createDelivererHandler({ store, queue, send: webhookSender({ policy: LOCAL_POLICY }) }, loggerFromEnv(process.env, DELIVERER_SERVICE_NAME));
+  deliverer = createDelivererHandler({ store, queue, send: webhookSender({ policy: LOCAL_POLICY, ...(sendTimeoutMs === undefined ? {} : { timeoutMs: sendTimeoutMs }) }) }, loggerFromEnv(process.env, DELIVERER_SERVICE_NAME));
   const notifier = createNotifierHandler({ store, queue, linkBase: linkBaseFromEnv() }, issueChangeOf, loggerFromEnv(process.env, NOTIFIER_SERVICE_NAME));
   const pending = await pendingDeliveries(doc, alertsTable);
   for (const { message, dueAt } of pending) {

@@ -29,7 +29,8 @@ beforeAll(async () => {
   const host = () => startLocalHost(realIngestDependencies({}, UNHURRIED), realDependencies(UNHURRIED), UNHURRIED_ADAPTER);
   hosts = await Promise.all([host(), host()]);
   receiver = await startReceiver();
-  alerts = await startLocalAlerts(testDoc(), tables.alerts);
+  // A receiver in this busy process may answer late: a sender's timeout there would retry (and duplicate) what arrived.
+  alerts = await startLocalAlerts(testDoc(), tables.alerts, Date.now, 120_000);
   const consumer = alertConsumer(alerts.notifier);
   // This file's factory only: the run's other files write issues on the same stream.
   const ours = (record: DynamoDBRecord) => isIssueItemWrite(record) && (record.dynamodb?.Keys?.pk?.S ?? '').startsWith(`issue#${factoryId}#`);
