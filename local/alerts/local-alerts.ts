@@ -112,14 +112,24 @@ async function pendingDeliveries(doc: DynamoDBDocumentClient, table: string): Pr
   return found;
 }
 
-/** Starts the local alert runner on the store npm start serves (a test on a loaded machine may give the sender more time). */
-export async function startLocalAlerts(doc: DynamoDBDocumentClient, alertsTable: string, now: () => number = Date.now, sendTimeoutMs?: number): Promise<LocalAlerts> {
+/** How a local alert runner starts: npm start takes the defaults. */
+export interface LocalAlertsOptions {
+  now?: () => number;
+  /** The sender's timeout (a test whose receiver shares a busy process may give it more time). */
+  sendTimeoutMs?: number;
+  /** Queue again the deliveries the table holds as pending (default): npm start resumes what it left; a test's own runner leaves other files' deliveries alone. */
+  resumePending?: boolean;
+}
+
+/** Starts the local alert runner on the store npm start serves. */
+export async function startLocalAlerts(doc: DynamoDBDocumentClient, alertsTable: string, options: LocalAlertsOptions = {}): Promise<LocalAlerts> {
+  const { now = Date.now, sendTimeoutMs, resumePending = true } = options;
   const store = alertStoreOf(doc, alertsTable);
   let deliverer: LocalAlerts['deliverer'] | undefined;
   const queue = new TimerDeliveryQueue(() => deliverer as LocalAlerts['deliverer']);
   deliverer = createDelivererHandler({ store, queue, send: webhookSender({ policy: LOCAL_POLICY, ...(sendTimeoutMs === undefined ? {} : { timeoutMs: sendTimeoutMs }) }) }, loggerFromEnv(process.env, DELIVERER_SERVICE_NAME));
   const notifier = createNotifierHandler({ store, queue, linkBase: linkBaseFromEnv() }, issueChangeOf, loggerFromEnv(process.env, NOTIFIER_SERVICE_NAME));
-  const pending = await pendingDeliveries(doc, alertsTable);
+  const pending = resumePending ? await pendingDeliveries(doc, alertsTable) : [];
   for (const { message, dueAt } of pending) {
     const waitSeconds = dueAt === undefined ? 0 : Math.max(0, (Date.parse(dueAt) - now()) / 1000);
     await queue.enqueue(message, waitSeconds);
