@@ -17,10 +17,10 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!@middy/)'],
   // The client's sources import each other as './x.js' (what its published ESM declarations need): the .ts file.
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
-  // One test file at a time. Two at once (tried in issue 40) cut the run by about a quarter, but files that start
-  // their own alert runners over the one DynamoDB Local took over each other's deliveries (test/alerts/two-containers
-  // failed in every full run with two workers, never alone): until each file's runner is confined to its own
-  // factory, the run stays serial (docs/development.md#where-the-time-goes).
+  // One test file at a time. Two at once (tried in issue 40) cut the run by about a quarter; it was turned back
+  // while test/alerts/two-containers failed in every full run. The cause proved to be another: its alert runner
+  // resumed the deliveries earlier files had left pending (fixed: resumePending). Two workers wait for a full run
+  // that shows them sound (docs/development.md#where-the-time-goes).
   maxWorkers: 1,
   // One DynamoDB Local for the whole run; each test file uses its own factory ids.
   globalSetup: '<rootDir>/test/support/global-setup.ts',
