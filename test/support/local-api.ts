@@ -110,6 +110,12 @@ async function serve(handler: ApiHandler, adapter: AdapterOptions = {}): Promise
   };
 }
 
+/** The run's source maps store as the functions read it (S3_ENDPOINT, SOURCE_MAPS_BUCKET), when the run started one. */
+function mapsStoreEnv(): Record<string, string> {
+  const { S3_ENDPOINT, SOURCE_MAPS_BUCKET } = process.env;
+  return S3_ENDPOINT && SOURCE_MAPS_BUCKET ? { S3_ENDPOINT, SOURCE_MAPS_BUCKET } : {};
+}
+
 /**
  * Under jest.bundle.config.js: the synthesized Lambda asset in its own Node
  * process, configured as the stack configures the function.
@@ -126,6 +132,8 @@ async function startBundledApi(dir: string): Promise<LocalApi> {
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     LOG_LEVEL: 'ERROR',
     POWERTOOLS_METRICS_DISABLED: 'true',
+    // The stack gives the ingest function its maps bucket; here the run's embedded store stands in (global-setup.ts).
+    ...mapsStoreEnv(),
   }, undefined, API_PREFIXES.ingest);
   return {
     baseUrl: server.baseUrl,

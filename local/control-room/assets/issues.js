@@ -14,3 +14,5 @@ for (const button of document.querySelectorAll('button.issue-status')) {
     reloadWithFlash([`Issue ${reply.body.issue.issueId} was ${reply.body.previousStatus}, is now ${reply.body.issue.status}.`]);
   });
 }
+// Wired: the buttons come disabled from the server so that a click before this script ran is never lost.
+for (const button of document.querySelectorAll('button.issue-status')) button.disabled = false;

@@ -62,9 +62,10 @@ export async function issueList(context: RouteContext, factoryId: string): Promi
 }
 
 /** Resolve, Ignore, Reopen: the buttons for the statuses the issue is not in (assets/issues.js runs them). */
+// Disabled until issues.js has wired them: a click before the script runs would otherwise do nothing at all.
 function statusButtons(factoryId: string, issueId: string, current: string) {
   const button = (status: string, operation: string, label: string) =>
-    current !== status ? html`<button type="button" class="issue-status" data-operation="${operation}">${label}</button> ` : '';
+    current !== status ? html`<button type="button" class="issue-status" data-operation="${operation}" disabled>${label}</button> ` : '';
   return html`<div class="actions" id="issue-actions" data-factory="${factoryId}" data-issue="${issueId}">
 ${button('resolved', 'issues.resolve', 'Resolve')}${button('ignored', 'issues.ignore', 'Ignore')}${button('open', 'issues.reopen', 'Reopen')}
 <div class="result" id="issue-result" role="status" aria-live="polite"></div></div>`;
