@@ -11,7 +11,10 @@
  * against the events stored and how long it took to get there, latencies,
  * DynamoDB calls and write units per stored event, throttles and conflicts;
  * and the same run on the design before (a git worktree of --baseline)
- * beside it. Writes bench/storm-results.md.
+ * beside it. With --source-maps the pages run a real minified build whose
+ * maps were uploaded first (their frames must come back resolved); with
+ * --protocol sentry they report through Sentry's browser SDK (its envelope,
+ * its transport, which drops on 429). Writes bench/storm-results.md.
  */
 import './env';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
@@ -28,8 +31,13 @@ import { parseCommandLine, positiveIntArg, runCommand, UsageError } from '../../
 import { dynamoDbLocalVersion, startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb-local';
 import { PROJECT_ROOT } from '../../local/paths';
 import { freePort } from '../../local/ports';
+import { runUpload } from '../../browser-sdk/cli/commands';
+import { dsnFor } from '../../lambda/ingest/sentry/dsn';
 import type { StatsSnapshot } from '../semantics/stats';
+import { buildStormApp, throwIn, type PageError } from '../storm/minified-app';
 import { sendAsTheSdk, type TryAnswer } from '../storm/sdk-retry';
+import { envelopeUrlOf, eventEnvelope, sentryBrowserEvent, sentryPage, type SentryOutcome } from '../storm/sentry-page';
+import { checkStorm, type ScannedEvent, type ScannedIssue, type StormCheck } from '../storm/storm-check';
 import { describeMachine, finishMachine, type Machine } from './machine';
 import { percentile } from './stats';
 
@@ -43,8 +51,17 @@ then the same storm on the design of --baseline, for comparison.
   --ceiling N        write units a second per partition key (default 5: a 1:200 model)
   --rate N           events a second offered (default 50: 10x the ceiling)
   --duration S       seconds of the storm (default 60)
-  --events N         events per request (default 1: each visitor's page sends its one error)
-  --baseline REF     the git commit of the design to compare with (default ${'24ff828'}, before issue 29), or "none"
+  --events N         events per request (default 1: each visitor's page sends its one error; own protocol only)
+  --source-maps      the pages run a real minified app (two builds, names shifted) marked by sourcemaps inject,
+                     whose maps are uploaded first (sourcemaps upload's code, to npm start's S3 store); after the
+                     storm every stored event's frames must be resolved, and both builds one issue
+  --protocol P       own (default): the browser SDK's requests to /ingest/v1/events, retried as it retries;
+                     sentry: Sentry's browser SDK (11) with the key's DSN, one envelope per event, from pages on the
+                     key's origin; the SDK drops an event answered 429 (never sent again), reported apart
+  --key-limit N      the key's limit in requests a minute (default 1,000,000: no limit; each issue may take half)
+  --other-rate N     events a second of a second bug on the same key during the storm (default 0): its share
+  --baseline REF     the git commit of the design to compare with (default ${'24ff828'}, before issue 29), or
+                     "none" (the default with --source-maps or --protocol sentry, which that design lacks)
   --settle S         seconds to wait after the storm for the count to be exact (default 60)
   --concurrency N    handler calls at once in npm start (LOCAL_CONCURRENCY; default 64: Lambda adds containers)
   --out FILE         where to write the report (default bench/storm-results.md)
@@ -62,6 +79,14 @@ const DEFAULT_CEILING = 5;
 
 /** The last commit of the design before issue 29: one transaction per request on the issue item. */
 const DEFAULT_BASELINE = '24ff828';
+/** --key-limit's default: a limit no storm reaches, so that only DynamoDB's ceilings answer. */
+const NO_KEY_LIMIT = 1_000_000;
+
+function protocolArg(value: string | undefined): Settings['protocol'] {
+  if (value === undefined || value === 'own' || value === 'sentry') return value ?? 'own';
+  throw new UsageError(`--protocol must be own or sentry, got "${value}"`);
+}
+
 /** A client gives up on an answer after this long, as API Gateway does at 29 s. */
 const CLIENT_TIMEOUT_MS = 30_000;
 
@@ -73,6 +98,23 @@ interface Settings {
   settleS: number;
   /** npm start's handler calls at once: on AWS, Lambda's containers. */
   concurrency: number;
+  protocol: 'own' | 'sentry';
+  sourceMaps: boolean;
+  /** The key's requests a minute. */
+  keyLimit: number;
+  /** Events a second of the second bug (0: none). */
+  otherRate: number;
+}
+
+/** What one bug's pages met. */
+interface BugResult {
+  pages: number;
+  eventsSent: number;
+  /** Events answered 2xx. */
+  acknowledged: number;
+  /** Own SDK: events of requests it gave up on after its tries. Sentry SDK: by outcome (never sent again). */
+  notAcknowledged: number;
+  sentry?: Record<Exclude<SentryOutcome, 'acknowledged'>, number>;
 }
 
 interface RunResult {
@@ -82,6 +124,12 @@ interface RunResult {
   eventsAcknowledged: number;
   /** Events of requests the SDK gave up on (never acknowledged). */
   eventsLost: number;
+  bugs: Record<string, BugResult>;
+  /** 429 answers lacking Retry-After (or, for Sentry, X-Sentry-Rate-Limits). */
+  bare429: number;
+  check: StormCheck;
+  /** The maps' upload before the storm (source-mapped runs). */
+  upload?: { maps: number; ms: number };
   answers: Record<string, number>;
   serverErrors: number;
   tries: number;
@@ -151,52 +199,80 @@ function proxyCall(endpoint: string, method: 'GET' | 'POST', path: string): Prom
   });
 }
 
-/** One POST from a visitor's address; its status (undefined: no answer in time) and Retry-After. */
-function post(baseUrl: string, key: string, body: string, localAddress: string): Promise<TryAnswer<number>> {
+/** One POST from a visitor's address; its status (undefined: no answer in time), Retry-After and X-Sentry-Rate-Limits. */
+function post(url: string, headers: Record<string, string>, body: string, localAddress: string): Promise<TryAnswer<number> & { rateLimits: string | null }> {
   const started = performance.now();
   return new Promise((resolvePromise) => {
-    const req = httpRequest(
-      `${baseUrl}/ingest/v1/events`,
-      { method: 'POST', localAddress, agent: false, headers: { Origin: SITE, Authorization: `Bearer ${key}`, 'Content-Type': 'text/plain;charset=UTF-8', 'Content-Length': Buffer.byteLength(body) }, timeout: CLIENT_TIMEOUT_MS },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolvePromise({ status: res.statusCode, retryAfter: typeof res.headers['retry-after'] === 'string' ? res.headers['retry-after'] : null, value: performance.now() - started }));
-      },
-    );
+    const req = httpRequest(url, { method: 'POST', localAddress, agent: false, headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) }, timeout: CLIENT_TIMEOUT_MS }, (res) => {
+      res.resume();
+      const header = (name: string) => (typeof res.headers[name] === 'string' ? (res.headers[name] as string) : null);
+      res.on('end', () => resolvePromise({ status: res.statusCode, retryAfter: header('retry-after'), rateLimits: header('x-sentry-rate-limits'), value: performance.now() - started }));
+    });
     req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.on('error', () => resolvePromise({ status: undefined, retryAfter: null, value: performance.now() - started }));
+    req.on('error', () => resolvePromise({ status: undefined, retryAfter: null, rateLimits: null, value: performance.now() - started }));
     req.end(body);
   });
 }
 
 /** The i-th visitor's address on loopback: each a client of its own to the per-address limiter. */
 const visitorAddress = (i: number): string => `127.${1 + (Math.floor(i / 62_500) % 254)}.${Math.floor(i / 250) % 250}.${1 + (i % 250)}`;
+/** The second bug's visitors: addresses no storm page takes. */
+const OTHER_VISITORS = 5_000_000;
 
-/** The storm's one bug: the same stack from any deploy. */
-function stormEvent(): Record<string, unknown> {
+/** The storm's one bug without maps: the same stack from any deploy (its bundle's hash differs). */
+function unmappedError(): PageError {
   const hash = Math.floor(Math.random() * 0xefffffff + 0x10000000).toString(16);
-  return {
-    eventId: randomUUID(),
-    message: 'TypeError: cart is undefined',
-    exception: { type: 'TypeError', value: 'cart is undefined', stack: `TypeError: cart is undefined\n    at renderCart (${SITE}/assets/app.${hash}.js:120:7)\n    at main (${SITE}/assets/app.${hash}.js:310:1)` },
-    release: 'web@4.2.0',
-  };
+  return { type: 'TypeError', value: 'cart is undefined', stack: `TypeError: cart is undefined\n    at renderCart (${SITE}/assets/app.${hash}.js:120:7)\n    at main (${SITE}/assets/app.${hash}.js:310:1)` };
 }
 
-/** Items of the reports table whose key begins with `prefix`, counted (a Scan of DynamoDB Local itself, past the proxy). */
-async function countItems(doc: ReturnType<typeof documentClientOf>, prefix: string): Promise<{ count: number; items: Record<string, unknown>[] }> {
+/** The second bug (--other-rate): another error of the same site. */
+function otherError(): PageError {
+  return { type: 'RangeError', value: 'Invalid currency code', stack: `RangeError: Invalid currency code\n    at formatPrice (${SITE}/assets/checkout.js:44:11)\n    at renderTotal (${SITE}/assets/checkout.js:90:3)` };
+}
+
+/** An error as the own SDK sends it. */
+function ownEvent(error: PageError, release: string): Record<string, unknown> {
+  return { eventId: randomUUID(), message: `${error.type}: ${error.value}`, exception: { type: error.type, value: error.value, stack: error.stack }, release, ...(error.debugIds ? { debugIds: error.debugIds } : {}) };
+}
+
+/** Items of the reports table whose key begins with `prefix` (a Scan of DynamoDB Local itself, past the proxy); `keep`: the attributes to read (none: count only). */
+async function scanItems(doc: ReturnType<typeof documentClientOf>, prefix: string, keep?: string[]): Promise<{ count: number; items: Record<string, unknown>[] }> {
   let count = 0;
   const items: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined;
+  const names = keep ? Object.fromEntries(keep.map((name, i) => [`#a${i}`, name])) : undefined;
   do {
     const page = await doc.send(
-      new ScanCommand({ TableName: LOCAL_TABLE_NAMES.reports, FilterExpression: 'begins_with(pk, :p)', ExpressionAttributeValues: { ':p': prefix }, ExclusiveStartKey: start }),
+      new ScanCommand({
+        TableName: LOCAL_TABLE_NAMES.reports,
+        FilterExpression: 'begins_with(pk, :p)',
+        ExpressionAttributeValues: { ':p': prefix },
+        ExclusiveStartKey: start,
+        ...(names ? { ProjectionExpression: Object.keys(names).join(', '), ExpressionAttributeNames: names } : {}),
+      }),
     );
     count += page.Count ?? 0;
-    if (prefix.startsWith('issue#')) items.push(...(page.Items ?? []));
+    if (keep) items.push(...(page.Items ?? []));
     start = page.LastEvaluatedKey;
   } while (start);
   return { count, items };
+}
+
+/** Builds the minified app, uploads its maps through the service's upload API (sourcemaps upload's code) with a secret key of the factory. */
+async function uploadApp(baseUrl: string, admin: KeyAdmin, factoryId: string): Promise<{ errors: PageError[]; maps: number; ms: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'storm-app-'));
+  try {
+    const { dist, builds } = buildStormApp(dir, SITE);
+    const { key, keyId } = await admin.create({ factoryId, type: 'secret' });
+    const started = performance.now();
+    const uploaded = await runUpload(dist, { url: baseUrl, key });
+    const ms = Math.round(performance.now() - started);
+    await admin.revoke(keyId);
+    if (!uploaded.ok || uploaded.output.uploaded !== builds.length) throw new Error(`the maps' upload failed: ${JSON.stringify(uploaded.output)}`);
+    return { errors: builds.map((build) => throwIn(dist, build, SITE)), maps: builds.length, ms };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** One storm against the project in `root` (this one, or a worktree of the baseline). */
@@ -219,9 +295,11 @@ async function runStorm(design: string, root: string, settings: Settings): Promi
     const port = await freePort();
     const dataDir = mkdtempSync(join(tmpdir(), 'storm-data-'));
     const serversDir = mkdtempSync(join(tmpdir(), 'storm-servers-'));
+    // npm start's own S3 store (under CONTACTS_DATA_DIR) holds the maps: S3_ENDPOINT from the caller's shell would bypass it.
+    const { S3_ENDPOINT: _unused, ...startEnv } = env;
     const server = startChild(process.execPath, ['--import', 'tsx', 'local/commands/start.ts'], {
       cwd: root,
-      env: { ...env, DYNAMODB_ENDPOINT: proxyEndpoint, PORT: String(port), CONTACTS_DATA_DIR: dataDir, CONTACTS_SERVERS_DIR: serversDir, CONTACTS_STREAMS: 'on', LOCAL_CONCURRENCY: String(settings.concurrency) },
+      env: { ...startEnv, DYNAMODB_ENDPOINT: proxyEndpoint, PORT: String(port), CONTACTS_DATA_DIR: dataDir, CONTACTS_SERVERS_DIR: serversDir, CONTACTS_STREAMS: 'on', LOCAL_CONCURRENCY: String(settings.concurrency) },
       ready: /Contacts API listening on (http:\/\/localhost:\d+)/,
       timeoutMs: 120_000,
     });
@@ -229,55 +307,118 @@ async function runStorm(design: string, root: string, settings: Settings): Promi
     const baseUrl = ((await server.ready)[1] as string).replace('localhost', '127.0.0.1');
     const doc = documentClientOf(createDynamoClient({ ...LOCAL_DYNAMO_CONFIG, endpoint: proxyEndpoint }));
     const factoryId = `fac_storm_${randomUUID().slice(0, 8)}`;
-    const { key } = await new KeyAdmin(doc, LOCAL_TABLE_NAMES.keys).create({ factoryId, type: 'publishable', origins: [SITE], rateLimit: 1_000_000 });
+    const admin = new KeyAdmin(doc, LOCAL_TABLE_NAMES.keys);
+    const { key, keyId } = await admin.create({ factoryId, type: 'publishable', origins: [SITE], rateLimit: settings.keyLimit });
+    let upload: RunResult['upload'];
+    let mappedErrors: PageError[] | undefined;
+    if (settings.sourceMaps) {
+      const app = await uploadApp(baseUrl, admin, factoryId);
+      mappedErrors = app.errors;
+      upload = { maps: app.maps, ms: app.ms };
+      say(`uploaded ${app.maps} maps in ${app.ms} ms`);
+    }
     await proxyCall(proxyEndpoint, 'POST', '/__semantics/reset');
-    say(`storm: ${settings.rate} events/s for ${settings.durationS}s, ${settings.eventsPerRequest} per request, ceiling ${settings.ceiling} WCU/s`);
+    say(`storm: ${settings.rate} events/s for ${settings.durationS}s, ${settings.protocol} protocol${settings.sourceMaps ? ', source-mapped' : ''}, ${settings.eventsPerRequest} per request, ceiling ${settings.ceiling} WCU/s`);
 
-    const requestsPerSecond = settings.rate / settings.eventsPerRequest;
-    const total = Math.round(requestsPerSecond * settings.durationS);
+    const sentryUrl = settings.protocol === 'sentry' ? envelopeUrlOf(dsnFor(baseUrl, key, keyId)) : undefined;
     const tryLatencies: number[] = [];
     const deliveries: number[] = [];
     const answers: Record<string, number> = {};
-    let acknowledged = 0;
-    let lost = 0;
     let tries = 0;
-    const started = performance.now();
-    const pages: Promise<void>[] = [];
-    for (let i = 0; i < total; i += 1) {
-      // An open arrival schedule: the i-th page at its time, whatever the answers before it.
-      const due = started + (i * 1000) / requestsPerSecond;
-      const wait = due - performance.now();
-      if (wait > 0) await new Promise((resolvePromise) => setTimeout(resolvePromise, wait));
-      const body = JSON.stringify({ events: Array.from({ length: settings.eventsPerRequest }, stormEvent) });
-      const from = visitorAddress(i);
+    let bare429 = 0;
+    const sent = new Map<string, Set<string>>();
+    const acknowledgedIds = new Map<string, Set<string>>();
+    const bugs: Record<string, BugResult> = {};
+    const noteAnswer = (status: number | undefined, retryAfter: string | null, rateLimits: string | null, ms: number) => {
+      tries += 1;
+      tryLatencies.push(ms);
+      const label = status === undefined ? 'no answer' : String(status);
+      answers[label] = (answers[label] ?? 0) + 1;
+      if (status === 429 && (!retryAfter || (settings.protocol === 'sentry' && !rateLimits))) bare429 += 1;
+    };
+
+    /** One page of `bug` reports its errors; answers when its SDK is done with them. */
+    const page = async (bug: string, index: number, errors: PageError[], release: string): Promise<void> => {
+      const from = visitorAddress(index);
+      const result = (bugs[bug] ??= { pages: 0, eventsSent: 0, acknowledged: 0, notAcknowledged: 0 });
+      const ids = sent.get(bug) ?? sent.set(bug, new Set()).get(bug)!;
+      const acked = acknowledgedIds.get(bug) ?? acknowledgedIds.set(bug, new Set()).get(bug)!;
+      result.pages += 1;
+      result.eventsSent += errors.length;
       const first = performance.now();
-      pages.push(
-        sendAsTheSdk(() => post(baseUrl, key, body, from)).then((outcome) => {
-          for (const answer of outcome.answers) {
-            tries += 1;
-            tryLatencies.push(answer.value);
-            const label = answer.status === undefined ? 'no answer' : String(answer.status);
-            answers[label] = (answers[label] ?? 0) + 1;
-          }
-          if (outcome.delivered) {
-            acknowledged += settings.eventsPerRequest;
-            deliveries.push(performance.now() - first);
-          } else lost += settings.eventsPerRequest;
-        }),
-      );
-    }
-    await Promise.all(pages);
+      if (sentryUrl === undefined) {
+        const events = errors.map((error) => ownEvent(error, release));
+        for (const event of events) ids.add(event.eventId as string);
+        const body = JSON.stringify({ events });
+        const headers = { Origin: SITE, Authorization: `Bearer ${key}`, 'Content-Type': 'text/plain;charset=UTF-8' };
+        const outcome = await sendAsTheSdk(() => post(`${baseUrl}/ingest/v1/events`, headers, body, from));
+        for (const answer of outcome.answers) noteAnswer(answer.status, answer.retryAfter, null, answer.value);
+        if (outcome.delivered) {
+          result.acknowledged += events.length;
+          for (const event of events) acked.add(event.eventId as string);
+          deliveries.push(performance.now() - first);
+        } else result.notAcknowledged += events.length;
+        return;
+      }
+      // Sentry's SDK: one envelope per event, through its own transport; the page's fetch is the bench's (its address, its Origin).
+      const transport = sentryPage(sentryUrl, (async (url: string, init: { body: string }) => {
+        const answer = await post(url, { Origin: SITE, 'Content-Type': 'text/plain;charset=UTF-8' }, init.body, from);
+        noteAnswer(answer.status, answer.retryAfter, answer.rateLimits, answer.value);
+        if (answer.status === undefined) throw new TypeError('Failed to fetch');
+        const headers = { 'retry-after': answer.retryAfter, 'x-sentry-rate-limits': answer.rateLimits };
+        return { status: answer.status, headers: { get: (name: string) => headers[name.toLowerCase() as keyof typeof headers] ?? null } };
+      }) as unknown as Parameters<typeof sentryPage>[1]);
+      for (const error of errors) {
+        const eventId = randomUUID();
+        ids.add(eventId);
+        const event = sentryBrowserEvent(error, { eventId, pageUrl: `${SITE}/cart`, release, timestampS: Date.now() / 1000 });
+        const answer = await transport.send(eventEnvelope(event, new Date().toISOString()));
+        if (answer.outcome === 'acknowledged') {
+          result.acknowledged += 1;
+          acked.add(eventId);
+          deliveries.push(performance.now() - first);
+        } else {
+          result.notAcknowledged += 1;
+          result.sentry ??= { 'dropped-on-429': 0, 'held-back': 0, failed: 0 };
+          result.sentry[answer.outcome] += 1;
+        }
+      }
+    };
+
+    /** The pages of one bug at `rate` events a second: an open arrival schedule, each page at its time whatever the answers before it. */
+    const schedule = async (bug: string, rate: number, firstVisitor: number, errorsOf: (i: number) => { errors: PageError[]; release: string }) => {
+      const perPage = settings.protocol === 'own' ? settings.eventsPerRequest : 1;
+      const pagesPerSecond = rate / perPage;
+      const total = Math.round(pagesPerSecond * settings.durationS);
+      const pages: Promise<void>[] = [];
+      for (let i = 0; i < total; i += 1) {
+        const wait = started + (i * 1000) / pagesPerSecond - performance.now();
+        if (wait > 0) await new Promise((resolvePromise) => setTimeout(resolvePromise, wait));
+        const { errors, release } = errorsOf(i);
+        pages.push(page(bug, firstVisitor + i, errors, release));
+      }
+      await Promise.all(pages);
+      return total;
+    };
+    const perPage = settings.protocol === 'own' ? settings.eventsPerRequest : 1;
+    const started = performance.now();
+    const [requests] = await Promise.all([
+      schedule('storm', settings.rate, 0, (i) => {
+        // Source-mapped: half the pages run build 1, half build 2 (the minifier's names differ): one bug, one issue.
+        const error = (): PageError => (mappedErrors ? (mappedErrors[i % mappedErrors.length] as PageError) : unmappedError());
+        return { errors: Array.from({ length: perPage }, error), release: mappedErrors ? `web@4.${2 + (i % mappedErrors.length)}.0` : 'web@4.2.0' };
+      }),
+      settings.otherRate > 0 ? schedule('other', settings.otherRate, OTHER_VISITORS, () => ({ errors: Array.from({ length: perPage }, otherError), release: 'web@4.2.0' })) : Promise.resolve(0),
+    ]);
     const ended = performance.now();
     say(`storm over after ${Math.round((ended - started) / 1000)} s; waiting for the count`);
 
     const raw = documentClientOf(rawClient);
     let exactAfterS: number | undefined;
-    let stored = 0;
-    let counted = 0;
     for (const deadline = ended + settings.settleS * 1000; ; ) {
-      stored = (await countItems(raw, `event#${factoryId}#`)).count;
-      const issues = (await countItems(raw, `issue#${factoryId}#`)).items;
-      counted = issues.reduce((sum, item) => sum + Number(item.count ?? 0), 0);
+      const stored = (await scanItems(raw, `event#${factoryId}#`)).count;
+      const issues = (await scanItems(raw, `issue#${factoryId}#`, ['pk', 'count'])).items;
+      const counted = issues.reduce((sum, item) => sum + Number(item.count ?? 0), 0);
       if (stored > 0 && counted === stored) {
         exactAfterS = Math.round((performance.now() - ended) / 100) / 10;
         break;
@@ -286,24 +427,36 @@ async function runStorm(design: string, root: string, settings: Settings): Promi
       await new Promise((resolvePromise) => setTimeout(resolvePromise, 250));
     }
     const stats = JSON.parse(await proxyCall(proxyEndpoint, 'GET', '/__semantics/stats?limit=5')) as StatsSnapshot;
+    const check = checkStorm({
+      events: (await scanItems(raw, `event#${factoryId}#`, ['eventId', 'issue', 'issueId', 'frames'])).items as unknown as ScannedEvent[],
+      issues: (await scanItems(raw, `issue#${factoryId}#`, ['pk', 'count'])).items as unknown as ScannedIssue[],
+      sent,
+      acknowledged: acknowledgedIds,
+      ...(settings.sourceMaps ? { mapped: { bug: 'storm', appPrefix: `${SITE}/assets/` } } : {}),
+    });
     const sum = (field: 'units' | 'throttles' | 'conflicts') => Object.values(stats.totals).reduce((total, table) => total + table[field], 0);
     const serverErrors = Object.entries(answers)
       .filter(([status]) => status.startsWith('5'))
       .reduce((total, [, n]) => total + n, 0);
     const pct = (values: number[], q: number) => Math.round(percentile(values, q));
+    const bugList = Object.values(bugs);
     return {
       design,
-      requests: total,
-      eventsSent: total * settings.eventsPerRequest,
-      eventsAcknowledged: acknowledged,
-      eventsLost: lost,
+      requests,
+      eventsSent: bugList.reduce((total, bug) => total + bug.eventsSent, 0),
+      eventsAcknowledged: bugList.reduce((total, bug) => total + bug.acknowledged, 0),
+      eventsLost: bugList.reduce((total, bug) => total + bug.notAcknowledged, 0),
+      bugs,
+      bare429,
+      check,
+      ...(upload ? { upload } : {}),
       answers,
       serverErrors,
       tries,
       tryLatency: { p50: pct(tryLatencies, 0.5), p99: pct(tryLatencies, 0.99) },
       deliveryLatency: { p50: pct(deliveries, 0.5), p99: pct(deliveries, 0.99) },
-      stored,
-      counted,
+      stored: check.stored,
+      counted: check.counted,
       exactAfterS,
       calls: Object.values(stats.operations).reduce((total, operation) => total + operation.requests, 0),
       units: sum('units'),
@@ -346,27 +499,77 @@ function baselineTree(ref: string, concurrency: number): { root: string; remove:
 const cell = (value: number | string | undefined) => (value === undefined ? '—' : typeof value === 'number' ? value.toLocaleString('en-US') : value);
 const perEvent = (value: number, events: number) => (events === 0 ? '—' : (value / events).toFixed(2));
 
-function report(settings: Settings, machine: Machine, runs: RunResult[]): string {
+/** The command that repeats a run. */
+function commandOf(settings: Settings, baseline: string): string {
+  const options = [`--rate ${settings.rate}`, `--duration ${settings.durationS}`];
+  if (settings.protocol === 'own') options.push(`--events ${settings.eventsPerRequest}`);
+  else options.push(`--protocol ${settings.protocol}`);
+  if (settings.sourceMaps) options.push('--source-maps');
+  if (settings.keyLimit !== NO_KEY_LIMIT) options.push(`--key-limit ${settings.keyLimit}`);
+  if (settings.otherRate > 0) options.push(`--other-rate ${settings.otherRate}`);
+  options.push(`--ceiling ${settings.ceiling}`, `--concurrency ${settings.concurrency}`);
+  if (baseline === 'none') options.push('--baseline none');
+  return `npm run bench:storm -- ${options.join(' ')}`;
+}
+
+const count = (values: Record<string, number>) => Object.entries(values).map(([name, n]) => `${name}: ${n}`).join(', ');
+
+function report(settings: Settings, baseline: string, machine: Machine, runs: RunResult[]): string {
+  const sentry = settings.protocol === 'sentry';
+  const storm = (r: RunResult) => r.bugs.storm;
   const rows: [string, (run: RunResult) => string][] = [
-    ['requests sent (pages)', (r) => cell(r.requests)],
-    ['events sent', (r) => cell(r.eventsSent)],
-    ['events acknowledged (2xx)', (r) => cell(r.eventsAcknowledged)],
-    ['events lost after retries (the SDK gave up)', (r) => cell(r.eventsLost)],
+    [sentry ? 'pages (one envelope each)' : 'requests sent (pages)', (r) => cell(r.requests)],
+    ['events sent', (r) => cell(storm(r)?.eventsSent)],
+    [sentry ? 'events acknowledged (200)' : 'events acknowledged (2xx)', (r) => cell(storm(r)?.acknowledged)],
+  ];
+  if (sentry) {
+    rows.push(
+      ['dropped by the SDK on 429 (never sent again, as Sentry\'s SDKs do)', (r) => cell(storm(r)?.sentry?.['dropped-on-429'] ?? 0)],
+      ['held back by the SDK after a 429 (not sent)', (r) => cell(storm(r)?.sentry?.['held-back'] ?? 0)],
+      ['dropped by the SDK on a 5xx or no answer', (r) => cell(storm(r)?.sentry?.failed ?? 0)],
+    );
+  } else rows.push(['events not acknowledged after the SDK\'s retries (it gave up)', (r) => cell(storm(r)?.notAcknowledged)]);
+  rows.push(
+    ['**lost after acknowledgment** (acknowledged, not stored)', (r) => cell(r.check.lostAfterAcknowledgment)],
     ['5xx answers', (r) => cell(r.serverErrors)],
-    ['answers by status', (r) => Object.entries(r.answers).map(([status, n]) => `${status}: ${n}`).join(', ')],
-    ['events stored / the issue\'s count', (r) => `${cell(r.stored)} / ${cell(r.counted)}`],
+    ['answers by status', (r) => count(r.answers)],
+    ['429 answers without Retry-After' + (sentry ? ' or X-Sentry-Rate-Limits' : ''), (r) => cell(r.bare429)],
+    ['events stored / the issues\' counts', (r) => `${cell(r.stored)} / ${cell(r.counted)}`],
+    ['issues (count = events stored in it)', (r) => `${r.check.issues.length}: ${r.check.issues.map((issue) => `${cell(issue.count)} = ${cell(issue.stored)}`).join(', ')}${r.check.exact ? ' (exact)' : ' (**not exact**)'}`],
+    ['the storm\'s issues', (r) => cell(r.check.bugs.storm?.issues.length)],
     ['count exact after the storm\'s end (s)', (r) => cell(r.exactAfterS)],
+  );
+  if (settings.sourceMaps) {
+    rows.push(
+      ['maps uploaded before the storm (sourcemaps upload, ms)', (r) => (r.upload ? `${r.upload.maps} in ${cell(r.upload.ms)}` : '—')],
+      ['stored storm events with every app frame resolved', (r) => (r.check.frames ? `${cell(r.check.frames.resolved)} of ${cell(r.check.frames.events)}` : '—')],
+      ['their top frame\'s original function', (r) => (r.check.frames ? count(r.check.frames.topFunctions) : '—')],
+      ['app frames left unresolved, by reason', (r) => (r.check.frames ? count(r.check.frames.unresolved) || 'none' : '—')],
+    );
+  }
+  if (settings.otherRate > 0) {
+    const other = (r: RunResult) => r.bugs.other;
+    rows.push(
+      ['the other bug: events sent / acknowledged', (r) => `${cell(other(r)?.eventsSent)} / ${cell(other(r)?.acknowledged)}`],
+      ['the other bug: not acknowledged', (r) => (sentry ? count(other(r)?.sentry ?? {}) || '0' : cell(other(r)?.notAcknowledged))],
+      ['the other bug: stored, its issues', (r) => `${cell(r.check.bugs.other?.stored)}, ${cell(r.check.bugs.other?.issues.length)}`],
+    );
+  }
+  rows.push(
     ['latency per try p50 / p99 (ms)', (r) => `${cell(r.tryLatency.p50)} / ${cell(r.tryLatency.p99)}`],
     ['first try to acknowledgment p50 / p99 (ms)', (r) => `${cell(r.deliveryLatency.p50)} / ${cell(r.deliveryLatency.p99)}`],
     ['DynamoDB calls per stored event', (r) => perEvent(r.calls, r.stored)],
     ['write units per stored event', (r) => perEvent(r.units, r.stored)],
     ['throttled writes / conflicts', (r) => `${cell(r.throttles)} / ${cell(r.conflicts)}`],
     ['most charged partitions (units, throttles)', (r) => r.hottest.slice(0, 3).map((p) => `\`${p.key.slice(0, 48)}\` ${p.units}, ${p.throttles}`).join('; ')],
-  ];
+  );
+  const kind = [sentry ? 'Sentry browser SDK envelopes' : `${settings.eventsPerRequest} event(s) a request`, settings.sourceMaps ? 'source-mapped' : '', settings.keyLimit !== NO_KEY_LIMIT ? `key limit ${settings.keyLimit}/min` : '', settings.otherRate > 0 ? `another bug at ${settings.otherRate}/s` : '']
+    .filter(Boolean)
+    .join(', ');
   const lines = [
-    `## Storm: ${settings.rate} events/s on one issue for ${settings.durationS} s, ${settings.eventsPerRequest} event(s) a request, ceiling ${settings.ceiling} WCU/s per partition`,
+    `## Storm: ${settings.rate} events/s on one issue for ${settings.durationS} s, ${kind}, ceiling ${settings.ceiling} WCU/s per partition`,
     '',
-    `Measured ${machine.date} on ${machine.cores} × ${machine.cpuModel}, Node ${machine.node}, DynamoDB Local ${machine.dynamodb}; 1-minute load average ${machine.loadAtStart.toFixed(1)} at the start, ${machine.loadAtEnd?.toFixed(1)} at the end. Command: \`npm run bench:storm -- --rate ${settings.rate} --duration ${settings.durationS} --events ${settings.eventsPerRequest} --ceiling ${settings.ceiling} --concurrency ${settings.concurrency}\` (npm start with ${settings.concurrency} handler calls at once).`,
+    `Measured ${machine.date} on ${machine.cores} × ${machine.cpuModel}, Node ${machine.node}, DynamoDB Local ${machine.dynamodb}; 1-minute load average ${machine.loadAtStart.toFixed(1)} at the start, ${machine.loadAtEnd?.toFixed(1)} at the end. Command: \`${commandOf(settings, baseline)}\` (npm start with ${settings.concurrency} handler calls at once).`,
     '',
     `| | ${runs.map((run) => run.design).join(' | ')} |`,
     `|---|${runs.map(() => '---').join('|')}|`,
@@ -385,6 +588,10 @@ runCommand(USAGE, async (argv) => {
     baseline: { type: 'string' },
     settle: { type: 'string' },
     concurrency: { type: 'string' },
+    'source-maps': { type: 'boolean' },
+    protocol: { type: 'string' },
+    'key-limit': { type: 'string' },
+    'other-rate': { type: 'string' },
     out: { type: 'string' },
     append: { type: 'boolean' },
   });
@@ -396,8 +603,15 @@ runCommand(USAGE, async (argv) => {
     eventsPerRequest: positiveIntArg('--events', values.events, 20) ?? 1,
     settleS: positiveIntArg('--settle', values.settle, 3_600) ?? 60,
     concurrency: positiveIntArg('--concurrency', values.concurrency, 1_000) ?? 64,
+    protocol: protocolArg(values.protocol),
+    sourceMaps: values['source-maps'] === true,
+    keyLimit: positiveIntArg('--key-limit', values['key-limit'], NO_KEY_LIMIT) ?? NO_KEY_LIMIT,
+    otherRate: positiveIntArg('--other-rate', values['other-rate'], 5_000) ?? 0,
   };
-  const baseline = values.baseline ?? DEFAULT_BASELINE;
+  if (settings.protocol === 'sentry' && values.events !== undefined) throw new UsageError('--events is for the own protocol: Sentry\'s SDK sends one event an envelope');
+  const newMode = settings.protocol !== 'own' || settings.sourceMaps;
+  const baseline = values.baseline ?? (newMode ? 'none' : DEFAULT_BASELINE);
+  if (newMode && baseline !== 'none') throw new UsageError(`--baseline ${baseline}: the design before issue 29 had no source maps and no Sentry protocol; use --baseline none`);
   const out = resolve(PROJECT_ROOT, values.out ?? 'bench/storm-results.md');
   const machine = describeMachine(dynamoDbLocalVersion());
   const runs = [await runStorm('this design', PROJECT_ROOT, settings)];
@@ -409,7 +623,7 @@ runCommand(USAGE, async (argv) => {
       tree.remove();
     }
   }
-  const text = report(settings, finishMachine(machine), runs);
+  const text = report(settings, baseline, finishMachine(machine), runs);
   process.stdout.write(`${text}\n`);
   if (values.append === true && existsSync(out)) appendFileSync(out, `\n${text}`);
   else writeFileSync(out, `# Storm benchmark\n\nWritten by \`npm run bench:storm\` (tools/bench/storm.ts); see docs/capacity.md#the-storm-benchmark.\n\n${text}`);

@@ -1,0 +1,121 @@
+import { buildSync } from 'esbuild';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import vm from 'node:vm';
+import { runInject } from '../../browser-sdk/cli/commands';
+import { debugIdsOf } from '../../browser-sdk/src/debug-ids';
+import { DEBUG_ID_REGISTRY } from '../../lambda/sourcemaps/debug-id-snippet';
+
+/**
+ * The source-mapped storm's app (docs/capacity.md#the-storm-benchmark): a
+ * real app with issue 41's bug (`session.cart.items` read on a missing cart),
+ * built minified by the repository's esbuild twice, the second build with an
+ * unrelated function added so that the minifier names the bug's functions
+ * differently, then marked by `sourcemaps inject`'s own code. Each build is
+ * run as a page runs it (V8, as in Chromium) to get the stack its pages send.
+ */
+
+export interface AppBuild {
+  /** The built script's file in the build folder (uploaded with its map from there). */
+  file: string;
+  /** Where pages load it from: a hashed name, as bundlers write (the debug id ties it to its map, not the name). */
+  url: string;
+  debugId: string;
+}
+
+/** An error as a page's SDK reads it: its type, message and V8 stack, and the debug ids of the scripts in it. */
+export interface PageError {
+  type: string;
+  value: string;
+  stack: string;
+  debugIds?: Record<string, string>;
+}
+
+/** The bug's functions as written: what the resolved frames must name. */
+export const ORIGINAL_FUNCTIONS = ['cartItems', 'countItems', 'renderBadge'] as const;
+
+const SOURCES: Record<string, string> = {
+  'src/session.js': 'export const session = { user: { id: 7 } };\n',
+  'src/cart.js': [
+    "import { session } from './session.js';",
+    '',
+    '/** The visitor\'s cart items: throws when the session has no cart (the bug). */',
+    'export function cartItems() {',
+    '  return session.cart.items;',
+    '}',
+    '',
+    'export function countItems() {',
+    '  const items = cartItems();',
+    '  return items.length;',
+    '}',
+    '',
+  ].join('\n'),
+  'src/main.js': [
+    "import { countItems } from './cart.js';",
+    '',
+    'export function renderBadge() {',
+    '  const count = countItems();',
+    '  return `(${count})`;',
+    '}',
+    '',
+    'globalThis.renderBadge = renderBadge;',
+    '',
+  ].join('\n'),
+};
+
+/** What build 2 adds: a function unrelated to the bug, used first, which shifts the minifier's names. */
+const SHIFT = [
+  'function formatPrice(cents, currency) {',
+  '  return currency + (cents / 100).toFixed(2) + formatPrice.suffix;',
+  '}',
+  "formatPrice.suffix = '';",
+  'globalThis.formatPrice = formatPrice;',
+  'globalThis.formatPrice(1, "$");',
+  '',
+].join('\n');
+
+/**
+ * Builds both versions into `dir/dist` (each script beside its map), injects
+ * debug ids as `sourcemaps inject <dir>` does, and answers the builds: the
+ * folder is then ready for `sourcemaps upload`.
+ */
+export function buildStormApp(dir: string, site: string): { dist: string; builds: AppBuild[] } {
+  const dist = join(dir, 'dist');
+  for (const version of [1, 2] as const) {
+    const src = join(dir, `v${version}`);
+    mkdirSync(join(src, 'src'), { recursive: true });
+    for (const [name, text] of Object.entries(SOURCES)) writeFileSync(join(src, name), version === 2 && name === 'src/main.js' ? SHIFT + text : text);
+    // Synchronous: no esbuild service outlives the bench.
+    buildSync({ absWorkingDir: src, entryPoints: ['src/main.js'], bundle: true, minify: true, format: 'iife', sourcemap: 'external', sourcesContent: true, outfile: join(dist, `app-${version}.js`), logLevel: 'silent' });
+  }
+  const injected = runInject(dist);
+  const files = injected.output.files as { path: string; debugId: string }[];
+  const builds = [1, 2].map((version) => {
+    const file = `app-${version}.js`;
+    const entry = files.find((candidate) => candidate.path.endsWith(file));
+    if (!entry) throw new Error(`inject did not mark ${file}`);
+    const hash = createHash('sha256').update(readFileSync(join(dist, file))).digest('hex').slice(0, 8);
+    return { file, url: `${site}/assets/app-${hash}.js`, debugId: entry.debugId };
+  });
+  return { dist, builds };
+}
+
+/** The error a build throws, run as a page runs it, with the debug ids its page's SDK reads from the registry. */
+export function throwIn(dist: string, build: AppBuild, site: string): PageError {
+  const context = vm.createContext({});
+  vm.runInContext(readFileSync(join(dist, build.file), 'utf8'), context, { filename: build.url });
+  try {
+    vm.runInContext('renderBadge()', context, { filename: `${site}/inline.js` });
+  } catch (error) {
+    const { name, message, stack = '' } = error as Error;
+    // As a page's stack reads: its "TypeError: …" line and the page's frames (not Node's).
+    const lines = stack.split('\n');
+    const head = lines.findIndex((line) => line.startsWith(`${name}:`));
+    const pageStack = [lines[head], ...lines.slice(head + 1).filter((line) => line.includes(site))].join('\n');
+    const registry = (context as Record<string, Record<string, string> | undefined>)[DEBUG_ID_REGISTRY];
+    const debugIds = debugIdsOf(pageStack, registry);
+    return { type: name, value: message, stack: pageStack, ...(debugIds ? { debugIds } : {}) };
+  }
+  throw new Error(`${build.file} did not throw`);
+}
