@@ -27,6 +27,8 @@ import { join, relative, resolve } from 'node:path';
 import { createDynamoClient, documentClientOf, LOCAL_DYNAMO_CONFIG } from '../../lambda/store/dynamo-client';
 import { KeyAdmin } from '../../lambda/store/keys/key-admin';
 import { LOCAL_TABLE_NAMES } from '../../lambda/store/schema';
+import { storedEventOf } from '../../lambda/store/reports/event-items';
+import { fingerprintHash, groupingCandidates } from '../../lambda/ingest/fingerprint';
 import { parseCommandLine, positiveIntArg, runCommand, UsageError } from '../../local/cli';
 import { dynamoDbLocalVersion, startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb-local';
 import { PROJECT_ROOT } from '../../local/paths';
@@ -248,7 +250,7 @@ async function scanItems(doc: ReturnType<typeof documentClientOf>, prefix: strin
         FilterExpression: 'begins_with(pk, :p)',
         ExpressionAttributeValues: { ':p': prefix },
         ExclusiveStartKey: start,
-        ...(names ? { ProjectionExpression: Object.keys(names).join(', '), ExpressionAttributeNames: names } : {}),
+        ...(names && keep && keep.length > 0 ? { ProjectionExpression: Object.keys(names).join(', '), ExpressionAttributeNames: names } : {}),
       }),
     );
     count += page.Count ?? 0;
@@ -256,6 +258,21 @@ async function scanItems(doc: ReturnType<typeof documentClientOf>, prefix: strin
     start = page.LastEvaluatedKey;
   } while (start);
   return { count, items };
+}
+
+/**
+ * The factory's stored events, each with the issue the tally counted it into: as the tally decides it
+ * (lambda/tally/issue-of-event.ts), the issue its first grouping hash is tied to in the alias items, else
+ * the one its item names (a design before aliases).
+ */
+async function talliedEvents(raw: ReturnType<typeof documentClientOf>, factoryId: string): Promise<ScannedEvent[]> {
+  const aliases = new Map((await scanItems(raw, `alias#${factoryId}#`, ['pk', 'issue'])).items.map((item) => [String(item.pk).slice(String(item.pk).lastIndexOf('#') + 1), String(item.issue)]));
+  return (await scanItems(raw, `event#${factoryId}#`, [])).items.map((item) => {
+    const event = storedEventOf(item);
+    const first = groupingCandidates(event)[0];
+    const issue = (first && aliases.get(fingerprintHash(first))) ?? event.issueId;
+    return { eventId: event.eventId, ...(issue === undefined ? {} : { issue }), ...(event.frames ? { frames: event.frames } : {}) };
+  });
 }
 
 /** Builds the minified app, uploads its maps through the service's upload API (sourcemaps upload's code) with a secret key of the factory. */
@@ -428,7 +445,7 @@ async function runStorm(design: string, root: string, settings: Settings): Promi
     }
     const stats = JSON.parse(await proxyCall(proxyEndpoint, 'GET', '/__semantics/stats?limit=5')) as StatsSnapshot;
     const check = checkStorm({
-      events: (await scanItems(raw, `event#${factoryId}#`, ['eventId', 'issue', 'issueId', 'frames'])).items as unknown as ScannedEvent[],
+      events: await talliedEvents(raw, factoryId),
       issues: (await scanItems(raw, `issue#${factoryId}#`, ['pk', 'count'])).items as unknown as ScannedIssue[],
       sent,
       acknowledged: acknowledgedIds,

@@ -82,12 +82,12 @@ const SHIFT = [
  */
 export function buildStormApp(dir: string, site: string): { dist: string; builds: AppBuild[] } {
   const dist = join(dir, 'dist');
+  // Both builds from the same checkout (the same source paths in their maps), as a CI builds release after release.
+  mkdirSync(join(dir, 'src'), { recursive: true });
   for (const version of [1, 2] as const) {
-    const src = join(dir, `v${version}`);
-    mkdirSync(join(src, 'src'), { recursive: true });
-    for (const [name, text] of Object.entries(SOURCES)) writeFileSync(join(src, name), version === 2 && name === 'src/main.js' ? SHIFT + text : text);
+    for (const [name, text] of Object.entries(SOURCES)) writeFileSync(join(dir, name), version === 2 && name === 'src/main.js' ? SHIFT + text : text);
     // Synchronous: no esbuild service outlives the bench.
-    buildSync({ absWorkingDir: src, entryPoints: ['src/main.js'], bundle: true, minify: true, format: 'iife', sourcemap: 'external', sourcesContent: true, outfile: join(dist, `app-${version}.js`), logLevel: 'silent' });
+    buildSync({ absWorkingDir: dir, entryPoints: ['src/main.js'], bundle: true, minify: true, format: 'iife', sourcemap: 'external', sourcesContent: true, outfile: join(dist, `app-${version}.js`), logLevel: 'silent' });
   }
   const injected = runInject(dist);
   const files = injected.output.files as { path: string; debugId: string }[];

@@ -7,12 +7,15 @@
  * the bench scans, this judges.
  */
 
-/** An event item as scanned (only what is judged). */
+/** A stored event (only what is judged). */
 export interface ScannedEvent {
   eventId: string;
-  /** Its issue (`issue`; `issueId` on items of the older layout). */
+  /**
+   * The issue the tally counted it into: the issue its first grouping hash is tied to (an event's item names
+   * the issue the ingest API filed it under, from its frames as sent; the tally may count it into the issue of
+   * its resolved frames: lambda/tally/issue-of-event.ts). The bench replays that from the alias items.
+   */
   issue?: string;
-  issueId?: string;
   frames?: { file: string; original?: { fn?: string; source: string }; unresolved?: string }[];
 }
 
@@ -74,7 +77,7 @@ export function checkStorm(input: {
   const storedPerIssue = new Map<string, number>();
   let withoutIssue = 0;
   for (const event of input.events) {
-    const issue = event.issue ?? event.issueId;
+    const issue = event.issue;
     if (issue === undefined) withoutIssue += 1;
     else storedPerIssue.set(issue, (storedPerIssue.get(issue) ?? 0) + 1);
   }
@@ -94,7 +97,7 @@ export function checkStorm(input: {
     for (const id of acknowledged) if (byId.has(id)) acknowledgedStored += 1;
     lostAfterAcknowledgment += acknowledged.size - acknowledgedStored;
     const stored = [...ids].flatMap((id) => byId.get(id) ?? []);
-    const bugIssues = [...new Set(stored.flatMap((event) => event.issue ?? event.issueId ?? []))].sort();
+    const bugIssues = [...new Set(stored.flatMap((event) => event.issue ?? []))].sort();
     bugs[bug] = { acknowledged: acknowledged.size, acknowledgedStored, stored: stored.length, issues: bugIssues };
   }
 
