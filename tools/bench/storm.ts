@@ -127,6 +127,8 @@ interface RunResult {
   /** Events of requests the SDK gave up on (never acknowledged). */
   eventsLost: number;
   bugs: Record<string, BugResult>;
+  /** 429 answers by bug and by their `error` (which limit refused). */
+  refusals: Record<string, Record<string, number>>;
   /** 429 answers lacking Retry-After (or, for Sentry, X-Sentry-Rate-Limits). */
   bare429: number;
   check: StormCheck;
@@ -201,19 +203,37 @@ function proxyCall(endpoint: string, method: 'GET' | 'POST', path: string): Prom
   });
 }
 
-/** One POST from a visitor's address; its status (undefined: no answer in time), Retry-After and X-Sentry-Rate-Limits. */
-function post(url: string, headers: Record<string, string>, body: string, localAddress: string): Promise<TryAnswer<number> & { rateLimits: string | null }> {
+/** A try's answer; its value: the milliseconds it took, X-Sentry-Rate-Limits, and a refusal's `error`. */
+type PostAnswer = TryAnswer<{ ms: number; rateLimits: string | null; error?: string }>;
+
+/** One POST from a visitor's address; its status (undefined: no answer in time), Retry-After, X-Sentry-Rate-Limits, and the `error` of a refusal. */
+function post(url: string, headers: Record<string, string>, body: string, localAddress: string): Promise<PostAnswer> {
   const started = performance.now();
   return new Promise((resolvePromise) => {
     const req = httpRequest(url, { method: 'POST', localAddress, agent: false, headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) }, timeout: CLIENT_TIMEOUT_MS }, (res) => {
-      res.resume();
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += text.length < 2_000 ? chunk.toString() : ''));
       const header = (name: string) => (typeof res.headers[name] === 'string' ? (res.headers[name] as string) : null);
-      res.on('end', () => resolvePromise({ status: res.statusCode, retryAfter: header('retry-after'), rateLimits: header('x-sentry-rate-limits'), value: performance.now() - started }));
+      res.on('end', () => {
+        const status = res.statusCode;
+        const error = status !== undefined && status >= 400 ? errorOf(text) : undefined;
+        resolvePromise({ status, retryAfter: header('retry-after'), value: { ms: performance.now() - started, rateLimits: header('x-sentry-rate-limits'), ...(error ? { error } : {}) } });
+      });
     });
     req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.on('error', () => resolvePromise({ status: undefined, retryAfter: null, rateLimits: null, value: performance.now() - started }));
+    req.on('error', () => resolvePromise({ status: undefined, retryAfter: null, value: { ms: performance.now() - started, rateLimits: null } }));
     req.end(body);
   });
+}
+
+/** A refusal's `error`, its numbers blanked (so that refusals group by kind). */
+function errorOf(text: string): string {
+  try {
+    const error = (JSON.parse(text) as { error?: unknown }).error;
+    return typeof error === 'string' ? error.replace(/\d+(\.\d+)?/g, 'N').slice(0, 120) : '(no error field)';
+  } catch {
+    return '(not JSON)';
+  }
 }
 
 /** The i-th visitor's address on loopback: each a client of its own to the per-address limiter. */
@@ -346,7 +366,12 @@ async function runStorm(design: string, root: string, settings: Settings): Promi
     const sent = new Map<string, Set<string>>();
     const acknowledgedIds = new Map<string, Set<string>>();
     const bugs: Record<string, BugResult> = {};
-    const noteAnswer = (status: number | undefined, retryAfter: string | null, rateLimits: string | null, ms: number) => {
+    const refusals: Record<string, Record<string, number>> = {};
+    const noteAnswer = (bug: string, { status, retryAfter, value: { ms, rateLimits, error } }: PostAnswer) => {
+      if (status === 429) {
+        const reasons = (refusals[bug] ??= {});
+        reasons[error ?? '?'] = (reasons[error ?? '?'] ?? 0) + 1;
+      }
       tries += 1;
       tryLatencies.push(ms);
       const label = status === undefined ? 'no answer' : String(status);
@@ -369,7 +394,7 @@ async function runStorm(design: string, root: string, settings: Settings): Promi
         const body = JSON.stringify({ events });
         const headers = { Origin: SITE, Authorization: `Bearer ${key}`, 'Content-Type': 'text/plain;charset=UTF-8' };
         const outcome = await sendAsTheSdk(() => post(`${baseUrl}/ingest/v1/events`, headers, body, from));
-        for (const answer of outcome.answers) noteAnswer(answer.status, answer.retryAfter, null, answer.value);
+        for (const answer of outcome.answers) noteAnswer(bug, answer);
         if (outcome.delivered) {
           result.acknowledged += events.length;
           for (const event of events) acked.add(event.eventId as string);
@@ -380,9 +405,9 @@ async function runStorm(design: string, root: string, settings: Settings): Promi
       // Sentry's SDK: one envelope per event, through its own transport; the page's fetch is the bench's (its address, its Origin).
       const transport = sentryPage(sentryUrl, (async (url: string, init: { body: string }) => {
         const answer = await post(url, { Origin: SITE, 'Content-Type': 'text/plain;charset=UTF-8' }, init.body, from);
-        noteAnswer(answer.status, answer.retryAfter, answer.rateLimits, answer.value);
+        noteAnswer(bug, answer);
         if (answer.status === undefined) throw new TypeError('Failed to fetch');
-        const headers = { 'retry-after': answer.retryAfter, 'x-sentry-rate-limits': answer.rateLimits };
+        const headers = { 'retry-after': answer.retryAfter, 'x-sentry-rate-limits': answer.value.rateLimits };
         return { status: answer.status, headers: { get: (name: string) => headers[name.toLowerCase() as keyof typeof headers] ?? null } };
       }) as unknown as Parameters<typeof sentryPage>[1]);
       for (const error of errors) {
@@ -464,6 +489,7 @@ async function runStorm(design: string, root: string, settings: Settings): Promi
       eventsAcknowledged: bugList.reduce((total, bug) => total + bug.acknowledged, 0),
       eventsLost: bugList.reduce((total, bug) => total + bug.notAcknowledged, 0),
       bugs,
+      refusals,
       bare429,
       check,
       ...(upload ? { upload } : {}),
@@ -550,6 +576,7 @@ function report(settings: Settings, baseline: string, machine: Machine, runs: Ru
     ['**lost after acknowledgment** (acknowledged, not stored)', (r) => cell(r.check.lostAfterAcknowledgment)],
     ['5xx answers', (r) => cell(r.serverErrors)],
     ['answers by status', (r) => count(r.answers)],
+    ['429 answers of the storm, by error', (r) => count(r.refusals.storm ?? {}) || 'none'],
     ['429 answers without Retry-After' + (sentry ? ' or X-Sentry-Rate-Limits' : ''), (r) => cell(r.bare429)],
     ['events stored / the issues\' counts', (r) => `${cell(r.stored)} / ${cell(r.counted)}`],
     ['issues (count = events stored in it)', (r) => `${r.check.issues.length}: ${r.check.issues.map((issue) => `${cell(issue.count)} = ${cell(issue.stored)}`).join(', ')}${r.check.exact ? ' (exact)' : ' (**not exact**)'}`],
@@ -569,6 +596,7 @@ function report(settings: Settings, baseline: string, machine: Machine, runs: Ru
     rows.push(
       ['the other bug: events sent / acknowledged', (r) => `${cell(other(r)?.eventsSent)} / ${cell(other(r)?.acknowledged)}`],
       ['the other bug: not acknowledged', (r) => (sentry ? count(other(r)?.sentry ?? {}) || '0' : cell(other(r)?.notAcknowledged))],
+      ['the other bug: 429 answers, by error', (r) => count(r.refusals.other ?? {}) || 'none'],
       ['the other bug: stored, its issues', (r) => `${cell(r.check.bugs.other?.stored)}, ${cell(r.check.bugs.other?.issues.length)}`],
     );
   }
