@@ -299,7 +299,7 @@ async function talliedEvents(raw: ReturnType<typeof documentClientOf>, factoryId
 async function uploadApp(baseUrl: string, admin: KeyAdmin, factoryId: string): Promise<{ errors: PageError[]; maps: number; ms: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'storm-app-'));
   try {
-    const { dist, builds } = buildStormApp(dir, SITE);
+    const { dist, builds } = await buildStormApp(dir, SITE);
     const { key, keyId } = await admin.create({ factoryId, type: 'secret' });
     const started = performance.now();
     const uploaded = await runUpload(dist, { url: baseUrl, key });

@@ -1,4 +1,4 @@
-import { buildSync } from 'esbuild';
+import { buildSync, stop } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -80,14 +80,18 @@ const SHIFT = [
  * debug ids as `sourcemaps inject <dir>` does, and answers the builds: the
  * folder is then ready for `sourcemaps upload`.
  */
-export function buildStormApp(dir: string, site: string): { dist: string; builds: AppBuild[] } {
+export async function buildStormApp(dir: string, site: string): Promise<{ dist: string; builds: AppBuild[] }> {
   const dist = join(dir, 'dist');
   // Both builds from the same checkout (the same source paths in their maps), as a CI builds release after release.
   mkdirSync(join(dir, 'src'), { recursive: true });
-  for (const version of [1, 2] as const) {
-    for (const [name, text] of Object.entries(SOURCES)) writeFileSync(join(dir, name), version === 2 && name === 'src/main.js' ? SHIFT + text : text);
-    // Synchronous: no esbuild service outlives the bench.
-    buildSync({ absWorkingDir: dir, entryPoints: ['src/main.js'], bundle: true, minify: true, format: 'iife', sourcemap: 'external', sourcesContent: true, outfile: join(dist, `app-${version}.js`), logLevel: 'silent' });
+  try {
+    for (const version of [1, 2] as const) {
+      for (const [name, text] of Object.entries(SOURCES)) writeFileSync(join(dir, name), version === 2 && name === 'src/main.js' ? SHIFT + text : text);
+      buildSync({ absWorkingDir: dir, entryPoints: ['src/main.js'], bundle: true, minify: true, format: 'iife', sourcemap: 'external', sourcesContent: true, outfile: join(dist, `app-${version}.js`), logLevel: 'silent' });
+    }
+  } finally {
+    // esbuild keeps a service process after a build: none outlives the builds.
+    await stop();
   }
   const injected = runInject(dist);
   const files = injected.output.files as { path: string; debugId: string }[];
