@@ -1,7 +1,7 @@
 import type { CallLog } from '../domain/ports';
 import type { ReceiptFields, StoredEvent } from '../issues/stored-event';
 import { InvalidReportError, KeyRevokedError, LimitedError } from './errors';
-import { groupEvent, issueIdOf } from './fingerprint';
+import { groupEvent, groupingCandidates, issueIdOf } from './fingerprint';
 import { MAX_EVENTS_PER_REQUEST } from './limits';
 import type { IngestEvent } from '../issues/stored-event';
 import { isObject, readEvent } from './payloads';
@@ -48,6 +48,18 @@ export function withGrouping(event: StoredEvent): StoredEvent {
   const grouping = groupEvent(event);
   if (!grouping.grouped) return { ...event, filtered: grouping.filtered };
   return { ...event, issueId: issueIdOf(event.factoryId, grouping.fingerprint) };
+}
+
+/**
+ * The issue limit an event takes (docs/capacity.md#fair-shares-per-issue-and-per-key): its bug's, named by its
+ * first grouping candidate (its resolved frames when a map resolved them), so that one bug thrown by builds whose
+ * minifier named things differently takes one limit, as it is counted in one issue. The issue it is filed under
+ * stays the one of its frames as sent; the tally ties the two (lambda/tally/issue-of-event.ts).
+ */
+export function issueLimitIdOf(event: StoredEvent): string | undefined {
+  if (event.issueId === undefined) return undefined;
+  const first = groupingCandidates(event)[0];
+  return first ? issueIdOf(event.factoryId, first) : event.issueId;
 }
 
 /**
@@ -108,11 +120,13 @@ export interface Sender {
  * store, and the wait before the held-back ones may be sent again.
  */
 async function admit(deps: ReceiveDependencies, events: StoredEvent[], sender: Sender, nowMs: number, log?: CallLog) {
-  const issueIds = [...new Set(events.flatMap((event) => (event.issueId === undefined ? [] : [event.issueId])))];
+  const limitIds = events.map(issueLimitIdOf);
+  const issueIds = [...new Set(limitIds.flatMap((id) => (id === undefined ? [] : [id])))];
   const byIssue = issueIds.length === 0 ? new Map<string, Admission>() : await deps.issueLimits.admit(sender.key, issueIds, nowMs, log);
   let retryAfterSeconds = 0;
-  const admitted = events.filter((event) => {
-    const decision = event.issueId === undefined ? undefined : byIssue.get(event.issueId);
+  const admitted = events.filter((_event, index) => {
+    const limitId = limitIds[index];
+    const decision = limitId === undefined ? undefined : byIssue.get(limitId);
     if (!decision || decision.admitted) return true;
     retryAfterSeconds = Math.max(retryAfterSeconds, decision.retryAfterSeconds);
     return false;
