@@ -3,7 +3,7 @@ import type { FilterReason, SdkFrame } from '../issues/stored-event';
 import type { ResolvedFrame } from '../issues/resolved-frames';
 import { normalizeMessage } from './normalize-message';
 import { withoutGeneratedParts } from './generated-names';
-import { isExtensionFrame, isInAppFrame, normalizeFile, parseStackFrames } from '../issues/stack-frames';
+import { comparableFunctionName, isExtensionFrame, isInAppFrame, normalizeFile, parseStackFrames } from '../issues/stack-frames';
 
 /**
  * The grouping rule of the ingest API (docs/report-issues.md): which issue
@@ -91,10 +91,12 @@ export function groupEvent(event: FingerprintInput): Grouping {
 }
 
 /**
- * A structured frame as the fingerprint keeps it: function and module (Go's package, Java's class, Python's module;
- * a generated class's made-up suffix left out), or the normalized file when the SDK names no module; no line.
+ * A structured frame as the fingerprint keeps it: function (a browser's as the stack text gives it) and module (Go's
+ * package, Java's class, Python's module; a generated class's made-up suffix left out), or the normalized file when
+ * the SDK names no module; no line.
  */
-const frameKey = (frame: SdkFrame): string => `${frame.function || '?'}@${frame.module ? withoutGeneratedParts(frame.module) : normalizeFile(frame.file ?? '')}`;
+const frameKey = (frame: SdkFrame): string =>
+  `${comparableFunctionName(frame.function ?? '') || '?'}@${frame.module ? withoutGeneratedParts(frame.module) : normalizeFile(frame.file ?? '')}`;
 
 /** Step 3 for structured frames: in_app as the SDK marked it; none marked, the message rule (step 4). */
 function groupOnFrames(event: FingerprintInput, frames: readonly SdkFrame[], type: string | undefined): Grouping {
