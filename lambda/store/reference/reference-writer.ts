@@ -40,6 +40,7 @@ export class ReferenceWriter {
   ) {}
 
   async write(records: readonly ReferenceRecord[]): Promise<ReferenceWrite> {
+    if (records.length === 0) return { written: 0, suppressed: [] };
     if (records.length > RECORDS_PER_WRITE) throw new Error(`at most ${RECORDS_PER_WRITE} records in one write, got ${records.length}`);
     const keys = await Promise.all(records.map((record) => this.suppressions.keyOf(record.email)));
     let pending = records.map((record, index) => ({ record, suppression: keys[index] as string }));
