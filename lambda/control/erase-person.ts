@@ -28,11 +28,11 @@ export interface Erasure {
  * holds (enrichment record, cleared values and their audit copies), its pass
  * markers, the vendor's record of the email (after suppressing the email, so
  * that no later load adds it back), and the reporter's identity on every
- * report carrying the email's person key. The contact is deleted only as read (its `updatedAt`): when an
- * upsert or a clear lands between the read and the delete, the delete is
- * refused and the contact read again, so the erasure removes the contact as
- * it is, whole, and an upsert after it creates a new one (201). Companies
- * stay. Each step is idempotent: an erasure cut short is finished by the
+ * report carrying the email's person key. The contact is deleted only as
+ * read (its `updatedAt`): when an upsert or a clear lands between the read
+ * and the delete, the delete is refused and the contact read again, so the
+ * erasure removes the contact as it is, whole, and an upsert after it
+ * creates a new one (201). Companies stay. Each step is idempotent: an erasure cut short is finished by the
  * next; erasing someone unknown finds nothing and removes nothing.
  */
 export async function erasePerson(deps: ControlDependencies, factoryId: string, ref: PersonRef, now: Date, keepGoing: () => boolean): Promise<Erasure> {

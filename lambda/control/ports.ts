@@ -169,7 +169,7 @@ export interface PersonStore {
   deleteContact(factoryId: string, contactId: string, seenUpdatedAt: string): Promise<'deleted' | 'conflict'>;
   /** Deletes these pass markers of the contact (absent ones are no error). */
   deletePassMarkers(factoryId: string, contactId: string, passIds: readonly string[]): Promise<void>;
-  /** The vendor's record of the person, shared by every factory (./ports.ts VendorRecords). */
+  /** The vendor's record of the person, in the reference table every factory shares. */
   readonly vendor: VendorRecords;
 }
 
