@@ -216,7 +216,8 @@ back with --cursor, or give --all to follow every page. --limit is per page (def
 at most ${LIST_MAX}). Fields to clear: name, title, phone, page, location, company.
 contacts show adds the person's bug reports and feature requests, newest first, 20 at a
 time: --cursor <reportsCursor> shows the next ones. contacts erase removes a person (the
-contact, its pass markers, the reporter's email and name on their reports; docs/privacy.md);
+contact, its pass markers, the vendor's record of the email for every factory, the
+reporter's email and name on their reports; docs/privacy.md);
 contacts export-person prints everything stored about one person as one JSON object.
 Keys are the keys command's (docs/keys.md), done by the control-room function: on a
 deployed stack its audit line records who issued or revoked which key. keys create prints
