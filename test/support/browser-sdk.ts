@@ -89,8 +89,8 @@ export async function buildSdk(): Promise<{ script: string; esm: string }> {
   }
 }
 
-/** `npm start` on a fixed free port and the run's DynamoDB Local; `stop()` and `start()` again keep the address. */
-export async function localService() {
+/** `npm start` on a fixed free port and the run's DynamoDB Local (with `env` besides); `stop()` and `start()` again keep the address. */
+export async function localService(env: NodeJS.ProcessEnv = {}) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'contacts-sdk-api-'));
   let run: ReturnType<typeof startScript> | undefined;
@@ -99,7 +99,7 @@ export async function localService() {
     /** Its data folder: CONTACTS_DATA_DIR for a command that must find this server (sourcemaps upload). */
     dataDir,
     async start() {
-      run = startScript('start', { DYNAMODB_ENDPOINT: endpoint(), PORT: String(port), CONTACTS_DATA_DIR: dataDir }, /Contacts API listening on http:\/\/localhost:\d+/, 90_000);
+      run = startScript('start', { ...env, DYNAMODB_ENDPOINT: endpoint(), PORT: String(port), CONTACTS_DATA_DIR: dataDir }, /Contacts API listening on http:\/\/localhost:\d+/, 90_000);
       await run.started;
     },
     async stop() {

@@ -9,7 +9,7 @@ import { DynamoPersonSecret } from '../../store/keys/dynamo-person-secret';
 import { PersonKeys } from '../../domain/person-key';
 import { DynamoVisitorSalts } from '../../store/keys/dynamo-visitor-salts';
 import { tableNamesFromEnv, type TableNames } from '../../store/schema';
-import { IngestFrameResolver } from '../../sourcemaps/ingest-frames';
+import { IngestFrameResolver, RESOLVE_BUDGET_MS } from '../../sourcemaps/ingest-frames';
 import { cacheBytesFromEnv, MapCache } from '../../sourcemaps/map-cache';
 import { SourceMapLoader } from '../../sourcemaps/map-loader';
 import type { SourceMapStore } from '../../sourcemaps/ports';
@@ -26,11 +26,13 @@ export interface IngestWiring {
   sourceMaps?: SourceMapStore;
   /** Bytes of parsed maps a container keeps (map-cache.ts). */
   sourceMapCacheBytes?: number;
+  /** The most a request waits for maps (RESOLVE_BUDGET_MS unless given). */
+  sourceMapBudgetMs?: number;
 }
 
 /** The resolve step's resolver on a map store: one per container, so its parsed maps are kept between requests. */
-export function frameResolverOf(store: SourceMapStore, cacheBytes?: number): IngestFrameResolver {
-  return new IngestFrameResolver(new SourceMapLoader(store, new MapCache(cacheBytes)));
+export function frameResolverOf(store: SourceMapStore, cacheBytes?: number, budgetMs = RESOLVE_BUDGET_MS): IngestFrameResolver {
+  return new IngestFrameResolver(new SourceMapLoader(store, new MapCache(cacheBytes)), () => AbortSignal.timeout(budgetMs));
 }
 
 /**
@@ -52,7 +54,7 @@ export function ingestDynamoDependencies(
     reports: new DynamoReportStore(doc, tables.reports, new PersonKeys(new DynamoPersonSecret(doc, tables.keys))),
     visitorSalts: new DynamoVisitorSalts(doc, tables.keys),
     retentionDays: wiring.retentionDays ?? DEFAULT_REPORT_RETENTION_DAYS,
-    ...(wiring.sourceMaps ? { frames: frameResolverOf(wiring.sourceMaps, wiring.sourceMapCacheBytes) } : {}),
+    ...(wiring.sourceMaps ? { frames: frameResolverOf(wiring.sourceMaps, wiring.sourceMapCacheBytes, wiring.sourceMapBudgetMs) } : {}),
   };
 }
 
@@ -73,9 +75,12 @@ export function ingestContainerDependencies(env: NodeJS.ProcessEnv = process.env
 /**
  * The maps' store from SOURCE_MAPS_BUCKET: the S3 bucket the stack grants this function's reads on (S3_ENDPOINT
  * names the embedded store under npm start and in the tests). Whenever the variable is unset there is no store:
- * frames are grouped as sent, exactly as before source maps.
+ * frames are grouped as sent, exactly as before source maps. SOURCE_MAP_BUDGET_MS, which the stack never sets,
+ * lets a test's npm start wait longer for maps than RESOLVE_BUDGET_MS: on a loaded machine, a read the budget
+ * missed would group the event on its minified frames, and the test would see the machine, not the service.
  */
-export function sourceMapsFromEnv(env: NodeJS.ProcessEnv): Pick<IngestWiring, 'sourceMaps' | 'sourceMapCacheBytes'> {
+export function sourceMapsFromEnv(env: NodeJS.ProcessEnv): Pick<IngestWiring, 'sourceMaps' | 'sourceMapCacheBytes' | 'sourceMapBudgetMs'> {
   const sourceMaps = mapReaderFromEnv(env);
-  return sourceMaps ? { sourceMaps, sourceMapCacheBytes: cacheBytesFromEnv(env) } : {};
+  const budgetMs = Number(env.SOURCE_MAP_BUDGET_MS);
+  return sourceMaps ? { sourceMaps, sourceMapCacheBytes: cacheBytesFromEnv(env), ...(Number.isSafeInteger(budgetMs) && budgetMs > 0 ? { sourceMapBudgetMs: budgetMs } : {}) } : {};
 }
