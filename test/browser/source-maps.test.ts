@@ -8,6 +8,7 @@ import { runScript } from '../support/commands';
 import { startControlRoom, type ControlRoom } from '../support/control-room';
 import { endpoint, newFactoryId, tables, testDoc } from '../support/local-api';
 import { writeBuilds } from '../support/source-map-app';
+import { testMapStore } from '../support/sourcemaps';
 import { tallied } from '../support/tally';
 
 /**
@@ -44,6 +45,7 @@ let dist: string;
 const folders: string[] = [];
 let debugIds: string[] = [];
 const pages = new Map<string, string>();
+const uploads: { good?: Awaited<ReturnType<typeof sourcemaps>>; broken?: Awaited<ReturnType<typeof sourcemaps>> } = {};
 const open = new Map<EngineName, { engine: Engine; lateTab?: Tab }>();
 
 /** `npm run --silent sourcemaps -- …` as a user runs it beside this test's npm start (found by its data folder). */
@@ -114,13 +116,10 @@ beforeAll(async () => {
     { '/contacts-ingest.min.js': script, ...Object.fromEntries(SCRIPTS.map((path) => [path, readFileSync(join(dist, path), 'utf8')])) },
     (path) => pages.get(path) ?? '',
   );
-  const [good, refused] = await Promise.all([
+  [uploads.good, uploads.broken] = await Promise.all([
     sourcemaps(['upload', '--factory', mapped, '--release', RELEASE, dist]),
     sourcemaps(['upload', '--factory', late, '--release', RELEASE, broken]),
   ]);
-  expect(good).toMatchObject({ status: 0, json: { uploaded: 2, alreadyStored: 0 } });
-  expect(refused.status).toBe(1);
-  expect(refused.json.error).toMatch(/assets\/app-1\.js\.map \(for assets\/app-1\.js\) was refused: 422: .*not base64 VLQ/);
   room = await startControlRoom();
 }, 240_000);
 
@@ -139,6 +138,19 @@ async function framesOnPage(factoryId: string, eventId: string): Promise<string>
   return /<ol class="frames" id="event-frames">([\s\S]*?)<\/ol>/.exec(page.text)?.[1] ?? '';
 }
 
+describe('the build through the CLI', () => {
+  test("upload stores both injected maps for the first factory, under the ids inject gave the scripts", async () => {
+    expect(uploads.good).toMatchObject({ status: 0, json: { uploaded: 2, alreadyStored: 0 } });
+    expect(uploads.good?.json.maps.map((map: { ref: unknown }) => map.ref)).toEqual(debugIds.map((debugId) => ({ debugId })));
+  });
+
+  test('upload of broken maps exits 1 naming the map and what is wrong with it, and stores nothing', async () => {
+    expect(uploads.broken?.status).toBe(1);
+    expect(uploads.broken?.json.error).toMatch(/assets\/app-1\.js\.map \(for assets\/app-1\.js\) was refused: 422: .*not base64 VLQ/);
+    for (const debugId of debugIds) expect(await testMapStore().get(late, { kind: 'debugId', debugId })).toBeUndefined();
+  });
+});
+
 describe.each(engines)('in %s', (name) => {
   const tabOf = async (factoryId: string) =>
     (await openSdkTab({ engine: open.get(name)?.engine as Engine, engineName: name, pages, site, baseUrl: service.baseUrl, factoryPrefix: 'maps', factoryId, path: `/shop-${factoryId}`, options: { release: RELEASE, dedupe: false }, body: '' })).page;
@@ -149,16 +161,16 @@ describe.each(engines)('in %s', (name) => {
       await throwFrom(tab, script);
       await storedWhen(mapped, `the error of build ${index + 1}`, (events) => ofEngine(events, name).length >= index + 1);
     }
-    const events = ofEngine(await storedWhen(mapped, 'both errors', (found) => ofEngine(found, name).length >= 2), name);
+    const all = await storedWhen(mapped, 'both errors', (found) => ofEngine(found, name).length >= 2);
+    const events = ofEngine(all, name);
     expect(events.map((event) => Object.values(event.debugIds ?? {})).sort()).toEqual(debugIds.map((id) => [id]).sort());
     for (const event of events) {
       const [top, caller] = event.frames ?? [];
       expect(top?.original).toMatchObject({ source: expect.stringMatching(/src\/cart\.js$/), line: 5, fn: 'cartItems', contextLine: 'return session.cart.items;' });
       expect(caller?.original).toMatchObject({ source: expect.stringMatching(/src\/cart\.js$/), line: 9, fn: 'countItems', contextLine: 'const items = cartItems();' });
     }
-    // Every engine so far: their errors, of both builds, in one issue counted exactly.
-    const done = engines.indexOf(name) + 1;
-    expect((await issuesOf(mapped)).map((issue) => issue.count)).toEqual([2 * done]);
+    // Every error stored so far (this engine's and those before it), of both builds, in one issue counted exactly.
+    expect((await issuesOf(mapped)).map((issue) => issue.count)).toEqual([all.length]);
   }, 120_000);
 
   test("a second factory's error with the same debug ids stays minified, its broken maps refused: no map for its debug id, though the first factory has one", async () => {
