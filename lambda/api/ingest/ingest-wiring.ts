@@ -12,6 +12,7 @@ import { tableNamesFromEnv, type TableNames } from '../../store/schema';
 import { IngestFrameResolver, RESOLVE_BUDGET_MS } from '../../sourcemaps/ingest-frames';
 import { cacheBytesFromEnv, MapCache } from '../../sourcemaps/map-cache';
 import { SourceMapLoader } from '../../sourcemaps/map-loader';
+import { sourceMapBudgetFromEnv } from '../../sourcemaps/limits';
 import type { SourceMapStore } from '../../sourcemaps/ports';
 import { mapReaderFromEnv } from '../../store/source-maps/s3-map-reader';
 import type { IngestDependencies } from './routes';
@@ -75,12 +76,12 @@ export function ingestContainerDependencies(env: NodeJS.ProcessEnv = process.env
 /**
  * The maps' store from SOURCE_MAPS_BUCKET: the S3 bucket the stack grants this function's reads on (S3_ENDPOINT
  * names the embedded store under npm start and in the tests). Whenever the variable is unset there is no store:
- * frames are grouped as sent, exactly as before source maps. SOURCE_MAP_BUDGET_MS, which the stack never sets,
- * lets a test's npm start wait longer for maps than RESOLVE_BUDGET_MS: on a loaded machine, a read the budget
- * missed would group the event on its minified frames, and the test would see the machine, not the service.
+ * frames are grouped as sent, exactly as before source maps. A test's npm start may wait longer for maps than
+ * RESOLVE_BUDGET_MS (sourceMapBudgetFromEnv): a read a loaded machine delayed past the budget would group the
+ * event on its minified frames, and the test would see the machine, not the service.
  */
 export function sourceMapsFromEnv(env: NodeJS.ProcessEnv): Pick<IngestWiring, 'sourceMaps' | 'sourceMapCacheBytes' | 'sourceMapBudgetMs'> {
   const sourceMaps = mapReaderFromEnv(env);
-  const budgetMs = Number(env.SOURCE_MAP_BUDGET_MS);
-  return sourceMaps ? { sourceMaps, sourceMapCacheBytes: cacheBytesFromEnv(env), ...(Number.isSafeInteger(budgetMs) && budgetMs > 0 ? { sourceMapBudgetMs: budgetMs } : {}) } : {};
+  const budgetMs = sourceMapBudgetFromEnv(env);
+  return sourceMaps ? { sourceMaps, sourceMapCacheBytes: cacheBytesFromEnv(env), ...(budgetMs ? { sourceMapBudgetMs: budgetMs } : {}) } : {};
 }
