@@ -34,6 +34,8 @@ export interface KeyAndReportTables {
   defaultRateLimit?: number;
   /** The factories' source maps: events' frames shown resolved (docs/source-maps.md#reading-original-frames). */
   sourceMaps?: SourceMapStore;
+  /** How long showing an event waits for maps, when not the default (sourceMapBudgetFromEnv). */
+  sourceMapBudgetMs?: number;
 }
 
 /**
@@ -49,7 +51,7 @@ export function controlDependencies(
   provider: string,
   optional: KeyAndReportTables = {},
 ): ControlDependencies {
-  const { keys, reports, alerts, defaultRateLimit, sourceMaps } = optional;
+  const { keys, reports, alerts, defaultRateLimit, sourceMaps, sourceMapBudgetMs } = optional;
   return {
     store: new DynamoControlStore(doc, tables.contacts),
     enrichment: {
@@ -82,6 +84,7 @@ export function controlDependencies(
     ...(alerts ? { alerts: alertDependencies(doc, alerts, optional) } : {}),
     // Negative answers never kept: a map uploaded a moment ago is used on the next view.
     ...(sourceMaps ? { sourceMaps: new SourceMapLoader(sourceMaps, new MapCache(undefined, Date.now, 0)) } : {}),
+    ...(sourceMapBudgetMs ? { sourceMapBudgetMs } : {}),
   };
 }
 

@@ -212,6 +212,8 @@ export interface ControlDependencies {
   people?: PersonStore;
   /** The factories' source maps, to show events' original frames (docs/source-maps.md#reading-original-frames); without, frames as resolved at ingest. */
   sourceMaps?: SourceMapLoader;
+  /** How long showing an event waits for maps, when not DISPLAY_BUDGET_MS (sourceMapBudgetFromEnv). */
+  sourceMapBudgetMs?: number;
   /** Issue alerts: webhook destinations, their deliveries, the spike settings (docs/alerts.md). */
   alerts?: AlertOperationsDependencies;
   now?: () => Date;
