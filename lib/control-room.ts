@@ -4,8 +4,9 @@ import { ArnPrincipal } from 'aws-cdk-lib/aws-iam';
 import { FunctionUrlAuthType, type FunctionUrl } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { CONTROL_ROOM_SERVICE_NAME } from '../lambda/observability/names';
+import { SUPPRESSION_PREFIX } from '../lambda/domain/vendor-suppression';
 import { CONTACTS_BY_COMPANY, KEYS_BY_FACTORY, KEYS_BY_KEY_ID, REPORTS_BY_FEED, REPORTS_BY_ISSUE, REPORTS_BY_PERSON } from '../lambda/store/schema';
-import { grantIndexCalls, grantTableCalls } from './grants';
+import { grantIndexCalls, grantTableCalls, grantTableCallsOnKeys } from './grants';
 import type { GradualDeployment } from './gradual-deployment';
 import { controlRoomProbes } from './pre-traffic-probes';
 import { releasedFunction, type ReleaseSettings } from './released-function';
@@ -85,7 +86,12 @@ export class ControlRoom extends Construct {
     grantTableCalls(props.contactsTable, this.handler, 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:BatchGetItem', 'dynamodb:DeleteItem');
     grantIndexCalls(props.contactsTable, CONTACTS_BY_COMPANY.indexName, this.handler, 'dynamodb:Query');
     grantTableCalls(props.referenceTable, this.handler, 'dynamodb:GetItem');
-    // keys.create (PutItem), the person secret read once per container (UpdateItem), keys.list (Query on byFactory, then BatchGetItem), keys.revoke (Query on byKeyId, then UpdateItem).
+    // An erasure (docs/privacy.md#the-vendors-record) deletes the vendor's record of the email (DeleteItem) after
+    // suppressing it: a PutItem allowed only on suppression items (`suppressed#…`), so the function adds no vendor record.
+    // It never loads the dataset, so no ConditionCheckItem: that is the loader's, run with an operator's own permissions.
+    grantTableCalls(props.referenceTable, this.handler, 'dynamodb:DeleteItem');
+    grantTableCallsOnKeys(props.referenceTable, this.handler, `${SUPPRESSION_PREFIX}*`, 'dynamodb:PutItem');
+    // keys.create (PutItem), the person and suppression secrets read once per container (UpdateItem), keys.list (Query on byFactory, then BatchGetItem), keys.revoke (Query on byKeyId, then UpdateItem).
     grantTableCalls(props.keysTable, this.handler, 'dynamodb:PutItem', 'dynamodb:BatchGetItem', 'dynamodb:UpdateItem');
     grantIndexCalls(props.keysTable, KEYS_BY_FACTORY.indexName, this.handler, 'dynamodb:Query');
     grantIndexCalls(props.keysTable, KEYS_BY_KEY_ID.indexName, this.handler, 'dynamodb:Query');

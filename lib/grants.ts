@@ -16,3 +16,15 @@ export function grantTableCalls(table: Table, grantee: IGrantable, ...actions: `
 export function grantIndexCalls(table: Table, indexName: string, grantee: IGrantable, ...actions: `dynamodb:${string}`[]): void {
   grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ actions, resources: [`${table.tableArn}/index/${indexName}`] }));
 }
+
+/**
+ * Allows these DynamoDB calls on the table only for items whose partition
+ * key matches `keyPattern` (IAM's `dynamodb:LeadingKeys`, with `*` as a
+ * wildcard): a grantee that writes one kind of item of a shared table
+ * writes no other.
+ */
+export function grantTableCallsOnKeys(table: Table, grantee: IGrantable, keyPattern: string, ...actions: `dynamodb:${string}`[]): void {
+  grantee.grantPrincipal.addToPrincipalPolicy(
+    new PolicyStatement({ actions, resources: [table.tableArn], conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keyPattern] } } }),
+  );
+}

@@ -4,7 +4,8 @@
  * folder. The service reaches it through S3_ENDPOINT with the same adapter
  * as on AWS (lambda/store/source-maps). It does not check request
  * signatures (only the access key id): a presigned URL that S3 would refuse
- * can pass here, so signing is only tested on AWS (docs/source-maps.md).
+ * can pass here (docs/source-maps.md#under-npm-start; the resolvers' signed
+ * GET is checked by test/sourcemaps/map-reader-signature.test.ts).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -2,11 +2,12 @@ import * as z from 'zod/mini';
 import { clearableField, type ClearableField } from '../domain/cleared';
 import { contactCursor } from '../domain/cursor';
 import type { StoredContact } from '../enrichment/ports';
+import type { ReferenceRecord } from '../enrichment/sources/reference-dataset';
 import { csvHeader, EXPORT_FORMATS, exportRow } from './export-format';
 import { normalizeEmail } from '../domain/email';
 import { erasePerson } from './erase-person';
 import { companyId, contactId, cursor, described, email, factoryId, limit } from './fields';
-import { findPerson, passesOf, reportPage, reportViews, type PersonRef } from './person-data';
+import { findPerson, passesOf, reportPage, reportViews, vendorRecordOf, type PersonRef } from './person-data';
 import { ControlError, operation, withCursor } from './operation';
 import type { ControlDependencies, Page, PersonStore } from './ports';
 import { runClear } from './run-clear';
@@ -157,11 +158,12 @@ export const CONTACT_OPERATIONS = {
   'contacts.erase': operation({
     request: z.strictObject({ factoryId, email, contactId: z.optional(contactId) }),
     defaults: (request) => ({ factoryId: request.factoryId, person: personRef(request) }),
-    run: async ({ factoryId, person }, { deps, keepGoing }) => {
-      const erased = await erasePerson(deps, factoryId, person, keepGoing);
+    run: async ({ factoryId, person }, { deps, now, keepGoing }) => {
+      const erased = await erasePerson(deps, factoryId, person, now, keepGoing);
       const { contactId: id, personKey, ...found } = erased;
+      const removed = found.contact || found.vendorRecord || found.passMarkers + found.events + found.featureRequests > 0;
       return {
-        body: { factoryId, contactId: id, ...(personKey ? { personKey } : {}), erased: found.contact || found.passMarkers + found.events + found.featureRequests > 0, ...found },
+        body: { factoryId, contactId: id, ...(personKey ? { personKey } : {}), erased: removed, ...found },
         // That an erasure happened, by whom (the principal, added by the handler), and the email's keyed hash: never the email.
         audit: { erasure: true, contactId: id, ...(personKey ? { personKey } : {}), ...found },
       };
@@ -173,7 +175,12 @@ export const CONTACT_OPERATIONS = {
     defaults: (request) => ({ factoryId: request.factoryId, person: personRef(request), limit: request.limit ?? PERSON_REPORTS_MAX, cursor: request.cursor }),
     run: async ({ factoryId, person, limit: pageSize, cursor: after }, { deps, now }) => {
       const found = await findPerson(deps, factoryId, person);
-      const [passes, page] = await Promise.all([passesOf(deps, factoryId, found.contactId), reportPage(deps, factoryId, found.person, after, pageSize)]);
+      const first = after === undefined;
+      const [passes, page, vendorRecord] = await Promise.all([
+        passesOf(deps, factoryId, found.contactId),
+        reportPage(deps, factoryId, found.person, after, pageSize),
+        first ? vendorRecordOf(deps, found) : undefined,
+      ]);
       const reports = await reportViews(deps, factoryId, page.items, now);
       return {
         body: {
@@ -183,10 +190,19 @@ export const CONTACT_OPERATIONS = {
           // Everything the contact item holds: the enrichment record, cleared values and who cleared them included.
           ...(found.contact && after === undefined ? { contact: found.contact } : {}),
           ...(after === undefined ? { passes } : {}),
+          // The vendor's record of the email, as the reference table holds it (shared by every factory).
+          ...(vendorRecord ? { vendorRecord } : {}),
           reports,
           ...withCursor(page.next),
         },
-        audit: { contactId: found.contactId, ...(found.person ? { personKey: found.person } : {}), contact: found.contact !== undefined, reports: reports.length, more: page.next !== undefined },
+        audit: {
+          contactId: found.contactId,
+          ...(found.person ? { personKey: found.person } : {}),
+          contact: found.contact !== undefined,
+          vendorRecord: vendorRecord !== undefined,
+          reports: reports.length,
+          more: page.next !== undefined,
+        },
       };
     },
   }),
@@ -289,6 +305,8 @@ export interface ContactEraseAnswer {
   erased: boolean;
   contact: boolean;
   passMarkers: number;
+  /** The vendor's record of the email was deleted from the reference table. */
+  vendorRecord: boolean;
   events: number;
   featureRequests: number;
   complete: boolean;
@@ -300,6 +318,8 @@ export interface ContactExportPersonAnswer {
   personKey?: string;
   contact?: StoredContact;
   passes?: PassMarker[];
+  /** The vendor's record of the email (first page only), when the vendor knows them. */
+  vendorRecord?: ReferenceRecord;
   reports: Record<string, unknown>[];
   cursor?: string;
 }

@@ -7,8 +7,10 @@ import { readReport, readReportPage } from '../store/reports/report-page';
 import type { TableNames } from '../store/schema';
 import { DynamoControlStore } from '../store/contacts/dynamo-control-store';
 import { DynamoPersonStore } from '../store/people/dynamo-person-store';
-import { DynamoPersonSecret } from '../store/keys/dynamo-person-secret';
+import { DynamoPersonSecret, DynamoSuppressionSecret } from '../store/keys/dynamo-person-secret';
+import { DynamoVendorRecords } from '../store/reference/dynamo-vendor-records';
 import { PersonKeys } from '../domain/person-key';
+import { SuppressionKeys } from '../domain/vendor-suppression';
 import { addressPolicyFromEnv, alertStoreOf, linkBaseFromEnv } from '../alerts/alerts-wiring';
 import type { AddressPolicy } from '../alerts/address-policy';
 import type { Resolve } from '../alerts/guarded-lookup';
@@ -32,6 +34,8 @@ export interface KeyAndReportTables {
   defaultRateLimit?: number;
   /** The factories' source maps: events' frames shown resolved (docs/source-maps.md#reading-original-frames). */
   sourceMaps?: SourceMapStore;
+  /** How long showing an event waits for maps, when not the default (sourceMapBudgetFromEnv). */
+  sourceMapBudgetMs?: number;
 }
 
 /**
@@ -47,7 +51,7 @@ export function controlDependencies(
   provider: string,
   optional: KeyAndReportTables = {},
 ): ControlDependencies {
-  const { keys, reports, alerts, defaultRateLimit, sourceMaps } = optional;
+  const { keys, reports, alerts, defaultRateLimit, sourceMaps, sourceMapBudgetMs } = optional;
   return {
     store: new DynamoControlStore(doc, tables.contacts),
     enrichment: {
@@ -65,11 +69,22 @@ export function controlDependencies(
           },
         }
       : {}),
-    // A person's data spans the contacts and reports tables, keyed by the person secret in the keys table.
-    ...(keys && reports ? { people: new DynamoPersonStore(doc, { contacts: tables.contacts, reports }, new PersonKeys(new DynamoPersonSecret(doc, keys))) } : {}),
+    // A person's data spans the contacts and reports tables, keyed by the person secret in the keys table,
+    // and the vendor's record in the reference table, suppressed by a keyed hash of the suppression secret's.
+    ...(keys && reports
+      ? {
+          people: new DynamoPersonStore(
+            doc,
+            { contacts: tables.contacts, reports },
+            new PersonKeys(new DynamoPersonSecret(doc, keys)),
+            new DynamoVendorRecords(doc, tables.reference, new SuppressionKeys(new DynamoSuppressionSecret(doc, keys))),
+          ),
+        }
+      : {}),
     ...(alerts ? { alerts: alertDependencies(doc, alerts, optional) } : {}),
     // Negative answers never kept: a map uploaded a moment ago is used on the next view.
     ...(sourceMaps ? { sourceMaps: new SourceMapLoader(sourceMaps, new MapCache(undefined, Date.now, 0)) } : {}),
+    ...(sourceMapBudgetMs ? { sourceMapBudgetMs } : {}),
   };
 }
 

@@ -14,6 +14,8 @@ export interface Erasure {
   personKey?: string;
   contact: boolean;
   passMarkers: number;
+  /** The vendor's record of the email, deleted from the reference table (every factory's enrichment reads it). */
+  vendorRecord: boolean;
   events: number;
   featureRequests: number;
   /** False when the call ran out of time before every report was seen: erasing again finishes (the forgotten ones are no longer found). */
@@ -24,15 +26,16 @@ export interface Erasure {
 /**
  * Erases a person (docs/privacy.md#erasure): the contact with everything it
  * holds (enrichment record, cleared values and their audit copies), its pass
- * markers, and the reporter's identity on every report carrying the email's
- * person key. The contact is deleted only as read (its `updatedAt`): when an
- * upsert or a clear lands between the read and the delete, the delete is
- * refused and the contact read again, so the erasure removes the contact as
- * it is, whole, and an upsert after it creates a new one (201). Companies
- * stay. Each step is idempotent: an erasure cut short is finished by the
+ * markers, the vendor's record of the email (after suppressing the email, so
+ * that no later load adds it back), and the reporter's identity on every
+ * report carrying the email's person key. The contact is deleted only as
+ * read (its `updatedAt`): when an upsert or a clear lands between the read
+ * and the delete, the delete is refused and the contact read again, so the
+ * erasure removes the contact as it is, whole, and an upsert after it
+ * creates a new one (201). Companies stay. Each step is idempotent: an erasure cut short is finished by the
  * next; erasing someone unknown finds nothing and removes nothing.
  */
-export async function erasePerson(deps: ControlDependencies, factoryId: string, ref: PersonRef, keepGoing: () => boolean): Promise<Erasure> {
+export async function erasePerson(deps: ControlDependencies, factoryId: string, ref: PersonRef, now: Date, keepGoing: () => boolean): Promise<Erasure> {
   const people = peopleOf(deps);
   let found = await findPerson(deps, factoryId, ref);
   let contact = false;
@@ -45,11 +48,12 @@ export async function erasePerson(deps: ControlDependencies, factoryId: string, 
     if (attempt >= CONTACT_ATTEMPTS) throw new StorageUnavailableError('DeleteItem (contact erasure)', new Error(`the contact changed ${attempt} times while it was being erased`));
     // Changed meanwhile (or gone): read it again; a person named by contact id keeps the email already read.
     const again = await findPerson(deps, factoryId, ref);
-    found = { ...again, person: again.person ?? found.person };
+    found = { ...again, person: again.person ?? found.person, email: again.email ?? found.email };
   }
 
   const passes = await passesOf(deps, factoryId, found.contactId);
   await people.deletePassMarkers(factoryId, found.contactId, passes.map((pass) => pass.passId));
+  const vendorRecord = found.email === undefined ? false : await people.vendor.erase(found.email, now.toISOString());
 
   let events = 0;
   let featureRequests = 0;
@@ -72,6 +76,7 @@ export async function erasePerson(deps: ControlDependencies, factoryId: string, 
     ...(found.person ? { personKey: found.person } : {}),
     contact,
     passMarkers: passes.length,
+    vendorRecord,
     events,
     featureRequests,
     complete,

@@ -8,9 +8,9 @@ export const DISPLAY_BUDGET_MS = 2_000;
  * An event as shown (docs/source-maps.md#reading-original-frames): `frames` replaced by the frames resolved
  * now (original, minified beside, or why not), so an event stored before its map reads resolved once it is there.
  */
-export async function withDisplayFrames<T extends object>(deps: Pick<ControlDependencies, 'sourceMaps'>, event: T): Promise<T> {
+export async function withDisplayFrames<T extends object>(deps: Pick<ControlDependencies, 'sourceMaps' | 'sourceMapBudgetMs'>, event: T): Promise<T> {
   const view = event as T & Partial<DisplayEvent>;
   if (typeof view.factoryId !== 'string' || typeof view.exception?.stack !== 'string') return event;
-  const frames = await framesForDisplay(view as DisplayEvent, deps.sourceMaps, AbortSignal.timeout(DISPLAY_BUDGET_MS));
+  const frames = await framesForDisplay(view as DisplayEvent, deps.sourceMaps, AbortSignal.timeout(deps.sourceMapBudgetMs ?? DISPLAY_BUDGET_MS));
   return frames === undefined ? event : { ...event, frames };
 }

@@ -1,6 +1,7 @@
 import { contactId as contactIdOf } from '../domain/contact-id';
 import type { StoredEmail } from '../domain/email';
 import type { StoredContact } from '../enrichment/ports';
+import type { ReferenceRecord } from '../enrichment/sources/reference-dataset';
 import { ControlError } from './operation';
 import type { ControlDependencies, Page, PassMarker, PersonReportRef, PersonStore } from './ports';
 
@@ -10,7 +11,8 @@ import type { ControlDependencies, Page, PassMarker, PersonReportRef, PersonStor
  * what one finds the others find. By email, the contact is the one whose id
  * the email derives (the spec's contact id), and the reports are those
  * carrying the email's person key; by contact id, the email is the stored
- * contact's, and a contact already gone leaves no email to find reports by.
+ * contact's, and a contact already gone leaves no email to find reports by
+ * (nor the vendor's record: it is keyed by the email too).
  */
 
 /** Whom an operation names: an email (normalized) or a contact id. */
@@ -21,6 +23,8 @@ export interface FoundPerson {
   contact?: StoredContact;
   /** The person key of the email, when an email is known (given, or the contact's). */
   person?: string;
+  /** The email itself, when known: what the vendor's record is keyed by. Never answered, logged or audited. */
+  email?: StoredEmail;
 }
 
 /** The person store, or a 500 saying the function was deployed without it. */
@@ -34,9 +38,15 @@ export async function findPerson(deps: ControlDependencies, factoryId: string, r
   const people = peopleOf(deps);
   const contactId = 'email' in ref ? contactIdOf(factoryId, ref.email) : ref.contactId;
   const contact = await deps.store.getContact(factoryId, contactId);
-  const email = 'email' in ref ? ref.email : contact?.email;
+  // A contact's email was stored in its stored form (only normalizeEmail makes one).
+  const email = 'email' in ref ? ref.email : (contact?.email as StoredEmail | undefined);
   const person = email === undefined ? undefined : await people.personKey(factoryId, email);
-  return { contactId, ...(contact ? { contact } : {}), ...(person ? { person } : {}) };
+  return { contactId, ...(contact ? { contact } : {}), ...(person ? { person } : {}), ...(email !== undefined ? { email } : {}) };
+}
+
+/** The vendor's record of the person (the reference table, shared by every factory); none without an email. */
+export async function vendorRecordOf(deps: ControlDependencies, found: FoundPerson): Promise<ReferenceRecord | undefined> {
+  return found.email === undefined ? undefined : peopleOf(deps).vendor.recordOf(found.email);
 }
 
 /** A contact's pass markers (an erased contact's included: they are keyed by its id). */

@@ -3,9 +3,11 @@ import type { Resolve } from '../alerts/guarded-lookup';
 import type { AlertStore } from '../alerts/ports';
 import type { WebhookSender } from '../alerts/webhook-sender';
 import type { KeyType } from '../domain/api-key';
+import type { StoredEmail } from '../domain/email';
 import type { CompanyRecord } from '../domain/ports';
 import type { StoredContact } from '../enrichment/ports';
 import type { EnrichmentContext } from '../enrichment/run-pass';
+import type { ReferenceRecord } from '../enrichment/sources/reference-dataset';
 import type { IssueStore } from '../issues/issue';
 import type { ReportKind } from '../issues/stored-event';
 import type { SourceMapLoader } from '../sourcemaps/map-loader';
@@ -167,6 +169,26 @@ export interface PersonStore {
   deleteContact(factoryId: string, contactId: string, seenUpdatedAt: string): Promise<'deleted' | 'conflict'>;
   /** Deletes these pass markers of the contact (absent ones are no error). */
   deletePassMarkers(factoryId: string, contactId: string, passIds: readonly string[]): Promise<void>;
+  /** The vendor's record of the person, in the reference table every factory shares. */
+  readonly vendor: VendorRecords;
+}
+
+/**
+ * The vendor's record of one email in the reference table, which every
+ * factory's enrichment reads (docs/privacy.md#the-vendors-record). DynamoDB
+ * adapter: lambda/store/reference/dynamo-vendor-records.ts; in memory:
+ * lambda/memory/memory-reference-dataset.ts.
+ */
+export interface VendorRecords {
+  /** The record as stored (the email and the vendor's fields); undefined when the vendor does not know the email. */
+  recordOf(email: StoredEmail): Promise<ReferenceRecord | undefined>;
+  /**
+   * Suppresses the email (its keyed hash, for good: no writer of the table
+   * adds it again), then deletes its record: true when there was one.
+   * Idempotent; the suppression comes first, so a load racing it cannot
+   * leave a record behind.
+   */
+  erase(email: StoredEmail, at: string): Promise<boolean>;
 }
 
 /** Who asks: the caller's IAM principal (on AWS, the ARN the function URL's IAM auth verified). */
@@ -190,6 +212,8 @@ export interface ControlDependencies {
   people?: PersonStore;
   /** The factories' source maps, to show events' original frames (docs/source-maps.md#reading-original-frames); without, frames as resolved at ingest. */
   sourceMaps?: SourceMapLoader;
+  /** How long showing an event waits for maps, when not DISPLAY_BUDGET_MS (sourceMapBudgetFromEnv). */
+  sourceMapBudgetMs?: number;
   /** Issue alerts: webhook destinations, their deliveries, the spike settings (docs/alerts.md). */
   alerts?: AlertOperationsDependencies;
   now?: () => Date;

@@ -2,7 +2,8 @@ import { sha256Hex } from '../domain/hash';
 import type { FilterReason, SdkFrame } from '../issues/stored-event';
 import type { ResolvedFrame } from '../issues/resolved-frames';
 import { normalizeMessage } from './normalize-message';
-import { isExtensionFrame, isInAppFrame, normalizeFile, parseStackFrames } from '../issues/stack-frames';
+import { withoutGeneratedParts } from './generated-names';
+import { comparableFunctionName, isExtensionFrame, isInAppFrame, normalizeFile, parseStackFrames } from '../issues/stack-frames';
 
 /**
  * The grouping rule of the ingest API (docs/report-issues.md): which issue
@@ -17,10 +18,11 @@ import { isExtensionFrame, isInAppFrame, normalizeFile, parseStackFrames } from 
  *      replaced (normalize-message.ts).
  * An event with structured frames (a Sentry SDK's: Python, Node, Go, Java,
  * browsers) groups at step 3 on the frames its SDK marked in_app, each
- * "function@module" (the file, normalized, when the SDK names no module),
- * never a line or column: one bug on several hosts, paths or versions is one
- * issue. A browser frame names no module, so it gives the same
- * "function@file" as the stack text of the own SDK.
+ * "function@module" (the file, normalized, when the SDK names no module; a
+ * Java proxy's generated suffix left out: generated-names.ts), never a line
+ * or column: one bug on several hosts, paths or versions is one issue. A
+ * browser frame names no module, so it gives the same "function@file" as the
+ * stack text of the own SDK.
  */
 
 /** What the rule reads of an event: the fields as validated (payloads.ts). */
@@ -88,8 +90,13 @@ export function groupEvent(event: FingerprintInput): Grouping {
   return { grouped: true, fingerprint: [kind, type ?? '', normalizeMessage(value)], title: titleOf(event) };
 }
 
-/** A structured frame as the fingerprint keeps it: function and module (or normalized file), no line. */
-const frameKey = (frame: SdkFrame): string => `${frame.function || '?'}@${frame.module || normalizeFile(frame.file ?? '')}`;
+/**
+ * A structured frame as the fingerprint keeps it: function (a browser's as the stack text gives it) and module (Go's
+ * package, Java's class, Python's module; a generated class's made-up suffix left out), or the normalized file when
+ * the SDK names no module; no line.
+ */
+const frameKey = (frame: SdkFrame): string =>
+  `${comparableFunctionName(frame.function ?? '') || '?'}@${frame.module ? withoutGeneratedParts(frame.module) : normalizeFile(frame.file ?? '')}`;
 
 /** Step 3 for structured frames: in_app as the SDK marked it; none marked, the message rule (step 4). */
 function groupOnFrames(event: FingerprintInput, frames: readonly SdkFrame[], type: string | undefined): Grouping {

@@ -44,10 +44,18 @@ function v8Location(location: string): string {
   return withoutLineColumn(evalAt ? (evalAt[1] as string) : location);
 }
 
+/**
+ * A function's name as frames are compared: without the marks Firefox adds to nested anonymous functions ("outer/<",
+ * "fn/</<") and Safari's "global code" for the top level. Applied to every name, whatever the line's shape: a Sentry
+ * SDK sends the name as Firefox wrote it, and its stack text is written in V8's shape (lambda/ingest/sentry/event-map.ts),
+ * so one bug groups alike whichever SDK sent it. No V8, Python, Go or Java name ends in "/" or "<".
+ */
+export const comparableFunctionName = (name: string): string => name.replace(/[/<]+$/, '').replace(/^global code$/, '');
+
 function v8Frame(rest: string): LocatedFrame {
   const named = V8_NAMED.exec(rest);
   if (!named) return { fn: '', file: v8Location(rest), ...lineColumnOf(rest) };
-  const fn = (named[1] as string).replace(/^(async|new)\s+/, '').trim();
+  const fn = comparableFunctionName((named[1] as string).replace(/^(async|new)\s+/, '').trim());
   const location = named[2] as string;
   // In an eval frame the position is in the eval'd code, not in the file: none kept.
   return { fn, file: v8Location(location), ...(/^eval at /.test(location) ? {} : lineColumnOf(location)) };
@@ -55,7 +63,7 @@ function v8Frame(rest: string): LocatedFrame {
 
 function atSignFrame(name: string, location: string): LocatedFrame {
   // Firefox writes "outer/inner<" and "fn/<" for nested functions, Safari "global code" for the top level.
-  const fn = name.replace(/[/<]+$/, '').replace(/^global code$/, '');
+  const fn = comparableFunctionName(name);
   return { fn, file: withoutLineColumn(location), ...lineColumnOf(location) };
 }
 

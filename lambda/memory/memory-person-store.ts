@@ -1,4 +1,4 @@
-import type { Page, PersonReportRef, PersonStore } from '../control/ports';
+import type { Page, PersonReportRef, PersonStore, VendorRecords } from '../control/ports';
 import { InvalidCursorError } from '../domain/errors';
 import type { PersonKeys } from '../domain/person-key';
 import type { MemoryContactStore } from './memory-contact-store';
@@ -28,6 +28,8 @@ export class MemoryPersonStore implements PersonStore {
     private readonly enrichment: MemoryEnrichmentStore,
     private readonly reports: MemoryReportStore,
     private readonly keys: PersonKeys,
+    /** The vendor's records: a MemoryReferenceDataset. */
+    readonly vendor: VendorRecords,
   ) {}
 
   personKey(factoryId: string, email: string): Promise<string> {

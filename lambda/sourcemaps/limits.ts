@@ -13,3 +13,13 @@ export const MAX_MAP_BYTES = 50 * 1024 * 1024;
  */
 export const MAP_RETENTION_DAYS = 400;
 export const MAP_REFRESH_DAYS = 300;
+
+/**
+ * SOURCE_MAP_BUDGET_MS: how long a request waits for maps, at ingest and when an event is shown, in place of
+ * their budgets. The stack never sets it; a test's npm start and commands do, so that a map read a loaded
+ * machine delays still resolves instead of changing what the test sees (docs/source-maps.md#resolving).
+ */
+export function sourceMapBudgetFromEnv(env: NodeJS.ProcessEnv): number | undefined {
+  const ms = Number(env.SOURCE_MAP_BUDGET_MS);
+  return Number.isSafeInteger(ms) && ms > 0 ? ms : undefined;
+}

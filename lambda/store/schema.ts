@@ -15,12 +15,17 @@ import type { ReportKind } from '../issues/stored-event';
  *
  * keys table       PK keyHash (S) = sha256 of the secret
  *   person secret  keyHash = "person-secret": the key of person keys (lambda/domain/person-key.ts); never expires
+ *   suppression    keyHash = "suppression-secret": the key of suppression keys (lambda/domain/vendor-suppression.ts);
+ *     secret       never expires
  *   visitor salt   keyHash = "salt#" + UTC day: the day's salt of visitor hashes, apart from the
  *                  reports table that holds the hashes (expires: expiresAt, TTL)
  *   GSI byFactory  PK factoryId, SK keyId  (keys only: `keys list`)
  *   GSI byKeyId    PK keyId                (keys only: `keys revoke`)
  *
  * reference table  PK email (S): the vendor dataset enrichment reads
+ *   record         email = the person's stored email: the vendor's fields
+ *   suppression    email = "suppressed#" + a keyed hash of an erased email (never the email): a loader's
+ *                  write of that person is refused while it is there; never expires
  *
  * reports table    PK pk (S): what the ingest API stores, and its per-address limiter
  *   event item     pk = "event#" + factoryId + "#" + eventId      (one per factory and eventId: the dedupe key)
@@ -72,6 +77,8 @@ export const REPORTS_BY_PERSON = { indexName: 'byPerson', partitionKey: 'person'
 export const PERSON_ATTRIBUTE = REPORTS_BY_PERSON.partitionKey;
 /** The keys-table item holding the person secret. */
 export const PERSON_SECRET_KEY = 'person-secret';
+/** The keys-table item holding the suppression secret. */
+export const SUPPRESSION_SECRET_KEY = 'suppression-secret';
 
 export const eventKey = (factoryId: string, eventId: string): string => `event#${factoryId}#${eventId}`;
 export const featureRequestKey = (factoryId: string, requestId: string): string => `fr#${factoryId}#${requestId}`;

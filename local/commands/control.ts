@@ -151,6 +151,9 @@ type Values = Record<string, unknown>;
  * to the operation, which finds their reports by it. The problem only, never
  * the address, is shown.
  */
+/** A person is named by one of these (checkPerson refuses both or neither). */
+const PERSON = ['email', 'contactId'];
+
 function checkPerson(values: Values): void {
   if ((values.contact === undefined) === (values.email === undefined)) throw new UsageError('name the person: --email <address> or --contact <ct_id>');
   if (values.contact !== undefined && !CONTACT_ID_PATTERN.test(String(values.contact))) {
@@ -190,8 +193,8 @@ const PRINTS: Record<string, Omit<Printing, 'alternatives'>> = {
   'enrichment.refresh': { run: refreshed },
   'keys.list': { run: lines('keys') },
   'keys.create': { check: (values) => void keyArgs(values), run: printed },
-  'contacts.erase': { check: checkPerson, run: printed },
-  'contacts.export-person': { check: checkPerson, drives: ['cursor', 'limit'], run: exportingPerson },
+  'contacts.erase': { check: checkPerson, oneOf: PERSON, run: printed },
+  'contacts.export-person': { check: checkPerson, oneOf: PERSON, drives: ['cursor', 'limit'], run: exportingPerson },
 };
 
 /** A command's printing: its own, or a list (with --all) for an operation that takes a cursor, or one JSON object. */
@@ -213,7 +216,8 @@ back with --cursor, or give --all to follow every page. --limit is per page (def
 at most ${LIST_MAX}). Fields to clear: name, title, phone, page, location, company.
 contacts show adds the person's bug reports and feature requests, newest first, 20 at a
 time: --cursor <reportsCursor> shows the next ones. contacts erase removes a person (the
-contact, its pass markers, the reporter's email and name on their reports; docs/privacy.md);
+contact, its pass markers, the vendor's record of the email for every factory, the
+reporter's email and name on their reports; docs/privacy.md);
 contacts export-person prints everything stored about one person as one JSON object.
 Keys are the keys command's (docs/keys.md), done by the control-room function: on a
 deployed stack its audit line records who issued or revoked which key. keys create prints

@@ -21,6 +21,9 @@ import { runPass, type EnrichmentContext } from '../../lambda/enrichment/run-pas
 import { configuredSources } from '../../lambda/enrichment/sources/sources-wiring';
 import { COMMON_OPTIONS, factoryIdArg, parseCommandLine, printJson, runCommand, UsageError } from '../cli';
 import { loadDataset } from '../load-dataset';
+import { SuppressionKeys } from '../../lambda/domain/vendor-suppression';
+import { DynamoSuppressionSecret } from '../../lambda/store/keys/dynamo-person-secret';
+import { ReferenceWriter } from '../../lambda/store/reference/reference-writer';
 import { ProgressBar } from '../progress';
 import { SetupError } from '../setup-error';
 import { connectStore, type StoreConnection } from '../store';
@@ -62,14 +65,20 @@ async function main(argv: string[]) {
     if (!file) throw new UsageError('load-dataset needs the file: enrich -- load-dataset people.jsonl');
     if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
     if (!existsSync(file) || !statSync(file).isFile()) throw new SetupError(`no file at ${file}`);
-    const store = await connectStore(target, ['reference']);
+    // The keys table holds the suppression secret: erased people are recognized by its keyed hash, never by their email.
+    const store = await connectStore(target, ['reference', 'keys']);
     try {
       const tty = process.stderr.isTTY;
-      const summary = await loadDataset(store.doc, store.tables.reference, file, (s) => {
+      const writer = new ReferenceWriter(store.doc, store.tables.reference, new SuppressionKeys(new DynamoSuppressionSecret(store.doc, store.tables.keys)));
+      const summary = await loadDataset(writer, file, (s) => {
         if (tty) process.stderr.write(`\rloaded ${s.loaded} records\u001b[K`);
       });
       if (tty) process.stderr.write('\n');
       printJson({ file, ...summary });
+      if (summary.suppressed > 0) {
+        const people = summary.suppressed === 1 ? '1 person' : `${summary.suppressed} people`;
+        process.stderr.write(`left out ${people} of the file: erased on request, they stay out of every load (docs/privacy.md#the-vendors-record)\n`);
+      }
     } finally {
       await store.close();
     }

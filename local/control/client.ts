@@ -2,6 +2,7 @@ import { userInfo } from 'node:os';
 import { LOCAL_POLICY } from '../../lambda/alerts/address-policy';
 import { controlDependencies } from '../../lambda/control/control-room-wiring';
 import { mapReaderFromEnv } from '../../lambda/store/source-maps/s3-map-reader';
+import { sourceMapBudgetFromEnv } from '../../lambda/sourcemaps/limits';
 import { handleControlRequest } from '../../lambda/control/handle-request';
 import { ControlError } from '../../lambda/control/operation';
 import { parseControlRequest } from '../../lambda/control/request';
@@ -86,6 +87,7 @@ async function localClient(): Promise<ControlClient> {
     defaultRateLimit: store.defaultRateLimit,
     // The maps npm start's functions read (its embedded store), else the environment's (S3_ENDPOINT, SOURCE_MAPS_BUCKET).
     sourceMaps: mapReaderFromEnv(store.maps ?? process.env),
+    sourceMapBudgetMs: sourceMapBudgetFromEnv(process.env),
   });
   const caller = { principal: localPrincipal() };
   const send = async (request: unknown): Promise<ControlReply> => {

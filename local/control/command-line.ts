@@ -37,6 +37,8 @@ export interface CommandShape {
   flags?: readonly string[];
   /** Other flags for a field, by its key. */
   alternatives?: Readonly<Record<string, Alternative>>;
+  /** Fields of which exactly one must be given (a person by `email` or by `contactId`): shown as `(--a <x> | --b <y>)`. */
+  oneOf?: readonly string[];
   /** The refusal of a command line without a required field (`flag`: its usage, `--issue <iss_id>`); by default "<command> needs <flag>". */
   missing?: (words: string, flag: string) => string;
 }
@@ -137,8 +139,11 @@ function flagUsage(field: RequestField, alternative?: Alternative): string {
 
 /** The command's usage line, from its fields: required flags bare, the others in brackets, lists with their repeat. */
 export function usageLine(command: TableCommand, shape: CommandShape): string {
-  const parts = flagFields(command, shape).map((field) => {
+  const fields = flagFields(command, shape);
+  const oneOf = fields.filter((field) => shape.oneOf?.includes(field.key));
+  const parts = fields.flatMap((field) => {
     const flag = flagUsage(field, shape.alternatives?.[field.key]);
+    if (oneOf.includes(field)) return field === oneOf[0] ? [`(${oneOf.map((one) => flagUsage(one, shape.alternatives?.[one.key])).join(' | ')})`] : [];
     if (field.kind === 'list') return field.required ? `${flag} [${flag} …]` : `[${flag} …]`;
     return field.required ? flag : `[${flag}]`;
   });

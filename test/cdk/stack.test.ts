@@ -443,12 +443,12 @@ describe('the control-room function (internal)', () => {
     expect(permissions).toHaveLength(2);
   });
 
-  test('may only read, update and erase contacts, query the byCompany index, read the reference dataset, manage keys, read reports and a person\'s reports, read and update issues, and manage alert destinations', () => {
+  test('may only read, update and erase contacts, query the byCompany index, read the reference dataset and erase a vendor record, manage keys, read reports and a person\'s reports, read and update issues, and manage alert destinations', () => {
     expect(dynamoGrants(functionId('Contacts control room'))).toEqual({
       TablesAlerts: ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
       TablesContacts: ['dynamodb:BatchGetItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
       'TablesContacts/index/byCompany': ['dynamodb:Query'],
-      TablesReference: ['dynamodb:GetItem'],
+      TablesReference: ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem'],
       TablesKeys: ['dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
       'TablesKeys/index/byFactory': ['dynamodb:Query'],
       'TablesKeys/index/byKeyId': ['dynamodb:Query'],
@@ -457,6 +457,18 @@ describe('the control-room function (internal)', () => {
       'TablesReports/index/byIssue': ['dynamodb:Query'],
       'TablesReports/index/byPerson': ['dynamodb:Query'],
     });
+  });
+
+  test("may write to the reference table only suppression items (an erasure's), never a vendor record, and takes no part in a load's transactions", () => {
+    const fn = (resources('AWS::Lambda::Function') as any)[functionId('Contacts control room')];
+    const roleId = fn.Properties.Role['Fn::GetAtt'][0];
+    const statements = (Object.values(resources('AWS::IAM::Policy')) as any[])
+      .filter((p) => p.Properties.Roles.some((r: any) => r.Ref === roleId))
+      .flatMap((p) => p.Properties.PolicyDocument.Statement)
+      .filter((st: any) => /"TablesReference[0-9A-F]{8}"/.test(JSON.stringify(st.Resource)));
+    const puts = statements.filter((st: any) => [st.Action].flat().includes('dynamodb:PutItem'));
+    expect(puts).toEqual([expect.objectContaining({ Action: 'dynamodb:PutItem', Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['suppressed#*'] } } })]);
+    expect(statements.flatMap((st: any) => [st.Action].flat())).not.toContain('dynamodb:ConditionCheckItem');
   });
 });
 

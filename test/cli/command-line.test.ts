@@ -88,6 +88,12 @@ describe('a command from its operation', () => {
     expect(usageLine(command, shape)).toMatch(/^widgets paint --factory <fac_id> --contact <ct_id>\|--email <address> /);
   });
 
+  test('fields of which exactly one is given show as one group of choices in the usage line', () => {
+    expect(usageLine(command, { oneOf: ['contactId', 'note'] })).toBe(
+      'widgets paint --factory <fac_id> (--contact <ct_id> | --note <text>) [--size <size> …] [--spike-floor <N>] [--shiny yes|no] [--colour red|blue] [--finish matt|satin|gloss]',
+    );
+  });
+
   test('the control command has a command for every operation of its groups, and no other', () => {
     const words = commandsOf(CONTROL_OPERATIONS, ['contacts', 'companies', 'enrichment', 'keys']).map((entry) => entry.words);
     expect(words).toEqual([...CONTROL_OPERATIONS.keys()].filter((name) => /^(contacts|companies|enrichment|keys)\./.test(name)).map((name) => name.replace('.', ' ')));

@@ -7,6 +7,7 @@ import { NODE_TS, ROOT, runScript } from '../support/commands';
 import { bearer, endpoint, issueKey, newFactoryId, startLocalApi, type LocalApi } from '../support/local-api';
 
 const enrich = (...args: string[]) => runScript('enrich', args, { DYNAMODB_ENDPOINT: endpoint(), PLATFORM_NAME: 'CLI Platform' });
+const control = (...args: string[]) => runScript('control', args, { DYNAMODB_ENDPOINT: endpoint(), PLATFORM_NAME: 'CLI Platform' });
 
 let api: LocalApi;
 let dir: string;
@@ -48,6 +49,7 @@ describe('npm run enrich -- load-dataset', () => {
       lines: 5,
       loaded: 1,
       duplicates: 1,
+      suppressed: 0,
       invalid: 2,
       problems: [
         { line: 2, problem: 'not valid JSON' },
@@ -55,6 +57,23 @@ describe('npm run enrich -- load-dataset', () => {
       ],
     });
   });
+
+  test('after a person is erased, a load leaves them out, loads the others, and says on stderr that it left one out', async () => {
+    const [erased, kept] = [uniqueEmail('erased-'), uniqueEmail('kept-')];
+    const file = join(dir, 'erasure.jsonl');
+    writeFileSync(file, JSON.stringify({ email: erased, title: 'Chemist' }));
+    expect((await enrich('load-dataset', file)).status).toBe(0);
+    const erasure = await control('contacts', 'erase', '--factory', newFactoryId('cli'), '--email', erased);
+    expect(JSON.parse(erasure.stdout)).toMatchObject({ erased: true, contact: false, vendorRecord: true });
+
+    writeFileSync(file, [{ email: erased.toUpperCase(), title: 'Physicist' }, { email: kept, title: 'Engineer' }].map((line) => JSON.stringify(line)).join('\n'));
+    const result = await enrich('load-dataset', file);
+
+    expect(result.status).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ lines: 2, loaded: 1, duplicates: 0, suppressed: 1, invalid: 0 });
+    expect(result.stderr.trim()).toBe('left out 1 person of the file: erased on request, they stay out of every load (docs/privacy.md#the-vendors-record)');
+    expect(result.stderr.toLowerCase()).not.toContain(erased);
+  }, 60_000);
 
   test('a missing file is a one-line error', async () => {
     const result = await enrich('load-dataset', join(dir, 'nope.jsonl'));

@@ -1,10 +1,11 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { debugIdSnippet } from '../../lambda/sourcemaps/debug-id-snippet';
 import { runScript, serverEnv, startServer } from '../support/commands';
 import { bundlerShapes, esbuildApp, fingerprint, stopBuilds } from '../support/builds';
 import { newFactoryId } from '../support/local-api';
+import { sha256Hex } from '../support/sourcemaps';
 
 afterAll(stopBuilds);
 
@@ -99,6 +100,26 @@ describe('npm run sourcemaps -- upload, against npm start', () => {
     expect(again.status).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ uploaded: 0, alreadyStored: 1 });
   }, 60_000);
+
+  test('a 20 MB map goes up through the presigned PUT and is stored byte for byte', async () => {
+    const factoryId = newFactoryId('maps');
+    const dist = esbuildApp();
+    const [{ debugId, map }] = JSON.parse((await sourcemaps(['inject', dist])).stdout).files;
+    // A map as big as a large app's: its sources' text padded to 20 MB (deterministic, still a valid map).
+    const mapFile = join(dist, map);
+    const json = JSON.parse(readFileSync(mapFile, 'utf8'));
+    const size = Buffer.byteLength(JSON.stringify(json));
+    json.sourcesContent[0] += `\n${'// a long vendored comment\n'.repeat(Math.ceil((20_000_000 - size) / 27))}`;
+    writeFileSync(mapFile, JSON.stringify(json));
+    const bytes = statSync(mapFile).size;
+    expect(bytes).toBeGreaterThanOrEqual(20_000_000);
+    const result = await upload(['--factory', factoryId, '--release', '2026.11.27', dist]);
+    expect(result.status).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ uploaded: 1, alreadyStored: 0 });
+    const stored = join(maps(), factoryId, 'debug-id', `${debugId}._S3rver_object`);
+    expect(statSync(stored).size).toBe(bytes);
+    expect(sha256Hex(readFileSync(stored))).toBe(sha256Hex(readFileSync(mapFile)));
+  }, 90_000);
 
   test('without debug ids, --release uploads each map under the release and its script\'s URL path', async () => {
     const factoryId = newFactoryId('maps');

@@ -1,8 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ScanCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { controlDependencies } from '../../lambda/control/control-room-wiring';
 import { handleControlRequest } from '../../lambda/control/handle-request';
 import type { ControlDependencies } from '../../lambda/control/ports';
+import { SuppressionKeys } from '../../lambda/domain/vendor-suppression';
+import { DynamoSuppressionSecret } from '../../lambda/store/keys/dynamo-person-secret';
+import { ReferenceWriter } from '../../lambda/store/reference/reference-writer';
+import { loadDataset } from '../../local/load-dataset';
 import { EVENTS, FEATURE_REQUESTS, randomClient, SITE, validEvent } from '../support/ingest';
 import { bearer, issueKey, issuePublishableKey, newFactoryId, realIngestDependencies, startLocalHost, tables, testDoc, type LocalApi } from '../support/local-api';
 
@@ -10,8 +17,10 @@ import { bearer, issueKey, issuePublishableKey, newFactoryId, realIngestDependen
  * Erasing a person on DynamoDB Local (issue 39, docs/privacy.md#erasure):
  * a contact with cleared values and an enrichment pass, and hostile bug
  * reports and a feature request naming the same email (in another letter
- * case), sent over HTTP; then `contacts.erase`. Afterwards no item of any
- * table holds the email, the reports are still there without their
+ * case), sent over HTTP, and the vendor's record of the email, loaded as
+ * `enrich -- load-dataset` loads it; then `contacts.erase`. Afterwards no
+ * item of any table holds the email (the vendor's record is gone, its
+ * suppression holds a keyed hash), the reports are still there without their
  * reporter, the company stays, the audit names the person by a keyed hash,
  * and a later upsert creates a new contact.
  */
@@ -19,11 +28,24 @@ const BY = { principal: 'arn:aws:sts::123456789012:assumed-role/ControlRoom/dpo'
 
 let api: LocalApi;
 let control: ControlDependencies;
+let dir: string;
 beforeAll(async () => {
   api = await startLocalHost(realIngestDependencies());
   control = controlDependencies(testDoc(), tables, 'Test Platform', { keys: tables.keys, reports: tables.reports });
+  dir = mkdtempSync(join(tmpdir(), 'erasure-vendor-'));
 });
-afterAll(() => api.close());
+afterAll(async () => {
+  await api.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Loads vendor lines as `enrich -- load-dataset` does (its loader and writer, a file on disk). */
+async function loadVendor(lines: Record<string, string>[]) {
+  const file = join(dir, `${randomUUID()}.jsonl`);
+  writeFileSync(file, lines.map((line) => JSON.stringify(line)).join('\n'));
+  const writer = new ReferenceWriter(testDoc(), tables.reference, new SuppressionKeys(new DynamoSuppressionSecret(testDoc(), tables.keys)));
+  return loadDataset(writer, file);
+}
 
 const call = (request: Record<string, unknown>) => handleControlRequest(control, request, BY);
 /** A call that must succeed: its error in the failure message otherwise. */
@@ -73,6 +95,8 @@ async function personEverywhere() {
   const site = await tenant();
   const domain = `engines-${randomUUID().slice(0, 8)}.example`;
   const email = `ada.lovelace@${domain}`;
+  // The vendor knows her (by her address in capitals: the loader keys it by its stored form).
+  expect(await loadVendor([{ email: email.toUpperCase(), location: 'Marylebone, London' }])).toMatchObject({ loaded: 1, suppressed: 0 });
   // No name: the pass fills it from the email, so the contact carries an enrichment record and a pass marker.
   const created = await site.upsert({ email, title: 'Countess', phone: '+44 20 7946 0000', company: 'Analytical Engines', companyDomain: domain });
   expect(created.status).toBe(201);
@@ -90,15 +114,16 @@ async function personEverywhere() {
   return { ...site, email, domain, contactId, events };
 }
 
-test('an erasure by email deletes the contact with its cleared values and pass markers and forgets the reporter on every report; no table holds the email after it', async () => {
+test("an erasure by email deletes the contact with its cleared values and pass markers, the vendor's record, and forgets the reporter on every report; no table holds the email after it", async () => {
   const person = await personEverywhere();
-  expect(await tablesHolding(person.email)).not.toEqual([]);
+  expect(await tablesHolding(person.email)).toEqual(expect.arrayContaining([expect.stringMatching(/^reference: /), expect.stringMatching(/^contacts: /), expect.stringMatching(/^reports: /)]));
 
   const erased = await call({ operation: 'contacts.erase', factoryId: person.factoryId, email: person.email });
 
   expect(erased.status).toBe(200);
-  expect(erased.body).toMatchObject({ contactId: person.contactId, erased: true, contact: true, passMarkers: 1, events: 2, featureRequests: 1, complete: true });
+  expect(erased.body).toMatchObject({ contactId: person.contactId, erased: true, contact: true, passMarkers: 1, vendorRecord: true, events: 2, featureRequests: 1, complete: true });
   expect(await tablesHolding(person.email)).toEqual([]);
+  expect(await tablesHolding(person.email.split('@')[1] as string)).toEqual([expect.stringMatching(/^contacts: .*"company#/)]);
   // The reports stay, scrubbed as they were stored, without their reporter.
   const reports = (await scan(tables.reports)).filter((item) => String(item.pk).startsWith(`event#${person.factoryId}#`) || String(item.pk).startsWith(`fr#${person.factoryId}#`));
   expect(reports).toHaveLength(3);
@@ -126,7 +151,7 @@ test('erasing the same person again, or someone unknown, finds nothing, removes 
   const again = await call({ operation: 'contacts.erase', factoryId: person.factoryId, email: person.email });
   const unknown = await call({ operation: 'contacts.erase', factoryId: person.factoryId, contactId: 'ct_0123456789abcdef' });
 
-  const nothing = { erased: false, contact: false, passMarkers: 0, events: 0, featureRequests: 0, complete: true };
+  const nothing = { erased: false, contact: false, passMarkers: 0, vendorRecord: false, events: 0, featureRequests: 0, complete: true };
   expect(again).toMatchObject({ status: 200, body: nothing, audit: { erasure: true, contact: false, principal: BY.principal } });
   expect(unknown).toMatchObject({ status: 200, body: { ...nothing, contactId: 'ct_0123456789abcdef' }, audit: { erasure: true, contact: false } });
 });
@@ -134,8 +159,21 @@ test('erasing the same person again, or someone unknown, finds nothing, removes 
 test('an erasure by contact id finds the reports through the email the contact held', async () => {
   const person = await personEverywhere();
   const erased = await call({ operation: 'contacts.erase', factoryId: person.factoryId, contactId: person.contactId });
-  expect(erased.body).toMatchObject({ contact: true, events: 2, featureRequests: 1 });
+  expect(erased.body).toMatchObject({ contact: true, vendorRecord: true, events: 2, featureRequests: 1 });
   expect(await tablesHolding(person.email)).toEqual([]);
+});
+
+test('a load after the erasure leaves the erased person out, says it left one out, and loads the others', async () => {
+  const person = await personEverywhere();
+  await ok({ operation: 'contacts.erase', factoryId: person.factoryId, email: person.email });
+  const other = `charles.babbage@${person.domain}`;
+
+  const loaded = await loadVendor([{ email: person.email, title: 'Countess' }, { email: other, title: 'Mathematician' }, { email: person.email.toUpperCase(), location: 'Ockham' }]);
+
+  expect(loaded).toMatchObject({ lines: 3, loaded: 1, duplicates: 1, suppressed: 1, invalid: 0 });
+  expect(await tablesHolding(person.email)).toEqual([]);
+  const exported = await ok({ operation: 'contacts.export-person', factoryId: person.factoryId, email: other });
+  expect(exported.body.vendorRecord).toEqual({ email: other, title: 'Mathematician' });
 });
 
 test('an upsert of the email after its erasure creates a new contact (201), holding only what that upsert sent', async () => {
@@ -178,6 +216,8 @@ test("an export of a person answers the contact whole (cleared values, enrichmen
   expect(exported.status).toBe(200);
   expect(exported.body.contact).toMatchObject({ id: person.contactId, email: person.email, name: 'Ada Lovelace', enriched: true, cleared: { title: { value: 'Countess' } } });
   expect(exported.body.passes).toHaveLength(1);
+  expect(exported.body.vendorRecord).toEqual({ email: person.email, location: 'Marylebone, London' });
+  expect(exported.audit).toMatchObject({ vendorRecord: true });
   const reports = exported.body.reports as Record<string, any>[];
   expect(reports.map((report) => report.kind).sort()).toEqual(['event', 'event', 'feature-request']);
   expect(reports.map((report) => report.receivedAt)).toEqual([...reports.map((report) => report.receivedAt)].sort().reverse());

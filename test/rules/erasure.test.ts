@@ -16,6 +16,7 @@ import { MemoryIngestKeys } from '../../lambda/memory/memory-ingest-keys';
 import { MemoryIssueLimiter } from '../../lambda/memory/memory-issue-limiter';
 import { MemoryPersonSecret } from '../../lambda/memory/memory-person-secret';
 import { MemoryPersonStore } from '../../lambda/memory/memory-person-store';
+import { MemoryReferenceDataset } from '../../lambda/memory/memory-reference-dataset';
 import { MemoryReportStore } from '../../lambda/memory/memory-report-store';
 
 /**
@@ -30,6 +31,7 @@ const EMAIL = 'grace.hopper@navy.example';
 let contacts: MemoryContactStore;
 let enrichment: MemoryEnrichmentStore;
 let reports: MemoryReportStore;
+let vendor: MemoryReferenceDataset;
 let deps: ControlDependencies;
 let clock: number;
 const tick = () => new Date((clock += 1000));
@@ -39,11 +41,12 @@ beforeEach(() => {
   contacts = new MemoryContactStore();
   enrichment = new MemoryEnrichmentStore(contacts);
   reports = new MemoryReportStore();
+  vendor = new MemoryReferenceDataset();
   deps = {
     store: new MemoryControlStore(contacts, enrichment),
-    enrichment: { store: enrichment, sources: [new EmailNameHeuristic()], provider: 'Platform', now: () => tick() },
+    enrichment: { store: enrichment, sources: [vendor, new EmailNameHeuristic()], provider: 'Platform', now: () => tick() },
     issues: reports,
-    people: new MemoryPersonStore(contacts, enrichment, reports, new PersonKeys(new MemoryPersonSecret())),
+    people: new MemoryPersonStore(contacts, enrichment, reports, new PersonKeys(new MemoryPersonSecret()), vendor),
     now: () => tick(),
   };
 });
@@ -52,6 +55,7 @@ const call = (request: Record<string, unknown>) => handleControlRequest(deps, re
 const receipt = (): RequestReceipt => ({ factoryId: FACTORY, keyId: KEY.keyId, origin: KEY.origins[0] as string, receivedAt: tick().toISOString(), expiresAt: 1_900_000_000, requestToken: randomUUID() });
 
 async function personEverywhere() {
+  expect(await vendor.load([{ email: EMAIL, title: 'Rear Admiral', location: 'Arlington, VA' }])).toEqual({ written: 1, suppressed: [] });
   const { contact } = await upsertContact(contacts, FACTORY, upsertBody.parse({ email: EMAIL, title: 'Rear Admiral' }), { now: tick().toISOString(), creationToken: 't' });
   await call({ operation: 'contacts.clear', factoryId: FACTORY, contactId: contact.id, fields: ['title'] });
   await call({ operation: 'enrichment.refresh', factoryId: FACTORY, contactId: contact.id, passId: randomUUID() });
@@ -74,10 +78,12 @@ test('an erasure on the memory stores removes the contact, its pass marker and t
 
   const erased = await call({ operation: 'contacts.erase', factoryId: FACTORY, email: EMAIL });
 
-  expect(erased.body).toMatchObject({ contactId, erased: true, contact: true, passMarkers: 1, events: 1, featureRequests: 1, complete: true });
+  expect(erased.body).toMatchObject({ contactId, erased: true, contact: true, passMarkers: 1, vendorRecord: true, events: 1, featureRequests: 1, complete: true });
   expect(contacts.contacts.size).toBe(0);
   expect(enrichment.passIds.size).toBe(0);
-  const left = JSON.stringify([...reports.events.values(), ...reports.featureRequests.values()]).toLowerCase();
+  expect(vendor.people.size).toBe(0);
+  expect([...vendor.suppressed.keys()]).toEqual([expect.stringMatching(/^suppressed#[0-9a-f]{32}$/)]);
+  const left = JSON.stringify([...reports.events.values(), ...reports.featureRequests.values(), ...vendor.people.keys(), ...vendor.suppressed.keys()]).toLowerCase();
   expect(left).not.toContain(EMAIL);
   // Another person's report keeps its reporter.
   expect(left).toContain('someone.else@example.org');
@@ -90,9 +96,27 @@ test('on the memory stores too, erasing again finds nothing, and an upsert after
   const again = await call({ operation: 'contacts.erase', factoryId: FACTORY, email: EMAIL });
   const upserted = await upsertContact(contacts, FACTORY, upsertBody.parse({ email: EMAIL }), { now: tick().toISOString(), creationToken: 'u' });
 
-  expect(again.body).toMatchObject({ erased: false, contact: false, passMarkers: 0, events: 0, featureRequests: 0 });
+  expect(again.body).toMatchObject({ erased: false, contact: false, passMarkers: 0, vendorRecord: false, events: 0, featureRequests: 0 });
+  expect(vendor.suppressed.size).toBe(1);
   expect(upserted.created).toBe(true);
   expect(upserted.contact.title).toBeUndefined();
+});
+
+test('on the memory stores, a load after an erasure leaves the erased person out and says so, and adds the others', async () => {
+  await personEverywhere();
+  await call({ operation: 'contacts.erase', factoryId: FACTORY, email: EMAIL });
+
+  const loaded = await vendor.load([{ email: EMAIL, title: 'Admiral' }, { email: 'alan.turing@example.org', title: 'Cryptanalyst' }]);
+
+  expect(loaded).toEqual({ written: 1, suppressed: [EMAIL] });
+  expect([...vendor.people.keys()]).toEqual(['alan.turing@example.org']);
+});
+
+test("on the memory stores, the export carries the vendor's record of the email", async () => {
+  await personEverywhere();
+  const exported = await call({ operation: 'contacts.export-person', factoryId: FACTORY, email: EMAIL });
+  expect(exported.body.vendorRecord).toEqual({ email: EMAIL, title: 'Rear Admiral', location: 'Arlington, VA' });
+  expect(exported.audit).toMatchObject({ vendorRecord: true });
 });
 
 test("on the memory stores, export and a contact's page list the same reports, newest first", async () => {

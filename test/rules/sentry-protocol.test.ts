@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { generateKey } from '../../lambda/domain/api-key';
-import { parseStackLocations } from '../../lambda/issues/stack-frames';
+import { parseStackFrames, parseStackLocations } from '../../lambda/issues/stack-frames';
 import { groupEvent } from '../../lambda/ingest/fingerprint';
 import { MAX_DEBUG_IDS } from '../../lambda/ingest/limits';
 import { decodeBody } from '../../lambda/ingest/sentry/body-decoding';
@@ -104,6 +104,25 @@ test('a browser error groups alike from the Sentry browser SDK and from the own 
   };
   const [fromSentry, fromOwn] = [groupEvent(sentry.value), groupEvent(own)];
   expect(fromSentry.grouped && fromSentry.fingerprint).toEqual(fromOwn.grouped && fromOwn.fingerprint);
+});
+
+test("a Firefox error groups alike from the Sentry browser SDK (nested functions named as Firefox writes them, \"report/</<\") and from the own SDK's Firefox stack", () => {
+  // Frames as @sentry/browser 11 sends them from Firefox ESR 153 (test/browser/sentry-source-maps.test.ts saw them), oldest first.
+  const sentry = readSentryEvent({
+    event_id: 'd'.repeat(32),
+    exception: { values: [{ type: 'TypeError', value: 'r.cart is undefined', stacktrace: { frames: [
+      { function: 'window.report/</<', filename: 'https://shop.example.com/shop', lineno: 14, colno: 41, in_app: true },
+      { function: 'checkout', filename: 'https://shop.example.com/shop', lineno: 7, colno: 35, in_app: true },
+      { function: 'i', filename: 'https://shop.example.com/assets/app.js', lineno: 2, colno: 40, in_app: true },
+    ] } }] },
+  });
+  if (!sentry.ok) throw new Error('unreadable');
+  const stack = 'i@https://shop.example.com/assets/app.js:2:40\ncheckout@https://shop.example.com/shop:7:35\nwindow.report/</<@https://shop.example.com/shop:14:41';
+  const own = { type: 'error' as const, exception: { type: 'TypeError', value: 'r.cart is undefined', stack } };
+  const [fromSentry, fromOwn] = [groupEvent(sentry.value), groupEvent(own)];
+  expect(fromSentry.grouped && fromSentry.fingerprint).toEqual(fromOwn.grouped && fromOwn.fingerprint);
+  // Rule version 2 reads the stack text the Sentry reader writes: the same frames as Firefox's own.
+  expect(parseStackFrames(sentry.value.exception?.stack ?? '')).toEqual(parseStackFrames(stack));
 });
 
 test('secrets in frames are scrubbed and counted with the rest of the event', () => {

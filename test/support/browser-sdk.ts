@@ -47,8 +47,8 @@ export function engineOfBlock(name: EngineName): () => Engine {
 }
 
 /**
- * A factory of its own (`factoryPrefix`) with a publishable key for the
- * site, and a new tab on `on` (the site unless given) at /<engine><path>,
+ * A factory of its own (`factoryPrefix`; or `factoryId`, one the test shares
+ * between tabs) with a publishable key for the site, and a new tab on `on` (the site unless given) at /<engine><path>,
  * whose page the site serves from `pages` with the SDK started with
  * `options` (sending to `baseUrl`, batching for 50 ms unless they say).
  */
@@ -60,13 +60,14 @@ export async function openSdkTab(args: {
   on?: { origin: string };
   baseUrl: string;
   factoryPrefix: string;
+  factoryId?: string;
   path: string;
   options?: Record<string, unknown>;
   keyOptions?: { rateLimit?: number };
   extra?: string;
   body?: string;
 }): Promise<{ factoryId: string; key: string; page: Tab; url: string }> {
-  const factoryId = newFactoryId(args.factoryPrefix);
+  const factoryId = args.factoryId ?? newFactoryId(args.factoryPrefix);
   const { key } = await issuePublishableKey(factoryId, [args.site.origin], args.keyOptions);
   const path = `/${args.engineName}${args.path}`;
   args.pages.set(path, sdkPage({ key, baseUrl: args.baseUrl, flushDelayMs: 50, ...args.options }, args.extra, args.body));
@@ -88,15 +89,17 @@ export async function buildSdk(): Promise<{ script: string; esm: string }> {
   }
 }
 
-/** `npm start` on a fixed free port and the run's DynamoDB Local; `stop()` and `start()` again keep the address. */
-export async function localService() {
+/** `npm start` on a fixed free port and the run's DynamoDB Local (with `env` besides); `stop()` and `start()` again keep the address. */
+export async function localService(env: NodeJS.ProcessEnv = {}) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'contacts-sdk-api-'));
   let run: ReturnType<typeof startScript> | undefined;
   const service = {
     baseUrl: `http://localhost:${port}`,
+    /** Its data folder: CONTACTS_DATA_DIR for a command that must find this server (sourcemaps upload). */
+    dataDir,
     async start() {
-      run = startScript('start', { DYNAMODB_ENDPOINT: endpoint(), PORT: String(port), CONTACTS_DATA_DIR: dataDir }, /Contacts API listening on http:\/\/localhost:\d+/, 90_000);
+      run = startScript('start', { ...env, DYNAMODB_ENDPOINT: endpoint(), PORT: String(port), CONTACTS_DATA_DIR: dataDir }, /Contacts API listening on http:\/\/localhost:\d+/, 90_000);
       await run.started;
     },
     async stop() {

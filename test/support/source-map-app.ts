@@ -80,8 +80,8 @@ export function inject(code: string, map: string): { code: string; map: string; 
   return { code: injected, map: JSON.stringify({ ...json, mappings: `;${json.mappings}`, debugId, debug_id: debugId }), debugId };
 }
 
-/** The app built minified: build 1 as written, build 2 with SHIFT added. */
-export async function buildApp(version: 1 | 2, options: { sourcesContent?: boolean } = {}): Promise<BuiltApp> {
+/** The app built minified as esbuild writes it (not injected): build 1 as written, build 2 with SHIFT added. */
+function compile(version: 1 | 2, options: { sourcesContent?: boolean } = {}): { code: string; map: string } {
   const dir = mkdtempSync(join(tmpdir(), 'maps-app-'));
   try {
     mkdirSync(join(dir, 'src'));
@@ -102,11 +102,37 @@ export async function buildApp(version: 1 | 2, options: { sourcesContent?: boole
     const js = result.outputFiles.find((file) => file.path.endsWith('.js'));
     const map = result.outputFiles.find((file) => file.path.endsWith('.js.map'));
     if (!js || !map) throw new Error('esbuild wrote no script or no map');
-    const injected = inject(js.text, map.text);
-    const hash = createHash('sha256').update(injected.code).digest('hex').slice(0, 8);
-    return { url: `${SITE}/assets/app-${hash}.js`, debugId: injected.debugId, code: injected.code, map: injected.map };
+    return { code: js.text, map: map.text };
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The app built minified and injected (the helper's inject, above): build 1 as written, build 2 with SHIFT added. */
+export async function buildApp(version: 1 | 2, options: { sourcesContent?: boolean } = {}): Promise<BuiltApp> {
+  const built = compile(version, options);
+  const injected = inject(built.code, built.map);
+  const hash = createHash('sha256').update(injected.code).digest('hex').slice(0, 8);
+  return { url: `${SITE}/assets/app-${hash}.js`, debugId: injected.debugId, code: injected.code, map: injected.map };
+}
+
+/**
+ * Both builds written into `<dir>/assets/` as a bundler leaves them for CI, not injected: `app-1.js` and
+ * `app-2.js`, each with its map beside it, named by its `//# sourceMappingURL=` comment. Returns the scripts'
+ * paths under `dir`. esbuild's service is stopped after, so no process outlives the test.
+ */
+export async function writeBuilds(dir: string): Promise<string[]> {
+  mkdirSync(join(dir, 'assets'), { recursive: true });
+  try {
+    return ([1, 2] as const).map((version) => {
+      const { code, map } = compile(version);
+      const name = `app-${version}.js`;
+      writeFileSync(join(dir, 'assets', name), `${code.replace(/\n?$/, '\n')}//# sourceMappingURL=${name}.map\n`);
+      writeFileSync(join(dir, 'assets', `${name}.map`), map);
+      return `assets/${name}`;
+    });
+  } finally {
+    await stop();
   }
 }
 

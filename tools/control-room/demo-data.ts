@@ -9,7 +9,10 @@
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
+import { SuppressionKeys } from '../../lambda/domain/vendor-suppression';
+import { DynamoSuppressionSecret } from '../../lambda/store/keys/dynamo-person-secret';
 import { KeyAdmin } from '../../lambda/store/keys/key-admin';
+import { ReferenceWriter } from '../../lambda/store/reference/reference-writer';
 import { readReports } from '../../lambda/store/reports/report-reader';
 import { usageSortKey, type TableNames } from '../../lambda/store/schema';
 
@@ -115,9 +118,9 @@ export async function seedDemo(options: DemoOptions): Promise<Demo> {
   const secret = await admin.create({ factoryId, type: 'secret', rateLimit: 6000 });
   const auth = { Authorization: `Bearer ${secret.key}` };
 
-  for (const [user, fields] of Object.entries(REFERENCE)) {
-    await doc.send(new PutCommand({ TableName: tables.reference, Item: { email: `${user}@${domain}`, ...fields } }));
-  }
+  // Through the loader's writer: a demo person erased earlier on this store stays erased.
+  const vendor = new ReferenceWriter(doc, tables.reference, new SuppressionKeys(new DynamoSuppressionSecret(doc, tables.keys)));
+  await vendor.write(Object.entries(REFERENCE).map(([user, fields]) => ({ email: `${user}@${domain}`, ...fields })));
   const contacts: Record<string, unknown>[] = [];
   for (const [user, name, companyDomain, title] of PEOPLE) {
     const body = { email: `${user}@${domain}`, companyDomain, ...(name ? { name } : {}), ...(title ? { title } : {}) };

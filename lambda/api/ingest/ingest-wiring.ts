@@ -9,9 +9,10 @@ import { DynamoPersonSecret } from '../../store/keys/dynamo-person-secret';
 import { PersonKeys } from '../../domain/person-key';
 import { DynamoVisitorSalts } from '../../store/keys/dynamo-visitor-salts';
 import { tableNamesFromEnv, type TableNames } from '../../store/schema';
-import { IngestFrameResolver } from '../../sourcemaps/ingest-frames';
+import { IngestFrameResolver, RESOLVE_BUDGET_MS } from '../../sourcemaps/ingest-frames';
 import { cacheBytesFromEnv, MapCache } from '../../sourcemaps/map-cache';
 import { SourceMapLoader } from '../../sourcemaps/map-loader';
+import { sourceMapBudgetFromEnv } from '../../sourcemaps/limits';
 import type { SourceMapStore } from '../../sourcemaps/ports';
 import { mapReaderFromEnv } from '../../store/source-maps/s3-map-reader';
 import type { IngestDependencies } from './routes';
@@ -26,11 +27,13 @@ export interface IngestWiring {
   sourceMaps?: SourceMapStore;
   /** Bytes of parsed maps a container keeps (map-cache.ts). */
   sourceMapCacheBytes?: number;
+  /** The most a request waits for maps (RESOLVE_BUDGET_MS unless given). */
+  sourceMapBudgetMs?: number;
 }
 
 /** The resolve step's resolver on a map store: one per container, so its parsed maps are kept between requests. */
-export function frameResolverOf(store: SourceMapStore, cacheBytes?: number): IngestFrameResolver {
-  return new IngestFrameResolver(new SourceMapLoader(store, new MapCache(cacheBytes)));
+export function frameResolverOf(store: SourceMapStore, cacheBytes?: number, budgetMs = RESOLVE_BUDGET_MS): IngestFrameResolver {
+  return new IngestFrameResolver(new SourceMapLoader(store, new MapCache(cacheBytes)), () => AbortSignal.timeout(budgetMs));
 }
 
 /**
@@ -52,7 +55,7 @@ export function ingestDynamoDependencies(
     reports: new DynamoReportStore(doc, tables.reports, new PersonKeys(new DynamoPersonSecret(doc, tables.keys))),
     visitorSalts: new DynamoVisitorSalts(doc, tables.keys),
     retentionDays: wiring.retentionDays ?? DEFAULT_REPORT_RETENTION_DAYS,
-    ...(wiring.sourceMaps ? { frames: frameResolverOf(wiring.sourceMaps, wiring.sourceMapCacheBytes) } : {}),
+    ...(wiring.sourceMaps ? { frames: frameResolverOf(wiring.sourceMaps, wiring.sourceMapCacheBytes, wiring.sourceMapBudgetMs) } : {}),
   };
 }
 
@@ -73,9 +76,12 @@ export function ingestContainerDependencies(env: NodeJS.ProcessEnv = process.env
 /**
  * The maps' store from SOURCE_MAPS_BUCKET: the S3 bucket the stack grants this function's reads on (S3_ENDPOINT
  * names the embedded store under npm start and in the tests). Whenever the variable is unset there is no store:
- * frames are grouped as sent, exactly as before source maps.
+ * frames are grouped as sent, exactly as before source maps. A test's npm start may wait longer for maps than
+ * RESOLVE_BUDGET_MS (sourceMapBudgetFromEnv): a read a loaded machine delayed past the budget would group the
+ * event on its minified frames, and the test would see the machine, not the service.
  */
-export function sourceMapsFromEnv(env: NodeJS.ProcessEnv): Pick<IngestWiring, 'sourceMaps' | 'sourceMapCacheBytes'> {
+export function sourceMapsFromEnv(env: NodeJS.ProcessEnv): Pick<IngestWiring, 'sourceMaps' | 'sourceMapCacheBytes' | 'sourceMapBudgetMs'> {
   const sourceMaps = mapReaderFromEnv(env);
-  return sourceMaps ? { sourceMaps, sourceMapCacheBytes: cacheBytesFromEnv(env) } : {};
+  const budgetMs = sourceMapBudgetFromEnv(env);
+  return sourceMaps ? { sourceMaps, sourceMapCacheBytes: cacheBytesFromEnv(env), ...(budgetMs ? { sourceMapBudgetMs: budgetMs } : {}) } : {};
 }

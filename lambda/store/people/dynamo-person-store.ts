@@ -1,5 +1,5 @@
 import { DeleteCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Page, PersonReportRef, PersonStore } from '../../control/ports';
+import type { Page, PersonReportRef, PersonStore, VendorRecords } from '../../control/ports';
 import { InvalidCursorError } from '../../domain/errors';
 import type { PersonKeys } from '../../domain/person-key';
 import { batchGet } from '../batch-get';
@@ -50,13 +50,15 @@ const KIND_LABEL: Record<ReportKind, string> = { events: 'event', 'feature-reque
  * scan), the reports themselves by BatchGetItem, and the erasure's deletes:
  * the contact (a DeleteItem conditional on the `updatedAt` read), its pass
  * markers, and each report's reporter (an UpdateItem conditional on the
- * person key still there).
+ * person key still there). The vendor's record, in the reference table, is
+ * `vendor`'s (../reference/dynamo-vendor-records.ts).
  */
 export class DynamoPersonStore implements PersonStore {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly tables: { contacts: string; reports: string },
     private readonly keys: PersonKeys,
+    readonly vendor: VendorRecords,
   ) {}
 
   personKey(factoryId: string, email: string): Promise<string> {

@@ -51,21 +51,28 @@ function objectUrl(config: S3Config, key: string): URL {
   return new URL(`https://${config.bucket}.s3.${config.region ?? 'us-east-1'}.amazonaws.com/${path}`);
 }
 
+/** What the reader signs with: keys, or a provider of them (fromEnv() on Lambda: the role's, with a session token). */
+export type S3ReaderCredentials = ConstructorParameters<typeof SignatureV4>[0]['credentials'];
+
 /**
  * The resolver's side of the maps bucket (the ingest function, the control
  * room): one signed GET under the factory's own prefix. It signs the GET
  * itself (SigV4, the role's credentials from the environment as on Lambda)
  * rather than through the S3 client, which would more than half again the
  * ingest function's bundle for this one call (bench/asset-sizes.md).
+ * `credentials` replace those (a test checking the signature against a store that verifies it).
  */
 export class S3MapReader implements SourceMapStore {
   private readonly signer: SignatureV4;
 
-  constructor(private readonly config: S3Config) {
+  constructor(
+    private readonly config: S3Config,
+    credentials: S3ReaderCredentials = config.endpoint ? LOCAL_S3_CREDENTIALS : fromEnv(),
+  ) {
     this.signer = new SignatureV4({
       service: 's3',
       region: config.region ?? 'us-east-1',
-      credentials: config.endpoint ? LOCAL_S3_CREDENTIALS : fromEnv(),
+      credentials,
       sha256: NodeSha256,
       // The path is encoded once, above: S3 signs it as sent.
       uriEscapePath: false,

@@ -36,13 +36,13 @@ document.getElementById('erase-export')?.addEventListener('click', async (event)
   link.download = `person-${whole.contactId}.json`;
   link.click();
   URL.revokeObjectURL(link.href);
-  showLines(result, [`Exported: ${whole.contact ? 'the contact, ' : 'no contact, '}${(whole.passes ?? []).length} pass markers, ${reports.length} reports.`]);
+  showLines(result, [`Exported: ${whole.contact ? 'the contact, ' : 'no contact, '}${(whole.passes ?? []).length} pass markers, ${whole.vendorRecord ? "the vendor's record, " : ''}${reports.length} reports.`]);
 });
 
 form?.addEventListener('submit', (event) => {
   event.preventDefault();
   const who = form.elements.who.value.trim();
-  document.getElementById('erase-confirm-text').textContent = `Erase ${who}? This cannot be undone: the contact and its history are deleted, and this email is forgotten on every report.`;
+  document.getElementById('erase-confirm-text').textContent = `Erase ${who}? This cannot be undone: the contact and its history are deleted, this email is forgotten on every report, and the vendor's record of it is deleted for every factory and kept out of later loads.`;
   again.value = '';
   confirmBox.hidden = false;
   again.focus();
@@ -64,7 +64,7 @@ document.getElementById('erase-yes')?.addEventListener('click', async (event) =>
   const erased = reply.body;
   showLines(result, [
     erased.erased ? `Erased ${erased.contactId}.` : `Nothing found to erase for ${erased.contactId}: nothing was removed.`,
-    `Contact deleted: ${erased.contact ? 'yes' : 'no'}. Pass markers: ${erased.passMarkers}. Events forgotten: ${erased.events}. Feature requests forgotten: ${erased.featureRequests}.`,
+    `Contact deleted: ${erased.contact ? 'yes' : 'no'}. Pass markers: ${erased.passMarkers}. Vendor's record deleted: ${erased.vendorRecord ? 'yes' : 'no'}. Events forgotten: ${erased.events}. Feature requests forgotten: ${erased.featureRequests}.`,
     ...(erased.complete ? [] : ['Not finished (time ran out): erase again to finish.']),
     `Recorded in the audit log as ${erased.personKey ?? erased.contactId}.`,
   ]);

@@ -32,7 +32,8 @@ async function erasePage(context: RouteContext, factoryId: string): Promise<void
   const body = html`<h1>Erase a person</h1>
 <p>Erasing deletes the contact with everything kept on it (its enrichment record, cleared values and who cleared them),
 its enrichment pass markers, and the reporter's email and name on every bug report and feature request that named this email.
-The reports themselves stay, without their reporter. Companies stay. A later upsert of the same email creates a new contact.
+The reports themselves stay, without their reporter. The enrichment vendor's record of this email is deleted too, for every
+factory, and later dataset loads leave the person out. Companies stay. A later upsert of the same email creates a new contact.
 Backups (35 days) and logs keep copies for a while: docs/privacy.md says where.</p>
 ${contactId === '' ? '' : await named(context, factoryId, contactId)}
 <form id="erase-form" class="card danger-zone" data-factory="${factoryId}" autocomplete="off">
