@@ -41,9 +41,12 @@ afterAll(async () => {
   await service?.close();
 });
 
-/** The SDK splits a beacon the engine refuses for the page's 64 KiB keepalive budget: where none is refused, there is nothing to split. */
-const BEACON_BUDGET_SKIP: Partial<Record<string, string>> = {
-  firefox: 'Firefox ESR 153 takes the beacon beside the page\'s 40 KB keepalive request: no budget refuses it, nothing to split',
+/**
+ * The SDK splits a beacon the engine refuses for the page's 64 KiB keepalive budget. An engine that applies no such
+ * budget takes the whole batch in one beacon: its case checks that instead (docs/development.md#browser-engines).
+ */
+const NO_BEACON_BUDGET: Partial<Record<string, string>> = {
+  firefox: 'Firefox ESR 153 takes the beacon beside the page\'s 40 KB keepalive request',
 };
 
 describe.each(engineCases())('in $engine', ({ engine: name }) => {
@@ -213,7 +216,8 @@ describe.each(engineCases())('in $engine', ({ engine: name }) => {
     await page.close();
   });
 
-  engineTest('when the page is hidden, pending events go by sendBeacon; a batch the browser refuses is split, and every event arrives once', BEACON_BUDGET_SKIP[name], async () => {
+  /** A page whose keepalive request holds 40 KB of the engine's budget hides with 10 events of 3 KB pending: the beacons it tried, and the events stored. */
+  async function hiddenWithBudgetTaken() {
     const { factoryId, key, page } = await openPage('/hidden', { flushDelayMs: 60_000 });
     // A first message opens a minute's batching window: what follows waits in it.
     expect(await page.evaluate(`ContactsIngest.captureMessage('opening'); ContactsIngest.flush(10000)`)).toBe(true);
@@ -230,17 +234,31 @@ describe.each(engineCases())('in $engine', ({ engine: name }) => {
     })()`);
     const events = await storedOrWhy(factoryId, key, 'eleven events', (found) => found.length >= 11);
     const beacons = (await page.evaluate('beacons')) as { bytes: number; ok: boolean; keyInQuery: boolean }[];
-    // The whole batch was refused, then its halves tried in turn; some halves went (the rest by fetch). Few
-    // requests in all: the API allows a burst of 7 a minute from one address and key, and a beacon's 429 is never seen.
-    expect(beacons[0]).toMatchObject({ ok: false });
-    expect(beacons[0]?.bytes).toBeGreaterThan(10 * 3000);
-    expect(beacons[1]?.bytes).toBeLessThan(beacons[0]?.bytes ?? 0);
-    expect(beacons.some((beacon) => beacon.ok)).toBe(true);
-    expect(beacons.every((beacon) => beacon.keyInQuery)).toBe(true);
     expect(await page.evaluate('ContactsIngest.flush(10000)')).toBe(true);
     expect(new Set(withMessage(events, /^hidden /).map((event) => event.message)).size).toBe(10);
     expect(await storedReports(factoryId)).toHaveLength(11);
     expect(statuses(key).every((status) => status === 202)).toBe(true);
+    expect(beacons.every((beacon) => beacon.keyInQuery)).toBe(true);
     await page.close();
-  });
+    return beacons;
+  }
+
+  const noBudget = NO_BEACON_BUDGET[name];
+  if (noBudget === undefined) {
+    engineTest('when the page is hidden, pending events go by sendBeacon; a batch the browser refuses is split, and every event arrives once', undefined, async () => {
+      const beacons = await hiddenWithBudgetTaken();
+      // The whole batch was refused, then its halves tried in turn; some halves went (the rest by fetch). Few
+      // requests in all: the API allows a burst of 7 a minute from one address and key, and a beacon's 429 is never seen.
+      expect(beacons[0]).toMatchObject({ ok: false });
+      expect(beacons[0]?.bytes).toBeGreaterThan(10 * 3000);
+      expect(beacons[1]?.bytes).toBeLessThan(beacons[0]?.bytes ?? 0);
+      expect(beacons.some((beacon) => beacon.ok)).toBe(true);
+    });
+  } else {
+    engineTest(`when the page is hidden, pending events go by sendBeacon; ${noBudget}: the batch goes whole in one beacon, and every event arrives once`, undefined, async () => {
+      const beacons = await hiddenWithBudgetTaken();
+      expect(beacons).toEqual([{ bytes: expect.any(Number), ok: true, keyInQuery: true }]);
+      expect(beacons[0]?.bytes).toBeGreaterThan(10 * 3000);
+    });
+  }
 });
