@@ -66,11 +66,13 @@ export async function openSdkTab(args: {
   keyOptions?: { rateLimit?: number };
   extra?: string;
   body?: string;
+  /** A script the page runs before it loads the SDK (HELD_WAITS). */
+  head?: string;
 }): Promise<{ factoryId: string; key: string; page: Tab; url: string }> {
   const factoryId = args.factoryId ?? newFactoryId(args.factoryPrefix);
   const { key } = await issuePublishableKey(factoryId, [args.site.origin], args.keyOptions);
   const path = `/${args.engineName}${args.path}`;
-  args.pages.set(path, sdkPage({ key, baseUrl: args.baseUrl, flushDelayMs: 50, ...args.options }, args.extra, args.body));
+  args.pages.set(path, sdkPage({ key, baseUrl: args.baseUrl, flushDelayMs: 50, ...args.options }, args.extra, args.body, args.head));
   const page = await args.engine.newTab();
   const url = `${(args.on ?? args.site).origin}${path}`;
   await page.goto(url);
@@ -168,11 +170,13 @@ export const sdkConsoleOf = async (tab: Tab) => (await consoleOf(tab)).filter((l
  * A page that loads the SDK and starts it the documented two-line way
  * (its options kept in `sdkOptions`, for a test that starts it again).
  * `options` go to init() as JSON; `extra` is JavaScript source of more
- * options (functions such as beforeSend, RegExps); `body` is the page's own script.
+ * options (functions such as beforeSend, RegExps); `body` is the page's own script;
+ * `head` runs before the SDK is loaded.
  */
-export function sdkPage(options: Record<string, unknown>, extra = '{}', body = ''): string {
+export function sdkPage(options: Record<string, unknown>, extra = '{}', body = '', head = ''): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>shop</title>
 <script>${CONSOLE_RECORDER}</script>
+<script>${head}</script>
 <script src="/contacts-ingest.min.js"></script>
 <script>
   var sdkOptions = Object.assign(${JSON.stringify(options)}, ${extra});
@@ -181,7 +185,107 @@ export function sdkPage(options: Record<string, unknown>, extra = '{}', body = '
 </head><body><p>A customer's page.</p><script>${body}</script></body></html>`;
 }
 
+/**
+ * The waits HELD_WAITS holds: from a second (the least a Retry-After asks;
+ * the SDK's other timers are shorter in the pages that use it) to a minute
+ * (the longest backoff those pages allow). Longer timers run as set: the
+ * WebDriver's own script timeout (two minutes) is one of the page's timers in WebKitGTK.
+ */
+export const HELD_WAIT_MS = { min: 1000, max: 60_000 };
+
+/**
+ * A page script, run before the SDK loads, that holds the page's long
+ * waits instead of waiting them out: a timer of HELD_WAIT_MS (the SDK's
+ * wait after a 429's Retry-After) runs only when the test calls
+ * `pageClock.release()`. The page logs, in its own order, each request it
+ * fetches (`fetch`), its answer (`answer`: status and Retry-After), each
+ * long wait asked (`wait`, its ms) and run (`ran`): waitsBeforeRetries()
+ * reads from that log that each retry came after a wait of the asked
+ * length, with no real seconds spent and no wall clock to trust.
+ */
+export const HELD_WAITS = `window.pageClock = (function () {
+  var realSetTimeout = window.setTimeout, realClearTimeout = window.clearTimeout, realFetch = window.fetch;
+  var log = [], held = [], nextId = 1e9;
+  window.setTimeout = function (run, ms) {
+    if (!(Number(ms) >= ${HELD_WAIT_MS.min} && Number(ms) <= ${HELD_WAIT_MS.max})) return realSetTimeout.apply(window, arguments);
+    var timer = { id: nextId++, ms: Number(ms), run: run, args: Array.prototype.slice.call(arguments, 2) };
+    held.push(timer);
+    log.push({ what: 'wait', id: timer.id, ms: timer.ms });
+    return timer.id;
+  };
+  window.clearTimeout = function (id) {
+    held = held.filter(function (timer) { return timer.id !== id; });
+    return realClearTimeout.apply(window, arguments);
+  };
+  window.fetch = function () {
+    log.push({ what: 'fetch' });
+    return realFetch.apply(window, arguments).then(function (res) {
+      log.push({ what: 'answer', status: res.status, retryAfter: res.headers.get('Retry-After') });
+      return res;
+    }, function (error) {
+      log.push({ what: 'answer', status: 0, retryAfter: null });
+      throw error;
+    });
+  };
+  return {
+    log: log,
+    /** Runs every long wait held now; answers how many. */
+    release: function () {
+      var due = held;
+      held = [];
+      due.forEach(function (timer) {
+        log.push({ what: 'ran', id: timer.id });
+        timer.run.apply(window, timer.args);
+      });
+      return due.length;
+    }
+  };
+})();`;
+
+/** What a page under HELD_WAITS logged. */
+export type ClockEntry =
+  | { what: 'fetch' }
+  | { what: 'answer'; status: number; retryAfter: string | null }
+  | { what: 'wait'; id: number; ms: number }
+  | { what: 'ran'; id: number };
+
+export const clockLogOf = (tab: Tab) => tab.evaluate<ClockEntry[]>('pageClock.log');
+
+/** until() for pages under HELD_WAITS: each check first runs the waits the pages hold, so they pass only when the test lets them. */
+export function untilReleased<T>(tabs: Tab[], what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs?: number): Promise<T> {
+  return until(what, async () => {
+    for (const tab of tabs) await tab.evaluate('pageClock.release()');
+    return check();
+  }, timeoutMs);
+}
+
+/**
+ * For each request after a page's first: the longest wait (ms) the page
+ * asked after the answer to the request before and ran before sending this
+ * one; 0 when there was none (the request went without waiting).
+ */
+export function waitsBeforeRetries(log: ClockEntry[]): number[] {
+  const waits: number[] = [];
+  let requests = 0;
+  let answered = false;
+  const asked = new Map<number, number>();
+  let ran = 0;
+  for (const entry of log) {
+    if (entry.what === 'fetch') {
+      if (requests > 0) waits.push(ran);
+      requests += 1;
+      answered = false;
+      asked.clear();
+      ran = 0;
+    } else if (entry.what === 'answer') answered = true;
+    else if (entry.what === 'wait' && answered) asked.set(entry.id, entry.ms);
+    else if (entry.what === 'ran') ran = Math.max(ran, asked.get(entry.id) ?? 0);
+  }
+  return waits;
+}
+
 /** Waits for `check` to return a value other than undefined, or throws naming `what` at the deadline. */
+
 export async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, ScanCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { partitionItems } from '../../tools/fuzz/partition';
 import { tables, testDoc } from './local-api';
 
@@ -7,6 +7,21 @@ const doc = testDoc();
 /** Every item of a factory's partition, read straight from DynamoDB Local. */
 export async function factoryItems(factoryId: string): Promise<Record<string, any>[]> {
   return partitionItems(doc, tables.contacts, factoryId);
+}
+
+/**
+ * Every item of a table, page after page: a test that checks no item holds a value must read them all, and the
+ * run's one DynamoDB Local holds every file's items, far past a scan's first page (1 MB).
+ */
+export async function tableItems(table: string): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let start: ScanCommandOutput['LastEvaluatedKey'];
+  do {
+    const page: ScanCommandOutput = await doc.send(new ScanCommand({ TableName: table, ExclusiveStartKey: start, ConsistentRead: true }));
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
 }
 
 export const companyItems = async (factoryId: string) =>
