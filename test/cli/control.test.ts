@@ -9,11 +9,13 @@ import { endpoint, newTenant, startLocalApi, type LocalApi } from '../support/lo
 /**
  * `npm run --silent control -- …`, the control room's command line: on the
  * store `npm start` uses (here the run's DynamoDB Local, through
- * DYNAMODB_ENDPOINT), and through a signed function URL (--url).
+ * DYNAMODB_ENDPOINT), and through a signed function URL (--url). Its entry
+ * file runs in this process (a Node process and a TypeScript load per call
+ * were most of this file's time); one test runs it as its own process, and
+ * the terminal test under `script`.
  */
-const control = (...args: string[]) => runScript('control', args, { DYNAMODB_ENDPOINT: endpoint(), PLATFORM_NAME: 'CLI Platform' });
-/** The same entry file in this process: for the argument checks, which end before any call. */
-const controlArguments = (...args: string[]) => runScriptInProcess('control', args, { DYNAMODB_ENDPOINT: endpoint(), PLATFORM_NAME: 'CLI Platform' });
+const controlEnv = () => ({ DYNAMODB_ENDPOINT: endpoint(), PLATFORM_NAME: 'CLI Platform' });
+const control = (...args: string[]) => runScriptInProcess('control', args, controlEnv());
 
 let api: LocalApi;
 beforeAll(async () => {
@@ -166,7 +168,7 @@ describe('erasure and export of a person', () => {
     [['contacts', 'erase', '--factory', 'fac_x', '--email', 'a@example.com', '--field', 'name'], /contacts erase does not take --field/],
     [['contacts', 'export-person', '--factory', 'fac_x', '--email', 'a@@example.com'], /^error: --email: /],
   ])('refuses %j with exit code 2, never echoing the address', async (args, message) => {
-    const result = await controlArguments(...args);
+    const result = await control(...args);
     expect(result.status).toBe(2);
     expect(result.stderr.split('\n')[0]).toMatch(message);
     expect(result.stderr.split('\n')[0]).not.toMatch(/no-at-sign|a@@example/);
@@ -190,16 +192,17 @@ describe('errors', () => {
     [['contacts', 'list', '--factory', 'fac_x', '--region', 'eu-west-1'], /--region goes with --stack/],
     [['contacts', 'list', '--factory', 'fac_x', '--url', 'ftp://x'], /--url must be a function URL/],
   ])('refuses %j with exit code 2 and the usage', async (args, message) => {
-    const result = await controlArguments(...args);
+    const result = await control(...args);
     expect(result.status).toBe(2);
     expect(result.stderr.split('\n')[0]).toMatch(message);
     expect(result.stderr).toMatch(/^usage: npm run --silent control/m);
   });
 
-  // The checks above run the entry file in this process; one end to end, as a user runs it.
+  // Every other call here runs the entry file in this process; this one end to end, as a user runs it.
   test('as its own process, refuses an unknown command with exit code 2 and the usage', async () => {
-    const result = await control('contacts', 'delete', '--factory', 'fac_x');
+    const result = await runScript('control', ['contacts', 'delete', '--factory', 'fac_x'], controlEnv());
     expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
     expect(result.stderr.split('\n')[0]).toMatch(/unknown command "contacts delete"/);
     expect(result.stderr).toMatch(/^usage: npm run --silent control/m);
   });
@@ -251,7 +254,7 @@ describe('keys, through the control-room function', () => {
     [['keys', 'revoke', '--factory', 'fac_x', '--key', 'dfsk_secret'], /keyId must be a key id/],
     [['keys', 'list', '--factory', 'fac_x', '--origin', 'https://a.example'], /keys list does not take --origin/],
   ])('refuses %j with exit code 2, before any call', async (args, message) => {
-    const result = await controlArguments(...args);
+    const result = await control(...args);
     expect(result.status).toBe(2);
     expect(result.stderr.split('\n')[0]).toMatch(message);
   });
@@ -273,7 +276,7 @@ describe('against a deployed control room (--url; --stack reads the URL from the
   test('signs each call with the operator\'s AWS credentials; the function records the caller it verified', async () => {
     const { factoryId, contacts } = await factory([{ email: uniqueEmail(), title: 'Remote Wrong' }]);
     const id = contacts[0]?.id as string;
-    const remote = (...args: string[]) => runScript('control', [...args, '--url', url.url, '--region', TEST_REGION], signedAs(TEST_CREDENTIALS));
+    const remote = (...args: string[]) => runScriptInProcess('control', [...args, '--url', url.url, '--region', TEST_REGION], signedAs(TEST_CREDENTIALS));
     const listed = await remote('contacts', 'list', '--factory', factoryId);
     expect([listed.status, jsonLines(listed.stdout).map((contact) => contact.id)]).toEqual([0, [id]]);
     const cleared = JSON.parse((await remote('contacts', 'clear', '--factory', factoryId, '--contact', id, '--field', 'title')).stdout);
@@ -283,7 +286,7 @@ describe('against a deployed control room (--url; --stack reads the URL from the
 
   test('issues and revokes a key through the signed function URL: both calls reach the function', async () => {
     const factoryId = `fac_cli_remote_${Date.now().toString(36)}`;
-    const remote = (...args: string[]) => runScript('control', [...args, '--url', url.url, '--region', TEST_REGION], signedAs(TEST_CREDENTIALS));
+    const remote = (...args: string[]) => runScriptInProcess('control', [...args, '--url', url.url, '--region', TEST_REGION], signedAs(TEST_CREDENTIALS));
     const before = url.calls.length;
     const created = await remote('keys', 'create', '--factory', factoryId);
     expect(created.status).toBe(0);
@@ -295,7 +298,7 @@ describe('against a deployed control room (--url; --stack reads the URL from the
   }, 30_000);
 
   test('a call the function URL refuses (wrong credentials) is a one-line error with exit code 1', async () => {
-    const result = await runScript(
+    const result = await runScriptInProcess(
       'control',
       ['contacts', 'list', '--factory', 'fac_x', '--url', url.url, '--region', TEST_REGION],
       signedAs({ accessKeyId: TEST_CREDENTIALS.accessKeyId, secretAccessKey: 'not-the-secret' }),

@@ -1,4 +1,4 @@
-import { jsonLines, runScript } from '../support/commands';
+import { jsonLines, runScript, runScriptInProcess } from '../support/commands';
 import { tallied } from '../support/tally';
 import { ingestTenant, validEvent } from '../support/ingest';
 import { endpoint, realIngestDependencies, startLocalHost, type LocalApi } from '../support/local-api';
@@ -6,10 +6,16 @@ import { endpoint, realIngestDependencies, startLocalHost, type LocalApi } from 
 /**
  * `npm run reports -- issues | issue | resolve | ignore | reopen` against the
  * run's DynamoDB Local: the control room's issue operations run in the
- * command's own process, on the same store as the API.
+ * command, on the same store as the API. The command's entry file runs in
+ * this process, but for one test that runs it as its own process.
  */
 const reports = async (...args: string[]) => {
   // The issues are what the tally has counted from the stream.
+  await tallied();
+  return runScriptInProcess('reports', args, { DYNAMODB_ENDPOINT: endpoint() });
+};
+/** The same, as its own process, the way `npm run` runs it: one test of this file's. */
+const reportsProcess = async (...args: string[]) => {
   await tallied();
   return runScript('reports', args, { DYNAMODB_ENDPOINT: endpoint() });
 };
@@ -35,7 +41,7 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 test('issues: one JSON object per line, most recently seen first, with id, title, count, first and last seen, status; filtered events summed on stderr', async () => {
-  const result = await reports('issues', '--factory', tenant.factoryId);
+  const result = await reportsProcess('issues', '--factory', tenant.factoryId);
   expect(result.status).toBe(0);
   const listed = jsonLines(result.stdout);
   expect(listed.map((issue) => [issue.title, issue.count, issue.status])).toEqual([

@@ -1,12 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { jsonLines, runScript } from '../support/commands';
+import { jsonLines, runScript, runScriptInProcess } from '../support/commands';
 import { tallied } from '../support/tally';
 import { featureRequest, ingestTenant, storedReports, validEvent } from '../support/ingest';
 import { endpoint, realIngestDependencies, startLocalHost, type LocalApi } from '../support/local-api';
 
-/** The reports command against the run's DynamoDB Local. */
+/** The reports command against the run's DynamoDB Local, its entry file in this process. */
 const reports = async (...args: string[]) => {
   // What the command lists is what the tally has put on the feed pages.
+  await tallied();
+  return runScriptInProcess('reports', args, { DYNAMODB_ENDPOINT: endpoint() });
+};
+/** The same, as its own process, the way `npm run` runs it: one test of this file's. */
+const reportsProcess = async (...args: string[]) => {
   await tallied();
   return runScript('reports', args, { DYNAMODB_ENDPOINT: endpoint() });
 };
@@ -38,7 +43,7 @@ afterAll(() => api.close());
 
 describe('npm run reports -- events', () => {
   test('prints one JSON object per line, newest first, never the key', async () => {
-    const result = await reports('events', '--factory', tenant.factoryId);
+    const result = await reportsProcess('events', '--factory', tenant.factoryId);
     expect(result.status).toBe(0);
     expect(jsonLines(result.stdout).map((e) => e.message)).toEqual(['third', 'second', 'first']);
     expect(jsonLines(result.stdout)[0]).toMatchObject({ eventId: sent.third, factoryId: tenant.factoryId, origin: tenant.origin, receivedAt: at(2) });

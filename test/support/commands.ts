@@ -48,24 +48,40 @@ class CommandExit extends Error {
   }
 }
 
+/** The emitters a command's entry file may listen on (stdout's EPIPE handler, say): what it adds goes with it. */
+const EMITTERS: NodeJS.EventEmitter[] = [process, process.stdout, process.stderr];
+type Listener = (...args: unknown[]) => void;
+const listenersOf = (emitter: NodeJS.EventEmitter) =>
+  new Map(emitter.eventNames().map((event) => [event, emitter.rawListeners(event) as Listener[]] as const));
+
 /**
  * Runs a project command's own entry file (the one package.json runs) inside
- * this process, for the checks of its arguments: the same parsing, messages
- * and exit codes as `runScript`, without a Node process and a TypeScript load
- * each (about a second apiece on a loaded 2-core machine). Resolves at the
- * command's process.exit(); a command that never calls it within `timeoutMs`
- * is a rejection (an argument error must end the command). Commands that do
- * their work keep going through `runScript`, end to end.
+ * this process: the same parsing, calls, output and exit codes as
+ * `runScript`, without a Node process and a TypeScript load each (about a
+ * second apiece on a loaded 2-core machine). Each call loads the command's
+ * modules afresh (`jest.isolateModules`: no client or cache of one call is
+ * the next one's), with its own argv and environment, and gives back the
+ * process state it touched (argv, env, exitCode, listeners).
+ *
+ * It ends as the process would: at the command's first process.exit(), or
+ * when its main function has settled (`commandRun`, local/setup-error.ts),
+ * with process.exitCode or 0. What only a process shows (that nothing keeps
+ * it running after its work, the exit code the shell sees) is each command
+ * test file's one `runScript` call. A command that has done neither within
+ * `timeoutMs` is a rejection.
  */
-export async function runScriptInProcess(name: string, args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 10_000): Promise<CommandResult> {
+export async function runScriptInProcess(name: string, args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 30_000): Promise<CommandResult> {
   const entry = entryOf(name);
-  const saved = { argv: process.argv, env: { ...process.env } };
+  const saved = { argv: process.argv, env: { ...process.env }, exitCode: process.exitCode, listeners: EMITTERS.map(listenersOf) };
   const output = { stdout: '', stderr: '' };
   let code: number | undefined;
   let exited!: () => void;
   const exit = new Promise<void>((resolve) => (exited = resolve));
-  const capture = (stream: 'stdout' | 'stderr') => (chunk: string | Uint8Array) => {
+  const capture = (stream: 'stdout' | 'stderr') => (chunk: string | Uint8Array, ...rest: unknown[]) => {
     if (code === undefined) output[stream] += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    // write(chunk, [encoding], callback): the callback says the chunk is out, as the stream would.
+    const callback = rest.find((arg): arg is () => void => typeof arg === 'function');
+    if (callback) process.nextTick(callback);
     return true;
   };
   const writes = [jest.spyOn(process.stdout, 'write').mockImplementation(capture('stdout')), jest.spyOn(process.stderr, 'write').mockImplementation(capture('stderr'))];
@@ -79,13 +95,25 @@ export async function runScriptInProcess(name: string, args: string[], env: Node
   let timer: NodeJS.Timeout | undefined;
   try {
     process.argv = [process.execPath, entry, ...args];
+    process.exitCode = undefined;
     Object.assign(process.env, env);
+    let run: Promise<void> | undefined;
     jest.isolateModules(() => {
       require(entry);
+      // The run the entry file started, from the same fresh module registry.
+      ({ commandRun: run } = require('../../local/setup-error') as typeof import('../../local/setup-error'));
     });
+    // A run that ends in process.exit rejects with CommandExit (its catch calls exit): `exit` has settled first.
+    const done = (run ?? Promise.resolve()).then(
+      () => {
+        if (code === undefined) code = Number(process.exitCode ?? 0);
+      },
+      () => undefined,
+    );
     await Promise.race([
       exit,
-      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${name} ${args.join(' ')} did not exit within ${timeoutMs} ms`)), timeoutMs))),
+      done,
+      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${name} ${args.join(' ')} did not end within ${timeoutMs} ms`)), timeoutMs))),
     ]);
     // The command's own error handlers run on from its exit (a catch that writes and exits again): let them finish
     // while exit and the streams are still this function's.
@@ -96,8 +124,15 @@ export async function runScriptInProcess(name: string, args: string[], env: Node
     for (const spy of writes) spy.mockRestore();
     exitSpy.mockRestore();
     process.argv = saved.argv;
+    process.exitCode = saved.exitCode;
     for (const key of Object.keys(process.env)) if (!(key in saved.env)) delete process.env[key];
     Object.assign(process.env, saved.env);
+    EMITTERS.forEach((emitter, index) => {
+      for (const event of emitter.eventNames()) {
+        const before = saved.listeners[index]?.get(event) ?? [];
+        for (const listener of emitter.rawListeners(event) as Listener[]) if (!before.includes(listener)) emitter.removeListener(event, listener);
+      }
+    });
   }
 }
 
