@@ -4,13 +4,15 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { freePort, isPortInUse } from '../../local/ports';
-import { dynamoDbLocalPids, isAlive, ROOT, runScript, startScript } from '../support/commands';
+import { dynamoDbLocalPids, isAlive, ROOT, runScript, runScriptInProcess, startScript } from '../support/commands';
 import { send } from '../support/http';
 
 /**
  * `npm start` as a user runs it: the embedded DynamoDB Local on its own
  * port, data in a folder of its own (CONTACTS_DATA_DIR) so the developer's
- * .data/ is never touched.
+ * .data/ is never touched. The refusals that come before it starts anything
+ * (options, PORT, a busy API port, a store already served) run its entry
+ * file in this process; whatever starts DynamoDB Local runs as a process.
  */
 let dataDir: string;
 let env: NodeJS.ProcessEnv;
@@ -131,7 +133,7 @@ describe('npm start', () => {
     const port = await freePort();
     await new Promise<void>((resolve) => blocker.listen(port, '127.0.0.1', resolve));
     try {
-      const result = await runScript('start', [], { ...env, PORT: String(port) });
+      const result = await runScriptInProcess('start', [], { ...env, PORT: String(port) });
       expect(result.status).toBe(1);
       expect(result.stderr.trim()).toBe(
         `error: port ${port} is already in use: stop what listens there, or pick another port (PORT=${port + 1} npm start)`,
@@ -166,7 +168,7 @@ describe('npm start', () => {
   });
 
   test('a bad PORT value is a one-line error', async () => {
-    const result = await runScript('start', [], { ...env, PORT: 'eighty' });
+    const result = await runScriptInProcess('start', [], { ...env, PORT: 'eighty' });
     expect(result.status).toBe(1);
     expect(result.stderr.trim()).toBe('error: PORT=eighty is not a port number (1-65535)');
   });
@@ -190,7 +192,7 @@ describe('npm start', () => {
   }, 360_000);
 
   test('an unknown option is a usage error, exit code 2', async () => {
-    const result = await runScript('start', ['--bundel'], env);
+    const result = await runScriptInProcess('start', ['--bundel'], env);
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/Unknown option '--bundel'[\s\S]*usage: npm start/);
   });
@@ -235,7 +237,7 @@ describe('one running npm start', () => {
   });
 
   test('a second npm start on the same data says who serves it, and changes nothing', async () => {
-    const result = await runScript('start', [], { ...sharedEnv, PORT: String(await freePort()), DYNAMODB_PORT: String(await freePort()) });
+    const result = await runScriptInProcess('start', [], { ...sharedEnv, PORT: String(await freePort()), DYNAMODB_PORT: String(await freePort()) });
     expect(result.status).toBe(1);
     expect(result.stderr.trim()).toMatch(/^error: the local store is already served by npm start \(pid \d+, http:\/\/localhost:\d+\): stop it first$/);
     expect((await send(shared.baseUrl, 'GET', '/api/v1/contacts')).status).toBe(401);

@@ -10,25 +10,27 @@ import { send } from '../support/http';
  * Which store `keys` works on when `npm start` runs on a data folder of its
  * own (CONTACTS_DATA_DIR): the command, run from another shell without that
  * variable, must find the running server's store, or say plainly what it
- * did. Each test registers its servers in a folder of its own.
+ * did. The file's servers register in a folder of their own; one server runs
+ * for the whole file (each test only looks at it: a start is most of a
+ * test's time), and the test that needs a second starts and stops it itself.
  */
 let serversDir: string;
 let folders: string[];
-let servers: Awaited<ReturnType<typeof startServer>>[];
+let running: Awaited<ReturnType<typeof startOne>>;
 let blocker: Server;
 let blockedPort: number;
-beforeEach(async () => {
+beforeAll(async () => {
   serversDir = mkdtempSync(join(tmpdir(), 'contacts-servers-'));
   folders = [serversDir];
-  servers = [];
   // DYNAMODB_PORT for the commands: were one to start its own DynamoDB Local on
   // the default .data/dynamodb, it fails on this busy port instead of touching it.
   blocker = createServer();
   blockedPort = await freePort();
   await new Promise<void>((resolve) => blocker.listen(blockedPort, resolve));
-});
-afterEach(async () => {
-  await Promise.all(servers.map((server) => server.stop()));
+  running = await startOne();
+}, 120_000);
+afterAll(async () => {
+  await running?.stop();
   blocker.close();
   for (const folder of folders) {
     for (const pid of dynamoDbLocalPids(folder)) process.kill(pid, 'SIGKILL');
@@ -40,7 +42,6 @@ async function startOne() {
   const env = await serverEnv(serversDir);
   folders.push(env.CONTACTS_DATA_DIR);
   const server = await startServer(env);
-  servers.push(server);
   return { ...server, env };
 }
 
@@ -59,7 +60,7 @@ const works = async (baseUrl: string, key: string) =>
 
 describe('the keys command, beside a running npm start', () => {
   test('uses the store of the one npm start running, whatever its data folder, and says so on stderr', async () => {
-    const server = await startOne();
+    const server = running;
     const issued = await keysElsewhere(['create', '--factory', 'fac_found']);
     expect(issued.stderr.trim()).toBe(
       `using the store of npm start (pid ${server.child.pid}, API ${server.baseUrl}, data in ${server.env.CONTACTS_DATA_DIR}, DynamoDB http://localhost:${server.env.DYNAMODB_PORT})`,
@@ -69,7 +70,17 @@ describe('the keys command, beside a running npm start', () => {
   }, 120_000);
 
   test('refuses with one line naming each server and how to choose when several serve different stores', async () => {
-    const [first, second] = await Promise.all([startOne(), startOne()]);
+    const first = running;
+    const second = await startOne();
+    // Stopped before the next test, which expects one server again; a failed stop fails this test.
+    try {
+      await secondServerChecks(first, second);
+    } finally {
+      expect(await second.stop()).toBe(0);
+    }
+  }, 180_000);
+
+  async function secondServerChecks(first: typeof running, second: typeof running) {
     const refused = await keysElsewhere(['create', '--factory', 'fac_which']);
     expect(refused.status).toBe(1);
     expect(refused.stdout).toBe('');
@@ -83,10 +94,10 @@ describe('the keys command, beside a running npm start', () => {
     const chosen = await keysElsewhere(['create', '--factory', 'fac_which'], { CONTACTS_DATA_DIR: second.env.CONTACTS_DATA_DIR });
     expect(chosen.status).toBe(0);
     expect(await works(second.baseUrl, JSON.parse(chosen.stdout).key)).toBe(201);
-  }, 180_000);
+  }
 
   test('on a CONTACTS_DATA_DIR no server runs on, says which store it used and that another server runs', async () => {
-    const server = await startOne();
+    const server = running;
     const own = mkdtempSync(join(tmpdir(), 'contacts-data-'));
     folders.push(own);
     const issued = await keysElsewhere(['create', '--factory', 'fac_own'], { CONTACTS_DATA_DIR: own, DYNAMODB_PORT: String(await freePort()) });
