@@ -1,15 +1,17 @@
 import { Webhook } from 'standardwebhooks';
-import { jsonLines, runScript } from '../support/commands';
+import { jsonLines, runScript, runScriptInProcess } from '../support/commands';
 import { startReceiver, type Receiver } from '../support/alerts';
 import { endpoint, newFactoryId } from '../support/local-api';
 
 /**
  * `npm run alerts -- …` against the run's DynamoDB Local: the control
- * room's alert operations in the command's own process, as with `npm start`
+ * room's alert operations in the command itself, as with `npm start`
  * (loopback receivers allowed). Output and exit codes as the local contract
- * fixes them.
+ * fixes them. The entry file runs in this process, but for its first call,
+ * which runs as its own process as `npm run` does.
  */
-const alerts = (...args: string[]) => runScript('alerts', args, { DYNAMODB_ENDPOINT: endpoint() });
+const alerts = (...args: string[]) => runScriptInProcess('alerts', args, { DYNAMODB_ENDPOINT: endpoint() });
+const alertsProcess = (...args: string[]) => runScript('alerts', args, { DYNAMODB_ENDPOINT: endpoint() });
 
 let receiver: Receiver;
 beforeAll(async () => {
@@ -19,7 +21,7 @@ afterAll(() => receiver.close());
 
 test('add prints the destination and its secret once; list shows it without the secret; test sends one example a Standard Webhooks library verifies; deliveries logs it', async () => {
   const factoryId = newFactoryId('clial');
-  const added = await alerts('add', '--factory', factoryId, '--url', receiver.url, '--type', 'issue.created', '--type', 'issue.regressed');
+  const added = await alertsProcess('add', '--factory', factoryId, '--url', receiver.url, '--type', 'issue.created', '--type', 'issue.regressed');
   expect(added.status).toBe(0);
   const destination = JSON.parse(added.stdout);
   expect(destination).toMatchObject({ destinationId: expect.stringMatching(/^dst_/), secret: expect.stringMatching(/^whsec_/), types: ['issue.created', 'issue.regressed'] });

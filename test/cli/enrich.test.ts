@@ -3,11 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { uniqueEmail } from '../support/enrichment';
 import { spawnSync } from 'node:child_process';
-import { NODE_TS, ROOT, runScript } from '../support/commands';
+import { NODE_TS, ROOT, runScript, runScriptInProcess } from '../support/commands';
 import { bearer, endpoint, issueKey, newFactoryId, startLocalApi, type LocalApi } from '../support/local-api';
 
-const enrich = (...args: string[]) => runScript('enrich', args, { DYNAMODB_ENDPOINT: endpoint(), PLATFORM_NAME: 'CLI Platform' });
-const control = (...args: string[]) => runScript('control', args, { DYNAMODB_ENDPOINT: endpoint(), PLATFORM_NAME: 'CLI Platform' });
+/**
+ * `npm run enrich` (and `control` for an erasure) against the run's DynamoDB
+ * Local, the entry files in this process; the first test runs enrich as its
+ * own process, as `npm run` does, and the progress bar test under `script`.
+ */
+const cliEnv = () => ({ DYNAMODB_ENDPOINT: endpoint(), PLATFORM_NAME: 'CLI Platform' });
+const enrich = (...args: string[]) => runScriptInProcess('enrich', args, cliEnv());
+const enrichProcess = (...args: string[]) => runScript('enrich', args, cliEnv());
+const control = (...args: string[]) => runScriptInProcess('control', args, cliEnv());
 
 let api: LocalApi;
 let dir: string;
@@ -42,7 +49,7 @@ describe('npm run enrich -- load-dataset', () => {
       JSON.stringify({ email: a.toUpperCase(), title: 'Physicist' }),
     ];
     writeFileSync(file, lines.join('\n'));
-    const result = await enrich('load-dataset', file);
+    const result = await enrichProcess('load-dataset', file);
     expect(result.status).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({
       file,

@@ -1,10 +1,13 @@
 import { bearer, endpoint, newFactoryId, startLocalApi, type LocalApi } from '../support/local-api';
 import { runScript, runScriptInProcess } from '../support/commands';
 
-/** The keys command against the run's DynamoDB Local, in a process of its own as `npm run keys` runs it. */
-const keys = (...args: string[]) => runScript('keys', args, { DYNAMODB_ENDPOINT: endpoint() });
-/** The same entry file in this process: for the argument checks, which end before the store is reached. */
-const keysArguments = (...args: string[]) => runScriptInProcess('keys', args, { DYNAMODB_ENDPOINT: endpoint() });
+/**
+ * The keys command against the run's DynamoDB Local, its entry file in this
+ * process (a Node process and a TypeScript load per call were most of this
+ * file's time); the first test runs it as its own process, as `npm run keys` does.
+ */
+const keys = (...args: string[]) => runScriptInProcess('keys', args, { DYNAMODB_ENDPOINT: endpoint() });
+const keysProcess = (...args: string[]) => runScript('keys', args, { DYNAMODB_ENDPOINT: endpoint() });
 
 let api: LocalApi;
 beforeAll(async () => {
@@ -15,7 +18,7 @@ afterAll(() => api.close());
 describe('npm run keys -- create', () => {
   test('prints one JSON object with the secret, shown once, and a key id; the key works', async () => {
     const factoryId = newFactoryId('cli');
-    const result = await keys('create', '--factory', factoryId);
+    const result = await keysProcess('create', '--factory', factoryId);
     expect(result.status).toBe(0);
     const created = JSON.parse(result.stdout);
     expect(created).toMatchObject({ key: expect.stringMatching(/^dfsk_/), keyId: expect.stringMatching(/^key_/), factoryId, rateLimit: 30000 });
@@ -71,7 +74,7 @@ describe('npm run keys -- create', () => {
     ['https://a.*.example.com', /a wildcard may only be the whole first label/],
     ['https://user@app.example.com', /has a user name/],
   ])('refuses the origin %s with a one-line error (exit code 2)', async (origin, message) => {
-    const result = await keysArguments('create', '--factory', 'fac_x', '--type', 'publishable', '--origin', origin);
+    const result = await keys('create', '--factory', 'fac_x', '--type', 'publishable', '--origin', origin);
     expect(result.status).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr.split('\n')[0]).toMatch(message);
@@ -79,7 +82,7 @@ describe('npm run keys -- create', () => {
 
   test('refuses more than 50 origins', async () => {
     const origins = Array.from({ length: 51 }, (_, i) => ['--origin', `https://site${i}.example.com`]).flat();
-    const result = await keysArguments('create', '--factory', 'fac_x', '--type', 'publishable', ...origins);
+    const result = await keys('create', '--factory', 'fac_x', '--type', 'publishable', ...origins);
     expect(result.status).toBe(2);
     expect(result.stderr.split('\n')[0]).toMatch(/at most 50 origins \(got 51\)/);
   });
@@ -98,7 +101,7 @@ describe('npm run keys -- create', () => {
     [['create', '--factory', 'fac_x', '--factory', 'fac_y'], /--factory is given twice/],
     [['list', '--factory', 'fac_x', '--region', 'eu-west-1'], /--region goes with --stack/],
   ])('refuses %j with exit code 2, one error line and the usage', async (args, message) => {
-    const result = await keysArguments(...args);
+    const result = await keys(...args);
     expect(result.status).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr.split('\n')[0]).toMatch(message);
@@ -186,14 +189,14 @@ describe('npm run keys -- revoke', () => {
 
 describe('the store the command works on', () => {
   test('a missing table is a one-line error that says what to do', async () => {
-    const result = await runScript('keys', ['list', '--factory', 'fac_x'], { DYNAMODB_ENDPOINT: endpoint(), KEYS_TABLE_NAME: 'no-such-table' });
+    const result = await runScriptInProcess('keys', ['list', '--factory', 'fac_x'], { DYNAMODB_ENDPOINT: endpoint(), KEYS_TABLE_NAME: 'no-such-table' });
     expect(result.status).toBe(1);
     expect(result.stderr.trim()).toMatch(/^error: table "no-such-table" does not exist at .*npm start/);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
   });
 
   test('an endpoint where no DynamoDB answers is a one-line error', async () => {
-    const result = await runScript('keys', ['list', '--factory', 'fac_x'], { DYNAMODB_ENDPOINT: 'http://127.0.0.1:9' });
+    const result = await runScriptInProcess('keys', ['list', '--factory', 'fac_x'], { DYNAMODB_ENDPOINT: 'http://127.0.0.1:9' });
     expect(result.status).toBe(1);
     expect(result.stderr.trim()).toMatch(/^error: no DynamoDB answers at DYNAMODB_ENDPOINT=http:\/\/127.0.0.1:9/);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);

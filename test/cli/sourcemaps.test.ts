@@ -2,19 +2,20 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { debugIdSnippet } from '../../lambda/sourcemaps/debug-id-snippet';
-import { runScript, serverEnv, startServer } from '../support/commands';
+import { runScript, runScriptInProcess, serverEnv, startServer } from '../support/commands';
 import { bundlerShapes, esbuildApp, fingerprint, stopBuilds } from '../support/builds';
 import { newFactoryId } from '../support/local-api';
 import { sha256Hex } from '../support/sourcemaps';
 
 afterAll(stopBuilds);
 
-const sourcemaps = (args: string[], env: NodeJS.ProcessEnv = {}) => runScript('sourcemaps', args, env);
+/** The sourcemaps command, its entry file in this process; the first call runs it as its own process, as `npm run` does. */
+const sourcemaps = (args: string[], env: NodeJS.ProcessEnv = {}) => runScriptInProcess('sourcemaps', args, env);
 
 describe('npm run sourcemaps -- inject', () => {
   test('writes one debug id into the esbuild-minified script and its map; a second run changes no byte', async () => {
     const dist = esbuildApp();
-    const first = await sourcemaps(['inject', dist]);
+    const first = await runScript('sourcemaps', ['inject', dist]);
     expect(first.status).toBe(0);
     const injected = JSON.parse(first.stdout);
     expect(injected).toMatchObject({ injected: 1, unchanged: 0 });

@@ -60,8 +60,8 @@ const listenersOf = (emitter: NodeJS.EventEmitter) =>
  * `runScript`, without a Node process and a TypeScript load each (about a
  * second apiece on a loaded 2-core machine). Each call loads the command's
  * modules afresh (`jest.isolateModules`: no client or cache of one call is
- * the next one's), with its own argv and environment, and gives back the
- * process state it touched (argv, env, exitCode, listeners).
+ * the next one's), with its own argv and environment; afterwards the
+ * process state it touched (argv, env, exitCode, listeners) is put back.
  *
  * It ends as the process would: at the command's first process.exit(), or
  * when its main function has settled (`commandRun`, local/setup-error.ts),
@@ -70,7 +70,18 @@ const listenersOf = (emitter: NodeJS.EventEmitter) =>
  * test file's one `runScript` call. A command that has done neither within
  * `timeoutMs` is a rejection.
  */
-export async function runScriptInProcess(name: string, args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 30_000): Promise<CommandResult> {
+export function runScriptInProcess(name: string, args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 30_000): Promise<CommandResult> {
+  // argv, env, exit and the streams are the process's: one command at a time (a Promise.all of calls runs them in turn).
+  const run = inProcessQueue.then(() => runInProcess(name, args, env, timeoutMs));
+  inProcessQueue = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  return run;
+}
+let inProcessQueue: Promise<void> = Promise.resolve();
+
+async function runInProcess(name: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<CommandResult> {
   const entry = entryOf(name);
   const saved = { argv: process.argv, env: { ...process.env }, exitCode: process.exitCode, listeners: EMITTERS.map(listenersOf) };
   const output = { stdout: '', stderr: '' };
@@ -103,8 +114,9 @@ export async function runScriptInProcess(name: string, args: string[], env: Node
       // The run the entry file started, from the same fresh module registry.
       ({ commandRun: run } = require('../../local/setup-error') as typeof import('../../local/setup-error'));
     });
+    if (!run) throw new Error(`${entry} started no run through runMain: nothing to wait for`);
     // A run that ends in process.exit rejects with CommandExit (its catch calls exit): `exit` has settled first.
-    const done = (run ?? Promise.resolve()).then(
+    const done = run.then(
       () => {
         if (code === undefined) code = Number(process.exitCode ?? 0);
       },
