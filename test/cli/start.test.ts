@@ -12,7 +12,9 @@ import { send } from '../support/http';
  * port, data in a folder of its own (CONTACTS_DATA_DIR) so the developer's
  * .data/ is never touched. The refusals that come before it starts anything
  * (options, PORT, a busy API port, a store already served) run its entry
- * file in this process; whatever starts DynamoDB Local runs as a process.
+ * file in this process, as do the keys commands beside a running server
+ * (test/cli/keys.test.ts runs keys as a process); whatever starts DynamoDB
+ * Local runs as a process.
  */
 let dataDir: string;
 let env: NodeJS.ProcessEnv;
@@ -67,7 +69,7 @@ describe('npm start', () => {
     const javaPids = dynamoDbLocalPids(dataDir);
     expect(javaPids).toHaveLength(1);
     // No DYNAMODB_PORT for the command: it finds the running store by itself.
-    const issued = await runScript('keys', ['create', '--factory', 'fac_start'], { ...env, DYNAMODB_PORT: '' });
+    const issued = await runScriptInProcess('keys', ['create', '--factory', 'fac_start'], { ...env, DYNAMODB_PORT: '' });
     expect(issued.status).toBe(0);
     const { key } = JSON.parse(issued.stdout);
     const auth = { Authorization: `Bearer ${key}` };
@@ -178,7 +180,7 @@ describe('npm start', () => {
     const run = await start({}, ['--bundle'], 300_000);
     try {
       expect(run.output.stdout).toMatch(/serving cdk\.out\/asset\.[0-9a-f]{64}\/index\.mjs \(\d+ bytes\)/);
-      const issued = await runScript('keys', ['create', '--factory', 'fac_bundle'], env);
+      const issued = await runScriptInProcess('keys', ['create', '--factory', 'fac_bundle'], env);
       const { key } = JSON.parse(issued.stdout);
       const res = await send(run.baseUrl, 'POST', '/api/v1/contacts', {
         headers: { Authorization: `Bearer ${key}` },
@@ -244,7 +246,7 @@ describe('one running npm start', () => {
   }, 60_000);
 
   test("prints one JSON log line per request, with the response's X-Request-Id and never the key", async () => {
-    const issued = await runScript('keys', ['create', '--factory', 'fac_logs'], sharedEnv);
+    const issued = await runScriptInProcess('keys', ['create', '--factory', 'fac_logs'], sharedEnv);
     const { key } = JSON.parse(issued.stdout);
     // The key where a careless caller might also put it: query string, another header, a body field.
     const upsert = await send(shared.baseUrl, 'POST', `/api/v1/contacts?api_key=${key}`, {
