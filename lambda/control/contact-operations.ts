@@ -5,7 +5,7 @@ import type { StoredContact } from '../enrichment/ports';
 import type { ReferenceRecord } from '../enrichment/sources/reference-dataset';
 import { csvHeader, EXPORT_FORMATS, exportRow } from './export-format';
 import { normalizeEmail } from '../domain/email';
-import { erasePerson } from './erase-person';
+import { erasePerson, type Erasure } from './erase-person';
 import { companyId, contactId, cursor, described, email, factoryId, limit } from './fields';
 import { findPerson, passesOf, reportPage, reportViews, vendorRecordOf, type PersonRef } from './person-data';
 import { ControlError, operation, withCursor } from './operation';
@@ -297,19 +297,10 @@ export interface ContactShowAnswer {
   /** The next page of `reports`, when more remain. */
   reportsCursor?: string;
 }
-/** contacts.erase: what was found and removed, counts and ids only. */
-export interface ContactEraseAnswer {
+/** contacts.erase: what was found and removed (the erasure's own counts and ids), for which factory, and whether anything was. */
+export interface ContactEraseAnswer extends Erasure {
   factoryId: string;
-  contactId: string;
-  personKey?: string;
   erased: boolean;
-  contact: boolean;
-  passMarkers: number;
-  /** The vendor's record of the email was deleted from the reference table. */
-  vendorRecord: boolean;
-  events: number;
-  featureRequests: number;
-  complete: boolean;
 }
 /** contacts.export-person: everything stored about one person (the contact and pass markers on the first page only). */
 export interface ContactExportPersonAnswer {

@@ -1,5 +1,4 @@
-import { buildSync, stop as stopEsbuild } from 'esbuild';
-import { join } from 'node:path';
+import { stop as stopEsbuild } from 'esbuild';
 import { dsnFor } from '../../lambda/ingest/sentry/dsn';
 import { DynamoIssueStore } from '../../lambda/store/reports/dynamo-issue-store';
 import { mapReaderFromEnv } from '../../lambda/store/source-maps/s3-map-reader';
@@ -7,6 +6,7 @@ import { buildSdk, engineCases, engineOfBlock, engineTest, serveSite, storedWhen
 import { issuePublishableKey, newFactoryId, realIngestDependencies, startLocalHost, tables, testDoc, type LocalApi } from '../support/local-api';
 import { buildBoth, type BuiltApp } from '../support/source-map-app';
 import { sha256Hex, testMapStore } from '../support/sourcemaps';
+import { sentryBrowserBundle } from '../support/sentry-browser-bundle';
 
 /**
  * The unmodified official @sentry/browser on a page whose minified app was injected as `sourcemaps inject` does it
@@ -26,15 +26,7 @@ const scripts = ['/assets/app-1a2b3c4d.js', '/assets/app-5e6f7a8b.js'];
 let storeMaps: (factoryId: string) => Promise<void> = async () => undefined;
 
 beforeAll(async () => {
-  const sentry = buildSync({
-    stdin: { contents: "export { init, captureException, flush } from '@sentry/browser';", resolveDir: join(__dirname, '..', '..'), loader: 'js' },
-    bundle: true,
-    format: 'iife',
-    globalName: 'Sentry',
-    minify: true,
-    target: 'es2020',
-    write: false,
-  });
+  const sentry = sentryBrowserBundle();
   const [{ script }, builds] = await Promise.all([buildSdk(), buildBoth()]);
   // buildBoth stops esbuild's service; the Sentry bundle above was built before it.
   await stopEsbuild();
@@ -48,7 +40,7 @@ beforeAll(async () => {
   };
   api = await startLocalHost(realIngestDependencies({ sourceMaps: mapReaderFromEnv(), leaseMs: 0 }));
   site = await serveSite(
-    { '/sentry.min.js': sentry.outputFiles[0]!.text, '/contacts-ingest.min.js': script, [scripts[0]!]: build1.code, [scripts[1]!]: build2.code },
+    { '/sentry.min.js': sentry, '/contacts-ingest.min.js': script, [scripts[0]!]: build1.code, [scripts[1]!]: build2.code },
     (path) => pages.get(path) ?? '',
   );
 }, 180_000);

@@ -1,11 +1,11 @@
-import { buildSync, stop as stopEsbuild } from 'esbuild';
-import { join } from 'node:path';
+import { stop as stopEsbuild } from 'esbuild';
 import { dsnFor } from '../../lambda/ingest/sentry/dsn';
 import { launchEngine, type Engine } from '../../tools/browsers/engines';
 import { serveSite } from '../support/browser-sdk';
 import { storedReports } from '../support/ingest';
 import { issuePublishableKey, newFactoryId, realIngestDependencies, startLocalHost, type LocalApi } from '../support/local-api';
 import { issuesOf } from './sentry-issues';
+import { sentryBrowserBundle } from '../support/sentry-browser-bundle';
 
 /**
  * The unmodified official @sentry/browser in headless Chromium, on a
@@ -19,18 +19,10 @@ let site: Awaited<ReturnType<typeof serveSite>>;
 const pages = new Map<string, string>();
 
 beforeAll(async () => {
-  const bundle = buildSync({
-    stdin: { contents: "export { init, captureException, flush } from '@sentry/browser';", resolveDir: join(__dirname, '..', '..'), loader: 'js' },
-    bundle: true,
-    format: 'iife',
-    globalName: 'Sentry',
-    minify: true,
-    target: 'es2020',
-    write: false,
-  });
+  const bundle = sentryBrowserBundle();
   // esbuild leaves its service process running otherwise; the run's teardown counts it as left over.
   await stopEsbuild();
-  site = await serveSite({ '/sentry.min.js': bundle.outputFiles[0]!.text }, (path) => pages.get(path) ?? '<!doctype html><title>none</title>');
+  site = await serveSite({ '/sentry.min.js': bundle }, (path) => pages.get(path) ?? '<!doctype html><title>none</title>');
   api = await startLocalHost(realIngestDependencies());
   engine = await launchEngine('chromium');
 }, 90_000);

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import vm from 'node:vm';
 import { debugIdsOf } from '../../browser-sdk/src/debug-ids';
-import { debugIdSnippet } from '../../lambda/sourcemaps/debug-id-snippet';
+import { DEBUG_ID_REGISTRY, debugIdSnippet } from '../../lambda/sourcemaps/debug-id-snippet';
+import { pageStackOf, sourcesOfBuild } from '../../tools/storm/minified-app';
 
 /**
  * A real app with the bug of issue 41 (`session.cart.items` read on a missing cart), built minified with the
@@ -15,47 +16,6 @@ import { debugIdSnippet } from '../../lambda/sourcemaps/debug-id-snippet';
  */
 
 export const SITE = 'https://shop.example.com';
-
-const SOURCES: Record<string, string> = {
-  'src/session.js': 'export const session = { user: { id: 7 } };\n',
-  'src/cart.js': [
-    "import { session } from './session.js';",
-    '',
-    '/** The visitor\'s cart items: throws when the session has no cart (the bug). */',
-    'export function cartItems() {',
-    '  return session.cart.items;',
-    '}',
-    '',
-    'export function countItems() {',
-    '  const items = cartItems();',
-    '  return items.length;',
-    '}',
-    '',
-  ].join('\n'),
-  'src/main.js': [
-    "import { countItems } from './cart.js';",
-    '',
-    'export function renderBadge() {',
-    '  const count = countItems();',
-    '  return `(${count})`;',
-    '}',
-    '',
-    'globalThis.renderBadge = renderBadge;',
-    '',
-  ].join('\n'),
-};
-
-/** What build 2 adds: a function that has nothing to do with the bug, used first. */
-const SHIFT = [
-  'function formatPrice(cents, currency) {',
-  '  const units = cents / 100;',
-  '  return currency + units.toFixed(2) + formatPrice.suffix;',
-  '}',
-  "formatPrice.suffix = '';",
-  'globalThis.formatPrice = formatPrice;',
-  'globalThis.formatPrice(1, "$");',
-  '',
-].join('\n');
 
 export interface BuiltApp {
   /** Where the page loads it from: a hashed file name, as bundlers write. */
@@ -80,12 +40,12 @@ export function inject(code: string, map: string): { code: string; map: string; 
   return { code: injected, map: JSON.stringify({ ...json, mappings: `;${json.mappings}`, debugId, debug_id: debugId }), debugId };
 }
 
-/** The app built minified as esbuild writes it (not injected): build 1 as written, build 2 with SHIFT added. */
+/** The app built minified as esbuild writes it (not injected): build 1 as written, build 2 with the unrelated function added. */
 function compile(version: 1 | 2, options: { sourcesContent?: boolean } = {}): { code: string; map: string } {
   const dir = mkdtempSync(join(tmpdir(), 'maps-app-'));
   try {
     mkdirSync(join(dir, 'src'));
-    for (const [name, text] of Object.entries(SOURCES)) writeFileSync(join(dir, name), version === 2 && name === 'src/main.js' ? SHIFT + text : text);
+    for (const [name, text] of sourcesOfBuild(version)) writeFileSync(join(dir, name), text);
     // Synchronous: no esbuild service left running after the test.
     const result = buildSync({
       absWorkingDir: dir,
@@ -108,7 +68,7 @@ function compile(version: 1 | 2, options: { sourcesContent?: boolean } = {}): { 
   }
 }
 
-/** The app built minified and injected (the helper's inject, above): build 1 as written, build 2 with SHIFT added. */
+/** The app built minified and injected (the helper's inject, above): build 1 as written, build 2 with the unrelated function added. */
 export async function buildApp(version: 1 | 2, options: { sourcesContent?: boolean } = {}): Promise<BuiltApp> {
   const built = compile(version, options);
   const injected = inject(built.code, built.map);
@@ -153,11 +113,8 @@ export function throwIn(app: BuiltApp): { stack: string; type: string; value: st
     vm.runInContext('renderBadge()', context, { filename: `${SITE}/inline.js` });
   } catch (error) {
     const { name, message } = error as Error;
-    // As a page's stack reads: from the "TypeError: …" line, the page's frames only (not this test's, nor Node's).
-    const lines = ((error as Error).stack ?? '').split('\n');
-    const head = lines.findIndex((line) => line.startsWith(`${name}:`));
-    const stack = [lines[head], ...lines.slice(head + 1).filter((line) => line.includes(SITE))].join('\n');
-    const registry = (context as { _contactsDebugIds?: Record<string, string> })._contactsDebugIds;
+    const stack = pageStackOf(error as Error, SITE);
+    const registry = (context as Record<string, Record<string, string> | undefined>)[DEBUG_ID_REGISTRY];
     const debugIds = debugIdsOf(stack, registry);
     return { stack, type: name, value: message, ...(debugIds ? { debugIds } : {}) };
   }

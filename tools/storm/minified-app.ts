@@ -35,7 +35,8 @@ export interface PageError {
 /** The bug's functions as written: what the resolved frames must name. */
 export const ORIGINAL_FUNCTIONS = ['cartItems', 'countItems', 'renderBadge'] as const;
 
-const SOURCES: Record<string, string> = {
+/** The app's sources: the bug is in src/cart.js (the browser test's app is this one too: test/support/source-map-app.ts). */
+export const BUG_APP_SOURCES: Readonly<Record<string, string>> = {
   'src/session.js': 'export const session = { user: { id: 7 } };\n',
   'src/cart.js': [
     "import { session } from './session.js';",
@@ -65,15 +66,27 @@ const SOURCES: Record<string, string> = {
 };
 
 /** What build 2 adds: a function unrelated to the bug, used first, which shifts the minifier's names. */
-const SHIFT = [
+export const UNRELATED_FUNCTION = [
   'function formatPrice(cents, currency) {',
-  '  return currency + (cents / 100).toFixed(2) + formatPrice.suffix;',
+  '  const units = cents / 100;',
+  '  return currency + units.toFixed(2) + formatPrice.suffix;',
   '}',
   "formatPrice.suffix = '';",
   'globalThis.formatPrice = formatPrice;',
   'globalThis.formatPrice(1, "$");',
   '',
 ].join('\n');
+
+/** A build's sources: build 2 puts the unrelated function above main.js. */
+export const sourcesOfBuild = (version: 1 | 2): [string, string][] =>
+  Object.entries(BUG_APP_SOURCES).map(([name, text]) => [name, version === 2 && name === 'src/main.js' ? UNRELATED_FUNCTION + text : text]);
+
+/** An error's stack as a page's SDK reads it: from its "TypeError: …" line, the page's frames only (not Node's). */
+export function pageStackOf(error: Error, site: string): string {
+  const lines = (error.stack ?? '').split('\n');
+  const head = lines.findIndex((line) => line.startsWith(`${error.name}:`));
+  return [lines[head], ...lines.slice(head + 1).filter((line) => line.includes(site))].join('\n');
+}
 
 /**
  * Builds both versions into `dir/dist` (each script beside its map), injects
@@ -86,7 +99,7 @@ export async function buildStormApp(dir: string, site: string): Promise<{ dist: 
   mkdirSync(join(dir, 'src'), { recursive: true });
   try {
     for (const version of [1, 2] as const) {
-      for (const [name, text] of Object.entries(SOURCES)) writeFileSync(join(dir, name), version === 2 && name === 'src/main.js' ? SHIFT + text : text);
+      for (const [name, text] of sourcesOfBuild(version)) writeFileSync(join(dir, name), text);
       buildSync({ absWorkingDir: dir, entryPoints: ['src/main.js'], bundle: true, minify: true, format: 'iife', sourcemap: 'external', sourcesContent: true, outfile: join(dist, `app-${version}.js`), logLevel: 'silent' });
     }
   } finally {
@@ -112,11 +125,8 @@ export function throwIn(dist: string, build: AppBuild, site: string): PageError 
   try {
     vm.runInContext('renderBadge()', context, { filename: `${site}/inline.js` });
   } catch (error) {
-    const { name, message, stack = '' } = error as Error;
-    // As a page's stack reads: its "TypeError: …" line and the page's frames (not Node's).
-    const lines = stack.split('\n');
-    const head = lines.findIndex((line) => line.startsWith(`${name}:`));
-    const pageStack = [lines[head], ...lines.slice(head + 1).filter((line) => line.includes(site))].join('\n');
+    const { name, message } = error as Error;
+    const pageStack = pageStackOf(error as Error, site);
     const registry = (context as Record<string, Record<string, string> | undefined>)[DEBUG_ID_REGISTRY];
     const debugIds = debugIdsOf(pageStack, registry);
     return { type: name, value: message, stack: pageStack, ...(debugIds ? { debugIds } : {}) };
