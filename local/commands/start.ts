@@ -8,12 +8,14 @@
  * `npm start -- --bundle` serves the files `cdk synth` bundles for Lambda
  * instead of the TypeScript sources.
  */
+import { cpSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ApiHandler } from '../../lambda/api/pipeline';
 import { API_PREFIXES } from '../../lambda/api/prefixes';
-import { buildApiAssets, findFunctionAsset, SOURCEMAPS_DESCRIPTION, TALLY_DESCRIPTION } from '../bundle/api-asset';
+import { findApiAsset, findFunctionAsset, SOURCEMAPS_DESCRIPTION, TALLY_DESCRIPTION } from '../bundle/api-asset';
+import { keptAssembly, type KeptAssembly } from '../bundle/assembly-cache';
 import type { StreamHandler } from '../streams/consumers';
 import { parseCommandLine, runCommand, UsageError } from '../cli';
 import { serveStore, type ServedStore } from '../store';
@@ -52,13 +54,28 @@ Environment: PORT, DYNAMODB_PORT (default 8000), DYNAMODB_ENDPOINT, S3_ENDPOINT,
 (DEBUG, INFO, WARN, ERROR, SILENT; default INFO: one JSON line per request),
 LOCAL_CONCURRENCY (handler calls at once, default 8).`;
 
+/** The sources' cloud assembly: kept from an earlier synth of the very same sources, or synthesized now (local/bundle/assembly-cache.ts). */
+function keptAssemblyFor(): KeptAssembly {
+  say('synthesizing the stack (cdk synth) for the bundled Lambda assets, unless these very sources were synthesized before …');
+  const kept = keptAssembly();
+  say(
+    kept.reused
+      ? `these sources were synthesized before: using that assembly (${relative(process.cwd(), kept.dir)}), copied to cdk.out`
+      : 'synthesized, and kept for the next --bundle run of these sources',
+  );
+  return kept;
+}
+
 /** The handlers to serve: the Lambda entry points' sources, or the assets `cdk synth` bundles from them (the tally's too). */
 async function loadHandlers(bundle: boolean): Promise<HostHandlers & { tally?: StreamHandler }> {
   if (!bundle) return sourceHandlers();
-  say('synthesizing the stack (cdk synth) for the bundled Lambda assets …');
   const assembly = `${PROJECT_ROOT}/cdk.out`;
+  const kept = keptAssemblyFor();
+  // cdk.out holds what `cdk synth` would write there, as before the assembly was kept.
+  cpSync(kept.dir, assembly, { recursive: true });
   const assets = {
-    ...buildApiAssets(assembly),
+    contacts: findApiAsset(assembly, 'contacts'),
+    ingest: findApiAsset(assembly, 'ingest'),
     sourcemaps: findFunctionAsset(assembly, SOURCEMAPS_DESCRIPTION),
     tally: findFunctionAsset(assembly, TALLY_DESCRIPTION),
   };

@@ -1,7 +1,7 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ContactsStack } from '../../lib/contacts-stack';
 import { OUTPUTS } from '../../lib/outputs';
@@ -16,6 +16,8 @@ import { DynamoIssueStore } from '../../lambda/store/reports/dynamo-issue-store'
 import { eventItemOf } from '../../lambda/store/reports/event-items';
 import { BUNDLE_LIMIT_BYTES, INGEST_BUNDLE_LIMIT_BYTES } from '../../tools/bench/report';
 import { testApp } from './synth';
+import { findFunctionAsset } from '../../local/bundle/api-asset';
+import { keptAssembly } from '../../local/bundle/assembly-cache';
 
 let template: Template;
 let assemblyDir: string;
@@ -23,14 +25,17 @@ let assemblyDir: string;
 const CONTROL_ROOM = 'arn:aws:iam::123456789012:role/ControlRoom';
 
 beforeAll(() => {
-  const app = testApp();
+  // The template with aws-cdk-lib's validation on; the functions' bundles from the project's own `cdk synth` (the
+  // files `cdk deploy` uploads), kept once per state of the sources (local/bundle/assembly-cache.ts): bundling them
+  // again here would only repeat that synth's esbuild runs.
+  const app = testApp({ context: { 'aws:cdk:bundling-stacks': [] } });
   const stack = new ContactsStack(app, 'TestContacts', {
     env: { account: '123456789012', region: 'eu-west-1' },
     platformName: 'Acme Platform',
     controlRoomRoleArn: CONTROL_ROOM,
   });
   template = Template.fromStack(stack);
-  assemblyDir = app.synth().directory;
+  assemblyDir = keptAssembly().dir;
 }, 120_000);
 
 /** Resources of a type whose properties match. */
@@ -210,13 +215,10 @@ describe('Lambda (issue point 5)', () => {
     },
   ] as const;
 
+  /** The bundle of the one function whose description starts so, found as deployment finds it (its Code.S3Key). */
   const bundleOf = (description: string): string => {
-    const fn = (resources('AWS::Lambda::Function') as any)[functionId(description)];
-    const asset = fn.Metadata?.['aws:asset:path'] as string | undefined;
-    const candidates = readdirSync(assemblyDir).filter((name) => name.startsWith('asset.') && existsSync(join(assemblyDir, name, 'index.mjs')));
-    const dir = asset ?? candidates.find((name) => fn.Properties.Code.S3Key.startsWith(name.slice('asset.'.length)));
-    if (!dir) throw new Error(`no bundled asset for the ${description} function in ${assemblyDir}`);
-    return join(assemblyDir, dir, 'index.mjs');
+    functionId(description);
+    return findFunctionAsset(assemblyDir, description).file;
   };
 
   test("a pre-traffic hook's bundle loads on its own (the Lambda client's imports resolve) and refuses an event that is not CodeDeploy's", () => {
