@@ -42,9 +42,11 @@ function filesUnder(root: string, folder: string): string[] {
 
 /**
  * The hash of everything a synth of `root` reads: each input file's path and
- * bytes (a missing one counts as absent) and each SYNTH_VARIABLES value.
+ * bytes (a missing one counts as absent), each SYNTH_VARIABLES value, and the
+ * Node.js version it runs on (`npm run test:node22` synthesizes on Node.js 22,
+ * as it says, not on the assembly of a Node.js 20 run).
  */
-export function sourcesKey(root: string = PROJECT_ROOT, env: NodeJS.ProcessEnv = process.env): string {
+export function sourcesKey(root: string = PROJECT_ROOT, env: NodeJS.ProcessEnv = process.env, nodeVersion: string = process.version): string {
   const hash = createHash('sha256');
   const paths = [...SYNTH_INPUTS.folders.flatMap((folder) => filesUnder(root, folder)), ...SYNTH_INPUTS.files];
   for (const path of paths) {
@@ -54,6 +56,7 @@ export function sourcesKey(root: string = PROJECT_ROOT, env: NodeJS.ProcessEnv =
     if (bytes) hash.update(bytes);
   }
   for (const name of SYNTH_VARIABLES) hash.update(`${name}=${env[name] ?? '\0unset'}\0`);
+  hash.update(`node=${nodeVersion}`);
   return hash.digest('hex');
 }
 

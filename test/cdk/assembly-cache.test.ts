@@ -62,6 +62,10 @@ describe('the sources key', () => {
     expect(sourcesKey(root, {})).not.toBe(sourcesKey(root, ENV));
   });
 
+  test('changes with the Node.js version the synth runs on', () => {
+    expect(sourcesKey(root, ENV, 'v22.23.3')).not.toBe(sourcesKey(root, ENV, 'v20.20.2'));
+  });
+
   test('stays the same for a change in test/ or docs/, which no synth reads', () => {
     const before = sourcesKey(root, ENV);
     write('test/a.test.ts', 'another test');

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, runScript } from '../support/commands';
+import { ROOT, runScript, runScriptInProcess, startsItsRunThroughRunMain } from '../support/commands';
 import { brokenLink, documentationPages, relativeLinksOf, shownCommands } from '../support/markdown';
 
 /**
@@ -101,14 +101,14 @@ describe('documentation', () => {
       // A command shown without arguments has nothing to check (and a build would run).
       return call && call.args.length > 0 && ownCommand(call.script) ? [{ where, command, ...call }] : [];
     });
-    // Its usage: what --help prints, or, for a command that does not take --help, the usage it prints on misuse.
+    // Its usage: what --help prints, or, for a command that does not take --help, the usage it prints on misuse. A
+    // command built on runMain runs in this process (its entry file, as package.json runs it: test/support/commands.ts;
+    // its own test file runs it as a process too), any other as a process.
     const usages = new Map<string, string>();
-    await Promise.all(
-      [...new Set(calls.map((call) => call.script))].map(async (script) => {
-        const help = await runScript(script, ['--help']);
-        usages.set(script, help.status === 0 ? help.stdout : /usage:/i.test(help.stderr) ? help.stderr : '');
-      }),
-    );
+    for (const script of new Set(calls.map((call) => call.script))) {
+      const help = await (startsItsRunThroughRunMain(script) ? runScriptInProcess(script, ['--help']) : runScript(script, ['--help']));
+      usages.set(script, help.status === 0 ? help.stdout : /usage:/i.test(help.stderr) ? help.stderr : '');
+    }
     const unknown = calls.flatMap(({ where, command, script, args }) => {
       if (!usages.get(script)) return [`${where}: ${command} (npm run ${script} -- --help prints no usage)`];
       const words = unknownTo(usages.get(script) ?? '', args);

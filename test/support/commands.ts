@@ -22,6 +22,12 @@ function entryOf(name: string): string {
   return join(ROOT, entry);
 }
 
+/**
+ * Whether a script's entry file starts its run through local/setup-error.ts's runMain (directly or through
+ * runCommand), which is what runScriptInProcess waits on: a build script that runs at import and exits is not.
+ */
+export const startsItsRunThroughRunMain = (name: string): boolean => /\brun(Command|Main)\(/.test(readFileSync(entryOf(name), 'utf8'));
+
 /** A command's JSON-lines output (one object per line), parsed. */
 export const jsonLines = (stdout: string): Record<string, any>[] =>
   stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, any>);
