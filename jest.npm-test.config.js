@@ -1,30 +1,35 @@
 /**
- * `npm test`'s first jest run: the files of jest.config.js and, as a second
- * project on the same two workers, the bundled-asset files of
- * jest.bundle.config.js. One run, one DynamoDB Local and one tally for both:
- * the bundled files no longer wait for the other files to end and then start
- * a run of their own (docs/development.md#where-the-time-goes). The browser
- * files still run after it (jest.browser.config.js).
+ * `npm test`'s one jest run, on two workers: three projects that share the
+ * run's DynamoDB Local, S3 store and tally.
+ * - sources: the files of jest.config.js;
+ * - bundled asset: the HTTP files again on the synthesized Lambda assets (jest.bundle.config.js);
+ * - browsers: the files that drive real browsers (jest.browser.config.js).
+ * test/support/sequencer.js hands out the browser files after all the others,
+ * so they run beside each other as when they had a run of their own, and no
+ * run waits for another to end and start up (docs/development.md#where-the-time-goes).
  * @type {import('jest').Config}
  */
 const { maxWorkers, testTimeout, globalSetup, ...main } = require('./jest.config');
 const { bundledFiles } = require('./jest.bundle.config');
+const { browserFiles } = require('./jest.browser.config');
 
-// Both projects end with the one teardown: it stops the run's store and checks that nothing of either is left running.
+// Every project ends with the one teardown: it stops the run's store and checks that nothing of any is left running.
 const globalTeardown = '<rootDir>/test/support/bundle-global-teardown.ts';
 
 module.exports = {
   maxWorkers,
   testTimeout,
+  testSequencer: '<rootDir>/test/support/sequencer.js',
   projects: [
     { ...main, rootDir: __dirname, displayName: 'sources', globalSetup, globalTeardown },
     {
       ...main,
       ...bundledFiles,
       rootDir: __dirname,
-      // After the sources project's setup (the run's DynamoDB Local): only the bundled API's folder.
+      // Beside the sources project's setup (the run's DynamoDB Local): only the bundled API's folder.
       globalSetup: '<rootDir>/test/support/bundled-project-setup.ts',
       globalTeardown,
     },
+    { ...main, ...browserFiles, rootDir: __dirname, globalSetup, globalTeardown },
   ],
 };
