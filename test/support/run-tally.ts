@@ -21,7 +21,10 @@ export async function startRunTally(endpoint: string): Promise<RunTally> {
   delete process.env[STREAMS_VARIABLE];
   // Quiet, as the workers are (test/support/env.ts): the tally's log line per batch would bury jest's output.
   process.env.LOG_LEVEL = process.env.TEST_LOG_LEVEL ?? 'silent';
-  const poller = (await startReportStreams({ endpoint, pollMs: 250, say: (line) => process.stderr.write(`run tally: ${line}\n`) })) as StreamPoller;
+  // A pass a second, as the stack's batching window (1 s): a worker that waits on the tally asks for a pass at once
+  // (tallied()), and idle passes of the whole run cost DynamoDB Local's CPU (each is a DescribeStream and a
+  // GetRecords per shard: at 4 a second, about 1.1 s of CPU every 30 s between the JVM and this process).
+  const poller = (await startReportStreams({ endpoint, pollMs: 1000, say: (line) => process.stderr.write(`run tally: ${line}\n`) })) as StreamPoller;
   const server: Server = createServer((request, response) => {
     poller.drain(60_000).then(
       () => response.writeHead(204).end(),
