@@ -31,13 +31,17 @@ const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) 
 /**
  * Runs the project's own `cdk synth` (the CLI, cdk.json and bin/contacts.ts:
  * exactly what `cdk deploy` bundles) into `outdir`. Takes some 8 s.
+ * `validation: false` skips aws-cdk-lib's template validation
+ * (CDK_VALIDATION=false): the same templates and assets, without the
+ * validation's report files, in about half the CPU (8.1 s of user time
+ * against 14.3 s here).
  */
-export function synthesize(outdir: string): void {
+export function synthesize(outdir: string, options: { validation?: boolean } = {}): void {
   const cdk = join(PROJECT_ROOT, 'node_modules', '.bin', 'cdk');
   const run = spawnSync(cdk, ['synth', '--quiet', '--output', outdir], {
     cwd: PROJECT_ROOT,
     encoding: 'utf8',
-    env: { ...process.env, CDK_DISABLE_CLI_TELEMETRY: 'true' },
+    env: { ...process.env, CDK_DISABLE_CLI_TELEMETRY: 'true', ...(options.validation === false ? { CDK_VALIDATION: 'false' } : {}) },
   });
   if (run.status !== 0) {
     throw new Error(`cdk synth failed (exit ${run.status}):\n${run.stderr || run.stdout || run.error?.message}`);

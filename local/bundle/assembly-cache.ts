@@ -7,7 +7,8 @@ import { synthesize } from './api-asset';
 /**
  * One `cdk synth` per state of the sources. A synth bundles every function
  * with esbuild (about 11 s of wall time and 16 s of CPU on this two-core
- * machine, `/usr/bin/time npx cdk synth --quiet`); `npm start --bundle`, the
+ * machine, `/usr/bin/time npx cdk synth --quiet`; about half without the
+ * template validation, which the kept synth skips); `npm start --bundle`, the
  * bundled-asset test run, the Node 22 run and the stack's bundle tests all
  * read the same assets, so the cloud assembly of one synth is kept under
  * node_modules/.cache (cleared by `npm ci`) and named by a hash of every
@@ -60,6 +61,13 @@ export function sourcesKey(root: string = PROJECT_ROOT, env: NodeJS.ProcessEnv =
   return hash.digest('hex');
 }
 
+/**
+ * The synth whose assembly is kept: without aws-cdk-lib's template validation, which changes nothing in the
+ * assembly but its report files and takes half of a synth's CPU. The stack's validation runs where it is the
+ * point: test/cdk/stack.test.ts, test/cdk/nag.test.ts and `.ci/run`'s own `cdk synth`.
+ */
+const synthesizeForKeeping = (outdir: string) => synthesize(outdir, { validation: false });
+
 export interface KeptAssembly {
   /** The cloud assembly folder: manifest.json, the templates, asset.<hash>/ folders. */
   dir: string;
@@ -85,7 +93,7 @@ export interface AssemblyOptions {
  * during the synth leave nothing kept under either key.
  */
 export function keptAssembly(options: AssemblyOptions = {}): KeptAssembly {
-  const { root = PROJECT_ROOT, cacheDir = ASSEMBLY_CACHE_DIR, env = process.env, synth = synthesize } = options;
+  const { root = PROJECT_ROOT, cacheDir = ASSEMBLY_CACHE_DIR, env = process.env, synth = synthesizeForKeeping } = options;
   const key = sourcesKey(root, env);
   const dir = join(cacheDir, key);
   if (existsSync(join(dir, 'manifest.json'))) return { dir, reused: true, key };
