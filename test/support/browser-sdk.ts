@@ -284,24 +284,29 @@ export function waitsBeforeRetries(log: ClockEntry[]): number[] {
   return waits;
 }
 
-/** Waits for `check` to return a value other than undefined, or throws naming `what` at the deadline. */
-
-export async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000): Promise<T> {
+/** Waits for `check` (tried every `everyMs`) to return a value other than undefined, or throws naming `what` at the deadline. */
+export async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000, everyMs = 100): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
+
+/**
+ * How often storedWhen reads: each read asks the run's tally for a pass over the stream and queries the factory's
+ * reports, DynamoDB Local's CPU that the browser files running beside it need (docs/development.md#where-the-time-goes).
+ */
+const STORED_READ_EVERY_MS = 250;
 
 /** The events stored for the factory once `done` says they are all there (or throws at the deadline). */
 export function storedWhen(factoryId: string, what: string, done: (events: Record<string, any>[]) => boolean, timeoutMs?: number) {
   return until(what, async () => {
     const events = await storedReports(factoryId);
     return done(events) ? events : undefined;
-  }, timeoutMs);
+  }, timeoutMs, STORED_READ_EVERY_MS);
 }
 
 /** Events stored with that message. */
