@@ -3,10 +3,8 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import vm from 'node:vm';
-import { debugIdsOf } from '../../browser-sdk/src/debug-ids';
-import { DEBUG_ID_REGISTRY, debugIdSnippet } from '../../lambda/sourcemaps/debug-id-snippet';
-import { pageStackOf, sourcesOfBuild } from '../../tools/storm/minified-app';
+import { debugIdSnippet } from '../../lambda/sourcemaps/debug-id-snippet';
+import { type PageError, sourcesOfBuild, throwInPage } from '../../tools/storm/minified-app';
 
 /**
  * A real app with the bug of issue 41 (`session.cart.items` read on a missing cart), built minified with the
@@ -106,17 +104,4 @@ export async function buildBoth(options: { sourcesContent?: boolean } = {}): Pro
 }
 
 /** The error the app throws, run as a page would (V8, like Chromium), and the debug ids the SDK would send with it. */
-export function throwIn(app: BuiltApp): { stack: string; type: string; value: string; debugIds?: Record<string, string> } {
-  const context = vm.createContext({});
-  vm.runInContext(app.code, context, { filename: app.url });
-  try {
-    vm.runInContext('renderBadge()', context, { filename: `${SITE}/inline.js` });
-  } catch (error) {
-    const { name, message } = error as Error;
-    const stack = pageStackOf(error as Error, SITE);
-    const registry = (context as Record<string, Record<string, string> | undefined>)[DEBUG_ID_REGISTRY];
-    const debugIds = debugIdsOf(stack, registry);
-    return { stack, type: name, value: message, ...(debugIds ? { debugIds } : {}) };
-  }
-  throw new Error('the app did not throw');
-}
+export const throwIn = (app: BuiltApp): PageError => throwInPage(app.code, app.url, SITE);

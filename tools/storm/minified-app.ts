@@ -118,10 +118,13 @@ export async function buildStormApp(dir: string, site: string): Promise<{ dist: 
   return { dist, builds };
 }
 
-/** The error a build throws, run as a page runs it, with the debug ids its page's SDK reads from the registry. */
-export function throwIn(dist: string, build: AppBuild, site: string): PageError {
+/**
+ * The error the app's `code` (served at `url`) throws, run as a page on `site` runs it (V8, like Chromium), with
+ * the debug ids its page's SDK reads from the registry.
+ */
+export function throwInPage(code: string, url: string, site: string): PageError {
   const context = vm.createContext({});
-  vm.runInContext(readFileSync(join(dist, build.file), 'utf8'), context, { filename: build.url });
+  vm.runInContext(code, context, { filename: url });
   try {
     vm.runInContext('renderBadge()', context, { filename: `${site}/inline.js` });
   } catch (error) {
@@ -131,5 +134,9 @@ export function throwIn(dist: string, build: AppBuild, site: string): PageError 
     const debugIds = debugIdsOf(pageStack, registry);
     return { type: name, value: message, stack: pageStack, ...(debugIds ? { debugIds } : {}) };
   }
-  throw new Error(`${build.file} did not throw`);
+  throw new Error(`${url} did not throw`);
 }
+
+/** The error a build throws, run as a page runs it (throwInPage). */
+export const throwIn = (dist: string, build: AppBuild, site: string): PageError =>
+  throwInPage(readFileSync(join(dist, build.file), 'utf8'), build.url, site);
