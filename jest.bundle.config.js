@@ -10,7 +10,7 @@
  */
 const base = require('./jest.config');
 
-/** The bundled files, their setup file and their global setup: what jest.npm-test.config.js reuses as a project. */
+/** The bundled files and their setup file: what jest.npm-test.config.js reuses as a project (with its own global setup). */
 const bundledFiles = {
   displayName: 'bundled asset',
   testMatch: [

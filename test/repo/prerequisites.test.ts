@@ -16,8 +16,20 @@ function runCheck(path: string) {
 const ready: Machine = { nodeVersion: '20.19.0', engines: '>=20.19', javaMajor: 17, missingPrograms: [] };
 
 describe('npm test prerequisites', () => {
-  test('are the first thing the test script runs', () => {
-    expect(scripts.test).toMatch(/^node --import tsx test\/support\/prerequisites\.ts && /);
+  test('are the first thing the test script runs: without java its first step stops with the check\'s answer alone, having started nothing', () => {
+    const first = /^node --import tsx (\S+\.ts) && /.exec(scripts.test)?.[1];
+    expect(first).toBe('test/support/type-check-and-synth.ts');
+    const nodeDir = dirname(process.execPath);
+    const result = spawnSync(NODE_TS[0], [...NODE_TS.slice(1), join(ROOT, first as string)], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, PATH: nodeDir === '/usr/bin' ? '/nonexistent' : nodeDir },
+    });
+    // No type check and no synth ran: either prints a line on stdout (or tsc its errors).
+    expect({ status: result.status, stdout: result.stdout }).toEqual({ status: 1, stdout: '' });
+    expect(result.stderr).toBe(
+      'npm test needs Java 17 or newer for DynamoDB Local, and "java" was not found on PATH.\n  run: apt-get install -y openjdk-17-jre-headless\n',
+    );
   });
 
   test('without java on PATH, the check stops with exit code 1, the problem and the apt-get line, and nothing else', () => {

@@ -1,5 +1,6 @@
 /**
- * The step of `npm test` before jest: the type check of both projects (`tsc
+ * The step of `npm test` before jest, in one process: the prerequisites check (test/support/prerequisites.ts,
+ * which stops here with the line to run when something is missing), then the type check of both projects (`tsc
  * --noEmit -p .` and `-p browser-sdk`) and, beside it, the stack's synth that
  * the bundled-asset run, `npm start --bundle`'s test and the stack's bundle
  * tests read (local/bundle/assembly-cache.ts). tsc runs on one core and the
@@ -9,6 +10,7 @@
  */
 import { spawn } from 'node:child_process';
 import { keptAssembly } from '../../local/bundle/assembly-cache';
+import { missingPrerequisites, report, thisMachine } from './prerequisites';
 
 const TSC = require.resolve('typescript/bin/tsc');
 
@@ -22,6 +24,12 @@ function run(args: string[]): Promise<number> {
 }
 
 async function main(): Promise<number> {
+  // First what the suite needs (test/support/prerequisites.ts): one line to run per missing piece, before anything starts.
+  const missing = missingPrerequisites(thisMachine());
+  if (missing.length > 0) {
+    process.stderr.write(report(missing));
+    return 1;
+  }
   const started = Date.now();
   const checks = Promise.all([run([TSC, '--noEmit', '-p', '.']), run([TSC, '--noEmit', '-p', 'browser-sdk'])]);
   let synthFailed = false;
