@@ -60,9 +60,12 @@ function replaceValues(text: string, replaced: () => void): string {
       continue;
     }
     replaced();
-    const valueStart = match.index + whole.length - value.length - (valueQuote?.length ?? 0);
-    out += `${text.slice(copied, valueStart)}${marker('secret')}${valueQuote ?? ''}`;
-    copied = match.index + whole.length;
+    // The value's closing quote is read again: in text that is not quite JSON (`{"a_token": "{"password": "x"}"}`)
+    // it may be the opening quote of the next credential's key.
+    const valueEnd = match.index + whole.length - (valueQuote?.length ?? 0);
+    out += `${text.slice(copied, valueEnd - value.length)}${marker('secret')}`;
+    copied = valueEnd;
+    pattern.lastIndex = valueEnd;
   }
   return copied === 0 ? text : out + text.slice(copied);
 }

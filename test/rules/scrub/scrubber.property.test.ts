@@ -159,7 +159,11 @@ describe('scrubbing, over generated text', () => {
           expect(out).toContain(`[Filtered:${s.rule}]`);
         },
       ),
-      { numRuns: 2000 },
+      {
+        numRuns: 2000,
+        // A counterexample it found once (seed -1641023976), tried on every run.
+        examples: [[{ s: { written: '{"password": "toLocaleStringto"}', sensitive: ['toLocaleStringto'], rule: 'secret' }, text: '{"jwta": "{"password": "toLocaleStringto"}", "n": 2}' }]],
+      },
     );
   });
 

@@ -13,6 +13,8 @@ describe('secret rule (values of credential-like keys)', () => {
     ['Cookie: sessionid=Zm9vYmFy; theme=dark', 'Cookie: [Filtered:secret]; theme=dark'],
     ['Cookie: theme=dark; sessionid=Zm9vYmFy', 'Cookie: [Filtered:secret]; sessionid=[Filtered:secret]'],
     ['passwd="with space"', 'passwd="[Filtered:secret]"'],
+    // Not quite JSON: the first value's closing quote is the next key's opening quote (found by scrubber.property).
+    ['{"jwta": "{"password": "toLocaleStringto"}", "n": 2}', '{"jwta": "[Filtered:secret]"password": "[Filtered:secret]"}", "n": 2}'],
   ])('replaces the value and keeps the key: %s', (text, expected) => {
     expect(applied(secretValueRule, text).text).toBe(expected);
   });
