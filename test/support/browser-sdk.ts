@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../local/ports';
 import { enginesUnderTest, launchEngine, type Engine, type EngineName, type Tab } from '../../tools/browsers/engines';
-import { runScript, startScript } from './commands';
+import { startScript } from './commands';
 import { storedReports } from './ingest';
 import { endpoint, issuePublishableKey, newFactoryId } from './local-api';
 
@@ -77,18 +77,6 @@ export async function openSdkTab(args: {
   const url = `${(args.on ?? args.site).origin}${path}`;
   await page.goto(url);
   return { factoryId, key, page, url };
-}
-
-/** `npm run sdk:build -- --out <tmp>`: the files of the package's dist/, by name. */
-export async function buildSdk(): Promise<{ script: string; esm: string }> {
-  const out = mkdtempSync(join(tmpdir(), 'contacts-sdk-build-'));
-  try {
-    const run = await runScript('sdk:build', ['--out', out]);
-    if (run.status !== 0) throw new Error(`npm run sdk:build failed:\n${run.stdout}${run.stderr}`);
-    return { script: readFileSync(join(out, 'contacts-ingest.min.js'), 'utf8'), esm: readFileSync(join(out, 'index.js'), 'utf8') };
-  } finally {
-    rmSync(out, { recursive: true, force: true });
-  }
 }
 
 /** `npm start` on a fixed free port and the run's DynamoDB Local (with `env` besides); `stop()` and `start()` again keep the address. */

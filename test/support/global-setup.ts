@@ -8,6 +8,7 @@ import { markRun } from './leftover-processes';
 import { startRunTally, type RunTally } from './run-tally';
 import { settingsFromEnv } from '../../tools/semantics/config';
 import { startSemanticsProxy, type SemanticsProxy } from '../../tools/semantics/proxy';
+import { SDK_BUILD_VARIABLE } from './sdk-build';
 
 declare global {
   var __scratchStore: ScratchStore | undefined;
@@ -15,6 +16,7 @@ declare global {
   var __serversDir: string | undefined;
   var __runTally: RunTally | undefined;
   var __s3Local: { store: S3Local; dir: string } | undefined;
+  var __sdkBuildDir: string | undefined;
 }
 
 /**
@@ -30,6 +32,9 @@ export default async function globalSetup(): Promise<void> {
   // The npm start servers of the tests register here, apart from a developer's (and from other runs').
   globalThis.__serversDir = mkdtempSync(join(tmpdir(), 'contacts-servers-'));
   process.env.CONTACTS_SERVERS_DIR = globalThis.__serversDir;
+  // The run's one browser SDK build goes here, made by the first file that needs it (test/support/sdk-build.ts).
+  globalThis.__sdkBuildDir = mkdtempSync(join(tmpdir(), 'contacts-sdk-build-'));
+  process.env[SDK_BUILD_VARIABLE] = globalThis.__sdkBuildDir;
   // Always a fresh store of our own, whatever the shell has set.
   delete process.env.DYNAMODB_ENDPOINT;
   process.env.CONTACTS_TABLE_NAME = LOCAL_TABLE_NAMES.contacts;

@@ -1,4 +1,5 @@
-import { buildSdk, engineCases, engineOfBlock, engineTest, localService, openSdkTab, sdkPage, serveSite, storedWhen, until, withMessage } from '../../support/browser-sdk';
+import { engineCases, engineOfBlock, engineTest, localService, openSdkTab, sdkPage, serveSite, storedWhen, until, withMessage } from '../../support/browser-sdk';
+import { buildSdk } from '../../support/sdk-build';
 import { storedReports } from '../../support/ingest';
 import { issuePublishableKey, newFactoryId } from '../../support/local-api';
 

@@ -1,5 +1,6 @@
 import type { Tab } from '../../../tools/browsers/engines';
-import { buildSdk, engineCases, engineOfBlock, localService, openSdkTab, recordingProxy, sdkConsoleOf, serveSite, storedWhen, withMessage } from '../../support/browser-sdk';
+import { engineCases, engineOfBlock, localService, openSdkTab, recordingProxy, sdkConsoleOf, serveSite, storedWhen, withMessage } from '../../support/browser-sdk';
+import { buildSdk } from '../../support/sdk-build';
 
 /**
  * The browser SDK's noise control, in Chromium, Firefox ESR and WebKitGTK
