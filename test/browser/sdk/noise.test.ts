@@ -60,9 +60,12 @@ describe.each(engineCases())('in $engine', ({ engine: name }) => {
     expect(withMessage(events, /^TypeError: item \d+ is undefined$/)).toHaveLength(5);
     expect(withMessage(events, 'RangeError: another type')).toHaveLength(1);
     expect(events).toHaveLength(6);
-    // A handful of requests, not thousands (the first error at once, the other four a window later, the RangeError, the marker);
-    // and the 10,000 uncaught errors all handled (seconds, most of it the engine's own reporting to the test's driver).
-    expect(wire.of(key).length).toBeLessThanOrEqual(4);
+    // A handful of requests, not thousands: none for a dropped error, so at most one per event that went (the burst's
+    // five, the RangeError, the marker). Usually four (the first error at once, the other four a batching window later,
+    // the RangeError, the marker), but how the burst falls into 50 ms windows is the machine's timing: a loaded CI run
+    // once saw five. And the 10,000 uncaught errors all handled (seconds, most of it the engine's own reporting to the
+    // test's driver).
+    expect(wire.of(key).length).toBeLessThanOrEqual(events.length + 1);
     expect(elapsedMs).toBeLessThan(30_000);
     expect(await page.evaluate('1 + 1')).toBe(2);
     await page.close();
