@@ -10,7 +10,7 @@
  * Three workers on two cores: each file spends part of its time waiting on
  * what it drives (DynamoDB Local, a spawned `npm start`, a browser's tab), and
  * a third file fills those waits. Fresh clones of the same code: `npm test`
- * 335 s with three, 356 to 371 s with two.
+ * 335 and 355 s with three, 356 to 371 s with two.
  * @type {import('jest').Config}
  */
 // maxWorkers is the run's, not a project's: kept out of the settings the projects share.
