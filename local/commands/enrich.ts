@@ -79,6 +79,12 @@ async function main(argv: string[]) {
         const people = summary.suppressed === 1 ? '1 person' : `${summary.suppressed} people`;
         process.stderr.write(`left out ${people} of the file: erased on request, they stay out of every load (docs/privacy.md#the-vendors-record)\n`);
       }
+      // A file with no person in it is the wrong file or a broken export, not a load: say so, and fail a script that ran it.
+      // loaded + suppressed: every distinct email of a valid line.
+      if (summary.loaded + summary.suppressed === 0) {
+        process.stderr.write(`error: no valid record in ${file}${summary.invalid > 0 ? ` (${summary.invalid} invalid ${summary.invalid === 1 ? 'line' : 'lines'}: see "problems")` : ': the file is empty or holds only blank lines'}\n`);
+        process.exitCode = 1;
+      }
     } finally {
       await store.close();
     }

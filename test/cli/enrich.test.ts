@@ -82,6 +82,24 @@ describe('npm run enrich -- load-dataset', () => {
     expect(result.stderr.toLowerCase()).not.toContain(erased);
   }, 60_000);
 
+  test('a file with no valid record prints its summary and exits 1, with one line on stderr that says why', async () => {
+    const file = join(dir, 'broken-export.jsonl');
+    writeFileSync(file, ['not json', JSON.stringify({ name: 'no email' })].join('\n'));
+    const result = await enrich('load-dataset', file);
+    expect(result.status).toBe(1);
+    expect(JSON.parse(result.stdout)).toMatchObject({ lines: 2, loaded: 0, suppressed: 0, invalid: 2 });
+    expect(result.stderr.trim()).toBe(`error: no valid record in ${file} (2 invalid lines: see "problems")`);
+  });
+
+  test('an empty file is not a load: exit 1, and stderr says the file is empty', async () => {
+    const file = join(dir, 'empty.jsonl');
+    writeFileSync(file, '\n\n');
+    const result = await enrich('load-dataset', file);
+    expect(result.status).toBe(1);
+    expect(JSON.parse(result.stdout)).toMatchObject({ lines: 2, loaded: 0, invalid: 0 });
+    expect(result.stderr.trim()).toBe(`error: no valid record in ${file}: the file is empty or holds only blank lines`);
+  });
+
   test('a missing file is a one-line error', async () => {
     const result = await enrich('load-dataset', join(dir, 'nope.jsonl'));
     expect(result.status).toBe(1);
