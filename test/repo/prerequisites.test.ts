@@ -17,15 +17,15 @@ const ready: Machine = { nodeVersion: '20.19.0', engines: '>=20.19', javaMajor: 
 
 describe('npm test prerequisites', () => {
   test('are the first thing the test script runs: without java its first step stops with the check\'s answer alone, having started nothing', () => {
-    const first = /^node --import tsx (\S+\.ts) && /.exec(scripts.test)?.[1];
-    expect(first).toBe('test/support/type-check-and-synth.ts');
+    const first = /^node --import tsx (\S+\.ts)\b/.exec(scripts.test)?.[1];
+    expect(first).toBe('test/support/npm-test.ts');
     const nodeDir = dirname(process.execPath);
     const result = spawnSync(NODE_TS[0], [...NODE_TS.slice(1), join(ROOT, first as string)], {
       cwd: ROOT,
       encoding: 'utf8',
       env: { ...process.env, PATH: nodeDir === '/usr/bin' ? '/nonexistent' : nodeDir },
     });
-    // No type check and no synth ran: either prints a line on stdout (or tsc its errors).
+    // No type check, no synth and no jest ran: each prints a line on stdout (or tsc its errors).
     expect({ status: result.status, stdout: result.stdout }).toEqual({ status: 1, stdout: '' });
     expect(result.stderr).toBe(
       'npm test needs Java 17 or newer for DynamoDB Local, and "java" was not found on PATH.\n  run: apt-get install -y openjdk-17-jre-headless\n',
