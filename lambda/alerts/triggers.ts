@@ -23,7 +23,9 @@ export function spikeThreshold(counts: Record<number, number>, bucket: number, s
  * seen twice gives the same alerts with the same ids, so storing each alert
  * with a conditional put under its id makes one alert per occurrence.
  *
- * - issue.created: the item is new, or replaced an expired one (firstSeen changed);
+ * - issue.created: the item is new, or replaced an expired one: its first event comes after the expired life's
+ *   last. First seen also moves back when an earlier event is counted late (the tally counts each stream shard on
+ *   its own, so two containers' first events can arrive in either order): the same life, no new alert;
  * - issue.regressed: `regressions` grew (a resolved issue got an event), one per step (the
  *   id names the issue's life by its firstSeen: an issue that expired and came back counts anew);
  * - issue.spiking: a 5-minute bucket reaches its threshold in this write and
@@ -33,7 +35,7 @@ export function alertsOf(before: IssueSnapshot | undefined, after: IssueSnapshot
   if (!after) return [];
   const alerts: Alert[] = [];
   const { issueId } = after;
-  const created = !before || before.firstSeen !== after.firstSeen;
+  const created = !before || after.firstSeen > before.lastSeen;
   if (created) alerts.push({ alertId: `new:${issueId}:${after.firstSeen}`, type: 'issue.created', occurredAt: after.firstSeen, issue: after });
 
   const regressionsBefore = created ? 0 : before.regressions;

@@ -167,6 +167,21 @@ describe('trigger rules: exactly one alert per occurrence over any redelivery an
     );
   });
 
+  test('an earlier event counted late moves first seen back within the same life and alerts nothing new', () => {
+    // Two containers take a new bug's first events; the tally counts the later one's shard first.
+    const counted = snapshot('iss_ffffffffffffffffffff', { count: 1, firstSeen: iso(START + 2_000), lastSeen: iso(START + 2_000) });
+    const earlierCountedLate = { ...counted, count: 2, firstSeen: iso(START + 1_000) };
+    const created = alertsOf(undefined, counted, DEFAULT_ALERT_SETTINGS).filter((alert) => alert.type === 'issue.created');
+    expect(created.map((alert) => alert.alertId)).toEqual([`new:iss_ffffffffffffffffffff:${iso(START + 2_000)}`]);
+    expect(alertsOf(counted, earlierCountedLate, DEFAULT_ALERT_SETTINGS)).toEqual([]);
+  });
+
+  test('an issue that replaced an expired one (its first event after the old life\'s last) is new again', () => {
+    const old = snapshot('iss_gggggggggggggggggggg', { count: 7, firstSeen: iso(START), lastSeen: iso(START + 60_000), status: 'resolved', regressions: 2 });
+    const replaced = snapshot('iss_gggggggggggggggggggg', { count: 1, firstSeen: iso(START + 120_000), lastSeen: iso(START + 120_000) });
+    expect(alertsOf(old, replaced, DEFAULT_ALERT_SETTINGS).map((alert) => [alert.type, alert.alertId])).toEqual([['issue.created', `new:iss_gggggggggggggggggggg:${iso(START + 120_000)}`]]);
+  });
+
   test('a status change, a removal (time to live) or an item of another kind alerts nothing', () => {
     const open = snapshot('iss_eeeeeeeeeeeeeeeeeeee', { count: 40, fiveMinute: { [START]: 40 } });
     expect(alertsOf(open, { ...open, status: 'resolved' }, DEFAULT_ALERT_SETTINGS)).toEqual([]);
