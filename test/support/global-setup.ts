@@ -9,7 +9,6 @@ import { startRunTally, type RunTally } from './run-tally';
 import { settingsFromEnv } from '../../tools/semantics/config';
 import { startSemanticsProxy, type SemanticsProxy } from '../../tools/semantics/proxy';
 import { SDK_BUILD_VARIABLE } from './sdk-build';
-import { BROWSER_SLOTS_VARIABLE } from './browser-slots';
 
 declare global {
   var __scratchStore: ScratchStore | undefined;
@@ -18,7 +17,6 @@ declare global {
   var __runTally: RunTally | undefined;
   var __s3Local: { store: S3Local; dir: string } | undefined;
   var __sdkBuildDir: string | undefined;
-  var __browserSlotsDir: string | undefined;
 }
 
 /**
@@ -37,9 +35,6 @@ export default async function globalSetup(): Promise<void> {
   // The run's one browser SDK build goes here, made by the first file that needs it (test/support/sdk-build.ts).
   globalThis.__sdkBuildDir = mkdtempSync(join(tmpdir(), 'contacts-sdk-build-'));
   process.env[SDK_BUILD_VARIABLE] = globalThis.__sdkBuildDir;
-  // At most two files that drive browsers at once, whatever the number of workers (test/support/browser-slots.ts).
-  globalThis.__browserSlotsDir = mkdtempSync(join(tmpdir(), 'contacts-browser-slots-'));
-  process.env[BROWSER_SLOTS_VARIABLE] = globalThis.__browserSlotsDir;
   // Always a fresh store of our own, whatever the shell has set.
   delete process.env.DYNAMODB_ENDPOINT;
   process.env.CONTACTS_TABLE_NAME = LOCAL_TABLE_NAMES.contacts;

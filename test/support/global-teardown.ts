@@ -21,7 +21,6 @@ export async function finishRun(folders: string[]): Promise<void> {
     if (globalThis.__serversDir) rmSync(globalThis.__serversDir, { recursive: true, force: true });
     if (globalThis.__s3Local) rmSync(globalThis.__s3Local.dir, { recursive: true, force: true });
     if (globalThis.__sdkBuildDir) rmSync(globalThis.__sdkBuildDir, { recursive: true, force: true });
-    if (globalThis.__browserSlotsDir) rmSync(globalThis.__browserSlotsDir, { recursive: true, force: true });
   }
 }
 
