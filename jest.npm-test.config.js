@@ -8,8 +8,9 @@
  * so they run beside each other as when they had a run of their own, and no
  * run waits for another to end and start up (docs/development.md#where-the-time-goes).
  * Two workers, one per core. Three were faster (fresh clones: `npm test` 335 to 359 s, against 356 to 371 s), but
- * three browser files at once starve a closing tab: in one run of six, Chromium lost the close-time beacons of
- * capture.test.ts's two-beacons case (docs/development.md#where-the-time-goes).
+ * a closing tab starves: in two of nine fresh-clone runs with three (one of them limited to two browser files at
+ * once), Chromium lost the close-time beacons of capture.test.ts's two-beacons case
+ * (docs/development.md#where-the-time-goes).
  * @type {import('jest').Config}
  */
 // maxWorkers is the run's, not a project's: kept out of the settings the projects share.
