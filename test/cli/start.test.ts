@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { freePort, isPortInUse } from '../../local/ports';
-import { dynamoDbLocalPids, isAlive, ROOT, runScript, runScriptInProcess, startScript } from '../support/commands';
+import { dynamoDbLocalPids, isAlive, NODE_TS, ROOT, runScript, runScriptInProcess, startScript } from '../support/commands';
 import { send } from '../support/http';
 
 /**
@@ -164,7 +164,7 @@ describe('npm start', () => {
 
   test('without java it is a one-line error that says how to install it', async () => {
     // PATH with node only: no java to be found.
-    const result = await runScript('start', [], { ...env, PATH: dirname(process.execPath) === '/usr/bin' ? '/nonexistent' : dirname(process.execPath) });
+    const result = await runScript('start', [], { ...env, PATH: dirname(NODE_TS[0]) === '/usr/bin' ? '/nonexistent' : dirname(NODE_TS[0]) });
     expect(result.status).toBe(1);
     expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^error: Java 17\+ is needed .*openjdk-17-jre-headless/)]);
   });

@@ -19,7 +19,7 @@ describe('npm test prerequisites', () => {
   test('are the first thing the test script runs: without java its first step stops with the check\'s answer alone, having started nothing', () => {
     const first = /^node --import tsx (\S+\.ts)\b/.exec(scripts.test)?.[1];
     expect(first).toBe('test/support/npm-test.ts');
-    const nodeDir = dirname(process.execPath);
+    const nodeDir = dirname(NODE_TS[0]);
     const result = spawnSync(NODE_TS[0], [...NODE_TS.slice(1), join(ROOT, first as string)], {
       cwd: ROOT,
       encoding: 'utf8',
@@ -34,7 +34,7 @@ describe('npm test prerequisites', () => {
 
   test('without java on PATH, the check stops with exit code 1, the problem and the apt-get line, and nothing else', () => {
     // PATH with nothing on it, or only node's folder when that is not /usr/bin (where java lives too).
-    const nodeDir = dirname(process.execPath);
+    const nodeDir = dirname(NODE_TS[0]);
     const result = runCheck(nodeDir === '/usr/bin' ? '/nonexistent' : nodeDir);
     expect(result.status).toBe(1);
     expect(result.stdout).toBe('');

@@ -5,8 +5,12 @@ import { join } from 'node:path';
 import { freePort } from '../../local/ports';
 
 export const ROOT = join(__dirname, '..', '..');
-/** How package.json runs the scripts: node with tsx as a loader, one process. */
-export const NODE_TS = [process.execPath, '--import', 'tsx'] as const;
+/**
+ * How package.json runs the scripts: node with tsx as a loader, one process. The node is the one `npm test` was
+ * started with (CONTACTS_TEST_COMMAND_NODE, test/support/npm-test.ts), as `npm run` would use, even when jest
+ * itself runs on Node 22; else this process's.
+ */
+export const NODE_TS = [process.env.CONTACTS_TEST_COMMAND_NODE || process.execPath, '--import', 'tsx'] as const;
 
 export interface CommandResult {
   status: number | null;

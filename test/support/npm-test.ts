@@ -8,12 +8,18 @@
  * 3. once the synth is kept, the one jest run (jest.npm-test.config.js), while tsc finishes. tsc runs on one core
  *    and ends some 8 s after the synth: the tests take that idle core instead of waiting for it
  *    (docs/development.md#where-the-time-goes).
+ * Jest runs on Node.js 22, the runtime the functions deploy on (test/support/on-node22.ts installs it from the
+ * registry's package on first use, beside the type check), and the commands the tests start (`npm start`, the CLI)
+ * on the Node that runs `npm test`, as `npm run` would start them: both Nodes are tested, and the suite's own
+ * work takes a fifth less CPU on 22 (docs/development.md#where-the-time-goes). Where Node 22 cannot be had, jest
+ * runs on this Node, and says so.
  * A type error is printed as soon as tsc ends and fails `npm test` (exit code 1) whatever the tests do; the run is
  * not cut short, so it stops its DynamoDB Local and checks that nothing is left running, as every run does.
  * A failed synth starts no test.
  */
 import { spawn } from 'node:child_process';
 import { keptAssembly } from '../../local/bundle/assembly-cache';
+import { ensureNode22 } from './on-node22';
 import { missingPrerequisites, report, thisMachine } from './prerequisites';
 
 const TSC = require.resolve('typescript/bin/tsc');
@@ -38,18 +44,37 @@ function typeCheck(project: string): Promise<Checked> {
   });
 }
 
-/** The one jest run, on this terminal; its exit code. */
-function runJest(args: string[]): Promise<number> {
+/** The one jest run on `node`, on this terminal; its exit code. */
+function runJest(node: string, args: string[]): Promise<number> {
   return new Promise((resolve) => {
-    // The workers' 64 MB semi-space: fewer scavenges (docs/development.md#where-the-time-goes).
-    const env = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-semi-space-size=64`.trim() };
-    const child = spawn(process.execPath, [JEST, '-c', 'jest.npm-test.config.js', ...args], { stdio: 'inherit', env });
+    const env = {
+      ...process.env,
+      // The workers' 64 MB semi-space: fewer scavenges (docs/development.md#where-the-time-goes).
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-semi-space-size=64`.trim(),
+      // The Node the commands under test run on (test/support/commands.ts): this one, whatever jest runs on.
+      CONTACTS_TEST_COMMAND_NODE: process.execPath,
+    };
+    const child = spawn(node, [JEST, '-c', 'jest.npm-test.config.js', ...args], { stdio: 'inherit', env });
     child.once('error', () => resolve(1));
     child.once('exit', (code) => resolve(code ?? 1));
   });
 }
 
 const seconds = (since: number) => Math.round((Date.now() - since) / 1000);
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+/** The Node jest runs on: 22 (this one when it is 22, else the registry's package), or this one when 22 cannot be had. */
+async function jestNode(): Promise<string> {
+  if (process.versions.node.split('.')[0] === '22') return process.execPath;
+  try {
+    const node = await ensureNode22(say);
+    say(`jest runs on Node.js 22 (${node.replace(`${process.cwd()}/`, '')}), the commands it tests on this Node ${process.version}`);
+    return node;
+  } catch (error) {
+    say(`jest runs on this Node ${process.version}: Node.js 22 could not be had (${error instanceof Error ? error.message : String(error)})`);
+    return process.execPath;
+  }
+}
 
 async function main(): Promise<number> {
   const missing = missingPrerequisites(thisMachine());
@@ -58,6 +83,7 @@ async function main(): Promise<number> {
     return 1;
   }
   const started = Date.now();
+  const node = jestNode();
   const checks = Promise.all([typeCheck('.'), typeCheck('browser-sdk')]).then((results) => {
     const failed = results.filter((result) => result.code !== 0);
     for (const { project, output } of failed) process.stderr.write(`\ntype check of ${project === '.' ? 'the project' : project} failed:\n${output}\n`);
@@ -70,10 +96,10 @@ async function main(): Promise<number> {
     process.stdout.write(`stack assembly ${kept.reused ? 'kept from an earlier synth of these sources' : `synthesized in ${seconds(started)} s`}\n`);
   } catch (error) {
     process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
-    await checks;
+    await Promise.all([checks, node]);
     return 1;
   }
-  const [typesPassed, jestCode] = await Promise.all([checks, runJest(process.argv.slice(2))]);
+  const [typesPassed, jestCode] = await Promise.all([checks, node.then((path) => runJest(path, process.argv.slice(2)))]);
   if (!typesPassed) process.stderr.write('npm test failed: the type check found errors (printed above, after "type check of")\n');
   return typesPassed ? jestCode : 1;
 }

@@ -7,7 +7,7 @@
  * anywhere else. Jest, `cdk synth` (the bundling) and the asset's server all
  * run on it: the first `node` on PATH is its. `.ci/run` runs this after `npm test`.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
@@ -34,7 +34,7 @@ function versionOf(binary: string): string | undefined {
 }
 
 /** Node 22 from the registry's package, installed when missing or of another version; its path. */
-export function ensureNode22(say: (line: string) => void): string {
+export async function ensureNode22(say: (line: string) => void): Promise<string> {
   if (process.platform !== 'linux' || process.arch !== 'x64') {
     throw new Error(
       `${NODE22_PACKAGE} runs on Linux x64 only, and this is ${process.platform} ${process.arch}: run \`npm run test:bundle\` under a Node.js 22 of your own instead`,
@@ -42,18 +42,23 @@ export function ensureNode22(say: (line: string) => void): string {
   }
   if (versionOf(NODE22_BINARY) === NODE22_VERSION) return NODE22_BINARY;
   say(`--- installing Node.js ${NODE22_VERSION} from the npm registry (${NODE22_PACKAGE}) into .node22/`);
-  const install = spawnSync('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', NODE22_DIR, NODE22_PACKAGE], {
-    cwd: ROOT,
-    stdio: ['ignore', 'inherit', 'inherit'],
+  // Asynchronous: npm test goes on with its type check and synth meanwhile.
+  const status = await new Promise<number | null>((resolve) => {
+    const install = spawn('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', NODE22_DIR, NODE22_PACKAGE], {
+      cwd: ROOT,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    install.once('error', () => resolve(null));
+    install.once('close', (code) => resolve(code));
   });
   const found = versionOf(NODE22_BINARY);
-  if (install.status !== 0 || found !== NODE22_VERSION) {
-    throw new Error(`installing ${NODE22_PACKAGE} failed (npm exit ${install.status}; .node22 has ${found ?? 'no node'})`);
+  if (status !== 0 || found !== NODE22_VERSION) {
+    throw new Error(`installing ${NODE22_PACKAGE} failed (npm exit ${status}; .node22 has ${found ?? 'no node'})`);
   }
   return NODE22_BINARY;
 }
 
-function main(args: string[]): number {
+async function main(args: string[]): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
     process.stdout.write(USAGE);
     return 0;
@@ -66,7 +71,7 @@ function main(args: string[]): number {
   const say = (line: string) => process.stdout.write(`${line}\n`);
   let node: string;
   try {
-    node = ensureNode22(say);
+    node = await ensureNode22(say);
   } catch (error) {
     process.stderr.write(`{"error": ${JSON.stringify((error as Error).message)}}\n`);
     return 1;
@@ -82,4 +87,8 @@ function main(args: string[]): number {
   return jest.status ?? 1;
 }
 
-if (require.main === module) process.exitCode = main(process.argv.slice(2));
+if (require.main === module) {
+  void main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}
