@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { folderGraph, importCycles, importGraph, sourceFiles } from '../support/source-imports';
+import { folderGraph, importCycles, importGraph, sourceFiles, specifiersOf } from '../support/source-imports';
 
 /**
  * No module of what ships, nor of the tools, is part of an import cycle, type
@@ -53,6 +53,29 @@ function graphAmong(sources: Record<string, string>): Map<string, string[]> {
 const cyclesAmong = (sources: Record<string, string>): string[][] => importCycles(graphAmong(sources));
 
 describe('import cycles', () => {
+  test('the rule reads every way a file names another, in source order, and no module named inside a string', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'import-forms-'));
+    try {
+      const source = [
+        "import { a } from './static';",
+        "import type { B } from './type-only';",
+        "export { c } from './re-export';",
+        "export * from './re-export-all';",
+        "import fs = require('node:fs');",
+        "type D = import('./type-position').D;",
+        "const e = () => import('./dynamic');",
+        "const f = require('./required');",
+        "const text = `import('./in-a-template')` + \"require('./in-a-string')\";",
+        'export const all = [a, fs, e, f, text];',
+        'export type Both = B | D;',
+      ].join('\n');
+      writeFileSync(join(dir, 'forms.ts'), source);
+      expect(specifiersOf(dir, 'forms.ts')).toEqual(['./static', './type-only', './re-export', './re-export-all', 'node:fs', './type-position', './dynamic', './required']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('the rule finds a cycle made of type-only imports', () => {
     const cycles = cyclesAmong({
       'a.ts': "import type { B } from './b';\nexport interface A { b: B }\n",

@@ -18,11 +18,13 @@
  * A failed synth starts no test.
  */
 import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
 import { keptAssembly } from '../../local/bundle/assembly-cache';
 import { ensureNode22 } from './on-node22';
 import { missingPrerequisites, report, thisMachine } from './prerequisites';
 
-const TSC = require.resolve('typescript/bin/tsc');
+// TypeScript 7's package exports no bin path: its folder's.
+const TSC = join(dirname(require.resolve('typescript/package.json')), 'bin', 'tsc');
 const JEST = require.resolve('jest/bin/jest');
 
 /** What a type check printed, and its exit code (1 when it could not start). */

@@ -1,6 +1,14 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import * as ts from 'typescript';
+import {
+  parseSync,
+  type CallExpression,
+  type ExportAllDeclaration,
+  type ExportNamedDeclaration,
+  type ImportDeclaration,
+  type TsExternalModuleReference,
+  type TsImportType,
+} from '@swc/core';
 
 /**
  * The project's own import graph as the source says it, type imports
@@ -17,9 +25,42 @@ export function sourceFiles(root: string, dir: string): string[] {
   });
 }
 
-/** Every module specifier a file imports or re-exports: static, dynamic and type-only alike. */
+/** The module a syntax node names, when it is an import, a re-export, an `import()` (of a value or a type) or a `require()`. */
+function specifierOf(node: { type: string }): string | undefined {
+  switch (node.type) {
+    case 'ImportDeclaration':
+    case 'ExportAllDeclaration':
+    case 'ExportNamedDeclaration':
+      return (node as ImportDeclaration | ExportAllDeclaration | ExportNamedDeclaration).source?.value;
+    case 'CallExpression': {
+      const { callee, arguments: [first] } = node as CallExpression;
+      const loads = callee.type === 'Import' || (callee.type === 'Identifier' && callee.value === 'require');
+      return loads && first?.expression.type === 'StringLiteral' ? first.expression.value : undefined;
+    }
+    case 'TsImportType':
+      return (node as TsImportType).argument.value;
+    case 'TsExternalModuleReference':
+      return (node as TsExternalModuleReference).expression.value;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Every module specifier a file imports or re-exports: static, dynamic and type-only alike, in source order. Read
+ * from swc's syntax tree (the parser the tests' transform already uses): TypeScript 7 has no stable compiler API.
+ */
 export function specifiersOf(root: string, file: string): string[] {
-  return ts.preProcessFile(readFileSync(join(root, file), 'utf8'), true, true).importedFiles.map((imported) => imported.fileName);
+  const found: string[] = [];
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== 'object') return;
+    const specifier = specifierOf(node as { type: string });
+    if (specifier !== undefined) found.push(specifier);
+    for (const value of Object.values(node)) if (value && typeof value === 'object') visit(value);
+  };
+  visit(parseSync(readFileSync(join(root, file), 'utf8'), { syntax: 'typescript', target: 'es2022' }).body);
+  return found;
 }
 
 /** A relative specifier as the file it names (`.ts` or a folder's index.ts); undefined for a package. */
