@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,13 +42,32 @@ function filesUnder(root: string, folder: string): string[] {
     .sort();
 }
 
+const nodeVersions = new Map<string, string>();
+
+/**
+ * The version of the Node.js a synth runs on: the first `node` on PATH, which
+ * the cdk CLI (`#!/usr/bin/env node`) and cdk.json's app start, whatever Node
+ * runs the caller (`npm test`'s jest runs on Node 22 beside a PATH whose node
+ * may be 20). Asked once per PATH.
+ */
+export function synthNodeVersion(env: NodeJS.ProcessEnv = process.env): string {
+  const path = env.PATH ?? '';
+  let version = nodeVersions.get(path);
+  if (version === undefined) {
+    const run = spawnSync('node', ['--version'], { encoding: 'utf8', env: { PATH: path } });
+    version = run.status === 0 ? run.stdout.trim() : 'no node on PATH';
+    nodeVersions.set(path, version);
+  }
+  return version;
+}
+
 /**
  * The hash of everything a synth of `root` reads: each input file's path and
  * bytes (a missing one counts as absent), each SYNTH_VARIABLES value, and the
  * Node.js version it runs on (`npm run test:node22` synthesizes on Node.js 22,
  * as it says, not on the assembly of a Node.js 20 run).
  */
-export function sourcesKey(root: string = PROJECT_ROOT, env: NodeJS.ProcessEnv = process.env, nodeVersion: string = process.version): string {
+export function sourcesKey(root: string = PROJECT_ROOT, env: NodeJS.ProcessEnv = process.env, nodeVersion: string = synthNodeVersion(env)): string {
   const hash = createHash('sha256');
   const paths = [...SYNTH_INPUTS.folders.flatMap((folder) => filesUnder(root, folder)), ...SYNTH_INPUTS.files];
   for (const path of paths) {

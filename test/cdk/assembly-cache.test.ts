@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { keptAssembly, sourcesKey } from '../../local/bundle/assembly-cache';
@@ -64,6 +64,18 @@ describe('the sources key', () => {
 
   test('changes with the Node.js version the synth runs on', () => {
     expect(sourcesKey(root, ENV, 'v22.23.3')).not.toBe(sourcesKey(root, ENV, 'v20.20.2'));
+  });
+
+  test("names the Node.js of the first node on PATH, which runs the synth, not the caller's", () => {
+    const bin = mkdtempSync(join(tmpdir(), 'contacts-synth-node-'));
+    try {
+      writeFileSync(join(bin, 'node'), '#!/bin/sh\necho v99.1.2\n');
+      chmodSync(join(bin, 'node'), 0o755);
+      expect(sourcesKey(root, { ...ENV, PATH: bin })).toBe(sourcesKey(root, { ...ENV, PATH: bin }, 'v99.1.2'));
+      expect(sourcesKey(root, { ...ENV, PATH: bin })).not.toBe(sourcesKey(root, { ...ENV, PATH: bin }, process.version));
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
   });
 
   test('stays the same for a change in test/ or docs/, which no synth reads', () => {
