@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { MAX_EVENTS_PER_REQUEST } from '../../lambda/ingest/limits';
 import { launchEngine, type Engine } from '../../tools/browsers/engines';
 import { startReceiver, type Receiver } from '../support/alerts';
-import { sdkPage, serveSite, until } from '../support/browser-sdk';
+import { sdkPage, serveSite } from '../support/browser-sdk';
+import { until } from '../support/until';
 import { buildSdk } from '../support/sdk-build';
 import { jsonLines, runScript, serverEnv, startServer } from '../support/commands';
 

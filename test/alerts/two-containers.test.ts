@@ -7,7 +7,7 @@ import { startReceiver, type Receiver } from '../support/alerts';
 import { randomClient, validEvent } from '../support/ingest';
 import { issuePublishableKey, newFactoryId, UNHURRIED_ADAPTER, realDependencies, realIngestDependencies, startLocalHost, tables, testDoc, UNHURRIED, endpoint, type LocalApi } from '../support/local-api';
 import { tallied } from '../support/tally';
-import { until } from '../support/browser-sdk';
+import { until } from '../support/until';
 
 /**
  * Exactly once across containers: two ingest hosts (each its own handler

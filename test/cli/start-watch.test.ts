@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dynamoDbLocalPids, isAlive, runScript, serverEnv, startServer } from '../support/commands';
 import { send } from '../support/http';
+import { until } from '../support/until';
 
 /**
  * `npm start` watches its embedded DynamoDB Local: a kill -9 of the java
@@ -20,17 +21,6 @@ afterEach(() => {
   rmSync(env.CONTACTS_DATA_DIR, { recursive: true, force: true });
   rmSync(serversDir, { recursive: true, force: true });
 });
-
-/** Resolves once `check` holds; fails the test, saying what it waited for, at the deadline. */
-async function waitUntil<T>(what: string, check: () => T | undefined | Promise<T | undefined>, ms: number): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`waited ${ms / 1000} s for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 const N = 60;
 
@@ -59,8 +49,8 @@ test('a kill -9 of its DynamoDB Local is said at once, it is restarted on the sa
 
     // Said on the console: what died and how.
     const died = new RegExp(`DynamoDB Local \\(pid ${java}\\) exited unexpectedly \\(signal SIGKILL\\).*restarting it on the same data`);
-    await waitUntil('the console line saying DynamoDB Local exited', () => died.test(server.output.stdout) || undefined, 10_000);
-    const back = await waitUntil(
+    await until('the console line saying DynamoDB Local exited', () => died.test(server.output.stdout), 10_000);
+    const back = await until(
       'DynamoDB Local to be back',
       () => /DynamoDB Local is back \(pid (\d+)/.exec(server.output.stdout)?.[1],
       90_000,
@@ -69,7 +59,7 @@ test('a kill -9 of its DynamoDB Local is said at once, it is restarted on the sa
     expect(dynamoDbLocalPids(env.CONTACTS_DATA_DIR)).toEqual([Number(back)]);
     expect(JSON.parse(readFileSync(join(env.CONTACTS_DATA_DIR, 'store.json'), 'utf8'))).toMatchObject({ javaPid: Number(back) });
 
-    await waitUntil('the API to answer 200 again', async () => (await send(server.baseUrl, 'GET', `/api/v1/contacts/${ids[0]}`, { headers })).status === 200 || undefined, 30_000);
+    await until('the API to answer 200 again', async () => (await send(server.baseUrl, 'GET', `/api/v1/contacts/${ids[0]}`, { headers })).status === 200, 30_000);
     const reads = await Promise.all(ids.map((id) => send(server.baseUrl, 'GET', `/api/v1/contacts/${id}`, { headers })));
     expect(reads.map((read) => read.status)).toEqual(ids.map(() => 200));
     expect(new Set(reads.map((read) => read.json.contact.email)).size).toBe(N);

@@ -6,6 +6,7 @@ import { dirname, join, relative } from 'node:path';
 import { freePort, isPortInUse } from '../../local/ports';
 import { dynamoDbLocalPids, isAlive, NODE_TS, ROOT, runScript, runScriptInProcess, startScript } from '../support/commands';
 import { send } from '../support/http';
+import { until } from '../support/until';
 
 /**
  * `npm start` as a user runs it: the embedded DynamoDB Local on its own
@@ -45,14 +46,6 @@ async function start(extra: NodeJS.ProcessEnv = {}, args: string[] = [], readyWi
   return { ...run, baseUrl: baseUrl as string };
 }
 
-const waitFor = async (check: () => boolean | Promise<boolean>, ms = 10_000) => {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return false;
-};
 
 /** The JSON log lines a run printed. */
 const logLines = (stdout: string): Record<string, unknown>[] =>
@@ -98,12 +91,12 @@ describe('npm start', () => {
     const npm = spawn('npm', ['start'], { cwd: ROOT, env: { ...process.env, ...env } });
     let output = '';
     npm.stdout.on('data', (chunk) => (output += chunk));
-    expect(await waitFor(() => URL_LINE.test(output), 60_000)).toBe(true);
+    await until('the URL line', () => URL_LINE.test(output), 60_000);
     const javaPids = dynamoDbLocalPids(dataDir);
     expect(javaPids).toHaveLength(1);
     npm.kill('SIGTERM');
-    expect(await waitFor(() => javaPids.every((pid) => !isAlive(pid)))).toBe(true);
-    expect(await waitFor(async () => !(await isPortInUse(Number(env.PORT))))).toBe(true);
+    await until('DynamoDB Local to stop', () => javaPids.every((pid) => !isAlive(pid)), 10_000);
+    await until('the API port to be free', async () => !(await isPortInUse(Number(env.PORT))), 10_000);
   }, 90_000);
 
   test('after a kill -9, the next start stops the DynamoDB Local left behind and starts normally', async () => {
@@ -257,7 +250,7 @@ describe('one running npm start', () => {
     expect([upsert.status, unknown.status]).toEqual([201, 401]);
     const ids = [upsert, unknown].map((res) => String(res.headers['x-request-id']));
     const linesOf = () => logLines(shared.output.stdout + shared.output.stderr).filter((line) => ids.includes(String(line.requestId)));
-    expect(await waitFor(() => linesOf().length >= 2)).toBe(true);
+    await until('the two requests\' log lines', () => linesOf().length >= 2, 10_000);
     const lines = linesOf();
     expect(lines.find((line) => line.requestId === ids[0])).toMatchObject({
       message: 'request',

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { isRunning, waitUntilGone } from '../../local/processes';
 import { liveStore } from '../../local/store-lock';
 import { dynamoDbLocalPids, serverEnv, startServer } from '../support/commands';
+import { until } from '../support/until';
 
 /**
  * The DynamoDB Local a killed `npm start` leaves behind: the next start (or
@@ -41,15 +42,6 @@ test('after a kill -9 of npm start, the DynamoDB Local it left is said to be sto
   ]);
 }, 120_000);
 
-/** Polls `condition` every 20 ms until it holds; fails the test after `timeoutMs`. */
-async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`not true within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 describe('isRunning', () => {
   test('counts a process that has exited but is not yet reaped (a zombie) as gone', async () => {
     // A child whose parent never reaps it: after it dies it stays a zombie, which signal 0 still finds.
@@ -57,7 +49,7 @@ describe('isRunning', () => {
     const child = await new Promise<number>((resolve) => parent.stdout.once('data', (chunk: Buffer) => resolve(Number(String(chunk).trim()))));
     try {
       // Only once the shell has become `sleep` (exec): a shell still running would reap the child itself, leaving no zombie.
-      await until(() => readFileSync(`/proc/${parent.pid}/comm`, 'utf8').trim() === 'sleep', 10_000);
+      await until('the shell to become sleep', () => readFileSync(`/proc/${parent.pid}/comm`, 'utf8').trim() === 'sleep', 10_000, 20);
       expect(isRunning(child)).toBe(true);
       process.kill(child, 'SIGKILL');
       expect(await waitUntilGone(child, 10_000)).toBe(true);

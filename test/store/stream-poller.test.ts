@@ -3,7 +3,7 @@ import { DynamoDBStreamsClient, ExpiredIteratorException, TrimmedDataAccessExcep
 import { randomUUID } from 'node:crypto';
 import { startStreamPoller, type StreamPoller } from '../../local/streams/stream-poller';
 import { createDynamoClient, LOCAL_DYNAMO_CONFIG } from '../../lambda/store/dynamo-client';
-import { until } from '../support/browser-sdk';
+import { until } from '../support/until';
 import { endpoint } from '../support/local-api';
 
 /**

@@ -7,6 +7,7 @@ import { enginesUnderTest, launchEngine, type Engine, type EngineName, type Tab 
 import { startScript } from './commands';
 import { storedReports } from './ingest';
 import { endpoint, issuePublishableKey, newFactoryId } from './local-api';
+import { until } from './until';
 
 /**
  * What the browser SDK's tests share (test/browser/sdk/): the one-file build
@@ -270,17 +271,6 @@ export function waitsBeforeRetries(log: ClockEntry[]): number[] {
     else if (entry.what === 'ran') ran = Math.max(ran, asked.get(entry.id) ?? 0);
   }
   return waits;
-}
-
-/** Waits for `check` (tried every `everyMs`) to return a value other than undefined, or throws naming `what` at the deadline. */
-export async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000, everyMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
 }
 
 /**

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runScript } from './commands';
+import { until } from './until';
 
 /**
  * `npm run sdk:build` once per jest run. The files that load the browser SDK
@@ -59,15 +60,17 @@ function marker(folder: string, name: string): string | undefined {
 }
 
 /** The run's build, made by another file: waits for its marker. */
-async function awaitBuild(folder: string): Promise<SdkBuild> {
-  const deadline = Date.now() + WAIT_MS;
-  for (;;) {
-    if (marker(folder, BUILT) !== undefined) return JSON.parse(marker(folder, BUILT) as string) as SdkBuild;
-    const failed = marker(folder, FAILED);
-    if (failed !== undefined) throw new Error(`the run's npm run sdk:build (made by another test file) failed:\n${failed}`);
-    if (Date.now() > deadline) throw new Error(`the run's npm run sdk:build did not finish within ${WAIT_MS / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+function awaitBuild(folder: string): Promise<SdkBuild> {
+  return until(
+    "the run's npm run sdk:build, made by another test file",
+    () => {
+      const failed = marker(folder, FAILED);
+      if (failed !== undefined) throw new Error(`the run's npm run sdk:build (made by another test file) failed:\n${failed}`);
+      const built = marker(folder, BUILT);
+      return built === undefined ? undefined : (JSON.parse(built) as SdkBuild);
+    },
+    WAIT_MS,
+  );
 }
 
 /** The browser SDK as `npm run sdk:build` makes it: the run's one build, or a build of its own outside a run. */

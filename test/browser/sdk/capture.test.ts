@@ -1,4 +1,5 @@
-import { engineCases, engineOfBlock, engineTest, localService, openSdkTab, sdkPage, serveSite, storedWhen, until, withMessage } from '../../support/browser-sdk';
+import { engineCases, engineOfBlock, engineTest, localService, openSdkTab, sdkPage, serveSite, storedWhen, withMessage } from '../../support/browser-sdk';
+import { until } from '../../support/until';
 import { buildSdk } from '../../support/sdk-build';
 import { storedReports } from '../../support/ingest';
 import { issuePublishableKey, newFactoryId } from '../../support/local-api';

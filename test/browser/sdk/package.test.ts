@@ -6,7 +6,8 @@ import { extname, join, normalize } from 'node:path';
 import { freePort } from '../../../local/ports';
 import { ROOT } from '../../support/commands';
 import { launchEngine, type Engine } from '../../../tools/browsers/engines';
-import { localService, storedWhen, until, withMessage } from '../../support/browser-sdk';
+import { localService, storedWhen, withMessage } from '../../support/browser-sdk';
+import { until } from '../../support/until';
 import { issuePublishableKey, newFactoryId } from '../../support/local-api';
 
 /**

@@ -1,5 +1,6 @@
 import type { Tab } from '../../../tools/browsers/engines';
-import { clockLogOf, engineCases, engineOfBlock, engineTest, fakeIngest, HELD_WAITS, localService, openSdkTab, recordingProxy, sdkConsoleOf, serveSite, storedWhen, until, untilReleased, waitsBeforeRetries, withMessage } from '../../support/browser-sdk';
+import { clockLogOf, engineCases, engineOfBlock, engineTest, fakeIngest, HELD_WAITS, localService, openSdkTab, recordingProxy, sdkConsoleOf, serveSite, storedWhen, untilReleased, waitsBeforeRetries, withMessage } from '../../support/browser-sdk';
+import { until } from '../../support/until';
 import { buildSdk } from '../../support/sdk-build';
 import { storedReports } from '../../support/ingest';
 
