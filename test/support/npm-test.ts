@@ -5,13 +5,13 @@
  * 2. the type check of both projects (`tsc --noEmit -p .` and `-p browser-sdk`) and, beside it, the stack's synth
  *    that the bundled-asset files, `npm start --bundle`'s test and the stack's bundle tests read
  *    (local/bundle/assembly-cache.ts);
- * 3. once the synth is kept, the one jest run (jest.npm-test.config.js), while tsc finishes. tsc runs on one core
- *    and ends some 8 s after the synth: the tests take that idle core instead of waiting for it
+ * 3. once the synth is kept and Node.js 22 is at hand, the one jest run (jest.npm-test.config.js), without waiting
+ *    for the type check to end: a core it would leave idle goes to the tests
  *    (docs/development.md#where-the-time-goes).
  * Jest runs on Node.js 22, the runtime the functions deploy on (test/support/on-node22.ts installs it from the
  * registry's package on first use, beside the type check), and the commands the tests start (`npm start`, the CLI)
  * on the Node that runs `npm test`, as `npm run` would start them: both Nodes are tested, and the suite's own
- * work takes a fifth less CPU on 22 (docs/development.md#where-the-time-goes). Where Node 22 cannot be had, jest
+ * work takes a fifth less CPU on 22 (docs/development.md#on-the-runtime-lambda-runs). Where Node 22 cannot be had, jest
  * runs on this Node, and says so.
  * A type error is printed as soon as tsc ends and fails `npm test` (exit code 1) whatever the tests do; the run is
  * not cut short, so it stops its DynamoDB Local and checks that nothing is left running, as every run does.
