@@ -2,7 +2,7 @@
  * Builds the client package into client/dist (`npm run client:build`; `npm
  * pack` in client/ runs it first):
  * - index.js: one ESM file, esbuild, for a neutral platform. It compiles in
- *   the service's own email rule and contact-id rule from lambda/domain, so
+ *   the service's own email rule and contact-id rule from lambda/contacts/domain, so
  *   `contactId()` follows whatever the service's sources say; node:url (the
  *   email rule's IDNA step) becomes the web shim, and any other Node import
  *   fails the build: the client must run wherever fetch does.

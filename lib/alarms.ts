@@ -17,7 +17,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { DIMENSIONS, INGEST_SERVICE_NAME, METRIC, SERVICE_NAME } from '../lambda/observability/names';
+import { DIMENSIONS, INGEST_SERVICE_NAME, METRIC, SERVICE_NAME } from '../lambda/infrastructure/observability/names';
 
 /** Where each alarm's description points: docs/runbook.md has one section per alarm, titled by its slug. */
 export const RUNBOOK = 'docs/runbook.md';

@@ -7,7 +7,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { DELIVERER_SERVICE_NAME, NOTIFIER_SERVICE_NAME } from '../lambda/observability/names';
+import { DELIVERER_SERVICE_NAME, NOTIFIER_SERVICE_NAME } from '../lambda/infrastructure/observability/names';
 import { grantTableCalls } from './grants';
 import type { GradualDeployment } from './gradual-deployment';
 import { delivererProbes, notifierProbes } from './pre-traffic-probes';

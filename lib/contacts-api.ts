@@ -12,7 +12,7 @@ import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { SERVICE_NAME } from '../lambda/observability/names';
+import { SERVICE_NAME } from '../lambda/infrastructure/observability/names';
 import { grantTableCalls } from './grants';
 import type { GradualDeployment } from './gradual-deployment';
 import { contactsProbes } from './pre-traffic-probes';
@@ -62,7 +62,7 @@ export class ContactsApi extends Construct {
     ({ handler: this.handler, deployment: this.deployment } = releasedFunction(this, 'Handler', {
       settings: props.release,
       description: 'Contacts API: upsert and read contacts (API Gateway proxy)',
-      entry: 'api/contacts-entry.ts',
+      entry: 'contacts/api/contacts-entry.ts',
       // The handler answers 503 half a second before this; DynamoDB calls are bounded well inside it.
       timeout: Duration.seconds(10),
       memorySize: props.memorySize,
@@ -94,7 +94,7 @@ export class ContactsApi extends Construct {
       description: 'Contacts service: server-to-server contacts API',
       endpointConfiguration: { types: [EndpointType.REGIONAL] },
       // Every body reaches the functions as sent (base64), so gzip/br Sentry envelopes, sent with any or no
-      // content type, arrive intact; the functions decode base64 bodies (lambda/api/steps/json-body.ts).
+      // content type, arrive intact; the functions decode base64 bodies (lambda/infrastructure/http/steps/json-body.ts).
       binaryMediaTypes: ['*/*'],
       cloudWatchRole: props.createCloudWatchRole,
       // The role is the account's (one per region): other APIs may rely on it after this stack is gone.

@@ -2,7 +2,7 @@ import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { LambdaApplication } from 'aws-cdk-lib/aws-codedeploy';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { stackMetricsNamespace } from '../lambda/observability/names';
+import { stackMetricsNamespace } from '../lambda/infrastructure/observability/names';
 import { Alerts } from './alerts';
 import { ServiceAlarms } from './alarms';
 import { ContactsApi } from './contacts-api';

@@ -11,7 +11,7 @@ import {
 } from 'aws-cdk-lib/aws-cloudwatch';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { DIMENSIONS, METRIC } from '../lambda/observability/names';
+import { DIMENSIONS, METRIC } from '../lambda/infrastructure/observability/names';
 import { RUNBOOK, StackMetrics, type ServiceAlarm } from './alarms';
 
 export interface ServiceDashboardProps {

@@ -4,10 +4,10 @@
  * imports: the `keys` command reads the rate-limit range from here too.
  */
 import { DEFAULT_LINK_BASE } from '../lambda/alerts/payload';
-import { DEFAULT_PLATFORM_NAME } from '../lambda/enrichment/config';
-import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../lambda/domain/limits';
+import { DEFAULT_PLATFORM_NAME } from '../lambda/contacts/enrichment/config';
+import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../lambda/kernel/limits';
 import { DEFAULT_REPORT_RETENTION_DAYS } from '../lambda/ingest/limits';
-import { LOG_LEVELS, type LogLevel } from '../lambda/observability/names';
+import { LOG_LEVELS, type LogLevel } from '../lambda/infrastructure/observability/names';
 
 export { LOG_LEVELS, type LogLevel };
 

@@ -6,9 +6,9 @@ import { Alias, type Version } from 'aws-cdk-lib/aws-lambda';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { hookTimeoutSeconds } from '../lambda/deploy/hook-timing';
-import type { Probe } from '../lambda/deploy/probes';
-import { DIMENSIONS, METRIC } from '../lambda/observability/names';
+import { hookTimeoutSeconds } from '../lambda/infrastructure/deploy/hook-timing';
+import type { Probe } from '../lambda/infrastructure/deploy/probes';
+import { DIMENSIONS, METRIC } from '../lambda/infrastructure/observability/names';
 import { failureRate, RUNBOOK } from './alarms';
 import type { LogLevel, TrafficShift } from './deploy-options';
 import { BUNDLING, NO_ASYNC_DESTINATION, ServiceFunction } from './service-function';
@@ -122,7 +122,7 @@ const CONFIGS: Record<TrafficShift, ILambdaDeploymentConfig> = {
  *
  * The alarms judge the new version alone: Lambda's metrics through the
  * alias carry `ExecutedVersion`, and the function's own metrics
- * `functionVersion` (lambda/observability); each alarm is named after this
+ * `functionVersion` (lambda/infrastructure/observability); each alarm is named after this
  * deploy's version, so a release gets new alarms, which start with no state.
  * They have no SNS action: CodeDeploy acts on them, and the stack's own
  * alarms (lib/alarms.ts) keep paging about the live service.
@@ -152,7 +152,7 @@ export class GradualDeployment extends Construct {
     const hookTimeout = hookTimeoutSeconds(timed(ANY_PRINCIPAL).map((probe) => probe.timeoutMs ?? 0));
     this.hook = new ServiceFunction(this, 'PreTrafficHook', {
       description: `Pre-traffic check of the ${fn.title} function: sends its new version synthetic requests before CodeDeploy shifts traffic`,
-      entry: 'deploy/pre-traffic-hook-entry.ts',
+      entry: 'infrastructure/deploy/pre-traffic-hook-entry.ts',
       bundling: HOOK_BUNDLING,
       timeout: Duration.seconds(hookTimeout),
       memorySize: 256,
@@ -239,7 +239,7 @@ export class GradualDeployment extends Construct {
     ];
   }
 
-  /** The function's own metrics of the new version (lambda/observability): its 5xx rate, or its failed batch items. */
+  /** The function's own metrics of the new version (lambda/infrastructure/observability): its 5xx rate, or its failed batch items. */
   private ownMetricSpecs(props: GradualDeploymentProps): VersionAlarmSpec[] {
     const byVersion = (metricName: string) =>
       new Metric({

@@ -3,8 +3,8 @@ import { LambdaIntegration, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { API_PREFIXES } from '../lambda/api/prefixes';
-import { INGEST_SERVICE_NAME } from '../lambda/observability/names';
+import { API_PREFIXES } from '../lambda/infrastructure/http/prefixes';
+import { INGEST_SERVICE_NAME } from '../lambda/infrastructure/observability/names';
 import { grantTableCalls } from './grants';
 import type { GradualDeployment } from './gradual-deployment';
 import { ingestProbes } from './pre-traffic-probes';
@@ -41,7 +41,7 @@ export class IngestApi extends Construct {
     ({ handler: this.handler, deployment: this.deployment } = releasedFunction(this, 'Handler', {
       settings: props.release,
       description: 'Contacts ingest API: bug reports and feature requests from browsers (API Gateway proxy)',
-      entry: 'api/ingest-entry.ts',
+      entry: 'ingest/api/ingest-entry.ts',
       // The handler answers 503 half a second before this; DynamoDB calls are bounded well inside it.
       timeout: Duration.seconds(10),
       memorySize: props.memorySize,

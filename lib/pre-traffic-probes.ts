@@ -9,11 +9,11 @@
  * probes against the handlers on DynamoDB Local.
  */
 import { CANARY_DELIVERY_EVENT } from '../lambda/alerts/canary-delivery';
-import { API_PREFIXES } from '../lambda/api/prefixes';
-import { CANARY_FACTORY_ID } from '../lambda/domain/canary';
-import type { Probe } from '../lambda/deploy/probes';
-import { SELF_CHECK_EVENT } from '../lambda/deploy/self-check';
-import { issueIdOf } from '../lambda/ingest/fingerprint';
+import { API_PREFIXES } from '../lambda/infrastructure/http/prefixes';
+import { CANARY_FACTORY_ID } from '../lambda/kernel/canary';
+import type { Probe } from '../lambda/infrastructure/deploy/probes';
+import { SELF_CHECK_EVENT } from '../lambda/infrastructure/deploy/self-check';
+import { issueIdOf } from '../lambda/ingest/grouping/fingerprint';
 
 export type { Probe };
 

@@ -17,7 +17,7 @@ export interface ReleasedFunctionProps {
   memorySize: number;
   /** Its own variables (tables, queues, links); LOG_LEVEL and the Powertools names are added from `settings` and `service`. */
   environment: Record<string, string>;
-  /** `POWERTOOLS_SERVICE_NAME`: the `service` of its log lines and metrics (lambda/observability/names.ts). */
+  /** `POWERTOOLS_SERVICE_NAME`: the `service` of its log lines and metrics (lambda/infrastructure/observability/names.ts). */
   service: string;
   /** How its releases are judged (lib/gradual-deployment.ts). */
   release: Omit<GradualDeploymentProps, 'settings' | 'service'>;
@@ -42,7 +42,7 @@ export interface ReleasedFunction {
  * `scope`, so their construct paths (and logical ids) are those of the
  * constructs they replace.
  *
- *   const tally = releasedFunction(this, 'Handler', { settings, description, entry: 'tally/tally-entry.ts',
+ *   const tally = releasedFunction(this, 'Handler', { settings, description, entry: 'ingest/tally/tally-entry.ts',
  *     timeout, memorySize: 512, environment: { REPORTS_TABLE_NAME }, service: TALLY_SERVICE_NAME,
  *     deploymentId: 'Deployment', release: { name: 'tally', probes: tallyProbes, p99DurationMs: 10_000 } });
  */
@@ -59,7 +59,7 @@ export function releasedFunction(scope: Construct, id: string, props: ReleasedFu
     environment: {
       ...props.environment,
       LOG_LEVEL: settings.logLevel,
-      // The names the alarms and the dashboard read (lambda/observability/names.ts).
+      // The names the alarms and the dashboard read (lambda/infrastructure/observability/names.ts).
       POWERTOOLS_SERVICE_NAME: props.service,
       POWERTOOLS_METRICS_NAMESPACE: settings.metricsNamespace,
     },

@@ -27,10 +27,10 @@ export const BUNDLING: BundlingOptions = {
   // Some CommonJS dependencies call require() for Node built-ins.
   banner: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);",
   esbuildArgs: {
-    // See lambda/sdk/lambda-credentials.ts: environment credentials only, as on Lambda.
-    '--alias:@aws-sdk/credential-provider-node': './lambda/sdk/lambda-credentials.ts',
-    // See lambda/sdk/no-event-streams.ts: DynamoDB streams no events, so the codec is left out.
-    '--alias:@smithy/core/event-streams': './lambda/sdk/no-event-streams.ts',
+    // See lambda/infrastructure/aws-sdk/lambda-credentials.ts: environment credentials only, as on Lambda.
+    '--alias:@aws-sdk/credential-provider-node': './lambda/infrastructure/aws-sdk/lambda-credentials.ts',
+    // See lambda/infrastructure/aws-sdk/no-event-streams.ts: DynamoDB streams no events, so the codec is left out.
+    '--alias:@smithy/core/event-streams': './lambda/infrastructure/aws-sdk/no-event-streams.ts',
   },
 };
 

@@ -5,10 +5,10 @@ import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { API_PREFIXES } from '../lambda/api/prefixes';
-import { SOURCEMAPS_SERVICE_NAME } from '../lambda/observability/names';
-import { MAP_RETENTION_DAYS } from '../lambda/sourcemaps/limits';
-import { MAPS_PREFIX, PENDING_PREFIX } from '../lambda/store/source-maps/object-keys';
+import { API_PREFIXES } from '../lambda/infrastructure/http/prefixes';
+import { SOURCEMAPS_SERVICE_NAME } from '../lambda/infrastructure/observability/names';
+import { MAP_RETENTION_DAYS } from '../lambda/ingest/sourcemaps/limits';
+import { MAPS_PREFIX, PENDING_PREFIX } from '../lambda/infrastructure/store/source-maps/object-keys';
 import { grantTableCalls } from './grants';
 import type { GradualDeployment } from './gradual-deployment';
 import { OUTPUTS } from './outputs';
@@ -67,7 +67,7 @@ export class SourceMaps extends Construct {
     ({ handler: this.handler, deployment: this.deployment } = releasedFunction(this, 'Handler', {
       settings: props.release,
       description: 'Contacts source maps API: CI uploads of source maps (API Gateway proxy)',
-      entry: 'api/sourcemaps-entry.ts',
+      entry: 'ingest/sourcemaps/api/sourcemaps-entry.ts',
       // A completion reads, checks and stores a map of up to 50 MiB; API Gateway gives up at 29 s.
       timeout: Duration.seconds(28),
       // JSON.parse of a 50 MiB map and its bytes held twice: room, and the CPU that comes with it.

@@ -1,9 +1,9 @@
 /**
  * What each table is, free of CDK imports: the one definition both the CDK
- * stack (lib/tables.ts) and the local tables (local/tables.ts) are built
+ * stack (lib/tables.ts) and the local tables (local/harness/tables.ts) are built
  * from, so DynamoDB Local always has the key schema, indexes and time-to-live
  * attribute that `cdk deploy` creates. Attribute names come from
- * lambda/store/schema.ts, which the code reading and writing items uses.
+ * lambda/infrastructure/store/schema.ts, which the code reading and writing items uses.
  */
 import {
   ALERTS_KEY,
@@ -19,7 +19,7 @@ import {
   REPORTS_BY_PERSON,
   REPORTS_KEY,
   type TableNames,
-} from '../lambda/store/schema';
+} from '../lambda/infrastructure/store/schema';
 
 /** A global secondary index: keys only, or keys and a few small attributes (`include`). */
 export interface IndexSpec {

@@ -5,8 +5,8 @@ import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources'
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { TALLY_RECORD_FILTER } from '../lambda/store/reports/stream-records';
-import { TALLY_SERVICE_NAME } from '../lambda/observability/names';
+import { TALLY_RECORD_FILTER } from '../lambda/infrastructure/store/reports/stream-records';
+import { TALLY_SERVICE_NAME } from '../lambda/infrastructure/observability/names';
 import { grantTableCalls } from './grants';
 import type { GradualDeployment } from './gradual-deployment';
 import { tallyProbes } from './pre-traffic-probes';
@@ -30,7 +30,7 @@ export const TALLY_STREAM = {
   /**
    * The tally keeps no window state: the tumbling window is there because its
    * events name the stream shard their records come from, which the tally's
-   * marks are kept per (lambda/tally/tally.ts).
+   * marks are kept per (lambda/ingest/tally/tally.ts).
    */
   tumblingWindowSeconds: 60,
 } as const;
@@ -40,7 +40,7 @@ export const TALLY_STREAM = {
  * table's stream that counts newly stored events into their issues and lists
  * them on feed pages, once per batch, so that no item or index partition is
  * written once per event (docs/capacity.md). Only INSERTs of event items
- * reach it (the mapping's filter, the same as lambda/store/reports/stream-records.ts),
+ * reach it (the mapping's filter, the same as lambda/infrastructure/store/reports/stream-records.ts),
  * never its own writes. One batch per shard at a time (parallelization 1),
  * in order; a failed batch is retried until it succeeds or its records leave
  * the stream (24 hours), with the failure's place sent to a queue that alarms.
@@ -58,7 +58,7 @@ export class Tally extends Construct {
     ({ handler: this.handler, deployment: this.deployment } = releasedFunction(this, 'Handler', {
       settings: props.release,
       description: 'Contacts tally: counts stored bug-report events into their issues, from the reports table stream',
-      entry: 'tally/tally-entry.ts',
+      entry: 'ingest/tally/tally-entry.ts',
       timeout: Duration.seconds(60),
       memorySize: 512,
       environment: { REPORTS_TABLE_NAME: props.reportsTable.tableName },

@@ -1,6 +1,6 @@
-import { CONTACT_ID_PATTERN } from '../lambda/domain/contact-id-digest';
-import { EMAIL_MAX_CHARS, TEXT_LIMITS } from '../lambda/domain/limits';
-import type { Method } from '../lambda/api/router';
+import { CONTACT_ID_PATTERN } from '../lambda/kernel/contact-id-digest';
+import { EMAIL_MAX_CHARS, TEXT_LIMITS } from '../lambda/kernel/limits';
+import type { Method } from '../lambda/infrastructure/http/router';
 import { FEATURE_REQUEST_TEXT, INGEST_BODY_LIMIT_BYTES, MAX_EVENTS_PER_REQUEST } from '../lambda/ingest/limits';
 import type { API_TABLE } from './api-table';
 import { INGEST_CORS_HEADERS, RATE_LIMIT_HEADERS, type ErrorResponseName, type HeaderName, type JsonSchema } from './http-docs';
@@ -53,7 +53,7 @@ export interface RouteDoc {
   summary: string;
   description: string;
   parameters?: ParameterDoc[];
-  /** The body's component name and fields; its schema is the route's body schema (lambda/api/contacts/routes.ts, lambda/api/ingest/routes.ts). */
+  /** The body's component name and fields; its schema is the route's body schema (lambda/contacts/api/routes.ts, lambda/ingest/api/routes.ts). */
   requestBody?: { schemaName: string; description: string; fields: Record<string, FieldDoc> };
   /** Status → the success answer, or a shared error answer (http-docs.ts). The API's guards' answers are added. */
   responses: Record<number, SuccessDoc | ErrorResponseName>;
@@ -63,7 +63,7 @@ export interface ApiDoc {
   tag: { name: string; description: string };
   /** The security scheme every route of the API needs. */
   security: { name: string; scheme: JsonSchema };
-  /** Answers the API's guards (lambda/api/contacts/routes.ts, lambda/api/ingest/routes.ts) may give to every request, whatever its route. */
+  /** Answers the API's guards (lambda/contacts/api/routes.ts, lambda/ingest/api/routes.ts) may give to every request, whatever its route. */
   guardResponses: Record<number, ErrorResponseName>;
   /** Answers to a request no route matches (another path, or another method on a route's path), besides the guards'. */
   unmatchedResponses: Record<number, ErrorResponseName>;
@@ -77,7 +77,7 @@ const freeText = (field: keyof typeof TEXT_LIMITS, what: string): FieldDoc => ({
   description: `${what} Free text (docs/contacts-api.md#free-text): invisible controls removed, line breaks made spaces, trimmed, clipped to ${TEXT_LIMITS[field].toLocaleString('en-US')} characters, never refused for length (a lone surrogate is 422). \`null\` or blank counts as omitted: an omitted field keeps its stored value.`,
 });
 
-/** The contacts API (docs/contacts-api.md): lambda/api/contacts/routes.ts, CONTACTS_API. */
+/** The contacts API (docs/contacts-api.md): lambda/contacts/api/routes.ts, CONTACTS_API. */
 const CONTACTS_DOC: ApiDoc = {
   tag: {
     name: 'contacts',
@@ -223,7 +223,7 @@ function sentryRoute(operationId: string, summary: string, description: string):
   };
 }
 
-/** The browser-side bug-reporting API (docs/ingest-api.md): lambda/api/ingest/routes.ts, INGEST_API. */
+/** The browser-side bug-reporting API (docs/ingest-api.md): lambda/ingest/api/routes.ts, INGEST_API. */
 const INGEST_DOC: ApiDoc = {
   tag: {
     name: 'ingest',

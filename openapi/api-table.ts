@@ -1,5 +1,5 @@
-import { CONTACTS_API } from '../lambda/api/contacts/routes';
-import { INGEST_API } from '../lambda/api/ingest/routes';
+import { CONTACTS_API } from '../lambda/contacts/api/routes';
+import { INGEST_API } from '../lambda/ingest/api/routes';
 
 /**
  * Every API of the host, by name: the route tables the document describes.

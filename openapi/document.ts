@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { contactAnswerSchema, errorAnswerSchema, eventsReceiptSchema, featureRequestAnswerSchema, sentryAnswerSchema, upsertAnswerSchema } from '../lambda/api/answers';
-import { contactSchema, enrichmentSchema, sourceSchema } from '../lambda/domain/contact-schema';
+import { contactAnswerSchema, errorAnswerSchema, eventsReceiptSchema, featureRequestAnswerSchema, sentryAnswerSchema, upsertAnswerSchema } from '../lambda/infrastructure/http/answers';
+import { contactSchema, enrichmentSchema, sourceSchema } from '../lambda/contacts/domain/contact-schema';
 import { API_DOCS, type ApiDoc, type RouteKey, type SuccessDoc } from './api-docs';
 import { API_TABLE } from './api-table';
 import { DOCUMENTED_BODIES } from './ingest-bodies';
@@ -16,8 +16,8 @@ import {
 
 /**
  * The OpenAPI 3.1 document of the host, built from the route table
- * (openapi/api-table.ts: every API, its routes, each route's body schema, or openapi/ingest-bodies.ts's), the answers' zod schemas (lambda/domain/contact-schema.ts,
- * lambda/api/answers.ts) and the descriptions of api-docs.ts and
+ * (openapi/api-table.ts: every API, its routes, each route's body schema, or openapi/ingest-bodies.ts's), the answers' zod schemas (lambda/contacts/domain/contact-schema.ts,
+ * lambda/infrastructure/http/answers.ts) and the descriptions of api-docs.ts and
  * http-docs.ts. `npm run openapi` writes it to openapi/contacts-service.json;
  * a test fails when that file differs from what this gives.
  */

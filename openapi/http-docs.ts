@@ -171,7 +171,7 @@ export interface GatewayResponseDoc {
 
 /**
  * Answers the HTTP layer in front of the handler may give to any request
- * (API Gateway on AWS, local/http-adapter.ts on one machine): still
+ * (API Gateway on AWS, local/harness/http-adapter.ts on one machine): still
  * `{"error": string}`, and never with an `X-Request-Id` of ours, which is how
  * a client (and the tests' validator) tells them from the handler's.
  */

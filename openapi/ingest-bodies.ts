@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
-import { charCount } from '../lambda/domain/clip';
-import { cleanText, type TextLines } from '../lambda/domain/free-text';
+import { charCount } from '../lambda/kernel/clip';
+import { cleanText, type TextLines } from '../lambda/kernel/free-text';
 import { EVENT_TEXT, FEATURE_REQUEST_TEXT, MAX_DEBUG_IDS, MAX_FINGERPRINT_PARTS, MAX_TAGS } from '../lambda/ingest/limits';
 import { ISO_TIME, quote, UUID } from '../lambda/ingest/payloads';
-import { EVENT_TYPES, type EventType } from '../lambda/issues/stored-event';
+import { EVENT_TYPES, type EventType } from '../lambda/ingest/issues/stored-event';
 
 /**
  * The ingest API's bodies as zod schemas, for the OpenAPI document only

@@ -6,7 +6,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 // Pure and import-free: bundled into the SDK's bin with the rest of this folder.
-import { debugIdSnippet } from '../../lambda/sourcemaps/debug-id-snippet';
+import { debugIdSnippet } from '../../lambda/ingest/sourcemaps/debug-id-snippet';
 import { injectDebugIds, type InjectOptions } from './debug-ids';
 import { uploadMaps, UploadError, type UploadOptions } from './upload';
 

@@ -1,7 +1,7 @@
 /*
  * Debug ids (docs/source-maps.md#debug-ids-in-the-browser): `sourcemaps inject` puts a line at the top of each
  * built script that records its own stack under its debug id in `_contactsDebugIds`
- * (lambda/sourcemaps/debug-id-snippet.ts). The top frame of each recorded stack is the script's URL as this
+ * (lambda/ingest/sourcemaps/debug-id-snippet.ts). The top frame of each recorded stack is the script's URL as this
  * browser loaded it, so the ids of the scripts in an error's stack are found by URL, whatever the file was
  * renamed to or served from.
  */

@@ -1,8 +1,8 @@
 import type { Pattern } from './types.js';
 
 /*
- * The ingest API files the same texts and scripts away (lambda/ingest/fingerprint.ts,
- * lambda/issues/stack-frames.ts): test/rules/sdk-server-rules.test.ts holds the two equal.
+ * The ingest API files the same texts and scripts away (lambda/ingest/grouping/fingerprint.ts,
+ * lambda/ingest/grouping/stack-frames.ts): test/rules/sdk-server-rules.test.ts holds the two equal.
  */
 
 /** A cross-origin script's error as the browser reports it, with nothing to act on. */

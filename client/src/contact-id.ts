@@ -1,5 +1,5 @@
-import { contactIdFromDigest, contactIdInput } from '../../lambda/domain/contact-id-digest';
-import { normalizeEmail } from '../../lambda/domain/email';
+import { contactIdFromDigest, contactIdInput } from '../../lambda/kernel/contact-id-digest';
+import { normalizeEmail } from '../../lambda/kernel/email';
 import { InvalidEmailError } from './errors.js';
 
 /** Lowercase hex of a digest. */

@@ -1,5 +1,5 @@
-import { periodStartMs } from '../issues/buckets';
-import type { Issue, IssueStatus } from '../issues/issue';
+import { periodStartMs } from '../ingest/issues/buckets';
+import type { Issue, IssueStatus } from '../ingest/issues/issue';
 
 /** What happened to an issue, as the webhook's `type` says it (../shared contract: "Alert deliveries"). */
 export const ALERT_TYPES = ['issue.created', 'issue.regressed', 'issue.spiking'] as const;

@@ -1,7 +1,7 @@
 import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DynamoAlertStore } from '../store/alerts/dynamo-alert-store';
+import { DynamoAlertStore } from '../infrastructure/store/alerts/dynamo-alert-store';
 import { DEPLOYED_POLICY, LOCAL_POLICY, type AddressPolicy } from './address-policy';
 import type { CanaryDestination } from './canary-delivery';
 import { DEFAULT_LINK_BASE } from './payload';

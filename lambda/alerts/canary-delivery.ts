@@ -1,5 +1,5 @@
-import { CANARY_FACTORY_ID } from '../domain/canary';
-import { selfCheckAnswer, type SelfCheckAnswer } from '../deploy/self-check';
+import { CANARY_FACTORY_ID } from '../kernel/canary';
+import { selfCheckAnswer, type SelfCheckAnswer } from '../infrastructure/deploy/self-check';
 import { USER_AGENT } from './deliver';
 import { testWebhookId, webhookHeaders } from './signature';
 import type { WebhookSender } from './webhook-sender';

@@ -1,9 +1,9 @@
-import { withBatchMetrics } from '../observability/batch-metrics';
-import { loggerFromEnv } from '../observability/logger';
-import { metricsOptionsFromEnv } from '../observability/metrics';
-import { DELIVERER_SERVICE_NAME } from '../observability/names';
-import { createDocumentClient, dynamoConfigFromEnv } from '../store/dynamo-client';
-import { tableNamesFromEnv } from '../store/schema';
+import { withBatchMetrics } from '../infrastructure/observability/batch-metrics';
+import { loggerFromEnv } from '../infrastructure/observability/logger';
+import { metricsOptionsFromEnv } from '../infrastructure/observability/metrics';
+import { DELIVERER_SERVICE_NAME } from '../infrastructure/observability/names';
+import { createDocumentClient, dynamoConfigFromEnv } from '../infrastructure/store/dynamo-client';
+import { tableNamesFromEnv } from '../infrastructure/store/schema';
 import { addressPolicyFromEnv, alertStoreOf, canaryDestinationFromEnv, sqsQueueFromEnv } from './alerts-wiring';
 import { canaryDelivery, isCanaryDeliveryEvent } from './canary-delivery';
 import type { SQSEvent } from 'aws-lambda';

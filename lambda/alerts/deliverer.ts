@@ -1,5 +1,5 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import type { JsonLogger } from '../observability/logger';
+import type { JsonLogger } from '../infrastructure/observability/logger';
 import { attemptDelivery, type DelivererDependencies } from './deliver';
 import { deliveryMessageOf } from './sqs-delivery-queue';
 

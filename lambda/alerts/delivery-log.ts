@@ -1,4 +1,4 @@
-import { descending } from '../domain/descending';
+import { descending } from '../kernel/descending';
 import type { Delivery, LogPositions } from './ports';
 
 /**

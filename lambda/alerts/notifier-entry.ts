@@ -1,10 +1,10 @@
-import { withBatchMetrics } from '../observability/batch-metrics';
-import { loggerFromEnv } from '../observability/logger';
-import { metricsOptionsFromEnv } from '../observability/metrics';
-import { NOTIFIER_SERVICE_NAME } from '../observability/names';
-import { createDocumentClient, dynamoConfigFromEnv } from '../store/dynamo-client';
-import { tableNamesFromEnv } from '../store/schema';
-import { issueChangeOf } from '../store/reports/stream-images';
+import { withBatchMetrics } from '../infrastructure/observability/batch-metrics';
+import { loggerFromEnv } from '../infrastructure/observability/logger';
+import { metricsOptionsFromEnv } from '../infrastructure/observability/metrics';
+import { NOTIFIER_SERVICE_NAME } from '../infrastructure/observability/names';
+import { createDocumentClient, dynamoConfigFromEnv } from '../infrastructure/store/dynamo-client';
+import { tableNamesFromEnv } from '../infrastructure/store/schema';
+import { issueChangeOf } from '../infrastructure/store/reports/stream-images';
 import { alertStoreOf, linkBaseFromEnv, platformTopicFromEnv, sqsQueueFromEnv } from './alerts-wiring';
 import { createNotifierHandler } from './notifier';
 

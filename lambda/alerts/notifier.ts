@@ -1,8 +1,8 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import type { JsonLogger } from '../observability/logger';
+import type { JsonLogger } from '../infrastructure/observability/logger';
 import { FactoryLookups, notifyIssueChange, type IssueChange, type NotifierDependencies } from './notify';
 
-/** Reads a stream record as the write of an issue it shows (the store's reading: lambda/store/reports/stream-images.ts). */
+/** Reads a stream record as the write of an issue it shows (the store's reading: lambda/infrastructure/store/reports/stream-images.ts). */
 export type IssueChangeOf = (record: DynamoDBStreamEvent['Records'][number]) => IssueChange;
 
 /**

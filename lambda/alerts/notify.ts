@@ -1,11 +1,11 @@
 import { snapshotOf, type Alert } from './alert';
-import type { Issue } from '../issues/issue';
+import type { Issue } from '../ingest/issues/issue';
 import { alertPayload } from './payload';
 import { ALERT_RETENTION_DAYS, type AlertStore, type Delivery, type DeliveryQueue, type Destination, type PlatformTopic } from './ports';
 import { settingsOf, type AlertSettings } from './settings';
 import { webhookIdOf } from './signature';
 import { alertsOf } from './triggers';
-import { isCanaryFactory } from '../domain/canary';
+import { isCanaryFactory } from '../kernel/canary';
 import { scrubbedTitle } from './scrub';
 
 export interface NotifierDependencies {
@@ -18,7 +18,7 @@ export interface NotifierDependencies {
   now?: () => Date;
 }
 
-/** One write of an issue, as its stream record shows it (the store reads it: lambda/store/reports/stream-images.ts). */
+/** One write of an issue, as its stream record shows it (the store reads it: lambda/infrastructure/store/reports/stream-images.ts). */
 export interface IssueChange {
   before?: Issue;
   after?: Issue;

@@ -93,7 +93,7 @@ export type AttemptEnd =
   | { status: 'failed'; record: AttemptRecord; reason: string };
 
 /**
- * What alerts need of storage (DynamoDB adapter: lambda/store/alerts/dynamo-alert-store.ts).
+ * What alerts need of storage (DynamoDB adapter: lambda/infrastructure/store/alerts/dynamo-alert-store.ts).
  * Every write that decides something is conditional: no read-then-write.
  */
 export interface AlertStore {

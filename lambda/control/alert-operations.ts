@@ -8,7 +8,7 @@ import { testPayload } from '../alerts/payload';
 import { ALERT_RETENTION_DAYS, DESTINATIONS_MAX, PREVIOUS_SECRET_HOURS, type AlertStore, type Delivery, type Destination, type LogPositions } from '../alerts/ports';
 import { SPIKE_FLOOR_RANGE, SPIKE_MULTIPLE_RANGE, settingsOf } from '../alerts/settings';
 import { newWebhookSecret, testWebhookId } from '../alerts/signature';
-import { decodeCursor, encodeCursor, type CursorScope } from '../domain/cursor';
+import { decodeCursor, encodeCursor, type CursorScope } from '../kernel/cursor';
 import { between, cursor, described, factoryId, upTo } from './fields';
 import { ControlError, operation } from './operation';
 import type { AlertOperationsDependencies, ControlDependencies } from './ports';

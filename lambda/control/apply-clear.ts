@@ -1,5 +1,5 @@
-import type { ClearableField } from '../domain/cleared';
-import type { StoredContact } from '../enrichment/ports';
+import type { ClearableField } from '../contacts/domain/cleared';
+import type { StoredContact } from '../contacts/enrichment/ports';
 import type { ClearPlan } from './plan-clear';
 
 /**

@@ -1,4 +1,4 @@
-import type { StoredContact } from '../enrichment/ports';
+import type { StoredContact } from '../contacts/enrichment/ports';
 import type { ContactFilter } from './ports';
 
 /**

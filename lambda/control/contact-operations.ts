@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
-import { clearableField, type ClearableField } from '../domain/cleared';
-import { contactCursor } from '../domain/cursor';
-import type { StoredContact } from '../enrichment/ports';
-import type { ReferenceRecord } from '../enrichment/sources/reference-dataset';
+import { clearableField, type ClearableField } from '../contacts/domain/cleared';
+import { contactCursor } from '../kernel/cursor';
+import type { StoredContact } from '../contacts/enrichment/ports';
+import type { ReferenceRecord } from '../contacts/enrichment/sources/reference-dataset';
 import { csvHeader, EXPORT_FORMATS, exportRow } from './export-format';
-import { normalizeEmail } from '../domain/email';
+import { normalizeEmail } from '../kernel/email';
 import { erasePerson, type Erasure } from './erase-person';
 import { companyId, contactId, cursor, described, email, factoryId, limit } from './fields';
 import { findPerson, passesOf, reportPage, reportViews, vendorRecordOf, type PersonRef } from './person-data';

@@ -1,10 +1,10 @@
 import type { Context } from 'aws-lambda';
-import { platformName } from '../enrichment/config';
-import { loggerFromEnv } from '../observability/logger';
-import { CONTROL_ROOM_SERVICE_NAME } from '../observability/names';
-import { createDocumentClient, dynamoConfigFromEnv } from '../store/dynamo-client';
-import { tableNamesFromEnv } from '../store/schema';
-import { mapReaderFromEnv } from '../store/source-maps/s3-map-reader';
+import { platformName } from '../contacts/enrichment/config';
+import { loggerFromEnv } from '../infrastructure/observability/logger';
+import { CONTROL_ROOM_SERVICE_NAME } from '../infrastructure/observability/names';
+import { createDocumentClient, dynamoConfigFromEnv } from '../infrastructure/store/dynamo-client';
+import { tableNamesFromEnv } from '../infrastructure/store/schema';
+import { mapReaderFromEnv } from '../infrastructure/store/source-maps/s3-map-reader';
 import { controlDependencies } from './control-room-wiring';
 import { isFunctionUrlEvent, readUrlCall, urlResult, type UrlResult } from './function-url';
 import { handleControlRequest } from './handle-request';
@@ -42,7 +42,7 @@ function audit(status: number, fields: AuditFields & Record<string, unknown>): v
  * The internal control-room Lambda: the operations of the control room over
  * a factory's contacts, companies, enrichment, keys, reports and issues
  * (./operations.ts), behind its function URL with IAM auth. No API Gateway
- * route leads here; the operators' web app (local/control-room/, `npm run
+ * route leads here; the operators' web app (local/console/control-room/, `npm run
  * control-room`) and the `control` command call it, or run the same
  * operations in their own process. A POST with `{"operation":
  * "contacts.list", "factoryId": …}` (the enrichment function's old shapes

@@ -1,23 +1,23 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DynamoEnrichmentStore } from '../store/contacts/dynamo-enrichment-store';
-import { configuredSources } from '../enrichment/sources/sources-wiring';
-import { DynamoIssueStore } from '../store/reports/dynamo-issue-store';
-import { KeyAdmin } from '../store/keys/key-admin';
-import { readReport, readReportPage } from '../store/reports/report-page';
-import type { TableNames } from '../store/schema';
-import { DynamoControlStore } from '../store/contacts/dynamo-control-store';
-import { DynamoPersonStore } from '../store/people/dynamo-person-store';
-import { DynamoPersonSecret, DynamoSuppressionSecret } from '../store/keys/dynamo-person-secret';
-import { DynamoVendorRecords } from '../store/reference/dynamo-vendor-records';
-import { PersonKeys } from '../domain/person-key';
-import { SuppressionKeys } from '../domain/vendor-suppression';
+import { DynamoEnrichmentStore } from '../infrastructure/store/contacts/dynamo-enrichment-store';
+import { configuredSources } from '../contacts/enrichment/sources/sources-wiring';
+import { DynamoIssueStore } from '../infrastructure/store/reports/dynamo-issue-store';
+import { KeyAdmin } from '../infrastructure/store/keys/key-admin';
+import { readReport, readReportPage } from '../infrastructure/store/reports/report-page';
+import type { TableNames } from '../infrastructure/store/schema';
+import { DynamoControlStore } from '../infrastructure/store/contacts/dynamo-control-store';
+import { DynamoPersonStore } from '../infrastructure/store/people/dynamo-person-store';
+import { DynamoPersonSecret, DynamoSuppressionSecret } from '../infrastructure/store/keys/dynamo-person-secret';
+import { DynamoVendorRecords } from '../infrastructure/store/reference/dynamo-vendor-records';
+import { PersonKeys } from '../kernel/person-key';
+import { SuppressionKeys } from '../contacts/domain/vendor-suppression';
 import { addressPolicyFromEnv, alertStoreOf, linkBaseFromEnv } from '../alerts/alerts-wiring';
 import type { AddressPolicy } from '../alerts/address-policy';
 import type { Resolve } from '../alerts/guarded-lookup';
 import { webhookSender } from '../alerts/webhook-sender';
-import { MapCache } from '../sourcemaps/map-cache';
-import { SourceMapLoader } from '../sourcemaps/map-loader';
-import type { SourceMapStore } from '../sourcemaps/ports';
+import { MapCache } from '../ingest/sourcemaps/map-cache';
+import { SourceMapLoader } from '../ingest/sourcemaps/map-loader';
+import type { SourceMapStore } from '../ingest/sourcemaps/ports';
 import type { AlertOperationsDependencies, ControlDependencies } from './ports';
 
 /** The tables of the key and report operations: each set is configured only when its table is named. */

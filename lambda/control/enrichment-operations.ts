@@ -1,12 +1,12 @@
 import * as z from 'zod/mini';
-import { bulkProgress } from '../enrichment/progress';
-import { runBulk } from '../enrichment/run-bulk';
-import { runPass } from '../enrichment/run-pass';
+import { bulkProgress } from '../contacts/enrichment/progress';
+import { runBulk } from '../contacts/enrichment/run-bulk';
+import { runPass } from '../contacts/enrichment/run-pass';
 import { contactId, cursor, described, factoryId, upTo } from './fields';
 import { operation } from './operation';
-import type { UsageRecord } from '../enrichment/ports';
-import type { BulkResult } from '../enrichment/run-bulk';
-import type { PassResult } from '../enrichment/run-pass';
+import type { UsageRecord } from '../contacts/enrichment/ports';
+import type { BulkResult } from '../contacts/enrichment/run-bulk';
+import type { PassResult } from '../contacts/enrichment/run-pass';
 
 /** The most pages (of 100 contacts) one bulk call may be asked to take. */
 export const BULK_PAGES_MAX = 1000;

@@ -1,4 +1,4 @@
-import { StorageUnavailableError } from '../domain/errors';
+import { StorageUnavailableError } from '../kernel/errors';
 import type { ControlDependencies } from './ports';
 import { findPerson, passesOf, peopleOf, reportPage, type PersonRef } from './person-data';
 

@@ -1,4 +1,4 @@
-import { framesForDisplay, type DisplayEvent } from '../sourcemaps/display-frames';
+import { framesForDisplay, type DisplayEvent } from '../ingest/sourcemaps/display-frames';
 import type { ControlDependencies } from './ports';
 
 /** The most an event page waits for maps: past it, the frames show as resolved at ingest, or why not. */

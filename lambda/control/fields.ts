@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
-import { KEY_ID_PATTERN } from '../domain/api-key';
-import { COMPANY_ID_PATTERN } from '../domain/company-id';
-import { CONTACT_ID_PATTERN } from '../domain/contact-id-digest';
-import { FACTORY_ID_PATTERN } from '../domain/factory-id';
-import { ISSUE_ID_PATTERN } from '../issues/issue';
-import { REPORT_ID_PATTERN } from '../issues/stored-event';
+import { KEY_ID_PATTERN } from '../kernel/api-key';
+import { COMPANY_ID_PATTERN } from '../contacts/domain/company-id';
+import { CONTACT_ID_PATTERN } from '../kernel/contact-id-digest';
+import { FACTORY_ID_PATTERN } from '../kernel/factory-id';
+import { ISSUE_ID_PATTERN } from '../ingest/issues/issue';
+import { REPORT_ID_PATTERN } from '../ingest/issues/stored-event';
 
 /**
  * The request fields the control room's operations share, each with the one

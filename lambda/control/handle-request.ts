@@ -1,4 +1,4 @@
-import { InvalidCursorError, StorageUnavailableError } from '../domain/errors';
+import { InvalidCursorError, StorageUnavailableError } from '../kernel/errors';
 import { ControlError, type AuditFields, type ReadRequest } from './operation';
 import type { Caller, ControlDependencies } from './ports';
 import { readControlRequest } from './request';

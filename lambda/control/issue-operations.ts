@@ -1,13 +1,13 @@
 import * as z from 'zod/mini';
-import { ISSUE_STATUSES, issueView, type IssueStatus } from '../issues/issue';
-import { decodeIssueCursor, encodeIssueCursor, ISSUE_SORTS, ISSUES_SCAN_MAX, pageOfIssues, positionOf, SEARCH_MAX, type IssueListQuery } from '../issues/issue-list';
-import { issueTrend } from '../issues/trend';
+import { ISSUE_STATUSES, issueView, type IssueStatus } from '../ingest/issues/issue';
+import { decodeIssueCursor, encodeIssueCursor, ISSUE_SORTS, ISSUES_SCAN_MAX, pageOfIssues, positionOf, SEARCH_MAX, type IssueListQuery } from '../ingest/issues/issue-list';
+import { issueTrend } from '../ingest/issues/trend';
 import { cursor, described, factoryId, issueId, limit } from './fields';
 import { ControlError, operation, withCursor } from './operation';
 import type { ControlDependencies } from './ports';
-import type { EventView } from '../issues/stored-event';
-import type { FilteredCounts } from '../issues/issue';
-import type { IssueTrend } from '../issues/trend';
+import type { EventView } from '../ingest/issues/stored-event';
+import type { FilteredCounts } from '../ingest/issues/issue';
+import type { IssueTrend } from '../ingest/issues/trend';
 import { withDisplayFrames } from './event-frames';
 
 /** Issues per list, and an issue's latest events per page. */

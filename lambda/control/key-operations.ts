@@ -1,16 +1,16 @@
 import * as z from 'zod/mini';
-import type { KeyType } from '../domain/api-key';
-import { normalizeOriginList } from '../domain/origins';
+import type { KeyType } from '../kernel/api-key';
+import { normalizeOriginList } from '../kernel/origins';
 import { factoryId, keyId, upTo } from './fields';
 import { ControlError, operation } from './operation';
 import type { ControlDependencies } from './ports';
-import { CANARY_KEY_REFUSED, isCanaryFactory } from '../domain/canary';
+import { CANARY_KEY_REFUSED, isCanaryFactory } from '../kernel/canary';
 import type { KeyView } from './ports';
 
 /** The most requests per minute a key may be given (as `keys create --rate-limit`). */
 export const KEY_RATE_LIMIT_MAX = 1_000_000;
 
-/** A publishable key's origins, normalized as the ingest API matches them (lambda/domain/origins.ts). */
+/** A publishable key's origins, normalized as the ingest API matches them (lambda/kernel/origins.ts). */
 const origins = z.optional(
   z.pipe(
     z.array(z.string({ error: 'origins must be website origins like "https://app.example.com"' }), { error: 'origins must be a list of website origins' }),

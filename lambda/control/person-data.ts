@@ -1,7 +1,7 @@
-import { contactId as contactIdOf } from '../domain/contact-id';
-import type { StoredEmail } from '../domain/email';
-import type { StoredContact } from '../enrichment/ports';
-import type { ReferenceRecord } from '../enrichment/sources/reference-dataset';
+import { contactId as contactIdOf } from '../contacts/domain/contact-id';
+import type { StoredEmail } from '../kernel/email';
+import type { StoredContact } from '../contacts/enrichment/ports';
+import type { ReferenceRecord } from '../contacts/enrichment/sources/reference-dataset';
 import { ControlError } from './operation';
 import type { ControlDependencies, Page, PassMarker, PersonReportRef, PersonStore } from './ports';
 

@@ -1,6 +1,6 @@
-import type { ClearableField, ClearedRecord } from '../domain/cleared';
-import { ENRICHABLE_FIELDS, type EnrichableField } from '../domain/contact';
-import type { StoredContact } from '../enrichment/ports';
+import type { ClearableField, ClearedRecord } from '../contacts/domain/cleared';
+import { ENRICHABLE_FIELDS, type EnrichableField } from '../contacts/domain/contact';
+import type { StoredContact } from '../contacts/enrichment/ports';
 
 /** What the operator asked: the fields to clear, who asks (IAM principal), why, and when. */
 export interface ClearRequest {

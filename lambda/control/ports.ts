@@ -2,21 +2,21 @@ import type { AddressPolicy } from '../alerts/address-policy';
 import type { Resolve } from '../alerts/guarded-lookup';
 import type { AlertStore } from '../alerts/ports';
 import type { WebhookSender } from '../alerts/webhook-sender';
-import type { KeyType } from '../domain/api-key';
-import type { StoredEmail } from '../domain/email';
-import type { CompanyRecord } from '../domain/ports';
-import type { StoredContact } from '../enrichment/ports';
-import type { EnrichmentContext } from '../enrichment/run-pass';
-import type { ReferenceRecord } from '../enrichment/sources/reference-dataset';
-import type { IssueStore } from '../issues/issue';
-import type { ReportKind } from '../issues/stored-event';
-import type { SourceMapLoader } from '../sourcemaps/map-loader';
+import type { KeyType } from '../kernel/api-key';
+import type { StoredEmail } from '../kernel/email';
+import type { CompanyRecord } from '../contacts/domain/ports';
+import type { StoredContact } from '../contacts/enrichment/ports';
+import type { EnrichmentContext } from '../contacts/enrichment/run-pass';
+import type { ReferenceRecord } from '../contacts/enrichment/sources/reference-dataset';
+import type { IssueStore } from '../ingest/issues/issue';
+import type { ReportKind } from '../ingest/issues/stored-event';
+import type { SourceMapLoader } from '../ingest/sourcemaps/map-loader';
 import type { ClearPlan } from './plan-clear';
 
 /**
  * Everything the control room's operations reach outside themselves: the
- * stores (DynamoDB adapters in lambda/store, wired by ./control-room-wiring.ts;
- * in memory in lambda/memory), the clock, and who calls.
+ * stores (DynamoDB adapters in lambda/infrastructure/store, wired by ./control-room-wiring.ts;
+ * in memory in lambda/infrastructure/memory), the clock, and who calls.
  */
 
 /** One page of a list, in key order; `next` continues after it, absent at the end. */
@@ -65,7 +65,7 @@ export type ClearOutcome =
 
 /**
  * What the control room needs from storage beyond enrichment's port
- * (DynamoDB adapter: lambda/store/contacts/dynamo-control-store.ts; in memory: lambda/memory).
+ * (DynamoDB adapter: lambda/infrastructure/store/contacts/dynamo-control-store.ts; in memory: lambda/infrastructure/memory).
  */
 export interface ControlStore {
   getContact(factoryId: string, id: string): Promise<StoredContact | undefined>;
@@ -115,7 +115,7 @@ export interface NewKey {
   now?: Date;
 }
 
-/** Issuing, listing and revoking keys (DynamoDB adapter: lambda/store/keys/key-admin.ts). */
+/** Issuing, listing and revoking keys (DynamoDB adapter: lambda/infrastructure/store/keys/key-admin.ts). */
 export interface KeyAdminPort {
   create(options: NewKey): Promise<KeyView & { key: string }>;
   list(factoryId: string): Promise<KeyView[]>;
@@ -137,7 +137,7 @@ export interface ReportPage {
   next?: string;
 }
 
-/** What the ingest API stored, read for the control room (DynamoDB adapter: lambda/store/reports/report-page.ts). */
+/** What the ingest API stored, read for the control room (DynamoDB adapter: lambda/infrastructure/store/reports/report-page.ts). */
 export interface ReportFeedPort {
   page(factoryId: string, kind: ReportKind, query: ReportPageQuery): Promise<ReportPage>;
   get(factoryId: string, kind: ReportKind, id: string): Promise<Record<string, unknown> | undefined>;
@@ -154,7 +154,7 @@ export interface PersonReportRef {
  * One person's data where it is not found by contact id: the person key of
  * an email, and the reports carrying it (docs/privacy.md#finding-a-persons-data);
  * and the deletes an erasure makes. DynamoDB adapter:
- * lambda/store/people/dynamo-person-store.ts; in memory: lambda/memory/memory-person-store.ts.
+ * lambda/infrastructure/store/people/dynamo-person-store.ts; in memory: lambda/infrastructure/memory/memory-person-store.ts.
  */
 export interface PersonStore {
   /** The keyed hash reports carry for this email in this factory. */
@@ -176,8 +176,8 @@ export interface PersonStore {
 /**
  * The vendor's record of one email in the reference table, which every
  * factory's enrichment reads (docs/privacy.md#the-vendors-record). DynamoDB
- * adapter: lambda/store/reference/dynamo-vendor-records.ts; in memory:
- * lambda/memory/memory-reference-dataset.ts.
+ * adapter: lambda/infrastructure/store/reference/dynamo-vendor-records.ts; in memory:
+ * lambda/infrastructure/memory/memory-reference-dataset.ts.
  */
 export interface VendorRecords {
   /** The record as stored (the email and the vendor's fields); undefined when the vendor does not know the email. */

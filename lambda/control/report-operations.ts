@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import type { ReportKind } from '../issues/stored-event';
+import type { ReportKind } from '../ingest/issues/stored-event';
 import { cursor, factoryId, limit, reportId } from './fields';
 import { ControlError, operation, withCursor } from './operation';
 import type { ControlDependencies } from './ports';
@@ -67,7 +67,7 @@ export const REPORT_OPERATIONS = {
 };
 
 // What these operations answer (200), as the control room's pages read it: ./answers.ts names them per operation.
-/** An event or a feature request as stored: every attribute the ingest API wrote (lambda/issues/stored-event.ts), as the report feed reads it. */
+/** An event or a feature request as stored: every attribute the ingest API wrote (lambda/ingest/issues/stored-event.ts), as the report feed reads it. */
 export type StoredReport = Record<string, unknown>;
 export interface EventListAnswer {
   factoryId: string;

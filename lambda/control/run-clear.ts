@@ -1,6 +1,6 @@
-import type { ClearableField } from '../domain/cleared';
-import { StorageUnavailableError } from '../domain/errors';
-import type { StoredContact } from '../enrichment/ports';
+import type { ClearableField } from '../contacts/domain/cleared';
+import { StorageUnavailableError } from '../kernel/errors';
+import type { StoredContact } from '../contacts/enrichment/ports';
 import { clearTargets, clearWrites, planClear, type ClearRequest } from './plan-clear';
 import type { ControlStore } from './ports';
 

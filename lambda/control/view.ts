@@ -1,6 +1,6 @@
-import { CLEARABLE_FIELDS, type ClearedFields } from '../domain/cleared';
-import { contactView, type Contact } from '../domain/contact';
-import type { StoredContact } from '../enrichment/ports';
+import { CLEARABLE_FIELDS, type ClearedFields } from '../contacts/domain/cleared';
+import { contactView, type Contact } from '../contacts/domain/contact';
+import type { StoredContact } from '../contacts/enrichment/ports';
 import type { Company } from './ports';
 
 /** A contact as the control room shows it: the public view, then what only the control room sees. */

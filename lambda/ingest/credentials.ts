@@ -1,4 +1,4 @@
-import { PUBLISHABLE_SHAPE, SECRET_SHAPE } from '../domain/api-key';
+import { PUBLISHABLE_SHAPE, SECRET_SHAPE } from '../kernel/api-key';
 
 /**
  * The key of an ingest request (docs/ingest-api.md#keys-and-origins):

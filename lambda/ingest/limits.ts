@@ -1,4 +1,4 @@
-import type { RatePolicy } from '../domain/rate-limit';
+import type { RatePolicy } from '../kernel/rate-limit';
 
 /**
  * The ingest API's limits (docs/ingest-api.md#limits and the
@@ -38,7 +38,7 @@ export const FEATURE_REQUEST_TEXT = {
   category: 64,
 } as const;
 
-/** A GCRA policy (lambda/domain/rate-limit.ts) with the house burst: a tenth of the limit, rounded down. */
+/** A GCRA policy (lambda/kernel/rate-limit.ts) with the house burst: a tenth of the limit, rounded down. */
 export function ratePolicy(limit: number, periodMs: number): RatePolicy {
   return { limit, periodMs, burst: Math.floor(limit / 10) };
 }

@@ -1,7 +1,7 @@
-import { charCount } from '../domain/clip';
-import type { Reading } from '../domain/reading';
-import { cleanText, type TextLines } from '../domain/free-text';
-import { EVENT_TYPES, type EventType, type IngestEvent } from '../issues/stored-event';
+import { charCount } from '../kernel/clip';
+import type { Reading } from '../kernel/reading';
+import { cleanText, type TextLines } from '../kernel/free-text';
+import { EVENT_TYPES, type EventType, type IngestEvent } from './issues/stored-event';
 import { EVENT_TEXT, FEATURE_REQUEST_TEXT, MAX_DEBUG_IDS, MAX_FINGERPRINT_PARTS, MAX_TAGS } from './limits';
 import type { ScrubCounts } from './scrub/rule';
 import { Scrubber } from './scrub/scrubber';

@@ -1,10 +1,9 @@
-import type { CallLog } from '../domain/ports';
-import type { ReceiptFields, StoredEvent } from '../issues/stored-event';
+import type { ReceiptFields, StoredEvent } from './issues/stored-event';
 import type { FeatureRequestInput } from './payloads';
 
 /**
  * What the ingest API needs from storage. The DynamoDB adapters in
- * lambda/store implement these, the in-memory ones in lambda/memory; nothing
+ * lambda/infrastructure/store implement these, the in-memory ones in lambda/infrastructure/memory; nothing
  * here knows about AWS or HTTP.
  */
 
@@ -12,7 +11,7 @@ import type { FeatureRequestInput } from './payloads';
 export interface PublishableKey {
   factoryId: string;
   keyId: string;
-  /** Normalized origins (lambda/domain/origins.ts). */
+  /** Normalized origins (lambda/kernel/origins.ts). */
   origins: string[];
   /** Requests per minute. */
   rateLimit: number;
@@ -37,14 +36,14 @@ export interface IngestKeyAuthorizer {
    * second (docs/keys.md#revoking): a revoked publishable key is refused
    * within a second, everywhere.
    */
-  authenticate(keyHash: string, nowMs: number, log?: CallLog): Promise<IngestKeyCheck>;
+  authenticate(keyHash: string, nowMs: number): Promise<IngestKeyCheck>;
   /** Counts one request against the key's per-minute limit, across every container; `revoked` when the lease it took found the key revoked meanwhile. */
-  admitRequest(key: PublishableKey, keyHash: string, nowMs: number, log?: CallLog): Promise<Admission | { admitted: false; revoked: true }>;
+  admitRequest(key: PublishableKey, keyHash: string, nowMs: number): Promise<Admission | { admitted: false; revoked: true }>;
   /**
    * A secret key showed up where browsers call: records the sighting on the
    * key (first and last time, count), in one step, if such a key exists.
    */
-  markExposed(keyHash: string, nowMs: number, log?: CallLog): Promise<ExposureMark>;
+  markExposed(keyHash: string, nowMs: number): Promise<ExposureMark>;
   /** The key as this process last saw it allowed, without I/O (origins and tenant never change). */
   knownKey(keyHash: string): PublishableKey | undefined;
 }
@@ -62,7 +61,7 @@ export type AddressDecision =
  * apart from the events and gone two days after its day began.
  */
 export interface VisitorSalts {
-  saltFor(day: string, nowMs: number, log?: CallLog): Promise<Uint8Array>;
+  saltFor(day: string, nowMs: number): Promise<Uint8Array>;
 }
 
 export interface AddressLimiter {
@@ -71,7 +70,7 @@ export interface AddressLimiter {
    * against the named limits, all or nothing, in one step; across every
    * container.
    */
-  admit(subject: { keyId: string; addressHash: string }, limits: readonly AddressLimitName[], nowMs: number, log?: CallLog): Promise<AddressDecision>;
+  admit(subject: { keyId: string; addressHash: string }, limits: readonly AddressLimitName[], nowMs: number): Promise<AddressDecision>;
 }
 
 /**
@@ -81,7 +80,7 @@ export interface AddressLimiter {
  */
 export interface IssueLimiter {
   /** Counts one request against the limit of each issue it carries events of; answers per issue. */
-  admit(key: PublishableKey, issueIds: readonly string[], nowMs: number, log?: CallLog): Promise<Map<string, Admission>>;
+  admit(key: PublishableKey, issueIds: readonly string[], nowMs: number): Promise<Map<string, Admission>>;
 }
 
 export interface StoredFeatureRequest extends ReceiptFields, FeatureRequestInput {
@@ -103,13 +102,13 @@ export interface ReportStore {
    * its issue from the table's stream (docs/report-issues.md#exact-counts).
    * When some failed, `failure` is the error of the first of them.
    */
-  putEvents(events: readonly StoredEvent[], log?: CallLog): Promise<{ outcomes: EventOutcome[]; failure?: unknown }>;
+  putEvents(events: readonly StoredEvent[]): Promise<{ outcomes: EventOutcome[]; failure?: unknown }>;
   /** Stores the feature request unless the factory has one with its requestId; answers the stored one. */
-  putFeatureRequest(request: StoredFeatureRequest, log?: CallLog): Promise<{ created: boolean; stored: StoredFeatureRequest }>;
+  putFeatureRequest(request: StoredFeatureRequest): Promise<{ created: boolean; stored: StoredFeatureRequest }>;
 }
 
 /**
- * Resolves the frames of a request's events through their source maps (lambda/sourcemaps/ingest-frames.ts):
+ * Resolves the frames of a request's events through their source maps (lambda/ingest/sourcemaps/ingest-frames.ts):
  * each event back with `frames` (resolved, or why not), within the request's time budget. Never throws and
  * never refuses an event: a map that is missing, slow, broken or too large leaves its frames minified.
  */

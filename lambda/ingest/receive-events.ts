@@ -1,9 +1,8 @@
-import type { CallLog } from '../domain/ports';
-import type { ReceiptFields, StoredEvent } from '../issues/stored-event';
+import type { ReceiptFields, StoredEvent } from './issues/stored-event';
 import { InvalidReportError, KeyRevokedError, LimitedError } from './errors';
-import { groupEvent, groupingCandidates, issueIdOf } from './fingerprint';
+import { groupEvent, groupingCandidates, issueIdOf } from './grouping/fingerprint';
 import { MAX_EVENTS_PER_REQUEST } from './limits';
-import type { IngestEvent } from '../issues/stored-event';
+import type { IngestEvent } from './issues/stored-event';
 import { isObject, readEvent } from './payloads';
 import type { Admission, FrameResolver, IngestKeyAuthorizer, IssueLimiter, PublishableKey, ReportStore } from './ports';
 import type { ScrubCounts } from './scrub/rule';
@@ -54,7 +53,7 @@ export function withGrouping(event: StoredEvent): StoredEvent {
  * The issue limit an event takes (docs/capacity.md#fair-shares-per-issue-and-per-key): its bug's, named by its
  * first grouping candidate (its resolved frames when a map resolved them), so that one bug thrown by builds whose
  * minifier named things differently takes one limit, as it is counted in one issue. The issue it is filed under
- * stays the one of its frames as sent; the tally ties the two (lambda/tally/issue-of-event.ts).
+ * stays the one of its frames as sent; the tally ties the two (lambda/ingest/tally/issue-of-event.ts).
  */
 export function issueLimitIdOf(event: StoredEvent): string | undefined {
   if (event.issueId === undefined) return undefined;
@@ -63,7 +62,7 @@ export function issueLimitIdOf(event: StoredEvent): string | undefined {
 }
 
 /**
- * Frames resolved through the factory's source maps (lambda/sourcemaps,
+ * Frames resolved through the factory's source maps (lambda/ingest/sourcemaps,
  * docs/source-maps.md#resolving): after scrubbing (a map never sees a secret
  * the page sent, and a resolved frame is never scrubbed into a marker),
  * before grouping (an issue groups on the resolved frames). Per request: its
@@ -119,10 +118,10 @@ export interface Sender {
  * spends the budget of the factory's other issues. Answers the events to
  * store, and the wait before the held-back ones may be sent again.
  */
-async function admit(deps: ReceiveDependencies, events: StoredEvent[], sender: Sender, nowMs: number, log?: CallLog) {
+async function admit(deps: ReceiveDependencies, events: StoredEvent[], sender: Sender, nowMs: number) {
   const limitIds = events.map(issueLimitIdOf);
   const issueIds = [...new Set(limitIds.flatMap((id) => (id === undefined ? [] : [id])))];
-  const byIssue = issueIds.length === 0 ? new Map<string, Admission>() : await deps.issueLimits.admit(sender.key, issueIds, nowMs, log);
+  const byIssue = issueIds.length === 0 ? new Map<string, Admission>() : await deps.issueLimits.admit(sender.key, issueIds, nowMs);
   let retryAfterSeconds = 0;
   const admitted = events.filter((_event, index) => {
     const limitId = limitIds[index];
@@ -139,7 +138,7 @@ async function admit(deps: ReceiveDependencies, events: StoredEvent[], sender: S
       retryAfterSeconds,
     );
   }
-  const key = await deps.keys.admitRequest(sender.key, sender.keyHash, nowMs, log);
+  const key = await deps.keys.admitRequest(sender.key, sender.keyHash, nowMs);
   if ('revoked' in key) throw new KeyRevokedError('This API key has been revoked: ask your platform team for a new one.');
   if (!key.admitted) {
     throw new LimitedError(`Rate limit of ${sender.key.rateLimit} requests per minute exceeded for this key: retry after ${key.retryAfterSeconds} s.`, 'key', key.retryAfterSeconds);
@@ -159,7 +158,7 @@ async function admit(deps: ReceiveDependencies, events: StoredEvent[], sender: S
  * request may be sent again, the stored ones then count as duplicates. The
  * tally counts stored events into their issues (docs/report-issues.md#exact-counts).
  */
-export async function receiveEvents(deps: ReceiveDependencies, body: unknown, receipt: RequestReceipt, sender: Sender, nowMs: number, log?: CallLog): Promise<EventsOutcome> {
+export async function receiveEvents(deps: ReceiveDependencies, body: unknown, receipt: RequestReceipt, sender: Sender, nowMs: number): Promise<EventsOutcome> {
   const events = eventsOf(body);
   const rejected: EventsReceipt['rejected'] = [];
   const valid: StoredEvent[] = [];
@@ -173,7 +172,7 @@ export async function receiveEvents(deps: ReceiveDependencies, body: unknown, re
     const reasons = rejected.map(({ index, error }) => `events[${index}]: ${error}`).join('; ');
     throw new InvalidReportError(`no valid event in this request: ${reasons}`, rejected.length);
   }
-  return storeEvents(deps, valid, rejected, sender, nowMs, log);
+  return storeEvents(deps, valid, rejected, sender, nowMs);
 }
 
 /**
@@ -187,10 +186,9 @@ export async function storeEvents(
   rejected: EventsReceipt['rejected'],
   sender: Sender,
   nowMs: number,
-  log?: CallLog,
 ): Promise<EventsOutcome> {
-  const { admitted, heldBack, retryAfterSeconds } = await admit(deps, await prepareEvents(deps, valid), sender, nowMs, log);
-  const { outcomes, failure } = await deps.reports.putEvents(admitted, log);
+  const { admitted, heldBack, retryAfterSeconds } = await admit(deps, await prepareEvents(deps, valid), sender, nowMs);
+  const { outcomes, failure } = await deps.reports.putEvents(admitted);
   if (failure !== undefined) throw failure;
   const stored = outcomes.filter((outcome) => outcome === 'stored').length;
   if (heldBack > 0) {

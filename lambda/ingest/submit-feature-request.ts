@@ -1,5 +1,4 @@
-import type { CallLog } from '../domain/ports';
-import { sha256Hex } from '../domain/hash';
+import { sha256Hex } from '../kernel/hash';
 import type { FeatureRequestInput } from './payloads';
 import type { ReportStore, StoredFeatureRequest } from './ports';
 import type { RequestReceipt } from './receive-events';
@@ -27,7 +26,6 @@ export async function submitFeatureRequest(
   store: ReportStore,
   input: FeatureRequestInput,
   receipt: RequestReceipt,
-  log?: CallLog,
 ): Promise<{ created: boolean; featureRequest: FeatureRequestView }> {
   const { requestToken, ...fields } = receipt;
   const request: StoredFeatureRequest = {
@@ -37,6 +35,6 @@ export async function submitFeatureRequest(
     createdAt: receipt.receivedAt,
     writeToken: requestToken,
   };
-  const { created, stored } = await store.putFeatureRequest(request, log);
+  const { created, stored } = await store.putFeatureRequest(request);
   return { created, featureRequest: { id: stored.id, title: stored.title, createdAt: stored.createdAt } };
 }

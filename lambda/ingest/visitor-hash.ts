@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { VISITOR_HASH_LENGTH } from '../issues/visitors';
+import { VISITOR_HASH_LENGTH } from './issues/visitors';
 import { clientSubject } from './address';
 
 /**
@@ -8,7 +8,7 @@ import { clientSubject } from './address';
  * salt, of the factory, the client's address (as the limits count it: an
  * IPv4 address or an IPv6 /64) and its user agent; 8 base64url characters
  * (48 bits). The salt is replaced every day and kept apart from the events
- * (lambda/store/keys/dynamo-visitor-salts.ts): without it a hash cannot be tested
+ * (lambda/infrastructure/store/keys/dynamo-visitor-salts.ts): without it a hash cannot be tested
  * against candidate addresses, and the same visitor has another hash the
  * next day. Nothing is read from or left in the visitor's browser.
  */

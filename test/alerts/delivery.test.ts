@@ -3,15 +3,15 @@ import { DEPLOYED_POLICY, LOCAL_POLICY, type AddressPolicy } from '../../lambda/
 import { alertStoreOf } from '../../lambda/alerts/alerts-wiring';
 import { createDelivererHandler } from '../../lambda/alerts/deliverer';
 import type { Resolve } from '../../lambda/alerts/guarded-lookup';
-import { periodKey } from '../../lambda/issues/buckets';
+import { periodKey } from '../../lambda/ingest/issues/buckets';
 import { createNotifierHandler } from '../../lambda/alerts/notifier';
 import type { DeliveryMessage, Destination } from '../../lambda/alerts/ports';
 import { MAX_ATTEMPTS } from '../../lambda/alerts/retry-schedule';
 import { webhookSender } from '../../lambda/alerts/webhook-sender';
 import { controlDependencies } from '../../lambda/control/control-room-wiring';
 import { handleControlRequest } from '../../lambda/control/handle-request';
-import { JsonLogger } from '../../lambda/observability/logger';
-import { issueChangeOf } from '../../lambda/store/reports/stream-images';
+import { JsonLogger } from '../../lambda/infrastructure/observability/logger';
+import { issueChangeOf } from '../../lambda/infrastructure/store/reports/stream-images';
 import { CapturingQueue, issueItem, startReceiver, streamEvent, streamRecord, type Receiver } from '../support/alerts';
 import { newFactoryId, tables, testDoc } from '../support/local-api';
 

@@ -1,8 +1,8 @@
 import type { DynamoDBRecord } from 'aws-lambda';
-import { startLocalAlerts, type LocalAlerts } from '../../local/alerts/local-alerts';
-import { alertConsumer, isIssueItemWrite } from '../../local/streams/consumers';
-import { startStreamPoller, type StreamPoller } from '../../local/streams/stream-poller';
-import { createDynamoClient, LOCAL_DYNAMO_CONFIG } from '../../lambda/store/dynamo-client';
+import { startLocalAlerts, type LocalAlerts } from '../../local/harness/alerts/local-alerts';
+import { alertConsumer, isIssueItemWrite } from '../../local/harness/streams/consumers';
+import { startStreamPoller, type StreamPoller } from '../../local/harness/streams/stream-poller';
+import { createDynamoClient, LOCAL_DYNAMO_CONFIG } from '../../lambda/infrastructure/store/dynamo-client';
 import { startReceiver, type Receiver } from '../support/alerts';
 import { randomClient, validEvent } from '../support/ingest';
 import { issuePublishableKey, newFactoryId, UNHURRIED_ADAPTER, realDependencies, realIngestDependencies, startLocalHost, tables, testDoc, UNHURRIED, endpoint, type LocalApi } from '../support/local-api';

@@ -1,4 +1,4 @@
-import { KeyAdmin } from '../../lambda/store/keys/key-admin';
+import { KeyAdmin } from '../../lambda/infrastructure/store/keys/key-admin';
 import { send } from '../support/http';
 import { bearer, issueKey, newFactoryId, revokeKey, startLocalApi, tables, testDoc, type LocalApi } from '../support/local-api';
 

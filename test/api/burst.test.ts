@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { createHttpAdapter, listen } from '../../local/http-adapter';
+import { createHttpAdapter, listen } from '../../local/harness/http-adapter';
 import { burstPassed, burstReport, concurrently, pipelined, runBurst } from '../../tools/load/burst';
 import { issueKey, newFactoryId, startLocalApi, tables, testDoc } from '../support/local-api';
 

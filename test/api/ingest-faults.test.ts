@@ -1,5 +1,5 @@
-import { createDynamoClient, DEFAULT_DYNAMO_CONFIG, documentClientOf } from '../../lambda/store/dynamo-client';
-import { ingestDynamoDependencies } from '../../lambda/api/ingest/ingest-wiring';
+import { createDynamoClient, DEFAULT_DYNAMO_CONFIG, documentClientOf } from '../../lambda/infrastructure/store/dynamo-client';
+import { ingestDynamoDependencies } from '../../lambda/ingest/api/ingest-wiring';
 import { FaultInjector, stopFaultServers } from '../support/faults';
 import { corsOf, ingestTenant, SITE, storedReports, validEvent } from '../support/ingest';
 import { endpoint, issueKey, newFactoryId, startLocalHost, tables, type LocalApi } from '../support/local-api';

@@ -1,10 +1,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { controlDependencies } from '../../lambda/control/control-room-wiring';
 import { handleControlRequest } from '../../lambda/control/handle-request';
-import { issueIdOf } from '../../lambda/ingest/fingerprint';
-import { ingestDynamoDependencies } from '../../lambda/api/ingest/ingest-wiring';
-import { createDynamoClient, DEFAULT_DYNAMO_CONFIG, documentClientOf } from '../../lambda/store/dynamo-client';
-import { issueKey as issueItemKey } from '../../lambda/store/reports/issue-items';
+import { issueIdOf } from '../../lambda/ingest/grouping/fingerprint';
+import { ingestDynamoDependencies } from '../../lambda/ingest/api/ingest-wiring';
+import { createDynamoClient, DEFAULT_DYNAMO_CONFIG, documentClientOf } from '../../lambda/infrastructure/store/dynamo-client';
+import { issueKey as issueItemKey } from '../../lambda/infrastructure/store/reports/issue-items';
 import { ingestTenant, storedReports, validEvent } from '../support/ingest';
 import { endpoint, startLocalHost, tables, testDoc, type LocalApi } from '../support/local-api';
 import { tallied } from '../support/tally';

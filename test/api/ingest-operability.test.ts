@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
-import type { ApiHandler } from '../../lambda/api/pipeline';
-import { createHttpAdapter, listen } from '../../local/http-adapter';
+import type { ApiHandler } from '../../lambda/infrastructure/http/pipeline';
+import { createHttpAdapter, listen } from '../../local/harness/http-adapter';
 import { send } from '../support/http';
 import { ingestEntryWith } from '../support/ingest-entry';
 import { linesWrittenBy } from '../support/output';

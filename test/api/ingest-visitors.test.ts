@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { controlDependencies } from '../../lambda/control/control-room-wiring';
 import { handleControlRequest } from '../../lambda/control/handle-request';
-import { visitorSaltKey } from '../../lambda/store/schema';
+import { visitorSaltKey } from '../../lambda/infrastructure/store/schema';
 import { ingestTenant, randomClient, storedReports, validEvent } from '../support/ingest';
 import { tableItems } from '../support/items';
 import { realIngestDependencies, startLocalHost, tables, testDoc, type LocalApi } from '../support/local-api';

@@ -1,6 +1,6 @@
 
-import { intervalUs, perMinutePolicy } from '../../lambda/domain/rate-limit';
-import { KeyAdmin } from '../../lambda/store/keys/key-admin';
+import { intervalUs, perMinutePolicy } from '../../lambda/kernel/rate-limit';
+import { KeyAdmin } from '../../lambda/infrastructure/store/keys/key-admin';
 import type { HttpResponse } from '../support/http';
 import { bearer, issueKey, newFactoryId, realDependencies, startLocalApi, tables, testDoc, type LocalApi } from '../support/local-api';
 import { boundOf, mostInAnySpan } from '../support/rate-model';

@@ -1,6 +1,6 @@
 import type { Context } from 'aws-lambda';
-import type { ApiHandler } from '../../lambda/api/pipeline';
-import { METRIC } from '../../lambda/observability/names';
+import type { ApiHandler } from '../../lambda/infrastructure/http/pipeline';
+import { METRIC } from '../../lambda/infrastructure/observability/names';
 import { lambdaContext, proxyEvent } from '../support/events';
 import { EVENTS, SITE, validEvent } from '../support/ingest';
 import { issueKey, issuePublishableKey, newFactoryId } from '../support/local-api';
@@ -25,8 +25,8 @@ beforeAll(async () => {
   try {
     // The logger and the metrics read their settings once, at load: fresh copies of the entry points.
     await jest.isolateModulesAsync(async () => {
-      contacts = (await import('../../lambda/api/contacts-entry')).handler;
-      ingest = (await import('../../lambda/api/ingest-entry')).handler;
+      contacts = (await import('../../lambda/contacts/api/contacts-entry')).handler;
+      ingest = (await import('../../lambda/ingest/api/ingest-entry')).handler;
     });
   } finally {
     process.env.LOG_LEVEL = saved.level;

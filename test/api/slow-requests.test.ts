@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { connect } from 'node:net';
-import { createHttpAdapter, listen, REQUEST_TIME_LIMITS, type ProxyHandler } from '../../local/http-adapter';
+import { createHttpAdapter, listen, REQUEST_TIME_LIMITS, type ProxyHandler } from '../../local/harness/http-adapter';
 import { parseRawResponse } from '../../tools/fuzz/transport';
 
 /**

@@ -1,5 +1,5 @@
-import type { Contact } from '../../lambda/domain/contact';
-import type { ContactStore, KeyAuthorizer } from '../../lambda/domain/ports';
+import type { Contact } from '../../lambda/contacts/domain/contact';
+import type { ContactStore, KeyAuthorizer } from '../../lambda/contacts/domain/ports';
 import type { BareTarget } from '../../tools/bench/bare-client';
 import { emptyServiceHandler } from '../../tools/bench/empty-service';
 import { context, proxyEvent } from '../support/events';

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { benchDocumentClient, DELAY_ENV, entryPoint, injectedDelayMs } from '../../tools/bench/injected-delay';
-import { CONTACTS_KEY, tableNamesFromEnv } from '../../lambda/store/schema';
+import { CONTACTS_KEY, tableNamesFromEnv } from '../../lambda/infrastructure/store/schema';
 import { context, proxyEvent } from '../support/events';
 
 const DELAY_MS = 40;

@@ -10,7 +10,7 @@ describe('areaOf', () => {
   it('names packages, project folders, Node built-ins and V8', () => {
     expect(areaOf('file:///p/node_modules/@smithy/core/dist-cjs/index.js', 'f')).toBe('@smithy/core');
     expect(areaOf('/p/node_modules/zod/v4/mini.js', 'f')).toBe('zod');
-    expect(areaOf('file:///work/main/lambda/api/middleware/authenticate.ts', 'f')).toBe('lambda/api/middleware');
+    expect(areaOf('file:///work/main/lambda/infrastructure/http/middleware/request-id.ts', 'f')).toBe('lambda/infrastructure/http/middleware');
     expect(areaOf('node:internal/streams/writable', 'f')).toBe('node:streams');
     expect(areaOf('', '(garbage collector)')).toBe('(garbage collector)');
     expect(areaOf('', 'writev')).toBe('(native)');

@@ -4,9 +4,9 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { groupEvent } from '../../lambda/ingest/fingerprint';
-import { DynamoIssueStore } from '../../lambda/store/reports/dynamo-issue-store';
-import { freePort } from '../../local/ports';
+import { groupEvent } from '../../lambda/ingest/grouping/fingerprint';
+import { DynamoIssueStore } from '../../lambda/infrastructure/store/reports/dynamo-issue-store';
+import { freePort } from '../../local/harness/ports';
 import { issuePublishableKey, newFactoryId, realIngestDependencies, startLocalHost, tables, testDoc, type LocalApi } from '../support/local-api';
 
 /**

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import puppeteer, { type Browser as FirefoxBrowser, type Page as FirefoxPage } from 'puppeteer-core';
-import { freePort } from '../../local/ports';
+import { freePort } from '../../local/harness/ports';
 import { FIREFOX } from '../../tools/browsers/programs';
 import { HOSTILE, seedDemo, type Demo } from '../../tools/control-room/demo-data';
 import { startScript } from '../support/commands';

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { freePort } from '../../local/ports';
+import { freePort } from '../../local/harness/ports';
 import { startScript } from '../support/commands';
 import { featureRequest, storedReports, validEvent } from '../support/ingest';
 import { endpoint, issuePublishableKey, newFactoryId, startLocalApi, type LocalApi } from '../support/local-api';

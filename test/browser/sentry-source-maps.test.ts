@@ -1,7 +1,7 @@
 import { stop as stopEsbuild } from 'esbuild';
 import { dsnFor } from '../../lambda/ingest/sentry/dsn';
-import { DynamoIssueStore } from '../../lambda/store/reports/dynamo-issue-store';
-import { mapReaderFromEnv } from '../../lambda/store/source-maps/s3-map-reader';
+import { DynamoIssueStore } from '../../lambda/infrastructure/store/reports/dynamo-issue-store';
+import { mapReaderFromEnv } from '../../lambda/infrastructure/store/source-maps/s3-map-reader';
 import { engineCases, engineOfBlock, engineTest, serveSite, storedWhen } from '../support/browser-sdk';
 import { until } from '../support/until';
 import { buildSdk } from '../support/sdk-build';

@@ -1,7 +1,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DynamoIssueStore } from '../../lambda/store/reports/dynamo-issue-store';
+import { DynamoIssueStore } from '../../lambda/infrastructure/store/reports/dynamo-issue-store';
 import { launchEngine, type Engine, type EngineName, type Tab } from '../../tools/browsers/engines';
 import { engineCases, localService, openSdkTab, serveSite, storedWhen } from '../support/browser-sdk';
 import { buildSdk } from '../support/sdk-build';

@@ -1,7 +1,7 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { INGEST_SERVICE_NAME, METRIC, METRICS_NAMESPACE, SERVICE_NAME, stackMetricsNamespace } from '../../lambda/observability/names';
+import { INGEST_SERVICE_NAME, METRIC, METRICS_NAMESPACE, SERVICE_NAME, stackMetricsNamespace } from '../../lambda/infrastructure/observability/names';
 import { OUTPUTS } from '../../lib/outputs';
 import { resourcesOf, synthStack } from './synth';
 

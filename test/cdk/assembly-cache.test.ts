@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { keptAssembly, sourcesKey } from '../../local/bundle/assembly-cache';
+import { keptAssembly, sourcesKey } from '../../local/harness/bundle/assembly-cache';
 
 /** A project of a few files in a folder of its own, and a cache folder beside it. */
 let root: string;
@@ -12,7 +12,7 @@ beforeEach(() => {
   for (const [path, text] of Object.entries({
     'bin/app.ts': 'app',
     'lib/stack.ts': 'stack',
-    'lambda/api/entry.ts': 'entry',
+    'lambda/infrastructure/http/entry.ts': 'entry',
     'cdk.json': '{}',
     'package.json': '{}',
     'package-lock.json': '{}',
@@ -45,7 +45,7 @@ const ENV = { CDK_DEFAULT_REGION: 'eu-west-1' };
 
 describe('the sources key', () => {
   test.each([
-    ['a byte of a file in lambda/', () => write('lambda/api/entry.ts', 'entry!')],
+    ['a byte of a file in lambda/', () => write('lambda/infrastructure/http/entry.ts', 'entry!')],
     ['a new file in lib/', () => write('lib/more.ts', '')],
     ['a file of bin/ renamed', () => { rmSync(join(root, 'bin/app.ts')); write('bin/app2.ts', 'app'); }],
     ['cdk.json', () => write('cdk.json', '{"context":{}}')],
@@ -100,7 +100,7 @@ describe('keptAssembly', () => {
   test('a changed source synthesizes again, into a folder of its own', () => {
     const { runs, synth } = countingSynth();
     const first = keptAssembly({ root, cacheDir, env: ENV, synth });
-    write('lambda/api/entry.ts', 'entry, changed');
+    write('lambda/infrastructure/http/entry.ts', 'entry, changed');
     const second = keptAssembly({ root, cacheDir, env: ENV, synth });
     expect(runs).toHaveLength(2);
     expect(second.reused).toBe(false);
@@ -145,7 +145,7 @@ describe('keptAssembly', () => {
   test('keeps the three newest assemblies and removes older ones', () => {
     const { synth } = countingSynth();
     const dirs = [1, 2, 3, 4].map((n) => {
-      write('lambda/api/entry.ts', `entry ${n}`);
+      write('lambda/infrastructure/http/entry.ts', `entry ${n}`);
       const { dir } = keptAssembly({ root, cacheDir, env: ENV, synth });
       // Made n seconds apart, so which are newest does not hang on the file system's clock resolution.
       const made = new Date(Date.now() - (10 - n) * 1000);

@@ -1,8 +1,8 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hookTimeoutSeconds, probeBudgetMs, ACCESS_DENIED_WINDOW_MS, REPORT_WINDOW_MS } from '../../lambda/deploy/hook-timing';
-import { DELIVERER_SERVICE_NAME, INGEST_SERVICE_NAME, NOTIFIER_SERVICE_NAME, SERVICE_NAME, SOURCEMAPS_SERVICE_NAME, stackMetricsNamespace } from '../../lambda/observability/names';
+import { hookTimeoutSeconds, probeBudgetMs, ACCESS_DENIED_WINDOW_MS, REPORT_WINDOW_MS } from '../../lambda/infrastructure/deploy/hook-timing';
+import { DELIVERER_SERVICE_NAME, INGEST_SERVICE_NAME, NOTIFIER_SERVICE_NAME, SERVICE_NAME, SOURCEMAPS_SERVICE_NAME, stackMetricsNamespace } from '../../lambda/infrastructure/observability/names';
 import { OUTPUTS } from '../../lib/outputs';
 import { contactsProbes, controlRoomProbes, delivererProbes, ingestProbes, notifierProbes, sourceMapsProbes, tallyProbes } from '../../lib/pre-traffic-probes';
 import { resourcesOf, synthStack } from './synth';

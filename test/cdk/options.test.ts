@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../../lambda/domain/limits';
+import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../../lambda/kernel/limits';
 import { DEFAULT_DEPLOY_OPTIONS, resolveDeployOptions } from '../../lib/deploy-options';
 import { OUTPUTS, rateLimitFromOutput } from '../../lib/outputs';
 import { resourcesOf, synthStack } from './synth';

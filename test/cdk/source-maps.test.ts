@@ -1,5 +1,5 @@
 import { Match } from 'aws-cdk-lib/assertions';
-import { MAP_RETENTION_DAYS } from '../../lambda/sourcemaps/limits';
+import { MAP_RETENTION_DAYS } from '../../lambda/ingest/sourcemaps/limits';
 import { resourcesOf, synthStack } from './synth';
 
 const { template } = synthStack();

@@ -5,19 +5,19 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ContactsStack } from '../../lib/contacts-stack';
 import { OUTPUTS } from '../../lib/outputs';
-import { CONTROL_ROOM_SERVICE_NAME, INGEST_SERVICE_NAME, METRIC, SERVICE_NAME, stackMetricsNamespace } from '../../lambda/observability/names';
-import { CONTACTS_BY_COMPANY, CONTACTS_KEY, KEYS_BY_FACTORY, KEYS_BY_KEY_ID, KEYS_KEY, REPORTS_BY_FEED, REPORTS_BY_ISSUE, REPORTS_BY_PERSON, REPORTS_KEY } from '../../lambda/store/schema';
-import { DEFAULT_DYNAMO_CONFIG, dynamoConfigFromEnv, LOCAL_DYNAMO_CONFIG } from '../../lambda/store/dynamo-client';
+import { CONTROL_ROOM_SERVICE_NAME, INGEST_SERVICE_NAME, METRIC, SERVICE_NAME, stackMetricsNamespace } from '../../lambda/infrastructure/observability/names';
+import { CONTACTS_BY_COMPANY, CONTACTS_KEY, KEYS_BY_FACTORY, KEYS_BY_KEY_ID, KEYS_KEY, REPORTS_BY_FEED, REPORTS_BY_ISSUE, REPORTS_BY_PERSON, REPORTS_KEY } from '../../lambda/infrastructure/store/schema';
+import { DEFAULT_DYNAMO_CONFIG, dynamoConfigFromEnv, LOCAL_DYNAMO_CONFIG } from '../../lambda/infrastructure/store/dynamo-client';
 import { endpoint, issueKey, issuePublishableKey, newFactoryId, tables, testDoc } from '../support/local-api';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { issueIdOf } from '../../lambda/ingest/fingerprint';
+import { issueIdOf } from '../../lambda/ingest/grouping/fingerprint';
 import { withGrouping } from '../../lambda/ingest/receive-events';
-import { DynamoIssueStore } from '../../lambda/store/reports/dynamo-issue-store';
-import { eventItemOf } from '../../lambda/store/reports/event-items';
+import { DynamoIssueStore } from '../../lambda/infrastructure/store/reports/dynamo-issue-store';
+import { eventItemOf } from '../../lambda/infrastructure/store/reports/event-items';
 import { BUNDLE_LIMIT_BYTES, INGEST_BUNDLE_LIMIT_BYTES } from '../../tools/bench/report';
 import { testApp } from './synth';
-import { findFunctionAsset } from '../../local/bundle/api-asset';
-import { keptAssembly } from '../../local/bundle/assembly-cache';
+import { findFunctionAsset } from '../../local/harness/bundle/api-asset';
+import { keptAssembly } from '../../local/harness/bundle/assembly-cache';
 
 let template: Template;
 let assemblyDir: string;
@@ -26,7 +26,7 @@ const CONTROL_ROOM = 'arn:aws:iam::123456789012:role/ControlRoom';
 
 beforeAll(() => {
   // The template with aws-cdk-lib's validation on; the functions' bundles from the project's own `cdk synth` (the
-  // files `cdk deploy` uploads), kept once per state of the sources (local/bundle/assembly-cache.ts): bundling them
+  // files `cdk deploy` uploads), kept once per state of the sources (local/harness/bundle/assembly-cache.ts): bundling them
   // again here would only repeat that synth's esbuild runs.
   const app = testApp({ context: { 'aws:cdk:bundling-stacks': [] } });
   const stack = new ContactsStack(app, 'TestContacts', {
@@ -271,7 +271,7 @@ describe('Lambda (issue point 5)', () => {
       for (const unused of ['sso-oidc', 'AssumeRoleWithWebIdentity', 'credential_process']) expect(code).not.toContain(unused);
     });
 
-    test("leaves out the SDK's event-stream codec, which DynamoDB never uses (lambda/sdk/no-event-streams.ts)", () => {
+    test("leaves out the SDK's event-stream codec, which DynamoDB never uses (lambda/infrastructure/aws-sdk/no-event-streams.ts)", () => {
       expect(code).not.toContain(':event-type');
       expect(code).toContain('This Lambda bundle has no event-stream codec');
     });

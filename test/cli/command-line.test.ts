@@ -2,12 +2,12 @@ import * as z from 'zod/mini';
 import { between, contactId, described, factoryId, keyId } from '../../lambda/control/fields';
 import { operation } from '../../lambda/control/operation';
 import { CONTROL_OPERATIONS } from '../../lambda/control/operations';
-import { UsageError } from '../../local/cli';
-import { commandsOf, fieldOptions, requestFromFlags, usageLine, type TableCommand } from '../../local/control/command-line';
+import { UsageError } from '../../local/harness/cli';
+import { commandsOf, fieldOptions, requestFromFlags, usageLine, type TableCommand } from '../../local/console/control/command-line';
 
 /**
  * The `control` command's flags and usage read from the operation table
- * (local/control/command-line.ts), and the audit line's ids from the
+ * (local/console/control/command-line.ts), and the audit line's ids from the
  * fields' own definitions (lambda/control/fields.ts): in process, no command
  * spawned (test/cli/control.test.ts runs the command itself).
  */

@@ -1,4 +1,4 @@
-import { freePort } from '../../local/ports';
+import { freePort } from '../../local/harness/ports';
 import { rawCall } from '../support/control-room';
 import { runScript, startScript } from '../support/commands';
 import { loadControlHandler } from '../support/control';

@@ -129,7 +129,7 @@ describe('show and export', () => {
   test('contacts export draws a count on a terminal, on stderr', async () => {
     const { factoryId } = await factory([uniqueEmail(), uniqueEmail()]);
     // `script` runs the command on a pseudo-terminal, as a person at a terminal would.
-    const command = `${NODE_TS.join(' ')} local/commands/control.ts contacts export --factory ${factoryId} --limit 1`;
+    const command = `${NODE_TS.join(' ')} local/console/commands/control.ts contacts export --factory ${factoryId} --limit 1`;
     const run = spawnSync('script', ['-qec', command, '/dev/null'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, DYNAMODB_ENDPOINT: endpoint() } });
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/\r2 contacts · [\d.]+ s/);

@@ -1,5 +1,5 @@
-import type { DynamoDbLocal, ExitStatus } from '../../local/dynamodb-local';
-import { watchDynamoDbLocal, type DynamoDbWatchOptions } from '../../local/dynamodb-watch';
+import type { DynamoDbLocal, ExitStatus } from '../../local/harness/dynamodb-local';
+import { watchDynamoDbLocal, type DynamoDbWatchOptions } from '../../local/harness/dynamodb-watch';
 
 /**
  * The watch's rules, on stand-in processes (the real kill -9 is

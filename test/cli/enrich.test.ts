@@ -133,7 +133,7 @@ describe('npm run enrich -- --factory … --all / --contact / --email, and usage
   test('--all draws a progress bar when stderr is a terminal', async () => {
     const { factoryId } = await factoryWith([uniqueEmail(), uniqueEmail()]);
     // `script` runs the command on a pseudo-terminal, as a person at a terminal would.
-    const command = `${NODE_TS.join(' ')} local/commands/enrich.ts --factory ${factoryId} --all`;
+    const command = `${NODE_TS.join(' ')} local/console/commands/enrich.ts --factory ${factoryId} --all`;
     const run = spawnSync('script', ['-qec', command, '/dev/null'], {
       cwd: ROOT,
       encoding: 'utf8',

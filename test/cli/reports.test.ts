@@ -78,7 +78,7 @@ describe('npm run reports -- feature-requests', () => {
 describe('paging', () => {
   test('pages of any size give the same reports in the same order', async () => {
     const all = await storedReports(tenant.factoryId);
-    const { readReports } = await import('../../lambda/store/reports/report-reader');
+    const { readReports } = await import('../../lambda/infrastructure/store/reports/report-reader');
     const { tables, testDoc } = await import('../support/local-api');
     const paged: Record<string, unknown>[] = [];
     for await (const report of readReports(testDoc(), tables.reports, tenant.factoryId, 'events', { pageSize: 1 })) paged.push(report);

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { debugIdSnippet } from '../../lambda/sourcemaps/debug-id-snippet';
+import { debugIdSnippet } from '../../lambda/ingest/sourcemaps/debug-id-snippet';
 import { runScript, runScriptInProcess, serverEnv, startServer } from '../support/commands';
 import { bundlerShapes, esbuildApp, fingerprint, stopBuilds } from '../support/builds';
 import { newFactoryId } from '../support/local-api';

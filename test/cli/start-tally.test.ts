@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { issueIdOf } from '../../lambda/ingest/fingerprint';
-import { createDynamoClient, documentClientOf, LOCAL_DYNAMO_CONFIG } from '../../lambda/store/dynamo-client';
-import { issueKey } from '../../lambda/store/reports/issue-items';
-import { KeyAdmin } from '../../lambda/store/keys/key-admin';
-import { LOCAL_TABLE_NAMES } from '../../lambda/store/schema';
+import { issueIdOf } from '../../lambda/ingest/grouping/fingerprint';
+import { createDynamoClient, documentClientOf, LOCAL_DYNAMO_CONFIG } from '../../lambda/infrastructure/store/dynamo-client';
+import { issueKey } from '../../lambda/infrastructure/store/reports/issue-items';
+import { KeyAdmin } from '../../lambda/infrastructure/store/keys/key-admin';
+import { LOCAL_TABLE_NAMES } from '../../lambda/infrastructure/store/schema';
 import { dynamoDbLocalPids, serverEnv, startServer } from '../support/commands';
 import { send } from '../support/http';
 

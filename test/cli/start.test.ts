@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { freePort, isPortInUse } from '../../local/ports';
+import { freePort, isPortInUse } from '../../local/harness/ports';
 import { dynamoDbLocalPids, isAlive, NODE_TS, ROOT, runScript, runScriptInProcess, startScript } from '../support/commands';
 import { send } from '../support/http';
 import { until } from '../support/until';

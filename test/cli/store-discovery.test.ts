@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../local/ports';
+import { freePort } from '../../local/harness/ports';
 import { dynamoDbLocalPids, runScript, serverEnv, startServer } from '../support/commands';
 import { send } from '../support/http';
 

@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isRunning, waitUntilGone } from '../../local/processes';
-import { liveStore } from '../../local/store-lock';
+import { isRunning, waitUntilGone } from '../../local/harness/processes';
+import { liveStore } from '../../local/harness/store-lock';
 import { dynamoDbLocalPids, serverEnv, startServer } from '../support/commands';
 import { until } from '../support/until';
 

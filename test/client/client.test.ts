@@ -9,7 +9,7 @@ import {
   type RateLimitStatus,
   type RetryEvent,
 } from '../../client/src/index';
-import { DEFAULT_DYNAMO_CONFIG } from '../../lambda/store/dynamo-client';
+import { DEFAULT_DYNAMO_CONFIG } from '../../lambda/infrastructure/store/dynamo-client';
 import { startFaultyApi, stopFaultServers, type FaultyApi } from '../support/faults';
 import { contactItems } from '../support/items';
 import { issueKey, newFactoryId, startLocalApi, type LocalApi } from '../support/local-api';
@@ -92,7 +92,7 @@ describe('ContactsClient against the local API', () => {
   });
 
   test('on 429 it waits Retry-After and sends the same request again, which succeeds', async () => {
-    // 60 a minute: a burst of 7, then one a second (GCRA, lambda/domain/rate-limit.ts).
+    // 60 a minute: a burst of 7, then one a second (GCRA, lambda/kernel/rate-limit.ts).
     const { key } = await tenant('client_429', { rateLimit: 60 });
     const { client, retries } = clientOf(api.baseUrl, key);
     const written: boolean[] = [];
@@ -109,7 +109,7 @@ describe('ContactsClient against the local API', () => {
   });
 
   test('tells onRateLimit where the key stands after each answer, and puts it on a ContactsApiError', async () => {
-    // 60 a minute: a burst of 7 (GCRA, lambda/domain/rate-limit.ts), each request taking one.
+    // 60 a minute: a burst of 7 (GCRA, lambda/kernel/rate-limit.ts), each request taking one.
     const { key } = await tenant('client_rate', { rateLimit: 60 });
     const seen: { status: RateLimitStatus; operation: string }[] = [];
     const { client } = clientOf(api.baseUrl, key, { onRateLimit: (status, operation) => seen.push({ status, operation }) });

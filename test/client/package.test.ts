@@ -4,8 +4,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { contactId } from '../../lambda/domain/contact-id';
-import { normalizeEmail } from '../../lambda/domain/email';
+import { contactId } from '../../lambda/contacts/domain/contact-id';
+import { normalizeEmail } from '../../lambda/kernel/email';
 import { issueKey, newFactoryId, startLocalApi, type LocalApi } from '../support/local-api';
 
 /**

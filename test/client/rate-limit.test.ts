@@ -1,5 +1,5 @@
 import { parseRateLimit } from '../../client/src/rate-limit';
-import { rateLimitFields } from '../../lambda/api/contacts/rate-limit-headers';
+import { rateLimitFields } from '../../lambda/contacts/api/rate-limit-headers';
 
 describe('parseRateLimit', () => {
   test('reads back what the service writes', () => {

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { domainToASCII } from 'node:url';
 import { contactId as offlineContactId, InvalidEmailError } from '../../client/src/index';
 import { domainToASCII as shimDomainToASCII } from '../../client/src/shims/node-url';
-import { contactId } from '../../lambda/domain/contact-id';
-import { normalizeEmail } from '../../lambda/domain/email';
+import { contactId } from '../../lambda/contacts/domain/contact-id';
+import { normalizeEmail } from '../../lambda/kernel/email';
 
 /**
  * The client computes contact ids with the service's own rules, compiled in

@@ -1,7 +1,7 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ControlReply } from '../../local/control/client';
-import { streamExport } from '../../local/control-room/export-stream';
+import type { ControlReply } from '../../local/console/control/client';
+import { streamExport } from '../../local/console/control-room/export-stream';
 
 /**
  * The export's stream when the browser goes away between two pages: it

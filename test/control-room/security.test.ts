@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { CONTENT_SECURITY_POLICY } from '../../local/control-room/security';
+import { CONTENT_SECURITY_POLICY } from '../../local/console/control-room/security';
 import { HOSTILE, seedDemo, type Demo } from '../../tools/control-room/demo-data';
 import { rawCall, startControlRoom, type ControlRoom } from '../support/control-room';
 import { newFactoryId, startLocalApi, tables, testDoc, type LocalApi } from '../support/local-api';

@@ -6,10 +6,10 @@ import { ScanCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { controlDependencies } from '../../lambda/control/control-room-wiring';
 import { handleControlRequest } from '../../lambda/control/handle-request';
 import type { ControlDependencies } from '../../lambda/control/ports';
-import { SuppressionKeys } from '../../lambda/domain/vendor-suppression';
-import { DynamoSuppressionSecret } from '../../lambda/store/keys/dynamo-person-secret';
-import { ReferenceWriter } from '../../lambda/store/reference/reference-writer';
-import { loadDataset } from '../../local/load-dataset';
+import { SuppressionKeys } from '../../lambda/contacts/domain/vendor-suppression';
+import { DynamoSuppressionSecret } from '../../lambda/infrastructure/store/keys/dynamo-person-secret';
+import { ReferenceWriter } from '../../lambda/infrastructure/store/reference/reference-writer';
+import { loadDataset } from '../../local/console/load-dataset';
 import { EVENTS, FEATURE_REQUESTS, randomClient, SITE, validEvent } from '../support/ingest';
 import { bearer, issueKey, issuePublishableKey, newFactoryId, realIngestDependencies, startLocalHost, tables, testDoc, type LocalApi } from '../support/local-api';
 

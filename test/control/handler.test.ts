@@ -1,6 +1,6 @@
 import { DIRECT_INVOKE_REFUSED } from '../../lambda/control/control-room-entry';
 import { CSV_COLUMNS } from '../../lambda/control/export-format';
-import { CONTROL_ROOM_SERVICE_NAME } from '../../lambda/observability/names';
+import { CONTROL_ROOM_SERVICE_NAME } from '../../lambda/infrastructure/observability/names';
 import { CONTROL_ROOM_ARN, loadControlHandler } from '../support/control';
 import { billedPasses, referencePerson, uniqueEmail } from '../support/enrichment';
 import { getItem, putItem } from '../support/items';

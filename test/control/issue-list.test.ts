@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { withGrouping } from '../../lambda/ingest/receive-events';
-import type { StoredEvent } from '../../lambda/issues/stored-event';
-import { padSequence, DynamoTallyStore } from '../../lambda/store/reports/tally-writes';
-import { tallyBatch } from '../../lambda/tally/tally-batch';
+import type { StoredEvent } from '../../lambda/ingest/issues/stored-event';
+import { padSequence, DynamoTallyStore } from '../../lambda/infrastructure/store/reports/tally-writes';
+import { tallyBatch } from '../../lambda/ingest/tally/tally-batch';
 import { loadControlHandler } from '../support/control';
 import { newFactoryId, tables, testDoc } from '../support/local-api';
 

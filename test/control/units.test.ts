@@ -3,7 +3,7 @@ import { readUrlCall } from '../../lambda/control/function-url';
 import { ControlError } from '../../lambda/control/operation';
 import { parseControlRequest } from '../../lambda/control/request';
 import { controlView } from '../../lambda/control/view';
-import type { StoredContact } from '../../lambda/enrichment/ports';
+import type { StoredContact } from '../../lambda/contacts/enrichment/ports';
 import { urlEvent } from '../support/control';
 
 const contact = (fields: Partial<StoredContact> = {}): StoredContact => ({

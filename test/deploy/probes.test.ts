@@ -5,11 +5,11 @@ import { createCanaryReceiver, verifiedDelivery } from '../../lambda/alerts/cana
 import { alertStoreOf } from '../../lambda/alerts/alerts-wiring';
 import { createNotifierHandler } from '../../lambda/alerts/notifier';
 import { newWebhookSecret, webhookHeaders } from '../../lambda/alerts/signature';
-import { JsonLogger } from '../../lambda/observability/logger';
-import { issueChangeOf } from '../../lambda/store/reports/stream-images';
+import { JsonLogger } from '../../lambda/infrastructure/observability/logger';
+import { issueChangeOf } from '../../lambda/infrastructure/store/reports/stream-images';
 import { tables, testDoc } from '../support/local-api';
-import { runProbes, type Invocation, type Probe } from '../../lambda/deploy/probes';
-import { CANARY_EMAIL, CANARY_FACTORY_ID } from '../../lambda/domain/canary';
+import { runProbes, type Invocation, type Probe } from '../../lambda/infrastructure/deploy/probes';
+import { CANARY_EMAIL, CANARY_FACTORY_ID } from '../../lambda/kernel/canary';
 import { contactsProbes, controlRoomProbes, delivererProbes, ingestProbes, notifierProbes, sourceMapsProbes, tallyProbes } from '../../lib/pre-traffic-probes';
 import { lambdaContext } from '../support/events';
 
@@ -84,11 +84,11 @@ const receiverEnv = (secret = RECEIVER_SECRET) => ({
 });
 
 describe.each([
-  ['contacts API', '../../lambda/api/contacts-entry', contactsProbes()],
-  ['ingest API', '../../lambda/api/ingest-entry', ingestProbes()],
-  ['source maps API', '../../lambda/api/sourcemaps-entry', sourceMapsProbes()],
+  ['contacts API', '../../lambda/contacts/api/contacts-entry', contactsProbes()],
+  ['ingest API', '../../lambda/ingest/api/ingest-entry', ingestProbes()],
+  ['source maps API', '../../lambda/ingest/sourcemaps/api/sourcemaps-entry', sourceMapsProbes()],
   ['control room', '../../lambda/control/control-room-entry', controlRoomProbes(HOOK_ROLE)],
-  ['tally', '../../lambda/tally/tally-entry', tallyProbes()],
+  ['tally', '../../lambda/ingest/tally/tally-entry', tallyProbes()],
   ['alert notifier', '../../lambda/alerts/notifier-entry', notifierProbes()],
   ['alert deliverer', '../../lambda/alerts/deliverer-entry', delivererProbes()],
 ])('the %s function', (_, module, probes) => {
@@ -100,7 +100,7 @@ describe.each([
 
 describe('a version that cannot reach its tables fails the probe that reaches them', () => {
   test('the contacts API with its keys table out of reach: the unknown-key probe gets a 5xx, not 401', async () => {
-    const entry = await loadEntry('../../lambda/api/contacts-entry', { KEYS_TABLE_NAME: 'no-such-keys-table' });
+    const entry = await loadEntry('../../lambda/contacts/api/contacts-entry', { KEYS_TABLE_NAME: 'no-such-keys-table' });
     const [unknownKey] = await runProbes(invoker(entry), [probe(contactsProbes(), /unknown key/)]);
     expect(unknownKey!.passed).toBe(false);
     expect(unknownKey!.status).toBeGreaterThanOrEqual(500);
@@ -108,13 +108,13 @@ describe('a version that cannot reach its tables fails the probe that reaches th
   });
 
   test('the contacts API with its contacts table out of reach: the canary check answers 503 naming the error', async () => {
-    const entry = await loadEntry('../../lambda/api/contacts-entry', { CONTACTS_TABLE_NAME: 'no-such-contacts-table' });
+    const entry = await loadEntry('../../lambda/contacts/api/contacts-entry', { CONTACTS_TABLE_NAME: 'no-such-contacts-table' });
     const [canary] = await runProbes(invoker(entry), [probe(contactsProbes(), /canary/)]);
     expect(canary).toMatchObject({ passed: false, status: 503 });
   });
 
   test('the ingest API with its keys table out of reach: the unknown-key probe gets a 5xx, not 401', async () => {
-    const entry = await loadEntry('../../lambda/api/ingest-entry', { KEYS_TABLE_NAME: 'no-such-keys-table' });
+    const entry = await loadEntry('../../lambda/ingest/api/ingest-entry', { KEYS_TABLE_NAME: 'no-such-keys-table' });
     const [unknownKey] = await runProbes(invoker(entry), [probe(ingestProbes(), /unknown publishable key/)]);
     expect(unknownKey!.passed).toBe(false);
     expect(unknownKey!.status).toBeGreaterThanOrEqual(500);
@@ -197,7 +197,7 @@ describe("the deliverer's canary delivery", () => {
 
 describe("the contacts function's canary check", () => {
   test('leaves exactly one contact in the canary factory however often it runs, and the control room lists it', async () => {
-    const contacts = await loadEntry('../../lambda/api/contacts-entry');
+    const contacts = await loadEntry('../../lambda/contacts/api/contacts-entry');
     const self = probe(contactsProbes(), /canary/);
     await runProbes(invoker(contacts), [self, self, self]);
     const control = await loadEntry('../../lambda/control/control-room-entry');
@@ -208,7 +208,7 @@ describe("the contacts function's canary check", () => {
   });
 
   test("is run only for the hook's exact event: any other event goes to the API, which does not answer it 200", async () => {
-    const contacts = await loadEntry('../../lambda/api/contacts-entry');
+    const contacts = await loadEntry('../../lambda/contacts/api/contacts-entry');
     const answer = (await contacts({ preTrafficSelfCheck: 'something-else' } as never, lambdaContext())) as { statusCode: number };
     expect(answer.statusCode).not.toBe(200);
   });

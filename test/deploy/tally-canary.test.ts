@@ -3,15 +3,15 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { withGrouping } from '../../lambda/ingest/receive-events';
-import type { StoredEvent } from '../../lambda/issues/stored-event';
-import { MemoryReportStore } from '../../lambda/memory/memory-report-store';
-import { JsonLogger } from '../../lambda/observability/logger';
-import { DynamoIssueStore } from '../../lambda/store/reports/dynamo-issue-store';
-import { eventItemOf } from '../../lambda/store/reports/event-items';
-import { insertedEvents } from '../../lambda/store/reports/stream-records';
-import { DynamoTallyStore, padSequence } from '../../lambda/store/reports/tally-writes';
-import type { TallyStore } from '../../lambda/tally/ports';
-import { createTallyHandler, shardKeyOf, type TallyEvent } from '../../lambda/tally/tally';
+import type { StoredEvent } from '../../lambda/ingest/issues/stored-event';
+import { MemoryReportStore } from '../../lambda/infrastructure/memory/memory-report-store';
+import { JsonLogger } from '../../lambda/infrastructure/observability/logger';
+import { DynamoIssueStore } from '../../lambda/infrastructure/store/reports/dynamo-issue-store';
+import { eventItemOf } from '../../lambda/infrastructure/store/reports/event-items';
+import { insertedEvents } from '../../lambda/infrastructure/store/reports/stream-records';
+import { DynamoTallyStore, padSequence } from '../../lambda/infrastructure/store/reports/tally-writes';
+import type { TallyStore } from '../../lambda/ingest/tally/ports';
+import { createTallyHandler, shardKeyOf, type TallyEvent } from '../../lambda/ingest/tally/tally';
 import { newFactoryId, tables, testDoc } from '../support/local-api';
 
 /**

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { generateKey, hashSecret, readCredential, redactKeys } from '../../lambda/domain/api-key';
+import { generateKey, hashSecret, readCredential, redactKeys } from '../../lambda/kernel/api-key';
 
 /** Real keys, fresh per run (the property's values decide where they go, not what they are). */
 const key = fc.constantFrom(...Array.from({ length: 20 }, (_, i) => generateKey(i % 4 === 0 ? 'publishable' : 'secret').secret));

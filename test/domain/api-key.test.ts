@@ -1,4 +1,4 @@
-import { generateKey, hashSecret, readCredential } from '../../lambda/domain/api-key';
+import { generateKey, hashSecret, readCredential } from '../../lambda/kernel/api-key';
 
 describe('generateKey', () => {
   test('makes a dfsk_ secret of 256 random bits, its hash, a key id and a hint', () => {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { charCount, clip } from '../../lambda/domain/clip';
+import { charCount, clip } from '../../lambda/kernel/clip';
 
 /** Well-formed text of any script, emoji included (surrogate pairs). */
 const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 400 }), fc.string({ unit: 'grapheme', maxLength: 200 }));

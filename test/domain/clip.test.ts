@@ -1,4 +1,4 @@
-import { charCount, clip } from '../../lambda/domain/clip';
+import { charCount, clip } from '../../lambda/kernel/clip';
 
 describe('clip', () => {
   test('keeps short values as they are', () => {

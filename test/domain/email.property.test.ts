@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { charCount } from '../../lambda/domain/clip';
-import { normalizeEmail } from '../../lambda/domain/email';
+import { charCount } from '../../lambda/kernel/clip';
+import { normalizeEmail } from '../../lambda/kernel/email';
 import { invalidEmail, sentEmail, storedEmail } from '../../tools/fuzz/values';
 
 const anyText = fc.oneof(fc.string({ unit: 'binary', maxLength: 300 }), fc.string({ unit: 'grapheme-ascii', maxLength: 80 }));

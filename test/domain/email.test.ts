@@ -1,4 +1,4 @@
-import { normalizeEmail } from '../../lambda/domain/email';
+import { normalizeEmail } from '../../lambda/kernel/email';
 
 const accepted = (input: string) => {
   const result = normalizeEmail(input);

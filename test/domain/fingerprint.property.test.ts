@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { groupEvent, IN_APP_FRAMES } from '../../lambda/ingest/fingerprint';
-import { normalizeMessage } from '../../lambda/ingest/normalize-message';
+import { groupEvent, IN_APP_FRAMES } from '../../lambda/ingest/grouping/fingerprint';
+import { normalizeMessage } from '../../lambda/ingest/grouping/normalize-message';
 
 /**
  * The grouping rule (property): what a redeploy or a new visitor changes in

@@ -1,6 +1,6 @@
-import { groupEvent, issueIdOf, titleOf } from '../../lambda/ingest/fingerprint';
-import { normalizeMessage } from '../../lambda/ingest/normalize-message';
-import { normalizeFile, parseStackFrames } from '../../lambda/issues/stack-frames';
+import { groupEvent, issueIdOf, titleOf } from '../../lambda/ingest/grouping/fingerprint';
+import { normalizeMessage } from '../../lambda/ingest/grouping/normalize-message';
+import { normalizeFile, parseStackFrames } from '../../lambda/ingest/grouping/stack-frames';
 
 /** The grouping rule (docs/report-issues.md) on its own: no store, no HTTP. */
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { cleanText, type TextLines } from '../../lambda/domain/free-text';
+import { cleanText, type TextLines } from '../../lambda/kernel/free-text';
 
 const single = (value: string, max = 200) => cleanText(value, { field: 'name', lines: 'single-line', max });
 const multi = (value: string, max = 8192) => cleanText(value, { field: 'message', lines: 'multi-line', max });

@@ -1,6 +1,6 @@
-import { withoutGeneratedParts } from '../../lambda/ingest/generated-names';
+import { withoutGeneratedParts } from '../../lambda/ingest/grouping/generated-names';
 
-/** What a code generator makes up in a Java class name per build or JVM is left out of the grouping; the rest is kept (lambda/ingest/generated-names.ts). */
+/** What a code generator makes up in a Java class name per build or JVM is left out of the grouping; the rest is kept (lambda/ingest/grouping/generated-names.ts). */
 describe('a frame module without its generated parts', () => {
   test.each([
     ['invalid.gruml.talkytalkyhub.common.config.JipJipConfig$$EnhancerBySpringCGLIB$$1ebdddb0', 'invalid.gruml.talkytalkyhub.common.config.JipJipConfig$$EnhancerBySpringCGLIB$$'],

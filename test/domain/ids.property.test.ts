@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { createHash } from 'node:crypto';
-import { companyId } from '../../lambda/domain/company-id';
-import { contactId } from '../../lambda/domain/contact-id';
-import { isContactId } from '../../lambda/domain/contact-id-digest';
-import { normalizeDomain } from '../../lambda/domain/normalize-domain';
-import { normalizeEmail } from '../../lambda/domain/email';
+import { companyId } from '../../lambda/contacts/domain/company-id';
+import { contactId } from '../../lambda/contacts/domain/contact-id';
+import { isContactId } from '../../lambda/kernel/contact-id-digest';
+import { normalizeDomain } from '../../lambda/contacts/domain/normalize-domain';
+import { normalizeEmail } from '../../lambda/kernel/email';
 import { companyDomain, sentEmail, storedEmail, withCase } from '../../tools/fuzz/values';
 import { stored } from '../support/emails';
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { companyId } from '../../lambda/domain/company-id';
-import { contactId } from '../../lambda/domain/contact-id';
-import { isContactId } from '../../lambda/domain/contact-id-digest';
-import { sha256Hex } from '../../lambda/domain/hash';
+import { companyId } from '../../lambda/contacts/domain/company-id';
+import { contactId } from '../../lambda/contacts/domain/contact-id';
+import { isContactId } from '../../lambda/kernel/contact-id-digest';
+import { sha256Hex } from '../../lambda/kernel/hash';
 import { stored } from '../support/emails';
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');

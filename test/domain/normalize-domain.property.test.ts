@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { normalizeDomain } from '../../lambda/domain/normalize-domain';
+import { normalizeDomain } from '../../lambda/contacts/domain/normalize-domain';
 import { companyDomain } from '../../tools/fuzz/values';
 
 const HOSTNAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;

@@ -1,4 +1,4 @@
-import { normalizeDomain } from '../../lambda/domain/normalize-domain';
+import { normalizeDomain } from '../../lambda/contacts/domain/normalize-domain';
 
 describe('normalizeDomain', () => {
   test.each([

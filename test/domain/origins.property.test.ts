@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { normalizeAllowedOrigin, normalizeRequestOrigin, originMatches } from '../../lambda/domain/origins';
+import { normalizeAllowedOrigin, normalizeRequestOrigin, originMatches } from '../../lambda/kernel/origins';
 
 /** A DNS label: letters, digits and inner hyphens. */
 const label = fc

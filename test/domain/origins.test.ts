@@ -1,4 +1,4 @@
-import { normalizeAllowedOrigin, normalizeOriginList, normalizeRequestOrigin, originAllowed, originMatches } from '../../lambda/domain/origins';
+import { normalizeAllowedOrigin, normalizeOriginList, normalizeRequestOrigin, originAllowed, originMatches } from '../../lambda/kernel/origins';
 
 describe('normalizeAllowedOrigin', () => {
   test.each([

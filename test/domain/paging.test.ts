@@ -1,6 +1,6 @@
-import { companyCursor, contactCursor, decodeCursor, encodeCursor, textPosition } from '../../lambda/domain/cursor';
-import { descending } from '../../lambda/domain/descending';
-import { InvalidCursorError } from '../../lambda/domain/errors';
+import { companyCursor, contactCursor, decodeCursor, encodeCursor, textPosition } from '../../lambda/kernel/cursor';
+import { descending } from '../../lambda/kernel/descending';
+import { InvalidCursorError } from '../../lambda/kernel/errors';
 
 describe('the one cursor codec', () => {
   test('a cursor gives back the position it was made with, for its factory and list', () => {

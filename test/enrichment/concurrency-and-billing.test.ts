@@ -1,9 +1,9 @@
 import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { InvalidCursorError } from '../../lambda/domain/errors';
-import { DynamoEnrichmentStore } from '../../lambda/store/contacts/dynamo-enrichment-store';
-import type { PassWrite } from '../../lambda/enrichment/ports';
-import { runBulk, type BulkSummary } from '../../lambda/enrichment/run-bulk';
-import { runPass } from '../../lambda/enrichment/run-pass';
+import { InvalidCursorError } from '../../lambda/kernel/errors';
+import { DynamoEnrichmentStore } from '../../lambda/infrastructure/store/contacts/dynamo-enrichment-store';
+import type { PassWrite } from '../../lambda/contacts/enrichment/ports';
+import { runBulk, type BulkSummary } from '../../lambda/contacts/enrichment/run-bulk';
+import { runPass } from '../../lambda/contacts/enrichment/run-pass';
 import { billedPasses, enrichmentContext, referencePerson, uniqueEmail } from '../support/enrichment';
 import { contactItems } from '../support/items';
 import { newFactoryId, newTenant, startLocalApi, tables, testDoc, type LocalApi } from '../support/local-api';

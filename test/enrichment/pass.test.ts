@@ -1,4 +1,4 @@
-import { runPass } from '../../lambda/enrichment/run-pass';
+import { runPass } from '../../lambda/contacts/enrichment/run-pass';
 import { billedPasses, enrichmentContext, PROVIDER, referencePerson, uniqueEmail } from '../support/enrichment';
 import { getItem } from '../support/items';
 import { newFactoryId, newTenant, startLocalApi, type LocalApi } from '../support/local-api';

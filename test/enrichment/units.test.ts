@@ -1,9 +1,9 @@
-import { planPass } from '../../lambda/enrichment/plan-pass';
-import { mapWithConcurrency } from '../../lambda/enrichment/run-bulk';
-import { lookup } from '../../lambda/enrichment/run-pass';
-import { nameFromEmail } from '../../lambda/enrichment/sources/email-name-heuristic';
-import { parseReferenceLine } from '../../lambda/enrichment/sources/reference-dataset';
-import type { Contact } from '../../lambda/domain/contact';
+import { planPass } from '../../lambda/contacts/enrichment/plan-pass';
+import { mapWithConcurrency } from '../../lambda/contacts/enrichment/run-bulk';
+import { lookup } from '../../lambda/contacts/enrichment/run-pass';
+import { nameFromEmail } from '../../lambda/contacts/enrichment/sources/email-name-heuristic';
+import { parseReferenceLine } from '../../lambda/contacts/enrichment/sources/reference-dataset';
+import type { Contact } from '../../lambda/contacts/domain/contact';
 
 const contact = (fields: Partial<Contact> = {}): Contact => ({
   id: 'ct_0123456789abcdef',

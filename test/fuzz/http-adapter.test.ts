@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { createHttpAdapter, listen } from '../../local/http-adapter';
+import { createHttpAdapter, listen } from '../../local/harness/http-adapter';
 import { apiRequest, type FuzzRequest } from '../../tools/fuzz/request';
 import { runFuzz, startFuzzTarget, type FuzzTarget } from '../../tools/fuzz/run';
 import { parseRawResponse, rawBytes, sendRaw } from '../../tools/fuzz/transport';

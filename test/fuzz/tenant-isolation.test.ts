@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { ApiHandler } from '../../lambda/api/pipeline';
+import type { ApiHandler } from '../../lambda/infrastructure/http/pipeline';
 import { companyIdOf, contactIdOf } from '../../tools/fuzz/oracle';
 import { partitionSnapshot } from '../../tools/fuzz/partition';
 import { apiRequest } from '../../tools/fuzz/request';

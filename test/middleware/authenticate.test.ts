@@ -1,9 +1,9 @@
 import middy from '@middy/core';
-import { authenticate } from '../../lambda/api/contacts/authenticate';
-import { answerWhenConfirmed } from '../../lambda/api/contacts/speculative-read';
-import type { ApiContext, RouteHandler } from '../../lambda/api/types';
-import { hashSecret } from '../../lambda/domain/api-key';
-import type { AuthDecision, KeyAuthorizer } from '../../lambda/domain/ports';
+import { authenticate } from '../../lambda/contacts/api/authenticate';
+import { answerWhenConfirmed } from '../../lambda/contacts/api/speculative-read';
+import type { ApiContext, RouteHandler } from '../../lambda/infrastructure/http/types';
+import { hashSecret } from '../../lambda/kernel/api-key';
+import type { AuthDecision, KeyAuthorizer } from '../../lambda/contacts/domain/ports';
 import { context, errorMessage, proxyEvent } from '../support/events';
 
 const SECRET = `dfsk_${'k'.repeat(43)}`;

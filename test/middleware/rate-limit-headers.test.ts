@@ -1,9 +1,9 @@
 import middy from '@middy/core';
 import httpErrorHandler from '@middy/http-error-handler';
-import { newContactsSlot, type ContactsSlot } from '../../lambda/api/contacts/contacts-slot';
-import { rateLimitFields, rateLimitHeaders } from '../../lambda/api/contacts/rate-limit-headers';
-import { apiError } from '../../lambda/api/responses';
-import type { ApiContext } from '../../lambda/api/types';
+import { newContactsSlot, type ContactsSlot } from '../../lambda/contacts/api/contacts-slot';
+import { rateLimitFields, rateLimitHeaders } from '../../lambda/contacts/api/rate-limit-headers';
+import { apiError } from '../../lambda/infrastructure/http/responses';
+import type { ApiContext } from '../../lambda/infrastructure/http/types';
 import { context } from '../support/events';
 
 const RATE = { limit: 30_000, remaining: 2_999, windowSeconds: 1 };

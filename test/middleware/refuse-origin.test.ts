@@ -1,5 +1,5 @@
 import middy from '@middy/core';
-import { refuseOrigin } from '../../lambda/api/contacts/refuse-origin';
+import { refuseOrigin } from '../../lambda/contacts/api/refuse-origin';
 import { context, errorMessage, proxyEvent } from '../support/events';
 
 const handler = middy().use(refuseOrigin()).handler(async () => ({ statusCode: 200, body: 'ok' }));

@@ -1,6 +1,6 @@
 import middy from '@middy/core';
-import { requestId } from '../../lambda/api/middleware/request-id';
-import { apiError } from '../../lambda/api/responses';
+import { requestId } from '../../lambda/infrastructure/http/middleware/request-id';
+import { apiError } from '../../lambda/infrastructure/http/responses';
 import httpErrorHandler from '@middy/http-error-handler';
 import { proxyEvent, context } from '../support/events';
 

@@ -1,11 +1,11 @@
 import middy from '@middy/core';
-import { upsertCounts } from '../../lambda/api/contacts/upsert-counts';
-import { requestRecord } from '../../lambda/api/middleware/request-record';
-import type { CountsOf } from '../../lambda/api/middleware/request-metrics';
-import type { RequestState } from '../../lambda/api/request-state';
-import type { ApiContext, ApiEvent } from '../../lambda/api/types';
-import { JsonLogger } from '../../lambda/observability/logger';
-import { metricsOptionsFromEnv, RequestMetrics } from '../../lambda/observability/metrics';
+import { upsertCounts } from '../../lambda/contacts/api/upsert-counts';
+import { requestRecord } from '../../lambda/infrastructure/http/middleware/request-record';
+import type { CountsOf } from '../../lambda/infrastructure/http/middleware/request-metrics';
+import type { RequestState } from '../../lambda/infrastructure/http/request-state';
+import type { ApiContext, ApiEvent } from '../../lambda/infrastructure/http/types';
+import { JsonLogger } from '../../lambda/infrastructure/observability/logger';
+import { metricsOptionsFromEnv, RequestMetrics } from '../../lambda/infrastructure/observability/metrics';
 import { context, proxyEvent } from '../support/events';
 
 interface Directive {

@@ -1,7 +1,7 @@
 import middy from '@middy/core';
-import { corsHeaders } from '../../lambda/api/ingest/cors-headers';
-import { noCorsHeaders } from '../../lambda/api/contacts/no-cors-headers';
-import { responseHeaders } from '../../lambda/api/middleware/response-headers';
+import { corsHeaders } from '../../lambda/ingest/api/cors-headers';
+import { noCorsHeaders } from '../../lambda/contacts/api/no-cors-headers';
+import { responseHeaders } from '../../lambda/infrastructure/http/middleware/response-headers';
 import { context, proxyEvent } from '../support/events';
 
 const answer = async () => ({

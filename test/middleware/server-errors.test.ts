@@ -1,8 +1,8 @@
 import middy from '@middy/core';
 import httpErrorHandler from '@middy/http-error-handler';
-import { serverErrors } from '../../lambda/api/middleware/server-errors';
-import { apiError } from '../../lambda/api/responses';
-import { StorageUnavailableError } from '../../lambda/domain/errors';
+import { serverErrors } from '../../lambda/infrastructure/http/middleware/server-errors';
+import { apiError } from '../../lambda/infrastructure/http/responses';
+import { StorageUnavailableError } from '../../lambda/kernel/errors';
 import { context } from '../support/events';
 
 /** Each API gives its own 503 message: the middleware knows none. */

@@ -1,7 +1,7 @@
-import { withBatchMetrics } from '../../lambda/observability/batch-metrics';
+import { withBatchMetrics } from '../../lambda/infrastructure/observability/batch-metrics';
 
 /**
- * A consumer's batch counts (lambda/observability/batch-metrics.ts): what a
+ * A consumer's batch counts (lambda/infrastructure/observability/batch-metrics.ts): what a
  * deployment's failed-items alarm reads, as CloudWatch would take it from
  * the function's output.
  */

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { isoTimestamp } from '../../lambda/observability/iso-time';
+import { isoTimestamp } from '../../lambda/kernel/iso-time';
 
 describe('isoTimestamp', () => {
   test('is Date#toISOString for any millisecond of years 0 to 9999', () => {

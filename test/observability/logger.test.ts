@@ -1,4 +1,4 @@
-import { JsonLogger } from '../../lambda/observability/logger';
+import { JsonLogger } from '../../lambda/infrastructure/observability/logger';
 
 /** A logger at `level` writing into arrays instead of stdout and stderr. */
 function capture(level: string) {

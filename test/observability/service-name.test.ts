@@ -1,5 +1,5 @@
-import type { ApiHandler } from '../../lambda/api/pipeline';
-import { INGEST_SERVICE_NAME, SERVICE_NAME } from '../../lambda/observability/names';
+import type { ApiHandler } from '../../lambda/infrastructure/http/pipeline';
+import { INGEST_SERVICE_NAME, SERVICE_NAME } from '../../lambda/infrastructure/observability/names';
 import { lambdaContext, proxyEvent } from '../support/events';
 import { linesWrittenBy } from '../support/output';
 
@@ -22,7 +22,7 @@ async function handlersWith(env: Record<string, string | undefined>): Promise<{ 
     // The settings are read once per container, when the entry is loaded: a fresh copy of the modules.
     let handlers: { contacts: ApiHandler; ingest: ApiHandler } | undefined;
     await jest.isolateModulesAsync(async () => {
-      handlers = { contacts: (await import('../../lambda/api/contacts-entry')).handler, ingest: (await import('../../lambda/api/ingest-entry')).handler };
+      handlers = { contacts: (await import('../../lambda/contacts/api/contacts-entry')).handler, ingest: (await import('../../lambda/ingest/api/ingest-entry')).handler };
     });
     return handlers!;
   } finally {

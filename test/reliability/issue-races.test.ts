@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { groupEvent, issueIdOf } from '../../lambda/ingest/fingerprint';
-import { DynamoIssueStore } from '../../lambda/store/reports/dynamo-issue-store';
+import { groupEvent, issueIdOf } from '../../lambda/ingest/grouping/fingerprint';
+import { DynamoIssueStore } from '../../lambda/infrastructure/store/reports/dynamo-issue-store';
 import type { HttpResponse } from '../support/http';
 import { ingestTenant, storedReports } from '../support/ingest';
 import { issuePublishableKey, newFactoryId, UNHURRIED_ADAPTER, realDependencies, realIngestDependencies, startLocalHost, tables, testDoc, UNHURRIED, type LocalApi } from '../support/local-api';

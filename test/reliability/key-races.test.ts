@@ -1,7 +1,7 @@
 import type { HttpResponse } from '../support/http';
 import { ConnectionPool } from '../support/connection-pool';
 import { bearer, issueKey, newFactoryId, realDependencies, revokeKey, startLocalApi, type LocalApi } from '../support/local-api';
-import { intervalUs, perMinutePolicy } from '../../lambda/domain/rate-limit';
+import { intervalUs, perMinutePolicy } from '../../lambda/kernel/rate-limit';
 import { SIZES } from './sizes';
 
 /**
@@ -17,7 +17,7 @@ const START = Math.floor(Date.now() / MINUTE) * MINUTE + 20_000;
 const clock = { now: START };
 
 const N = SIZES.rateLimit;
-/** What the limiter admits at one instant (lambda/domain/rate-limit.ts): the burst of a tenth of N, plus one. */
+/** What the limiter admits at one instant (lambda/kernel/rate-limit.ts): the burst of a tenth of N, plus one. */
 const AT_ONCE = perMinutePolicy(N).burst + 1;
 /** Then the next request is admitted one interval (60 s / N) later. */
 const RETRY_AFTER = String(Math.max(1, Math.ceil(intervalUs(perMinutePolicy(N)) / 1e6)));

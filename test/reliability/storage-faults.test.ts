@@ -1,6 +1,6 @@
-import { companyId } from '../../lambda/domain/company-id';
-import type { Contact } from '../../lambda/domain/contact';
-import { contactId } from '../../lambda/domain/contact-id';
+import { companyId } from '../../lambda/contacts/domain/company-id';
+import type { Contact } from '../../lambda/contacts/domain/contact';
+import { contactId } from '../../lambda/contacts/domain/contact-id';
 import {
   FAULTS,
   LOST_ANSWER_FAULTS,
@@ -12,8 +12,8 @@ import {
   type FaultyApi,
   type LostAnswerFault,
 } from '../support/faults';
-import type { ContactItem } from '../../lambda/store/contacts/contact-item';
-import { COMPANY_SK_PREFIX, CONTACT_SK_PREFIX } from '../../lambda/store/schema';
+import type { ContactItem } from '../../lambda/infrastructure/store/contacts/contact-item';
+import { COMPANY_SK_PREFIX, CONTACT_SK_PREFIX } from '../../lambda/infrastructure/store/schema';
 import type { HttpResponse } from '../support/http';
 import { factoryItems } from '../support/items';
 import { ConnectionPool } from '../support/connection-pool';

@@ -1,11 +1,11 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { hashSecret } from '../../lambda/domain/api-key';
-import { DynamoIssueStore } from '../../lambda/store/reports/dynamo-issue-store';
-import { eventKey } from '../../lambda/store/schema';
-import { createDynamoClient, documentClientOf, LOCAL_DYNAMO_CONFIG } from '../../lambda/store/dynamo-client';
-import { reportStreamConsumers } from '../../local/streams/consumers';
-import { startStreamPoller, type StreamPoller } from '../../local/streams/stream-poller';
+import { hashSecret } from '../../lambda/kernel/api-key';
+import { DynamoIssueStore } from '../../lambda/infrastructure/store/reports/dynamo-issue-store';
+import { eventKey } from '../../lambda/infrastructure/store/schema';
+import { createDynamoClient, documentClientOf, LOCAL_DYNAMO_CONFIG } from '../../lambda/infrastructure/store/dynamo-client';
+import { reportStreamConsumers } from '../../local/harness/streams/consumers';
+import { startStreamPoller, type StreamPoller } from '../../local/harness/streams/stream-poller';
 import { sendAsTheSdk } from '../../tools/storm/sdk-retry';
 import type { HttpResponse } from '../support/http';
 import { storedReports } from '../support/ingest';

@@ -1,5 +1,5 @@
-import type { Contact } from '../../lambda/domain/contact';
-import { contactId } from '../../lambda/domain/contact-id';
+import type { Contact } from '../../lambda/contacts/domain/contact';
+import { contactId } from '../../lambda/contacts/domain/contact-id';
 import type { HttpResponse } from '../support/http';
 import { companyItems, contactItems } from '../support/items';
 import { ConnectionPool } from '../support/connection-pool';

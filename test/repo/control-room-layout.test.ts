@@ -11,8 +11,8 @@ import { sourceFiles } from '../support/source-imports';
 const ROOT = join(__dirname, '..', '..');
 const source = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 const control = sourceFiles(ROOT, 'lambda/control');
-const app = sourceFiles(ROOT, 'local/control-room');
-const pages = sourceFiles(ROOT, 'local/control-room/routes');
+const app = sourceFiles(ROOT, 'local/console/control-room');
+const pages = sourceFiles(ROOT, 'local/console/control-room/routes');
 
 /** `file: line` for each line of `files` matching `pattern`. */
 const linesMatching = (files: readonly string[], pattern: RegExp) =>
@@ -40,7 +40,7 @@ describe('the control-room function (lambda/control)', () => {
   });
 });
 
-describe('the control-room web app (local/control-room)', () => {
+describe('the control-room web app (local/console/control-room)', () => {
   test('no page module is longer than 150 lines', () => {
     const long = pages.map((file) => [file, source(file).split('\n').length] as const).filter(([, lines]) => lines > 150);
     expect(long).toEqual([]);
@@ -54,14 +54,14 @@ describe('the control-room web app (local/control-room)', () => {
     expect(linesMatching(app, /pattern: (new RegExp|\/)|\b[A-Za-z]+ as string\b/)).toEqual([]);
   });
 
-  test('the factory-id pattern is defined once (lambda/domain/factory-id.ts) and imported, in the scripts too', () => {
-    const files = [...app, ...sourceFiles(ROOT, 'local'), 'local/control-room/assets/app.js', 'local/control-room/assets/recent.js'];
+  test('the factory-id pattern is defined once (lambda/kernel/factory-id.ts) and imported, in the scripts too', () => {
+    const files = [...app, ...sourceFiles(ROOT, 'local'), 'local/console/control-room/assets/app.js', 'local/console/control-room/assets/recent.js'];
     expect(linesMatching([...new Set(files)], /fac_\[A-Za-z0-9_/)).toEqual([]);
   });
 
   test('the pager builds its links with withQuery, not a URLSearchParams of its own', () => {
     expect(linesMatching(pages, /new URLSearchParams/)).toEqual([]);
-    expect(source('local/control-room/pager.ts')).toMatch(/withQuery\(/);
+    expect(source('local/console/control-room/pager.ts')).toMatch(/withQuery\(/);
   });
 
   test('no page decodes a cursor: a bulk run\'s progress comes with its answer', () => {

@@ -118,7 +118,7 @@ describe('documentation', () => {
   }, 240_000);
 
   // bench/ holds records of past runs, which may name files since moved: the living pages only.
-  test('every file or folder of the repository the docs name in code (`lambda/api/pipeline.ts`, `test/browser/`) exists', () => {
+  test('every file or folder of the repository the docs name in code (`lambda/infrastructure/http/pipeline.ts`, `test/browser/`) exists', () => {
     const missing = pages.filter((page) => !page.startsWith('bench/')).flatMap((page) =>
       readFileSync(join(ROOT, page), 'utf8')
         .split('\n')

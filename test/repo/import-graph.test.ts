@@ -6,25 +6,29 @@ import { join } from 'node:path';
  * graph esbuild follows when it bundles each entry (value imports; type-only
  * imports never reach a bundle), not on a list of files.
  *
- * What belongs to an API: its folders (lambda/api/contacts/; lambda/api/ingest/
- * and the ingest rules, lambda/ingest/), and any module that imports from
- * them, since it cannot run without them. Everything else is shared.
+ * What belongs to an API: its folders (OWN_FOLDERS), and any module that
+ * imports from them, since it cannot run without them. Everything else is shared.
  */
 const ROOT = join(__dirname, '..', '..');
 
 const ENTRIES = {
-  contacts: 'lambda/api/contacts-entry.ts',
-  ingest: 'lambda/api/ingest-entry.ts',
-  sourcemaps: 'lambda/api/sourcemaps-entry.ts',
+  contacts: 'lambda/contacts/api/contacts-entry.ts',
+  ingest: 'lambda/ingest/api/ingest-entry.ts',
+  sourcemaps: 'lambda/ingest/sourcemaps/api/sourcemaps-entry.ts',
   control: 'lambda/control/control-room-entry.ts',
   notifier: 'lambda/alerts/notifier-entry.ts',
   deliverer: 'lambda/alerts/deliverer-entry.ts',
 } as const;
 type Entry = keyof typeof ENTRIES;
 
+/**
+ * An API's own modules: the contacts API's folder; the ingest API's folder, its own protocol's rules (the
+ * files at the root of lambda/ingest), scrubbing and the Sentry protocol. Grouping, the issue model, source
+ * maps and the tally sit under lambda/ingest too but are shared with the tally, the control room and alerts.
+ */
 const OWN_FOLDERS = {
-  contacts: ['lambda/api/contacts/'],
-  ingest: ['lambda/api/ingest/', 'lambda/ingest/'],
+  contacts: [/^lambda\/contacts\/api\//],
+  ingest: [/^lambda\/ingest\/api\//, /^lambda\/ingest\/[^/]+\.ts$/, /^lambda\/ingest\/(scrub|sentry)\//],
 } as const;
 type Api = keyof typeof OWN_FOLDERS;
 
@@ -57,7 +61,7 @@ const graphs = Object.fromEntries(Object.entries(built).map(([name, { graph }]) 
 function ownedBy(api: Api): Set<string> {
   const edges = new Map<string, string[]>();
   for (const graph of Object.values(graphs)) for (const [module, imports] of graph) edges.set(module, imports);
-  const owned = new Set([...edges.keys()].filter((module) => OWN_FOLDERS[api].some((folder) => module.startsWith(folder))));
+  const owned = new Set([...edges.keys()].filter((module) => OWN_FOLDERS[api].some((folder) => folder.test(module))));
   for (let grew = true; grew; ) {
     grew = false;
     for (const [module, imports] of edges) {
@@ -111,7 +115,7 @@ describe('import graph of each Lambda entry', () => {
   });
 
   test("the contacts and ingest entries reach none of the source maps API's modules", () => {
-    const sourcemaps = new Set([...graphs.sourcemaps.keys()].filter((module) => module.startsWith('lambda/api/sourcemaps/')));
+    const sourcemaps = new Set([...graphs.sourcemaps.keys()].filter((module) => module.startsWith('lambda/ingest/sourcemaps/api/')));
     expect(sourcemaps.size).toBeGreaterThan(0);
     expect([...reached('contacts', sourcemaps), ...reached('ingest', sourcemaps)]).toEqual([]);
   });
@@ -131,9 +135,9 @@ describe('import graph of each Lambda entry', () => {
   });
 
   test('each API entry reaches its own route table, and both build on the one shared pipeline', () => {
-    expect(reached('contacts', new Set(['lambda/api/contacts/routes.ts']))).toHaveLength(1);
-    expect(reached('ingest', new Set(['lambda/api/ingest/routes.ts']))).toHaveLength(1);
-    for (const entry of ['contacts', 'ingest'] as const) expect(graphs[entry].has('lambda/api/pipeline.ts')).toBe(true);
-    expect(CONTACTS.has('lambda/api/pipeline.ts') || INGEST.has('lambda/api/pipeline.ts')).toBe(false);
+    expect(reached('contacts', new Set(['lambda/contacts/api/routes.ts']))).toHaveLength(1);
+    expect(reached('ingest', new Set(['lambda/ingest/api/routes.ts']))).toHaveLength(1);
+    for (const entry of ['contacts', 'ingest'] as const) expect(graphs[entry].has('lambda/infrastructure/http/pipeline.ts')).toBe(true);
+    expect(CONTACTS.has('lambda/infrastructure/http/pipeline.ts') || INGEST.has('lambda/infrastructure/http/pipeline.ts')).toBe(false);
   });
 });

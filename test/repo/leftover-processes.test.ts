@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isRunning, waitUntilGone } from '../../local/processes';
+import { isRunning, waitUntilGone } from '../../local/harness/processes';
 import { assertNoProcessLeft, RUN_MARK } from '../support/leftover-processes';
 
 /**

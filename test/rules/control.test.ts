@@ -1,16 +1,16 @@
 import { handleControlRequest } from '../../lambda/control/handle-request';
 import type { ClearWrite, ControlDependencies, ControlStore } from '../../lambda/control/ports';
 import { runClear } from '../../lambda/control/run-clear';
-import { upsertContact } from '../../lambda/domain/upsert-contact';
-import { upsertBody } from '../../lambda/domain/upsert-input';
-import { runBulk } from '../../lambda/enrichment/run-bulk';
-import { runPass, type EnrichmentContext } from '../../lambda/enrichment/run-pass';
-import { EmailNameHeuristic } from '../../lambda/enrichment/sources/email-name-heuristic';
-import { MemoryContactStore } from '../../lambda/memory/memory-contact-store';
-import { MemoryControlStore } from '../../lambda/memory/memory-control-store';
-import { MemoryEnrichmentStore } from '../../lambda/memory/memory-enrichment-store';
-import { MemoryReferenceDataset } from '../../lambda/memory/memory-reference-dataset';
-import { MemoryReportStore } from '../../lambda/memory/memory-report-store';
+import { upsertContact } from '../../lambda/contacts/domain/upsert-contact';
+import { upsertBody } from '../../lambda/contacts/domain/upsert-input';
+import { runBulk } from '../../lambda/contacts/enrichment/run-bulk';
+import { runPass, type EnrichmentContext } from '../../lambda/contacts/enrichment/run-pass';
+import { EmailNameHeuristic } from '../../lambda/contacts/enrichment/sources/email-name-heuristic';
+import { MemoryContactStore } from '../../lambda/infrastructure/memory/memory-contact-store';
+import { MemoryControlStore } from '../../lambda/infrastructure/memory/memory-control-store';
+import { MemoryEnrichmentStore } from '../../lambda/infrastructure/memory/memory-enrichment-store';
+import { MemoryReferenceDataset } from '../../lambda/infrastructure/memory/memory-reference-dataset';
+import { MemoryReportStore } from '../../lambda/infrastructure/memory/memory-report-store';
 
 /**
  * The control room's rules (clearing, lists, exports, companies) on

@@ -1,12 +1,12 @@
-import { upsertContact } from '../../lambda/domain/upsert-contact';
-import { upsertBody } from '../../lambda/domain/upsert-input';
-import { runBulk } from '../../lambda/enrichment/run-bulk';
-import { runPass, type EnrichmentContext } from '../../lambda/enrichment/run-pass';
-import type { EnrichmentStore } from '../../lambda/enrichment/ports';
-import { EmailNameHeuristic } from '../../lambda/enrichment/sources/email-name-heuristic';
-import { MemoryContactStore } from '../../lambda/memory/memory-contact-store';
-import { MemoryEnrichmentStore } from '../../lambda/memory/memory-enrichment-store';
-import { MemoryReferenceDataset } from '../../lambda/memory/memory-reference-dataset';
+import { upsertContact } from '../../lambda/contacts/domain/upsert-contact';
+import { upsertBody } from '../../lambda/contacts/domain/upsert-input';
+import { runBulk } from '../../lambda/contacts/enrichment/run-bulk';
+import { runPass, type EnrichmentContext } from '../../lambda/contacts/enrichment/run-pass';
+import type { EnrichmentStore } from '../../lambda/contacts/enrichment/ports';
+import { EmailNameHeuristic } from '../../lambda/contacts/enrichment/sources/email-name-heuristic';
+import { MemoryContactStore } from '../../lambda/infrastructure/memory/memory-contact-store';
+import { MemoryEnrichmentStore } from '../../lambda/infrastructure/memory/memory-enrichment-store';
+import { MemoryReferenceDataset } from '../../lambda/infrastructure/memory/memory-reference-dataset';
 
 /**
  * Enrichment's rules (docs/control-room.md#enrichment; planning, billing, skipping) on in-memory

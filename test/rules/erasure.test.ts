@@ -1,26 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { handleControlRequest } from '../../lambda/control/handle-request';
 import type { ControlDependencies } from '../../lambda/control/ports';
-import { hashSecret } from '../../lambda/domain/api-key';
-import { PersonKeys } from '../../lambda/domain/person-key';
-import { upsertContact } from '../../lambda/domain/upsert-contact';
-import { upsertBody } from '../../lambda/domain/upsert-input';
-import { EmailNameHeuristic } from '../../lambda/enrichment/sources/email-name-heuristic';
+import { hashSecret } from '../../lambda/kernel/api-key';
+import { PersonKeys } from '../../lambda/kernel/person-key';
+import { upsertContact } from '../../lambda/contacts/domain/upsert-contact';
+import { upsertBody } from '../../lambda/contacts/domain/upsert-input';
+import { EmailNameHeuristic } from '../../lambda/contacts/enrichment/sources/email-name-heuristic';
 import { receiveEvents, type RequestReceipt } from '../../lambda/ingest/receive-events';
 import { submitFeatureRequest } from '../../lambda/ingest/submit-feature-request';
 import { readFeatureRequest } from '../../lambda/ingest/payloads';
-import { MemoryContactStore } from '../../lambda/memory/memory-contact-store';
-import { MemoryControlStore } from '../../lambda/memory/memory-control-store';
-import { MemoryEnrichmentStore } from '../../lambda/memory/memory-enrichment-store';
-import { MemoryIngestKeys } from '../../lambda/memory/memory-ingest-keys';
-import { MemoryIssueLimiter } from '../../lambda/memory/memory-issue-limiter';
-import { MemoryPersonSecret } from '../../lambda/memory/memory-person-secret';
-import { MemoryPersonStore } from '../../lambda/memory/memory-person-store';
-import { MemoryReferenceDataset } from '../../lambda/memory/memory-reference-dataset';
-import { MemoryReportStore } from '../../lambda/memory/memory-report-store';
+import { MemoryContactStore } from '../../lambda/infrastructure/memory/memory-contact-store';
+import { MemoryControlStore } from '../../lambda/infrastructure/memory/memory-control-store';
+import { MemoryEnrichmentStore } from '../../lambda/infrastructure/memory/memory-enrichment-store';
+import { MemoryIngestKeys } from '../../lambda/infrastructure/memory/memory-ingest-keys';
+import { MemoryIssueLimiter } from '../../lambda/infrastructure/memory/memory-issue-limiter';
+import { MemoryPersonSecret } from '../../lambda/infrastructure/memory/memory-person-secret';
+import { MemoryPersonStore } from '../../lambda/infrastructure/memory/memory-person-store';
+import { MemoryReferenceDataset } from '../../lambda/infrastructure/memory/memory-reference-dataset';
+import { MemoryReportStore } from '../../lambda/infrastructure/memory/memory-report-store';
 
 /**
- * Erasure on the in-memory twin (lambda/memory): the same operation as on
+ * Erasure on the in-memory twin (lambda/infrastructure/memory): the same operation as on
  * DynamoDB Local (test/control/erasure.test.ts), over the memory stores.
  */
 const FACTORY = 'fac_rules';

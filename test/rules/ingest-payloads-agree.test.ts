@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { Reading } from '../../lambda/domain/reading';
+import type { Reading } from '../../lambda/kernel/reading';
 import { readEvent, readFeatureRequest } from '../../lambda/ingest/payloads';
 import { eventSchema, featureRequestSchema } from '../../openapi/ingest-bodies';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { hashSecret } from '../../lambda/domain/api-key';
-import { StorageUnavailableError } from '../../lambda/domain/errors';
+import { hashSecret } from '../../lambda/kernel/api-key';
+import { StorageUnavailableError } from '../../lambda/kernel/errors';
 import { addressHash, clientNetwork, clientSubject } from '../../lambda/ingest/address';
 import { readIngestCredential } from '../../lambda/ingest/credentials';
 import { InvalidReportError, LimitedError } from '../../lambda/ingest/errors';
@@ -9,10 +9,10 @@ import { readFeatureRequest, type FeatureRequestInput } from '../../lambda/inges
 import { receiveEvents as receive, type ReceiveDependencies, type RequestReceipt } from '../../lambda/ingest/receive-events';
 import type { PublishableKey } from '../../lambda/ingest/ports';
 import { featureRequestId, submitFeatureRequest } from '../../lambda/ingest/submit-feature-request';
-import { MemoryAddressLimiter } from '../../lambda/memory/memory-address-limiter';
-import { MemoryIngestKeys } from '../../lambda/memory/memory-ingest-keys';
-import { MemoryIssueLimiter } from '../../lambda/memory/memory-issue-limiter';
-import { MemoryReportStore } from '../../lambda/memory/memory-report-store';
+import { MemoryAddressLimiter } from '../../lambda/infrastructure/memory/memory-address-limiter';
+import { MemoryIngestKeys } from '../../lambda/infrastructure/memory/memory-ingest-keys';
+import { MemoryIssueLimiter } from '../../lambda/infrastructure/memory/memory-issue-limiter';
+import { MemoryReportStore } from '../../lambda/infrastructure/memory/memory-report-store';
 
 
 /** A valid feature request's body as its reader gives it. */
@@ -188,7 +188,7 @@ describe('submitFeatureRequest', () => {
   });
 });
 
-describe('the per-address limits (GCRA, lambda/domain/rate-limit.ts)', () => {
+describe('the per-address limits (GCRA, lambda/kernel/rate-limit.ts)', () => {
   const subject = { keyId: 'key_1', addressHash: 'a'.repeat(32) };
   const T0 = Date.parse('2026-11-25T10:00:00Z');
 

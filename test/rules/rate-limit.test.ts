@@ -1,11 +1,11 @@
 import fc from 'fast-check';
-import { hashSecret } from '../../lambda/domain/api-key';
-import { decideRate, intervalUs, perMinutePolicy, toleranceUs, toMicroseconds, type RateState } from '../../lambda/domain/rate-limit';
-import { MemoryKeyAuthorizer } from '../../lambda/memory/memory-key-authorizer';
+import { hashSecret } from '../../lambda/kernel/api-key';
+import { decideRate, intervalUs, perMinutePolicy, toleranceUs, toMicroseconds, type RateState } from '../../lambda/kernel/rate-limit';
+import { MemoryKeyAuthorizer } from '../../lambda/infrastructure/memory/memory-key-authorizer';
 import { arrivalsFrom, boundOf, gapArb, limitArb, MINUTE_US, mostInAnySpan, refusalOwed } from '../support/rate-model';
 
 /**
- * The limiter's rule (GCRA, lambda/domain/rate-limit.ts) as a pure function
+ * The limiter's rule (GCRA, lambda/kernel/rate-limit.ts) as a pure function
  * and behind the in-memory key authorizer: no DynamoDB. Times are given,
  * never read from the clock.
  */

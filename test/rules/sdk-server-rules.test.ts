@@ -1,7 +1,7 @@
 import { configure } from '../../browser-sdk/src/defaults';
 import { describeError, describeMessage } from '../../browser-sdk/src/describe';
 import { ALWAYS_IGNORED, isExtensionUrl, matches } from '../../browser-sdk/src/filters';
-import { groupEvent } from '../../lambda/ingest/fingerprint';
+import { groupEvent } from '../../lambda/ingest/grouping/fingerprint';
 import { EVENT_TEXT, INGEST_BODY_LIMIT_BYTES, MAX_EVENTS_PER_REQUEST } from '../../lambda/ingest/limits';
 
 /**

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
-import { generateKey } from '../../lambda/domain/api-key';
-import { parseStackFrames, parseStackLocations } from '../../lambda/issues/stack-frames';
-import { groupEvent } from '../../lambda/ingest/fingerprint';
+import { generateKey } from '../../lambda/kernel/api-key';
+import { parseStackFrames, parseStackLocations } from '../../lambda/ingest/grouping/stack-frames';
+import { groupEvent } from '../../lambda/ingest/grouping/fingerprint';
 import { MAX_DEBUG_IDS } from '../../lambda/ingest/limits';
 import { decodeBody } from '../../lambda/ingest/sentry/body-decoding';
 import { readSentryCredential } from '../../lambda/ingest/sentry/credentials';

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { frameResolverOf } from '../../lambda/api/ingest/ingest-wiring';
-import { hashSecret } from '../../lambda/domain/api-key';
+import { frameResolverOf } from '../../lambda/ingest/api/ingest-wiring';
+import { hashSecret } from '../../lambda/kernel/api-key';
 import type { PublishableKey } from '../../lambda/ingest/ports';
 import { LimitedError } from '../../lambda/ingest/errors';
 import { receiveEvents, type RequestReceipt } from '../../lambda/ingest/receive-events';
-import { MemoryIngestKeys } from '../../lambda/memory/memory-ingest-keys';
-import { MemoryIssueLimiter } from '../../lambda/memory/memory-issue-limiter';
-import { MemoryReportStore } from '../../lambda/memory/memory-report-store';
-import { MemorySourceMapStore } from '../../lambda/memory/memory-source-map-store';
+import { MemoryIngestKeys } from '../../lambda/infrastructure/memory/memory-ingest-keys';
+import { MemoryIssueLimiter } from '../../lambda/infrastructure/memory/memory-issue-limiter';
+import { MemoryReportStore } from '../../lambda/infrastructure/memory/memory-report-store';
+import { MemorySourceMapStore } from '../../lambda/infrastructure/memory/memory-source-map-store';
 import { buildBoth, throwIn, type BuiltApp } from '../support/source-map-app';
 
 /**

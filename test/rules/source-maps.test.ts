@@ -1,19 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { hashSecret } from '../../lambda/domain/api-key';
-import { frameResolverOf } from '../../lambda/api/ingest/ingest-wiring';
-import { groupEvent, issueIdOf } from '../../lambda/ingest/fingerprint';
+import { hashSecret } from '../../lambda/kernel/api-key';
+import { frameResolverOf } from '../../lambda/ingest/api/ingest-wiring';
+import { groupEvent, issueIdOf } from '../../lambda/ingest/grouping/fingerprint';
 import { receiveEvents, type ReceiveDependencies, type RequestReceipt } from '../../lambda/ingest/receive-events';
 import type { PublishableKey } from '../../lambda/ingest/ports';
-import { MemoryIngestKeys } from '../../lambda/memory/memory-ingest-keys';
-import { MemoryIssueLimiter } from '../../lambda/memory/memory-issue-limiter';
-import { MemoryReportStore } from '../../lambda/memory/memory-report-store';
-import { MemorySourceMapStore } from '../../lambda/memory/memory-source-map-store';
-import type { StoredEvent } from '../../lambda/issues/stored-event';
-import { framesForDisplay } from '../../lambda/sourcemaps/display-frames';
-import { whyNotResolved } from '../../lambda/issues/resolved-frames';
-import { IngestFrameResolver } from '../../lambda/sourcemaps/ingest-frames';
-import { MapCache, NEGATIVE_ANSWER_MS } from '../../lambda/sourcemaps/map-cache';
-import { SourceMapLoader } from '../../lambda/sourcemaps/map-loader';
+import { MemoryIngestKeys } from '../../lambda/infrastructure/memory/memory-ingest-keys';
+import { MemoryIssueLimiter } from '../../lambda/infrastructure/memory/memory-issue-limiter';
+import { MemoryReportStore } from '../../lambda/infrastructure/memory/memory-report-store';
+import { MemorySourceMapStore } from '../../lambda/infrastructure/memory/memory-source-map-store';
+import type { StoredEvent } from '../../lambda/ingest/issues/stored-event';
+import { framesForDisplay } from '../../lambda/ingest/sourcemaps/display-frames';
+import { whyNotResolved } from '../../lambda/ingest/issues/resolved-frames';
+import { IngestFrameResolver } from '../../lambda/ingest/sourcemaps/ingest-frames';
+import { MapCache, NEGATIVE_ANSWER_MS } from '../../lambda/ingest/sourcemaps/map-cache';
+import { SourceMapLoader } from '../../lambda/ingest/sourcemaps/map-loader';
 import { buildBoth, throwIn, type BuiltApp } from '../support/source-map-app';
 
 /**

@@ -2,10 +2,10 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import type { Server } from 'node:http';
 import { format } from 'node:util';
-import type { ApiHandler } from '../../lambda/api/pipeline';
-import { generateKey } from '../../lambda/domain/api-key';
-import { createHttpAdapter, listen } from '../../local/http-adapter';
-import { freePort } from '../../local/ports';
+import type { ApiHandler } from '../../lambda/infrastructure/http/pipeline';
+import { generateKey } from '../../lambda/kernel/api-key';
+import { createHttpAdapter, listen } from '../../local/harness/http-adapter';
+import { freePort } from '../../local/harness/ports';
 import type { FuzzRequest } from '../../tools/fuzz/request';
 import { invoke, sendRaw, type FuzzResponse } from '../../tools/fuzz/transport';
 import { issueKey, newFactoryId, revokeKey, tables, testDoc } from '../support/local-api';
@@ -18,7 +18,7 @@ import { issueKey, newFactoryId, revokeKey, tables, testDoc } from '../support/l
  */
 
 interface Handlers {
-  /** The Lambda entry point (lambda/api/contacts-entry.ts), configured from the environment. */
+  /** The Lambda entry point (lambda/contacts/api/contacts-entry.ts), configured from the environment. */
   entry: ApiHandler;
   /** The same API with DynamoDB out of reach: the key check itself fails. */
   storeDown: ApiHandler;
@@ -34,11 +34,11 @@ async function loadLoudHandlers(): Promise<Handlers> {
   try {
     let handlers: Handlers | undefined;
     await jest.isolateModulesAsync(async () => {
-      const { handler } = await import('../../lambda/api/contacts-entry');
-      const { createContactsHandler } = await import('../../lambda/api/contacts/routes');
-      const { createDocumentClient, DEFAULT_DYNAMO_CONFIG } = await import('../../lambda/store/dynamo-client');
-      const { DynamoContactStore } = await import('../../lambda/store/contacts/dynamo-contact-store');
-      const { DynamoKeyAuthorizer } = await import('../../lambda/store/keys/dynamo-key-authorizer');
+      const { handler } = await import('../../lambda/contacts/api/contacts-entry');
+      const { createContactsHandler } = await import('../../lambda/contacts/api/routes');
+      const { createDocumentClient, DEFAULT_DYNAMO_CONFIG } = await import('../../lambda/infrastructure/store/dynamo-client');
+      const { DynamoContactStore } = await import('../../lambda/infrastructure/store/contacts/dynamo-contact-store');
+      const { DynamoKeyAuthorizer } = await import('../../lambda/infrastructure/store/keys/dynamo-key-authorizer');
       const closed = createDocumentClient({ ...DEFAULT_DYNAMO_CONFIG, endpoint: `http://127.0.0.1:${await freePort()}` });
       const live = createDocumentClient({ ...DEFAULT_DYNAMO_CONFIG, endpoint: process.env.DYNAMODB_ENDPOINT, requestTimeoutMs: 10_000 });
       handlers = {

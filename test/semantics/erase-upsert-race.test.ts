@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { controlDependencies } from '../../lambda/control/control-room-wiring';
 import { handleControlRequest, type ControlAnswer } from '../../lambda/control/handle-request';
-import { upsertContact } from '../../lambda/domain/upsert-contact';
-import { upsertBody } from '../../lambda/domain/upsert-input';
-import { DEFAULT_DYNAMO_CONFIG, createDocumentClient } from '../../lambda/store/dynamo-client';
-import { DynamoContactStore } from '../../lambda/store/contacts/dynamo-contact-store';
+import { upsertContact } from '../../lambda/contacts/domain/upsert-contact';
+import { upsertBody } from '../../lambda/contacts/domain/upsert-input';
+import { DEFAULT_DYNAMO_CONFIG, createDocumentClient } from '../../lambda/infrastructure/store/dynamo-client';
+import { DynamoContactStore } from '../../lambda/infrastructure/store/contacts/dynamo-contact-store';
 import { newFactoryId, tables } from '../support/local-api';
 import { startTestProxy, type Gate, type TestProxy } from '../support/semantics';
 

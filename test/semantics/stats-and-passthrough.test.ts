@@ -148,7 +148,7 @@ describe('what passes through', () => {
         GlobalSecondaryIndexUpdates: [{ Create: { IndexName: 'byG', KeySchema: [{ AttributeName: 'g', KeyType: 'HASH' }], Projection: { ProjectionType: 'KEYS_ONLY' } } }],
       }),
     );
-    // As npm start does (local/tables.ts): wait for the index to be built before writing.
+    // As npm start does (local/harness/tables.ts): wait for the index to be built before writing.
     const active = async () => (await client.send(new DescribeTableCommand({ TableName: table }))).Table?.GlobalSecondaryIndexes?.[0]?.IndexStatus === 'ACTIVE';
     while (!(await active())) await new Promise((resolve) => setTimeout(resolve, 50));
     await client.send(new PutItemCommand({ TableName: table, Item: { pk: s('after'), g: s('g2') } }));

@@ -3,11 +3,11 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { controlDependencies } from '../../lambda/control/control-room-wiring';
 import { handleControlRequest, type ControlAnswer } from '../../lambda/control/handle-request';
-import { normalizeEmail, type StoredEmail } from '../../lambda/domain/email';
-import { SuppressionKeys } from '../../lambda/domain/vendor-suppression';
-import { DEFAULT_DYNAMO_CONFIG, createDynamoClient, documentClientOf } from '../../lambda/store/dynamo-client';
-import { DynamoSuppressionSecret } from '../../lambda/store/keys/dynamo-person-secret';
-import { ReferenceWriter, type Pause } from '../../lambda/store/reference/reference-writer';
+import { normalizeEmail, type StoredEmail } from '../../lambda/kernel/email';
+import { SuppressionKeys } from '../../lambda/contacts/domain/vendor-suppression';
+import { DEFAULT_DYNAMO_CONFIG, createDynamoClient, documentClientOf } from '../../lambda/infrastructure/store/dynamo-client';
+import { DynamoSuppressionSecret } from '../../lambda/infrastructure/store/keys/dynamo-person-secret';
+import { ReferenceWriter, type Pause } from '../../lambda/infrastructure/store/reference/reference-writer';
 import { newFactoryId, tables, testDoc } from '../support/local-api';
 import { startTestProxy, type TestProxy } from '../support/semantics';
 

@@ -1,5 +1,5 @@
-import { sourceMapsFromEnv } from '../../lambda/api/ingest/ingest-wiring';
-import { sourceMapBudgetFromEnv } from '../../lambda/sourcemaps/limits';
+import { sourceMapsFromEnv } from '../../lambda/ingest/api/ingest-wiring';
+import { sourceMapBudgetFromEnv } from '../../lambda/ingest/sourcemaps/limits';
 
 // SOURCE_MAP_BUDGET_MS (docs/source-maps.md#resolving): set only by tests, so anything but a positive whole
 // number of milliseconds leaves the budgets as the stack runs them.

@@ -1,6 +1,6 @@
-import { StorageUnavailableError } from '../../lambda/domain/errors';
-import { S3MapReader } from '../../lambda/store/source-maps/s3-map-reader';
-import type { MapRef } from '../../lambda/sourcemaps/ports';
+import { StorageUnavailableError } from '../../lambda/kernel/errors';
+import { S3MapReader } from '../../lambda/infrastructure/store/source-maps/s3-map-reader';
+import type { MapRef } from '../../lambda/ingest/sourcemaps/ports';
 import { newFactoryId } from '../support/local-api';
 import { canonicalPath, startSigV4CheckingProxy } from '../support/sigv4-checking-proxy';
 import { newDebugId, sha256Hex, smallMap, testMapStore } from '../support/sourcemaps';

@@ -1,8 +1,8 @@
-import { StorageUnavailableError } from '../../lambda/domain/errors';
-import { mapReaderFromEnv, S3MapReader } from '../../lambda/store/source-maps/s3-map-reader';
+import { StorageUnavailableError } from '../../lambda/kernel/errors';
+import { mapReaderFromEnv, S3MapReader } from '../../lambda/infrastructure/store/source-maps/s3-map-reader';
 import { newFactoryId } from '../support/local-api';
 import { newDebugId, sha256Hex, smallMap, testMapStore } from '../support/sourcemaps';
-import type { MapRef } from '../../lambda/sourcemaps/ports';
+import type { MapRef } from '../../lambda/ingest/sourcemaps/ports';
 
 // The resolvers' reader (the ingest function, the control room) signs its own GETs: held here to the embedded store
 // the upload side writes to, through the same environment npm start and the functions read.

@@ -1,6 +1,6 @@
 import { issueKey, newFactoryId, startLocalApi, type LocalApi } from '../support/local-api';
 import { newDebugId, sha256Hex, smallMap, testMapStore, uploadOverHttp } from '../support/sourcemaps';
-import { MAX_MAP_BYTES } from '../../lambda/sourcemaps/limits';
+import { MAX_MAP_BYTES } from '../../lambda/ingest/sourcemaps/limits';
 
 let api: LocalApi;
 const store = testMapStore();

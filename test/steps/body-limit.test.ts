@@ -1,5 +1,5 @@
-import { newRequestState } from '../../lambda/api/request-state';
-import { bodyBytes, bodyLimit } from '../../lambda/api/steps/body-limit';
+import { newRequestState } from '../../lambda/infrastructure/http/request-state';
+import { bodyBytes, bodyLimit } from '../../lambda/infrastructure/http/steps/body-limit';
 import { proxyEvent, thrown } from '../support/events';
 
 const check = (body: string) => bodyLimit(10)(proxyEvent({ body }), newRequestState({}));

@@ -1,4 +1,4 @@
-import { jsonBody } from '../../lambda/api/steps/json-body';
+import { jsonBody } from '../../lambda/infrastructure/http/steps/json-body';
 import { errorMessage, proxyEvent, thrown } from '../support/events';
 
 const read = (overrides: Parameters<typeof proxyEvent>[0]) => jsonBody('{"email": "a@b.co"}').read(proxyEvent(overrides));

@@ -1,5 +1,5 @@
-import type { Reading } from '../../lambda/domain/reading';
-import { readBody } from '../../lambda/api/steps/read-body';
+import type { Reading } from '../../lambda/kernel/reading';
+import { readBody } from '../../lambda/infrastructure/http/steps/read-body';
 import { errorMessage, proxyEvent, thrown } from '../support/events';
 
 /** A reader in the shape of lambda/ingest/payloads.ts's: `n` a number, `s` a string, anything else dropped. */

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { validBody } from '../../lambda/api/steps/validate-body';
+import { validBody } from '../../lambda/infrastructure/http/steps/validate-body';
 import { errorMessage, proxyEvent, thrown } from '../support/events';
 
 const schema = z.object({ n: z.number({ error: 'n must be a number' }), s: z.string({ error: 's must be a string' }) });

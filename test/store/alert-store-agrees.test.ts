@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import type { AlertType } from '../../lambda/alerts/alert';
 import type { AlertStore, AttemptEnd, Delivery, LogPositions } from '../../lambda/alerts/ports';
-import { MemoryAlertStore } from '../../lambda/memory/memory-alert-store';
-import { DynamoAlertStore } from '../../lambda/store/alerts/dynamo-alert-store';
+import { MemoryAlertStore } from '../../lambda/infrastructure/memory/memory-alert-store';
+import { DynamoAlertStore } from '../../lambda/infrastructure/store/alerts/dynamo-alert-store';
 import { newFactoryId, tables, testDoc } from '../support/local-api';
 
 /**
  * The DynamoDB alert store writes its rules as conditions and transactions;
- * the in-memory twin (lambda/memory/memory-alert-store.ts) states them
+ * the in-memory twin (lambda/infrastructure/memory/memory-alert-store.ts) states them
  * plainly. Any sequence of calls must get the same answers from both, and
  * leave the same destinations, settings and delivery log behind.
  */

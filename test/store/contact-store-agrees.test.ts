@@ -1,8 +1,8 @@
 import fc from 'fast-check';
-import type { Contact } from '../../lambda/domain/contact';
-import { mergeContact } from '../../lambda/domain/merge-contact';
-import type { ContactWrite } from '../../lambda/domain/ports';
-import { DynamoContactStore } from '../../lambda/store/contacts/dynamo-contact-store';
+import type { Contact } from '../../lambda/contacts/domain/contact';
+import { mergeContact } from '../../lambda/contacts/domain/merge-contact';
+import type { ContactWrite } from '../../lambda/contacts/domain/ports';
+import { DynamoContactStore } from '../../lambda/infrastructure/store/contacts/dynamo-contact-store';
 import { newFactoryId, tables, testDoc } from '../support/local-api';
 
 /**

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { applyClearTo, clearStillApplies } from '../../lambda/control/apply-clear';
-import { DynamoControlStore } from '../../lambda/store/contacts/dynamo-control-store';
+import { DynamoControlStore } from '../../lambda/infrastructure/store/contacts/dynamo-control-store';
 import { planClear } from '../../lambda/control/plan-clear';
-import type { ClearableField } from '../../lambda/domain/cleared';
-import type { StoredContact } from '../../lambda/enrichment/ports';
+import type { ClearableField } from '../../lambda/contacts/domain/cleared';
+import type { StoredContact } from '../../lambda/contacts/enrichment/ports';
 import { putItem } from '../support/items';
 import { newFactoryId, tables, testDoc } from '../support/local-api';
 

@@ -1,6 +1,6 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionalCheckFailed } from '../../lambda/store/errors';
-import { Expression, QueryExpression } from '../../lambda/store/expression';
+import { isConditionalCheckFailed } from '../../lambda/infrastructure/store/errors';
+import { Expression, QueryExpression } from '../../lambda/infrastructure/store/expression';
 import { getItem, putItem } from '../support/items';
 import { newFactoryId, tables, testDoc } from '../support/local-api';
 

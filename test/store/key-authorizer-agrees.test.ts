@@ -1,14 +1,14 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
-import { hashSecret } from '../../lambda/domain/api-key';
-import { decideRate, intervalUs, perMinutePolicy, toMicroseconds, type RateState } from '../../lambda/domain/rate-limit';
-import { DynamoKeyAuthorizer } from '../../lambda/store/keys/dynamo-key-authorizer';
-import { KeyAdmin } from '../../lambda/store/keys/key-admin';
+import { hashSecret } from '../../lambda/kernel/api-key';
+import { decideRate, intervalUs, perMinutePolicy, toMicroseconds, type RateState } from '../../lambda/kernel/rate-limit';
+import { DynamoKeyAuthorizer } from '../../lambda/infrastructure/store/keys/dynamo-key-authorizer';
+import { KeyAdmin } from '../../lambda/infrastructure/store/keys/key-admin';
 import { boundOf, mostInAnySpan, refusalOwed } from '../support/rate-model';
 import { newFactoryId, tables, testDoc } from '../support/local-api';
 
 /**
- * The DynamoDB authorizer writes GCRA (lambda/domain/rate-limit.ts) as
+ * The DynamoDB authorizer writes GCRA (lambda/kernel/rate-limit.ts) as
  * conditional updates, guessing the key's state from what its container last
  * saw. Several containers on one table must together decide exactly what the
  * pure rule decides, and keep its promise. Times are given, never read from

@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { CallLog } from '../../lambda/domain/ports';
-import { DynamoContactStore } from '../../lambda/store/contacts/dynamo-contact-store';
+import { newCallLog, withCallLog } from '../../lambda/infrastructure/observability/call-log';
+import { DynamoContactStore } from '../../lambda/infrastructure/store/contacts/dynamo-contact-store';
 import { companyItems } from '../support/items';
 import { newFactoryId, tables, testDoc } from '../support/local-api';
 
@@ -16,15 +16,15 @@ const company = (factoryId: string, name: string) => ({
   name,
   createdAt: '2026-11-25T10:00:00.000Z',
 });
-const log = (): CallLog => ({ calls: 0, latenciesMs: [] });
+const log = newCallLog;
 
 test('a container writes a company once; naming it again makes no call, and another container finds it with one refused write', async () => {
   const factoryId = newFactoryId('known');
   const container = new DynamoContactStore(testDoc(), tables.contacts);
   const [first, again, elsewhere] = [log(), log(), log()];
-  await container.createCompanyIfMissing(company(factoryId, 'Acme'), first);
-  await container.createCompanyIfMissing(company(factoryId, 'Acme again'), again);
-  await new DynamoContactStore(testDoc(), tables.contacts).createCompanyIfMissing(company(factoryId, 'Acme elsewhere'), elsewhere);
+  await withCallLog(first, () => container.createCompanyIfMissing(company(factoryId, 'Acme')));
+  await withCallLog(again, () => container.createCompanyIfMissing(company(factoryId, 'Acme again')));
+  await withCallLog(elsewhere, () => new DynamoContactStore(testDoc(), tables.contacts).createCompanyIfMissing(company(factoryId, 'Acme elsewhere')));
   expect([first.calls, again.calls, elsewhere.calls]).toEqual([1, 0, 1]);
   expect((await companyItems(factoryId)).map((item) => item.name)).toEqual(['Acme']);
 });
@@ -42,7 +42,7 @@ test('a create that failed is not remembered: the same container writes the comp
   await expect(container.createCompanyIfMissing(company(factoryId, 'Acme'))).rejects.toThrow(/unavailable|TimeoutError/);
   down = false;
   const retry = log();
-  await container.createCompanyIfMissing(company(factoryId, 'Acme'), retry);
+  await withCallLog(retry, () => container.createCompanyIfMissing(company(factoryId, 'Acme')));
   expect(retry.calls).toBe(1);
   expect((await companyItems(factoryId)).map((item) => item.name)).toEqual(['Acme']);
 });

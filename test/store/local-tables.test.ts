@@ -1,9 +1,9 @@
 import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
-import { createDynamoClient, DEFAULT_DYNAMO_CONFIG, documentClientOf } from '../../lambda/store/dynamo-client';
-import { CONTACTS_BY_COMPANY } from '../../lambda/store/schema';
-import { ensureTables } from '../../local/tables';
+import { createDynamoClient, DEFAULT_DYNAMO_CONFIG, documentClientOf } from '../../lambda/infrastructure/store/dynamo-client';
+import { CONTACTS_BY_COMPANY } from '../../lambda/infrastructure/store/schema';
+import { ensureTables } from '../../local/harness/tables';
 import { endpoint } from '../support/local-api';
 
 /**

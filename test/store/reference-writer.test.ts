@@ -1,14 +1,14 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import { SuppressionKeys } from '../../lambda/domain/vendor-suppression';
-import type { StoredEmail } from '../../lambda/domain/email';
-import { DynamoSuppressionSecret } from '../../lambda/store/keys/dynamo-person-secret';
-import { DynamoVendorRecords } from '../../lambda/store/reference/dynamo-vendor-records';
-import { RECORDS_PER_WRITE, ReferenceWriter } from '../../lambda/store/reference/reference-writer';
+import { SuppressionKeys } from '../../lambda/contacts/domain/vendor-suppression';
+import type { StoredEmail } from '../../lambda/kernel/email';
+import { DynamoSuppressionSecret } from '../../lambda/infrastructure/store/keys/dynamo-person-secret';
+import { DynamoVendorRecords } from '../../lambda/infrastructure/store/reference/dynamo-vendor-records';
+import { RECORDS_PER_WRITE, ReferenceWriter } from '../../lambda/infrastructure/store/reference/reference-writer';
 import { tables, testDoc } from '../support/local-api';
 
 /**
- * The reference table's one writer (lambda/store/reference/reference-writer.ts)
+ * The reference table's one writer (lambda/infrastructure/store/reference/reference-writer.ts)
  * and the erasure's side of it, on DynamoDB Local: a transaction refused for
  * some of its people is sent again without exactly those.
  */

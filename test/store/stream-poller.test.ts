@@ -1,13 +1,13 @@
 import { CreateTableCommand, DeleteTableCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient, ExpiredIteratorException, TrimmedDataAccessException } from '@aws-sdk/client-dynamodb-streams';
 import { randomUUID } from 'node:crypto';
-import { startStreamPoller, type StreamPoller } from '../../local/streams/stream-poller';
-import { createDynamoClient, LOCAL_DYNAMO_CONFIG } from '../../lambda/store/dynamo-client';
+import { startStreamPoller, type StreamPoller } from '../../local/harness/streams/stream-poller';
+import { createDynamoClient, LOCAL_DYNAMO_CONFIG } from '../../lambda/infrastructure/store/dynamo-client';
 import { until } from '../support/until';
 import { endpoint } from '../support/local-api';
 
 /**
- * The local stream reader on DynamoDB Local's own stream (local/streams/stream-poller.ts):
+ * The local stream reader on DynamoDB Local's own stream (local/harness/streams/stream-poller.ts):
  * a table of its own, so its one shard starts empty.
  */
 const client = createDynamoClient({ ...LOCAL_DYNAMO_CONFIG, endpoint: endpoint() });

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { withGrouping } from '../../lambda/ingest/receive-events';
-import type { StoredEvent } from '../../lambda/issues/stored-event';
-import { MemoryReportStore } from '../../lambda/memory/memory-report-store';
-import { DynamoIssueStore } from '../../lambda/store/reports/dynamo-issue-store';
-import { DynamoTallyStore, padSequence } from '../../lambda/store/reports/tally-writes';
-import { tallyBatch } from '../../lambda/tally/tally-batch';
+import type { StoredEvent } from '../../lambda/ingest/issues/stored-event';
+import { MemoryReportStore } from '../../lambda/infrastructure/memory/memory-report-store';
+import { DynamoIssueStore } from '../../lambda/infrastructure/store/reports/dynamo-issue-store';
+import { DynamoTallyStore, padSequence } from '../../lambda/infrastructure/store/reports/tally-writes';
+import { tallyBatch } from '../../lambda/ingest/tally/tally-batch';
 import { newFactoryId, tables, testDoc } from '../support/local-api';
 import { deliveryArbitrary, playDeliveries, twoShards } from '../support/stream-deliveries';
 
@@ -73,7 +73,7 @@ test('an issue item written before marks existed (the design before) is counted 
   const factoryId = newFactoryId('tally');
   const [first, ...rest] = events(factoryId, [0, 0, 0, 0], T0);
   const { PutCommand } = await import('@aws-sdk/lib-dynamodb');
-  const { issueKey, issueFeedOf } = await import('../../lambda/store/reports/issue-items');
+  const { issueKey, issueFeedOf } = await import('../../lambda/infrastructure/store/reports/issue-items');
   const issueId = (first as StoredEvent).issueId as string;
   // As the transaction of the design before left it: a count, no marks, no counts per period.
   await doc.send(

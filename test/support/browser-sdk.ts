@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../local/ports';
+import { freePort } from '../../local/harness/ports';
 import { enginesUnderTest, launchEngine, type Engine, type EngineName, type Tab } from '../../tools/browsers/engines';
 import { startScript } from './commands';
 import { storedReports } from './ingest';

@@ -1,6 +1,6 @@
-import { findApiAsset } from '../../local/bundle/api-asset';
-import { keptAssembly } from '../../local/bundle/assembly-cache';
-import { prepareBundledApi } from '../../local/bundle/bundled-server';
+import { findApiAsset } from '../../local/harness/bundle/api-asset';
+import { keptAssembly } from '../../local/harness/bundle/assembly-cache';
+import { prepareBundledApi } from '../../local/harness/bundle/bundled-server';
 
 declare global {
   var __bundleFolders: string[] | undefined;
@@ -12,10 +12,10 @@ export const BUNDLED_API_DIR_VARIABLE = 'CONTACTS_BUNDLED_API_DIR';
 /**
  * The bundled-asset files' own setup, after the run's DynamoDB Local is up:
  * the API functions' assets (contacts and ingest) of the sources' cloud
- * assembly (kept once per state of the sources, local/bundle/assembly-cache.ts),
+ * assembly (kept once per state of the sources, local/harness/bundle/assembly-cache.ts),
  * copied with the local HTTP adapter into a folder outside the project.
  * startLocalApi() then serves them from a plain Node process instead of
- * importing lambda/api/contacts-entry.ts. The folder's path goes to the
+ * importing lambda/contacts/api/contacts-entry.ts. The folder's path goes to the
  * workers in BUNDLED_API_DIR_VARIABLE, which only the bundled project's setup
  * file turns into CONTACTS_API_BUNDLE_DIR: files of another project beside
  * them in the same run keep serving the sources.

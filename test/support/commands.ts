@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../local/ports';
+import { freePort } from '../../local/harness/ports';
 
 export const ROOT = join(__dirname, '..', '..');
 /**
@@ -18,7 +18,7 @@ export interface CommandResult {
   stderr: string;
 }
 
-/** The file package.json runs for a command (`"keys": "node --import tsx local/commands/keys.ts"`). */
+/** The file package.json runs for a command (`"keys": "node --import tsx local/console/commands/keys.ts"`). */
 function entryOf(name: string): string {
   const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
   const entry = /--import tsx (\S+\.ts)/.exec(scripts[name] ?? '')?.[1];
@@ -27,7 +27,7 @@ function entryOf(name: string): string {
 }
 
 /**
- * Whether a script's entry file starts its run through local/setup-error.ts's runMain (directly or through
+ * Whether a script's entry file starts its run through local/harness/setup-error.ts's runMain (directly or through
  * runCommand), which is what runScriptInProcess waits on: a build script that runs at import and exits is not.
  */
 export const startsItsRunThroughRunMain = (name: string): boolean => /\brun(Command|Main)\(/.test(readFileSync(entryOf(name), 'utf8'));
@@ -74,7 +74,7 @@ const listenersOf = (emitter: NodeJS.EventEmitter) =>
  * process state it touched (argv, env, exitCode, listeners) is put back.
  *
  * It ends as the process would: at the command's first process.exit(), or
- * when its main function has settled (`commandRun`, local/setup-error.ts),
+ * when its main function has settled (`commandRun`, local/harness/setup-error.ts),
  * with process.exitCode or 0. What only a process shows (that nothing keeps
  * it running after its work, the exit code the shell sees) is each command
  * test file's one `runScript` call. A command that has done neither within
@@ -122,7 +122,7 @@ async function runInProcess(name: string, args: string[], env: NodeJS.ProcessEnv
     jest.isolateModules(() => {
       require(entry);
       // The run the entry file started, from the same fresh module registry.
-      ({ commandRun: run } = require('../../local/setup-error') as typeof import('../../local/setup-error'));
+      ({ commandRun: run } = require('../../local/harness/setup-error') as typeof import('../../local/harness/setup-error'));
     });
     if (!run) throw new Error(`${entry} started no run through runMain: nothing to wait for`);
     // A run that ends in process.exit rejects with CommandExit (its catch calls exit): `exit` has settled first.
@@ -206,7 +206,7 @@ export function startScript(name: string, env: NodeJS.ProcessEnv, ready: RegExp,
  * zombie, as an orphan stays until init collects it) is gone: signal 0 would
  * still find it.
  */
-export { isRunning as isAlive } from '../../local/processes';
+export { isRunning as isAlive } from '../../local/harness/processes';
 
 /** Pids of running DynamoDB Local java processes whose command line mentions `needle`. */
 export function dynamoDbLocalPids(needle: string): number[] {

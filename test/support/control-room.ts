@@ -1,8 +1,8 @@
 import { request, type IncomingHttpHeaders } from 'node:http';
-import { connectControl, type ControlClient, type ControlReply } from '../../local/control/client';
-import { createSession, type Session } from '../../local/control-room/security';
-import { createControlRoomServer, listenLocal } from '../../local/control-room/server';
-import { freePort } from '../../local/ports';
+import { connectControl, type ControlClient, type ControlReply } from '../../local/console/control/client';
+import { createSession, type Session } from '../../local/console/control-room/security';
+import { createControlRoomServer, listenLocal } from '../../local/console/control-room/server';
+import { freePort } from '../../local/harness/ports';
 
 export interface Answer {
   status: number;

@@ -1,4 +1,4 @@
-import { normalizeEmail, type StoredEmail } from '../../lambda/domain/email';
+import { normalizeEmail, type StoredEmail } from '../../lambda/kernel/email';
 
 /** The stored form of an address docs/contacts-api.md#email-addresses accepts; a refused one is the test's own mistake. */
 export function stored(address: string): StoredEmail {

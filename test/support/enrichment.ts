@@ -1,9 +1,9 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
-import { DynamoEnrichmentStore } from '../../lambda/store/contacts/dynamo-enrichment-store';
-import type { EnrichmentContext } from '../../lambda/enrichment/run-pass';
-import { configuredSources } from '../../lambda/enrichment/sources/sources-wiring';
-import type { FoundFields } from '../../lambda/enrichment/sources/source';
+import { DynamoEnrichmentStore } from '../../lambda/infrastructure/store/contacts/dynamo-enrichment-store';
+import type { EnrichmentContext } from '../../lambda/contacts/enrichment/run-pass';
+import { configuredSources } from '../../lambda/contacts/enrichment/sources/sources-wiring';
+import type { FoundFields } from '../../lambda/contacts/enrichment/sources/source';
 import { tables, testDoc } from './local-api';
 
 export const PROVIDER = 'Test Platform';

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { newRequestState } from '../../lambda/api/request-state';
-import type { ApiContext } from '../../lambda/api/types';
+import { newRequestState } from '../../lambda/infrastructure/http/request-state';
+import type { ApiContext } from '../../lambda/infrastructure/http/types';
 
 /** A minimal API Gateway proxy event for middleware tests. */
 export function proxyEvent(overrides: Partial<APIGatewayProxyEvent> = {}): APIGatewayProxyEvent {

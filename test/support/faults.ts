@@ -2,10 +2,10 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import type { ContactsDependencies } from '../../lambda/api/contacts/routes';
-import { createDynamoClient, DEFAULT_DYNAMO_CONFIG, documentClientOf, type DynamoConfig } from '../../lambda/store/dynamo-client';
-import { dynamoDependencies } from '../../lambda/api/contacts/contacts-wiring';
-import { COMPANY_SK_PREFIX, CONTACT_SK_PREFIX } from '../../lambda/store/schema';
+import type { ContactsDependencies } from '../../lambda/contacts/api/routes';
+import { createDynamoClient, DEFAULT_DYNAMO_CONFIG, documentClientOf, type DynamoConfig } from '../../lambda/infrastructure/store/dynamo-client';
+import { dynamoDependencies } from '../../lambda/contacts/api/contacts-wiring';
+import { COMPANY_SK_PREFIX, CONTACT_SK_PREFIX } from '../../lambda/infrastructure/store/schema';
 import { endpoint, startLocalApi, tables, type LocalApi } from './local-api';
 
 /**

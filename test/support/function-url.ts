@@ -1,7 +1,7 @@
 import { SignatureV4 } from '@smithy/signature-v4';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { UrlResult } from '../../lambda/control/function-url';
-import { Sha256 } from '../../local/control/signed-post';
+import { Sha256 } from '../../local/console/control/signed-post';
 import { lambdaContext, urlEvent, type ControlHandler } from './control';
 
 /** The credentials a test signs with, and the ARN the stand-in URL reports for them. */

@@ -1,9 +1,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openScratchStore, type ScratchStore } from '../../local/store';
-import { s3Environment, startS3Local, type S3Local } from '../../local/s3-local';
-import { LOCAL_TABLE_NAMES } from '../../lambda/store/schema';
+import { openScratchStore, type ScratchStore } from '../../local/harness/store';
+import { s3Environment, startS3Local, type S3Local } from '../../local/harness/s3-local';
+import { LOCAL_TABLE_NAMES } from '../../lambda/infrastructure/store/schema';
 import { markRun } from './leftover-processes';
 import { startRunTally, type RunTally } from './run-tally';
 import { settingsFromEnv } from '../../tools/semantics/config';

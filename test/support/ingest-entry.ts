@@ -1,4 +1,4 @@
-import type { ApiHandler } from '../../lambda/api/pipeline';
+import type { ApiHandler } from '../../lambda/infrastructure/http/pipeline';
 
 /**
  * The ingest function's entry point loaded afresh under the given log and metrics settings: the logger and the
@@ -11,7 +11,7 @@ export async function ingestEntryWith(env: { LOG_LEVEL: string; POWERTOOLS_METRI
   try {
     let handler: ApiHandler | undefined;
     await jest.isolateModulesAsync(async () => {
-      handler = (await import('../../lambda/api/ingest-entry')).handler as ApiHandler;
+      handler = (await import('../../lambda/ingest/api/ingest-entry')).handler as ApiHandler;
     });
     return handler as ApiHandler;
   } finally {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { readReports } from '../../lambda/store/reports/report-reader';
-import type { ReportKind } from '../../lambda/issues/stored-event';
+import { readReports } from '../../lambda/infrastructure/store/reports/report-reader';
+import type { ReportKind } from '../../lambda/ingest/issues/stored-event';
 import type { HttpResponse } from './http';
 import { tallied } from './tally';
 import { issuePublishableKey, newFactoryId, tables, testDoc, type LocalApi } from './local-api';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { isRunning } from '../../local/processes';
+import { isRunning } from '../../local/harness/processes';
 
 /**
  * A test run must leave no process behind: no DynamoDB Local, no `npm start`,

@@ -1,18 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
-import { createContactsHandler, type ContactsDependencies } from '../../lambda/api/contacts/routes';
-import { createIngestHandler } from '../../lambda/api/ingest/routes';
-import type { ApiHandler } from '../../lambda/api/pipeline';
-import { createDocumentClient, DEFAULT_DYNAMO_CONFIG, type DynamoConfig } from '../../lambda/store/dynamo-client';
-import { dynamoDependencies } from '../../lambda/api/contacts/contacts-wiring';
-import { ingestDynamoDependencies, type IngestWiring } from '../../lambda/api/ingest/ingest-wiring';
-import { API_PREFIXES } from '../../lambda/api/prefixes';
-import type { IngestDependencies } from '../../lambda/api/ingest/routes';
-import { KeyAdmin, type CreateKeyOptions } from '../../lambda/store/keys/key-admin';
-import { tableNamesFromEnv } from '../../lambda/store/schema';
-import { startBundledServer } from '../../local/bundle/bundled-server';
-import { hostHandler, sourceHandlers } from '../../local/host';
-import { createHttpAdapter, listen, type AdapterOptions } from '../../local/http-adapter';
+import { createContactsHandler, type ContactsDependencies } from '../../lambda/contacts/api/routes';
+import { createIngestHandler } from '../../lambda/ingest/api/routes';
+import type { ApiHandler } from '../../lambda/infrastructure/http/pipeline';
+import { createDocumentClient, DEFAULT_DYNAMO_CONFIG, type DynamoConfig } from '../../lambda/infrastructure/store/dynamo-client';
+import { dynamoDependencies } from '../../lambda/contacts/api/contacts-wiring';
+import { ingestDynamoDependencies, type IngestWiring } from '../../lambda/ingest/api/ingest-wiring';
+import { API_PREFIXES } from '../../lambda/infrastructure/http/prefixes';
+import type { IngestDependencies } from '../../lambda/ingest/api/routes';
+import { KeyAdmin, type CreateKeyOptions } from '../../lambda/infrastructure/store/keys/key-admin';
+import { tableNamesFromEnv } from '../../lambda/infrastructure/store/schema';
+import { startBundledServer } from '../../local/harness/bundle/bundled-server';
+import { hostHandler, sourceHandlers } from '../../local/harness/host';
+import { createHttpAdapter, listen, type AdapterOptions } from '../../local/harness/http-adapter';
 import { send, type HttpResponse, type RequestOptions } from './http';
 
 export const tables = tableNamesFromEnv();
@@ -75,7 +75,7 @@ export function realIngestDependencies(wiring: IngestWiring = {}, config: Partia
 /**
  * The host behind the local HTTP adapter on a free port, as `npm start`
  * serves it: the contacts API, and the ingest API under /ingest/v1/. By
- * default the real Lambda entry points (lambda/api/contacts-entry.ts and
+ * default the real Lambda entry points (lambda/contacts/api/contacts-entry.ts and
  * ingest-entry.ts), or under jest.bundle.config.js their synthesized
  * assets; pass dependencies to wrap stores (fault injection) or control the
  * clock (then only the contacts API is served).

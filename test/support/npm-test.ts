@@ -4,7 +4,7 @@
  *    is missing, before anything starts;
  * 2. the type check of both projects (`tsc --noEmit -p .` and `-p browser-sdk`) and, beside it, the stack's synth
  *    that the bundled-asset files, `npm start --bundle`'s test and the stack's bundle tests read
- *    (local/bundle/assembly-cache.ts);
+ *    (local/harness/bundle/assembly-cache.ts);
  * 3. once the synth is kept and Node.js 22 is at hand, the one jest run (jest.npm-test.config.js), without waiting
  *    for the type check to end: a core it would leave idle goes to the tests
  *    (docs/development.md#where-the-time-goes).
@@ -19,7 +19,7 @@
  */
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
-import { keptAssembly } from '../../local/bundle/assembly-cache';
+import { keptAssembly } from '../../local/harness/bundle/assembly-cache';
 import { ensureNode22 } from './on-node22';
 import { missingPrerequisites, report, thisMachine } from './prerequisites';
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { intervalUs, perMinutePolicy } from '../../lambda/domain/rate-limit';
+import { intervalUs, perMinutePolicy } from '../../lambda/kernel/rate-limit';
 
 /**
  * The limiter's promise, restated without its algorithm, to check any

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
-import { startReportStreams, STREAMS_VARIABLE } from '../../local/streams/report-streams';
-import type { StreamPoller } from '../../local/streams/stream-poller';
+import { startReportStreams, STREAMS_VARIABLE } from '../../local/harness/streams/report-streams';
+import type { StreamPoller } from '../../local/harness/streams/stream-poller';
 
 export interface RunTally {
   stop(): Promise<void>;

@@ -1,7 +1,7 @@
 import { SignatureV4 } from '@smithy/signature-v4';
 import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
-import { freePort } from '../../local/ports';
+import { freePort } from '../../local/harness/ports';
 
 /**
  * A stand-in for S3's signature check in front of the embedded store (s3rver checks none): each request's

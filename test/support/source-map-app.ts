@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { debugIdSnippet } from '../../lambda/sourcemaps/debug-id-snippet';
+import { debugIdSnippet } from '../../lambda/ingest/sourcemaps/debug-id-snippet';
 import { type PageError, sourcesOfBuild, throwInPage } from '../../tools/storm/minified-app';
 
 /**

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createS3Client, s3ConfigFromEnv } from '../../lambda/store/source-maps/s3-client';
-import { S3SourceMaps } from '../../lambda/store/source-maps/s3-source-maps';
-import type { MapRef } from '../../lambda/sourcemaps/ports';
+import { createS3Client, s3ConfigFromEnv } from '../../lambda/infrastructure/store/source-maps/s3-client';
+import { S3SourceMaps } from '../../lambda/infrastructure/store/source-maps/s3-source-maps';
+import type { MapRef } from '../../lambda/ingest/sourcemaps/ports';
 
 /** The run's source maps store (the embedded S3 store global-setup started), through the service's own adapter. */
 export function testMapStore(): S3SourceMaps {

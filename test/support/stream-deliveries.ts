@@ -1,8 +1,8 @@
 import fc from 'fast-check';
-import type { StoredEvent } from '../../lambda/issues/stored-event';
-import { padSequence, type DynamoTallyStore } from '../../lambda/store/reports/tally-writes';
-import type { SequencedEvent } from '../../lambda/tally/ports';
-import { tallyBatch } from '../../lambda/tally/tally-batch';
+import type { StoredEvent } from '../../lambda/ingest/issues/stored-event';
+import { padSequence, type DynamoTallyStore } from '../../lambda/infrastructure/store/reports/tally-writes';
+import type { SequencedEvent } from '../../lambda/ingest/tally/ports';
+import { tallyBatch } from '../../lambda/ingest/tally/tally-batch';
 
 /**
  * One delivery of a shard's records: a contiguous run of them, `size` long,

@@ -7,8 +7,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApiAssets, type ApiFunction } from '../../local/bundle/api-asset';
-import { parseCommandLine, runCommand, UsageError } from '../../local/cli';
+import { buildApiAssets, type ApiFunction } from '../../local/harness/bundle/api-asset';
+import { parseCommandLine, runCommand, UsageError } from '../../local/harness/cli';
 import { breakdown } from './cold-start';
 import { BUNDLE_LIMIT_BYTES, INGEST_BUNDLE_LIMIT_BYTES } from './report';
 
@@ -19,7 +19,7 @@ prints each API function's asset size in bytes and the largest parts of it.
   --top <n>   parts listed per asset (default 12)`;
 
 /** Each function's Lambda entry, as lib/ names it. */
-const ENTRIES: Record<ApiFunction, string> = { contacts: 'lambda/api/contacts-entry.ts', ingest: 'lambda/api/ingest-entry.ts' };
+const ENTRIES: Record<ApiFunction, string> = { contacts: 'lambda/contacts/api/contacts-entry.ts', ingest: 'lambda/ingest/api/ingest-entry.ts' };
 
 const int = (n: number) => n.toLocaleString('en-US');
 

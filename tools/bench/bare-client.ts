@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ContactStore, ContactWrite, KeyAuthorizer } from '../../lambda/domain/ports';
+import type { ContactStore, ContactWrite, KeyAuthorizer } from '../../lambda/contacts/domain/ports';
 
 /**
  * The floor the service is compared with: the very DynamoDB calls a warm

@@ -3,8 +3,8 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join, parse } from 'node:path';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
-import { findApiAsset, synthesize } from '../../local/bundle/api-asset';
-import { PROJECT_ROOT } from '../../local/paths';
+import { findApiAsset, synthesize } from '../../local/harness/bundle/api-asset';
+import { PROJECT_ROOT } from '../../local/harness/paths';
 import { familyOf, packageOf } from './packages';
 import { median, percentile } from './stats';
 
@@ -200,7 +200,7 @@ export async function measureColdStart(options: { runs: number }): Promise<ColdS
       memoryMb,
       environment,
       ...timings,
-      breakdown: await breakdown(readFileSync(asset.file), 'lambda/api/contacts-entry.ts'),
+      breakdown: await breakdown(readFileSync(asset.file), 'lambda/contacts/api/contacts-entry.ts'),
       synthSeconds,
     };
   } finally {

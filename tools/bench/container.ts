@@ -1,9 +1,9 @@
 import { Agent, request as httpRequest, type Server } from 'node:http';
-import { createContactsHandler } from '../../lambda/api/contacts/routes';
-import type { ApiHandler } from '../../lambda/api/pipeline';
-import { createDynamoClient, DEFAULT_DYNAMO_CONFIG, documentClientOf } from '../../lambda/store/dynamo-client';
-import { dynamoDependencies } from '../../lambda/api/contacts/contacts-wiring';
-import { createHttpAdapter, listen } from '../../local/http-adapter';
+import { createContactsHandler } from '../../lambda/contacts/api/routes';
+import type { ApiHandler } from '../../lambda/infrastructure/http/pipeline';
+import { createDynamoClient, DEFAULT_DYNAMO_CONFIG, documentClientOf } from '../../lambda/infrastructure/store/dynamo-client';
+import { dynamoDependencies } from '../../lambda/contacts/api/contacts-wiring';
+import { createHttpAdapter, listen } from '../../local/harness/http-adapter';
 import { CallRecorder, type RequestTrace } from './counting';
 import { installDelay, type DelaySetting } from './delay';
 import type { BenchStore } from './store';

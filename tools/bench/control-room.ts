@@ -16,13 +16,13 @@
 import { QueryCommand, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { request } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { factoryIdArg, parseCommandLine, positiveIntArg, runCommand, UsageError } from '../../local/cli';
-import { connectControl } from '../../local/control/client';
-import { createSession } from '../../local/control-room/security';
-import { EXPORT_PAGE } from '../../local/control-room/export-stream';
-import { createControlRoomServer, listenLocal } from '../../local/control-room/server';
-import { freePort } from '../../local/ports';
-import { connectStore } from '../../local/store';
+import { factoryIdArg, parseCommandLine, positiveIntArg, runCommand, UsageError } from '../../local/harness/cli';
+import { connectControl } from '../../local/console/control/client';
+import { createSession } from '../../local/console/control-room/security';
+import { EXPORT_PAGE } from '../../local/console/control-room/export-stream';
+import { createControlRoomServer, listenLocal } from '../../local/console/control-room/server';
+import { freePort } from '../../local/harness/ports';
+import { connectStore } from '../../local/harness/store';
 
 const USAGE = `usage: npm run --silent bench:control-room -- --factory <fac_id> [--page <N>] [--repeat <R>] [--rounds <K>]
 

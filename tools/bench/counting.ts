@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { COMPANY_SK_PREFIX, CONTACT_SK_PREFIX, type TableNames } from '../../lambda/store/schema';
+import { COMPANY_SK_PREFIX, CONTACT_SK_PREFIX, type TableNames } from '../../lambda/infrastructure/store/schema';
 
 /** What a call touched, by table and key: the key item, a contact, a company, a report, a limiter item, or another item. */
 export type CallItem = 'key' | 'contact' | 'company' | 'report' | 'limiter' | 'other';

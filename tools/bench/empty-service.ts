@@ -11,7 +11,7 @@
  * best any HTTP service making these calls could reach here, and service / empty
  * is what the service adds on top.
  */
-import type { ProxyHandler } from '../../local/http-adapter';
+import type { ProxyHandler } from '../../local/harness/http-adapter';
 import { bareOperation, type BareDeps, type BareTarget } from './bare-client';
 
 export function emptyServiceHandler(deps: BareDeps, target: BareTarget): ProxyHandler {

@@ -6,8 +6,8 @@
  * counter's driver (instructions-driver.ts), so both measure the same call.
  */
 import { randomUUID } from 'node:crypto';
-import type { ApiHandler } from '../../lambda/api/pipeline';
-import { incomingMessageOf, lambdaContext, toProxyEvent } from '../../local/http-adapter';
+import type { ApiHandler } from '../../lambda/infrastructure/http/pipeline';
+import { incomingMessageOf, lambdaContext, toProxyEvent } from '../../local/harness/http-adapter';
 import type { BenchRequest } from './container';
 
 /** Makes `request` through `handler`; rejects unless it answers 2xx. `timeoutMs`: the function's timeout, as the context reports it. */

@@ -8,15 +8,15 @@
  * production, but never refuses.
  */
 import './env';
-import { createContactsHandler } from '../../lambda/api/contacts/routes';
-import { createIngestHandler } from '../../lambda/api/ingest/routes';
-import { containerDependencies } from '../../lambda/api/contacts/contacts-wiring';
-import { ingestDynamoDependencies } from '../../lambda/api/ingest/ingest-wiring';
+import { createContactsHandler } from '../../lambda/contacts/api/routes';
+import { createIngestHandler } from '../../lambda/ingest/api/routes';
+import { containerDependencies } from '../../lambda/contacts/api/contacts-wiring';
+import { ingestDynamoDependencies } from '../../lambda/ingest/api/ingest-wiring';
 import { ratePolicy } from '../../lambda/ingest/limits';
-import { createDocumentClient, dynamoConfigFromEnv } from '../../lambda/store/dynamo-client';
-import { tableNamesFromEnv } from '../../lambda/store/schema';
-import { hostHandler } from '../../local/host';
-import { createHttpAdapter, listen } from '../../local/http-adapter';
+import { createDocumentClient, dynamoConfigFromEnv } from '../../lambda/infrastructure/store/dynamo-client';
+import { tableNamesFromEnv } from '../../lambda/infrastructure/store/schema';
+import { hostHandler } from '../../local/harness/host';
+import { createHttpAdapter, listen } from '../../local/harness/http-adapter';
 
 async function main(): Promise<void> {
   const wide = ratePolicy(1_000_000_000, 60_000);

@@ -6,11 +6,11 @@
  * container.ts, on the service's side and on the bare client's alike.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createContactsHandler } from '../../lambda/api/contacts/routes';
-import type { ApiHandler } from '../../lambda/api/pipeline';
-import { createDocumentClient, createDynamoClient, documentClientOf, dynamoConfigFromEnv } from '../../lambda/store/dynamo-client';
-import { dynamoDependencies } from '../../lambda/api/contacts/contacts-wiring';
-import { tableNamesFromEnv } from '../../lambda/store/schema';
+import { createContactsHandler } from '../../lambda/contacts/api/routes';
+import type { ApiHandler } from '../../lambda/infrastructure/http/pipeline';
+import { createDocumentClient, createDynamoClient, documentClientOf, dynamoConfigFromEnv } from '../../lambda/infrastructure/store/dynamo-client';
+import { dynamoDependencies } from '../../lambda/contacts/api/contacts-wiring';
+import { tableNamesFromEnv } from '../../lambda/infrastructure/store/schema';
 import { installDelay } from './delay';
 
 /** Milliseconds added to each DynamoDB call of a helper process; read by nothing in lambda/. */
@@ -22,7 +22,7 @@ export function injectedDelayMs(env: NodeJS.ProcessEnv = process.env): number {
   return ms;
 }
 
-/** The document client lambda/api/contacts-entry.ts makes (from the environment), with the delay on it when there is one. */
+/** The document client lambda/contacts/api/contacts-entry.ts makes (from the environment), with the delay on it when there is one. */
 export function benchDocumentClient(delayMs: number): DynamoDBDocumentClient {
   if (delayMs === 0) return createDocumentClient(dynamoConfigFromEnv());
   const client = createDynamoClient(dynamoConfigFromEnv());
@@ -31,13 +31,13 @@ export function benchDocumentClient(delayMs: number): DynamoDBDocumentClient {
 }
 
 /**
- * The Lambda entry point. With a delay, lambda/api/contacts-entry.ts rebuilt line
+ * The Lambda entry point. With a delay, lambda/contacts/api/contacts-entry.ts rebuilt line
  * for line (one client from the environment, one contact store, one key
  * authorizer) around a client carrying it: the entry point keeps its client
  * to itself, and nothing of the benchmark goes into lambda/.
  */
 export async function entryPoint(delayMs: number): Promise<ApiHandler> {
-  if (delayMs === 0) return ((await import('../../lambda/api/contacts-entry')) as { handler: ApiHandler }).handler;
+  if (delayMs === 0) return ((await import('../../lambda/contacts/api/contacts-entry')) as { handler: ApiHandler }).handler;
   const tables = tableNamesFromEnv();
   const doc = benchDocumentClient(delayMs);
   return createContactsHandler(dynamoDependencies(doc, tables));

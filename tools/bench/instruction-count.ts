@@ -15,7 +15,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dynamoDependencies } from '../../lambda/api/contacts/contacts-wiring';
+import { dynamoDependencies } from '../../lambda/contacts/api/contacts-wiring';
 import { bareOperation, type BareShape } from './bare-client';
 import { bundleEntry } from './bundle-entry';
 import { DRIVER_ENV, type DriverSetup } from './ipc';

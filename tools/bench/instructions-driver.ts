@@ -2,14 +2,14 @@
  * Run under valgrind by instructions.ts (bundled by esbuild first, so no
  * TypeScript loader runs under it): the DriverSetup's `requests` requests of one shape,
  * made either by the bare client (bare-client.ts) or by the Lambda handler
- * (lambda/api/pipeline.ts wired as lambda/api/contacts-entry.ts wires it, logs and
+ * (lambda/infrastructure/http/pipeline.ts wired as lambda/contacts/api/contacts-entry.ts wires it, logs and
  * metrics on, fed the API Gateway event the local adapter builds for the
  * same HTTP request). Everything it needs comes from the environment.
  */
-import { createContactsHandler } from '../../lambda/api/contacts/routes';
-import { dynamoDependencies } from '../../lambda/api/contacts/contacts-wiring';
-import { createDocumentClient, dynamoConfigFromEnv } from '../../lambda/store/dynamo-client';
-import { tableNamesFromEnv } from '../../lambda/store/schema';
+import { createContactsHandler } from '../../lambda/contacts/api/routes';
+import { dynamoDependencies } from '../../lambda/contacts/api/contacts-wiring';
+import { createDocumentClient, dynamoConfigFromEnv } from '../../lambda/infrastructure/store/dynamo-client';
+import { tableNamesFromEnv } from '../../lambda/infrastructure/store/schema';
 import { bareOperation } from './bare-client';
 import { handlerOperation } from './handler-operation';
 import { DRIVER_ENV, type DriverSetup } from './ipc';

@@ -9,8 +9,8 @@
  * JIT is still compiling). On DynamoDB Local (or DYNAMODB_ENDPOINT).
  */
 import './env';
-import { parseCommandLine, runCommand, UsageError } from '../../local/cli';
-import { SetupError } from '../../local/setup-error';
+import { parseCommandLine, runCommand, UsageError } from '../../local/harness/cli';
+import { SetupError } from '../../local/harness/setup-error';
 import type { BareShape } from './bare-client';
 import { countInstructions, DEFAULT_INSTRUCTION_REQUESTS, hasValgrind, requestsArg } from './instruction-count';
 import { instructionTable } from './report';

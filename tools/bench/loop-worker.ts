@@ -4,7 +4,7 @@
  * other, warm-up first, then counting what completes in the measured window.
  *   bare     the request's DynamoDB calls alone (bare-client.ts), on a client
  *            configured as the Lambda's: the throughput comparison's floor
- *   handler  the Lambda entry point (lambda/api/contacts-entry.ts) called directly
+ *   handler  the Lambda entry point (lambda/contacts/api/contacts-entry.ts) called directly
  *            with the API Gateway event of the same request: profiled when
  *            a throughput target is missed (or with --profile)
  * BENCH_DYNAMO_DELAY_MS (injected-delay.ts) puts the same delay on the
@@ -12,9 +12,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import type { ApiHandler } from '../../lambda/api/pipeline';
-import { dynamoDependencies } from '../../lambda/api/contacts/contacts-wiring';
-import { tableNamesFromEnv } from '../../lambda/store/schema';
+import type { ApiHandler } from '../../lambda/infrastructure/http/pipeline';
+import { dynamoDependencies } from '../../lambda/contacts/api/contacts-wiring';
+import { tableNamesFromEnv } from '../../lambda/infrastructure/store/schema';
 import { bareOperation } from './bare-client';
 import { handlerOperation } from './handler-operation';
 import { benchDocumentClient, entryPoint, injectedDelayMs } from './injected-delay';

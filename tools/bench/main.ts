@@ -10,8 +10,8 @@
 import './env';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
-import { parseCommandLine, positiveIntArg, runCommand, UsageError } from '../../local/cli';
-import { PROJECT_ROOT } from '../../local/paths';
+import { parseCommandLine, positiveIntArg, runCommand, UsageError } from '../../local/harness/cli';
+import { PROJECT_ROOT } from '../../local/harness/paths';
 import { GZIP_BUDGET_BYTES, measureScript } from '../../browser-sdk/bundles';
 import { measureColdStart, type ColdStartResult } from './cold-start';
 import { startContainer } from './container';

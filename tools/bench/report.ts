@@ -318,7 +318,7 @@ three alike. Ratios are taken per run against the run next to it; the median
 is shown, with the range of the runs in brackets.
 
 - **service**: autocannon against the Lambda entry point
-  (\`lambda/api/contacts-entry.ts\`, with the function's environment: logs and
+  (\`lambda/contacts/api/contacts-entry.ts\`, with the function's environment: logs and
   metrics on, written to /dev/null) behind the local HTTP adapter;
 - **empty service**: the same autocannon against the same local HTTP adapter
   answering with the bare client's calls and nothing else

@@ -12,7 +12,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readEvent } from '../../lambda/ingest/payloads';
 import { Scrubber } from '../../lambda/ingest/scrub/scrubber';
-import { PROJECT_ROOT } from '../../local/paths';
+import { PROJECT_ROOT } from '../../local/harness/paths';
 import { cpuTimed } from './cpu-timed';
 import { describeMachine, finishMachine } from './machine';
 import { percentile } from './stats';

@@ -23,8 +23,8 @@ import { writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { join } from 'node:path';
 import { scriptText } from '../../browser-sdk/bundles';
-import { parseCommandLine, positiveIntArg, runCommand, UsageError } from '../../local/cli';
-import { freePort } from '../../local/ports';
+import { parseCommandLine, positiveIntArg, runCommand, UsageError } from '../../local/harness/cli';
+import { freePort } from '../../local/harness/ports';
 import { ENGINES, launchEngine, type EngineName } from '../browsers/engines';
 import { describeMachine, finishMachine } from './machine';
 

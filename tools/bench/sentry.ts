@@ -14,13 +14,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { groupEvent } from '../../lambda/ingest/fingerprint';
+import { groupEvent } from '../../lambda/ingest/grouping/fingerprint';
 import { readEvent } from '../../lambda/ingest/payloads';
 import { decodeBody } from '../../lambda/ingest/sentry/body-decoding';
 import { readSentryEvent } from '../../lambda/ingest/sentry/sentry-event';
 import { readEnvelopeRequest, readStoreRequest, type SentryRequest } from '../../lambda/ingest/sentry/sentry-request';
 import { SENTRY_LIMITS } from '../../lambda/ingest/limits';
-import { PROJECT_ROOT } from '../../local/paths';
+import { PROJECT_ROOT } from '../../local/harness/paths';
 import { cpuTimed } from './cpu-timed';
 import { describeMachine, finishMachine } from './machine';
 import { percentile } from './stats';

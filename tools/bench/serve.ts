@@ -1,6 +1,6 @@
 /**
  * The service for the throughput run, in its own process (forked by
- * throughput.ts): the Lambda entry point (lambda/api/contacts-entry.ts, configured
+ * throughput.ts): the Lambda entry point (lambda/contacts/api/contacts-entry.ts, configured
  * by the environment as on Lambda: logs and metrics on) behind the local
  * HTTP adapter, as `npm start` serves it. Nothing of the benchmark is on
  * the handler's client, except the injected delay of the latency-bound
@@ -14,9 +14,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { dynamoDependencies } from '../../lambda/api/contacts/contacts-wiring';
-import { tableNamesFromEnv } from '../../lambda/store/schema';
-import { createHttpAdapter, listen, type ProxyHandler } from '../../local/http-adapter';
+import { dynamoDependencies } from '../../lambda/contacts/api/contacts-wiring';
+import { tableNamesFromEnv } from '../../lambda/infrastructure/store/schema';
+import { createHttpAdapter, listen, type ProxyHandler } from '../../local/harness/http-adapter';
 import type { BareTarget } from './bare-client';
 import { emptyServiceHandler } from './empty-service';
 import { benchDocumentClient, entryPoint, injectedDelayMs } from './injected-delay';

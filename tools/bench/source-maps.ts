@@ -11,13 +11,13 @@ import { buildSync } from 'esbuild';
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MemorySourceMapStore } from '../../lambda/memory/memory-source-map-store';
-import { groupingCandidates } from '../../lambda/ingest/fingerprint';
-import { debugIdSnippet } from '../../lambda/sourcemaps/debug-id-snippet';
-import { withResolvedFrames } from '../../lambda/sourcemaps/event-frames';
-import { MapCache } from '../../lambda/sourcemaps/map-cache';
-import { SourceMapLoader } from '../../lambda/sourcemaps/map-loader';
-import { PROJECT_ROOT } from '../../local/paths';
+import { MemorySourceMapStore } from '../../lambda/infrastructure/memory/memory-source-map-store';
+import { groupingCandidates } from '../../lambda/ingest/grouping/fingerprint';
+import { debugIdSnippet } from '../../lambda/ingest/sourcemaps/debug-id-snippet';
+import { withResolvedFrames } from '../../lambda/ingest/sourcemaps/event-frames';
+import { MapCache } from '../../lambda/ingest/sourcemaps/map-cache';
+import { SourceMapLoader } from '../../lambda/ingest/sourcemaps/map-loader';
+import { PROJECT_ROOT } from '../../local/harness/paths';
 import { describeMachine } from './machine';
 
 const FACTORY = 'fac_bench_maps';
@@ -110,7 +110,7 @@ Measured by \`npm run bench:source-maps\` (tools/bench/source-maps.ts) on ${mach
 The map: the TypeScript compiler minified by the repository's esbuild without sourcesContent, injected:
 ${mb(code.length)} of JavaScript, **${mb(Buffer.byteLength(injected))} map**. Each event: a 10-frame stack at
 positions spread over the bundle (${resolvedFrames} of 10 frames of the first event resolved). The map store is the
-**in-memory twin** (lambda/memory/memory-source-map-store.ts): the cold figure has no S3 round trip in it.
+**in-memory twin** (lambda/infrastructure/memory/memory-source-map-store.ts): the cold figure has no S3 round trip in it.
 
 | what | figure |
 |---|---|
@@ -119,7 +119,7 @@ positions spread over the bundle (${resolvedFrames} of 10 frames of the first ev
 | **time resolving adds per event** (p50 / p99) | **${ms(added(50))} / ${ms(added(99))}** |
 | cold container, first event needing the map (read from memory, JSON parse, first lookup decodes the mappings) | **${ms(cold)}** |
 | heap the parsed map holds after its first lookup (measured, after GC) | ${mb(held)} |
-| the cache's estimate for it (what the bound counts: lambda/sourcemaps/parsed-map.ts) | ${mb(estimated)} |
+| the cache's estimate for it (what the bound counts: lambda/ingest/sourcemaps/parsed-map.ts) | ${mb(estimated)} |
 
 The bound: SOURCE_MAP_CACHE_MB, else a quarter of the function's memory (256 MB of the 1,024 MB ingest function),
 counted in estimated bytes; a map whose estimate is over the bound is refused without being decoded (\`map-refused\`).

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { KeyAdmin } from '../../lambda/store/keys/key-admin';
-import { openScratchStore, type ScratchStore } from '../../local/store';
+import { KeyAdmin } from '../../lambda/infrastructure/store/keys/key-admin';
+import { openScratchStore, type ScratchStore } from '../../local/harness/store';
 
 /** The DynamoDB the benchmark runs on, and its own (uncounted) admin access. */
 export interface BenchStore extends ScratchStore {
@@ -8,7 +8,7 @@ export interface BenchStore extends ScratchStore {
   keys: KeyAdmin;
 }
 
-/** The scratch store of local/store.ts, with a key admin on its uncounted client. */
+/** The scratch store of local/harness/store.ts, with a key admin on its uncounted client. */
 export async function openBenchStore(): Promise<BenchStore> {
   const store = await openScratchStore();
   return { ...store, keys: new KeyAdmin(store.doc, store.tables.keys) };

@@ -24,15 +24,15 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkS
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { createDynamoClient, documentClientOf, LOCAL_DYNAMO_CONFIG } from '../../lambda/store/dynamo-client';
-import { KeyAdmin } from '../../lambda/store/keys/key-admin';
-import { LOCAL_TABLE_NAMES } from '../../lambda/store/schema';
-import { storedEventOf } from '../../lambda/store/reports/event-items';
-import { fingerprintHash, groupingCandidates } from '../../lambda/ingest/fingerprint';
-import { parseCommandLine, positiveIntArg, runCommand, UsageError } from '../../local/cli';
-import { dynamoDbLocalVersion, startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb-local';
-import { PROJECT_ROOT } from '../../local/paths';
-import { freePort } from '../../local/ports';
+import { createDynamoClient, documentClientOf, LOCAL_DYNAMO_CONFIG } from '../../lambda/infrastructure/store/dynamo-client';
+import { KeyAdmin } from '../../lambda/infrastructure/store/keys/key-admin';
+import { LOCAL_TABLE_NAMES } from '../../lambda/infrastructure/store/schema';
+import { storedEventOf } from '../../lambda/infrastructure/store/reports/event-items';
+import { fingerprintHash, groupingCandidates } from '../../lambda/ingest/grouping/fingerprint';
+import { parseCommandLine, positiveIntArg, runCommand, UsageError } from '../../local/harness/cli';
+import { dynamoDbLocalVersion, startDynamoDbLocal, type DynamoDbLocal } from '../../local/harness/dynamodb-local';
+import { PROJECT_ROOT } from '../../local/harness/paths';
+import { freePort } from '../../local/harness/ports';
 import { runUpload } from '../../browser-sdk/cli/commands';
 import { dsnFor } from '../../lambda/ingest/sentry/dsn';
 import type { StatsSnapshot } from '../semantics/stats';
@@ -285,7 +285,7 @@ async function scanItems(doc: ReturnType<typeof documentClientOf>, prefix: strin
 
 /**
  * The factory's stored events, each with the issue the tally counted it into: as the tally decides it
- * (lambda/tally/issue-of-event.ts), the issue its first grouping hash is tied to in the alias items, else
+ * (lambda/ingest/tally/issue-of-event.ts), the issue its first grouping hash is tied to in the alias items, else
  * the one its item names (a design before aliases).
  */
 async function talliedEvents(raw: ReturnType<typeof documentClientOf>, factoryId: string): Promise<ScannedEvent[]> {
@@ -337,7 +337,7 @@ async function runStorm(design: string, root: string, settings: Settings): Promi
     const serversDir = mkdtempSync(join(tmpdir(), 'storm-servers-'));
     // npm start's own S3 store (under CONTACTS_DATA_DIR) holds the maps: S3_ENDPOINT from the caller's shell would bypass it.
     const { S3_ENDPOINT: _unused, ...startEnv } = env;
-    const server = startChild(process.execPath, ['--import', 'tsx', 'local/commands/start.ts'], {
+    const server = startChild(process.execPath, ['--import', 'tsx', 'local/harness/commands/start.ts'], {
       cwd: root,
       env: { ...startEnv, DYNAMODB_ENDPOINT: proxyEndpoint, PORT: String(port), CONTACTS_DATA_DIR: dataDir, CONTACTS_SERVERS_DIR: serversDir, CONTACTS_STREAMS: 'on', LOCAL_CONCURRENCY: String(settings.concurrency) },
       ready: /Contacts API listening on (http:\/\/localhost:\d+)/,

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
-import { freePort } from '../../local/ports';
+import { freePort } from '../../local/harness/ports';
 import { CHROMIUM, FIREFOX, WEBKIT_DRIVER, XVFB } from './programs';
 
 /**

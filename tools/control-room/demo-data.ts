@@ -9,12 +9,12 @@
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
-import { SuppressionKeys } from '../../lambda/domain/vendor-suppression';
-import { DynamoSuppressionSecret } from '../../lambda/store/keys/dynamo-person-secret';
-import { KeyAdmin } from '../../lambda/store/keys/key-admin';
-import { ReferenceWriter } from '../../lambda/store/reference/reference-writer';
-import { readReports } from '../../lambda/store/reports/report-reader';
-import { usageSortKey, type TableNames } from '../../lambda/store/schema';
+import { SuppressionKeys } from '../../lambda/contacts/domain/vendor-suppression';
+import { DynamoSuppressionSecret } from '../../lambda/infrastructure/store/keys/dynamo-person-secret';
+import { KeyAdmin } from '../../lambda/infrastructure/store/keys/key-admin';
+import { ReferenceWriter } from '../../lambda/infrastructure/store/reference/reference-writer';
+import { readReports } from '../../lambda/infrastructure/store/reports/report-reader';
+import { usageSortKey, type TableNames } from '../../lambda/infrastructure/store/schema';
 
 export const DEMO_ORIGIN = 'http://localhost:5173';
 

@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { withGrouping } from '../../lambda/ingest/receive-events';
-import type { StoredEvent } from '../../lambda/issues/stored-event';
-import { padSequence, DynamoTallyStore } from '../../lambda/store/reports/tally-writes';
-import { tallyBatch } from '../../lambda/tally/tally-batch';
+import type { StoredEvent } from '../../lambda/ingest/issues/stored-event';
+import { padSequence, DynamoTallyStore } from '../../lambda/infrastructure/store/reports/tally-writes';
+import { tallyBatch } from '../../lambda/ingest/tally/tally-batch';
 
 /**
  * An issue with a history, for the trend's screenshot: a checkout error

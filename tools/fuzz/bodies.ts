@@ -4,8 +4,8 @@
  * bytes that are not UTF-8, byte order marks, deep nesting, huge payloads.
  */
 import fc from 'fast-check';
-import { BODY_LIMIT_BYTES } from '../../lambda/domain/limits';
-import { SOURCES } from '../../lambda/domain/source';
+import { BODY_LIMIT_BYTES } from '../../lambda/kernel/limits';
+import { SOURCES } from '../../lambda/contacts/domain/source';
 import { FORBIDDEN_FIELDS, type BodyIntent } from './request';
 import { anyJson, companyDomain, freeText, illFormedText, invalidEmail, keyShaped, notADomain, sentEmail } from './values';
 

@@ -5,10 +5,10 @@
  * against docs/contacts-api.md and docs/ingest-api.md; prints requests, statuses, failures with the seed and
  * path that replay them, and the time. Exit code 1 on any failure.
  */
-import { createDocumentClient, DEFAULT_DYNAMO_CONFIG } from '../../lambda/store/dynamo-client';
-import { parseCommandLine, positiveIntArg, runCommand, UsageError } from '../../local/cli';
+import { createDocumentClient, DEFAULT_DYNAMO_CONFIG } from '../../lambda/infrastructure/store/dynamo-client';
+import { parseCommandLine, positiveIntArg, runCommand, UsageError } from '../../local/harness/cli';
 import type { Channel } from './run';
-import { openScratchStore } from '../../local/store';
+import { openScratchStore } from '../../local/harness/store';
 
 const USAGE = `usage: npm run fuzz [-- options]
 

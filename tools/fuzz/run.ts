@@ -7,9 +7,9 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import type { Server } from 'node:http';
-import type { ApiHandler } from '../../lambda/api/pipeline';
-import type { TableNames } from '../../lambda/store/schema';
-import { createHttpAdapter, listen } from '../../local/http-adapter';
+import type { ApiHandler } from '../../lambda/infrastructure/http/pipeline';
+import type { TableNames } from '../../lambda/infrastructure/store/schema';
+import { createHttpAdapter, listen } from '../../local/harness/http-adapter';
 import { OpenApiChecker } from '../../openapi/response-check';
 import { judgeAnswer, judgeRefusal, splitTarget } from './oracle';
 import { partitionSnapshot } from './partition';

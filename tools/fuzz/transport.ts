@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
-import type { ApiHandler } from '../../lambda/api/pipeline';
-import { incomingMessageOf, lambdaContext, toProxyEvent } from '../../local/http-adapter';
+import type { ApiHandler } from '../../lambda/infrastructure/http/pipeline';
+import { incomingMessageOf, lambdaContext, toProxyEvent } from '../../local/harness/http-adapter';
 import type { FuzzRequest } from './request';
 
 /** An answer, from the handler itself or from the HTTP layer in front of it. */

@@ -1,15 +1,15 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
-import { createContactsHandler } from '../../lambda/api/contacts/routes';
-import { createIngestHandler } from '../../lambda/api/ingest/routes';
-import type { ApiHandler } from '../../lambda/api/pipeline';
-import { generateKey } from '../../lambda/domain/api-key';
-import { dynamoDependencies } from '../../lambda/api/contacts/contacts-wiring';
-import { ingestDynamoDependencies } from '../../lambda/api/ingest/ingest-wiring';
+import { createContactsHandler } from '../../lambda/contacts/api/routes';
+import { createIngestHandler } from '../../lambda/ingest/api/routes';
+import type { ApiHandler } from '../../lambda/infrastructure/http/pipeline';
+import { generateKey } from '../../lambda/kernel/api-key';
+import { dynamoDependencies } from '../../lambda/contacts/api/contacts-wiring';
+import { ingestDynamoDependencies } from '../../lambda/ingest/api/ingest-wiring';
 import { ratePolicy } from '../../lambda/ingest/limits';
-import { hostHandler } from '../../local/host';
-import { KeyAdmin } from '../../lambda/store/keys/key-admin';
-import type { TableNames } from '../../lambda/store/schema';
+import { hostHandler } from '../../local/harness/host';
+import { KeyAdmin } from '../../lambda/infrastructure/store/keys/key-admin';
+import type { TableNames } from '../../lambda/infrastructure/store/schema';
 import { apiRequest } from './request';
 import { invoke } from './transport';
 

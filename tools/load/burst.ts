@@ -9,8 +9,8 @@
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { contactId } from '../../lambda/domain/contact-id';
-import { normalizeEmail } from '../../lambda/domain/email';
+import { contactId } from '../../lambda/contacts/domain/contact-id';
+import { normalizeEmail } from '../../lambda/kernel/email';
 import { partitionItems } from '../fuzz/partition';
 import { quantile } from './latency';
 

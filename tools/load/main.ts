@@ -8,15 +8,15 @@
  * 5xx, network error, unexpected status, or a rate it could not hold.
  */
 import { Agent, request as httpRequest } from 'node:http';
-import { KeyAdmin } from '../../lambda/store/keys/key-admin';
-import { parseCommandLine, positiveIntArg, runCommand, UsageError } from '../../local/cli';
+import { KeyAdmin } from '../../lambda/infrastructure/store/keys/key-admin';
+import { parseCommandLine, positiveIntArg, runCommand, UsageError } from '../../local/harness/cli';
 import { burstPassed, burstReport, runBurst } from './burst';
 import { Recorder, type Summary } from './latency';
 import { paceAt } from './schedule';
 import { startServer } from './server';
 import { KINDS, Traffic, type LoadRequest } from './traffic';
-import { freePort } from '../../local/ports';
-import { openScratchStore } from '../../local/store';
+import { freePort } from '../../local/harness/ports';
+import { openScratchStore } from '../../local/harness/store';
 
 const USAGE = `usage: npm run load [-- options]
 

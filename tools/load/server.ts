@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../../local/paths';
+import { PROJECT_ROOT } from '../../local/harness/paths';
 
 /** `npm start`, run as a child process on a given DynamoDB, and what it logged. */
 export interface StartedServer {
@@ -14,7 +14,7 @@ export interface StartedServer {
 }
 
 /**
- * Starts local/commands/start.ts exactly as `npm start` does, on `endpoint` (so it
+ * Starts local/harness/commands/start.ts exactly as `npm start` does, on `endpoint` (so it
  * starts no DynamoDB of its own) and `port`, with a throwaway data folder for
  * its lock file, and resolves once it says it listens.
  */

@@ -6,8 +6,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { missingOptional, platformOf, type Lockfile } from './lockfile';
-import { PROJECT_ROOT } from '../../local/paths';
-import { runMain, SetupError } from '../../local/setup-error';
+import { PROJECT_ROOT } from '../../local/harness/paths';
+import { runMain, SetupError } from '../../local/harness/setup-error';
 
 runMain(async () => {
   const path = join(PROJECT_ROOT, 'package-lock.json');

@@ -3,17 +3,17 @@
  *
  * Writes N contacts into one factory of the store the operator commands use
  * (the one `npm start` serves, or DYNAMODB_ENDPOINT), through the upsert the
- * API runs (lambda/domain/upsert-contact.ts), so every item has the shape a
+ * API runs (lambda/contacts/domain/upsert-contact.ts), so every item has the shape a
  * real one has: ids, timestamps, companies and their byCompany index entries.
  * For measuring the control room on a large factory; never part of the service.
  */
-import { upsertContact } from '../../lambda/domain/upsert-contact';
-import { upsertBody } from '../../lambda/domain/upsert-input';
-import { mapWithConcurrency } from '../../lambda/enrichment/run-bulk';
-import { DynamoContactStore } from '../../lambda/store/contacts/dynamo-contact-store';
-import { factoryIdArg, parseCommandLine, positiveIntArg, printJson, runCommand, UsageError } from '../../local/cli';
-import { ProgressBar } from '../../local/progress';
-import { connectStore } from '../../local/store';
+import { upsertContact } from '../../lambda/contacts/domain/upsert-contact';
+import { upsertBody } from '../../lambda/contacts/domain/upsert-input';
+import { mapWithConcurrency } from '../../lambda/contacts/enrichment/run-bulk';
+import { DynamoContactStore } from '../../lambda/infrastructure/store/contacts/dynamo-contact-store';
+import { factoryIdArg, parseCommandLine, positiveIntArg, printJson, runCommand, UsageError } from '../../local/harness/cli';
+import { ProgressBar } from '../../local/console/progress';
+import { connectStore } from '../../local/harness/store';
 
 const USAGE = `usage: npm run --silent seed -- --factory <fac_id> [--contacts <N>] [--companies <M>] [--concurrency <C>]
 

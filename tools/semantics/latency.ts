@@ -7,9 +7,9 @@
  * the median and p99 of each path and their difference.
  */
 import { CreateTableCommand, DynamoDBClient, PutItemCommand, TransactWriteItemsCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { parseCommandLine, positiveIntArg, runCommand, UsageError } from '../../local/cli';
-import { startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb-local';
-import { freePort } from '../../local/ports';
+import { parseCommandLine, positiveIntArg, runCommand, UsageError } from '../../local/harness/cli';
+import { startDynamoDbLocal, type DynamoDbLocal } from '../../local/harness/dynamodb-local';
+import { freePort } from '../../local/harness/ports';
 import { quantile } from '../load/latency';
 import { startSemanticsProxy } from './proxy';
 

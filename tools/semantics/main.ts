@@ -9,11 +9,11 @@
  * or a benchmark) runs on DynamoDB with the service's conflicts and ceilings.
  * A separate command because what ships (local/) must not import tools/.
  */
-import { parseCommandLine, runCommand, UsageError } from '../../local/cli';
-import { startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb-local';
-import { freePort, isPortInUse } from '../../local/ports';
-import { SetupError } from '../../local/setup-error';
-import { onStopRequest } from '../../local/stop-signals';
+import { parseCommandLine, runCommand, UsageError } from '../../local/harness/cli';
+import { startDynamoDbLocal, type DynamoDbLocal } from '../../local/harness/dynamodb-local';
+import { freePort, isPortInUse } from '../../local/harness/ports';
+import { SetupError } from '../../local/harness/setup-error';
+import { onStopRequest } from '../../local/harness/stop-signals';
 import { configProblem, DEFAULT_CONFIG, settingsFromEnv, type SemanticsConfig } from './config';
 import { startSemanticsProxy } from './proxy';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import vm from 'node:vm';
 import { runInject } from '../../browser-sdk/cli/commands';
 import { debugIdsOf } from '../../browser-sdk/src/debug-ids';
-import { DEBUG_ID_REGISTRY } from '../../lambda/sourcemaps/debug-id-snippet';
+import { DEBUG_ID_REGISTRY } from '../../lambda/ingest/sourcemaps/debug-id-snippet';
 
 /**
  * The source-mapped storm's app (docs/capacity.md#the-storm-benchmark): a

@@ -13,7 +13,7 @@ export interface ScannedEvent {
   /**
    * The issue the tally counted it into: the issue its first grouping hash is tied to (an event's item names
    * the issue the ingest API filed it under, from its frames as sent; the tally may count it into the issue of
-   * its resolved frames: lambda/tally/issue-of-event.ts). The bench replays that from the alias items.
+   * its resolved frames: lambda/ingest/tally/issue-of-event.ts). The bench replays that from the alias items.
    */
   issue?: string;
   frames?: { file: string; original?: { fn?: string; source: string }; unresolved?: string }[];

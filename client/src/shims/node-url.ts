@@ -1,6 +1,6 @@
 /**
  * `domainToASCII` of node:url with the platform's WHATWG URL, for the
- * service's email rule (lambda/domain/email.ts) compiled into the client:
+ * service's email rule (lambda/kernel/email.ts) compiled into the client:
  * the client runs wherever `fetch` does, not only on Node. Node computes it
  * the same way (its host parser on a special-scheme URL, '' when the host is
  * refused); test/client/node-url-shim.test.ts holds the two together.

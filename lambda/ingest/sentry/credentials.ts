@@ -1,4 +1,4 @@
-import { PUBLISHABLE_SHAPE, SECRET_SHAPE } from '../../domain/api-key';
+import { PUBLISHABLE_SHAPE, SECRET_SHAPE } from '../../kernel/api-key';
 import type { IngestCredential } from '../credentials';
 import { keyOfSentryPublicKey } from './dsn';
 

@@ -1,5 +1,5 @@
-import { sentryProjectId } from '../../domain/sentry-project';
-import { PUBLISHABLE_KEY_PREFIX, PUBLISHABLE_SHAPE } from '../../domain/api-key';
+import { sentryProjectId } from '../../kernel/sentry-project';
+import { PUBLISHABLE_KEY_PREFIX, PUBLISHABLE_SHAPE } from '../../kernel/api-key';
 
 /**
  * A publishable key as a Sentry DSN carries it (docs/sentry-sdks.md#the-dsn).

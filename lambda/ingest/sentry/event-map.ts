@@ -1,4 +1,4 @@
-import type { SdkFrame } from '../../issues/stored-event';
+import type { SdkFrame } from '../issues/stored-event';
 import { ISO_TIME, isObject } from '../payloads';
 import { MAX_DEBUG_IDS, MAX_FINGERPRINT_PARTS, MAX_TAGS } from '../limits';
 

@@ -1,6 +1,6 @@
-import type { Reading } from '../../domain/reading';
-import { cleanText } from '../../domain/free-text';
-import type { IngestEvent, SdkFrame } from '../../issues/stored-event';
+import type { Reading } from '../../kernel/reading';
+import { cleanText } from '../../kernel/free-text';
+import type { IngestEvent, SdkFrame } from '../issues/stored-event';
 import { readEvent } from '../payloads';
 import type { ScrubCounts } from '../scrub/rule';
 import { Scrubber } from '../scrub/scrubber';

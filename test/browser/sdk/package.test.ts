@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
-import { freePort } from '../../../local/ports';
+import { freePort } from '../../../local/harness/ports';
 import { ROOT } from '../../support/commands';
 import { launchEngine, type Engine } from '../../../tools/browsers/engines';
 import { localService, storedWhen, withMessage } from '../../support/browser-sdk';

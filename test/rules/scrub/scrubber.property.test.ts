@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { groupEvent, issueIdOf } from '../../../lambda/ingest/fingerprint';
+import { groupEvent, issueIdOf } from '../../../lambda/ingest/grouping/fingerprint';
 import { readEvent, readFeatureRequest } from '../../../lambda/ingest/payloads';
 import { luhnHolds } from '../../../lambda/ingest/scrub/card';
 import type { ScrubRuleName } from '../../../lambda/ingest/scrub/rule';

@@ -1,6 +1,6 @@
 import { SCRUB_RULE_NAMES } from '../../../lambda/ingest/scrub/rule';
 import { SCRUB_RULES, Scrubber, scrubText } from '../../../lambda/ingest/scrub/scrubber';
-import { SCRUBBED_METRIC } from '../../../lambda/observability/names';
+import { SCRUBBED_METRIC } from '../../../lambda/infrastructure/observability/names';
 
 describe('scrubber', () => {
   test('applies every rule, in the order the rule names list them, and each rule has its metric', () => {

@@ -1,5 +1,0 @@
-import { ingestContainerDependencies } from './ingest/ingest-wiring';
-import { createIngestHandler } from './ingest/routes';
-
-/** The ingest Lambda's entry point (API Gateway REST, Lambda proxy integration on /ingest/v1/*), wired once per container. */
-export const handler = createIngestHandler(ingestContainerDependencies());

@@ -1,5 +1,0 @@
-import { sourceMapsContainerDependencies } from './sourcemaps/sourcemaps-wiring';
-import { createSourceMapsHandler } from './sourcemaps/routes';
-
-/** The source maps Lambda's entry point (API Gateway REST, Lambda proxy integration on /sourcemaps/v1/*), wired once per container. */
-export const handler = createSourceMapsHandler(sourceMapsContainerDependencies());

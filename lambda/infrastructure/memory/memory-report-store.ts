@@ -1,0 +1,147 @@
+import { applyDelta } from '../../ingest/issues/apply-delta';
+import { filteredDeltas, issueDeltas } from '../../ingest/issues/deltas';
+import { byLastSeen, changeStatus, isExpired, issueAsOf, type FilteredCounts, type Issue, type IssueStatus, type IssueStore, type StatusChange } from '../../ingest/issues/issue';
+import type { ListPosition } from '../../ingest/issues/issue';
+import { newestEventFirst, type EventView, type StoredEvent } from '../../ingest/issues/stored-event';
+import type { EventOutcome, ReportStore, StoredFeatureRequest } from '../../ingest/ports';
+import type { FilteredEvent, IssueEvent, PageBatch, SequencedEvent, TallyStore } from '../../ingest/tally/ports';
+import { tallyBatch } from '../../ingest/tally/tally-batch';
+
+/**
+ * ReportStore, IssueStore and TallyStore in memory: one record per factory
+ * and eventId/requestId, the first write wins; issues kept by the rules of
+ * lambda/ingest/issues as written (deltas, applyDelta), through the same tally
+ * (lambda/ingest/tally/tally-batch.ts) the stream runs on DynamoDB, here at once:
+ * the events a call stores are tallied before it returns, as one batch of a
+ * shard of its own. Marks per shard make a batch tallied again count once,
+ * as on DynamoDB.
+ */
+export class MemoryReportStore implements ReportStore, IssueStore, TallyStore {
+  readonly events = new Map<string, StoredEvent>();
+  readonly featureRequests = new Map<string, StoredFeatureRequest>();
+  readonly issues = new Map<string, Issue>();
+  readonly filtered = new Map<string, FilteredCounts>();
+  /** Per item and shard, the last record counted. */
+  private readonly marks = new Map<string, string>();
+  /** Issue aliases: factory and fingerprint hash → issue, each set once (docs/source-maps.md#no-issue-splits). */
+  readonly aliases = new Map<string, string>();
+  /** The issue each event was counted into (its aliases decide: it may differ from the issue the ingest API named). */
+  private readonly countedIn = new Map<string, string>();
+  private sequence = 0;
+
+  async putEvents(events: readonly StoredEvent[]): Promise<{ outcomes: EventOutcome[] }> {
+    const stored: SequencedEvent[] = [];
+    const firsts = new Set<string>();
+    const outcomes = events.map((event): EventOutcome => {
+      if (firsts.has(event.eventId)) return 'duplicate';
+      firsts.add(event.eventId);
+      const id = `${event.factoryId}#${event.eventId}`;
+      const existing = this.events.get(id);
+      // Our own earlier write: stored (and counted) then.
+      if (existing) return existing.writeToken === event.writeToken ? 'stored' : 'duplicate';
+      this.events.set(id, event);
+      this.sequence += 1;
+      stored.push({ seq: String(this.sequence).padStart(40, '0'), event });
+      return 'stored';
+    });
+    if (stored.length > 0) await tallyBatch(this, 'memory', stored);
+    return { outcomes };
+  }
+
+  async writePages(_shardKey: string, _pages: readonly PageBatch[]): Promise<void> {
+    // Events are read from the map itself.
+  }
+
+  async addToIssue(shardKey: string, events: readonly IssueEvent[]): Promise<void> {
+    const first = events[0];
+    if (!first) return;
+    const key = `${first.event.factoryId}#${first.issue.issueId}`;
+    const fresh = this.uncounted(key, shardKey, events);
+    for (const { event, issue } of fresh) this.countedIn.set(`${event.factoryId}#${event.eventId}`, issue.issueId);
+    const delta = issueDeltas(fresh)[0];
+    if (delta) this.issues.set(key, applyDelta(this.issues.get(key), delta).issue);
+  }
+
+  async issuesOfHashes(factoryId: string, hashes: readonly string[]): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    for (const hash of hashes) {
+      const issueId = this.aliases.get(`${factoryId}#${hash}`);
+      if (issueId !== undefined) found.set(hash, issueId);
+    }
+    return found;
+  }
+
+  async tieHashes(factoryId: string, ties: ReadonlyMap<string, string>): Promise<Map<string, string>> {
+    const settled = new Map<string, string>();
+    for (const [hash, issueId] of ties) {
+      const key = `${factoryId}#${hash}`;
+      if (!this.aliases.has(key)) this.aliases.set(key, issueId);
+      settled.set(hash, this.aliases.get(key) as string);
+    }
+    return settled;
+  }
+
+  async addFiltered(shardKey: string, events: readonly FilteredEvent[]): Promise<void> {
+    const first = events[0];
+    if (!first) return;
+    const delta = filteredDeltas(this.uncounted(`filtered#${first.event.factoryId}`, shardKey, events))[0];
+    if (!delta) return;
+    const counts = { ...this.filtered.get(delta.factoryId)?.counts };
+    for (const [reason, n] of Object.entries(delta.counts) as [keyof typeof counts, number][]) counts[reason] = (counts[reason] ?? 0) + n;
+    this.filtered.set(delta.factoryId, { factoryId: delta.factoryId, counts, lastSeen: delta.lastSeenAt });
+  }
+
+  /** The records after the item's mark for the shard, the mark moved past them. */
+  private uncounted<T extends SequencedEvent>(key: string, shardKey: string, events: readonly T[]): T[] {
+    const markKey = `${key}@${shardKey}`;
+    const mark = this.marks.get(markKey);
+    const fresh = events.filter((event) => mark === undefined || event.seq > mark);
+    const last = fresh[fresh.length - 1];
+    if (last) this.marks.set(markKey, last.seq);
+    return fresh;
+  }
+
+  async putFeatureRequest(request: StoredFeatureRequest): Promise<{ created: boolean; stored: StoredFeatureRequest }> {
+    const id = `${request.factoryId}#${request.requestId}`;
+    const existing = this.featureRequests.get(id);
+    if (existing) return { created: existing.writeToken === request.writeToken, stored: existing };
+    this.featureRequests.set(id, request);
+    return { created: true, stored: request };
+  }
+
+  async listIssues(factoryId: string, query: { status?: IssueStatus; limit: number; nowMs: number; after?: ListPosition }): Promise<Issue[]> {
+    const { after } = query;
+    return [...this.issues.values()]
+      .filter((issue) => issue.factoryId === factoryId && !isExpired(issue, Math.floor(query.nowMs / 1000)))
+      .filter((issue) => query.status === undefined || issue.status === query.status)
+      .filter((issue) => after === undefined || byLastSeen({ lastSeen: String(after.value), issueId: after.issueId }, issue) < 0)
+      .sort(byLastSeen)
+      .slice(0, query.limit)
+      .map((issue) => issueAsOf(issue, query.nowMs));
+  }
+
+  async getIssue(factoryId: string, issueId: string, nowMs: number): Promise<Issue | undefined> {
+    const issue = this.issues.get(`${factoryId}#${issueId}`);
+    return issue && !isExpired(issue, Math.floor(nowMs / 1000)) ? issueAsOf(issue, nowMs) : undefined;
+  }
+
+  async issueEvents(factoryId: string, issueId: string, limit: number, nowMs: number): Promise<EventView[]> {
+    return [...this.events.values()]
+      .filter((event) => event.factoryId === factoryId && (this.countedIn.get(`${factoryId}#${event.eventId}`) ?? event.issueId) === issueId && event.expiresAt > Math.floor(nowMs / 1000))
+      .sort(newestEventFirst)
+      .slice(0, limit)
+      .map(({ writeToken: _writeToken, expiresAt: _expiresAt, ...view }) => view);
+  }
+
+  async setIssueStatus(factoryId: string, issueId: string, change: { status: IssueStatus; at: string; by: string; nowMs: number }): Promise<StatusChange | undefined> {
+    const issue = await this.getIssue(factoryId, issueId, change.nowMs);
+    if (!issue) return undefined;
+    const changed = changeStatus(issue, change.status, change.at, change.by);
+    this.issues.set(`${factoryId}#${issueId}`, changed);
+    return { issue: changed, previous: issue.status };
+  }
+
+  async filteredCounts(factoryId: string): Promise<FilteredCounts> {
+    return this.filtered.get(factoryId) ?? { factoryId, counts: {} };
+  }
+}

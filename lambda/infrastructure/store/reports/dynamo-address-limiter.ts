@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { StorageUnavailableError } from '../../../kernel/errors';
+import { decideRate, intervalUs, toleranceUs, toMicroseconds, type RatePolicy } from '../../../kernel/rate-limit';
+import type { AddressLimiter, AddressDecision, AddressLimitName } from '../../../ingest/ports';
+import type { AddressLimits } from '../../../ingest/limits';
+import { isConditionalCheckFailed, itemOfFailure, storageCall } from '../errors';
+import { Expression } from '../expression';
+import { gcraUpdate } from '../keys/key-limiter';
+import { notRepeated } from '../request-token';
+import { EXPIRES_AT, limiterKey } from '../schema';
+
+/** The attribute holding each limit's TAT on a limiter item (key-limiter.ts, gcraUpdate). */
+const TAT: Record<AddressLimitName, 'rqTat' | 'frTat'> = { requests: 'rqTat', featureRequests: 'frTat' };
+
+/** A limiter item: one per publishable key and client address. */
+type LimiterItem = Partial<Record<'rqTat' | 'frTat', number>> & { lastRequest?: string };
+
+/** Seconds a limiter item must outlive its last write: past it, every TAT it can hold is in the past (an idle limit). */
+function horizonSeconds(limits: AddressLimits): number {
+  const reach = (policy: RatePolicy) => intervalUs(policy) + toleranceUs(policy);
+  return Math.ceil(Math.max(reach(limits.requests), reach(limits.featureRequests)) / 1e6) + 60;
+}
+
+/**
+ * The per-address limits (60 requests per minute, 10 feature requests per
+ * hour, per publishable key and client address) on their own small item in
+ * the reports table, keyed by the key id and the address's keyed hash
+ * (lambda/ingest/address.ts), never the address itself. A map on the key's
+ * item would make every key call's write grow with the number of visitors;
+ * this item stays under 1 KB (1 WCU per request).
+ *
+ * The same GCRA rule and conditional-update shapes as the key's own limit
+ * (key-limiter.ts): one UpdateItem advances every limit the request counts
+ * against, all or nothing, guessing each one idle or busy from what this
+ * container last saw; a wrong guess or a refusal fails the condition and the
+ * item returned with the failure decides (a second call only on a wrong
+ * guess). A request token makes an SDK retry of a write that landed count
+ * once. Every write pushes the item's expiry (DynamoDB TTL) past every TAT it
+ * can hold, so an item is only ever removed once it is idle: a client that
+ * stops calling leaves nothing behind for long.
+ */
+export class DynamoAddressLimiter implements AddressLimiter {
+  /** What this container last saw of each item's TATs: the next request's guess. */
+  private readonly seen = new Map<string, LimiterItem>();
+  private readonly horizon: number;
+
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly limits: AddressLimits,
+  ) {
+    this.horizon = horizonSeconds(limits);
+  }
+
+  async admit(
+    subject: { keyId: string; addressHash: string },
+    names: readonly AddressLimitName[],
+    nowMs: number,
+  ): Promise<AddressDecision> {
+    const pk = limiterKey(subject.keyId, subject.addressHash);
+    const nowUs = toMicroseconds(nowMs);
+    const request = randomUUID();
+    let known = this.seen.get(pk) ?? {};
+    for (let tries = 0; tries < 3; tries += 1) {
+      try {
+        const result = await storageCall('UpdateItem (address limit)', () => this.doc.send(this.command(pk, names, known, nowUs, request)));
+        this.remember(pk, result.Attributes as LimiterItem);
+        return { admitted: true };
+      } catch (error) {
+        if (!isConditionalCheckFailed(error)) throw error;
+        const old = itemOfFailure<LimiterItem>(error) ?? {};
+        if (old.lastRequest === request) {
+          this.remember(pk, old);
+          return { admitted: true };
+        }
+        known = this.remember(pk, old);
+        const refusals = names.flatMap((name) => {
+          const decision = decideRate({ tatUs: old[TAT[name]] }, nowUs, this.limits[name]);
+          return decision.admitted ? [] : [{ name, retryAfterSeconds: decision.retryAfterSeconds }];
+        });
+        const worst = refusals.sort((a, b) => b.retryAfterSeconds - a.retryAfterSeconds)[0];
+        if (worst) return { admitted: false, limit: worst.name, retryAfterSeconds: worst.retryAfterSeconds };
+      }
+    }
+    throw new StorageUnavailableError('UpdateItem (address limit)', new Error('the limiter item kept changing under three attempts'));
+  }
+
+  private command(pk: string, names: readonly AddressLimitName[], known: LimiterItem, nowUs: number, request: string): UpdateCommand {
+    const expression = new Expression();
+    const now = expression.value(nowUs);
+    const token = expression.value(request);
+    expression
+      .set('lastRequest', token)
+      .set(EXPIRES_AT, Math.ceil(nowUs / 1e6) + this.horizon)
+      .when(notRepeated(expression, 'lastRequest', token));
+    for (const name of names) {
+      const knownTat = known[TAT[name]];
+      const from = knownTat !== undefined && knownTat > nowUs ? 'busy' : 'idle';
+      gcraUpdate(expression, from, this.limits[name], { tat: TAT[name], now, nowUs });
+    }
+    return new UpdateCommand({
+      TableName: this.tableName,
+      Key: { pk },
+      ...expression.forUpdate(),
+      ReturnValues: 'ALL_NEW',
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    });
+  }
+
+  private remember(pk: string, item: LimiterItem): LimiterItem {
+    // Bounded: a container forgets its guesses rather than grow with every visitor.
+    if (this.seen.size > 10_000) this.seen.clear();
+    this.seen.set(pk, item);
+    return item;
+  }
+}

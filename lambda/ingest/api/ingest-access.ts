@@ -1,0 +1,180 @@
+import { hashSecret } from '../../kernel/api-key';
+import { clip } from '../../kernel/clip';
+import { addressHash, clientNetwork } from '../address';
+import { readIngestCredential, type IngestCredential } from '../credentials';
+import { cleanText } from '../../kernel/free-text';
+import { EVENT_TEXT } from '../limits';
+import { normalizeRequestOrigin, originAllowed } from '../../kernel/origins';
+import type { AddressDecision, AddressLimiter, AddressLimitName, IngestKeyAuthorizer, PublishableKey, VisitorSalts } from '../ports';
+import { saltDay, visitorHash } from '../visitor-hash';
+import { METRIC } from '../../infrastructure/observability/names';
+import type { Check } from '../../infrastructure/http/pipeline';
+import { note, type RequestState } from '../../infrastructure/http/request-state';
+import { apiError } from '../../infrastructure/http/responses';
+import type { ApiEvent } from '../../infrastructure/http/types';
+import type { IngestSlot } from './ingest-slot';
+
+export const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="ingest"' };
+
+/** The 401 of a revoked publishable key: at the key check, or when a lease of its limit finds it revoked later in the request. */
+export const REVOKED_INGEST_KEY = 'This API key has been revoked: ask your platform team for a new one.';
+
+/** One message for every key that is not a usable publishable key: a secret key is refused exactly like an unknown one. */
+export const UNKNOWN_INGEST_KEY = 'Unknown API key: send the publishable key (dfpk_…) issued for your website, copied whole.';
+
+const REJECTIONS: Record<Exclude<IngestCredential['kind'], 'publishable' | 'secret'>, string> = {
+  missing: 'Missing API key: send "Authorization: Bearer dfpk_…", or ?key=dfpk_… with navigator.sendBeacon.',
+  'not-bearer': 'The Authorization header must be "Bearer <publishable key>", like "Bearer dfpk_…".',
+  repeated: 'Send the key once: one Authorization header, or one key parameter.',
+  conflicting: 'The key in the Authorization header and the one in ?key= differ: send one key.',
+  malformed: UNKNOWN_INGEST_KEY,
+};
+
+const ADDRESS_LIMIT_TEXT: Record<AddressLimitName, string> = {
+  requests: 'Too many requests from your address with this key',
+  featureRequests: 'Too many feature requests from your address with this key',
+};
+
+/** What the access check needs: the key calls, the per-address limiter, and a clock the tests can move. */
+export interface IngestAccessDependencies {
+  keys: IngestKeyAuthorizer;
+  limiter: AddressLimiter;
+  /** The day's salt of visitor hashes; without it, events carry no visitor (docs/report-issues.md#visitors-affected). */
+  visitorSalts?: VisitorSalts;
+  now?: () => number;
+}
+
+/**
+ * The visitor's hash for the day, or none when the day's salt cannot be
+ * read: the events are stored all the same (their counts stay exact), only
+ * not counted as visitors, and the log line says so.
+ */
+async function visitorOf(deps: IngestAccessDependencies, state: RequestState, factoryId: string, sourceIp: string | undefined, userAgent: string | undefined, at: number) {
+  if (!deps.visitorSalts) return undefined;
+  try {
+    return visitorHash(await deps.visitorSalts.saltFor(saltDay(at), at), factoryId, sourceIp, userAgent);
+  } catch {
+    note(state, { visitorSalt: 'unavailable' });
+    return undefined;
+  }
+}
+
+/** Every value of a header (lowercased name) or query parameter, repeats included: API Gateway gives both a single and a multi-value map. */
+export function valuesOf(single: Record<string, string | undefined> | null | undefined, multi: Record<string, string[] | undefined> | null | undefined, name: string): string[] {
+  const many = multi?.[name];
+  if (many && many.length > 0) return many;
+  const one = single?.[name];
+  return one === undefined ? [] : [one];
+}
+
+const refusedOrigin = (state: RequestState, origin: string | undefined) => {
+  note(state, { refusedOrigin: origin === undefined ? '(none)' : clip(origin, 200) }, { [METRIC.originsRefused]: 1 });
+  if (origin === undefined) {
+    return apiError(
+      403,
+      'Missing Origin header: this key is bound to websites, and only their pages may send reports with it (a key for servers too is issued with keys create --servers).',
+    );
+  }
+  return apiError(
+    403,
+    `Origin ${JSON.stringify(clip(origin, 200))} is not one of the websites this key was issued for: use the key issued for this website, or ask your platform team for one.`,
+  );
+};
+
+/**
+ * What an event records as its origin when it came without one, from a key
+ * issued with `--servers` (a customer's backend): not a website.
+ */
+export const SERVER_ORIGIN = 'server';
+
+/** Where a route reads the key of a request: the ingest API's own places (Authorization, ?key=) unless the route says (the Sentry protocol's). */
+export interface AccessOptions {
+  credential?: (event: ApiEvent, state: RequestState<IngestSlot>) => IngestCredential;
+  /** The messages of the credential problems, when the route's places differ from the ingest API's. */
+  rejections?: Partial<typeof REJECTIONS>;
+}
+
+/** The request's origin as the key allows it: its website's, SERVER_ORIGIN for a servers key called without one, or undefined when refused. */
+function allowedOrigin(key: PublishableKey, origin: string | undefined): string | undefined {
+  if (origin === undefined) return key.servers ? SERVER_ORIGIN : undefined;
+  return originAllowed(key.origins, origin) ? origin : undefined;
+}
+
+/**
+ * Who may report, in the ingest API's order (routes.ts, INGEST_API):
+ * key 401 → origin 403 → per-address limits 429. The key is checked from
+ * this container's lease of it when it took one within the last second,
+ * else with the conditional UpdateItem that takes one (dynamo-ingest-keys.ts);
+ * a secret key is recorded as exposed, then refused exactly like an unknown
+ * one. Then the Origin header must match the key's list, and the request is
+ * counted per key and client address (`limits`: every request; feature
+ * requests also per hour) in one conditional UpdateItem: beside the key
+ * check when this container already knows the key and its list admits the
+ * page (one round), after it otherwise. The key's own per-minute limit is
+ * counted later, once the body says what the request carries
+ * (lambda/ingest/receive-events.ts): the refused part of a storm of one
+ * error must not spend the key's budget for every other error.
+ *
+ * A request without an Origin passes only with a key issued with
+ * `--servers` (docs/keys.md#servers), and is recorded as from SERVER_ORIGIN.
+ *
+ * Sets the request state's `caller` (tenant and key id, from the key
+ * only), and in its slot `sender` (the key, for its limit) and `client` (the origin and user
+ * agent the reports record).
+ */
+export function ingestAccess(deps: IngestAccessDependencies, limits: readonly AddressLimitName[], options: AccessOptions = {}): Check<IngestSlot> {
+  const now = deps.now ?? Date.now;
+  const rejections = { ...REJECTIONS, ...options.rejections };
+  return async (event, state) => {
+    const credential = options.credential
+      ? options.credential(event, state)
+      : readIngestCredential(
+          valuesOf(event.headers, event.multiValueHeaders, 'authorization'),
+          valuesOf(event.queryStringParameters, event.multiValueQueryStringParameters, 'key'),
+        );
+    if (credential.kind === 'secret') {
+      const mark = await deps.keys.markExposed(hashSecret(credential.secret), now());
+      if (mark.marked) {
+        note(state, { exposedKeyId: mark.keyId, exposedFactoryId: mark.factoryId, exposedCount: mark.count }, { [METRIC.exposedSecretKeys]: 1 });
+      }
+      throw apiError(401, UNKNOWN_INGEST_KEY, CHALLENGE);
+    }
+    if (credential.kind !== 'publishable') throw apiError(401, rejections[credential.kind], CHALLENGE);
+
+    const keyHash = hashSecret(credential.key);
+    const sourceIp = event.requestContext?.identity?.sourceIp;
+    const sent = event.headers?.origin;
+    const origin = sent === undefined ? undefined : normalizeRequestOrigin(sent);
+    const at = now();
+    const count = (key: PublishableKey): Promise<AddressDecision> =>
+      deps.limiter.admit({ keyId: key.keyId, addressHash: addressHash(credential.key, sourceIp) }, limits, at);
+    const known = deps.keys.knownKey(keyHash);
+    const early = known && allowedOrigin(known, origin) !== undefined ? count(known) : undefined;
+    // Both calls settle before any answer: no write is left in flight.
+    const [checked, counted] = await Promise.allSettled([deps.keys.authenticate(keyHash, at), early]);
+    if (checked.status === 'rejected') throw checked.reason;
+    const decision = checked.value;
+    if (decision.outcome === 'unknown') throw apiError(401, UNKNOWN_INGEST_KEY, CHALLENGE);
+    if (decision.outcome === 'revoked') throw apiError(401, REVOKED_INGEST_KEY, CHALLENGE);
+
+    const { key } = decision;
+    state.caller = { factoryId: key.factoryId, keyId: key.keyId };
+    state.slot.sender = { key, keyHash };
+    note(state, { clientNetwork: clientNetwork(sourceIp) });
+    const from = allowedOrigin(key, origin);
+    if (from === undefined) throw refusedOrigin(state, sent);
+    if (counted.status === 'rejected') throw counted.reason;
+    const address = counted.value ?? (await count(key));
+    if (!address.admitted) {
+      note(state, { limitedBy: address.limit });
+      throw apiError(429, `${ADDRESS_LIMIT_TEXT[address.limit]}: retry after ${address.retryAfterSeconds} s.`, {
+        'Retry-After': String(address.retryAfterSeconds),
+      });
+    }
+    const agent = event.headers?.['user-agent'];
+    const cleaned = agent === undefined ? undefined : cleanText(agent, { field: 'User-Agent', lines: 'single-line', max: EVENT_TEXT.userAgent });
+    const userAgent = cleaned?.ok && cleaned.text !== '' ? cleaned.text : undefined;
+    state.slot.client = { origin: from, userAgent, visitor: await visitorOf(deps, state, key.factoryId, sourceIp, userAgent, at) };
+    note(state, { origin: from });
+  };
+}

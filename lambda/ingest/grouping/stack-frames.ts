@@ -1,0 +1,135 @@
+/**
+ * Reads the stack text browsers put in `Error.stack` into frames, top
+ * first. Two shapes cover the browsers in use:
+ *   Chromium (V8):     "    at fn (https://h/app.js:1:2)", "    at https://h/app.js:1:2",
+ *                      "    at async fn (…)", "    at new Cls (…)", "    at fn (eval at …, <anonymous>:1:2)"
+ *   Firefox, Safari:   "fn@https://h/app.js:1:2", "@https://h/app.js:1:2", "fn@[native code]"
+ * Lines of neither shape (the "TypeError: x" head V8 writes first) are
+ * skipped. Pure: the fingerprint rule (lambda/ingest/grouping/fingerprint.ts), the source-map resolver (lambda/ingest/sourcemaps) and their tests use it.
+ */
+
+export interface StackFrame {
+  /** The function's name as the browser wrote it; empty for an anonymous function. */
+  fn: string;
+  /** The script's URL (or "<anonymous>", "native", "[native code]"), without line and column. */
+  file: string;
+}
+
+/** A frame with where in the script it was, 1-based, when the browser wrote it: what a source map resolves (lambda/ingest/sourcemaps). */
+export interface LocatedFrame extends StackFrame {
+  line?: number;
+  column?: number;
+}
+
+/** ":line:column" or ":line" at the end of a location. */
+const LINE_COLUMN = /(?::\d+){1,2}$/;
+const V8_LINE = /^\s*at\s+(.*)$/;
+/** `fn (location)`: the location is the text inside the last parentheses. */
+const V8_NAMED = /^(.*?)\s+\((.*)\)$/;
+/** Gecko and JavaScriptCore: `name@location`; the name may itself hold "@" (a rare eval name), the location never does before "://". */
+const AT_SIGN_LINE = /^\s*([^@]*(?:@(?![a-z][a-z0-9+.-]*:\/\/)[^@]*)*)@(.+)$/i;
+
+/** The location without its line and column. */
+const withoutLineColumn = (location: string): string => location.trim().replace(LINE_COLUMN, '');
+
+/** The line and column at the end of a location, when both are there. */
+function lineColumnOf(location: string): Pick<LocatedFrame, 'line' | 'column'> {
+  const found = /:(\d+):(\d+)$/.exec(location.trim());
+  return found ? { line: Number(found[1]), column: Number(found[2]) } : {};
+}
+
+/** V8 writes "fn (eval at outer (https://h/a.js:1:2), <anonymous>:1:2)": the script that called eval is the file. */
+function v8Location(location: string): string {
+  const evalAt = /^eval at [^(]*\((.*?)\)/.exec(location);
+  return withoutLineColumn(evalAt ? (evalAt[1] as string) : location);
+}
+
+/**
+ * A function's name as frames are compared: without the marks Firefox adds to nested anonymous functions ("outer/<",
+ * "fn/</<") and Safari's "global code" for the top level. Applied to every name, whatever the line's shape: a Sentry
+ * SDK sends the name as Firefox wrote it, and its stack text is written in V8's shape (lambda/ingest/sentry/event-map.ts),
+ * so one bug groups alike whichever SDK sent it. No V8, Python, Go or Java name ends in "/" or "<".
+ */
+export const comparableFunctionName = (name: string): string => name.replace(/[/<]+$/, '').replace(/^global code$/, '');
+
+function v8Frame(rest: string): LocatedFrame {
+  const named = V8_NAMED.exec(rest);
+  if (!named) return { fn: '', file: v8Location(rest), ...lineColumnOf(rest) };
+  const fn = comparableFunctionName((named[1] as string).replace(/^(async|new)\s+/, '').trim());
+  const location = named[2] as string;
+  // In an eval frame the position is in the eval'd code, not in the file: none kept.
+  return { fn, file: v8Location(location), ...(/^eval at /.test(location) ? {} : lineColumnOf(location)) };
+}
+
+function atSignFrame(name: string, location: string): LocatedFrame {
+  // Firefox writes "outer/inner<" and "fn/<" for nested functions, Safari "global code" for the top level.
+  const fn = comparableFunctionName(name);
+  return { fn, file: withoutLineColumn(location), ...lineColumnOf(location) };
+}
+
+/** The frames of a stack text, top (where it was thrown) first. */
+export const parseStackFrames = (stack: string): StackFrame[] => parseStackLocations(stack).map(({ fn, file }) => ({ fn, file }));
+
+/** The frames of a stack text with their line and column, top first. */
+export function parseStackLocations(stack: string): LocatedFrame[] {
+  const frames: LocatedFrame[] = [];
+  for (const line of stack.split('\n')) {
+    const v8 = V8_LINE.exec(line);
+    if (v8) {
+      frames.push(v8Frame((v8[1] as string).trim()));
+      continue;
+    }
+    const atSign = AT_SIGN_LINE.exec(line);
+    if (atSign && /[:/]|\[native code\]/.test(atSign[2] as string)) frames.push(atSignFrame((atSign[1] as string).trim(), atSign[2] as string));
+  }
+  return frames;
+}
+
+/** Schemes of the scripts browser extensions inject into pages (the browser SDK's are held equal by test/rules/sdk-server-rules.test.ts). */
+const EXTENSION_SCHEMES = /^(chrome-extension|moz-extension|safari-extension|safari-web-extension|ms-browser-extension):/i;
+
+export const isExtensionFrame = (frame: StackFrame): boolean => EXTENSION_SCHEMES.test(frame.file);
+
+/** A frame of the site's own scripts: a URL of the page's world, not the engine, eval glue or an extension. */
+export function isInAppFrame(frame: StackFrame): boolean {
+  if (isExtensionFrame(frame)) return false;
+  return /^(https?|file|blob|webpack|app):/i.test(frame.file);
+}
+
+/**
+ * A token between dots or dashes of a file name that a bundler or a deploy
+ * added for cache busting: hex of 8 or more (app-3F9A1C2B.js, even
+ * app.deadbeef.js), hex of 6 or 7 with a digit (app.3f9a1c.js), or 8 or
+ * more letters and digits with a digit or a capital after a small letter
+ * (index-BxK3aZ9q.js).
+ */
+function isHashToken(token: string): boolean {
+  if (/^[0-9a-f]{8,}$/i.test(token)) return true;
+  if (/^[0-9a-f]{6,7}$/i.test(token) && /\d/.test(token)) return true;
+  return /^[A-Za-z0-9_]{8,}$/.test(token) && (/\d/.test(token) || /[a-z][A-Z]/.test(token));
+}
+
+/** A path segment that is a build id (/_next/static/3f9a1c2b7e/…, /assets/v2024.11.3/…). */
+const isVersionSegment = (segment: string): boolean => isHashToken(segment) || /^v?\d+(\.\d+)+$/.test(segment);
+
+/**
+ * The file of a frame as the fingerprint keeps it: the path only (a site
+ * served from another CDN host stays one issue), with the query, fragment,
+ * cache-busting hashes in file names and build-id directories removed.
+ * "https://cdn.h/assets/app.3f9a1c.js?v=12" and "https://h/assets/app-77aa00bb.js"
+ * both become "/assets/app.js".
+ */
+export function normalizeFile(file: string): string {
+  let path = file.replace(/[?#].*$/, '');
+  const url = /^[a-z][a-z0-9+.-]*:\/\/[^/]*(\/.*)?$/i.exec(path);
+  if (url) path = url[1] ?? '/';
+  const segments = path.split('/');
+  const base = segments.pop() ?? '';
+  const dirs = segments.filter((segment) => !isVersionSegment(segment));
+  // "app.3f9a1c.chunk.js" → "app.chunk.js"; the first token (the name) and the last (the extension) are kept.
+  const parts = base.split(/(?=[.-])/);
+  const kept = parts.filter((part, index) => index === 0 || index === parts.length - 1 || !isHashToken(part.slice(1)));
+  const last = kept[kept.length - 1];
+  if (kept.length > 1 && last !== undefined && isHashToken(last.slice(1)) && /^-/.test(last)) kept.pop();
+  return [...dirs, kept.join('')].join('/');
+}

@@ -1,0 +1,84 @@
+import { fingerprintHash, groupingCandidates, titleOf } from '../grouping/fingerprint';
+import type { IssueSeed } from '../issues/issue';
+import type { StoredEvent } from '../issues/stored-event';
+import type { IssueAliases, SequencedEvent } from './ports';
+
+/**
+ * Which issue each event of a batch is counted into (docs/source-maps.md#no-issue-splits). An event has
+ * candidate fingerprints, newest rule first (resolved frames, then frames as sent: groupingCandidates). Its
+ * issue is the one its first candidate's hash is tied to; a hash not tied yet is tied, once and for all, to the
+ * issue of the event's first candidate that is tied, or, when none is, to the issue the ingest API named
+ * (its id from the frames as sent: every issue opened before maps keeps its id). Ties are written before the
+ * counts, so a batch delivered again finds the same ties and counts every event into the same issue.
+ *
+ * Cost: one BatchGetItem per batch for the hashes this container has not seen (ties never change, so it keeps
+ * them), and one conditional PutItem per hash the factory never had, ever: never a write per event.
+ *
+ * Every event whose frames resolved is counted into the one issue its resolved hash is tied to, and every event
+ * of a build whose map is known follows it. One race is left, and said in docs/source-maps.md: a resolved hash
+ * seen for the first time by two shards at once, one of them with events of a build whose minified issue already
+ * exists and one without, is tied by whichever writes first.
+ */
+
+interface Candidate {
+  hash: string;
+  fingerprint: string[];
+}
+
+const candidatesOf = (event: StoredEvent): Candidate[] => groupingCandidates(event).map((fingerprint) => ({ fingerprint, hash: fingerprintHash(fingerprint) }));
+
+/**
+ * Ties the batch's untied hashes: each to the issue of the first event (in stream order) that has it, that
+ * event's issue being the one of its first candidate already tied (or proposed by an earlier event of the
+ * batch), else the one the ingest API named. The hashes that decide (events' first candidates) are written
+ * first; the others then follow the issue their event's deciding hash ended up tied to, whichever tie won a race
+ * with another shard. Updates `tied` with what the store settled.
+ */
+async function tieBatch(aliases: IssueAliases, factoryId: string, tied: Map<string, string>, list: readonly { item: SequencedEvent; candidates: Candidate[] }[]): Promise<void> {
+  const proposed = new Map<string, { issueId: string; decidedBy: string }>();
+  for (const { item, candidates } of list) {
+    const issueOf = (hash: string) => tied.get(hash) ?? proposed.get(hash)?.issueId;
+    const known = candidates.find((candidate) => issueOf(candidate.hash) !== undefined);
+    const issueId = known ? (issueOf(known.hash) as string) : (item.event.issueId as string);
+    const decidedBy = (candidates[0] as Candidate).hash;
+    for (const candidate of candidates) if (issueOf(candidate.hash) === undefined) proposed.set(candidate.hash, { issueId, decidedBy });
+  }
+  const deciding = new Set(list.map(({ candidates }) => (candidates[0] as Candidate).hash));
+  const write = async (ties: Map<string, string>) => {
+    if (ties.size === 0) return;
+    for (const [hash, issueId] of await aliases.tieHashes(factoryId, ties)) tied.set(hash, issueId);
+  };
+  await write(new Map([...proposed].filter(([hash]) => deciding.has(hash)).map(([hash, { issueId }]) => [hash, issueId])));
+  await write(new Map([...proposed].filter(([hash]) => !deciding.has(hash)).map(([hash, { issueId, decidedBy }]) => [hash, tied.get(decidedBy) ?? issueId])));
+}
+
+/** Each grouped event's issue seed (id, fingerprint, title), by the event. Filtered or ungrouped events are left out. */
+export async function issuesOfEvents(aliases: IssueAliases, events: readonly SequencedEvent[]): Promise<Map<SequencedEvent, IssueSeed>> {
+  const seeds = new Map<SequencedEvent, IssueSeed>();
+  const byFactory = new Map<string, { item: SequencedEvent; candidates: Candidate[] }[]>();
+  for (const item of events) {
+    const { event } = item;
+    if (event.filtered !== undefined || event.issueId === undefined) continue;
+    const candidates = candidatesOf(event);
+    if (candidates.length === 0) {
+      // Grouped at ingest by a rule that no longer groups it: kept where it was filed.
+      seeds.set(item, { issueId: event.issueId, fingerprint: [], title: '(no message)' });
+      continue;
+    }
+    const list = byFactory.get(event.factoryId) ?? [];
+    list.push({ item, candidates });
+    byFactory.set(event.factoryId, list);
+  }
+  await Promise.all(
+    [...byFactory].map(async ([factoryId, list]) => {
+      const hashes = [...new Set(list.flatMap(({ candidates }) => candidates.map((candidate) => candidate.hash)))];
+      const tied = await aliases.issuesOfHashes(factoryId, hashes);
+      await tieBatch(aliases, factoryId, tied, list);
+      for (const { item, candidates } of list) {
+        const first = candidates[0] as Candidate;
+        seeds.set(item, { issueId: tied.get(first.hash) as string, fingerprint: first.fingerprint, title: titleOf(item.event) });
+      }
+    }),
+  );
+  return seeds;
+}

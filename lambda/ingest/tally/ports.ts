@@ -1,0 +1,52 @@
+import type { FilterReason, StoredEvent } from '../issues/stored-event';
+import type { IssueSeed } from '../issues/issue';
+
+/**
+ * What the tally needs from storage (docs/report-issues.md#exact-counts).
+ * The DynamoDB adapter is lambda/infrastructure/store/reports/tally-writes.ts; nothing here knows
+ * about AWS.
+ */
+
+/** A record's place in its stream shard: zero-padded to one width, so places compare as text. */
+export type Sequence = string;
+
+/** A stored event with its place in the stream. */
+export interface SequencedEvent {
+  seq: Sequence;
+  event: StoredEvent;
+}
+
+export type IssueEvent = SequencedEvent & { issue: IssueSeed };
+export type FilteredEvent = SequencedEvent & { filtered: FilterReason };
+
+/** Events of one factory (a factory page) or one issue (an issue page), listed for reading newest first. */
+export interface PageBatch {
+  factoryId: string;
+  issueId?: string;
+  events: SequencedEvent[];
+}
+
+export interface TallyStore extends IssueAliases {
+  /** Lists the events on their pages (idempotent: a page written again is the same page). */
+  writePages(shardKey: string, pages: readonly PageBatch[]): Promise<void>;
+  /**
+   * Adds the events (all of one issue, in stream order) to their issue,
+   * exactly once: the store keeps per stream shard the last record it
+   * counted, and counts only later ones, in the same write.
+   */
+  addToIssue(shardKey: string, events: readonly IssueEvent[]): Promise<void>;
+  /** Adds filtered events (all of one factory, in stream order) to the factory's filtered counts, exactly once likewise. */
+  addFiltered(shardKey: string, events: readonly FilteredEvent[]): Promise<void>;
+}
+
+/**
+ * An issue's aliases (docs/source-maps.md#no-issue-splits): every fingerprint hash an issue was ever found by,
+ * each tied to one issue once and never changed (a conditional write), so an event is counted into the issue
+ * its first tied hash names. Immutable once set, so a container may keep what it has read.
+ */
+export interface IssueAliases {
+  /** The issue each of these hashes is tied to, for those that are. */
+  issuesOfHashes(factoryId: string, hashes: readonly string[]): Promise<Map<string, string>>;
+  /** Ties each hash to the issue given unless it is tied already; answers the issue each is tied to after (the one given, or the earlier one). */
+  tieHashes(factoryId: string, ties: ReadonlyMap<string, string>): Promise<Map<string, string>>;
+}

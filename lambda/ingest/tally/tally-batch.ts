@@ -1,0 +1,69 @@
+import type { IssueSeed } from '../issues/issue';
+import { issuesOfEvents } from './issue-of-event';
+import type { FilteredEvent, IssueEvent, PageBatch, SequencedEvent, TallyStore } from './ports';
+
+/** What one batch did: for the log line. */
+export interface TallyOutcome {
+  events: number;
+  issues: number;
+  factories: number;
+  filtered: number;
+}
+
+/** Events of the batch grouped by a key, in stream order, the groups in the order they first appear. */
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string | undefined): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    if (key === undefined) continue;
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
+}
+
+/**
+ * The event with its issue seed (id, title and fingerprint, for an issue it
+ * creates): the issue its grouping candidates are tied to (issue-of-event.ts),
+ * computed from the stored event by the pure grouping rule, so the tally need
+ * not store what it can compute.
+ */
+function withSeed(item: SequencedEvent, seeds: ReadonlyMap<SequencedEvent, IssueSeed>): IssueEvent | FilteredEvent | undefined {
+  const { event } = item;
+  if (event.filtered !== undefined) return { ...item, filtered: event.filtered };
+  const issue = seeds.get(item);
+  return issue === undefined ? undefined : { ...item, issue };
+}
+
+/**
+ * One stream batch of newly stored events (docs/report-issues.md#exact-counts),
+ * in stream order, all of one shard: first each event's issue (its aliases,
+ * issue-of-event.ts), then their feed pages (so that a count
+ * never shows events that cannot be listed), then one write per issue and
+ * one per factory with filtered events, each counting only the records its
+ * item has not counted yet. Idempotent: the same batch again, or cut
+ * elsewhere, or run by two consumers at once, counts every event once.
+ */
+export async function tallyBatch(store: TallyStore, shardKey: string, events: readonly SequencedEvent[]): Promise<TallyOutcome> {
+  const seeds = await issuesOfEvents(store, events);
+  const seeded = events.map((item) => withSeed(item, seeds)).filter((item): item is IssueEvent | FilteredEvent => item !== undefined);
+  const grouped = seeded.filter((item): item is IssueEvent => 'issue' in item);
+  const filtered = seeded.filter((item): item is FilteredEvent => 'filtered' in item);
+  const byFactory = groupBy(events, (item) => item.event.factoryId);
+  const byIssue = groupBy(grouped, (item) => item.issue.issueId);
+  const pages: PageBatch[] = [
+    ...[...byFactory].map(([factoryId, list]) => ({ factoryId, events: list })),
+    ...[...byIssue].map(([issueId, list]) => ({ factoryId: (list[0] as IssueEvent).event.factoryId, issueId, events: list })),
+  ];
+  await store.writePages(shardKey, pages);
+  const filteredByFactory = groupBy(filtered, (item) => item.event.factoryId);
+  // Every write settles before the batch ends (none left in flight when the function is frozen); the first failure fails the batch, which is delivered again.
+  const writes = await Promise.allSettled([
+    ...[...byIssue.values()].map((list) => store.addToIssue(shardKey, list)),
+    ...[...filteredByFactory.values()].map((list) => store.addFiltered(shardKey, list)),
+  ]);
+  const failed = writes.find((write): write is PromiseRejectedResult => write.status === 'rejected');
+  if (failed) throw failed.reason;
+  return { events: events.length, issues: byIssue.size, factories: byFactory.size, filtered: filtered.length };
+}

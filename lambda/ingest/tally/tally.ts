@@ -1,0 +1,52 @@
+import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { newCallLog, withCallLog } from '../../infrastructure/observability/call-log';
+import { sha256Hex } from '../../kernel/hash';
+import { loggerFromEnv } from '../../infrastructure/observability/logger';
+import { TALLY_SERVICE_NAME } from '../../infrastructure/observability/names';
+import type { SequencedEvent, TallyStore } from './ports';
+import { tallyBatch } from './tally-batch';
+
+/**
+ * A batch of the reports table's stream as Lambda hands it over with a
+ * tumbling window: the records, and the shard they come from, which the
+ * tally's marks are kept per (docs/report-issues.md#exact-counts).
+ */
+export type TallyEvent = DynamoDBStreamEvent & { shardId?: string };
+
+/** What the tally needs: its store, and the store's reading of a batch as the events it newly stored (lambda/infrastructure/store/reports/stream-records.ts). */
+export interface TallyDependencies {
+  store: TallyStore;
+  insertedEvents: (records: TallyEvent['Records']) => SequencedEvent[];
+}
+
+/** What a tumbling window's invocation must answer: a state (the tally keeps none) and no failed items. */
+export interface TallyAnswer {
+  state: Record<string, never>;
+  batchItemFailures: [];
+}
+
+/** The shard id, shortened to the mark's key: 48 bits of its hash, far from colliding among a table's shards. */
+export const shardKeyOf = (shardId: string): string => sha256Hex(shardId).slice(0, 12);
+
+/**
+ * The tally (docs/report-issues.md#exact-counts): counts newly stored events
+ * into their issues and lists them on feed pages, from the reports table's
+ * stream. A failure throws: Lambda delivers the same records again, and the
+ * marks make that count once.
+ */
+export function createTallyHandler({ store, insertedEvents }: TallyDependencies, logger = loggerFromEnv(process.env, TALLY_SERVICE_NAME)) {
+  return async (event: TallyEvent): Promise<TallyAnswer> => {
+    const records = event.Records ?? [];
+    const answer: TallyAnswer = { state: {}, batchItemFailures: [] };
+    if (records.length === 0) return answer;
+    if (!event.shardId) {
+      throw new Error('the tally needs the stream shard of its records (shardId): its event source mapping must have a tumbling window (lib/tally.ts)');
+    }
+    const calls = newCallLog();
+    const startedAt = performance.now();
+    const shardKey = shardKeyOf(event.shardId);
+    const outcome = await withCallLog(calls, () => tallyBatch(store, shardKey, insertedEvents(records)));
+    logger.info('tally', { records: records.length, ...outcome, dynamoCalls: calls.calls, durationMs: Math.round(performance.now() - startedAt) });
+    return answer;
+  };
+}

@@ -1,0 +1,44 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { TableNames } from '../../../lambda/infrastructure/store/schema';
+import { insertedEvents, isTalliedRecord } from '../../../lambda/infrastructure/store/reports/stream-records';
+import { DynamoTallyStore } from '../../../lambda/infrastructure/store/reports/tally-writes';
+import { createTallyHandler } from '../../../lambda/ingest/tally/tally';
+import type { LocalStreamEvent, StreamConsumer } from './stream-consumer';
+
+/** A consumer's handler as its Lambda entry exports it (the source's, or a bundled asset's). */
+export type StreamHandler = (event: LocalStreamEvent) => Promise<unknown>;
+
+/**
+ * The consumers of the reports table's stream on one machine: the same
+ * handlers, with the same record filters, as the stack's event source
+ * mappings (lib/tally.ts). `handlers.tally`, when given, is the tally's
+ * Lambda entry itself (`npm start -- --bundle`: the asset `cdk deploy` uploads).
+ */
+export function reportStreamConsumers(doc: DynamoDBDocumentClient, tables: Pick<TableNames, 'reports'>, handlers: { tally?: StreamHandler } = {}): StreamConsumer[] {
+  const tally = handlers.tally ?? createTallyHandler({ store: new DynamoTallyStore(doc, tables.reports), insertedEvents });
+  return [{ name: 'tally', accepts: isTalliedRecord, handle: (event) => tally(event) }];
+}
+
+/** The alert notifier's records, as its event source mapping's filter in lib/alerts.ts has them: inserts and changes of issue items. */
+export const isIssueItemWrite = (record: DynamoDBRecord): boolean =>
+  (record.eventName === 'INSERT' || record.eventName === 'MODIFY') && (record.dynamodb?.Keys?.pk?.S ?? '').startsWith('issue#');
+
+/**
+ * The alert notifier as a consumer (docs/alerts.md#under-npm-start). It
+ * answers a failed record instead of throwing, as Lambda's partial batch
+ * response has it; the poller retries a batch that throws, so a failure
+ * is thrown here and the batch comes again (its records before the failed
+ * one alert nothing new).
+ */
+export function alertConsumer(notifier: (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>): StreamConsumer {
+  return {
+    name: 'alerts',
+    accepts: isIssueItemWrite,
+    handle: async (event) => {
+      const answer = await notifier(event);
+      if (answer.batchItemFailures.length > 0) throw new Error(`the alert notifier failed at record ${answer.batchItemFailures[0]?.itemIdentifier}: the batch is handed over again`);
+      return answer;
+    },
+  };
+}
