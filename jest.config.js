@@ -8,10 +8,7 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/bundle/', '<rootDir>/test/browser/'],
   // swc strips types only; `npm test` runs tsc --noEmit first for the type check.
   transform: {
-    '^.+\\.(t|j)s$': [
-      '@swc/jest',
-      { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
-    ],
+    '^.+\\.(t|j)s$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
   },
   // @middy/* ships ESM only: let swc turn it into CommonJS for jest.
   transformIgnorePatterns: ['/node_modules/(?!@middy/)'],

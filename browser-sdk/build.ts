@@ -32,7 +32,8 @@ async function main(): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
   await bundle(dir);
   declarations(dir);
-  for (const name of readdirSync(dir).sort()) console.log(`${relative(process.cwd(), join(dir, name)) || name} ${statSync(join(dir, name)).size.toLocaleString('en-US')} bytes`);
+  for (const name of readdirSync(dir).sort())
+    console.log(`${relative(process.cwd(), join(dir, name)) || name} ${statSync(join(dir, name)).size.toLocaleString('en-US')} bytes`);
 }
 
 main().catch((error: unknown) => {

@@ -24,12 +24,17 @@ async function main(): Promise<void> {
   }
   const { bytes, gzipBytes } = await measureScript();
   const within = gzipBytes <= GZIP_BUDGET_BYTES;
-  console.log(`${SCRIPT_FILE}: ${bytes.toLocaleString('en-US')} bytes minified, ${gzipBytes.toLocaleString('en-US')} bytes gzipped (${kb(gzipBytes)}); budget ${GZIP_BUDGET_BYTES.toLocaleString('en-US')} bytes: ${within ? 'PASS' : 'FAIL'}`);
+  console.log(
+    `${SCRIPT_FILE}: ${bytes.toLocaleString('en-US')} bytes minified, ${gzipBytes.toLocaleString('en-US')} bytes gzipped (${kb(gzipBytes)}); budget ${GZIP_BUDGET_BYTES.toLocaleString('en-US')} bytes: ${within ? 'PASS' : 'FAIL'}`,
+  );
   const anchorsFile = join(SDK_DIR, '..', 'bench', 'sdk-anchors.json');
   if (existsSync(anchorsFile)) {
     const anchors = (JSON.parse(readFileSync(anchorsFile, 'utf8')) as { anchors: Anchor[] }).anchors;
     console.log('minimal error-reporting bundles of other SDKs, gzipped (bench/sdk-size.md):');
-    for (const anchor of anchors) console.log(`  ${`${anchor.package}@${anchor.version}${anchor.variant ? ` (${anchor.variant})` : ''}`.padEnd(34)} ${anchor.gzipBytes.toLocaleString('en-US').padStart(7)} bytes (${kb(anchor.gzipBytes)})`);
+    for (const anchor of anchors)
+      console.log(
+        `  ${`${anchor.package}@${anchor.version}${anchor.variant ? ` (${anchor.variant})` : ''}`.padEnd(34)} ${anchor.gzipBytes.toLocaleString('en-US').padStart(7)} bytes (${kb(anchor.gzipBytes)})`,
+      );
   }
   if (!within) {
     console.error(`over budget by ${(gzipBytes - GZIP_BUDGET_BYTES).toLocaleString('en-US')} bytes gzipped`);

@@ -1,13 +1,6 @@
 import { Duration, Stack } from 'aws-cdk-lib';
 import type { Stage } from 'aws-cdk-lib/aws-apigateway';
-import {
-  Alarm,
-  ComparisonOperator,
-  MathExpression,
-  Metric,
-  TreatMissingData,
-  type IMetric,
-} from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, MathExpression, Metric, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Operation, type Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -253,7 +246,8 @@ const API_FUNCTION: FunctionWords = {
   throttles: 'Lambda refused to run the API function (concurrency exhausted) at least once in 5 minutes: those requests failed.',
 };
 const INGEST_FUNCTION: FunctionWords = {
-  errors: 'The ingest Lambda (browser bug reports) failed 3 or more invocations in 5 minutes (crash, timeout or out of memory: the handler answers every handled error itself).',
+  errors:
+    'The ingest Lambda (browser bug reports) failed 3 or more invocations in 5 minutes (crash, timeout or out of memory: the handler answers every handled error itself).',
   throttles: 'Lambda refused to run the ingest function (concurrency exhausted) at least once in 5 minutes: those reports were lost unless the page retries.',
 };
 const CONTROL_ROOM_FUNCTION: FunctionWords = {
@@ -300,7 +294,8 @@ function tallySpecs(tally: IFunction, failures: IQueue): AlarmSpec[] {
   return [
     {
       slug: 'tally-behind',
-      meaning: 'The tally is 5 minutes or more behind the reports table\'s stream for 10 minutes: issue counts and event lists lag (events are stored, nothing is lost yet; records leave the stream after 24 hours).',
+      meaning:
+        "The tally is 5 minutes or more behind the reports table's stream for 10 minutes: issue counts and event lists lag (events are stored, nothing is lost yet; records leave the stream after 24 hours).",
       metric: new Metric({
         namespace: 'AWS/Lambda',
         metricName: 'IteratorAge',
@@ -323,7 +318,8 @@ function tallySpecs(tally: IFunction, failures: IQueue): AlarmSpec[] {
     },
     {
       slug: 'tally-batches-dropped',
-      meaning: 'A batch of the reports table\'s stream could not be tallied before its records left the stream: some stored events are missing from their issues\' counts.',
+      meaning:
+        "A batch of the reports table's stream could not be tallied before its records left the stream: some stored events are missing from their issues' counts.",
       metric: failures.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: PERIOD, label: 'tally batches dropped' }),
       threshold: 1,
       datapointsToAlarm: 1,
@@ -368,7 +364,8 @@ function alertSpecs(alerts: AlertParts): AlarmSpec[] {
   return [
     {
       slug: 'alert-stream-failures',
-      meaning: 'The notifier gave up on stream records of issue items after its retries (they are in the stream-failures queue): alerts of those writes were not sent.',
+      meaning:
+        'The notifier gave up on stream records of issue items after its retries (they are in the stream-failures queue): alerts of those writes were not sent.',
       metric: waiting(alerts.streamFailures, 'stream records given up'),
       threshold: 1,
       datapointsToAlarm: 1,
@@ -376,7 +373,8 @@ function alertSpecs(alerts: AlertParts): AlarmSpec[] {
     },
     {
       slug: 'alert-delivery-dead-letters',
-      meaning: 'Webhook delivery messages failed 5 times (storage trouble or crashes, not a receiver\'s answer) and went to the dead-letter queue: those deliveries wait, pending.',
+      meaning:
+        "Webhook delivery messages failed 5 times (storage trouble or crashes, not a receiver's answer) and went to the dead-letter queue: those deliveries wait, pending.",
       metric: waiting(alerts.deliveryDeadLetters, 'delivery messages given up'),
       threshold: 1,
       datapointsToAlarm: 1,

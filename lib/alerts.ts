@@ -123,7 +123,11 @@ export class Alerts extends Construct {
       }),
     );
 
-    this.canaryReceiver = new CanaryReceiver(this, 'CanaryReceiver', { logLevel: props.release.logLevel, logRetention: props.release.logRetention, logRemovalPolicy: props.release.logRemovalPolicy });
+    this.canaryReceiver = new CanaryReceiver(this, 'CanaryReceiver', {
+      logLevel: props.release.logLevel,
+      logRetention: props.release.logRetention,
+      logRemovalPolicy: props.release.logRemovalPolicy,
+    });
     ({ handler: this.deliverer, deployment: this.delivererDeployment } = releasedFunction(this, 'Deliverer', {
       settings: props.release,
       description: 'Contacts alert deliverer: signed webhook POSTs with retries, from the delivery queue',
@@ -150,7 +154,7 @@ export class Alerts extends Construct {
         {
           id: 'Serverless-LambdaEventSourceMappingDestination',
           reason:
-            'An SQS event source keeps failed messages on its queue; after 5 receives the queue\'s own redrive policy moves them to the dead-letter queue (alarmed: alert-delivery-dead-letters). Event source mappings take an on-failure destination only for streams and Kafka.',
+            "An SQS event source keeps failed messages on its queue; after 5 receives the queue's own redrive policy moves them to the dead-letter queue (alarmed: alert-delivery-dead-letters). Event source mappings take an on-failure destination only for streams and Kafka.",
         },
       ],
       true,
@@ -170,7 +174,8 @@ export class Alerts extends Construct {
       [
         {
           id: 'AwsSolutions-IAM5',
-          reason: 'dynamodb:ListStreams, which the stream event source grants, has no resource-level permissions: IAM only takes "*" for it. Every other action of this role names its table, stream, queue or topic.',
+          reason:
+            'dynamodb:ListStreams, which the stream event source grants, has no resource-level permissions: IAM only takes "*" for it. Every other action of this role names its table, stream, queue or topic.',
           appliesTo: ['Resource::*'],
         },
       ],

@@ -39,7 +39,7 @@ export class CanaryReceiver extends Construct {
     const seed = `${Stack.of(this).stackName}/${this.node.addr}/canary-webhook`;
     this.secret = `${SECRET_PREFIX}${createHash('sha256').update(seed).digest('base64')}`;
     this.handler = new ServiceFunction(this, 'Handler', {
-      description: 'Contacts canary receiver: the webhook destination of the alert deliverer\'s pre-traffic check (verifies the signature, keeps nothing)',
+      description: "Contacts canary receiver: the webhook destination of the alert deliverer's pre-traffic check (verifies the signature, keeps nothing)",
       entry: 'alerts/canary-receiver-entry.ts',
       timeout: Duration.seconds(5),
       memorySize: 128,

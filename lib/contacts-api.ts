@@ -199,7 +199,7 @@ export class ContactsApi extends Construct {
       {
         id: 'Serverless-APIGWXrayEnabled',
         reason:
-          'No X-Ray, as for the functions (see Serverless-LambdaTracing on them): the access log has API Gateway\'s own latency and the integration\'s, the function\'s log line its DynamoDB calls and their time, joined by the request id.',
+          "No X-Ray, as for the functions (see Serverless-LambdaTracing on them): the access log has API Gateway's own latency and the integration's, the function's log line its DynamoDB calls and their time, joined by the request id.",
       },
     ]);
     const cloudWatchRole = this.api.node.tryFindChild('CloudWatchRole');
@@ -208,7 +208,7 @@ export class ContactsApi extends Construct {
         {
           id: 'AwsSolutions-IAM4',
           reason:
-            'AmazonAPIGatewayPushToCloudWatchLogs is the policy API Gateway documents for its account-level logging role. That role serves every REST API of the account in this region, so it cannot be narrowed to this stack\'s log group.',
+            "AmazonAPIGatewayPushToCloudWatchLogs is the policy API Gateway documents for its account-level logging role. That role serves every REST API of the account in this region, so it cannot be narrowed to this stack's log group.",
           appliesTo: ['Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs'],
         },
       ]);

@@ -1,7 +1,7 @@
 import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { LambdaApplication } from 'aws-cdk-lib/aws-codedeploy';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
 import { stackMetricsNamespace } from '../lambda/infrastructure/observability/names';
 import { Alerts } from './alerts';
 import { ServiceAlarms } from './alarms';
@@ -174,7 +174,7 @@ export class ContactsStack extends Stack {
     });
     new CfnOutput(this, OUTPUTS.deployments, {
       value: this.deployments.applicationName,
-      description: 'CodeDeploy application: each function\'s gradual deployments (aws deploy list-deployments --application-name …)',
+      description: "CodeDeploy application: each function's gradual deployments (aws deploy list-deployments --application-name …)",
     });
     new CfnOutput(this, OUTPUTS.dashboard, {
       value: this.dashboard.dashboard.dashboardName,

@@ -5,7 +5,14 @@ import { FunctionUrlAuthType, type FunctionUrl } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { CONTROL_ROOM_SERVICE_NAME } from '../lambda/infrastructure/observability/names';
 import { SUPPRESSION_PREFIX } from '../lambda/contacts/domain/vendor-suppression';
-import { CONTACTS_BY_COMPANY, KEYS_BY_FACTORY, KEYS_BY_KEY_ID, REPORTS_BY_FEED, REPORTS_BY_ISSUE, REPORTS_BY_PERSON } from '../lambda/infrastructure/store/schema';
+import {
+  CONTACTS_BY_COMPANY,
+  KEYS_BY_FACTORY,
+  KEYS_BY_KEY_ID,
+  REPORTS_BY_FEED,
+  REPORTS_BY_ISSUE,
+  REPORTS_BY_PERSON,
+} from '../lambda/infrastructure/store/schema';
 import { grantIndexCalls, grantTableCalls, grantTableCallsOnKeys } from './grants';
 import type { GradualDeployment } from './gradual-deployment';
 import { controlRoomProbes } from './pre-traffic-probes';
@@ -83,7 +90,15 @@ export class ControlRoom extends Construct {
     // the contacts of a company (Query on byCompany, then BatchGetItem); clears and enrichment passes
     // (UpdateItem; a pass's TransactWriteItems is authorized per item as UpdateItem); the reference dataset (GetItem).
     // An erasure deletes a contact and its pass markers (DeleteItem: docs/privacy.md#erasure).
-    grantTableCalls(props.contactsTable, this.handler, 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:BatchGetItem', 'dynamodb:DeleteItem');
+    grantTableCalls(
+      props.contactsTable,
+      this.handler,
+      'dynamodb:GetItem',
+      'dynamodb:Query',
+      'dynamodb:UpdateItem',
+      'dynamodb:BatchGetItem',
+      'dynamodb:DeleteItem',
+    );
     grantIndexCalls(props.contactsTable, CONTACTS_BY_COMPANY.indexName, this.handler, 'dynamodb:Query');
     grantTableCalls(props.referenceTable, this.handler, 'dynamodb:GetItem');
     // An erasure (docs/privacy.md#the-vendors-record) deletes the vendor's record of the email (DeleteItem) after
@@ -110,5 +125,4 @@ export class ControlRoom extends Construct {
     // lambda:InvokeFunctionUrl (AWS_IAM) and lambda:InvokeFunction only via the URL: no direct Invoke, which would carry no caller.
     if (props.controlRoomPrincipalArn) this.deployment.alias.grantInvokeUrl(new ArnPrincipal(props.controlRoomPrincipalArn));
   }
-
 }

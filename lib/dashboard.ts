@@ -1,14 +1,6 @@
 import { Duration, Stack } from 'aws-cdk-lib';
 import type { Stage } from 'aws-cdk-lib/aws-apigateway';
-import {
-  AlarmStatusWidget,
-  AlarmWidget,
-  Dashboard,
-  GraphWidget,
-  MathExpression,
-  TextWidget,
-  type IWidget,
-} from 'aws-cdk-lib/aws-cloudwatch';
+import { AlarmStatusWidget, AlarmWidget, Dashboard, GraphWidget, MathExpression, TextWidget, type IWidget } from 'aws-cdk-lib/aws-cloudwatch';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { DIMENSIONS, METRIC } from '../lambda/infrastructure/observability/names';

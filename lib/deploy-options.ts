@@ -26,9 +26,7 @@ export type TrafficShift = (typeof TRAFFIC_SHIFTS)[number];
 export const PROVISIONED_CONCURRENCY_RANGE = { min: 0, max: 1000 } as const;
 
 /** The retention periods CloudWatch Logs accepts, in days. */
-export const LOG_RETENTION_DAYS = [
-  1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653,
-] as const;
+export const LOG_RETENTION_DAYS = [1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653] as const;
 
 /** Per-key limits, requests per minute: the same range the `keys` command accepts. */
 export const RATE_LIMIT_RANGE = { min: 1, max: 1_000_000 } as const;
@@ -163,7 +161,12 @@ const EMAIL = /^[^@\s,]+@[^@\s,]+\.[^@\s,]+$/;
 
 /** A list of addresses: comma-separated text (-c alertEmails=a@x.io,b@x.io) or a JSON list in cdk.json. */
 const emailList: Parser<string[]> = (raw, name) => {
-  const list = Array.isArray(raw) ? raw.map((entry) => text(entry) ?? '') : (text(raw) ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  const list = Array.isArray(raw)
+    ? raw.map((entry) => text(entry) ?? '')
+    : (text(raw) ?? '')
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean);
   if (list.length > 20 || !list.every((entry) => EMAIL.test(entry))) throw new DeployOptionError(name, raw, 'at most 20 email addresses, separated by commas');
   return [...new Set(list)];
 };
@@ -176,7 +179,8 @@ const httpUrl: Parser<string> = (raw, name) => {
   } catch {
     url = undefined;
   }
-  if (!url || !['http:', 'https:'].includes(url.protocol) || url.search !== '' || url.hash !== '') throw new DeployOptionError(name, raw, 'an http(s) URL without query or fragment, like https://control.example.com');
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.search !== '' || url.hash !== '')
+    throw new DeployOptionError(name, raw, 'an http(s) URL without query or fragment, like https://control.example.com');
   return value.replace(/\/+$/, '');
 };
 

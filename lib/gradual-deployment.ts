@@ -160,7 +160,8 @@ export class GradualDeployment extends Construct {
       logRemovalPolicy: props.settings.logRemovalPolicy,
       environment: { TARGET_VERSION_ARN: this.version.functionArn, LOG_LEVEL: 'INFO' },
     });
-    const hookRole = this.hook.role!;
+    const hookRole = this.hook.role;
+    if (!hookRole) throw new Error('the pre-traffic hook function has no role');
     this.hook.addEnvironment('PROBES', stack.toJsonString(timed(hookRole.roleArn)));
     // Least privilege: the version under test, and nothing else (not the alias, not $LATEST).
     hookRole.addToPrincipalPolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.version.functionArn] }));
@@ -265,7 +266,8 @@ export class GradualDeployment extends Construct {
       return [
         {
           slug: 'failed-items',
-          meaning: 'The new version answered a record of its batch as failed (it catches its errors, so Lambda counts none: Lambda hands the record over again, to either version).',
+          meaning:
+            'The new version answered a record of its batch as failed (it catches its errors, so Lambda counts none: Lambda hands the record over again, to either version).',
           metric: byVersion(METRIC.failedBatchItems).with({ label: 'new version failed batch items' }),
           threshold: 1,
           datapoints: 1,

@@ -96,12 +96,12 @@ export class IngestApi extends Construct {
         {
           id: 'AwsSolutions-APIG4',
           reason:
-            'The Lambda authenticates every request itself: a publishable key (Authorization: Bearer dfpk_… or ?key=, for navigator.sendBeacon) is looked up by its sha256 in the keys table, in the same conditional write that counts its rate limit, and the Origin must be on the key\'s list (docs/ingest-api.md). An API Gateway authorizer could not answer the CORS preflight without a key, nor read the key from the query in the specified precedence.',
+            "The Lambda authenticates every request itself: a publishable key (Authorization: Bearer dfpk_… or ?key=, for navigator.sendBeacon) is looked up by its sha256 in the keys table, in the same conditional write that counts its rate limit, and the Origin must be on the key's list (docs/ingest-api.md). An API Gateway authorizer could not answer the CORS preflight without a key, nor read the key from the query in the specified precedence.",
         },
         {
           id: 'AwsSolutions-COG4',
           reason:
-            'Callers are visitors\' browsers on a customer\'s website holding its publishable key, not users of a Cognito user pool; the Lambda authenticates the keys (see AwsSolutions-APIG4).',
+            "Callers are visitors' browsers on a customer's website holding its publishable key, not users of a Cognito user pool; the Lambda authenticates the keys (see AwsSolutions-APIG4).",
         },
       ],
     );

@@ -153,13 +153,20 @@ export function tallyProbes(): Probe[] {
   };
   return [
     {
-      name: 'an empty batch: answered with a tumbling window\'s state (the bundle loads on the runtime; no DynamoDB call)',
+      name: "an empty batch: answered with a tumbling window's state (the bundle loads on the runtime; no DynamoDB call)",
       event: { Records: [], shardId, state: {} },
     },
     {
       name: `the canary factory's one event counted into its issue (${CANARY_FACTORY_ID}: PutItem and UpdateItem on the reports table; counted once, whatever the number of releases)`,
       event: {
-        Records: [{ eventID: 'pre-traffic-check', eventName: 'INSERT', eventSource: 'aws:dynamodb', dynamodb: { Keys: { pk: { S: pk } }, NewImage: image, SequenceNumber: '1' } }],
+        Records: [
+          {
+            eventID: 'pre-traffic-check',
+            eventName: 'INSERT',
+            eventSource: 'aws:dynamodb',
+            dynamodb: { Keys: { pk: { S: pk } }, NewImage: image, SequenceNumber: '1' },
+          },
+        ],
         shardId,
         state: {},
       },

@@ -129,5 +129,5 @@ const titleOf = (description: string) => description.split(':')[0] as string;
 export const NO_ASYNC_DESTINATION = {
   id: 'Serverless-LambdaAsyncFailureDestination',
   reason:
-    'This configuration exists only to forbid Lambda\'s retries of an asynchronous invocation (a retry could run a bulk pass twice); no caller of this service invokes asynchronously with data to keep (see Serverless-LambdaDLQ), so a failure destination would never receive anything.',
+    "This configuration exists only to forbid Lambda's retries of an asynchronous invocation (a retry could run a bulk pass twice); no caller of this service invokes asynchronously with data to keep (see Serverless-LambdaDLQ), so a failure destination would never receive anything.",
 };

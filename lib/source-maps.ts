@@ -109,7 +109,8 @@ export class SourceMaps extends Construct {
       },
       {
         id: 'AwsSolutions-COG4',
-        reason: 'Callers are CI jobs and servers holding secret keys issued with the keys command, not users of a Cognito user pool; the function authenticates the keys (see AwsSolutions-APIG4).',
+        reason:
+          'Callers are CI jobs and servers holding secret keys issued with the keys command, not users of a Cognito user pool; the function authenticates the keys (see AwsSolutions-APIG4).',
       },
     ];
     NagSuppressions.addResourceSuppressions(contactsMethods, keyAuth('The contacts function (these two paths go to it like every path no function owns)'));

@@ -97,19 +97,16 @@ export class Tally extends Construct {
 
     // The role's policy as the event source wrote it (the mapping's grants land in the role's default policy).
     const policy = this.handler.role?.node.tryFindChild('DefaultPolicy');
-    NagSuppressions.addResourceSuppressions(
-      policy ?? this.handler,
-      [
-        {
-          id: 'AwsSolutions-IAM5',
-          reason:
-            'dynamodb:ListStreams on "*" is what Lambda\'s event source mapping needs to find the stream, and ListStreams takes no resource ARN; every other call is on the reports table, its stream, the failure queue or the function\'s own log group.',
-          appliesTo: ['Resource::*'],
-        },
-      ],
-    );
+    NagSuppressions.addResourceSuppressions(policy ?? this.handler, [
+      {
+        id: 'AwsSolutions-IAM5',
+        reason:
+          'dynamodb:ListStreams on "*" is what Lambda\'s event source mapping needs to find the stream, and ListStreams takes no resource ARN; every other call is on the reports table, its stream, the failure queue or the function\'s own log group.',
+        appliesTo: ['Resource::*'],
+      },
+    ]);
     const isItselfTheDestination =
-      'This queue is itself the failure destination of the tally\'s event source mapping: it holds the place of batches that could not be tallied (alarmed: tally-batches-dropped), and nothing consumes it that could fail, so it needs no dead-letter queue of its own.';
+      "This queue is itself the failure destination of the tally's event source mapping: it holds the place of batches that could not be tallied (alarmed: tally-batches-dropped), and nothing consumes it that could fail, so it needs no dead-letter queue of its own.";
     NagSuppressions.addResourceSuppressions(this.failures, [
       { id: 'AwsSolutions-SQS3', reason: isItselfTheDestination },
       { id: 'Serverless-SQSRedrivePolicy', reason: isItselfTheDestination },

@@ -90,7 +90,7 @@ const CONTACTS_DOC: ApiDoc = {
       scheme: 'bearer',
       bearerFormat: 'dfsk_…',
       description:
-        'A secret key (`dfsk_…`) in `Authorization: Bearer <key>`. The factory is the key\'s. Keys belong on servers: a publishable `dfpk_` key is refused like an unknown one.',
+        "A secret key (`dfsk_…`) in `Authorization: Bearer <key>`. The factory is the key's. Keys belong on servers: a publishable `dfpk_` key is refused like an unknown one.",
     },
   },
   guardResponses: { 401: 'Unauthorized', 403: 'Forbidden', 429: 'RateLimited', 503: 'StorageUnavailable' },
@@ -121,7 +121,8 @@ const CONTACTS_DOC: ApiDoc = {
           phone: freeText('phone', 'Phone number.'),
           page: freeText('page', 'The page or context the contact came from.'),
           source: {
-            description: 'Where the contact came from: `api` when a contact is created without it (or with `null`); an update without it keeps the stored one. Any other value, `""` included, is 422.',
+            description:
+              'Where the contact came from: `api` when a contact is created without it (or with `null`); an update without it keeps the stored one. Any other value, `""` included, is 422.',
             nullableRef: 'Source',
           },
         },
@@ -207,7 +208,13 @@ const reportText = (what: string, max: number): FieldDoc => ({
 });
 
 /** A Sentry protocol route (docs/sentry-sdks.md): 200 {"id"} for a well-formed body, the ingest API's errors otherwise. */
-const SENTRY_PROJECT: ParameterDoc = { name: 'projectId', in: 'path', required: true, description: "The DSN's project id: digits, the key's.", schema: { type: 'string', pattern: '^[0-9]+$' } };
+const SENTRY_PROJECT: ParameterDoc = {
+  name: 'projectId',
+  in: 'path',
+  required: true,
+  description: "The DSN's project id: digits, the key's.",
+  schema: { type: 'string', pattern: '^[0-9]+$' },
+};
 
 function sentryRoute(operationId: string, summary: string, description: string): RouteDoc {
   return {
@@ -216,7 +223,12 @@ function sentryRoute(operationId: string, summary: string, description: string):
     description,
     parameters: [SENTRY_PROJECT],
     responses: {
-      200: { description: 'Taken: its events stored (or already stored), its other items dropped.', schema: 'SentryAnswer', headers: ['Vary'], optionalHeaders: INGEST_CORS_HEADERS },
+      200: {
+        description: 'Taken: its events stored (or already stored), its other items dropped.',
+        schema: 'SentryAnswer',
+        headers: ['Vary'],
+        optionalHeaders: INGEST_CORS_HEADERS,
+      },
       ...INGEST_POST_ERRORS,
       429: 'SentryRateLimited',
     },
@@ -282,7 +294,7 @@ const INGEST_DOC: ApiDoc = {
             description: `Required: ${FEATURE_REQUEST_TEXT.titleMin} to ${FEATURE_REQUEST_TEXT.title} characters after trimming (shorter is 422, longer is clipped).`,
           },
           description: reportText('What is asked for.', FEATURE_REQUEST_TEXT.description),
-          category: reportText('A category of the site\'s own.', FEATURE_REQUEST_TEXT.category),
+          category: reportText("A category of the site's own.", FEATURE_REQUEST_TEXT.category),
           pageUrl: reportText('The page it was sent from.', 2048),
           reporter: { description: '`email` (254) and `name` (200), stored as given, unverified.' },
         },
@@ -300,8 +312,16 @@ const INGEST_DOC: ApiDoc = {
     },
     'OPTIONS /ingest/v1/events': { ...PREFLIGHT, operationId: 'preflightEvents' },
     'OPTIONS /ingest/v1/feature-requests': { ...PREFLIGHT, operationId: 'preflightFeatureRequests' },
-    'POST /ingest/sentry/api/{projectId}/envelope': sentryRoute('sentryEnvelope', 'Sentry SDKs: an envelope', 'A Sentry envelope (docs/sentry-sdks.md): its events stored as own events, other items dropped. The key from X-Sentry-Auth, ?sentry_key= or the envelope header\'s dsn; any content type; gzip, deflate or br.'),
-    'POST /ingest/sentry/api/{projectId}/store': sentryRoute('sentryStore', 'Sentry SDKs: one event (legacy store)', 'One Sentry event as JSON (Python sentry-sdk 1.x), stored as an own event (docs/sentry-sdks.md).'),
+    'POST /ingest/sentry/api/{projectId}/envelope': sentryRoute(
+      'sentryEnvelope',
+      'Sentry SDKs: an envelope',
+      "A Sentry envelope (docs/sentry-sdks.md): its events stored as own events, other items dropped. The key from X-Sentry-Auth, ?sentry_key= or the envelope header's dsn; any content type; gzip, deflate or br.",
+    ),
+    'POST /ingest/sentry/api/{projectId}/store': sentryRoute(
+      'sentryStore',
+      'Sentry SDKs: one event (legacy store)',
+      'One Sentry event as JSON (Python sentry-sdk 1.x), stored as an own event (docs/sentry-sdks.md).',
+    ),
     'OPTIONS /ingest/sentry/api/{projectId}/envelope': { ...PREFLIGHT, operationId: 'preflightSentryEnvelope', parameters: [SENTRY_PROJECT] },
     'OPTIONS /ingest/sentry/api/{projectId}/store': { ...PREFLIGHT, operationId: 'preflightSentryStore', parameters: [SENTRY_PROJECT] },
   },

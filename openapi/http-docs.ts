@@ -16,8 +16,7 @@ export interface HeaderDoc {
 /** Response headers, by the name the answers use. */
 export const HEADERS = {
   'X-Request-Id': {
-    description:
-      "The request's id (API Gateway's request id; the same value is in the request's log line): quote it when asking about a request.",
+    description: "The request's id (API Gateway's request id; the same value is in the request's log line): quote it when asking about a request.",
     schema: { type: 'string', minLength: 1 },
   },
   'Cache-Control': {
@@ -33,7 +32,7 @@ export const HEADERS = {
     schema: { type: 'integer', minimum: 0 },
   },
   'X-Sentry-Rate-Limits': {
-    description: 'The Sentry protocol\'s 429: `<seconds>::key`, every category of this key held back that long (what the Sentry SDKs read).',
+    description: "The Sentry protocol's 429: `<seconds>::key`, every category of this key held back that long (what the Sentry SDKs read).",
     schema: { type: 'string', pattern: '^[0-9]+::key$' },
   },
   Allow: {
@@ -45,16 +44,16 @@ export const HEADERS = {
     schema: { type: 'string', enum: ['Bearer realm="contacts"', 'Bearer realm="ingest"'] },
   },
   Vary: {
-    description: 'The ingest API\'s answers depend on the `Origin` header (CORS).',
+    description: "The ingest API's answers depend on the `Origin` header (CORS).",
     schema: { type: 'string', const: 'Origin' },
   },
   'Access-Control-Allow-Origin': {
     description:
-      'The ingest API only, when the request carried an `Origin` that is a serialized origin (or `null`): that very value, never `*`. Answers with data only ever go to the key\'s own websites; errors say only what to fix, so any page may read them.',
+      "The ingest API only, when the request carried an `Origin` that is a serialized origin (or `null`): that very value, never `*`. Answers with data only ever go to the key's own websites; errors say only what to fix, so any page may read them.",
     schema: { type: 'string', minLength: 1, not: { const: '*' } },
   },
   'Access-Control-Expose-Headers': {
-    description: 'The ingest API only, with `Access-Control-Allow-Origin` on a POST\'s answer: the page may read these.',
+    description: "The ingest API only, with `Access-Control-Allow-Origin` on a POST's answer: the page may read these.",
     schema: { type: 'string', const: 'Retry-After, X-Request-Id' },
   },
   'Access-Control-Allow-Methods': { description: 'The preflight: the method the ingest API takes.', schema: { type: 'string', const: 'POST' } },
@@ -65,7 +64,7 @@ export const HEADERS = {
   'Access-Control-Max-Age': { description: 'The preflight: seconds a browser may cache it.', schema: { type: 'integer', const: 7200 } },
   'RateLimit-Policy': {
     description:
-      "The contacts API, on every answer after the key check (IETF draft-ietf-httpapi-ratelimit-headers-11): the key's quota `q` requests per window `w` = 60 seconds, policy `\"per-key\"`.",
+      'The contacts API, on every answer after the key check (IETF draft-ietf-httpapi-ratelimit-headers-11): the key\'s quota `q` requests per window `w` = 60 seconds, policy `"per-key"`.',
     schema: { type: 'string', pattern: '^"per-key";q=[0-9]+;w=60$' },
   },
   RateLimit: {
@@ -104,8 +103,7 @@ const ingest = (description: string, headers: HeaderName[] = []) => ({
 /** Error answers of the pipeline, by name (components.responses); each body is `{"error": string}`. */
 export const ERROR_RESPONSES = {
   BadRequest: {
-    description:
-      'The body is not valid JSON, not UTF-8, or empty; or a read by email lacks the `email` parameter (or repeats it).',
+    description: 'The body is not valid JSON, not UTF-8, or empty; or a read by email lacks the `email` parameter (or repeats it).',
     headers: RATE_LIMIT_HEADERS,
   },
   Unauthorized: {
@@ -140,22 +138,22 @@ export const ERROR_RESPONSES = {
     'No key, or a key that is unknown, revoked or malformed; a secret `dfsk_` key (the same answer as an unknown key, and the key is marked exposed); `Authorization` not `Bearer`; a key in the header and another in `?key=`; the header or `key` sent twice.',
     ['WWW-Authenticate'],
   ),
-  OriginRefused: ingest("No `Origin` header, or an origin the key is not bound to (the message names it). Readable by that page through CORS."),
+  OriginRefused: ingest('No `Origin` header, or an origin the key is not bound to (the message names it). Readable by that page through CORS.'),
   IngestNoSuchEndpoint: ingest('No endpoint of the ingest API has this path.'),
   IngestMethodNotAllowed: ingest('The path takes POST (and OPTIONS, the preflight).', ['Allow']),
-  IngestPayloadTooLarge: ingest('The body is larger than 64 KiB (65,536 bytes), the browser\'s keepalive budget.'),
+  IngestPayloadTooLarge: ingest("The body is larger than 64 KiB (65,536 bytes), the browser's keepalive budget."),
   UnsupportedMediaType: ingest('`Content-Type` is not `application/json` or `text/plain` (a charset must be UTF-8), or is missing.'),
   InvalidReport: ingest(
-    'Valid JSON, invalid content: `events` missing, not an array, empty or over 20; no valid event (each problem listed by index); a feature request\'s field (a `title` under 3 characters, a `requestId` that is not a UUID, a field of the wrong type). Nothing is stored.',
+    "Valid JSON, invalid content: `events` missing, not an array, empty or over 20; no valid event (each problem listed by index); a feature request's field (a `title` under 3 characters, a `requestId` that is not a UUID, a field of the wrong type). Nothing is stored.",
   ),
   IngestRateLimited: ingest(
     "Over the key's per-minute limit, an error's share of it (each issue at most half of the key's requests), or the per-address limits (60 requests a minute, 10 feature requests an hour, per key and client address); or the store refused for load (docs/capacity.md). Wait `Retry-After` seconds and send the same request again: events already stored by it count as duplicates.",
     ['Retry-After'],
   ),
-  SentryRateLimited: ingest(
-    "As IngestRateLimited, for the Sentry protocol's routes: `X-Sentry-Rate-Limits` says the same wait in Sentry's form.",
-    ['Retry-After', 'X-Sentry-Rate-Limits'],
-  ),
+  SentryRateLimited: ingest("As IngestRateLimited, for the Sentry protocol's routes: `X-Sentry-Rate-Limits` says the same wait in Sentry's form.", [
+    'Retry-After',
+    'X-Sentry-Rate-Limits',
+  ]),
   ReportStoreUnavailable: ingest('The store could not complete the call in time. Retrying the same request is safe: each report is stored once.', [
     'Retry-After',
   ]),

@@ -137,7 +137,8 @@ const fingerprint = z.pipe(
     }
     const parts: string[] = [];
     for (const [index, part] of value.entries()) {
-      const checked = typeof part === 'string' ? cleanText(part, { field: `fingerprint[${index}]`, lines: 'single-line', max: EVENT_TEXT.fingerprintPart }) : undefined;
+      const checked =
+        typeof part === 'string' ? cleanText(part, { field: `fingerprint[${index}]`, lines: 'single-line', max: EVENT_TEXT.fingerprintPart }) : undefined;
       if (!checked?.ok) {
         ctx.issues.push({ code: 'custom', message: checked ? checked.problem : `fingerprint[${index}] must be a string`, input: part });
         return z.NEVER;
@@ -153,7 +154,11 @@ const fingerprint = z.pipe(
  * clipped as pageUrl, ids UUIDs stored lowercase; a blank URL is dropped.
  */
 const debugIds = z.pipe(
-  z.optional(z.nullable(z.record(z.string(), z.unknown(), { error: 'debugIds must be an object of script URL to debug id, like {"https://shop.example.com/app.js": "<uuid>"}' }))),
+  z.optional(
+    z.nullable(
+      z.record(z.string(), z.unknown(), { error: 'debugIds must be an object of script URL to debug id, like {"https://shop.example.com/app.js": "<uuid>"}' }),
+    ),
+  ),
   z.transform((value, ctx) => {
     if (value === undefined || value === null) return undefined;
     const entries = Object.entries(value);
@@ -231,7 +236,11 @@ const title = z.pipe(
       return z.NEVER;
     }
     if (charCount(checked.text) < FEATURE_REQUEST_TEXT.titleMin) {
-      ctx.issues.push({ code: 'custom', message: `title must have at least ${FEATURE_REQUEST_TEXT.titleMin} characters after trimming (got ${quote(checked.text)})`, input: value });
+      ctx.issues.push({
+        code: 'custom',
+        message: `title must have at least ${FEATURE_REQUEST_TEXT.titleMin} characters after trimming (got ${quote(checked.text)})`,
+        input: value,
+      });
       return z.NEVER;
     }
     return checked.text;

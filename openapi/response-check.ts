@@ -157,7 +157,10 @@ export class OpenApiChecker {
     if (bodyless || (method === 'HEAD' && response.text === '')) {
       return response.text === '' ? [] : [`a body the document does not describe: ${response.text.slice(0, 200)}`];
     }
-    const contentType = String(response.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
+    const contentType =
+      String(response.headers['content-type'] ?? '')
+        .split(';')[0]
+        ?.trim() ?? '';
     const media = content[contentType];
     if (!media) return [`Content-Type ${JSON.stringify(contentType)} is not documented (documented: ${mediaTypes.join(', ')})`];
     let body: unknown;

@@ -64,7 +64,8 @@ function mapWithId(mapText: string, debugId: string, shiftLines: boolean): strin
 
 /** Writes a debug id into every script under `dir` that has a map, and into its map. A second run changes nothing. */
 export function injectDebugIds(dir: string, options: InjectOptions = {}): InjectResult {
-  if (options.snippet?.('00000000-0000-0000-0000-000000000000').includes('\n')) throw new Error('the snippet must be one line: the map is shifted by exactly one');
+  if (options.snippet?.('00000000-0000-0000-0000-000000000000').includes('\n'))
+    throw new Error('the snippet must be one line: the map is shifted by exactly one');
   const result: InjectResult = { injected: 0, unchanged: 0, withoutMap: [], files: [] };
   for (const built of builtFiles(dir)) {
     const text = readFileSync(built.file, 'utf8');

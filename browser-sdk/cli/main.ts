@@ -31,7 +31,7 @@ async function main(argv: string[]): Promise<CommandResult> {
       return runInject(buildDir(dir));
     case 'upload': {
       const key = values.key ?? process.env.CONTACTS_SECRET_KEY;
-      if (!values.url) throw new CommandLineError('--url is required: the service\'s base URL (the stack\'s ApiUrl output)');
+      if (!values.url) throw new CommandLineError("--url is required: the service's base URL (the stack's ApiUrl output)");
       if (!key) throw new CommandLineError('--key (or CONTACTS_SECRET_KEY) is required: a secret key of the factory');
       return runUpload(buildDir(dir), { url: values.url, key, release: values.release, urlPrefix: values['url-prefix'] });
     }

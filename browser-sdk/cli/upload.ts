@@ -81,11 +81,21 @@ async function call(url: string, init: RequestInit, sleep: (ms: number) => Promi
 const errorOf = (body: Record<string, unknown>) => (typeof body.error === 'string' ? body.error : JSON.stringify(body).slice(0, 300));
 
 /** Uploads one map; throws UploadError for what stops every upload (key refused, service unreachable). */
-async function uploadOne(options: UploadOptions, ref: WireRef, bytes: Buffer, sleep: (ms: number) => Promise<void>): Promise<{ outcome: MapOutcome['outcome']; reason?: string }> {
+async function uploadOne(
+  options: UploadOptions,
+  ref: WireRef,
+  bytes: Buffer,
+  sleep: (ms: number) => Promise<void>,
+): Promise<{ outcome: MapOutcome['outcome']; reason?: string }> {
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   const headers = { Authorization: `Bearer ${options.key}`, 'Content-Type': 'application/json' };
-  const announced = await call(apiUrl(options.url, 'sourcemaps/v1/uploads'), { method: 'POST', headers, body: JSON.stringify({ ref, sha256, bytes: bytes.byteLength }) }, sleep);
-  if (announced.status === 401 || announced.status === 403) throw new UploadError(`the service refused the key (${announced.status}): ${errorOf(announced.body)}`);
+  const announced = await call(
+    apiUrl(options.url, 'sourcemaps/v1/uploads'),
+    { method: 'POST', headers, body: JSON.stringify({ ref, sha256, bytes: bytes.byteLength }) },
+    sleep,
+  );
+  if (announced.status === 401 || announced.status === 403)
+    throw new UploadError(`the service refused the key (${announced.status}): ${errorOf(announced.body)}`);
   if (announced.status === 200) return { outcome: 'already-stored' };
   if (announced.status !== 201) return { outcome: 'refused', reason: `${announced.status}: ${errorOf(announced.body)}` };
   const { uploadId, upload } = announced.body as { uploadId: string; upload: { url: string; headers: Record<string, string> } };
@@ -96,7 +106,11 @@ async function uploadOne(options: UploadOptions, ref: WireRef, bytes: Buffer, sl
     throw new UploadError(`cannot reach the storage URL: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (!put.ok) return { outcome: 'refused', reason: `the storage refused the PUT (${put.status}): ${(await put.text()).slice(0, 300)}` };
-  const completed = await call(apiUrl(options.url, `sourcemaps/v1/uploads/${uploadId}/complete`), { method: 'POST', headers, body: JSON.stringify({ ref, sha256 }) }, sleep);
+  const completed = await call(
+    apiUrl(options.url, `sourcemaps/v1/uploads/${uploadId}/complete`),
+    { method: 'POST', headers, body: JSON.stringify({ ref, sha256 }) },
+    sleep,
+  );
   if (completed.status === 200 || completed.status === 201) return { outcome: 'uploaded' };
   return { outcome: 'refused', reason: `${completed.status}: ${errorOf(completed.body)}` };
 }
@@ -113,7 +127,8 @@ export async function uploadMaps(dir: string, options: UploadOptions): Promise<U
     if (!map) continue;
     const debugId = debugIdIn(text);
     if (debugId) work.push({ file: built.path, map, ref: { debugId } });
-    else if (options.release) work.push({ file: built.path, map, ref: { release: options.release, path: `${prefix.endsWith('/') ? prefix : `${prefix}/`}${built.path}` } });
+    else if (options.release)
+      work.push({ file: built.path, map, ref: { release: options.release, path: `${prefix.endsWith('/') ? prefix : `${prefix}/`}${built.path}` } });
     else unnamed.push(built.path);
   }
   const maps: MapOutcome[] = [];

@@ -49,7 +49,14 @@ export interface RetryTiming {
  * the first) met `status` (undefined: a network failure) with that
  * `Retry-After`: a 429's Retry-After plus its jitter, else the backoff.
  */
-export function retryWait(status: number | undefined, retryAfter: string | null, tries: number, timing: RetryTiming, now: number, random: () => number = Math.random): number {
+export function retryWait(
+  status: number | undefined,
+  retryAfter: string | null,
+  tries: number,
+  timing: RetryTiming,
+  now: number,
+  random: () => number = Math.random,
+): number {
   const asked = status === 429 ? retryAfterMs(retryAfter, now) : undefined;
   return asked === undefined ? backoffDelay(tries - 1, timing.retryBaseMs, timing.retryMaxMs, random) : asked + retryAfterJitter(asked, random);
 }

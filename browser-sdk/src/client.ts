@@ -88,7 +88,7 @@ const onPageHide = guarded(() => transport?.drain());
 /** Starts the SDK: from now on the page's unhandled errors and rejections are reported. */
 export function init(options: InitOptions): void {
   if (!options || typeof options.key !== 'string' || typeof options.baseUrl !== 'string') {
-    throw new TypeError('ContactsIngest.init({ key, baseUrl }): key is the publishable key (dfpk_…), baseUrl the service\'s base address');
+    throw new TypeError("ContactsIngest.init({ key, baseUrl }): key is the publishable key (dfpk_…), baseUrl the service's base address");
   }
   // A second init() replaces the first: pending events go out under the old settings first.
   transport?.drain();

@@ -23,7 +23,9 @@ export function stringify(value: unknown): string {
 
 /** Error-like: an Error of this window or another (an iframe's), or what a library throws in its place. */
 function errorLike(value: unknown): value is { name: unknown; message: unknown; stack?: unknown } {
-  return value instanceof Error || (typeof value === 'object' && value !== null && typeof (value as { message?: unknown }).message === 'string' && 'name' in value);
+  return (
+    value instanceof Error || (typeof value === 'object' && value !== null && typeof (value as { message?: unknown }).message === 'string' && 'name' in value)
+  );
 }
 
 /**

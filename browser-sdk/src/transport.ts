@@ -40,7 +40,6 @@ export interface Transport {
   post(path: string, body: string): Promise<Answer | undefined>;
 }
 
-
 /** What one try of a batch came to: the events to try again and the wait before, or nothing (stored, or dropped). */
 type Outcome = { again: Queued[]; wait: number } | undefined;
 
@@ -55,7 +54,10 @@ function judge(batch: Queued[], res: Answer | undefined, config: Config, stopped
     for (const item of batch) item.tries += 1;
     const left = batch.filter((item) => item.tries <= config.maxRetries);
     if (left.length < batch.length) {
-      tellOnce('gave-up', `Could not deliver ${batch.length - left.length} event(s) to ${config.baseUrl} after ${config.maxRetries + 1} attempts (${res ? `HTTP ${res.status}` : 'network failure'}): dropped. Check baseUrl, and that the service is up.`);
+      tellOnce(
+        'gave-up',
+        `Could not deliver ${batch.length - left.length} event(s) to ${config.baseUrl} after ${config.maxRetries + 1} attempts (${res ? `HTTP ${res.status}` : 'network failure'}): dropped. Check baseUrl, and that the service is up.`,
+      );
     }
     if (left.length === 0 || stopped) return undefined;
     return { again: left, wait: retryWait(res?.status, res?.retryAfter ?? null, (left[0] as Queued).tries, config, Date.now()) };
@@ -194,7 +196,11 @@ class EventSender implements Transport {
         this.batching = undefined;
         void this.run();
       }, config.flushDelayMs);
-      const count = nextBatchSize(this.queue.slice(0, config.maxBatchEvents).map((item) => item.bytes), config.maxBatchEvents, config.maxRequestBytes);
+      const count = nextBatchSize(
+        this.queue.slice(0, config.maxBatchEvents).map((item) => item.bytes),
+        config.maxBatchEvents,
+        config.maxRequestBytes,
+      );
       const wait = await this.attempt(this.queue.splice(0, count));
       // The next try goes after the wait, with what was captured meanwhile: no request of its own.
       retry = wait !== undefined;

@@ -210,10 +210,7 @@ export class ContactsClient {
     }
   }
 
-  async #attempt(
-    request: Request,
-    callSignal: AbortSignal,
-  ): Promise<{ answer: Answer } | { outcome: AttemptOutcome; error: ContactsError }> {
+  async #attempt(request: Request, callSignal: AbortSignal): Promise<{ answer: Answer } | { outcome: AttemptOutcome; error: ContactsError }> {
     const attempt = new AbortController();
     const onCallAbort = () => attempt.abort(callSignal.reason);
     callSignal.addEventListener('abort', onCallAbort, { once: true });

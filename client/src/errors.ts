@@ -30,13 +30,7 @@ export class ContactsApiError extends ContactsError {
   /** Where the key stood, when the answer said (every answer after the key check: 429, 404, 422…). */
   readonly rateLimit: RateLimitStatus | undefined;
 
-  constructor(
-    message: string,
-    status: number,
-    requestId: string | undefined,
-    retryAfterSeconds: number | undefined,
-    rateLimit?: RateLimitStatus,
-  ) {
+  constructor(message: string, status: number, requestId: string | undefined, retryAfterSeconds: number | undefined, rateLimit?: RateLimitStatus) {
     super(message);
     this.status = status;
     this.requestId = requestId;

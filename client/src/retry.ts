@@ -7,9 +7,7 @@
  */
 
 /** What one attempt ended with, as far as retrying goes. */
-export type AttemptOutcome =
-  | { kind: 'status'; status: number; retryAfterSeconds: number | undefined }
-  | { kind: 'network' };
+export type AttemptOutcome = { kind: 'status'; status: number; retryAfterSeconds: number | undefined } | { kind: 'network' };
 
 export const DEFAULT_RETRY_AFTER_SECONDS = 1;
 /** The first backoff after a 503 or a network failure; it doubles per retry up to MAX_BACKOFF_MS. */

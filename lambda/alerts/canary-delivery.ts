@@ -29,9 +29,17 @@ export interface CanaryDestination {
  * what came back otherwise; 500 when the stack gave no destination.
  */
 export async function canaryDelivery(send: WebhookSender, destination: CanaryDestination | undefined, now: Date = new Date()): Promise<SelfCheckAnswer> {
-  if (!destination) return selfCheckAnswer(500, { checked: 'canary-delivery', error: 'CANARY_RECEIVER_URL and CANARY_WEBHOOK_SECRET are not set: the stack gives them to the deliverer' });
+  if (!destination)
+    return selfCheckAnswer(500, {
+      checked: 'canary-delivery',
+      error: 'CANARY_RECEIVER_URL and CANARY_WEBHOOK_SECRET are not set: the stack gives them to the deliverer',
+    });
   const body = JSON.stringify({ type: 'pre-traffic-check', factoryId: CANARY_FACTORY_ID, at: now.toISOString() });
-  const headers = { 'content-type': 'application/json', 'user-agent': USER_AGENT, ...webhookHeaders([destination.secret], testWebhookId(), Math.floor(now.getTime() / 1000), body) };
+  const headers = {
+    'content-type': 'application/json',
+    'user-agent': USER_AGENT,
+    ...webhookHeaders([destination.secret], testWebhookId(), Math.floor(now.getTime() / 1000), body),
+  };
   const result = await send({ url: destination.url, headers, body });
   if (result.ok) return selfCheckAnswer(200, { checked: 'canary-delivery', status: result.status, latencyMs: result.latencyMs });
   return selfCheckAnswer(502, { checked: 'canary-delivery', error: result.error ?? `answered ${String(result.status)}`, latencyMs: result.latencyMs });

@@ -1,8 +1,7 @@
 import { retryDelaySeconds } from './retry-schedule';
-import { type AlertStore, type AttemptRecord, type Delivery, type DeliveryMessage, type DeliveryQueue, type Destination } from './ports';
+import type { AlertStore, AttemptRecord, Delivery, DeliveryMessage, DeliveryQueue, Destination } from './ports';
 import { webhookHeaders } from './signature';
 import type { SendResult, WebhookSender } from './webhook-sender';
-
 
 /** Longest delay one queued message may have (SQS's limit): longer waits are several hops. */
 export const MAX_HOP_SECONDS = 900;
@@ -21,12 +20,19 @@ export const USER_AGENT = 'contacts-service-webhooks/1';
 
 /** The secrets that sign now: the current one, and the previous one while its overlap lasts. */
 export function signingSecrets(destination: Destination, now: Date): string[] {
-  const previous = destination.previousSecret !== undefined && destination.previousSecretUntil !== undefined && destination.previousSecretUntil > now.toISOString();
+  const previous =
+    destination.previousSecret !== undefined && destination.previousSecretUntil !== undefined && destination.previousSecretUntil > now.toISOString();
   return previous ? [destination.secret, destination.previousSecret as string] : [destination.secret];
 }
 
 /** One signed POST of a delivery's body, and the record of it for the log. */
-export async function attemptOnce(send: WebhookSender, destination: Destination, delivery: Pick<Delivery, 'webhookId' | 'body'>, attempt: number, now: Date): Promise<{ result: SendResult; record: AttemptRecord }> {
+export async function attemptOnce(
+  send: WebhookSender,
+  destination: Destination,
+  delivery: Pick<Delivery, 'webhookId' | 'body'>,
+  attempt: number,
+  now: Date,
+): Promise<{ result: SendResult; record: AttemptRecord }> {
   const headers = {
     'content-type': 'application/json',
     'user-agent': USER_AGENT,
@@ -65,7 +71,7 @@ export async function attemptDelivery(message: DeliveryMessage, deps: DelivererD
   const delivery = await deps.store.delivery(ref);
   // Attempt n is due once attempt n-1 ended, or when attempt n was taken and its lease ran out (its run stopped).
   const takenOver = delivery?.attempts === message.attempt && delivery.leaseUntil !== undefined && delivery.leaseUntil < at;
-  if (!delivery || delivery.status !== 'pending' || !(delivery.attempts === message.attempt - 1 || takenOver)) return 'stale';
+  if (delivery?.status !== 'pending' || !(delivery.attempts === message.attempt - 1 || takenOver)) return 'stale';
   const waitMs = delivery.nextAttemptAt === undefined ? 0 : Date.parse(delivery.nextAttemptAt) - now.getTime();
   if (waitMs > 1000) {
     await deps.queue.enqueue(message, Math.min(MAX_HOP_SECONDS, Math.ceil(waitMs / 1000)));

@@ -26,7 +26,10 @@ export interface LogRead {
  * left out of `next`; no `next` when every part ended.
  */
 export function mergeLogs(reads: readonly LogRead[], limit: number, after: LogPositions = {}): { deliveries: Delivery[]; next?: LogPositions } {
-  const deliveries = reads.flatMap((read) => read.deliveries).sort(newestDeliveryFirst).slice(0, limit);
+  const deliveries = reads
+    .flatMap((read) => read.deliveries)
+    .sort(newestDeliveryFirst)
+    .slice(0, limit);
   const next: LogPositions = {};
   for (const read of reads) {
     const taken = deliveries.filter((delivery) => delivery.destinationId === read.destinationId);

@@ -33,7 +33,8 @@ export function checkDestinationUrl(text: string, policy: AddressPolicy): UrlChe
   } catch {
     return { ok: false, problem: `"${text.slice(0, 100)}" is not a URL: give one like https://hooks.example.com/contacts` };
   }
-  if (url.username !== '' || url.password !== '') return { ok: false, problem: 'the URL must not hold a user name or password: put a token in its path or query instead' };
+  if (url.username !== '' || url.password !== '')
+    return { ok: false, problem: 'the URL must not hold a user name or password: put a token in its path or query instead' };
   if (url.hash !== '') return { ok: false, problem: 'the URL must not have a fragment (#…): it is never sent' };
   const address = literalAddress(url);
   const loopbackHost = isLocalhostName(url.hostname) || (address !== undefined && refusalUnder(address, { allowLoopback: false })?.kind === 'loopback');

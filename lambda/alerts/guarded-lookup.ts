@@ -22,12 +22,17 @@ export async function allowedAddresses(hostname: string, resolve: Resolve, polic
   try {
     addresses = await resolve(hostname);
   } catch (error) {
-    throw new RefusedDestinationError(`${hostname} does not resolve (${error instanceof Error ? (error as NodeJS.ErrnoException).code ?? error.message : String(error)})`);
+    throw new RefusedDestinationError(
+      `${hostname} does not resolve (${error instanceof Error ? ((error as NodeJS.ErrnoException).code ?? error.message) : String(error)})`,
+    );
   }
   if (addresses.length === 0) throw new RefusedDestinationError(`${hostname} does not resolve to any address`);
   for (const { address } of addresses) {
     const refusal = refusalUnder(address, policy);
-    if (refusal) throw new RefusedDestinationError(`${hostname} resolves to ${address}, a ${refusal.kind} address (${refusal.range}): webhooks go to public addresses only`);
+    if (refusal)
+      throw new RefusedDestinationError(
+        `${hostname} resolves to ${address}, a ${refusal.kind} address (${refusal.range}): webhooks go to public addresses only`,
+      );
   }
   return addresses;
 }

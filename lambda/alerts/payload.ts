@@ -54,6 +54,8 @@ export function testPayload(type: AlertType, factoryId: string, at: Date, linkBa
     fiveMinute: {},
   };
   const spike = type === 'issue.spiking' ? { bucketStart: iso, events: 240, threshold: 20, baselinePerFiveMinutes: 0 } : undefined;
-  const body = JSON.parse(alertPayload({ alertId: 'test', type, occurredAt: iso, issue, ...(spike ? { spike } : {}) }, linkBase)) as { data: Record<string, unknown> };
+  const body = JSON.parse(alertPayload({ alertId: 'test', type, occurredAt: iso, issue, ...(spike ? { spike } : {}) }, linkBase)) as {
+    data: Record<string, unknown>;
+  };
   return JSON.stringify({ ...body, data: { ...body.data, test: true } });
 }

@@ -118,7 +118,15 @@ export interface AlertStore {
   disableIfFailingSince(factoryId: string, destinationId: string, since: string, disabled: Disabled): Promise<boolean>;
 
   /** Stores the alert once per id: `created` for the first writer; `fannedOut` once its deliveries were all made. */
-  recordAlert(alert: { factoryId: string; alertId: string; type: AlertType; issueId: string; occurredAt: string; at: string; expiresAt: number }): Promise<{ created: boolean; fannedOut: boolean }>;
+  recordAlert(alert: {
+    factoryId: string;
+    alertId: string;
+    type: AlertType;
+    issueId: string;
+    occurredAt: string;
+    at: string;
+    expiresAt: number;
+  }): Promise<{ created: boolean; fannedOut: boolean }>;
   markFannedOut(factoryId: string, alertId: string, at: string): Promise<void>;
 
   /** Stores the delivery once per alert and destination; the stored one when it existed. */
@@ -135,7 +143,11 @@ export interface AlertStore {
    * The log of several destinations as one list, newest first (./delivery-log.ts), at most `limit`,
    * from `after` on (only the destinations it names); `next` when more remain.
    */
-  deliveryLog(factoryId: string, destinationIds: readonly string[], query: { limit: number; after?: LogPositions }): Promise<{ deliveries: Delivery[]; next?: LogPositions }>;
+  deliveryLog(
+    factoryId: string,
+    destinationIds: readonly string[],
+    query: { limit: number; after?: LogPositions },
+  ): Promise<{ deliveries: Delivery[]; next?: LogPositions }>;
 }
 
 /** A delivery's attempt to make, now or after a delay (SQS on AWS, timers under npm start). */

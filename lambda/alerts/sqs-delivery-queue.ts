@@ -30,7 +30,11 @@ export function deliveryMessageOf(body: string): DeliveryMessage | undefined {
   try {
     const value = JSON.parse(body) as Partial<DeliveryMessage>;
     const ok =
-      typeof value.factoryId === 'string' && typeof value.destinationId === 'string' && typeof value.sk === 'string' && Number.isInteger(value.attempt) && (value.attempt ?? 0) >= 1;
+      typeof value.factoryId === 'string' &&
+      typeof value.destinationId === 'string' &&
+      typeof value.sk === 'string' &&
+      Number.isInteger(value.attempt) &&
+      (value.attempt ?? 0) >= 1;
     return ok ? (value as DeliveryMessage) : undefined;
   } catch {
     return undefined;

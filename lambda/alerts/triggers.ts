@@ -40,7 +40,12 @@ export function alertsOf(before: IssueSnapshot | undefined, after: IssueSnapshot
 
   const regressionsBefore = created ? 0 : before.regressions;
   for (let n = regressionsBefore + 1; n <= after.regressions; n += 1) {
-    alerts.push({ alertId: `regressed:${issueId}:${after.firstSeen}:${n}`, type: 'issue.regressed', occurredAt: after.regressedAt ?? after.lastSeen, issue: after });
+    alerts.push({
+      alertId: `regressed:${issueId}:${after.firstSeen}:${n}`,
+      type: 'issue.regressed',
+      occurredAt: after.regressedAt ?? after.lastSeen,
+      issue: after,
+    });
   }
 
   if (after.status !== 'ignored') {

@@ -112,7 +112,8 @@ export function webhookSender(options: SenderOptions): WebhookSender {
           const status = response.statusCode ?? 0;
           void firstBytes(response, ANSWER_KEPT_BYTES).then((answer) => {
             const ok = status >= 200 && status < 300;
-            const redirect = status >= 300 && status < 400 ? `redirect not followed (to ${String(response.headers.location ?? 'nowhere').slice(0, 200)})` : undefined;
+            const redirect =
+              status >= 300 && status < 400 ? `redirect not followed (to ${String(response.headers.location ?? 'nowhere').slice(0, 200)})` : undefined;
             finish({ ok, status, answer, ...(ok ? {} : { error: redirect ?? `answered ${status}` }) });
           });
         },
@@ -122,7 +123,11 @@ export function webhookSender(options: SenderOptions): WebhookSender {
       }, timeoutMs);
       outgoing.on('error', (error: NodeJS.ErrnoException) => {
         const refused = error.code === 'EREFUSEDDESTINATION';
-        finish({ ok: false, ...(refused ? { refused } : {}), error: refused ? `refused: ${error.message}` : `${error.code ? `${error.code}: ` : ''}${error.message}` });
+        finish({
+          ok: false,
+          ...(refused ? { refused } : {}),
+          error: refused ? `refused: ${error.message}` : `${error.code ? `${error.code}: ` : ''}${error.message}`,
+        });
       });
       outgoing.end(request.body);
     });

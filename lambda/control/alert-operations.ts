@@ -5,7 +5,15 @@ import { attemptOnce } from '../alerts/deliver';
 import { checkDestinationUrl, literalAddress, URL_MAX } from '../alerts/destination-url';
 import { allowedAddresses, RefusedDestinationError, systemResolve } from '../alerts/guarded-lookup';
 import { testPayload } from '../alerts/payload';
-import { ALERT_RETENTION_DAYS, DESTINATIONS_MAX, PREVIOUS_SECRET_HOURS, type AlertStore, type Delivery, type Destination, type LogPositions } from '../alerts/ports';
+import {
+  ALERT_RETENTION_DAYS,
+  DESTINATIONS_MAX,
+  PREVIOUS_SECRET_HOURS,
+  type AlertStore,
+  type Delivery,
+  type Destination,
+  type LogPositions,
+} from '../alerts/ports';
 import { SPIKE_FLOOR_RANGE, SPIKE_MULTIPLE_RANGE, settingsOf } from '../alerts/settings';
 import { newWebhookSecret, testWebhookId } from '../alerts/signature';
 import { decodeCursor, encodeCursor, type CursorScope } from '../kernel/cursor';
@@ -31,14 +39,16 @@ export const DESCRIPTION_MAX = 200;
 export const DISABLE_REASON_MAX = 500;
 
 const destinationId = described(
-  z.string({ error: 'destinationId must be a string' }).check(
-    z.regex(/^dst_[0-9a-f]{16}$/, { error: 'destinationId must be a destination id: dst_ + 16 hex characters (from `alerts list`)' }),
-  ),
+  z
+    .string({ error: 'destinationId must be a string' })
+    .check(z.regex(/^dst_[0-9a-f]{16}$/, { error: 'destinationId must be a destination id: dst_ + 16 hex characters (from `alerts list`)' })),
   { flag: 'destination', placeholder: 'dst_id', audited: true },
 );
 const alertType = z.enum(ALERT_TYPES, { error: `type must be one of ${ALERT_TYPES.join(', ')}` });
 const boundedText = (name: string, max: number) =>
-  z.string({ error: `${name} must be a string` }).check(z.minLength(1, { error: `${name} must not be empty` }), z.maxLength(max, { error: `${name} must be at most ${max} characters` }));
+  z
+    .string({ error: `${name} must be a string` })
+    .check(z.minLength(1, { error: `${name} must not be empty` }), z.maxLength(max, { error: `${name} must be at most ${max} characters` }));
 
 /** The host of a destination, for the audit line: a URL's path and query can hold a receiver's token. */
 const hostOf = (url: string) => {
@@ -52,7 +62,24 @@ const hostOf = (url: string) => {
 /** A delivery as the log shows it: its last attempt's answer up front, never the secret; the body left out (the payload is the alert's). */
 export function deliveryView(delivery: Delivery) {
   const last = delivery.history[delivery.history.length - 1];
-  const { factoryId, destinationId, alertId, webhookId, type, issueId, occurredAt, status, attempts, createdAt, firstAttemptAt, lastAttemptAt, nextAttemptAt, reason, test, history } = delivery;
+  const {
+    factoryId,
+    destinationId,
+    alertId,
+    webhookId,
+    type,
+    issueId,
+    occurredAt,
+    status,
+    attempts,
+    createdAt,
+    firstAttemptAt,
+    lastAttemptAt,
+    nextAttemptAt,
+    reason,
+    test,
+    history,
+  } = delivery;
   return {
     type,
     issueId,
@@ -78,7 +105,20 @@ export function deliveryView(delivery: Delivery) {
 
 /** A destination as operators see it: never a secret. */
 export function destinationView(destination: Destination, lastDelivery?: Delivery) {
-  const { destinationId, factoryId, url, types, description, createdAt, createdBy, disabled, failingSince, lastSuccessAt, secretRotatedAt, previousSecretUntil } = destination;
+  const {
+    destinationId,
+    factoryId,
+    url,
+    types,
+    description,
+    createdAt,
+    createdBy,
+    disabled,
+    failingSince,
+    lastSuccessAt,
+    secretRotatedAt,
+    previousSecretUntil,
+  } = destination;
   const last = lastDelivery ? deliveryView(lastDelivery) : undefined;
   return {
     destinationId,
@@ -94,7 +134,17 @@ export function destinationView(destination: Destination, lastDelivery?: Deliver
     createdBy,
     secretRotatedAt,
     previousSecretValidUntil: previousSecretUntil,
-    lastDelivery: last && { status: last.status, type: last.type, issueId: last.issueId, attempts: last.attempts, httpStatus: last.httpStatus, latencyMs: last.latencyMs, error: last.error, at: last.lastAttemptAt ?? last.createdAt, test: last.test },
+    lastDelivery: last && {
+      status: last.status,
+      type: last.type,
+      issueId: last.issueId,
+      attempts: last.attempts,
+      httpStatus: last.httpStatus,
+      latencyMs: last.latencyMs,
+      error: last.error,
+      at: last.lastAttemptAt ?? last.createdAt,
+      test: last.test,
+    },
   };
 }
 
@@ -102,7 +152,9 @@ export function destinationView(destination: Destination, lastDelivery?: Deliver
 const logList = (factoryId: string, destinationId: string | undefined): CursorScope => ({ factoryId, list: `deliveries ${destinationId ?? 'all'}` });
 
 const logPositions = (value: unknown): LogPositions | undefined =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((sk) => typeof sk === 'string') ? (value as LogPositions) : undefined;
+  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((sk) => typeof sk === 'string')
+    ? (value as LogPositions)
+    : undefined;
 
 function alertsOf(deps: ControlDependencies): AlertOperationsDependencies {
   if (!deps.alerts) throw new ControlError(500, 'alert operations are not configured on this control room (no alerts table)');
@@ -120,7 +172,9 @@ const notFound = (factoryId: string, destinationId: string) => new ControlError(
 /** The disable and enable operations: one write, the reason and who gave it kept. */
 const toggle = (disable: boolean) =>
   operation({
-    request: disable ? z.strictObject({ factoryId, destinationId, reason: boundedText('reason', DISABLE_REASON_MAX) }) : z.strictObject({ factoryId, destinationId }),
+    request: disable
+      ? z.strictObject({ factoryId, destinationId, reason: boundedText('reason', DISABLE_REASON_MAX) })
+      : z.strictObject({ factoryId, destinationId }),
     run: async (request, { deps, caller, now }) => {
       const reason = (request as { reason?: string }).reason;
       const disabled = disable ? { at: now.toISOString(), by: caller.principal, reason: reason ?? '' } : undefined;
@@ -183,7 +237,10 @@ export const ALERT_OPERATIONS = {
         throw new ControlError(400, `${request.factoryId} has ${DESTINATIONS_MAX} destinations, the most it may have: remove one first`);
       }
       // The secret goes to the caller once and never into the audit line.
-      return { body: { ...destinationView(destination), secret: destination.secret }, audit: { destinationId: destination.destinationId, host: hostOf(checked.url), types: destination.types } };
+      return {
+        body: { ...destinationView(destination), secret: destination.secret },
+        audit: { destinationId: destination.destinationId, host: hostOf(checked.url), types: destination.types },
+      };
     },
   }),
 
@@ -240,7 +297,10 @@ export const ALERT_OPERATIONS = {
       const { result, record } = await attemptOnce(alerts.send, destination, delivery, 1, now);
       const done: Delivery = { ...delivery, status: result.ok ? 'delivered' : 'failed', history: [record], ...(result.ok ? {} : { reason: record.error }) };
       await alerts.store.createDelivery(done);
-      return { body: { delivery: deliveryView(done) }, audit: { destinationId: destination.destinationId, type, outcome: done.status, httpStatus: record.status } };
+      return {
+        body: { delivery: deliveryView(done) },
+        audit: { destinationId: destination.destinationId, type, outcome: done.status, httpStatus: record.status },
+      };
     },
   }),
 
@@ -253,7 +313,8 @@ export const ALERT_OPERATIONS = {
       const scope = logList(factoryId, request.destinationId);
       const after = request.cursor === undefined ? undefined : decodeCursor(request.cursor, scope, logPositions);
       if (request.destinationId !== undefined) await existing(store, factoryId, request.destinationId);
-      const destinationIds = request.destinationId !== undefined ? [request.destinationId] : (await store.destinations(factoryId)).map((destination) => destination.destinationId);
+      const destinationIds =
+        request.destinationId !== undefined ? [request.destinationId] : (await store.destinations(factoryId)).map((destination) => destination.destinationId);
       const log = await store.deliveryLog(factoryId, destinationIds, { limit, ...(after === undefined ? {} : { after }) });
       const nextCursor = log.next === undefined ? undefined : encodeCursor(scope, log.next);
       return {
@@ -269,15 +330,26 @@ export const ALERT_OPERATIONS = {
   }),
 
   'alerts.configure': operation({
-    request: z.strictObject({ factoryId, spikeMultiple: between('spikeMultiple', SPIKE_MULTIPLE_RANGE.min, SPIKE_MULTIPLE_RANGE.max), spikeFloor: upTo('spikeFloor', SPIKE_FLOOR_RANGE.max) }),
+    request: z.strictObject({
+      factoryId,
+      spikeMultiple: between('spikeMultiple', SPIKE_MULTIPLE_RANGE.min, SPIKE_MULTIPLE_RANGE.max),
+      spikeFloor: upTo('spikeFloor', SPIKE_FLOOR_RANGE.max),
+    }),
     defaults: (request) => {
-      if (request.spikeMultiple === undefined && request.spikeFloor === undefined) throw new ControlError(400, 'say what to change: spikeMultiple, spikeFloor or both');
+      if (request.spikeMultiple === undefined && request.spikeFloor === undefined)
+        throw new ControlError(400, 'say what to change: spikeMultiple, spikeFloor or both');
       return request;
     },
     run: async (request, { deps, caller, now }) => {
-      const change = { ...(request.spikeMultiple === undefined ? {} : { spikeMultiple: request.spikeMultiple }), ...(request.spikeFloor === undefined ? {} : { spikeFloor: request.spikeFloor }) };
+      const change = {
+        ...(request.spikeMultiple === undefined ? {} : { spikeMultiple: request.spikeMultiple }),
+        ...(request.spikeFloor === undefined ? {} : { spikeFloor: request.spikeFloor }),
+      };
       const settings = await alertsOf(deps).store.saveSettings(request.factoryId, change, now.toISOString(), caller.principal);
-      return { body: { factoryId: request.factoryId, settings: { ...settingsOf(settings), updatedAt: settings.updatedAt, updatedBy: settings.updatedBy } }, audit: { ...change } };
+      return {
+        body: { factoryId: request.factoryId, settings: { ...settingsOf(settings), updatedAt: settings.updatedAt, updatedBy: settings.updatedBy } },
+        audit: { ...change },
+      };
     },
   }),
 };

@@ -111,9 +111,9 @@ export const CONTACT_OPERATIONS = {
       enriched: z.optional(z.boolean({ error: 'enriched must be true or false' })),
       updatedSince: z.optional(
         described(
-          z.string({ error: 'updatedSince must be a string' }).check(
-            z.regex(ISO_INSTANT, { error: 'updatedSince must be an ISO 8601 date or date-time with a zone, like 2026-11-21 or 2026-11-21T09:30:00Z' }),
-          ),
+          z
+            .string({ error: 'updatedSince must be a string' })
+            .check(z.regex(ISO_INSTANT, { error: 'updatedSince must be an ISO 8601 date or date-time with a zone, like 2026-11-21 or 2026-11-21T09:30:00Z' })),
           { placeholder: 'ISO date' },
         ),
       ),
@@ -138,7 +138,9 @@ export const CONTACT_OPERATIONS = {
     request: z.strictObject({
       factoryId,
       contactId,
-      reportsCursor: z.optional(described(z.string({ error: 'reportsCursor must be the string a previous answer returned' }), { flag: 'cursor', placeholder: 'C' })),
+      reportsCursor: z.optional(
+        described(z.string({ error: 'reportsCursor must be the string a previous answer returned' }), { flag: 'cursor', placeholder: 'C' }),
+      ),
     }),
     run: async ({ factoryId, contactId, reportsCursor }, { deps, now }) => {
       const contact = await deps.store.getContact(factoryId, contactId);
@@ -221,7 +223,12 @@ export const CONTACT_OPERATIONS = {
       const rows = page.items.map((contact) => ({ id: contact.id, line: exportRow(format, controlView(contact)) }));
       // The header goes with the first page only, so the pages concatenated are one file.
       const header = format === 'csv' && request.cursor === undefined ? csvHeader() : '';
-      const fitted = withinBudget(factoryId, { items: rows, next: page.next }, (row) => jsonBytes(row.line), (row) => row.id);
+      const fitted = withinBudget(
+        factoryId,
+        { items: rows, next: page.next },
+        (row) => jsonBytes(row.line),
+        (row) => row.id,
+      );
       const data = header + fitted.items.map((row) => row.line).join('');
       return {
         body: { format, count: fitted.items.length, data, ...withCursor(fitted.next) },

@@ -63,9 +63,14 @@ export async function handler(event: unknown, context: Context): Promise<UrlResu
     audit(call.result.statusCode, { ...base, principal: call.principal ?? 'unknown (unsigned)', error: call.reason, latencyMs: latency() });
     return call.result;
   }
-  const answer = await handleControlRequest(dependencies, call.request, { principal: call.principal }, {
-    keepGoing: () => context.getRemainingTimeInMillis() > BULK_RESERVE_MS,
-  });
+  const answer = await handleControlRequest(
+    dependencies,
+    call.request,
+    { principal: call.principal },
+    {
+      keepGoing: () => context.getRemainingTimeInMillis() > BULK_RESERVE_MS,
+    },
+  );
   const error = answer.status === 200 ? undefined : String(answer.body.error);
   audit(answer.status, { ...base, requestId: call.requestId, ...answer.audit, ...(error && answer.status < 500 ? { error } : {}), latencyMs: latency() });
   return urlResult(answer.status, answer.body);

@@ -89,7 +89,11 @@ export function controlDependencies(
 }
 
 /** The alert operations on DynamoDB, with the guarded sender "send a test" uses. */
-export function alertDependencies(doc: DynamoDBDocumentClient, table: string, wiring: Pick<KeyAndReportTables, 'alertPolicy' | 'resolve'> = {}): AlertOperationsDependencies {
+export function alertDependencies(
+  doc: DynamoDBDocumentClient,
+  table: string,
+  wiring: Pick<KeyAndReportTables, 'alertPolicy' | 'resolve'> = {},
+): AlertOperationsDependencies {
   const policy = wiring.alertPolicy ?? addressPolicyFromEnv();
   return {
     store: alertStoreOf(doc, table),

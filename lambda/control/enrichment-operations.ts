@@ -18,7 +18,9 @@ export const ENRICHMENT_OPERATIONS = {
       factoryId,
       contactId,
       passId: z.optional(
-        described(z.string().check(z.regex(/^[A-Za-z0-9-]{1,36}$/, { error: 'passId must be 1-36 letters, digits or dashes (a UUID fits)' })), { placeholder: 'uuid' }),
+        described(z.string().check(z.regex(/^[A-Za-z0-9-]{1,36}$/, { error: 'passId must be 1-36 letters, digits or dashes (a UUID fits)' })), {
+          placeholder: 'uuid',
+        }),
       ),
     }),
     run: async (request, { deps }) => {

@@ -22,7 +22,6 @@ export interface Erasure {
   complete: boolean;
 }
 
-
 /**
  * Erases a person (docs/privacy.md#erasure): the contact with everything it
  * holds (enrichment record, cleared values and their audit copies), its pass
@@ -45,14 +44,19 @@ export async function erasePerson(deps: ControlDependencies, factoryId: string, 
       break;
     }
     // A 503: the same request again is safe (every step is idempotent).
-    if (attempt >= CONTACT_ATTEMPTS) throw new StorageUnavailableError('DeleteItem (contact erasure)', new Error(`the contact changed ${attempt} times while it was being erased`));
+    if (attempt >= CONTACT_ATTEMPTS)
+      throw new StorageUnavailableError('DeleteItem (contact erasure)', new Error(`the contact changed ${attempt} times while it was being erased`));
     // Changed meanwhile (or gone): read it again; a person named by contact id keeps the email already read.
     const again = await findPerson(deps, factoryId, ref);
     found = { ...again, person: again.person ?? found.person, email: again.email ?? found.email };
   }
 
   const passes = await passesOf(deps, factoryId, found.contactId);
-  await people.deletePassMarkers(factoryId, found.contactId, passes.map((pass) => pass.passId));
+  await people.deletePassMarkers(
+    factoryId,
+    found.contactId,
+    passes.map((pass) => pass.passId),
+  );
   const vendorRecord = found.email === undefined ? false : await people.vendor.erase(found.email, now.toISOString());
 
   let events = 0;
@@ -65,7 +69,9 @@ export async function erasePerson(deps: ControlDependencies, factoryId: string, 
       break;
     }
     const page = await reportPage(deps, factoryId, found.person, cursor, REPORT_PAGE);
-    const forgotten = await Promise.all(page.items.map(async (report) => ((await people.forgetReporter(factoryId, report, found.person as string)) ? report.kind : undefined)));
+    const forgotten = await Promise.all(
+      page.items.map(async (report) => ((await people.forgetReporter(factoryId, report, found.person as string)) ? report.kind : undefined)),
+    );
     events += forgotten.filter((kind) => kind === 'events').length;
     featureRequests += forgotten.filter((kind) => kind === 'feature-requests').length;
     cursor = page.next;

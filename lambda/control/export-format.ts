@@ -79,5 +79,4 @@ export function csvRow(contact: ControlContact): string {
 /** One contact as a JSON Lines line: exactly what `contacts list` shows. */
 export const jsonlRow = (contact: ControlContact): string => `${JSON.stringify(contact)}\n`;
 
-export const exportRow = (format: ExportFormat, contact: ControlContact): string =>
-  format === 'csv' ? csvRow(contact) : jsonlRow(contact);
+export const exportRow = (format: ExportFormat, contact: ControlContact): string => (format === 'csv' ? csvRow(contact) : jsonlRow(contact));

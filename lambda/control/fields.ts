@@ -48,7 +48,11 @@ export const factoryId = described(
 export const contactId = id('contactId', CONTACT_ID_PATTERN, 'a contact id: ct_ + 16 hex characters', { flag: 'contact', placeholder: 'ct_id', audited: true });
 export const companyId = id('companyId', COMPANY_ID_PATTERN, 'a company id: co_ + 16 hex characters', { flag: 'company', placeholder: 'co_id' });
 export const keyId = id('keyId', KEY_ID_PATTERN, 'a key id: key_ + 16 hex characters', { flag: 'key', placeholder: 'key_id' });
-export const issueId = id('issueId', ISSUE_ID_PATTERN, 'an issue id: iss_ + 20 hex characters (from `reports issues`)', { flag: 'issue', placeholder: 'iss_id', audited: true });
+export const issueId = id('issueId', ISSUE_ID_PATTERN, 'an issue id: iss_ + 20 hex characters (from `reports issues`)', {
+  flag: 'issue',
+  placeholder: 'iss_id',
+  audited: true,
+});
 export const reportId = (name: 'eventId' | 'requestId') =>
   id(name, REPORT_ID_PATTERN, 'a lowercase UUID, as the reports list shows it', { flag: name === 'eventId' ? 'event' : 'request', placeholder: 'uuid' });
 

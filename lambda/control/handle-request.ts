@@ -30,12 +30,7 @@ function namedOperation(event: unknown): AuditFields {
  * cursor 400, storage trouble 503 (retrying is safe), anything else 500
  * (its class in the audit fields).
  */
-export async function handleControlRequest(
-  deps: ControlDependencies,
-  event: unknown,
-  caller: Caller,
-  options: RunOptions = {},
-): Promise<ControlAnswer> {
+export async function handleControlRequest(deps: ControlDependencies, event: unknown, caller: Caller, options: RunOptions = {}): Promise<ControlAnswer> {
   let read: ReadRequest;
   try {
     read = readControlRequest(event);

@@ -1,6 +1,15 @@
 import * as z from 'zod/mini';
 import { ISSUE_STATUSES, issueView, type IssueStatus } from '../ingest/issues/issue';
-import { decodeIssueCursor, encodeIssueCursor, ISSUE_SORTS, ISSUES_SCAN_MAX, pageOfIssues, positionOf, SEARCH_MAX, type IssueListQuery } from '../ingest/issues/issue-list';
+import {
+  decodeIssueCursor,
+  encodeIssueCursor,
+  ISSUE_SORTS,
+  ISSUES_SCAN_MAX,
+  pageOfIssues,
+  positionOf,
+  SEARCH_MAX,
+  type IssueListQuery,
+} from '../ingest/issues/issue-list';
 import { issueTrend } from '../ingest/issues/trend';
 import { cursor, described, factoryId, issueId, limit } from './fields';
 import { ControlError, operation, withCursor } from './operation';
@@ -17,14 +26,22 @@ export const ISSUE_EVENTS_DEFAULT = 10;
 export const ISSUE_EVENTS_MAX = 100;
 
 const notFound = (request: { factoryId: string; issueId: string }) =>
-  new ControlError(404, `no issue ${request.issueId} in ${request.factoryId} (it may have expired: an issue lives until no event has come for the retention period)`);
+  new ControlError(
+    404,
+    `no issue ${request.issueId} in ${request.factoryId} (it may have expired: an issue lives until no event has come for the retention period)`,
+  );
 
 /** A status change: one conditional write, when and by whom recorded. */
 function setStatus(status: IssueStatus) {
   return operation({
     request: z.strictObject({ factoryId, issueId }),
     run: async (request, { deps, caller, now }) => {
-      const change = await deps.issues.setIssueStatus(request.factoryId, request.issueId, { status, at: now.toISOString(), by: caller.principal, nowMs: now.getTime() });
+      const change = await deps.issues.setIssueStatus(request.factoryId, request.issueId, {
+        status,
+        at: now.toISOString(),
+        by: caller.principal,
+        nowMs: now.getTime(),
+      });
       if (!change) throw notFound(request);
       return { body: { issue: issueView(change.issue), previousStatus: change.previous }, audit: { from: change.previous, to: status } };
     },
@@ -55,10 +72,9 @@ async function listPage(deps: ControlDependencies, factoryId: string, query: Iss
 
 const searchField = z.optional(
   described(
-    z.string({ error: 'search must be a string (a part of the title)' }).check(
-      z.minLength(1, { error: 'search must not be empty' }),
-      z.maxLength(SEARCH_MAX, { error: `search must be at most ${SEARCH_MAX} characters` }),
-    ),
+    z
+      .string({ error: 'search must be a string (a part of the title)' })
+      .check(z.minLength(1, { error: 'search must not be empty' }), z.maxLength(SEARCH_MAX, { error: `search must be at most ${SEARCH_MAX} characters` })),
     { placeholder: 'text' },
   ),
 );

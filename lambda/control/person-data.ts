@@ -50,16 +50,28 @@ export async function vendorRecordOf(deps: ControlDependencies, found: FoundPers
 }
 
 /** A contact's pass markers (an erased contact's included: they are keyed by its id). */
-export const passesOf = (deps: ControlDependencies, factoryId: string, contactId: string): Promise<PassMarker[]> => deps.store.passMarkers(factoryId, contactId);
+export const passesOf = (deps: ControlDependencies, factoryId: string, contactId: string): Promise<PassMarker[]> =>
+  deps.store.passMarkers(factoryId, contactId);
 
 /** One page of the person's reports, newest first; none without a person key. */
-export async function reportPage(deps: ControlDependencies, factoryId: string, person: string | undefined, cursor: string | undefined, limit: number): Promise<Page<PersonReportRef>> {
+export async function reportPage(
+  deps: ControlDependencies,
+  factoryId: string,
+  person: string | undefined,
+  cursor: string | undefined,
+  limit: number,
+): Promise<Page<PersonReportRef>> {
   if (person === undefined) return { items: [] };
   return peopleOf(deps).reportsOf(factoryId, person, cursor, limit);
 }
 
 /** The reports of a page as the control room shows them, each with its kind, newest first. */
-export async function reportViews(deps: ControlDependencies, factoryId: string, refs: readonly PersonReportRef[], now: Date): Promise<Record<string, unknown>[]> {
+export async function reportViews(
+  deps: ControlDependencies,
+  factoryId: string,
+  refs: readonly PersonReportRef[],
+  now: Date,
+): Promise<Record<string, unknown>[]> {
   if (refs.length === 0) return [];
   const reports = await peopleOf(deps).readReports(factoryId, refs, now.getTime());
   return reports;

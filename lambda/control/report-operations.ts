@@ -15,10 +15,24 @@ function reportFeed(deps: ControlDependencies) {
 }
 
 /** A page of one feed, newest first: `{<key>: [...], cursor?}`. */
-function feed(kind: ReportKind, key: string, request: { factoryId: string; limit: number; cursor?: string; type?: string }, deps: ControlDependencies, now: Date) {
+function feed(
+  kind: ReportKind,
+  key: string,
+  request: { factoryId: string; limit: number; cursor?: string; type?: string },
+  deps: ControlDependencies,
+  now: Date,
+) {
   return reportFeed(deps)
-    .page(request.factoryId, kind, { cursor: request.cursor, limit: request.limit, nowMs: now.getTime(), ...(request.type === undefined ? {} : { type: request.type }) })
-    .then((page) => ({ body: { factoryId: request.factoryId, [key]: page.items, ...withCursor(page.next) }, audit: { count: page.items.length, more: page.next !== undefined } }));
+    .page(request.factoryId, kind, {
+      cursor: request.cursor,
+      limit: request.limit,
+      nowMs: now.getTime(),
+      ...(request.type === undefined ? {} : { type: request.type }),
+    })
+    .then((page) => ({
+      body: { factoryId: request.factoryId, [key]: page.items, ...withCursor(page.next) },
+      audit: { count: page.items.length, more: page.next !== undefined },
+    }));
 }
 
 /** One stored report, or 404. */
@@ -35,9 +49,9 @@ export const REPORT_OPERATIONS = {
       factoryId,
       // Any name: a type no event has lists nothing (the ingest API's types: lambda/ingest/payloads.ts, not imported here).
       type: z.optional(
-        z.string({ error: 'type must be an event type like "error", "bug_report" or "message"' }).check(
-          z.regex(/^[a-z_]{1,32}$/, { error: 'type must be an event type like "error", "bug_report" or "message"' }),
-        ),
+        z
+          .string({ error: 'type must be an event type like "error", "bug_report" or "message"' })
+          .check(z.regex(/^[a-z_]{1,32}$/, { error: 'type must be an event type like "error", "bug_report" or "message"' })),
       ),
       limit: limit(REPORTS_MAX),
       cursor,
@@ -54,7 +68,10 @@ export const REPORT_OPERATIONS = {
 
   'reports.event': operation({
     request: z.strictObject({ factoryId, eventId: reportId('eventId') }),
-    run: async ({ factoryId, eventId }, { deps }) => ({ body: { event: await withDisplayFrames(deps, await one('events', 'event', factoryId, eventId, deps)) }, audit: { eventId } }),
+    run: async ({ factoryId, eventId }, { deps }) => ({
+      body: { event: await withDisplayFrames(deps, await one('events', 'event', factoryId, eventId, deps)) },
+      audit: { eventId },
+    }),
   }),
 
   'reports.feature-request': operation({

@@ -20,8 +20,8 @@ function ipv6Groups(address: string): number[] | undefined {
   // A trailing dotted IPv4 part stands for two groups.
   const last = given[given.length - 1];
   const groups: number[] = [];
-  for (const piece of given.slice(0, last !== undefined && last.includes('.') ? -1 : given.length)) groups.push(parseInt(piece, 16));
-  if (last !== undefined && last.includes('.')) {
+  for (const piece of given.slice(0, last?.includes('.') ? -1 : given.length)) groups.push(parseInt(piece, 16));
+  if (last?.includes('.')) {
     const [a = 0, b = 0, c = 0, d = 0] = last.split('.').map(Number);
     groups.push((a << 8) | b, (c << 8) | d);
   }
@@ -43,7 +43,10 @@ export function clientSubject(sourceIp: string | null | undefined): string {
     const [high = 0, low = 0] = groups.slice(6);
     return `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
   }
-  return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(':')}::/64`;
 }
 
 /**

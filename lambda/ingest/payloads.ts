@@ -25,7 +25,6 @@ import { Scrubber } from './scrub/scrubber';
  * test/rules/ingest-payloads-agree.test.ts.
  */
 
-
 /** A validated feature request, besides what the server adds. */
 export interface FeatureRequestInput {
   requestId: string;
@@ -66,8 +65,7 @@ function refuse(problems: string[], problem: string): undefined {
 const omitted = (value: unknown): value is null | undefined => value === undefined || value === null;
 
 /** A JSON object: not null, not an array. */
-export const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The fields that are set: an omitted one is absent, not `undefined`, in what is stored. */
 function present<T extends object>(fields: T): T {
@@ -80,7 +78,11 @@ function present<T extends object>(fields: T): T {
  * lists what is wrong on `problems`): its fields as stored, with what its
  * scrubber replaced, or every problem.
  */
-function readObject<T extends { scrubbed?: ScrubCounts }>(raw: unknown, notAnObject: string, read: (fields: Record<string, unknown>, body: BodyReading) => T): Reading<T> {
+function readObject<T extends { scrubbed?: ScrubCounts }>(
+  raw: unknown,
+  notAnObject: string,
+  read: (fields: Record<string, unknown>, body: BodyReading) => T,
+): Reading<T> {
   if (!isObject(raw)) return { ok: false, problems: [notAnObject] };
   const body: BodyReading = { problems: [], scrubber: new Scrubber() };
   const value = present(read(raw, body));
@@ -262,7 +264,8 @@ export function readEvent(raw: unknown): Reading<IngestEvent> {
       debugIds: debugIds(fields.debugIds, body),
     };
     // Asked only of an event whose fields are all valid: it would repeat a field's own problem.
-    if (body.problems.length === 0 && event.message === undefined && event.exception === undefined) body.problems.push('an event needs a message or an exception');
+    if (body.problems.length === 0 && event.message === undefined && event.exception === undefined)
+      body.problems.push('an event needs a message or an exception');
     return event;
   });
 }
@@ -283,12 +286,16 @@ const category = text('category', FEATURE_REQUEST_TEXT.category);
 
 /** The body of `POST /ingest/v1/feature-requests`. */
 export function readFeatureRequest(raw: unknown): Reading<FeatureRequestInput> {
-  return readObject(raw, 'Request body must be a JSON object, like {"requestId": "…", "title": "Dark mode"}', (fields, body): FeatureRequestInput => ({
-    requestId: requestId(fields.requestId, body) as string,
-    title: title(fields.title, body) as string,
-    description: description(fields.description, body),
-    category: category(fields.category, body),
-    pageUrl: pageUrl(fields.pageUrl, body),
-    reporter: reporter(fields.reporter, body),
-  }));
+  return readObject(
+    raw,
+    'Request body must be a JSON object, like {"requestId": "…", "title": "Dark mode"}',
+    (fields, body): FeatureRequestInput => ({
+      requestId: requestId(fields.requestId, body) as string,
+      title: title(fields.title, body) as string,
+      description: description(fields.description, body),
+      category: category(fields.category, body),
+      pageUrl: pageUrl(fields.pageUrl, body),
+      reporter: reporter(fields.reporter, body),
+    }),
+  );
 }

@@ -51,9 +51,7 @@ export interface IngestKeyAuthorizer {
 /** The limits kept per key and client address. */
 export type AddressLimitName = 'requests' | 'featureRequests';
 
-export type AddressDecision =
-  | { admitted: true }
-  | { admitted: false; limit: AddressLimitName; retryAfterSeconds: number };
+export type AddressDecision = { admitted: true } | { admitted: false; limit: AddressLimitName; retryAfterSeconds: number };
 
 /**
  * The day's salt of visitor hashes (./visitor-hash.ts): one random value per

@@ -141,7 +141,11 @@ async function admit(deps: ReceiveDependencies, events: StoredEvent[], sender: S
   const key = await deps.keys.admitRequest(sender.key, sender.keyHash, nowMs);
   if ('revoked' in key) throw new KeyRevokedError('This API key has been revoked: ask your platform team for a new one.');
   if (!key.admitted) {
-    throw new LimitedError(`Rate limit of ${sender.key.rateLimit} requests per minute exceeded for this key: retry after ${key.retryAfterSeconds} s.`, 'key', key.retryAfterSeconds);
+    throw new LimitedError(
+      `Rate limit of ${sender.key.rateLimit} requests per minute exceeded for this key: retry after ${key.retryAfterSeconds} s.`,
+      'key',
+      key.retryAfterSeconds,
+    );
   }
   return { admitted, heldBack, retryAfterSeconds };
 }

@@ -10,12 +10,7 @@ export const SECRET_SHAPE = /^dfsk_[A-Za-z0-9_-]{16,128}$/;
 export const PUBLISHABLE_SHAPE = /^dfpk_[A-Za-z0-9_-]{16,128}$/;
 
 /** What the Authorization header holds, decided without any I/O. */
-export type Credential =
-  | { kind: 'missing' }
-  | { kind: 'not-bearer' }
-  | { kind: 'publishable' }
-  | { kind: 'malformed' }
-  | { kind: 'secret'; secret: string };
+export type Credential = { kind: 'missing' } | { kind: 'not-bearer' } | { kind: 'publishable' } | { kind: 'malformed' } | { kind: 'secret'; secret: string };
 
 /** Reads `Authorization: Bearer <key>`; keys anywhere else are not read (docs/contacts-api.md#errors). */
 export function readCredential(authorization: string | undefined): Credential {

@@ -31,7 +31,8 @@ export function decodeCursor<P>(cursor: string, scope: CursorScope, positionOf: 
   const notOurs = new InvalidCursorError('cursor is not one this service returned for this list: start without a cursor, or pass the last one back as it was');
   if (typeof f !== 'string' || typeof l !== 'string') throw notOurs;
   if (f !== scope.factoryId) throw new InvalidCursorError(`cursor belongs to another factory (${f}), not ${scope.factoryId}`);
-  if (l !== scope.list) throw new InvalidCursorError('cursor belongs to another list (another kind, status, order or search): start without a cursor when the list changes');
+  if (l !== scope.list)
+    throw new InvalidCursorError('cursor belongs to another list (another kind, status, order or search): start without a cursor when the list changes');
   const position = positionOf(p);
   if (position === undefined) throw notOurs;
   return position;

@@ -47,7 +47,8 @@ function parseHostPort(scheme: string, rest: string): { host: string; port: stri
 export function normalizeAllowedOrigin(raw: string): OriginCheck {
   const value = raw.trim();
   if (value === '') return { ok: false, problem: 'an empty origin is not allowed' };
-  if (value === '*') return { ok: false, problem: 'origin * (any website) is not allowed: list each website, like https://app.example.com or https://*.example.com' };
+  if (value === '*')
+    return { ok: false, problem: 'origin * (any website) is not allowed: list each website, like https://app.example.com or https://*.example.com' };
   if (value.toLowerCase() === 'null') {
     return { ok: false, problem: 'origin null is not allowed: sandboxed and file:// pages send it, so it would admit any of them' };
   }
@@ -91,7 +92,10 @@ export function normalizeOriginList(raws: readonly string[]): OriginListCheck {
   }
   if (origins.length === 0) return { ok: false, problem: 'a publishable key needs at least one origin (the website it is used on)' };
   if (origins.length > MAX_ORIGINS_PER_KEY) {
-    return { ok: false, problem: `a publishable key takes at most ${MAX_ORIGINS_PER_KEY} origins (got ${origins.length}): use a wildcard like https://*.example.com` };
+    return {
+      ok: false,
+      problem: `a publishable key takes at most ${MAX_ORIGINS_PER_KEY} origins (got ${origins.length}): use a wildcard like https://*.example.com`,
+    };
   }
   return { ok: true, origins };
 }

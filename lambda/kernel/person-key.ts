@@ -17,7 +17,13 @@ export const PERSON_KEY_PATTERN = /^person_[0-9a-f]{32}$/;
 export const personEmailForm = (email: string): string => email.trim().normalize('NFC').toLowerCase();
 
 export function personKey(secret: Uint8Array, factoryId: string, email: string): string {
-  return PERSON_KEY_PREFIX + createHmac('sha256', secret).update(`${factoryId}\n${personEmailForm(email)}`).digest('hex').slice(0, 32);
+  return (
+    PERSON_KEY_PREFIX +
+    createHmac('sha256', secret)
+      .update(`${factoryId}\n${personEmailForm(email)}`)
+      .digest('hex')
+      .slice(0, 32)
+  );
 }
 
 /**

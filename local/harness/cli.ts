@@ -10,7 +10,6 @@ export function printJson(value: unknown): void {
 /** A usage problem: the message, then the command's usage text. */
 export class UsageError extends SetupError {}
 
-
 /** Checks a factory id given on the command line. */
 export function factoryIdArg(value: string | undefined): string {
   if (!value) throw new UsageError('--factory <fac_id> is required');
@@ -42,7 +41,7 @@ export const COMMON_OPTIONS = {
  * is a UsageError.
  */
 export function parseCommandLine<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T) {
-  let parsed;
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true; tokens: true }>>;
   try {
     parsed = parseArgs({ args, options, allowPositionals: true, strict: true, tokens: true });
   } catch (error) {

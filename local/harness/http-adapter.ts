@@ -47,7 +47,8 @@ export function invocationLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): I
   const value = env.LOCAL_CONCURRENCY;
   if (value === undefined || value === '') return DEFAULT_INVOCATION_LIMITS;
   const concurrency = Number(value);
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1000) throw new Error(`LOCAL_CONCURRENCY must be a whole number from 1 to 1000, got "${value}"`);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1000)
+    throw new Error(`LOCAL_CONCURRENCY must be a whole number from 1 to 1000, got "${value}"`);
   return { ...DEFAULT_INVOCATION_LIMITS, concurrency };
 }
 

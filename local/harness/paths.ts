@@ -16,8 +16,6 @@ export const LOCAL_DATA_DIR = CHOSEN_DATA_DIR ?? DEFAULT_DATA_DIR;
  * command finds it whatever its data folder. CONTACTS_SERVERS_DIR moves it
  * (the tests keep theirs apart from a developer's servers).
  */
-export const SERVERS_DIR = process.env.CONTACTS_SERVERS_DIR
-  ? resolve(PROJECT_ROOT, process.env.CONTACTS_SERVERS_DIR)
-  : join(PROJECT_ROOT, '.data', 'servers');
+export const SERVERS_DIR = process.env.CONTACTS_SERVERS_DIR ? resolve(PROJECT_ROOT, process.env.CONTACTS_SERVERS_DIR) : join(PROJECT_ROOT, '.data', 'servers');
 export const DEFAULT_API_PORT = 3000;
 export const DEFAULT_DYNAMODB_PORT = 8000;

@@ -28,7 +28,13 @@ export interface S3Local {
 export async function startS3Local(options: { directory: string; port?: number; bucket?: string }): Promise<S3Local> {
   const bucket = options.bucket ?? LOCAL_SOURCE_MAPS_BUCKET;
   mkdirSync(options.directory, { recursive: true });
-  const server = new S3rver({ address: '127.0.0.1', port: options.port ?? 0, directory: options.directory, silent: true, configureBuckets: [{ name: bucket }] });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: options.port ?? 0,
+    directory: options.directory,
+    silent: true,
+    configureBuckets: [{ name: bucket }],
+  });
   const { port } = await server.run();
   return {
     endpoint: `http://127.0.0.1:${port}`,

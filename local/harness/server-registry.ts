@@ -47,8 +47,7 @@ function readEntry(file: string): RunningServer | undefined {
   }
 }
 
-const stillRunning = (server: RunningServer) =>
-  isRunning(server.pid) && (server.startTime === undefined || server.startTime === startTimeOf(server.pid));
+const stillRunning = (server: RunningServer) => isRunning(server.pid) && (server.startTime === undefined || server.startTime === startTimeOf(server.pid));
 
 /** The registered servers that still run; the entries of those that died (kill -9) are removed. */
 export function runningServers(): RunningServer[] {

@@ -150,10 +150,7 @@ async function connectStack(stack: string, region: string | undefined, need: (ke
  *                         none runs, the embedded DynamoDB Local is started on
  *                         the data folder for the command and stopped after it.
  */
-export async function connectStore(
-  target: StoreTarget = {},
-  need: (keyof TableNames)[] = ['contacts', 'keys'],
-): Promise<StoreConnection> {
+export async function connectStore(target: StoreTarget = {}, need: (keyof TableNames)[] = ['contacts', 'keys']): Promise<StoreConnection> {
   if (target.stack) return connectStack(target.stack, target.region, need);
   const needed = (tables: TableNames) => need.map((table) => tables[table]);
 
@@ -165,12 +162,10 @@ export async function connectStore(
       client.destroy();
       throw new SetupError(`no DynamoDB answers at DYNAMODB_ENDPOINT=${endpoint}: start it, or unset DYNAMODB_ENDPOINT`);
     }
-    await assertTablesExist(client, needed(tables), endpoint, 'start the service once with npm start, which creates them').catch(
-      (error) => {
-        client.destroy();
-        throw error;
-      },
-    );
+    await assertTablesExist(client, needed(tables), endpoint, 'start the service once with npm start, which creates them').catch((error) => {
+      client.destroy();
+      throw error;
+    });
     return open(client, tables, endpoint, async () => undefined);
   }
 
@@ -209,8 +204,7 @@ function shown(folder: string): string {
   return path && !path.startsWith('..') && !isAbsolute(path) ? path : folder;
 }
 
-const described = (server: RunningServer) =>
-  `npm start (pid ${server.pid}, API ${server.api}, data in ${shown(server.dataDir)}, DynamoDB ${server.endpoint})`;
+const described = (server: RunningServer) => `npm start (pid ${server.pid}, API ${server.api}, data in ${shown(server.dataDir)}, DynamoDB ${server.endpoint})`;
 
 /**
  * The store a running server already serves, if the command should use it:
@@ -326,9 +320,7 @@ export interface ScratchStore {
  * does); otherwise an embedded, in-memory DynamoDB Local on a free port, so
  * a run neither touches .data/ nor collides with a running npm start.
  */
-export async function openScratchStore(
-  options: { say?: (line: string) => void; fastStart?: boolean; exitOnSignal?: boolean } = {},
-): Promise<ScratchStore> {
+export async function openScratchStore(options: { say?: (line: string) => void; fastStart?: boolean; exitOnSignal?: boolean } = {}): Promise<ScratchStore> {
   const tables = tableNamesFromEnv();
   const given = process.env.DYNAMODB_ENDPOINT;
   const dynamo = given ? undefined : await startDynamoDbLocal({ port: await freePort(), fastStart: options.fastStart ?? false });
@@ -347,9 +339,7 @@ export async function openScratchStore(
     endpoint,
     tables,
     embedded: dynamo !== undefined,
-    description: given
-      ? `the DynamoDB at DYNAMODB_ENDPOINT=${given} (version not known)`
-      : `DynamoDB Local ${dynamoDbLocalVersion()}, embedded, in memory`,
+    description: given ? `the DynamoDB at DYNAMODB_ENDPOINT=${given} (version not known)` : `DynamoDB Local ${dynamoDbLocalVersion()}, embedded, in memory`,
     client,
     doc: documentClientOf(client),
     close: async () => {

@@ -35,9 +35,7 @@ function keyAttributes(owners: { partitionKey: string; sortKey?: string }[]): At
 const indexDefinition = (index: IndexSpec) => ({
   IndexName: index.indexName,
   KeySchema: keySchema(index.partitionKey, index.sortKey),
-  Projection: index.include
-    ? { ProjectionType: 'INCLUDE' as const, NonKeyAttributes: [...index.include] }
-    : { ProjectionType: 'KEYS_ONLY' as const },
+  Projection: index.include ? { ProjectionType: 'INCLUDE' as const, NonKeyAttributes: [...index.include] } : { ProjectionType: 'KEYS_ONLY' as const },
 });
 
 /** One table as CreateTable takes it, from its spec (lib/table-specs.ts, which the CDK stack deploys too). */
@@ -120,9 +118,7 @@ export async function ensureTables(client: DynamoDBClient, names: TableNames): P
     await client.send(new CreateTableCommand(definition));
     // As on AWS, so expiring items behave the same (DynamoDB Local removes them too).
     if (spec.timeToLiveAttribute !== undefined) {
-      await client.send(
-        new UpdateTimeToLiveCommand({ TableName: name, TimeToLiveSpecification: { AttributeName: spec.timeToLiveAttribute, Enabled: true } }),
-      );
+      await client.send(new UpdateTimeToLiveCommand({ TableName: name, TimeToLiveSpecification: { AttributeName: spec.timeToLiveAttribute, Enabled: true } }));
     }
     created.push(name);
   }

@@ -58,7 +58,10 @@ async function addDestination(factoryId: string, url: string, types?: string[]):
 /** A deliverer whose clock the test moves, and the queue its retries go to. */
 function deliverer(clock: { ms: number }, policy: AddressPolicy = LOCAL_POLICY, resolve?: Resolve) {
   const queue = new CapturingQueue();
-  const handler = createDelivererHandler({ store, queue, send: webhookSender({ policy, ...(resolve ? { resolve } : {}) }), now: () => new Date(clock.ms), random: () => 0 }, silent);
+  const handler = createDelivererHandler(
+    { store, queue, send: webhookSender({ policy, ...(resolve ? { resolve } : {}) }), now: () => new Date(clock.ms), random: () => 0 },
+    silent,
+  );
   const run = (message: DeliveryMessage) => handler({ Records: [{ messageId: 'm', body: JSON.stringify(message) }] } as SQSEvent);
   return { queue, run };
 }
@@ -74,7 +77,10 @@ describe('alerts from stream records to signed deliveries', () => {
     await addDestination(factoryId, other.url, ['issue.spiking']);
     const queue = new CapturingQueue();
     const notifier = notifierWith(queue);
-    const record = streamRecord(undefined, issueItem(factoryId, ISSUE, { title: 'TypeError: ada@example.com has no cart', lastRelease: 'web@1.4.2', firstRelease: 'web@1.4.2' }));
+    const record = streamRecord(
+      undefined,
+      issueItem(factoryId, ISSUE, { title: 'TypeError: ada@example.com has no cart', lastRelease: 'web@1.4.2', firstRelease: 'web@1.4.2' }),
+    );
     for (let round = 0; round < 3; round += 1) expect(await notifier(streamEvent(record))).toEqual({ batchItemFailures: [] });
 
     const messages = queue.take();
@@ -107,7 +113,14 @@ describe('alerts from stream records to signed deliveries', () => {
     });
     const log = await control()({ operation: 'alerts.deliveries', factoryId });
     expect(log.body.deliveries).toHaveLength(1);
-    expect(log.body.deliveries[0]).toMatchObject({ type: 'issue.created', issueId: ISSUE, status: 'delivered', attempts: 1, httpStatus: 204, latencyMs: expect.any(Number) });
+    expect(log.body.deliveries[0]).toMatchObject({
+      type: 'issue.created',
+      issueId: ISSUE,
+      status: 'delivered',
+      attempts: 1,
+      httpStatus: 204,
+      latencyMs: expect.any(Number),
+    });
   });
 
   test('a failing receiver is retried with the same webhook-id, the first retry due within 10 s; delivered at the third attempt, the log holds each attempt', async () => {
@@ -158,9 +171,16 @@ describe('alerts from stream records to signed deliveries', () => {
     expect(target.received).toHaveLength(MAX_ATTEMPTS);
     expect(clock.ms - start).toBeLessThanOrEqual(24 * 3_600_000);
     const [delivery] = (await store.deliveries(factoryId, destinationId, { limit: 5 })).deliveries;
-    expect(delivery).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS, reason: expect.stringContaining(`gave up after ${MAX_ATTEMPTS} attempts: answered 500`) });
+    expect(delivery).toMatchObject({
+      status: 'failed',
+      attempts: MAX_ATTEMPTS,
+      reason: expect.stringContaining(`gave up after ${MAX_ATTEMPTS} attempts: answered 500`),
+    });
     const list = await control()({ operation: 'alerts.list', factoryId });
-    expect(list.body.destinations[0]).toMatchObject({ status: 'disabled', disabled: { by: 'alerts (automatic)', reason: expect.stringContaining('every delivery failed since') } });
+    expect(list.body.destinations[0]).toMatchObject({
+      status: 'disabled',
+      disabled: { by: 'alerts (automatic)', reason: expect.stringContaining('every delivery failed since') },
+    });
 
     await notifier(streamEvent(streamRecord(undefined, issueItem(factoryId, 'iss_99999999999999999999'))));
     expect(queue.take()).toEqual([]);
@@ -168,10 +188,15 @@ describe('alerts from stream records to signed deliveries', () => {
 
   test('a destination whose host now resolves to a private address is refused on a deployed configuration: nothing is sent, no retry, the reason logged', async () => {
     const factoryId = newFactoryId('alpriv');
-    const resolveTo = (address: string): Resolve => async () => [{ address, family: 4 }];
+    const resolveTo =
+      (address: string): Resolve =>
+      async () => [{ address, family: 4 }];
     const added = await control(DEPLOYED_POLICY, resolveTo('93.184.216.34'))({ operation: 'alerts.add', factoryId, url: 'https://hooks.example.com/contacts' });
     expect(added.status).toBe(200);
-    const refusedAtAdd = await control(DEPLOYED_POLICY, resolveTo('192.168.7.7'))({ operation: 'alerts.add', factoryId, url: 'https://intranet.example.com/hook' });
+    const refusedAtAdd = await control(
+      DEPLOYED_POLICY,
+      resolveTo('192.168.7.7'),
+    )({ operation: 'alerts.add', factoryId, url: 'https://intranet.example.com/hook' });
     expect(refusedAtAdd).toMatchObject({ status: 400, body: { error: expect.stringContaining('resolves to 192.168.7.7, a private address') } });
 
     const queue = new CapturingQueue();
@@ -180,17 +205,28 @@ describe('alerts from stream records to signed deliveries', () => {
     await run(queue.take()[0]!.message);
     expect(retries.take()).toEqual([]);
     const [delivery] = (await store.deliveries(factoryId, added.body.destinationId, { limit: 1 })).deliveries;
-    expect(delivery).toMatchObject({ status: 'failed', attempts: 1, reason: expect.stringContaining('refused: hooks.example.com resolves to 169.254.169.254, a cloud metadata address') });
+    expect(delivery).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      reason: expect.stringContaining('refused: hooks.example.com resolves to 169.254.169.254, a cloud metadata address'),
+    });
   });
 
-  test('a regression and a spike each make one delivery, with what happened in the payload; the spike follows the factory\'s settings', async () => {
+  test("a regression and a spike each make one delivery, with what happened in the payload; the spike follows the factory's settings", async () => {
     const factoryId = newFactoryId('alrs');
     const target = await receiver();
     const { secret } = await addDestination(factoryId, target.url);
     expect((await control()({ operation: 'alerts.configure', factoryId, spikeFloor: 30, spikeMultiple: 4 })).status).toBe(200);
     const bucket = Date.UTC(2026, 10, 25, 14, 0, 0);
     const resolved = issueItem(factoryId, ISSUE, { status: 'resolved', count: 10, m5: { [periodKey('m5', bucket - 300_000)]: 10 } });
-    const regressed = { ...resolved, status: 'open', count: 11, regressions: 1, regressedAt: '2026-11-25T14:01:00.000Z', m5: { [periodKey('m5', bucket - 300_000)]: 10, [periodKey('m5', bucket)]: 1 } };
+    const regressed = {
+      ...resolved,
+      status: 'open',
+      count: 11,
+      regressions: 1,
+      regressedAt: '2026-11-25T14:01:00.000Z',
+      m5: { [periodKey('m5', bucket - 300_000)]: 10, [periodKey('m5', bucket)]: 1 },
+    };
     const under = { ...regressed, count: 39, m5: { [periodKey('m5', bucket - 300_000)]: 10, [periodKey('m5', bucket)]: 29 } };
     const spiking = { ...under, count: 45, m5: { [periodKey('m5', bucket - 300_000)]: 10, [periodKey('m5', bucket)]: 35 } };
     const queue = new CapturingQueue();
@@ -224,7 +260,11 @@ describe('alerts from stream records to signed deliveries', () => {
     const factoryId = newFactoryId('alfail');
     const queue = new CapturingQueue();
     const failing = createNotifierHandler(
-      { store: Object.assign(Object.create(store) as typeof store, { destinations: async () => Promise.reject(new Error('DynamoDB is away')) }), queue, linkBase: 'http://x' },
+      {
+        store: Object.assign(Object.create(store) as typeof store, { destinations: async () => Promise.reject(new Error('DynamoDB is away')) }),
+        queue,
+        linkBase: 'http://x',
+      },
       issueChangeOf,
       silent,
     );

@@ -65,7 +65,9 @@ async function send(key: string, event: Record<string, unknown>, count = 1): Pro
 const THROWS = `setTimeout(function renderCart() { throw new TypeError('cart is undefined'); });`;
 
 const bodiesOf = (secret: string) =>
-  receiver.verifiedWith(secret).map((entry) => ({ id: entry.headers['webhook-id'], ...(JSON.parse(entry.body) as { type: string; data: Record<string, any> }) }));
+  receiver
+    .verifiedWith(secret)
+    .map((entry) => ({ id: entry.headers['webhook-id'], ...(JSON.parse(entry.body) as { type: string; data: Record<string, any> }) }));
 
 test('a new bug gives one signed delivery; resolved and sent again, one regression; a burst, one spike', async () => {
   const factoryId = `fac_e2e_${randomUUID().slice(0, 8)}`;
@@ -77,10 +79,14 @@ test('a new bug gives one signed delivery; resolved and sent again, one regressi
   pages.set('/cart', sdkPage({ key, baseUrl: server.baseUrl, release: 'shop@1.0.0', flushDelayMs: 50 }, '{}', THROWS));
   const tabs = await Promise.all([1, 2, 3].map(() => chromium.newTab()));
   await Promise.all(tabs.map((tab) => tab.goto(`${site.origin}/cart`)));
-  const [created] = await until('the issue.created delivery', () => {
-    const found = bodiesOf(secret).filter((body) => body.type === 'issue.created');
-    return found.length > 0 ? found : undefined;
-  }, 60_000);
+  const [created] = await until(
+    'the issue.created delivery',
+    () => {
+      const found = bodiesOf(secret).filter((body) => body.type === 'issue.created');
+      return found.length > 0 ? found : undefined;
+    },
+    60_000,
+  );
   expect(created!.data).toMatchObject({ factoryId, title: 'TypeError: cart is undefined', status: 'open', release: 'shop@1.0.0' });
   const issueId = created!.data.issueId as string;
   const sent = await until('the three events the SDK sent', async () => {
@@ -91,7 +97,17 @@ test('a new bug gives one signed delivery; resolved and sent again, one regressi
   expect(sent[0]?.exception?.stack).toMatch(/renderCart/);
   await Promise.all(tabs.map((tab) => tab.close()));
   // The bug as the SDK sent it, for the steps that follow (the same issue: the same fingerprint).
-  const { eventId: _eventId, factoryId: _factory, keyId: _key, origin: _origin, receivedAt: _at, issueId: _issue, userAgent: _ua, visitor: _visitor, ...bug } = sent[0] as Record<string, unknown>;
+  const {
+    eventId: _eventId,
+    factoryId: _factory,
+    keyId: _key,
+    origin: _origin,
+    receivedAt: _at,
+    issueId: _issue,
+    userAgent: _ua,
+    visitor: _visitor,
+    ...bug
+  } = sent[0] as Record<string, unknown>;
 
   const resolved = await command('reports', 'resolve', '--factory', factoryId, '--issue', issueId);
   expect(resolved.status).toBe(0);

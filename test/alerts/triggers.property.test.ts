@@ -20,7 +20,18 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const KEPT_BUCKETS = BASELINE_BUCKETS + 1;
 
 function snapshot(issueId: string, fields: Partial<IssueSnapshot>): IssueSnapshot {
-  return { factoryId: 'fac_prop', issueId, title: 'TypeError: x', status: 'open', count: 0, firstSeen: iso(START), lastSeen: iso(START), regressions: 0, fiveMinute: {}, ...fields };
+  return {
+    factoryId: 'fac_prop',
+    issueId,
+    title: 'TypeError: x',
+    status: 'open',
+    count: 0,
+    firstSeen: iso(START),
+    lastSeen: iso(START),
+    regressions: 0,
+    fiveMinute: {},
+    ...fields,
+  };
 }
 
 /** Delivers every record at least once, in a shuffled order with repeats, and keeps each alert id once. */
@@ -43,19 +54,31 @@ function deliver(records: Record[], order: number[], settings: AlertSettings): {
 /** A delivery order: each record once, plus repeats, shuffled by the given keys. */
 const deliveryOrder = (count: number) =>
   fc
-    .tuple(fc.array(fc.nat({ max: Math.max(0, count - 1) }), { maxLength: count * 2 }), fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: count * 3, maxLength: count * 3 }))
+    .tuple(
+      fc.array(fc.nat({ max: Math.max(0, count - 1) }), { maxLength: count * 2 }),
+      fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: count * 3, maxLength: count * 3 }),
+    )
     .map(([extra, keys]) => {
       const all = [...Array.from({ length: count }, (_, index) => index), ...extra.filter((index) => index < count)];
-      return all.map((index, position) => ({ index, key: keys[position] ?? 0 })).sort((a, b) => a.key - b.key).map((entry) => entry.index);
+      return all
+        .map((index, position) => ({ index, key: keys[position] ?? 0 }))
+        .sort((a, b) => a.key - b.key)
+        .map((entry) => entry.index);
     });
 
 const settingsArb = fc.record({ spikeMultiple: fc.integer({ min: 2, max: 20 }), spikeFloor: fc.integer({ min: 1, max: 60 }) });
 
 /** Events of one issue over time: per write, how many buckets later than the last write, and how many events. */
-const burstsArb = fc.array(fc.record({ step: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 3 }), fc.integer({ min: 4, max: 15 })), events: fc.oneof(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 20, max: 400 })) }), {
-  minLength: 1,
-  maxLength: 25,
-});
+const burstsArb = fc.array(
+  fc.record({
+    step: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 3 }), fc.integer({ min: 4, max: 15 })),
+    events: fc.oneof(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 20, max: 400 })),
+  }),
+  {
+    minLength: 1,
+    maxLength: 25,
+  },
+);
 
 /** The writes of one issue item as the stream counter makes them: counts per bucket, the oldest dropped past 13 buckets. */
 function issueWrites(issueId: string, bursts: { step: number; events: number }[]): { records: Record[]; finalCounts: Map<number, number> } {
@@ -81,8 +104,11 @@ describe('trigger rules: exactly one alert per occurrence over any redelivery an
         const a = issueWrites('iss_aaaaaaaaaaaaaaaaaaaa', burstsA);
         const b = issueWrites('iss_bbbbbbbbbbbbbbbbbbbb', burstsB);
         const records = [...a.records, ...b.records];
-        const expected = new Set<string>(['new:iss_aaaaaaaaaaaaaaaaaaaa:' + iso(START), 'new:iss_bbbbbbbbbbbbbbbbbbbb:' + iso(START)]);
-        for (const [issueId, { finalCounts }] of [['iss_aaaaaaaaaaaaaaaaaaaa', a], ['iss_bbbbbbbbbbbbbbbbbbbb', b]] as const) {
+        const expected = new Set<string>([`new:iss_aaaaaaaaaaaaaaaaaaaa:${iso(START)}`, `new:iss_bbbbbbbbbbbbbbbbbbbb:${iso(START)}`]);
+        for (const [issueId, { finalCounts }] of [
+          ['iss_aaaaaaaaaaaaaaaaaaaa', a],
+          ['iss_bbbbbbbbbbbbbbbbbbbb', b],
+        ] as const) {
           const counts = Object.fromEntries(finalCounts);
           for (const [bucket, events] of finalCounts) if (events >= spikeThreshold(counts, bucket, settings)) expected.add(`spike:${issueId}:${iso(bucket)}`);
         }
@@ -100,18 +126,25 @@ describe('trigger rules: exactly one alert per occurrence over any redelivery an
 
   test('a quiet issue makes no spike: under the floor nothing fires, whatever the multiple', () => {
     fc.assert(
-      fc.property(fc.array(fc.record({ step: fc.integer({ min: 0, max: 3 }), events: fc.integer({ min: 1, max: 3 }) }), { minLength: 1, maxLength: 30 }), (bursts) => {
-        const { records } = issueWrites('iss_cccccccccccccccccccc', bursts);
-        const perBucket = new Map<number, number>();
-        let bucket = START;
-        for (const burst of bursts) {
-          bucket += burst.step * BUCKET_MS;
-          perBucket.set(bucket, (perBucket.get(bucket) ?? 0) + burst.events);
-        }
-        const floor = Math.max(...perBucket.values()) + 1;
-        const { accepted } = deliver(records, records.map((_, index) => index), { ...DEFAULT_ALERT_SETTINGS, spikeFloor: floor });
-        expect(accepted.filter((alert) => alert.type === 'issue.spiking')).toEqual([]);
-      }),
+      fc.property(
+        fc.array(fc.record({ step: fc.integer({ min: 0, max: 3 }), events: fc.integer({ min: 1, max: 3 }) }), { minLength: 1, maxLength: 30 }),
+        (bursts) => {
+          const { records } = issueWrites('iss_cccccccccccccccccccc', bursts);
+          const perBucket = new Map<number, number>();
+          let bucket = START;
+          for (const burst of bursts) {
+            bucket += burst.step * BUCKET_MS;
+            perBucket.set(bucket, (perBucket.get(bucket) ?? 0) + burst.events);
+          }
+          const floor = Math.max(...perBucket.values()) + 1;
+          const { accepted } = deliver(
+            records,
+            records.map((_, index) => index),
+            { ...DEFAULT_ALERT_SETTINGS, spikeFloor: floor },
+          );
+          expect(accepted.filter((alert) => alert.type === 'issue.spiking')).toEqual([]);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -132,7 +165,12 @@ describe('trigger rules: exactly one alert per occurrence over any redelivery an
       let next: IssueSnapshot;
       if (step === 'event') {
         const regressed = current.status === 'resolved';
-        next = { ...current, count: current.count + 1, lastSeen: iso(clock), ...(regressed ? { status: 'open', regressions: current.regressions + 1, regressedAt: iso(clock) } : {}) };
+        next = {
+          ...current,
+          count: current.count + 1,
+          lastSeen: iso(clock),
+          ...(regressed ? { status: 'open', regressions: current.regressions + 1, regressedAt: iso(clock) } : {}),
+        };
         if (regressed) regressions.set(current.firstSeen, (regressions.get(current.firstSeen) ?? 0) + 1);
       } else if (step === 'expire') {
         next = snapshot('iss_dddddddddddddddddddd', { count: 1, firstSeen: iso(clock), lastSeen: iso(clock) });
@@ -155,7 +193,12 @@ describe('trigger rules: exactly one alert per occurrence over any redelivery an
             const { accepted } = deliver(records, order, DEFAULT_ALERT_SETTINGS);
             const ids = accepted.map((alert) => alert.alertId);
             expect(new Set(ids).size).toBe(ids.length);
-            expect(accepted.filter((alert) => alert.type === 'issue.created').map((alert) => alert.occurredAt).sort()).toEqual([...lives].sort());
+            expect(
+              accepted
+                .filter((alert) => alert.type === 'issue.created')
+                .map((alert) => alert.occurredAt)
+                .sort(),
+            ).toEqual([...lives].sort());
             for (const life of lives) {
               expect(accepted.filter((alert) => alert.type === 'issue.regressed' && alert.issue.firstSeen === life)).toHaveLength(regressions.get(life) ?? 0);
             }
@@ -176,10 +219,12 @@ describe('trigger rules: exactly one alert per occurrence over any redelivery an
     expect(alertsOf(counted, earlierCountedLate, DEFAULT_ALERT_SETTINGS)).toEqual([]);
   });
 
-  test('an issue that replaced an expired one (its first event after the old life\'s last) is new again', () => {
+  test("an issue that replaced an expired one (its first event after the old life's last) is new again", () => {
     const old = snapshot('iss_gggggggggggggggggggg', { count: 7, firstSeen: iso(START), lastSeen: iso(START + 60_000), status: 'resolved', regressions: 2 });
     const replaced = snapshot('iss_gggggggggggggggggggg', { count: 1, firstSeen: iso(START + 120_000), lastSeen: iso(START + 120_000) });
-    expect(alertsOf(old, replaced, DEFAULT_ALERT_SETTINGS).map((alert) => [alert.type, alert.alertId])).toEqual([['issue.created', `new:iss_gggggggggggggggggggg:${iso(START + 120_000)}`]]);
+    expect(alertsOf(old, replaced, DEFAULT_ALERT_SETTINGS).map((alert) => [alert.type, alert.alertId])).toEqual([
+      ['issue.created', `new:iss_gggggggggggggggggggg:${iso(START + 120_000)}`],
+    ]);
   });
 
   test('a status change, a removal (time to live) or an item of another kind alerts nothing', () => {

@@ -5,7 +5,19 @@ import { startStreamPoller, type StreamPoller } from '../../local/harness/stream
 import { createDynamoClient, LOCAL_DYNAMO_CONFIG } from '../../lambda/infrastructure/store/dynamo-client';
 import { startReceiver, type Receiver } from '../support/alerts';
 import { randomClient, validEvent } from '../support/ingest';
-import { issuePublishableKey, newFactoryId, UNHURRIED_ADAPTER, realDependencies, realIngestDependencies, startLocalHost, tables, testDoc, UNHURRIED, endpoint, type LocalApi } from '../support/local-api';
+import {
+  issuePublishableKey,
+  newFactoryId,
+  UNHURRIED_ADAPTER,
+  realDependencies,
+  realIngestDependencies,
+  startLocalHost,
+  tables,
+  testDoc,
+  UNHURRIED,
+  endpoint,
+  type LocalApi,
+} from '../support/local-api';
 import { tallied } from '../support/tally';
 import { until } from '../support/until';
 

@@ -38,7 +38,7 @@ describe('authentication (docs/contacts-api.md#errors): every failure is 401 wit
   });
 
   test('a malformed key', async () => {
-    for (const bad of ['dfsk_', 'dfsk_short', 'sk_live_123', key.slice(0, -1) + '!']) {
+    for (const bad of ['dfsk_', 'dfsk_short', 'sk_live_123', `${key.slice(0, -1)}!`]) {
       expect401(await api.request('POST', '/api/v1/contacts', { headers: bearer(bad), body }));
     }
   });
@@ -60,7 +60,10 @@ describe('authentication (docs/contacts-api.md#errors): every failure is 401 wit
   });
 
   test('several Authorization headers are refused, whatever their order', async () => {
-    for (const order of [[key, 'dfsk_nope'], ['dfsk_nope', key]]) {
+    for (const order of [
+      [key, 'dfsk_nope'],
+      ['dfsk_nope', key],
+    ]) {
       const res = await send(api.baseUrl, 'GET', '/api/v1/contacts?email=a%40b.co', {
         rawHeaders: order.flatMap((k) => ['Authorization', `Bearer ${k}`]),
       });

@@ -39,10 +39,11 @@ async function gatedServer(limits: { concurrency: number; maxWaiting: number }) 
     arrived: () => arrived,
     /** Lets every call waiting at its gate answer. */
     openAll: () => gates.splice(0).forEach((open) => open()),
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -74,7 +75,11 @@ describe('the local adapter under a burst', () => {
     const server = await gatedServer({ concurrency: 1, maxWaiting: 2 });
     try {
       let settled = false;
-      const answers = concurrently(server.baseUrl, {}, Array.from({ length: 6 }, (_, i) => ({ method: 'GET' as const, path: `/r${i}` }))).finally(() => {
+      const answers = concurrently(
+        server.baseUrl,
+        {},
+        Array.from({ length: 6 }, (_, i) => ({ method: 'GET' as const, path: `/r${i}` })),
+      ).finally(() => {
         settled = true;
       });
       // All six in before any slot frees: one runs, two wait, three are turned away.

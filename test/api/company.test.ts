@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import { companyItems, getItem } from '../support/items';
 import { newTenant, startLocalApi, type LocalApi } from '../support/local-api';
 
-const expectedCompanyId = (factoryId: string, domain: string) =>
-  `co_${createHash('sha256').update(`${factoryId}:${domain}`).digest('hex').slice(0, 16)}`;
+const expectedCompanyId = (factoryId: string, domain: string) => `co_${createHash('sha256').update(`${factoryId}:${domain}`).digest('hex').slice(0, 16)}`;
 
 let api: LocalApi;
 beforeAll(async () => {
@@ -19,9 +18,7 @@ describe('companyDomain links the contact to a company found or created by domai
     const { factoryId, upsert } = await factory();
     const res = await upsert({ email: 'ada@acme.io', company: 'Acme Inc.', companyDomain: 'acme.io' });
     expect(res.json.contact.companyId).toBe(expectedCompanyId(factoryId, 'acme.io'));
-    expect(await companyItems(factoryId)).toEqual([
-      expect.objectContaining({ id: res.json.contact.companyId, domain: 'acme.io', name: 'Acme Inc.' }),
-    ]);
+    expect(await companyItems(factoryId)).toEqual([expect.objectContaining({ id: res.json.contact.companyId, domain: 'acme.io', name: 'Acme Inc.' })]);
   });
 
   test('names a new company after its domain when `company` is not sent', async () => {

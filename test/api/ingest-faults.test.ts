@@ -61,7 +61,7 @@ test('the per-address limiter out of reach is 503, never an unlimited pass', asy
   expect(await storedReports(tenant.factoryId)).toEqual([]);
 });
 
-test('a write throttled past the SDK\'s retries is 429 with Retry-After the page can read, never a 5xx; sent again, every event is stored once', async () => {
+test("a write throttled past the SDK's retries is 429 with Retry-After the page can read, never a 5xx; sent again, every event is stored once", async () => {
   const tenant = await ingestTenant(api);
   const events = [validEvent(), validEvent()];
   const injected = faults.inject({ call: 'report-put', when: 'before', fault: 'throttling' });

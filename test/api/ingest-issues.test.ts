@@ -52,13 +52,15 @@ const call = async (request: Record<string, unknown>) => {
   await tallied();
   return handleControlRequest({ ...control, now: () => new Date(clock.now) }, request, operator);
 };
-const issuesOf = async (factoryId: string, status?: string) => (await call({ operation: 'issues.list', factoryId, ...(status ? { status } : {}) })).body.issues as Record<string, any>[];
+const issuesOf = async (factoryId: string, status?: string) =>
+  (await call({ operation: 'issues.list', factoryId, ...(status ? { status } : {}) })).body.issues as Record<string, any>[];
 /** The event writes the request made: what a request costs besides the key and limiter calls. */
 const eventWrites = () => sent.filter((entry) => entry.operation === 'TransactWriteItems' || entry.operation === 'PutItem');
 /** Whether the request wrote anything that every request of the factory or issue writes: no. */
 const sharedWrites = () => sent.filter((entry) => entry.operation === 'TransactWriteItems');
 
-const stackOf = (fn: string, hash: string) => `TypeError: x is undefined\n    at ${fn} (https://app.example.com/assets/app.${hash}.js:10:20)\n    at main (https://app.example.com/assets/app.${hash}.js:30:1)`;
+const stackOf = (fn: string, hash: string) =>
+  `TypeError: x is undefined\n    at ${fn} (https://app.example.com/assets/app.${hash}.js:10:20)\n    at main (https://app.example.com/assets/app.${hash}.js:30:1)`;
 const crash = (fn: string, hash = '3f9a1c', extra: Record<string, unknown> = {}) =>
   validEvent({ message: 'TypeError: x is undefined', exception: { type: 'TypeError', value: 'x is undefined', stack: stackOf(fn, hash) }, ...extra });
 
@@ -76,14 +78,20 @@ test('a batch of 20 events over 3 fingerprints is 20 conditional PutItems, no tr
   const issues = await issuesOf(tenant.factoryId);
   // One issue's title is its first event's: of events received together, the one with the smallest eventId.
   const [firstOrder] = events.slice(17).sort((a, b) => (a.eventId < b.eventId ? -1 : 1));
-  expect(issues.map((issue) => [issue.title, issue.count, issue.status]).sort()).toEqual([
-    [firstOrder!.message, 3, 'open'],
-    ['TypeError: x is undefined', 12, 'open'],
-    ['TypeError: x is undefined', 5, 'open'],
-  ].sort());
+  expect(issues.map((issue) => [issue.title, issue.count, issue.status]).sort()).toEqual(
+    [
+      [firstOrder!.message, 3, 'open'],
+      ['TypeError: x is undefined', 12, 'open'],
+      ['TypeError: x is undefined', 5, 'open'],
+    ].sort(),
+  );
   const render = issues.find((issue) => issue.count === 12)!;
   // The events of one request are written at once: any of them may be counted last.
-  expect(render).toMatchObject({ issueId: expect.stringMatching(/^iss_[0-9a-f]{20}$/), firstRelease: expect.stringMatching(/^web@[12]$/), lastRelease: expect.stringMatching(/^web@[12]$/) });
+  expect(render).toMatchObject({
+    issueId: expect.stringMatching(/^iss_[0-9a-f]{20}$/),
+    firstRelease: expect.stringMatching(/^web@[12]$/),
+    lastRelease: expect.stringMatching(/^web@[12]$/),
+  });
   expect(events.slice(0, 12).map((event) => event.eventId)).toContain(render.lastEventId);
   expect(render.firstSeen).toBe(render.lastSeen);
   // Each event names its issue.
@@ -115,7 +123,9 @@ test('a request mixing stored and new events counts only the new ones; an eventI
 
 test('browser-extension and cross-origin "Script error." events are accepted and stored as filtered, counted apart, and open no issue', async () => {
   const tenant = await ingestTenant(api, undefined, 'issues');
-  const extension = validEvent({ exception: { type: 'Error', value: 'boom', stack: 'Error: boom\n    at inject (chrome-extension://abcdefgh/content.js:1:2)' } });
+  const extension = validEvent({
+    exception: { type: 'Error', value: 'boom', stack: 'Error: boom\n    at inject (chrome-extension://abcdefgh/content.js:1:2)' },
+  });
   const safari = validEvent({ exception: { type: 'Error', stack: 'inject@safari-web-extension://x/c.js:1:2' } });
   const res = await tenant.events([extension, safari, validEvent({ message: 'Script error.' }), crash('render')]);
   expect(res.json).toEqual({ accepted: 4, duplicates: 0, rejected: [] });
@@ -155,7 +165,14 @@ test('a resolved issue that receives a new event reopens and records the regress
   clock.now += 1000;
   const resolved = await call({ operation: 'issues.resolve', factoryId: tenant.factoryId, issueId: a.issueId });
   expect(resolved).toMatchObject({ status: 200, body: { previousStatus: 'open', issue: { status: 'resolved', statusChangedBy: operator.principal } } });
-  expect(resolved.audit).toMatchObject({ operation: 'issues.resolve', factoryId: tenant.factoryId, issueId: a.issueId, principal: operator.principal, from: 'open', to: 'resolved' });
+  expect(resolved.audit).toMatchObject({
+    operation: 'issues.resolve',
+    factoryId: tenant.factoryId,
+    issueId: a.issueId,
+    principal: operator.principal,
+    from: 'open',
+    to: 'resolved',
+  });
   expect((await call({ operation: 'issues.ignore', factoryId: tenant.factoryId, issueId: b.issueId })).status).toBe(200);
   expect((await issuesOf(tenant.factoryId, 'resolved')).map((issue) => issue.issueId)).toEqual([a.issueId]);
 
@@ -165,14 +182,16 @@ test('a resolved issue that receives a new event reopens and records the regress
   const reopened = (await call({ operation: 'issues.show', factoryId: tenant.factoryId, issueId: a.issueId })).body as Record<string, any>;
   expect(reopened.issue).toMatchObject({ status: 'open', count: 2, regressions: 1, regressedAt: new Date(clock.now).toISOString() });
   expect(reopened.events.map((event: Record<string, unknown>) => event.eventId)).toEqual([again.eventId, a.lastEventId]);
-  expect((await issuesOf(tenant.factoryId, 'ignored'))).toEqual([expect.objectContaining({ issueId: b.issueId, count: 2, status: 'ignored' })]);
+  expect(await issuesOf(tenant.factoryId, 'ignored')).toEqual([expect.objectContaining({ issueId: b.issueId, count: 2, status: 'ignored' })]);
   expect(await issuesOf(tenant.factoryId, 'resolved')).toEqual([]);
 });
 
 test('an issue lives until no event has come for the retention period: each event moves its expiry; past it, the next event starts it anew', async () => {
   const tenant = await ingestTenant(api, undefined, 'issues');
   const issueId = issueIdOf(tenant.factoryId, ['custom', 'expiry']);
-  const expiryOf = async () => (await tallied(), await testDoc().send(new GetCommand({ TableName: tables.reports, Key: { pk: issueItemKey(tenant.factoryId, issueId) } }))).Item?.expiresAt;
+  const expiryOf = async () =>
+    (await tallied(), await testDoc().send(new GetCommand({ TableName: tables.reports, Key: { pk: issueItemKey(tenant.factoryId, issueId) } }))).Item
+      ?.expiresAt;
   const start = clock.now;
   await tenant.events([validEvent({ fingerprint: ['expiry'] })]);
   expect(await expiryOf()).toBe(Math.floor(start / 1000) + 30 * 86_400);
@@ -193,7 +212,11 @@ test('an issue lives until no event has come for the retention period: each even
 test('an unknown issue is a 404 naming it, a malformed id a 400, and both are audited like every operation', async () => {
   const tenant = await ingestTenant(api, undefined, 'issues');
   const missing = await call({ operation: 'issues.reopen', factoryId: tenant.factoryId, issueId: `iss_${'0'.repeat(20)}` });
-  expect(missing).toMatchObject({ status: 404, body: { error: expect.stringMatching(/^no issue iss_0{20} in fac_/) }, audit: { operation: 'issues.reopen', principal: operator.principal } });
+  expect(missing).toMatchObject({
+    status: 404,
+    body: { error: expect.stringMatching(/^no issue iss_0{20} in fac_/) },
+    audit: { operation: 'issues.reopen', principal: operator.principal },
+  });
   const malformed = await call({ operation: 'issues.show', factoryId: tenant.factoryId, issueId: 'iss_x' });
   expect(malformed).toMatchObject({ status: 400, body: { error: expect.stringMatching(/issueId must be an issue id/) } });
   const status = await call({ operation: 'issues.list', factoryId: tenant.factoryId, status: 'closed' });

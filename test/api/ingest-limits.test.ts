@@ -116,11 +116,13 @@ describe('per key: 600 per minute by default', () => {
     expect(admitted).toBeLessThanOrEqual(61);
     // A lease is at most a second of the limit (10 requests): what one container holds unused when the burst ends is lost.
     expect(admitted).toBeGreaterThanOrEqual(61 - 2 * 10);
-    expect(answers.filter((res) => res.status !== 202).map((res) => [res.status, /for this key/.test(res.json.error)])).toEqual(Array(90 - admitted).fill([429, true]));
+    expect(answers.filter((res) => res.status !== 202).map((res) => [res.status, /for this key/.test(res.json.error)])).toEqual(
+      Array(90 - admitted).fill([429, true]),
+    );
   }, 60_000);
 });
 
-describe('per issue: half of the key\'s requests', () => {
+describe("per issue: half of the key's requests", () => {
   test('one error takes a burst of 31 of a 600-a-minute key, then 429 for it, while another error still passes', async () => {
     const tenant = await ingestTenant(apiA);
     const storm = validEvent({ message: 'TypeError: the storm' });
@@ -148,7 +150,7 @@ describe('per issue: half of the key\'s requests', () => {
   }, 60_000);
 });
 
-test('the limits are the contract\'s', () => {
+test("the limits are the contract's", () => {
   expect(DEFAULT_ADDRESS_LIMITS.requests).toEqual({ limit: 60, periodMs: MINUTE, burst: 6 });
   expect(DEFAULT_ADDRESS_LIMITS.featureRequests).toEqual({ limit: 10, periodMs: 60 * MINUTE, burst: 1 });
 });

@@ -48,7 +48,18 @@ test('one log line per request with its outcome, and no key or client address in
   });
   const requests = lines.filter((line) => line.message === 'request');
   expect(requests).toEqual([
-    expect.objectContaining({ service: 'contacts-ingest', route: 'POST /ingest/v1/events', status: 202, factoryId, keyId, origin: SITE, accepted: 1, duplicates: 0, rejected: 1, clientNetwork: '127.77.88.0/24' }),
+    expect.objectContaining({
+      service: 'contacts-ingest',
+      route: 'POST /ingest/v1/events',
+      status: 202,
+      factoryId,
+      keyId,
+      origin: SITE,
+      accepted: 1,
+      duplicates: 0,
+      rejected: 1,
+      clientNetwork: '127.77.88.0/24',
+    }),
     expect.objectContaining({ status: 202, accepted: 0, duplicates: 1, rejected: 0 }),
   ]);
   const text = JSON.stringify(lines);

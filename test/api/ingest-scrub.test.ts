@@ -96,7 +96,11 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const post = (key: string, path: string, body: unknown) =>
-  send(baseUrl, 'POST', path, { headers: { Origin: SITE, 'Content-Type': 'application/json', Authorization: `Bearer ${key}` }, body, localAddress: randomClient() });
+  send(baseUrl, 'POST', path, {
+    headers: { Origin: SITE, 'Content-Type': 'application/json', Authorization: `Bearer ${key}` },
+    body,
+    localAddress: randomClient(),
+  });
 
 /** Every item of the reports table that belongs to the factory: events, feature requests, issues, feed pages, marks. */
 async function reportItems(factoryId: string): Promise<Record<string, unknown>[]> {
@@ -104,7 +108,12 @@ async function reportItems(factoryId: string): Promise<Record<string, unknown>[]
   let start: ScanCommandOutput['LastEvaluatedKey'];
   do {
     const page: ScanCommandOutput = await testDoc().send(
-      new ScanCommand({ TableName: tables.reports, FilterExpression: 'contains(pk, :factory)', ExpressionAttributeValues: { ':factory': factoryId }, ExclusiveStartKey: start }),
+      new ScanCommand({
+        TableName: tables.reports,
+        FilterExpression: 'contains(pk, :factory)',
+        ExpressionAttributeValues: { ':factory': factoryId },
+        ExclusiveStartKey: start,
+      }),
     );
     items.push(...(page.Items ?? []));
     start = page.LastEvaluatedKey;
@@ -116,7 +125,11 @@ async function reportItems(factoryId: string): Promise<Record<string, unknown>[]
 const insertRecord = (item: Record<string, unknown>, sequence: number): DynamoDBRecord => ({
   eventID: `scrub-${sequence}`,
   eventName: 'INSERT',
-  dynamodb: { Keys: { pk: { S: String(item.pk) } }, NewImage: marshall(item, { removeUndefinedValues: true }) as never, SequenceNumber: String(9_000_000 + sequence) },
+  dynamodb: {
+    Keys: { pk: { S: String(item.pk) } },
+    NewImage: marshall(item, { removeUndefinedValues: true }) as never,
+    SequenceNumber: String(9_000_000 + sequence),
+  },
 });
 
 const found = (text: string) => FORBIDDEN.filter((secret) => text.includes(secret));
@@ -125,7 +138,10 @@ test('hostile reports are stored, and no stored item of the factory holds any of
   const factoryId = newFactoryId('scrub');
   const { key } = await issuePublishableKey(factoryId, [SITE]);
   const events = hostileEvents();
-  const { value: answers } = await linesWrittenBy(async () => [await post(key, EVENTS, { events }), await post(key, FEATURE_REQUESTS, hostileFeatureRequest())]);
+  const { value: answers } = await linesWrittenBy(async () => [
+    await post(key, EVENTS, { events }),
+    await post(key, FEATURE_REQUESTS, hostileFeatureRequest()),
+  ]);
   expect(answers.map((answer) => answer.status)).toEqual([202, 201]);
   expect(answers[0]?.json).toMatchObject({ accepted: 3, rejected: [] });
   await tallied();
@@ -151,18 +167,30 @@ test('hostile reports are stored, and no stored item of the factory holds any of
 test('no log line of the ingest function, the tally or the notifier carries an email or a scrubbed value; the metrics count each rule', async () => {
   const factoryId = newFactoryId('scrub');
   const { key } = await issuePublishableKey(factoryId, [SITE]);
-  const ingestLines = (await linesWrittenBy(async () => {
-    await post(key, EVENTS, { events: hostileEvents() });
-    await post(key, FEATURE_REQUESTS, hostileFeatureRequest());
-  })).lines;
+  const ingestLines = (
+    await linesWrittenBy(async () => {
+      await post(key, EVENTS, { events: hostileEvents() });
+      await post(key, FEATURE_REQUESTS, hostileFeatureRequest());
+    })
+  ).lines;
   const requests = ingestLines.filter((line) => line.message === 'request');
   expect(requests).toEqual([
     expect.objectContaining({ status: 202, accepted: 3, scrubbed: expect.stringMatching(/^[a-z-]+:\d+(,[a-z-]+:\d+)*$/) }),
     expect.objectContaining({ status: 201, scrubbed: 'email:1,card:1,secret:2,service-key:1' }),
   ]);
   const emf = ingestLines.filter((line) => line._aws);
-  expect(emf[0]).toMatchObject({ ScrubbedCard: 2, ScrubbedEmail: 2, ScrubbedBearer: 1, ScrubbedJwt: 1, ScrubbedPem: 1, ScrubbedUrlPassword: 1, ScrubbedIban: 1 });
-  expect(emf[0]._aws.CloudWatchMetrics[0].Metrics.map((metric: { Name: string }) => metric.Name)).toEqual(expect.arrayContaining(['ScrubbedCard', 'ScrubbedPem']));
+  expect(emf[0]).toMatchObject({
+    ScrubbedCard: 2,
+    ScrubbedEmail: 2,
+    ScrubbedBearer: 1,
+    ScrubbedJwt: 1,
+    ScrubbedPem: 1,
+    ScrubbedUrlPassword: 1,
+    ScrubbedIban: 1,
+  });
+  expect(emf[0]._aws.CloudWatchMetrics[0].Metrics.map((metric: { Name: string }) => metric.Name)).toEqual(
+    expect.arrayContaining(['ScrubbedCard', 'ScrubbedPem']),
+  );
   expect(emf[1]).toMatchObject({ ScrubbedEmail: 1, ScrubbedCard: 1, ScrubbedSecret: 2, ScrubbedServiceKey: 1 });
 
   // The tally and the notifier, in this process at their most talkative, on the stream records of what was stored.
@@ -177,10 +205,12 @@ test('no log line of the ingest function, the tally or the notifier carries an e
     issueChangeOf,
     logger('contacts-alert-notifier'),
   );
-  const streamLines = (await linesWrittenBy(async () => {
-    await tally({ Records: records.filter((record) => record.dynamodb?.Keys?.pk?.S?.startsWith('event#')), shardId: `shard-scrub-${factoryId}` });
-    await notifier({ Records: records.filter((record) => record.dynamodb?.Keys?.pk?.S?.startsWith('issue#')) });
-  })).lines;
+  const streamLines = (
+    await linesWrittenBy(async () => {
+      await tally({ Records: records.filter((record) => record.dynamodb?.Keys?.pk?.S?.startsWith('event#')), shardId: `shard-scrub-${factoryId}` });
+      await notifier({ Records: records.filter((record) => record.dynamodb?.Keys?.pk?.S?.startsWith('issue#')) });
+    })
+  ).lines;
   expect(streamLines.map((line) => line.service)).toEqual(expect.arrayContaining(['contacts-tally', 'contacts-alert-notifier']));
 
   const everything = JSON.stringify([...ingestLines, ...streamLines]);

@@ -44,7 +44,7 @@ test('one client (address and user agent) is one hash all day; another address o
   clock.now = DAY;
 });
 
-test('the day\'s salt is one item of the keys table that expires two days after its day began; the reports table holds no salt and no address', async () => {
+test("the day's salt is one item of the keys table that expires two days after its day began; the reports table holds no salt and no address", async () => {
   const tenant = await ingestTenant(api, undefined, 'visit');
   const client = randomClient();
   await visitorOf(tenant, client);
@@ -77,6 +77,10 @@ test('an issue counts its distinct visitors: three clients, seven events, three 
   }
   await tallied();
   const control = controlDependencies(testDoc(), tables, 'Platform');
-  const answer = await handleControlRequest({ ...control, now: () => new Date(clock.now) }, { operation: 'issues.list', factoryId: tenant.factoryId }, { principal: 'test' });
+  const answer = await handleControlRequest(
+    { ...control, now: () => new Date(clock.now) },
+    { operation: 'issues.list', factoryId: tenant.factoryId },
+    { principal: 'test' },
+  );
   expect(answer.body.issues).toEqual([expect.objectContaining({ count: 7, visitors: 3, visitorsExact: true })]);
 });

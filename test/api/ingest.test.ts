@@ -1,16 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { factoryItems, tableItems } from '../support/items';
-import {
-  corsOf,
-  EVENTS,
-  FEATURE_REQUESTS,
-  featureRequest,
-  ingestTenant,
-  randomClient,
-  SITE,
-  storedReports,
-  validEvent,
-} from '../support/ingest';
+import { corsOf, EVENTS, FEATURE_REQUESTS, featureRequest, ingestTenant, randomClient, SITE, storedReports, validEvent } from '../support/ingest';
 import { bearer, issueKey, listKeys, newFactoryId, revokeKey, startLocalApi, tables, type LocalApi } from '../support/local-api';
 
 /**
@@ -126,9 +116,7 @@ describe('POST /ingest/v1/events: 202 with counts', () => {
     const tenant = await ingestTenant(api, [SITE], 'ing', 6000);
     const event = validEvent();
     // From 50 addresses: one address is held to 60 a minute with a burst of 7.
-    const answers = await Promise.all(
-      Array.from({ length: 50 }, () => tenant.events([event], { keyIn: 'query', contentType: 'text/plain;charset=UTF-8' })),
-    );
+    const answers = await Promise.all(Array.from({ length: 50 }, () => tenant.events([event], { keyIn: 'query', contentType: 'text/plain;charset=UTF-8' })));
     expect(answers.map((res) => res.status)).toEqual(Array(50).fill(202));
     expect(answers.reduce((sum, res) => sum + res.json.accepted, 0)).toBe(1);
     expect(answers.reduce((sum, res) => sum + res.json.duplicates, 0)).toBe(49);
@@ -208,10 +196,7 @@ describe('POST /ingest/v1/events: 202 with counts', () => {
     const tenant = await ingestTenant(api);
     const tags = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`t${i}`, 'x']));
     const res = await tenant.post(EVENTS, undefined, {
-      raw: JSON.stringify({ events: [validEvent({ tags }), validEvent({ message: 'x' }), validEvent()] }).replace(
-        '"message":"x"',
-        '"message":"a\\ud800b"',
-      ),
+      raw: JSON.stringify({ events: [validEvent({ tags }), validEvent({ message: 'x' }), validEvent()] }).replace('"message":"x"', '"message":"a\\ud800b"'),
     });
     expect(res.json.accepted).toBe(1);
     expect(res.json.rejected).toEqual([
@@ -269,7 +254,14 @@ describe('POST /ingest/v1/feature-requests', () => {
     expect(again.json).toEqual({ featureRequest: first.json.featureRequest, created: false });
     const stored = await storedReports(tenant.factoryId, 'feature-requests');
     expect(stored).toEqual([
-      expect.objectContaining({ id: first.json.featureRequest.id, requestId: body.requestId, title: 'Dark mode', description: 'Please', category: 'ui', origin: SITE }),
+      expect.objectContaining({
+        id: first.json.featureRequest.id,
+        requestId: body.requestId,
+        title: 'Dark mode',
+        description: 'Please',
+        category: 'ui',
+        origin: SITE,
+      }),
     ]);
   });
 
@@ -314,7 +306,11 @@ describe('CORS', () => {
   test('a preflight answers 204 for any origin, without a key, with the contract headers and no credentials', async () => {
     for (const path of [EVENTS, FEATURE_REQUESTS]) {
       const res = await api.request('OPTIONS', path, {
-        headers: { Origin: 'https://anywhere.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' },
+        headers: {
+          Origin: 'https://anywhere.example',
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'authorization,content-type',
+        },
       });
       expect(res.status).toBe(204);
       expect(res.text).toBe('');
@@ -403,7 +399,11 @@ describe('keys and origins: 401, 403', () => {
       expect(res.text).not.toContain(secret.key.slice(5, 20));
     }
     const [listed] = await listKeys(factoryId);
-    expect(listed).toMatchObject({ keyId: secret.keyId, status: 'active', exposed: { count: 2, firstSeenAt: expect.any(String), lastSeenAt: expect.any(String) } });
+    expect(listed).toMatchObject({
+      keyId: secret.keyId,
+      status: 'active',
+      exposed: { count: 2, firstSeenAt: expect.any(String), lastSeenAt: expect.any(String) },
+    });
     expect(listed!.exposed!.lastSeenAt >= listed!.exposed!.firstSeenAt).toBe(true);
     // Not revoked: it still works on the contacts API.
     expect((await api.request('GET', '/api/v1/contacts?email=a%40b.co', { headers: bearer(secret.key) })).status).toBe(404);

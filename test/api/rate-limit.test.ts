@@ -1,4 +1,3 @@
-
 import { intervalUs, perMinutePolicy } from '../../lambda/kernel/rate-limit';
 import { KeyAdmin } from '../../lambda/infrastructure/store/keys/key-admin';
 import type { HttpResponse } from '../support/http';
@@ -21,8 +20,7 @@ afterAll(async () => {
   await apiB.close();
 });
 
-const read = (api: LocalApi, key: string, path = '/api/v1/contacts?email=someone%40example.com') =>
-  api.request('GET', path, { headers: bearer(key) });
+const read = (api: LocalApi, key: string, path = '/api/v1/contacts?email=someone%40example.com') => api.request('GET', path, { headers: bearer(key) });
 
 async function keyWithLimit(rateLimit: number) {
   return (await issueKey(newFactoryId('rate'), { rateLimit })).key;
@@ -206,4 +204,3 @@ describe('the limiter needs no in-memory state', () => {
     }
   });
 });
-

@@ -49,7 +49,11 @@ async function call(handler: ApiHandler, event: ReturnType<typeof proxyEvent>, c
   } finally {
     for (const spy of spies) spy.mockRestore();
   }
-  const lines = written.join('').split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Line);
+  const lines = written
+    .join('')
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Line);
   const log = lines.find((line) => line.message === 'request');
   const metrics = lines.find((line) => '_aws' in line);
   if (!log || !metrics) throw new Error(`expected a log line and a metrics document, got: ${written.join('')}`);

@@ -92,9 +92,7 @@ describe('a request that arrives too slowly', () => {
   test('a body that dribbles in past the request limit gets 408 with a JSON error, and the handler never runs', async () => {
     // 60 bytes announced, one sent every 50 ms: 3 s in all, past the 1.2 s limit.
     handled.length = 0;
-    const answer = parseRawResponse(
-      await dribble('POST /api/v1/contacts/slow HTTP/1.1\r\nHost: x\r\nContent-Length: 60\r\n\r\n', 'a'.repeat(60)),
-    );
+    const answer = parseRawResponse(await dribble('POST /api/v1/contacts/slow HTTP/1.1\r\nHost: x\r\nContent-Length: 60\r\n\r\n', 'a'.repeat(60)));
     expect(answer.status).toBe(408);
     expect(JSON.parse(answer.body)).toEqual(TOO_SLOW);
     await serverSocketsClosed();
@@ -102,9 +100,7 @@ describe('a request that arrives too slowly', () => {
   });
 
   test('the limits cover receiving the request, not answering it: a handler slower than both still answers', async () => {
-    const answer = parseRawResponse(
-      await dribble(`GET / HTTP/1.1\r\nHost: x\r\nX-Delay: ${REQUEST_MS + 500}\r\nConnection: close\r\n\r\n`, ''),
-    );
+    const answer = parseRawResponse(await dribble(`GET / HTTP/1.1\r\nHost: x\r\nX-Delay: ${REQUEST_MS + 500}\r\nConnection: close\r\n\r\n`, ''));
     expect(answer.status).toBe(200);
   });
 

@@ -3,8 +3,7 @@ import { contactItems, factoryItems } from '../support/items';
 import { bearer, issueKey, newFactoryId, startLocalApi, type LocalApi } from '../support/local-api';
 
 /** docs/contacts-api.md#the-contact, computed independently of the code under test. */
-const expectedId = (factoryId: string, email: string) =>
-  `ct_${createHash('sha256').update(`${factoryId}:${email.toLowerCase()}`).digest('hex').slice(0, 16)}`;
+const expectedId = (factoryId: string, email: string) => `ct_${createHash('sha256').update(`${factoryId}:${email.toLowerCase()}`).digest('hex').slice(0, 16)}`;
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
@@ -221,7 +220,10 @@ describe('two addresses that differ in more than letter case are never one conta
   });
 
   test('a decomposed é is refused with a message that says to send it precomposed (NFC)', async () => {
-    await refusedWithNothingStored({ email: `jose\u0301.${(n += 1)}@example.com` }, /NFC: send a letter and its combining mark as the one precomposed character/);
+    await refusedWithNothingStored(
+      { email: `jose\u0301.${(n += 1)}@example.com` },
+      /NFC: send a letter and its combining mark as the one precomposed character/,
+    );
   });
 
   test('an address that differs only in letter case, in any script, is the same contact', async () => {

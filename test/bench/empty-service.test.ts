@@ -29,10 +29,15 @@ function recordingDeps(outcome: 'allowed' | 'unknown' = 'allowed') {
   return { calls, deps: { keys, contacts }, contact };
 }
 
-const target: BareTarget = { factoryId: 'fac_1', keyHash: 'hash', contactId: 'ct_0123456789abcdef', write: { factoryId: 'fac_1', id: 'ct_0123456789abcdef', email: 'a@b.co', fields: {} } };
+const target: BareTarget = {
+  factoryId: 'fac_1',
+  keyHash: 'hash',
+  contactId: 'ct_0123456789abcdef',
+  write: { factoryId: 'fac_1', id: 'ct_0123456789abcdef', email: 'a@b.co', fields: {} },
+};
 
 describe('the empty service of the throughput comparison', () => {
-  it('answers a POST with the upsert\'s calls, key check first, and their result as JSON', async () => {
+  it("answers a POST with the upsert's calls, key check first, and their result as JSON", async () => {
     const { calls, deps, contact } = recordingDeps();
     const result = await emptyServiceHandler(deps, target)(proxyEvent({ httpMethod: 'POST' }), context());
     expect(calls).toEqual(['authorize', 'writeContact']);
@@ -40,7 +45,7 @@ describe('the empty service of the throughput comparison', () => {
     expect(JSON.parse(result.body)).toEqual({ contact, created: false });
   });
 
-  it('answers a GET with the read\'s calls and the contact as JSON', async () => {
+  it("answers a GET with the read's calls and the contact as JSON", async () => {
     const { calls, deps, contact } = recordingDeps();
     const result = await emptyServiceHandler(deps, target)(proxyEvent({ httpMethod: 'GET' }), context());
     expect(calls.sort()).toEqual(['authorize', 'getContact']);

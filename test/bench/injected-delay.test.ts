@@ -30,7 +30,8 @@ describe('the injected delay of the throughput helpers', () => {
     const doc = benchDocumentClient(DELAY_MS);
     const counted = countInjectedWaits();
     try {
-      const get = () => doc.send(new GetCommand({ TableName: tableNamesFromEnv().contacts, Key: { [CONTACTS_KEY.partitionKey]: 'none', [CONTACTS_KEY.sortKey]: 'none' } }));
+      const get = () =>
+        doc.send(new GetCommand({ TableName: tableNamesFromEnv().contacts, Key: { [CONTACTS_KEY.partitionKey]: 'none', [CONTACTS_KEY.sortKey]: 'none' } }));
       const started = performance.now();
       await get();
       expect(performance.now() - started).toBeGreaterThanOrEqual(DELAY_MS);

@@ -52,15 +52,18 @@ const row = (rows: string[][], start: string, on?: string) => rows.find((r) => (
 
 describe('the restated targets', () => {
   test('throughput is judged as service ÷ empty service, at least 0.95', () => {
-    expect(row(targets(renderReport(report({ throughput: throughput(0.96) }))), 'throughput service ÷ empty service ≥ 0.95 (+5 ms per DynamoDB call, 1 connection)')?.slice(2)).toEqual([
-      '0.960',
-      'PASS',
-    ]);
+    expect(
+      row(
+        targets(renderReport(report({ throughput: throughput(0.96) }))),
+        'throughput service ÷ empty service ≥ 0.95 (+5 ms per DynamoDB call, 1 connection)',
+      )?.slice(2),
+    ).toEqual(['0.960', 'PASS']);
     expect(row(targets(renderReport(report({ throughput: throughput(0.94) }))), 'throughput service ÷ empty service')?.[3]).toBe('**FAIL**');
   });
 
-  test('the browser SDK\'s one-file build is judged against its gzipped budget', () => {
-    const sdk = (gzipBytes: number) => row(targets(renderReport(report({ browserSdk: { bytes: 9000, gzipBytes, budgetBytes: 5120 } }))), 'browser SDK under 5,120 bytes gzipped');
+  test("the browser SDK's one-file build is judged against its gzipped budget", () => {
+    const sdk = (gzipBytes: number) =>
+      row(targets(renderReport(report({ browserSdk: { bytes: 9000, gzipBytes, budgetBytes: 5120 } }))), 'browser SDK under 5,120 bytes gzipped');
     expect(sdk(4100)?.slice(1)).toEqual(['one-file build', '4,100 bytes (bench/sdk-size.md)', 'PASS']);
     expect(sdk(5121)?.[3]).toBe('**FAIL**');
   });
@@ -87,7 +90,9 @@ describe('the restated targets', () => {
     const text = renderReport(report({ throughput: throughput(75 / 80, 80) }));
     expect(text).toContain('## 3. Throughput: the service against the empty service');
     expect(text).toContain('0.938 (0.938–0.938)');
-    expect(text).toContain('upsert (update, no company): 10.00 ms per request for the bare client, +2.50 ms for HTTP alone (the empty service), +0.83 ms more for the service');
+    expect(text).toContain(
+      'upsert (update, no company): 10.00 ms per request for the bare client, +2.50 ms for HTTP alone (the empty service), +0.83 ms more for the service',
+    );
   });
 
   test('prints the instruction counts with what the handler adds', () => {

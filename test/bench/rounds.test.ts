@@ -35,6 +35,11 @@ describe('sequentialRounds', () => {
   });
 
   it('does not chain a call that started before the other ended', () => {
-    expect(sequentialRounds([{ start: 0, end: 10 }, { start: 9.9, end: 15 }]).rounds).toBe(1);
+    expect(
+      sequentialRounds([
+        { start: 0, end: 10 },
+        { start: 9.9, end: 15 },
+      ]).rounds,
+    ).toBe(1);
   });
 });

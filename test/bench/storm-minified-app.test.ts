@@ -7,7 +7,7 @@ import { buildStormApp, throwIn } from '../../tools/storm/minified-app';
 
 const SITE = 'https://shop.example.com';
 
-test('both builds throw the bug under different minified names, each stack naming its script\'s injected debug id', async () => {
+test("both builds throw the bug under different minified names, each stack naming its script's injected debug id", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'storm-app-test-'));
   try {
     const { dist, builds } = await buildStormApp(dir, SITE);

@@ -27,28 +27,37 @@ function fakeFetch(status: number, headers: Record<string, string> = {}): { fetc
   return { fetch, bodies };
 }
 
-const envelope = () => eventEnvelope(sentryBrowserEvent(ERROR, { eventId: EVENT_ID, pageUrl: `${SITE}/cart`, release: 'web@4.2.0', timestampS: 1_796_000_000 }), '2026-11-27T10:00:00.000Z');
+const envelope = () =>
+  eventEnvelope(
+    sentryBrowserEvent(ERROR, { eventId: EVENT_ID, pageUrl: `${SITE}/cart`, release: 'web@4.2.0', timestampS: 1_796_000_000 }),
+    '2026-11-27T10:00:00.000Z',
+  );
 
-describe('the storm bench\'s Sentry page', () => {
-  test('the envelope URL is the DSN\'s path + api/<project>/envelope/ with the key, version and client in the query', () => {
+describe("the storm bench's Sentry page", () => {
+  test("the envelope URL is the DSN's path + api/<project>/envelope/ with the key, version and client in the query", () => {
     const dsn = `http://${'ab'.repeat(32)}@127.0.0.1:3000/ingest/sentry/123456789012345`;
     expect(envelopeUrlOf(dsn)).toBe(
       `http://127.0.0.1:3000/ingest/sentry/api/123456789012345/envelope/?sentry_version=7&sentry_key=${'ab'.repeat(32)}&sentry_client=sentry.javascript.browser%2F${SENTRY_BROWSER_SDK.version}`,
     );
   });
 
-  test('the envelope the SDK\'s transport sends reads back as the same event: id, stack frames and debug ids', async () => {
+  test("the envelope the SDK's transport sends reads back as the same event: id, stack frames and debug ids", async () => {
     const { fetch, bodies } = fakeFetch(200);
     expect((await sentryPage('http://127.0.0.1:1/e', fetch).send(envelope())).outcome).toBe('acknowledged');
     const request = readEnvelopeRequest(Buffer.from(bodies[0] as string));
     const reading = readSentryEvent(request.events[0] as Record<string, unknown>, request.header.event_id);
     if (!reading.ok) throw new Error(reading.problems.join('; '));
     expect(reading.value.eventId).toBe(EVENT_ID);
-    expect(reading.value.exception?.stack?.split('\n').slice(1).map((line) => line.trim())).toEqual([`at o (${URL_OF_APP}:2:54)`, `at e (${URL_OF_APP}:2:80)`, `at r (${URL_OF_APP}:2:114)`]);
+    expect(
+      reading.value.exception?.stack
+        ?.split('\n')
+        .slice(1)
+        .map((line) => line.trim()),
+    ).toEqual([`at o (${URL_OF_APP}:2:54)`, `at e (${URL_OF_APP}:2:80)`, `at r (${URL_OF_APP}:2:114)`]);
     expect(reading.value.debugIds).toEqual(ERROR.debugIds);
   });
 
-  test('an event answered 429 is dropped, and the page\'s next one is held back for the X-Sentry-Rate-Limits window, never sent', async () => {
+  test("an event answered 429 is dropped, and the page's next one is held back for the X-Sentry-Rate-Limits window, never sent", async () => {
     const { fetch, bodies } = fakeFetch(429, { 'retry-after': '60', 'x-sentry-rate-limits': '60::key' });
     const page = sentryPage('http://127.0.0.1:1/e', fetch);
     expect((await page.send(envelope())).outcome).toBe('dropped-on-429');

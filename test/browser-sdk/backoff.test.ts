@@ -22,12 +22,18 @@ describe('retry waits of the browser SDK', () => {
 
   test('the backoff never exceeds its cap nor falls under half of it once reached, whatever the attempt (property)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 10_000 }), fc.integer({ min: 1, max: 5000 }), fc.integer({ min: 1, max: 120_000 }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (attempt, base, max, random) => {
-        const delay = backoffDelay(attempt, base, max, () => random);
-        const ceiling = Math.min(max, base * 2 ** Math.min(attempt, 30));
-        expect(delay).toBeGreaterThanOrEqual(Math.floor(ceiling / 2));
-        expect(delay).toBeLessThanOrEqual(Math.max(max, 1));
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 10_000 }),
+        fc.integer({ min: 1, max: 5000 }),
+        fc.integer({ min: 1, max: 120_000 }),
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        (attempt, base, max, random) => {
+          const delay = backoffDelay(attempt, base, max, () => random);
+          const ceiling = Math.min(max, base * 2 ** Math.min(attempt, 30));
+          expect(delay).toBeGreaterThanOrEqual(Math.floor(ceiling / 2));
+          expect(delay).toBeLessThanOrEqual(Math.max(max, 1));
+        },
+      ),
     );
   });
 
@@ -84,13 +90,18 @@ describe('retry waits of the browser SDK', () => {
     expect(retryWait(undefined, null, 1, timing, 0, () => 1)).toBe(1000);
   });
 
-  test('a 429\'s wait is never shorter than Retry-After nor longer than it plus max(1 s, half of it) (property)', () => {
+  test("a 429's wait is never shorter than Retry-After nor longer than it plus max(1 s, half of it) (property)", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 3600 }), fc.integer({ min: 1, max: 4 }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (seconds, tries, random) => {
-        const wait = retryWait(429, String(seconds), tries, { retryBaseMs: 1000, retryMaxMs: 60_000 }, 0, () => random);
-        expect(wait).toBeGreaterThanOrEqual(seconds * 1000);
-        expect(wait).toBeLessThanOrEqual(seconds * 1000 + Math.max(1000, (seconds * 1000) / 2));
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 3600 }),
+        fc.integer({ min: 1, max: 4 }),
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        (seconds, tries, random) => {
+          const wait = retryWait(429, String(seconds), tries, { retryBaseMs: 1000, retryMaxMs: 60_000 }, 0, () => random);
+          expect(wait).toBeGreaterThanOrEqual(seconds * 1000);
+          expect(wait).toBeLessThanOrEqual(seconds * 1000 + Math.max(1000, (seconds * 1000) / 2));
+        },
+      ),
     );
   });
 
@@ -121,7 +132,18 @@ describe('a single request tried by the rule (submitFeatureRequest)', () => {
     const sleep = async (ms: number) => {
       waits.push(ms);
     };
-    return { sent, waits, run: () => retried(send, rule, sleep, () => 0, () => 0) };
+    return {
+      sent,
+      waits,
+      run: () =>
+        retried(
+          send,
+          rule,
+          sleep,
+          () => 0,
+          () => 0,
+        ),
+    };
   }
 
   test('a 429 waits its Retry-After (plus its jitter), a 503 and a network failure the backoff, then the same request goes again', async () => {

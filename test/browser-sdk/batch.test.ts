@@ -4,7 +4,7 @@ import { batches, byteLength, eventsBody, halves, nextBatchSize } from '../../br
 const item = (text: string) => ({ json: JSON.stringify({ message: text }), bytes: byteLength(JSON.stringify({ message: text })) });
 
 describe('batching of the browser SDK', () => {
-  test('the body is the events\' JSON texts in the API\'s envelope', () => {
+  test("the body is the events' JSON texts in the API's envelope", () => {
     expect(JSON.parse(eventsBody(['{"a":1}', '{"b":2}']))).toEqual({ events: [{ a: 1 }, { b: 2 }] });
     expect(byteLength('é')).toBe(2);
   });
@@ -20,21 +20,29 @@ describe('batching of the browser SDK', () => {
 
   test('batches cover the queue in order, each body within the limits unless one event alone is bigger (property)', () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ maxLength: 3000, unit: 'binary' }), { maxLength: 80 }), fc.integer({ min: 1, max: 20 }), fc.integer({ min: 200, max: 20_000 }), (texts, maxEvents, maxBytes) => {
-        const items = texts.map(item);
-        const split = batches(items, maxEvents, maxBytes);
-        expect(split.flat()).toEqual(items);
-        for (const batch of split) {
-          expect(batch.length).toBeGreaterThan(0);
-          expect(batch.length).toBeLessThanOrEqual(maxEvents);
-          if (batch.length > 1) expect(byteLength(eventsBody(batch.map((one) => one.json)))).toBeLessThanOrEqual(maxBytes);
-        }
-      }),
+      fc.property(
+        fc.array(fc.string({ maxLength: 3000, unit: 'binary' }), { maxLength: 80 }),
+        fc.integer({ min: 1, max: 20 }),
+        fc.integer({ min: 200, max: 20_000 }),
+        (texts, maxEvents, maxBytes) => {
+          const items = texts.map(item);
+          const split = batches(items, maxEvents, maxBytes);
+          expect(split.flat()).toEqual(items);
+          for (const batch of split) {
+            expect(batch.length).toBeGreaterThan(0);
+            expect(batch.length).toBeLessThanOrEqual(maxEvents);
+            if (batch.length > 1) expect(byteLength(eventsBody(batch.map((one) => one.json)))).toBeLessThanOrEqual(maxBytes);
+          }
+        },
+      ),
     );
   });
 
   test('a refused batch splits into two halves that keep every event in order', () => {
-    expect(halves([1, 2, 3, 4, 5])).toEqual([[1, 2, 3], [4, 5]]);
+    expect(halves([1, 2, 3, 4, 5])).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
     expect(halves([1, 2])).toEqual([[1], [2]]);
   });
 });

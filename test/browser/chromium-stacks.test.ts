@@ -19,7 +19,16 @@ import { issuePublishableKey, newFactoryId, realIngestDependencies, startLocalHo
  * issue; different errors must not.
  */
 const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** The shop's bundle; each deploy puts `padding` lines before it (other imports, a banner), so every line number moves. */
 const bundle = (padding: number) => `${'// banner\n'.repeat(padding)}
@@ -99,15 +108,24 @@ async function capture(page: Page): Promise<Record<Kind, { type: string; value: 
 async function report(page: Page, errors: Record<Kind, { type: string; value: string; stack: string }>, release: string): Promise<number> {
   return page.evaluate(
     async ({ api: base, key: k, errors: list, release: r }) => {
-      const events = Object.values(list).map((exception) => ({ eventId: crypto.randomUUID(), message: `${exception.type}: ${exception.value}`, exception, release: r }));
-      const res = await fetch(`${base}/ingest/v1/events`, { method: 'POST', headers: { Authorization: `Bearer ${k}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ events }) });
+      const events = Object.values(list).map((exception) => ({
+        eventId: crypto.randomUUID(),
+        message: `${exception.type}: ${exception.value}`,
+        exception,
+        release: r,
+      }));
+      const res = await fetch(`${base}/ingest/v1/events`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${k}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ events }),
+      });
       return res.status;
     },
     { api: api.baseUrl.replace('127.0.0.1', 'localhost'), key, errors, release },
   );
 }
 
-test('Chromium\'s stacks of the same errors from two deploys (other hashes, other lines) group alike; different errors apart; and the API counts them so', async () => {
+test("Chromium's stacks of the same errors from two deploys (other hashes, other lines) group alike; different errors apart; and the API counts them so", async () => {
   const captured = [];
   for (const [index, deploy] of DEPLOYS.entries()) {
     const page = await context.newPage();
@@ -130,7 +148,13 @@ test('Chromium\'s stacks of the same errors from two deploys (other hashes, othe
     return JSON.stringify(first.grouped ? first.fingerprint : []);
   });
   expect(new Set(fingerprints).size).toBe(KINDS.length);
-  expect(JSON.parse(fingerprints[0] as string)).toEqual(['error', 'TypeError', 'readCart@/assets/app.js', 'renderCart@/assets/app.js', 'Object.cartError@/assets/app.js']);
+  expect(JSON.parse(fingerprints[0] as string)).toEqual([
+    'error',
+    'TypeError',
+    'readCart@/assets/app.js',
+    'renderCart@/assets/app.js',
+    'Object.cartError@/assets/app.js',
+  ]);
 
   await tallied();
   const issues = await new DynamoIssueStore(testDoc(), tables.reports).listIssues(factoryId, { limit: 10, nowMs: Date.now() });

@@ -21,7 +21,16 @@ import { endpoint, newFactoryId, tables, testDoc } from '../support/local-api';
  * another site's post.
  */
 const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 type Run = ReturnType<typeof startScript>;
 let api: Run;
@@ -53,11 +62,19 @@ const problems: string[] = [];
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium; .ci/run does)`);
   dataDir = mkdtempSync(join(tmpdir(), 'contacts-room-'));
-  api = startScript('start', { DYNAMODB_ENDPOINT: endpoint(), PORT: String(await freePort()), CONTACTS_DATA_DIR: dataDir }, /Contacts API listening on (http:\/\/localhost:\d+)/, 90_000);
+  api = startScript(
+    'start',
+    { DYNAMODB_ENDPOINT: endpoint(), PORT: String(await freePort()), CONTACTS_DATA_DIR: dataDir },
+    /Contacts API listening on (http:\/\/localhost:\d+)/,
+    90_000,
+  );
   const [, apiUrl] = await api.started;
   mail = `${randomBytes(4).toString('hex')}.example`;
   demo = await seedDemo({ apiUrl: apiUrl as string, doc: testDoc(), tables, factoryId: newFactoryId('room'), hostile: true, mailDomain: mail });
-  room = startScript('control-room', { DYNAMODB_ENDPOINT: endpoint() }, /Control room: open (http:\/\/127\.0\.0\.1:\d+)(\/login\?token=\S+)/, 60_000, ['--port', String(await freePort())]);
+  room = startScript('control-room', { DYNAMODB_ENDPOINT: endpoint() }, /Control room: open (http:\/\/127\.0\.0\.1:\d+)(\/login\?token=\S+)/, 60_000, [
+    '--port',
+    String(await freePort()),
+  ]);
   const [, origin, loginPath] = await room.started;
   base = origin as string;
   login = loginPath as string;
@@ -67,7 +84,9 @@ beforeAll(async () => {
   foreignOrigin = `http://127.0.0.1:${port}`;
   foreign = createServer((_, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(`<!doctype html><title>elsewhere</title><form id="f" method="post" action="${base}/api/operation" enctype="text/plain"><input name='{"operation":"keys.create","factoryId":"${demo.factoryId}","x":"' value='"}'></form>`);
+    res.end(
+      `<!doctype html><title>elsewhere</title><form id="f" method="post" action="${base}/api/operation" enctype="text/plain"><input name='{"operation":"keys.create","factoryId":"${demo.factoryId}","x":"' value='"}'></form>`,
+    );
   });
   await new Promise<void>((resolve) => foreign.listen(port, '127.0.0.1', () => resolve()));
 
@@ -125,7 +144,7 @@ test('find a contact by email from the contacts page', async () => {
   expect(await page.locator('h1').innerText()).toBe(email('ada.lovelace'));
 });
 
-test('times show in the operator\'s time zone, the UTC value on hover', async () => {
+test("times show in the operator's time zone, the UTC value on hover", async () => {
   const updated = page.locator('#contact-fields tr[data-field="updatedAt"] time');
   const iso = (await updated.getAttribute('datetime')) as string;
   expect(await updated.getAttribute('title')).toBe(`${iso} (UTC)`);
@@ -148,7 +167,7 @@ test('clear a field with a reason: confirmed in the page, the answer shown, the 
   expect(await page.locator('#contact-fields tr[data-field="title"]').count()).toBe(0);
 });
 
-test('refresh a contact\'s enrichment: what was found, applied, ignored, and whether it was billed', async () => {
+test("refresh a contact's enrichment: what was found, applied, ignored, and whether it was billed", async () => {
   await page.goto(`${base}/f/${fac()}/contacts/${contactOf('grace.hopper').id}`);
   await page.click('#refresh');
   await page.waitForSelector('#flash:not([hidden])');
@@ -164,12 +183,12 @@ test('refresh a contact\'s enrichment: what was found, applied, ignored, and whe
   expect(await page.locator('section', { hasText: 'What the last pass found' }).innerText()).toMatch(/location\s+Arlington, VA\s+yes/);
 });
 
-test('an operation\'s error is shown in the page in the operation\'s words', async () => {
+test("an operation's error is shown in the page in the operation's words", async () => {
   await page.goto(`${base}/f/${fac()}/contacts/ct_0123456789abcdef`);
   expect(await page.locator('.error').innerText()).toBe(`Not found: no contact ct_0123456789abcdef in ${fac()}`);
 });
 
-test('a bulk run goes to the end: the bar follows the run\'s cursor, the summary shows, the chart counts the billed passes', async () => {
+test("a bulk run goes to the end: the bar follows the run's cursor, the summary shows, the chart counts the billed passes", async () => {
   await page.goto(`${base}/f/${fac()}/enrichment`);
   await page.click('#bulk-start');
   await page.waitForSelector('#bulk-summary[data-done="true"]', { timeout: 60_000 });
@@ -185,7 +204,9 @@ test('export downloads every contact as CSV, streamed', async () => {
   await page.goto(`${base}/f/${fac()}/export`);
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
   expect(download.suggestedFilename()).toBe(`${fac()}-contacts.csv`);
-  const lines = readFileSync((await download.path()) as string, 'utf8').split('\r\n').filter(Boolean);
+  const lines = readFileSync((await download.path()) as string, 'utf8')
+    .split('\r\n')
+    .filter(Boolean);
   expect(lines[0]).toMatch(/^id,factoryId,email,/);
   expect(lines).toHaveLength(demo.contacts.length + 1);
 });
@@ -268,19 +289,36 @@ test('hostile text shows as text on every page and never runs; the browser repor
 });
 
 test('a page on another local port cannot make the control room act: its form post and its fetch are refused', async () => {
-  const keys = async () => (await page.request.post(`${base}/api/operation`, { headers: { origin: base, 'x-csrf-token': await csrf(), 'content-type': 'application/json' }, data: { operation: 'keys.list', factoryId: fac() } }).then((r) => r.json())).keys.length;
+  const keys = async () =>
+    (
+      await page.request
+        .post(`${base}/api/operation`, {
+          headers: { origin: base, 'x-csrf-token': await csrf(), 'content-type': 'application/json' },
+          data: { operation: 'keys.list', factoryId: fac() },
+        })
+        .then((r) => r.json())
+    ).keys.length;
   const before = await keys();
   const other = await context.newPage();
   await other.goto(`${foreignOrigin}/`);
   // A fetch that would need CORS (no CORS headers: blocked), and one in no-cors mode (its answer blocked by CORP).
   const fetched = await other.evaluate(async (url) => {
     const body = JSON.stringify({ operation: 'keys.create', factoryId: 'x' });
-    const cors = await fetch(url, { method: 'POST', credentials: 'include', headers: { 'content-type': 'application/json' }, body }).then((r) => r.status, () => 'blocked');
-    const blind = await fetch(url, { method: 'POST', mode: 'no-cors', credentials: 'include', body }).then((r) => r.type, () => 'blocked');
+    const cors = await fetch(url, { method: 'POST', credentials: 'include', headers: { 'content-type': 'application/json' }, body }).then(
+      (r) => r.status,
+      () => 'blocked',
+    );
+    const blind = await fetch(url, { method: 'POST', mode: 'no-cors', credentials: 'include', body }).then(
+      (r) => r.type,
+      () => 'blocked',
+    );
     return { cors, blind };
   }, `${base}/api/operation`);
   expect(fetched).toEqual({ cors: 'blocked', blind: 'blocked' });
-  const [answer] = await Promise.all([other.waitForResponse(`${base}/api/operation`), other.evaluate(() => (globalThis as unknown as InPage).document.getElementById('f')?.submit())]);
+  const [answer] = await Promise.all([
+    other.waitForResponse(`${base}/api/operation`),
+    other.evaluate(() => (globalThis as unknown as InPage).document.getElementById('f')?.submit()),
+  ]);
   expect(answer.status()).toBe(403);
   await other.close();
   expect(await keys()).toBe(before);
@@ -308,9 +346,14 @@ test('a page on another local port cannot start an export by a plain GET: the br
   await other.close();
 });
 
-test('readable at a phone\'s width: nothing but the tables scrolls sideways', async () => {
+test("readable at a phone's width: nothing but the tables scrolls sideways", async () => {
   await page.setViewportSize({ width: 390, height: 844 });
-  for (const path of [`/f/${fac()}/contacts`, `/f/${fac()}/contacts/${contactOf('ada.lovelace').id}`, `/f/${fac()}/keys`, `/f/${fac()}/reports/events/${demo.hostileEventId}`]) {
+  for (const path of [
+    `/f/${fac()}/contacts`,
+    `/f/${fac()}/contacts/${contactOf('ada.lovelace').id}`,
+    `/f/${fac()}/keys`,
+    `/f/${fac()}/reports/events/${demo.hostileEventId}`,
+  ]) {
     await page.goto(`${base}${path}`);
     expect([path, await page.evaluate(() => (globalThis as unknown as InPage).document.documentElement.scrollWidth)]).toEqual([path, 390]);
   }
@@ -334,7 +377,9 @@ describe('in Firefox ESR', () => {
     firefox = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, headless: true });
     tab = await firefox.newPage();
     // Every document records the CSP violations the engine reports to it, before the page's own scripts run.
-    await tab.evaluateOnNewDocument(`window.cspViolations = []; addEventListener('securitypolicyviolation', function (event) { cspViolations.push(event.violatedDirective + ' ' + event.blockedURI); });`);
+    await tab.evaluateOnNewDocument(
+      `window.cspViolations = []; addEventListener('securitypolicyviolation', function (event) { cspViolations.push(event.violatedDirective + ' ' + event.blockedURI); });`,
+    );
     await tab.goto(`${base}${login}`);
   }, 60_000);
 
@@ -356,7 +401,12 @@ describe('in Firefox ESR', () => {
   });
 
   test('hostile text shows as text on every page and never runs, and Firefox reports no CSP violation', async () => {
-    for (const path of [`/f/${fac()}/contacts/${demo.hostileContactId}`, `/f/${fac()}/reports/events/${demo.hostileEventId}`, `/f/${fac()}/keys`, `/f/${fac()}/enrichment`]) {
+    for (const path of [
+      `/f/${fac()}/contacts/${demo.hostileContactId}`,
+      `/f/${fac()}/reports/events/${demo.hostileEventId}`,
+      `/f/${fac()}/keys`,
+      `/f/${fac()}/enrichment`,
+    ]) {
       await tab.goto(`${base}${path}`);
       expect([path, await tab.evaluate('[typeof window.__pwned, window.cspViolations]')]).toEqual([path, ['undefined', []]]);
     }
@@ -368,7 +418,7 @@ describe('in Firefox ESR', () => {
     expect(await tab.evaluate('[typeof window.__pwned, window.cspViolations[0]]')).toEqual(['undefined', expect.stringMatching(/^script-src(-elem)? inline$/)]);
   });
 
-  test('the keys page\'s forms: create a secret key, shown once; revoke it after confirming', async () => {
+  test("the keys page's forms: create a secret key, shown once; revoke it after confirming", async () => {
     await tab.goto(`${base}/f/${fac()}/keys`);
     await tab.click('#create-key button[type="submit"]');
     await tab.waitForSelector('#new-secret:not([hidden])');

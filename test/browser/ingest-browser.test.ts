@@ -50,7 +50,12 @@ async function startApi(): Promise<Api> {
     return { baseUrl: local.baseUrl.replace('127.0.0.1', 'localhost'), close: () => local.close() };
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'contacts-browser-'));
-  const run = startScript('start', { DYNAMODB_ENDPOINT: endpoint(), PORT: String(await freePort()), CONTACTS_DATA_DIR: dataDir }, /Contacts API listening on (http:\/\/localhost:\d+)/, 90_000);
+  const run = startScript(
+    'start',
+    { DYNAMODB_ENDPOINT: endpoint(), PORT: String(await freePort()), CONTACTS_DATA_DIR: dataDir },
+    /Contacts API listening on (http:\/\/localhost:\d+)/,
+    90_000,
+  );
   const [, baseUrl] = await run.started;
   return {
     baseUrl: baseUrl as string,
@@ -138,15 +143,18 @@ async function eventsStored(count: number): Promise<Record<string, any>[]> {
   }
 }
 
-test('a page on the key\'s origin posts an event with fetch (preflighted) and reads the answer and X-Request-Id', async () => {
+test("a page on the key's origin posts an event with fetch (preflighted) and reads the answer and X-Request-Id", async () => {
   const event = validEvent({ message: 'from fetch' });
   const answer = await allowed.evaluate((body) => (globalThis as unknown as Widget).report('/ingest/v1/events', body), { events: [event] });
   expect(answer).toEqual({ status: 202, body: { accepted: 1, duplicates: 0, rejected: [] }, requestId: expect.any(String), retryAfter: null });
   const stored = await eventsStored(1);
-  expect(stored.find((e) => e.eventId === event.eventId)).toMatchObject({ origin: allowed.url().replace(/\/$/, ''), userAgent: expect.stringMatching(/Chrome/) });
+  expect(stored.find((e) => e.eventId === event.eventId)).toMatchObject({
+    origin: allowed.url().replace(/\/$/, ''),
+    userAgent: expect.stringMatching(/Chrome/),
+  });
 });
 
-test('a page on the key\'s origin posts a feature request with fetch: 201, then 200 for the same requestId', async () => {
+test("a page on the key's origin posts a feature request with fetch: 201, then 200 for the same requestId", async () => {
   const body = featureRequest({ title: 'Dark mode please' });
   const first = await allowed.evaluate((b) => (globalThis as unknown as Widget).report('/ingest/v1/feature-requests', b), body);
   const again = await allowed.evaluate((b) => (globalThis as unknown as Widget).report('/ingest/v1/feature-requests', b), body);
@@ -162,7 +170,9 @@ test('navigator.sendBeacon (text/plain, key in ?key=) stores the event', async (
 });
 
 test('a page on another origin is refused with 403, and the page can read the error naming its origin', async () => {
-  const answer = await foreign.evaluate((body) => (globalThis as unknown as Widget).report('/ingest/v1/events', body), { events: [validEvent({ message: 'foreign' })] });
+  const answer = await foreign.evaluate((body) => (globalThis as unknown as Widget).report('/ingest/v1/events', body), {
+    events: [validEvent({ message: 'foreign' })],
+  });
   expect(answer.status).toBe(403);
   expect(answer.body.error).toContain(JSON.stringify(new URL(foreign.url()).origin));
   expect(answer.requestId).toEqual(expect.any(String));

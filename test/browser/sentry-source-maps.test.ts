@@ -81,42 +81,52 @@ const shopPage = (dsn: string, key: string) => `<!doctype html><html><head><meta
 describe.each(engineCases())('in $engine', ({ engine: name, skip }) => {
   const engine = engineOfBlock(name);
 
-  engineTest("@sentry/browser's error from an injected, minified app is stored with its original frames and groups with the own SDK's report of the same bug, from either build", skip, async () => {
-    const factoryId = newFactoryId('sentrymaps');
-    const { key, keyId } = await issuePublishableKey(factoryId, [site.origin]);
-    await storeMaps(factoryId);
-    pages.set(`/${name}/shop`, shopPage(dsnFor(api.baseUrl, key, keyId), key));
-    const page = await engine().newTab();
-    // Build 1 reported by both SDKs, then build 2 (the minifier named its functions differently) by Sentry's.
-    await page.goto(`${site.origin}/${name}/shop`);
-    await page.evaluate(`loadApp(${JSON.stringify(scripts[0])})`);
-    await page.evaluate("report('sentry')");
-    await page.evaluate("report('own')");
-    await page.goto(`${site.origin}/${name}/shop?build=2`);
-    await page.evaluate(`loadApp(${JSON.stringify(scripts[1])})`);
-    await page.evaluate("report('sentry')");
-    const events = await storedWhen(factoryId, 'the three reports', (found) => found.length >= 3);
-    expect(events).toHaveLength(3);
+  engineTest(
+    "@sentry/browser's error from an injected, minified app is stored with its original frames and groups with the own SDK's report of the same bug, from either build",
+    skip,
+    async () => {
+      const factoryId = newFactoryId('sentrymaps');
+      const { key, keyId } = await issuePublishableKey(factoryId, [site.origin]);
+      await storeMaps(factoryId);
+      pages.set(`/${name}/shop`, shopPage(dsnFor(api.baseUrl, key, keyId), key));
+      const page = await engine().newTab();
+      // Build 1 reported by both SDKs, then build 2 (the minifier named its functions differently) by Sentry's.
+      await page.goto(`${site.origin}/${name}/shop`);
+      await page.evaluate(`loadApp(${JSON.stringify(scripts[0])})`);
+      await page.evaluate("report('sentry')");
+      await page.evaluate("report('own')");
+      await page.goto(`${site.origin}/${name}/shop?build=2`);
+      await page.evaluate(`loadApp(${JSON.stringify(scripts[1])})`);
+      await page.evaluate("report('sentry')");
+      const events = await storedWhen(factoryId, 'the three reports', (found) => found.length >= 3);
+      expect(events).toHaveLength(3);
 
-    const fromSentry = events.filter((event) => event.sdkFrames !== undefined);
-    expect(fromSentry).toHaveLength(2);
-    for (const event of fromSentry) {
-      // What Sentry's SDK sent in debug_meta: the script's URL as this browser loaded it, and its build's id.
-      const entries = Object.entries(event.debugIds ?? {});
-      expect(entries).toHaveLength(1);
-      const [url, debugId] = entries[0]!;
-      const index = scripts.findIndex((script) => url === `${site.origin}${script}`);
-      expect(debugId).toBe([build1, build2][index]?.debugId);
-      const [top, caller] = event.frames ?? [];
-      expect(top?.original).toMatchObject({ source: expect.stringMatching(/src\/cart\.js$/), line: 5, fn: 'cartItems', contextLine: 'return session.cart.items;' });
-      expect(caller?.original).toMatchObject({ source: expect.stringMatching(/src\/cart\.js$/), line: 9, fn: 'countItems' });
-    }
-    expect(new Set(fromSentry.map((event) => Object.values(event.debugIds ?? {})[0]))).toEqual(new Set([build1.debugId, build2.debugId]));
+      const fromSentry = events.filter((event) => event.sdkFrames !== undefined);
+      expect(fromSentry).toHaveLength(2);
+      for (const event of fromSentry) {
+        // What Sentry's SDK sent in debug_meta: the script's URL as this browser loaded it, and its build's id.
+        const entries = Object.entries(event.debugIds ?? {});
+        expect(entries).toHaveLength(1);
+        const [url, debugId] = entries[0]!;
+        const index = scripts.findIndex((script) => url === `${site.origin}${script}`);
+        expect(debugId).toBe([build1, build2][index]?.debugId);
+        const [top, caller] = event.frames ?? [];
+        expect(top?.original).toMatchObject({
+          source: expect.stringMatching(/src\/cart\.js$/),
+          line: 5,
+          fn: 'cartItems',
+          contextLine: 'return session.cart.items;',
+        });
+        expect(caller?.original).toMatchObject({ source: expect.stringMatching(/src\/cart\.js$/), line: 9, fn: 'countItems' });
+      }
+      expect(new Set(fromSentry.map((event) => Object.values(event.debugIds ?? {})[0]))).toEqual(new Set([build1.debugId, build2.debugId]));
 
-    const listed = await until('the tally to count all three', async () => {
-      const found = await issues.listIssues(factoryId, { limit: 10, nowMs: Date.now() });
-      return found.reduce((sum, issue) => sum + issue.count, 0) >= 3 ? found : undefined;
-    });
-    expect(listed.map((issue) => issue.count)).toEqual([3]);
-  }, 120_000);
+      const listed = await until('the tally to count all three', async () => {
+        const found = await issues.listIssues(factoryId, { limit: 10, nowMs: Date.now() });
+        return found.reduce((sum, issue) => sum + issue.count, 0) >= 3 ? found : undefined;
+      });
+      expect(listed.map((issue) => issue.count)).toEqual([3]);
+    },
+    120_000,
+  );
 });

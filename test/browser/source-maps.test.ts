@@ -76,7 +76,9 @@ function brokenCopy(dist: string, maps: string[]): string {
 
 /** Loads one build's script into the page and lets its bug throw from a timer, uncaught, as in production. */
 async function throwFrom(tab: Tab, script: string): Promise<void> {
-  await tab.evaluate(`new Promise(function (done) { var s = document.createElement('script'); s.src = ${JSON.stringify(script)}; s.onload = done; document.head.appendChild(s); })`);
+  await tab.evaluate(
+    `new Promise(function (done) { var s = document.createElement('script'); s.src = ${JSON.stringify(script)}; s.onload = done; document.head.appendChild(s); })`,
+  );
   await tab.evaluate('setTimeout(renderBadge)');
 }
 
@@ -90,7 +92,12 @@ async function issuesOf(factoryId: string) {
 
 /** A frame as the display shows it, resolved: original function, source file, line, column and the source line, marked. */
 function expectOriginal(frame: Record<string, any> | undefined, fn: string | undefined, line: number, text: string): void {
-  expect(frame).toMatchObject({ source: expect.stringMatching(/(^|\/)src\/cart\.js$/), line, column: expect.any(Number), minified: expect.objectContaining({ url: expect.stringMatching(/\/assets\/app-[12]\.js$/) }) });
+  expect(frame).toMatchObject({
+    source: expect.stringMatching(/(^|\/)src\/cart\.js$/),
+    line,
+    column: expect.any(Number),
+    minified: expect.objectContaining({ url: expect.stringMatching(/\/assets\/app-[12]\.js$/) }),
+  });
   if (fn) expect(frame?.function).toBe(fn);
   const { firstLine, lines } = frame?.context as { firstLine: number; lines: string[] };
   expect(lines[line - firstLine]).toBe(text);
@@ -148,7 +155,7 @@ async function framesOnPage(factoryId: string, eventId: string): Promise<string>
 }
 
 describe('the build through the CLI', () => {
-  test("upload stores both injected maps for the first factory, under the ids inject gave the scripts", async () => {
+  test('upload stores both injected maps for the first factory, under the ids inject gave the scripts', async () => {
     expect(uploads.good).toMatchObject({ status: 0, json: { uploaded: 2, alreadyStored: 0 } });
     expect(uploads.good?.json.maps.map((map: { ref: unknown }) => map.ref)).toEqual(debugIds.map((debugId) => ({ debugId })));
   });
@@ -162,7 +169,20 @@ describe('the build through the CLI', () => {
 
 describe.each(engines)('in %s', (name) => {
   const tabOf = async (factoryId: string) =>
-    (await openSdkTab({ engine: open.get(name)?.engine as Engine, engineName: name, pages, site, baseUrl: service.baseUrl, factoryPrefix: 'maps', factoryId, path: `/shop-${factoryId}`, options: { release: RELEASE, dedupe: false }, body: '' })).page;
+    (
+      await openSdkTab({
+        engine: open.get(name)?.engine as Engine,
+        engineName: name,
+        pages,
+        site,
+        baseUrl: service.baseUrl,
+        factoryPrefix: 'maps',
+        factoryId,
+        path: `/shop-${factoryId}`,
+        options: { release: RELEASE, dedupe: false },
+        body: '',
+      })
+    ).page;
 
   test('both builds, injected and uploaded through the CLI, throw errors whose frames resolve at ingest and which count into one issue', async () => {
     const tab = await tabOf(mapped);
@@ -175,8 +195,18 @@ describe.each(engines)('in %s', (name) => {
     expect(events.map((event) => Object.values(event.debugIds ?? {})).sort()).toEqual(debugIds.map((id) => [id]).sort());
     for (const event of events) {
       const [top, caller] = event.frames ?? [];
-      expect(top?.original).toMatchObject({ source: expect.stringMatching(/src\/cart\.js$/), line: 5, fn: 'cartItems', contextLine: 'return session.cart.items;' });
-      expect(caller?.original).toMatchObject({ source: expect.stringMatching(/src\/cart\.js$/), line: 9, fn: 'countItems', contextLine: 'const items = cartItems();' });
+      expect(top?.original).toMatchObject({
+        source: expect.stringMatching(/src\/cart\.js$/),
+        line: 5,
+        fn: 'cartItems',
+        contextLine: 'return session.cart.items;',
+      });
+      expect(caller?.original).toMatchObject({
+        source: expect.stringMatching(/src\/cart\.js$/),
+        line: 9,
+        fn: 'countItems',
+        contextLine: 'const items = cartItems();',
+      });
     }
     // Every error stored so far (this engine's and those before it), of both builds, in one issue counted exactly.
     expect((await issuesOf(mapped)).map((issue) => issue.count)).toEqual([all.length]);
@@ -195,9 +225,12 @@ describe.each(engines)('in %s', (name) => {
 });
 
 describe('read back', () => {
-  test('`reports -- issue --minified` prints every engine\'s errors of both builds with their original frames (function, source file, line, column, source line) and the minified frame beside each', async () => {
+  test("`reports -- issue --minified` prints every engine's errors of both builds with their original frames (function, source file, line, column, source line) and the minified frame beside each", async () => {
     const [issue] = await issuesOf(mapped);
-    const run = await runScript('reports', ['issue', '--factory', mapped, '--issue', String(issue?.issueId), '--limit', '20', '--minified'], { ...UNHURRIED_MAPS, DYNAMODB_ENDPOINT: endpoint() });
+    const run = await runScript('reports', ['issue', '--factory', mapped, '--issue', String(issue?.issueId), '--limit', '20', '--minified'], {
+      ...UNHURRIED_MAPS,
+      DYNAMODB_ENDPOINT: endpoint(),
+    });
     expect(run.status).toBe(0);
     const answer = JSON.parse(run.stdout) as { issue: { count: number }; events: { frames: Record<string, any>[] }[] };
     expect(answer.issue.count).toBe(2 * engines.length);

@@ -20,7 +20,11 @@ interface AlarmProps {
   AlarmActions: unknown[];
   OKActions: unknown[];
   /** CDK writes an alarm on one labelled metric, or on metric math, as a list of metrics. */
-  Metrics: { Id: string; Expression?: string; MetricStat?: { Metric: { Namespace: string; MetricName: string; Dimensions: { Name: string; Value: unknown }[] }; Period: number; Stat: string } }[];
+  Metrics: {
+    Id: string;
+    Expression?: string;
+    MetricStat?: { Metric: { Namespace: string; MetricName: string; Dimensions: { Name: string; Value: unknown }[] }; Period: number; Stat: string };
+  }[];
 }
 
 let template: Template;
@@ -39,14 +43,12 @@ beforeAll(() => {
 
 /** The alarm's metrics of one name, with their dimensions as a map. */
 const metricsNamed = (alarm: AlarmProps, metricName: string) =>
-  alarm.Metrics
-    .filter((m) => m.MetricStat?.Metric.MetricName === metricName)
-    .map((m) => ({
-      namespace: m.MetricStat!.Metric.Namespace,
-      stat: m.MetricStat!.Stat,
-      period: m.MetricStat!.Period,
-      dimensions: Object.fromEntries(m.MetricStat!.Metric.Dimensions.map((d) => [d.Name, d.Value])),
-    }));
+  alarm.Metrics.filter((m) => m.MetricStat?.Metric.MetricName === metricName).map((m) => ({
+    namespace: m.MetricStat!.Metric.Namespace,
+    stat: m.MetricStat!.Stat,
+    period: m.MetricStat!.Period,
+    dimensions: Object.fromEntries(m.MetricStat!.Metric.Dimensions.map((d) => [d.Name, d.Value])),
+  }));
 
 test.each([
   // name, threshold, datapoints to alarm, of evaluation periods
@@ -109,7 +111,7 @@ test('the 5xx rate is API Gateway 5XXError over Count of this stage, counted fro
   expect(alarm.Metrics.find((m) => m.Expression)!.Expression).toBe('IF(FILL(failures, 0) >= 5, 100 * FILL(failures, 0) / requests, 0)');
 });
 
-test('the 503 rate is the Lambda\'s StorageUnavailable over RequestsTotal, in the namespace and service it writes', () => {
+test("the 503 rate is the Lambda's StorageUnavailable over RequestsTotal, in the namespace and service it writes", () => {
   const alarm = alarms['api-503-rate']!;
   for (const name of [METRIC.storageUnavailable, METRIC.requestsTotal]) {
     expect(metricsNamed(alarm, name)).toEqual([{ namespace: NAMESPACE, stat: 'Sum', period: 300, dimensions: { service: SERVICE_NAME } }]);
@@ -117,7 +119,7 @@ test('the 503 rate is the Lambda\'s StorageUnavailable over RequestsTotal, in th
   expect(alarm.Metrics.find((m) => m.Expression)!.Expression).toMatch(/^IF\(FILL\(failures, 0\) >= 5, 100 \* FILL\(failures, 0\) \/ requests, 0\)$/);
 });
 
-test('secret-key-exposed watches the ingest function\'s ExposedSecretKeys, in the namespace and service it writes', () => {
+test("secret-key-exposed watches the ingest function's ExposedSecretKeys, in the namespace and service it writes", () => {
   expect(metricsNamed(alarms['secret-key-exposed']!, METRIC.exposedSecretKeys)).toEqual([
     { namespace: NAMESPACE, stat: 'Sum', period: 300, dimensions: { service: INGEST_SERVICE_NAME } },
   ]);
@@ -145,7 +147,12 @@ describe('per-stack metric series', () => {
     const written = Object.values(resourcesOf(t, 'AWS::Lambda::Function'))
       .map((f) => (f.Properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables?.POWERTOOLS_METRICS_NAMESPACE)
       .filter((namespace) => namespace !== undefined);
-    return { read: [...new Set(read.filter((ns) => !ns.startsWith('AWS/')))], shown: [...new Set(shown)], written: [...new Set(written)], functions: written.length };
+    return {
+      read: [...new Set(read.filter((ns) => !ns.startsWith('AWS/')))],
+      shown: [...new Set(shown)],
+      written: [...new Set(written)],
+      functions: written.length,
+    };
   }
 
   test("every function of the service writes its metrics in the stack's own namespace, and the alarms and the dashboard read that one alone", () => {
@@ -156,7 +163,12 @@ describe('per-stack metric series', () => {
   test('two stacks in one account share no series: another stack writes and reads its own namespace', () => {
     const { template: other } = synthStack({}, 'TestAlarmsOther');
     const namespaces = namespacesOf(other);
-    expect(namespaces).toEqual({ read: [stackMetricsNamespace('TestAlarmsOther')], shown: [stackMetricsNamespace('TestAlarmsOther')], written: [stackMetricsNamespace('TestAlarmsOther')], functions: 7 });
+    expect(namespaces).toEqual({
+      read: [stackMetricsNamespace('TestAlarmsOther')],
+      shown: [stackMetricsNamespace('TestAlarmsOther')],
+      written: [stackMetricsNamespace('TestAlarmsOther')],
+      functions: 7,
+    });
     expect(namespaces.read).not.toContain(NAMESPACE);
   }, 60_000);
 });
@@ -177,9 +189,7 @@ test.each([
   ['control-room-function-throttles', 'Throttles', 'Contacts control room'],
 ])('%s watches Lambda %s of the %s function', (name, metricName, description) => {
   const [fnId] = Object.keys(resourcesOf(template, 'AWS::Lambda::Function', { Description: Match.stringLikeRegexp(`^${description}`) }));
-  expect(metricsNamed(alarms[name]!, metricName)).toEqual([
-    { namespace: 'AWS/Lambda', stat: 'Sum', period: 300, dimensions: { FunctionName: { Ref: fnId } } },
-  ]);
+  expect(metricsNamed(alarms[name]!, metricName)).toEqual([{ namespace: 'AWS/Lambda', stat: 'Sum', period: 300, dimensions: { FunctionName: { Ref: fnId } } }]);
 });
 
 test.each([
@@ -213,8 +223,10 @@ describe('the alarm topic', () => {
     withoutEmail.resourceCountIs('AWS::SNS::Topic', 2);
   }, 60_000);
 
-  test('lets only this account\'s alarms named after the stack publish, and only over TLS', () => {
-    const policy = Object.values(resourcesOf(template, 'AWS::SNS::TopicPolicy')).find((candidate) => JSON.stringify(candidate.Properties.Topics) === JSON.stringify([{ Ref: alarmTopicId() }]));
+  test("lets only this account's alarms named after the stack publish, and only over TLS", () => {
+    const policy = Object.values(resourcesOf(template, 'AWS::SNS::TopicPolicy')).find(
+      (candidate) => JSON.stringify(candidate.Properties.Topics) === JSON.stringify([{ Ref: alarmTopicId() }]),
+    );
     const statements = (policy!.Properties.PolicyDocument as { Statement: Record<string, unknown>[] }).Statement;
     expect(statements).toContainEqual(
       expect.objectContaining({ Effect: 'Deny', Action: 'sns:Publish', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
@@ -230,7 +242,7 @@ describe('the alarm topic', () => {
   });
 });
 
-test('every alarm\'s description links its own section of the runbook', () => {
+test("every alarm's description links its own section of the runbook", () => {
   const runbook = readFileSync(join(__dirname, '..', '..', 'docs', 'runbook.md'), 'utf8');
   const headings = new Set([...runbook.matchAll(/^#{2,4} +`?([a-z0-9-]+)`?\s*$/gm)].map((m) => m[1]));
   for (const [name, alarm] of Object.entries(alarms)) {
@@ -259,7 +271,7 @@ describe('the dashboard', () => {
     expect(new Set(status[0]!.properties.alarms)).toEqual(new Set(Object.keys(alarms).map(alarmRef)));
   });
 
-  test('graphs every alarm\'s metric against its threshold, titled by the alarm', () => {
+  test("graphs every alarm's metric against its threshold, titled by the alarm", () => {
     for (const name of Object.keys(alarms)) {
       const graph = widgets.find((w) => w.properties.title === name);
       expect(graph?.properties.annotations?.alarms).toEqual([alarmRef(name)]);

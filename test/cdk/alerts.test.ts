@@ -11,7 +11,10 @@ import { resourcesOf, synthStack } from './synth';
  */
 let template: Template;
 beforeAll(() => {
-  ({ template } = synthStack({ alertEmails: ['platform@example.com', 'oncall@example.com'] as never, alertLinkBase: 'https://control.example.com' }, 'TestAlerts'));
+  ({ template } = synthStack(
+    { alertEmails: ['platform@example.com', 'oncall@example.com'] as never, alertLinkBase: 'https://control.example.com' },
+    'TestAlerts',
+  ));
 }, 60_000);
 
 type Resource = { Properties: Record<string, any>; [key: string]: unknown };
@@ -57,11 +60,17 @@ test('the notifier reads the stream of issue items only, retries from the failed
     MaximumRecordAgeInSeconds: 86_400,
     DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [expect.stringMatching(/^AlertsStreamFailures/), 'Arn'] } } },
   });
-  expect(JSON.parse(mapping.Properties.FilterCriteria.Filters[0].Pattern)).toEqual({ eventName: ['INSERT', 'MODIFY'], dynamodb: { Keys: { pk: { S: [{ prefix: 'issue#' }] } } } });
+  expect(JSON.parse(mapping.Properties.FilterCriteria.Filters[0].Pattern)).toEqual({
+    eventName: ['INSERT', 'MODIFY'],
+    dynamodb: { Keys: { pk: { S: [{ prefix: 'issue#' }] } } },
+  });
 });
 
 test('an alarm fires on the first record in the failure destination, and on the first dead delivery message, notifying the alarm topic', () => {
-  for (const [slug, queue] of [['alert-stream-failures', 'AlertsStreamFailures'], ['alert-delivery-dead-letters', 'AlertsDeliveryDeadLetters']]) {
+  for (const [slug, queue] of [
+    ['alert-stream-failures', 'AlertsStreamFailures'],
+    ['alert-delivery-dead-letters', 'AlertsDeliveryDeadLetters'],
+  ]) {
     const [, alarm] = one('AWS::CloudWatch::Alarm', { AlarmName: `TestAlerts-${slug}` });
     expect(alarm.Properties.Threshold).toBe(1);
     // A labelled metric is written as a list of one metric.
@@ -86,20 +95,33 @@ test('least privilege: the notifier writes alerts and deliveries, queues, publis
   const [notifierId] = functionNamed('Contacts alert notifier');
   const [delivererId] = functionNamed('Contacts alert deliverer');
   const dynamoOf = (id: string) => actionsOf(id).filter((action) => action.startsWith('dynamodb:'));
-  expect(dynamoOf(notifierId)).toEqual(['dynamodb:DescribeStream', 'dynamodb:GetItem', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
+  expect(dynamoOf(notifierId)).toEqual([
+    'dynamodb:DescribeStream',
+    'dynamodb:GetItem',
+    'dynamodb:GetRecords',
+    'dynamodb:GetShardIterator',
+    'dynamodb:ListStreams',
+    'dynamodb:PutItem',
+    'dynamodb:Query',
+    'dynamodb:UpdateItem',
+  ]);
   expect(dynamoOf(delivererId)).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
   expect(actionsOf(notifierId)).toEqual(expect.arrayContaining(['sns:Publish', 'sqs:SendMessage']));
   expect(actionsOf(delivererId)).toEqual(expect.arrayContaining(['sqs:SendMessage', 'sqs:ReceiveMessage', 'sqs:DeleteMessage']));
   expect(actionsOf(delivererId).filter((action) => action.startsWith('sns:'))).toEqual([]);
   for (const id of [notifierId, delivererId]) {
-    const tables = statementsOf(id).filter((statement) => [statement.Action].flat().some((action) => ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'].includes(action)));
+    const tables = statementsOf(id).filter((statement) =>
+      [statement.Action].flat().some((action) => ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'].includes(action)),
+    );
     for (const statement of tables) expect(JSON.stringify(statement.Resource)).toMatch(/TablesAlerts[0-9A-F]{8}/);
   }
 });
 
 test('the platform topic mails the alertEmails addresses and is an output; the functions get the link base', () => {
   const topicId = Object.keys(resourcesOf(template, 'AWS::SNS::Topic', { DisplayName: 'Contacts service: issue alerts' }))[0];
-  const subscribed = Object.values(resourcesOf(template, 'AWS::SNS::Subscription', { TopicArn: { Ref: topicId } })).map((sub) => sub.Properties.Endpoint).sort();
+  const subscribed = Object.values(resourcesOf(template, 'AWS::SNS::Subscription', { TopicArn: { Ref: topicId } }))
+    .map((sub) => sub.Properties.Endpoint)
+    .sort();
   expect(subscribed).toEqual(['oncall@example.com', 'platform@example.com']);
   expect(template.toJSON().Outputs[OUTPUTS.alertTopic].Value).toEqual({ Ref: topicId });
   expect(template.toJSON().Outputs[OUTPUTS.alertsTable]).toBeDefined();

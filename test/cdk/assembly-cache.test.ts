@@ -19,7 +19,8 @@ beforeEach(() => {
     'tsconfig.json': '{}',
     'test/a.test.ts': 'a test',
     'docs/page.md': 'a page',
-  })) write(path, text);
+  }))
+    write(path, text);
 });
 afterEach(() => {
   rmSync(root, { recursive: true, force: true });
@@ -47,7 +48,13 @@ describe('the sources key', () => {
   test.each([
     ['a byte of a file in lambda/', () => write('lambda/infrastructure/http/entry.ts', 'entry!')],
     ['a new file in lib/', () => write('lib/more.ts', '')],
-    ['a file of bin/ renamed', () => { rmSync(join(root, 'bin/app.ts')); write('bin/app2.ts', 'app'); }],
+    [
+      'a file of bin/ renamed',
+      () => {
+        rmSync(join(root, 'bin/app.ts'));
+        write('bin/app2.ts', 'app');
+      },
+    ],
     ['cdk.json', () => write('cdk.json', '{"context":{}}')],
     ['the lockfile', () => write('package-lock.json', '{"v":2}')],
     ['tsconfig.json removed', () => rmSync(join(root, 'tsconfig.json'))],

@@ -2,7 +2,14 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hookTimeoutSeconds, probeBudgetMs, ACCESS_DENIED_WINDOW_MS, REPORT_WINDOW_MS } from '../../lambda/infrastructure/deploy/hook-timing';
-import { DELIVERER_SERVICE_NAME, INGEST_SERVICE_NAME, NOTIFIER_SERVICE_NAME, SERVICE_NAME, SOURCEMAPS_SERVICE_NAME, stackMetricsNamespace } from '../../lambda/infrastructure/observability/names';
+import {
+  DELIVERER_SERVICE_NAME,
+  INGEST_SERVICE_NAME,
+  NOTIFIER_SERVICE_NAME,
+  SERVICE_NAME,
+  SOURCEMAPS_SERVICE_NAME,
+  stackMetricsNamespace,
+} from '../../lambda/infrastructure/observability/names';
 import { OUTPUTS } from '../../lib/outputs';
 import { contactsProbes, controlRoomProbes, delivererProbes, ingestProbes, notifierProbes, sourceMapsProbes, tallyProbes } from '../../lib/pre-traffic-probes';
 import { resourcesOf, synthStack } from './synth';
@@ -58,7 +65,9 @@ function groupAlarms(t: Template, group: Resource): Record<string, Record<string
 
 /** The metric of a one-metric alarm, its dimensions as a map. */
 function metricOf(alarm: Record<string, any>) {
-  const [{ MetricStat }] = alarm.Metrics as { MetricStat: { Metric: { Namespace: string; MetricName: string; Dimensions: { Name: string; Value: unknown }[] }; Period: number; Stat: string } }[];
+  const [{ MetricStat }] = alarm.Metrics as {
+    MetricStat: { Metric: { Namespace: string; MetricName: string; Dimensions: { Name: string; Value: unknown }[] }; Period: number; Stat: string };
+  }[];
   return {
     namespace: MetricStat.Metric.Namespace,
     name: MetricStat.Metric.MetricName,
@@ -86,7 +95,14 @@ const FUNCTIONS = [
   { description: 'Contacts control room', name: 'control-room', http: undefined, consumer: undefined, p99: 280_000, probes: controlRoomProbes('ROLE') },
   { description: 'Contacts tally', name: 'tally', http: undefined, consumer: undefined, p99: 10_000, probes: tallyProbes() },
   { description: 'Contacts alert notifier', name: 'alert-notifier', http: undefined, consumer: NOTIFIER_SERVICE_NAME, p99: 10_000, probes: notifierProbes() },
-  { description: 'Contacts alert deliverer', name: 'alert-deliverer', http: undefined, consumer: DELIVERER_SERVICE_NAME, p99: 15_000, probes: delivererProbes() },
+  {
+    description: 'Contacts alert deliverer',
+    name: 'alert-deliverer',
+    http: undefined,
+    consumer: DELIVERER_SERVICE_NAME,
+    p99: 15_000,
+    probes: delivererProbes(),
+  },
 ] as const;
 
 test('there is one CodeDeploy application, named in an output, and one deployment group per function', () => {
@@ -130,7 +146,13 @@ describe.each(FUNCTIONS)('the $description function', ({ description, name, http
   });
 
   test(`is stopped by its errors, throttles and p99 latency alarms${http ? ' and its 5xx rate' : consumer ? ' and its failed batch items' : ''}, and by no other`, () => {
-    const expected = [`${name}-errors`, `${name}-throttles`, `${name}-latency-p99`, ...(http ? [`${name}-5xx-rate`] : []), ...(consumer ? [`${name}-failed-items`] : [])];
+    const expected = [
+      `${name}-errors`,
+      `${name}-throttles`,
+      `${name}-latency-p99`,
+      ...(http ? [`${name}-5xx-rate`] : []),
+      ...(consumer ? [`${name}-failed-items`] : []),
+    ];
     expect(Object.keys(alarms).sort()).toEqual(expected.sort());
   });
 
@@ -144,7 +166,11 @@ describe.each(FUNCTIONS)('the $description function', ({ description, name, http
   });
 
   test('its Lambda alarms judge the new version alone: invocations through the alias, by ExecutedVersion, minute by minute', () => {
-    const newVersion = { FunctionName: { Ref: d.fnId }, Resource: { 'Fn::Join': ['', [{ Ref: d.fnId }, ':live']] }, ExecutedVersion: { 'Fn::GetAtt': [d.versionId, 'Version'] } };
+    const newVersion = {
+      FunctionName: { Ref: d.fnId },
+      Resource: { 'Fn::Join': ['', [{ Ref: d.fnId }, ':live']] },
+      ExecutedVersion: { 'Fn::GetAtt': [d.versionId, 'Version'] },
+    };
     for (const [what, metricName, stat, threshold, datapoints, periods] of [
       ['errors', 'Errors', 'Sum', 1, 1, 1],
       ['throttles', 'Throttles', 'Sum', 1, 1, 1],
@@ -152,15 +178,26 @@ describe.each(FUNCTIONS)('the $description function', ({ description, name, http
     ] as const) {
       const alarm = alarms[`${name}-${what}`]!;
       expect(metricOf(alarm)).toEqual({ namespace: 'AWS/Lambda', name: metricName, stat, period: 60, dimensions: newVersion });
-      expect(alarm).toMatchObject({ Threshold: threshold, DatapointsToAlarm: datapoints, EvaluationPeriods: periods, ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching' });
+      expect(alarm).toMatchObject({
+        Threshold: threshold,
+        DatapointsToAlarm: datapoints,
+        EvaluationPeriods: periods,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        TreatMissingData: 'notBreaching',
+      });
     }
   });
 
   if (http) {
     test("its 5xx-rate alarm divides the new version's ServerErrors by its RequestsTotal (request metrics by functionVersion, in the stack's namespace), from 1 in a minute, in 2 of 3 minutes", () => {
       const alarm = alarms[`${name}-5xx-rate`]!;
-      expect(alarm.Metrics.find((m: { Expression?: string }) => m.Expression).Expression).toBe('IF(FILL(failures, 0) >= 1, 100 * FILL(failures, 0) / requests, 0)');
-      for (const [id, metricName] of [['failures', 'ServerErrors'], ['requests', 'RequestsTotal']]) {
+      expect(alarm.Metrics.find((m: { Expression?: string }) => m.Expression).Expression).toBe(
+        'IF(FILL(failures, 0) >= 1, 100 * FILL(failures, 0) / requests, 0)',
+      );
+      for (const [id, metricName] of [
+        ['failures', 'ServerErrors'],
+        ['requests', 'RequestsTotal'],
+      ]) {
         const { MetricStat } = alarm.Metrics.find((m: { Id: string }) => m.Id === id);
         expect(MetricStat).toMatchObject({ Period: 60, Stat: 'Sum', Metric: { Namespace: stackMetricsNamespace(STACK), MetricName: metricName } });
         expect(MetricStat.Metric.Dimensions).toEqual([
@@ -182,8 +219,17 @@ describe.each(FUNCTIONS)('the $description function', ({ description, name, http
         period: 60,
         dimensions: { functionVersion: { 'Fn::GetAtt': [d.versionId, 'Version'] }, service: consumer },
       });
-      expect(alarm).toMatchObject({ Threshold: 1, DatapointsToAlarm: 1, EvaluationPeriods: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching' });
-      expect(d.fn.Properties.Environment.Variables).toMatchObject({ POWERTOOLS_SERVICE_NAME: consumer, POWERTOOLS_METRICS_NAMESPACE: stackMetricsNamespace(STACK) });
+      expect(alarm).toMatchObject({
+        Threshold: 1,
+        DatapointsToAlarm: 1,
+        EvaluationPeriods: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        TreatMissingData: 'notBreaching',
+      });
+      expect(d.fn.Properties.Environment.Variables).toMatchObject({
+        POWERTOOLS_SERVICE_NAME: consumer,
+        POWERTOOLS_METRICS_NAMESPACE: stackMetricsNamespace(STACK),
+      });
     });
   }
 
@@ -197,7 +243,7 @@ describe.each(FUNCTIONS)('the $description function', ({ description, name, http
     }
   });
 
-  test('its pre-traffic hook: a Node.js 22 function of its own, told the new version and the probes of this function, each timed by the function\'s timeout', () => {
+  test("its pre-traffic hook: a Node.js 22 function of its own, told the new version and the probes of this function, each timed by the function's timeout", () => {
     expect(d.hook.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler' });
     const env = d.hook.Properties.Environment.Variables;
     expect(env.TARGET_VERSION_ARN).toEqual({ Ref: d.versionId });
@@ -233,12 +279,28 @@ describe.each(FUNCTIONS)('the $description function', ({ description, name, http
     expect(statements).toHaveLength(3);
     expect(statements).toEqual(
       expect.arrayContaining([
-        { Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: { 'Fn::GetAtt': [d.hook.Properties.LoggingConfig.LogGroup.Ref, 'Arn'] } },
+        {
+          Effect: 'Allow',
+          Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+          Resource: { 'Fn::GetAtt': [d.hook.Properties.LoggingConfig.LogGroup.Ref, 'Arn'] },
+        },
         { Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: { Ref: d.versionId } },
         {
           Effect: 'Allow',
           Action: 'codedeploy:PutLifecycleEventHookExecutionStatus',
-          Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':codedeploy:eu-west-1:123456789012:deploymentgroup:', d.group.Properties.ApplicationName, '/', { Ref: d.groupId }]] },
+          Resource: {
+            'Fn::Join': [
+              '',
+              [
+                'arn:',
+                { Ref: 'AWS::Partition' },
+                ':codedeploy:eu-west-1:123456789012:deploymentgroup:',
+                d.group.Properties.ApplicationName,
+                '/',
+                { Ref: d.groupId },
+              ],
+            ],
+          },
         },
       ]),
     );
@@ -260,11 +322,18 @@ describe('callers invoke the aliases, never $LATEST', () => {
     const ingest = deploymentOf(template, 'Contacts ingest API');
     const sourceMaps = deploymentOf(template, 'Contacts source maps API');
     const methods = Object.values(all(template, 'AWS::ApiGateway::Method'));
-    const targets = methods.map((m) => JSON.stringify(m.Properties.Integration.Uri).match(/"Ref":"(\w+)"/g)?.filter((ref) => !ref.includes('AWS::'))).flat();
-    expect(targets.sort()).toEqual([...Array(7).fill(`"Ref":"${contacts.aliasId}"`), ...Array(2).fill(`"Ref":"${ingest.aliasId}"`), `"Ref":"${sourceMaps.aliasId}"`].sort());
+    const targets = methods.flatMap((m) =>
+      JSON.stringify(m.Properties.Integration.Uri)
+        .match(/"Ref":"(\w+)"/g)
+        ?.filter((ref) => !ref.includes('AWS::')),
+    );
+    expect(targets.sort()).toEqual(
+      [...Array(7).fill(`"Ref":"${contacts.aliasId}"`), ...Array(2).fill(`"Ref":"${ingest.aliasId}"`), `"Ref":"${sourceMaps.aliasId}"`].sort(),
+    );
     const gatewayPermissions = Object.values(all(template, 'AWS::Lambda::Permission', { Principal: 'apigateway.amazonaws.com' }));
     expect(gatewayPermissions).toHaveLength(10);
-    for (const permission of gatewayPermissions) expect([{ Ref: contacts.aliasId }, { Ref: ingest.aliasId }, { Ref: sourceMaps.aliasId }]).toContainEqual(permission.Properties.FunctionName);
+    for (const permission of gatewayPermissions)
+      expect([{ Ref: contacts.aliasId }, { Ref: ingest.aliasId }, { Ref: sourceMaps.aliasId }]).toContainEqual(permission.Properties.FunctionName);
   });
 
   test("the control room's function URL serves its alias, and the control room's role is granted the alias", () => {
@@ -287,7 +356,7 @@ describe('callers invoke the aliases, never $LATEST', () => {
 });
 
 describe('fresh alarms per release', () => {
-  test("a changed function is a new version, and its deployment alarms get new names with it: CloudFormation makes new alarms, which start from no state", () => {
+  test('a changed function is a new version, and its deployment alarms get new names with it: CloudFormation makes new alarms, which start from no state', () => {
     const { template: changed } = synthStack({ controlRoomRoleArn: 'arn:aws:iam::123456789012:role/ControlRoom', logLevel: 'DEBUG' }, STACK);
     const before = deploymentOf(template, 'Contacts API');
     const after = deploymentOf(changed, 'Contacts API');
@@ -308,7 +377,8 @@ describe('deploy options', () => {
       expect(group.Properties.DeploymentConfigName).toBe('CodeDeployDefault.LambdaAllAtOnce');
       expect(group.Properties.AlarmConfiguration.Alarms.length).toBeGreaterThanOrEqual(3);
     }
-    for (const alias of Object.values(all(dev, 'AWS::Lambda::Alias'))) expect(alias.UpdatePolicy.CodeDeployLambdaAliasUpdate.BeforeAllowTrafficHook).toBeDefined();
+    for (const alias of Object.values(all(dev, 'AWS::Lambda::Alias')))
+      expect(alias.UpdatePolicy.CodeDeployLambdaAliasUpdate.BeforeAllowTrafficHook).toBeDefined();
   }, 60_000);
 
   test("provisionedConcurrency=N: the contacts API's alias keeps N environments initialized, the other aliases none", () => {

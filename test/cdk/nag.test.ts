@@ -1,4 +1,4 @@
-import { Aspects, CfnResource, Stack } from 'aws-cdk-lib';
+import { Aspects, CfnResource, type Stack } from 'aws-cdk-lib';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { ContactsStack, type ContactsStackProps } from '../../lib/contacts-stack';
@@ -30,17 +30,23 @@ function suppressionsIn(stack: Stack): { path: string; id: string; reason: strin
 }
 
 describe.each([
-  ['every optional resource (alarm mail, control room, logging role)', {
-    alarmEmail: 'oncall@example.com',
-    controlRoomRoleArn: 'arn:aws:iam::123456789012:role/ControlRoom',
-  }],
-  ['without the logging role, on a stage destroyed with the stack, all at once, with provisioned concurrency', {
-    cloudWatchRole: false,
-    stageName: 'dev',
-    removalPolicy: 'destroy' as const,
-    trafficShift: 'all-at-once' as const,
-    provisionedConcurrency: 2,
-  }],
+  [
+    'every optional resource (alarm mail, control room, logging role)',
+    {
+      alarmEmail: 'oncall@example.com',
+      controlRoomRoleArn: 'arn:aws:iam::123456789012:role/ControlRoom',
+    },
+  ],
+  [
+    'without the logging role, on a stage destroyed with the stack, all at once, with provisioned concurrency',
+    {
+      cloudWatchRole: false,
+      stageName: 'dev',
+      removalPolicy: 'destroy' as const,
+      trafficShift: 'all-at-once' as const,
+      provisionedConcurrency: 2,
+    },
+  ],
 ])('cdk-nag AwsSolutions and Serverless, %s', (_, props) => {
   let stack: Stack;
   let annotations: Annotations;

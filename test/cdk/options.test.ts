@@ -130,8 +130,11 @@ describe('a stack deployed with options', () => {
   });
 
   test('sets LOG_LEVEL on every function of the service and the canary receiver (the pre-traffic hooks log at INFO: one line per probe, once per deploy)', () => {
-    const functions = Object.values(resourcesOf(template, 'AWS::Lambda::Function')) as { Properties: { Description: string; Environment: { Variables: Record<string, unknown> } } }[];
-    const level = (hook: boolean) => functions.filter((f) => f.Properties.Description.startsWith('Pre-traffic check') === hook).map((f) => f.Properties.Environment.Variables.LOG_LEVEL);
+    const functions = Object.values(resourcesOf(template, 'AWS::Lambda::Function')) as {
+      Properties: { Description: string; Environment: { Variables: Record<string, unknown> } };
+    }[];
+    const level = (hook: boolean) =>
+      functions.filter((f) => f.Properties.Description.startsWith('Pre-traffic check') === hook).map((f) => f.Properties.Environment.Variables.LOG_LEVEL);
     expect(level(false)).toEqual(['WARN', 'WARN', 'WARN', 'WARN', 'WARN', 'WARN', 'WARN', 'WARN']);
     expect(level(true)).toEqual(['INFO', 'INFO', 'INFO', 'INFO', 'INFO', 'INFO', 'INFO']);
   });
@@ -143,8 +146,10 @@ describe('a stack deployed with options', () => {
     });
   });
 
-  test('keeps the functions\' logs (the hooks\' too) logRetentionDays and the access logs accessLogRetentionDays', () => {
-    const days = Object.values(resourcesOf(template, 'AWS::Logs::LogGroup')).map((g) => g.Properties.RetentionInDays).sort();
+  test("keeps the functions' logs (the hooks' too) logRetentionDays and the access logs accessLogRetentionDays", () => {
+    const days = Object.values(resourcesOf(template, 'AWS::Logs::LogGroup'))
+      .map((g) => g.Properties.RetentionInDays)
+      .sort();
     expect(days).toEqual([365, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7]);
   });
 
@@ -211,7 +216,9 @@ describe('bin/contacts.ts (what cdk synth and cdk deploy run)', () => {
       expect(resources.find((r) => r.Type === 'AWS::SNS::Subscription')?.Properties.Endpoint).toBe('oncall@example.com');
       expect(template.Outputs[OUTPUTS.defaultRateLimit].Value).toBe('120');
       expect(resources.find((r) => r.Type === 'AWS::CodeDeploy::DeploymentGroup')?.Properties.DeploymentConfigName).toBe('CodeDeployDefault.LambdaAllAtOnce');
-      expect(resources.filter((r) => r.Type === 'AWS::Lambda::Alias').map((r) => r.Properties.ProvisionedConcurrencyConfig)).toContainEqual({ ProvisionedConcurrentExecutions: 2 });
+      expect(resources.filter((r) => r.Type === 'AWS::Lambda::Alias').map((r) => r.Properties.ProvisionedConcurrencyConfig)).toContainEqual({
+        ProvisionedConcurrentExecutions: 2,
+      });
     } finally {
       cleanup();
     }

@@ -8,7 +8,9 @@ type Statement = { Action: string | string[]; Resource: unknown; Condition?: unk
 
 /** The statements of the policies attached to the role of the function whose description starts with `description`. */
 function statementsOf(description: string): Statement[] {
-  const [fn] = Object.values(resourcesOf(template, 'AWS::Lambda::Function')).filter((resource) => String(resource.Properties.Description).startsWith(description));
+  const [fn] = Object.values(resourcesOf(template, 'AWS::Lambda::Function')).filter((resource) =>
+    String(resource.Properties.Description).startsWith(description),
+  );
   const role = (fn?.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
   return Object.values(resourcesOf(template, 'AWS::IAM::Policy'))
     .filter((policy) => (policy.Properties.Roles as { Ref: string }[]).some((ref) => ref.Ref === role))
@@ -20,7 +22,13 @@ const bucketId = Object.keys(resourcesOf(template, 'AWS::S3::Bucket'))[0] as str
 const s3Grants = (statements: Statement[]) =>
   statements
     .filter((statement) => [statement.Action].flat().some((action) => action.startsWith('s3:')))
-    .flatMap((statement) => [statement.Action].flat().map((action) => `${action} on ${JSON.stringify(statement.Resource).replace(new RegExp(`\\{"Fn::GetAtt":\\["${bucketId}","Arn"\\]\\}`, 'g'), '<bucket>')}`))
+    .flatMap((statement) =>
+      [statement.Action]
+        .flat()
+        .map(
+          (action) => `${action} on ${JSON.stringify(statement.Resource).replace(new RegExp(`\\{"Fn::GetAtt":\\["${bucketId}","Arn"\\]\\}`, 'g'), '<bucket>')}`,
+        ),
+    )
     .sort();
 
 test('the source maps bucket is the only bucket: encrypted, every public access blocked, owned by the bucket owner', () => {
@@ -34,7 +42,9 @@ test('the source maps bucket is the only bucket: encrypted, every public access 
 
 test('the bucket refuses every request not made over TLS', () => {
   template.hasResourceProperties('AWS::S3::BucketPolicy', {
-    PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+    PolicyDocument: {
+      Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
+    },
   });
 });
 
@@ -42,7 +52,13 @@ test('pending uploads expire after a day, stored maps after their retention', ()
   template.hasResourceProperties('AWS::S3::Bucket', {
     LifecycleConfiguration: {
       Rules: [
-        Match.objectLike({ Id: 'pending-uploads', Prefix: 'pending/', ExpirationInDays: 1, AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' }),
+        Match.objectLike({
+          Id: 'pending-uploads',
+          Prefix: 'pending/',
+          ExpirationInDays: 1,
+          AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+          Status: 'Enabled',
+        }),
         Match.objectLike({ Id: 'maps', Prefix: 'maps/', ExpirationInDays: MAP_RETENTION_DAYS, Status: 'Enabled' }),
       ],
     },
@@ -60,20 +76,30 @@ test('the upload function may write and read pending/ and maps/, delete only pen
   ]);
 });
 
-test.each(['Contacts ingest API', 'Contacts control room'])('the %s function may only read maps/ (and list, so a missing map is a 404), and is told the bucket in SOURCE_MAPS_BUCKET', (description) => {
-  expect(s3Grants(statementsOf(description))).toEqual(['s3:GetObject on {"Fn::Join":["",[<bucket>,"/maps/*"]]}', 's3:ListBucket on <bucket>']);
-  template.hasResourceProperties('AWS::Lambda::Function', {
-    Description: Match.stringLikeRegexp(`^${description}`),
-    Environment: { Variables: Match.objectLike({ SOURCE_MAPS_BUCKET: { Ref: bucketId } }) },
-  });
-});
+test.each(['Contacts ingest API', 'Contacts control room'])(
+  'the %s function may only read maps/ (and list, so a missing map is a 404), and is told the bucket in SOURCE_MAPS_BUCKET',
+  (description) => {
+    expect(s3Grants(statementsOf(description))).toEqual(['s3:GetObject on {"Fn::Join":["",[<bucket>,"/maps/*"]]}', 's3:ListBucket on <bucket>']);
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: Match.stringLikeRegexp(`^${description}`),
+      Environment: { Variables: Match.objectLike({ SOURCE_MAPS_BUCKET: { Ref: bucketId } }) },
+    });
+  },
+);
 
 test('/sourcemaps/v1/{proxy+} goes to the source maps function, through its live alias', () => {
   template.hasResourceProperties('AWS::ApiGateway::Resource', { PathPart: 'sourcemaps' });
-  const [fnId] = Object.entries(resourcesOf(template, 'AWS::Lambda::Function')).find(([, resource]) => String(resource.Properties.Description).startsWith('Contacts source maps API')) ?? [];
-  const aliases = Object.entries(resourcesOf(template, 'AWS::Lambda::Alias')).filter(([, alias]) => (alias.Properties.FunctionName as { Ref: string }).Ref === fnId);
+  const [fnId] =
+    Object.entries(resourcesOf(template, 'AWS::Lambda::Function')).find(([, resource]) =>
+      String(resource.Properties.Description).startsWith('Contacts source maps API'),
+    ) ?? [];
+  const aliases = Object.entries(resourcesOf(template, 'AWS::Lambda::Alias')).filter(
+    ([, alias]) => (alias.Properties.FunctionName as { Ref: string }).Ref === fnId,
+  );
   expect(aliases).toHaveLength(1);
   const aliasId = aliases[0]?.[0] as string;
-  const methods = Object.values(resourcesOf(template, 'AWS::ApiGateway::Method')).filter((method) => JSON.stringify(method.Properties.Integration ?? {}).includes(aliasId));
+  const methods = Object.values(resourcesOf(template, 'AWS::ApiGateway::Method')).filter((method) =>
+    JSON.stringify(method.Properties.Integration ?? {}).includes(aliasId),
+  );
   expect(methods).toHaveLength(1);
 });

@@ -6,7 +6,17 @@ import { join } from 'node:path';
 import { ContactsStack } from '../../lib/contacts-stack';
 import { OUTPUTS } from '../../lib/outputs';
 import { CONTROL_ROOM_SERVICE_NAME, INGEST_SERVICE_NAME, METRIC, SERVICE_NAME, stackMetricsNamespace } from '../../lambda/infrastructure/observability/names';
-import { CONTACTS_BY_COMPANY, CONTACTS_KEY, KEYS_BY_FACTORY, KEYS_BY_KEY_ID, KEYS_KEY, REPORTS_BY_FEED, REPORTS_BY_ISSUE, REPORTS_BY_PERSON, REPORTS_KEY } from '../../lambda/infrastructure/store/schema';
+import {
+  CONTACTS_BY_COMPANY,
+  CONTACTS_KEY,
+  KEYS_BY_FACTORY,
+  KEYS_BY_KEY_ID,
+  KEYS_KEY,
+  REPORTS_BY_FEED,
+  REPORTS_BY_ISSUE,
+  REPORTS_BY_PERSON,
+  REPORTS_KEY,
+} from '../../lambda/infrastructure/store/schema';
 import { DEFAULT_DYNAMO_CONFIG, dynamoConfigFromEnv, LOCAL_DYNAMO_CONFIG } from '../../lambda/infrastructure/store/dynamo-client';
 import { endpoint, issueKey, issuePublishableKey, newFactoryId, tables, testDoc } from '../support/local-api';
 import { marshall } from '@aws-sdk/util-dynamodb';
@@ -43,9 +53,7 @@ const resources = (type: string, props: object = {}) => template.findResources(t
 
 /** Logical id of the Lambda function whose description starts with `prefix`. */
 function functionId(prefix: string): string {
-  const found = Object.entries(resources('AWS::Lambda::Function')).filter(([, f]: [string, any]) =>
-    String(f.Properties.Description).startsWith(prefix),
-  );
+  const found = Object.entries(resources('AWS::Lambda::Function')).filter(([, f]: [string, any]) => String(f.Properties.Description).startsWith(prefix));
   expect(found).toHaveLength(1);
   return found[0]![0];
 }
@@ -54,9 +62,7 @@ function functionId(prefix: string): string {
 function dynamoGrants(fnId: string): Record<string, string[]> {
   const fn = (resources('AWS::Lambda::Function') as any)[fnId];
   const roleId = fn.Properties.Role['Fn::GetAtt'][0];
-  const policies = Object.values(resources('AWS::IAM::Policy')).filter((p: any) =>
-    p.Properties.Roles.some((r: any) => r.Ref === roleId),
-  ) as any[];
+  const policies = Object.values(resources('AWS::IAM::Policy')).filter((p: any) => p.Properties.Roles.some((r: any) => r.Ref === roleId)) as any[];
   const grants: Record<string, string[]> = {};
   for (const statement of policies.flatMap((p) => p.Properties.PolicyDocument.Statement)) {
     const actions = [statement.Action].flat().filter((a: string) => a.startsWith('dynamodb:'));
@@ -97,7 +103,6 @@ describe('Lambda (issue point 5)', () => {
     expect(dynamoConfigFromEnv(variables)).toMatchObject({ ...DEFAULT_DYNAMO_CONFIG, endpoint: undefined });
     expect(dynamoConfigFromEnv({ ...variables, DYNAMODB_ENDPOINT: 'http://localhost:8000' })).toMatchObject(LOCAL_DYNAMO_CONFIG);
   });
-
 
   test('the ingest function: Node.js 22, arm64, bundled handler, bounded timeout, its tables and retention in env', () => {
     template.hasResourceProperties('AWS::Lambda::Function', {
@@ -181,7 +186,12 @@ describe('Lambda (issue point 5)', () => {
         const { key } = await issueKey(factoryId);
         return {
           factoryId,
-          event: { httpMethod: 'POST', path: '/api/v1/contacts', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ email: 'bundle@example.com' }) },
+          event: {
+            httpMethod: 'POST',
+            path: '/api/v1/contacts',
+            headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+            body: JSON.stringify({ email: 'bundle@example.com' }),
+          },
         };
       },
       answers: (result: { statusCode: number; body: string }, factoryId: string) => {
@@ -324,24 +334,68 @@ describe('Lambda (issue point 5)', () => {
     });
   });
 
-  test('the bundle of the tally counts a stream batch from DynamoDB Local into its issue, with the environment the stack gives it, and answers a tumbling window\'s state', async () => {
+  test("the bundle of the tally counts a stream batch from DynamoDB Local into its issue, with the environment the stack gives it, and answers a tumbling window's state", async () => {
     const factoryId = newFactoryId('bundle');
-    const events = Array.from({ length: 3 }, (_, i) => withGrouping({ factoryId, keyId: 'key_bundle', origin: 'https://shop.example', receivedAt: new Date(Date.now() + i).toISOString(), expiresAt: Math.floor(Date.now() / 1000) + 3600, writeToken: `w${i}`, eventId: randomUUID(), type: 'error', message: 'bundled', fingerprint: ['bundle'] }));
-    const records = events.map((event, i) => ({ eventID: `r${i}`, eventName: 'INSERT', eventSource: 'aws:dynamodb', dynamodb: { Keys: { pk: { S: `event#${factoryId}#${event.eventId}` } }, NewImage: marshall(eventItemOf(event), { removeUndefinedValues: true }), SequenceNumber: String(100 + i) } }));
-    const streamEvent = { Records: records, shardId: 'shardId-00000001-bundle', state: {}, window: { start: new Date().toISOString(), end: new Date().toISOString() } };
+    const events = Array.from({ length: 3 }, (_, i) =>
+      withGrouping({
+        factoryId,
+        keyId: 'key_bundle',
+        origin: 'https://shop.example',
+        receivedAt: new Date(Date.now() + i).toISOString(),
+        expiresAt: Math.floor(Date.now() / 1000) + 3600,
+        writeToken: `w${i}`,
+        eventId: randomUUID(),
+        type: 'error',
+        message: 'bundled',
+        fingerprint: ['bundle'],
+      }),
+    );
+    const records = events.map((event, i) => ({
+      eventID: `r${i}`,
+      eventName: 'INSERT',
+      eventSource: 'aws:dynamodb',
+      dynamodb: {
+        Keys: { pk: { S: `event#${factoryId}#${event.eventId}` } },
+        NewImage: marshall(eventItemOf(event), { removeUndefinedValues: true }),
+        SequenceNumber: String(100 + i),
+      },
+    }));
+    const streamEvent = {
+      Records: records,
+      shardId: 'shardId-00000001-bundle',
+      state: {},
+      window: { start: new Date().toISOString(), end: new Date().toISOString() },
+    };
     const bundlePath = bundleOf('Contacts tally');
     const script = `
       const { handler } = await import(${JSON.stringify(bundlePath)});
       const result = await handler(${JSON.stringify(streamEvent)}, { awsRequestId: 't', getRemainingTimeInMillis: () => 60000 });
       process.stdout.write('\\nRESULT ' + JSON.stringify(result) + '\\n');`;
     const fn = (resources('AWS::Lambda::Function') as any)[functionId('Contacts tally')];
-    const stackEnv = Object.fromEntries(Object.entries(fn.Properties.Environment.Variables as Record<string, unknown>).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
+    const stackEnv = Object.fromEntries(
+      Object.entries(fn.Properties.Environment.Variables as Record<string, unknown>).filter(([, v]) => typeof v === 'string'),
+    ) as Record<string, string>;
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
       encoding: 'utf8',
-      env: { PATH: process.env.PATH, AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_REGION: 'eu-west-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...stackEnv, LOG_LEVEL: 'SILENT', DYNAMODB_ENDPOINT: endpoint(), REPORTS_TABLE_NAME: process.env.REPORTS_TABLE_NAME },
+      env: {
+        PATH: process.env.PATH,
+        AWS_ACCESS_KEY_ID: 'local',
+        AWS_SECRET_ACCESS_KEY: 'local',
+        AWS_REGION: 'eu-west-1',
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        ...stackEnv,
+        LOG_LEVEL: 'SILENT',
+        DYNAMODB_ENDPOINT: endpoint(),
+        REPORTS_TABLE_NAME: process.env.REPORTS_TABLE_NAME,
+      },
     });
     expect(run.stderr).toBe('');
-    const result = JSON.parse(run.stdout.split('\n').find((line) => line.startsWith('RESULT '))!.slice('RESULT '.length));
+    const result = JSON.parse(
+      run.stdout
+        .split('\n')
+        .find((line) => line.startsWith('RESULT '))!
+        .slice('RESULT '.length),
+    );
     expect(result).toEqual({ state: {}, batchItemFailures: [] });
     const issue = await new DynamoIssueStore(testDoc(), tables.reports).getIssue(factoryId, issueIdOf(factoryId, ['custom', 'bundle']), Date.now());
     expect(issue).toMatchObject({ count: 3, status: 'open' });
@@ -359,11 +413,25 @@ describe('Lambda (issue point 5)', () => {
     expect(JSON.stringify(statements)).not.toMatch(/"dynamodb:\*"|"Action":"\*"/);
   });
 
-  test('the only grants on indexes are the control room\'s Queries on byCompany, the keys\' byFactory and byKeyId, and the reports\' byFeed, byIssue and byPerson', () => {
+  test("the only grants on indexes are the control room's Queries on byCompany, the keys' byFactory and byKeyId, and the reports' byFeed, byIssue and byPerson", () => {
     const statements = Object.values(resources('AWS::IAM::Policy')).flatMap((p: any) => p.Properties.PolicyDocument.Statement);
     const onIndexes = statements.filter((statement: any) => JSON.stringify(statement.Resource).includes('/index'));
-    expect(onIndexes.map((statement: any) => statement.Action)).toEqual(['dynamodb:Query', 'dynamodb:Query', 'dynamodb:Query', 'dynamodb:Query', 'dynamodb:Query', 'dynamodb:Query']);
-    expect(onIndexes.map((statement: any) => /\/index\/(\w+)"/.exec(JSON.stringify(statement.Resource))?.[1]).sort()).toEqual(['byCompany', 'byFactory', 'byFeed', 'byIssue', 'byKeyId', 'byPerson']);
+    expect(onIndexes.map((statement: any) => statement.Action)).toEqual([
+      'dynamodb:Query',
+      'dynamodb:Query',
+      'dynamodb:Query',
+      'dynamodb:Query',
+      'dynamodb:Query',
+      'dynamodb:Query',
+    ]);
+    expect(onIndexes.map((statement: any) => /\/index\/(\w+)"/.exec(JSON.stringify(statement.Resource))?.[1]).sort()).toEqual([
+      'byCompany',
+      'byFactory',
+      'byFeed',
+      'byIssue',
+      'byKeyId',
+      'byPerson',
+    ]);
   });
 
   test.each(['Contacts API', 'Contacts ingest API', 'Contacts control room', 'Contacts tally'])(
@@ -388,7 +456,7 @@ describe('Lambda (issue point 5)', () => {
 });
 
 describe('logs', () => {
-  test('function logs (the pre-traffic hooks\' and the canary receiver\'s too) are kept 30 days and access logs 90 by default, and kept when the stack is deleted', () => {
+  test("function logs (the pre-traffic hooks' and the canary receiver's too) are kept 30 days and access logs 90 by default, and kept when the stack is deleted", () => {
     const groups = Object.values(template.findResources('AWS::Logs::LogGroup')) as any[];
     expect(groups.map((g) => g.Properties.RetentionInDays).sort()).toEqual([30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 90]);
     for (const group of groups) expect(group.DeletionPolicy).toBe('Retain');
@@ -429,7 +497,7 @@ describe('the control-room function (internal)', () => {
     expect(template.toJSON().Outputs[OUTPUTS.controlRoomUrl].Value).toEqual({ 'Fn::GetAtt': [urlId, 'FunctionUrl'] });
   });
 
-  test('only the control room\'s role may call it, and only through the URL: no direct Invoke, no API Gateway route', () => {
+  test("only the control room's role may call it, and only through the URL: no direct Invoke, no API Gateway route", () => {
     const controlRoom = functionId('Contacts control room');
     const [live] = Object.keys(resources('AWS::Lambda::Alias', { FunctionName: { Ref: controlRoom } }));
     expect(JSON.stringify(resources('AWS::ApiGateway::Method'))).not.toMatch(new RegExp(`${controlRoom}|${live}`));
@@ -445,7 +513,7 @@ describe('the control-room function (internal)', () => {
     expect(permissions).toHaveLength(2);
   });
 
-  test('may only read, update and erase contacts, query the byCompany index, read the reference dataset and erase a vendor record, manage keys, read reports and a person\'s reports, read and update issues, and manage alert destinations', () => {
+  test("may only read, update and erase contacts, query the byCompany index, read the reference dataset and erase a vendor record, manage keys, read reports and a person's reports, read and update issues, and manage alert destinations", () => {
     expect(dynamoGrants(functionId('Contacts control room'))).toEqual({
       TablesAlerts: ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
       TablesContacts: ['dynamodb:BatchGetItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
@@ -469,7 +537,9 @@ describe('the control-room function (internal)', () => {
       .flatMap((p) => p.Properties.PolicyDocument.Statement)
       .filter((st: any) => /"TablesReference[0-9A-F]{8}"/.test(JSON.stringify(st.Resource)));
     const puts = statements.filter((st: any) => [st.Action].flat().includes('dynamodb:PutItem'));
-    expect(puts).toEqual([expect.objectContaining({ Action: 'dynamodb:PutItem', Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['suppressed#*'] } } })]);
+    expect(puts).toEqual([
+      expect.objectContaining({ Action: 'dynamodb:PutItem', Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['suppressed#*'] } } }),
+    ]);
     expect(statements.flatMap((st: any) => [st.Action].flat())).not.toContain('dynamodb:ConditionCheckItem');
   });
 });
@@ -481,14 +551,21 @@ describe("the canary receiver (the deliverer's pre-traffic destination)", () => 
     expect(url.Properties).toEqual({ AuthType: 'NONE', TargetFunctionArn: { 'Fn::GetAtt': [receiver, 'Arn'] } });
     const fn = (resources('AWS::Lambda::Function') as any)[receiver];
     const roleId = fn.Properties.Role['Fn::GetAtt'][0];
-    const actions = (Object.values(resources('AWS::IAM::Policy')) as any[]).filter((p) => p.Properties.Roles.some((r: any) => r.Ref === roleId)).flatMap((p) => p.Properties.PolicyDocument.Statement).flatMap((st: any) => [st.Action].flat());
+    const actions = (Object.values(resources('AWS::IAM::Policy')) as any[])
+      .filter((p) => p.Properties.Roles.some((r: any) => r.Ref === roleId))
+      .flatMap((p) => p.Properties.PolicyDocument.Statement)
+      .flatMap((st: any) => [st.Action].flat());
     expect(actions.sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
     const secret = fn.Properties.Environment.Variables.CANARY_WEBHOOK_SECRET as string;
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    const holders = (Object.values(resources('AWS::Lambda::Function')) as any[]).filter((f) => JSON.stringify(f.Properties.Environment ?? {}).includes(secret)).map((f) => String(f.Properties.Description).split(':')[0]);
+    const holders = (Object.values(resources('AWS::Lambda::Function')) as any[])
+      .filter((f) => JSON.stringify(f.Properties.Environment ?? {}).includes(secret))
+      .map((f) => String(f.Properties.Description).split(':')[0]);
     expect(holders.sort()).toEqual(['Contacts alert deliverer', 'Contacts canary receiver']);
     const deliverer = (resources('AWS::Lambda::Function') as any)[functionId('Contacts alert deliverer')];
-    expect(deliverer.Properties.Environment.Variables.CANARY_RECEIVER_URL).toEqual({ 'Fn::GetAtt': [Object.keys(resources('AWS::Lambda::Url', { TargetFunctionArn: { 'Fn::GetAtt': [receiver, 'Arn'] } }))[0], 'FunctionUrl'] });
+    expect(deliverer.Properties.Environment.Variables.CANARY_RECEIVER_URL).toEqual({
+      'Fn::GetAtt': [Object.keys(resources('AWS::Lambda::Url', { TargetFunctionArn: { 'Fn::GetAtt': [receiver, 'Arn'] } }))[0], 'FunctionUrl'],
+    });
   });
 });
 
@@ -563,9 +640,7 @@ describe('API Gateway (issue point 6)', () => {
   test('the stage throttles as account protection, writes access logs and no execution logs', () => {
     template.hasResourceProperties('AWS::ApiGateway::Stage', {
       AccessLogSetting: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') },
-      MethodSettings: [
-        Match.objectLike({ ThrottlingRateLimit: 1000, ThrottlingBurstLimit: 2000, LoggingLevel: 'OFF', DataTraceEnabled: false }),
-      ],
+      MethodSettings: [Match.objectLike({ ThrottlingRateLimit: 1000, ThrottlingBurstLimit: 2000, LoggingLevel: 'OFF', DataTraceEnabled: false })],
     });
   });
 
@@ -630,7 +705,7 @@ describe('tables (issue point 7)', () => {
     });
   });
 
-  test('the reports table is keyed by pk, expires every item, reads a factory newest first through a small index, an issue\'s events through another, and a person\'s reports through a third (keys only)', () => {
+  test("the reports table is keyed by pk, expires every item, reads a factory newest first through a small index, an issue's events through another, and a person's reports through a third (keys only)", () => {
     template.hasResourceProperties('AWS::DynamoDB::Table', {
       KeySchema: [{ AttributeName: REPORTS_KEY.partitionKey, KeyType: 'HASH' }],
       TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },

@@ -45,6 +45,10 @@ export function synthStack(props: ContactsStackProps = {}, id = 'TestContacts'):
 }
 
 /** Resources of a type whose properties match, by logical id. */
-export function resourcesOf(template: Template, type: string, props: object = {}): Record<string, { Properties: Record<string, unknown>; [key: string]: unknown }> {
+export function resourcesOf(
+  template: Template,
+  type: string,
+  props: object = {},
+): Record<string, { Properties: Record<string, unknown>; [key: string]: unknown }> {
   return template.findResources(type, { Properties: props }) as Record<string, { Properties: Record<string, unknown> }>;
 }

@@ -24,7 +24,11 @@ test('add prints the destination and its secret once; list shows it without the 
   const added = await alertsProcess('add', '--factory', factoryId, '--url', receiver.url, '--type', 'issue.created', '--type', 'issue.regressed');
   expect(added.status).toBe(0);
   const destination = JSON.parse(added.stdout);
-  expect(destination).toMatchObject({ destinationId: expect.stringMatching(/^dst_/), secret: expect.stringMatching(/^whsec_/), types: ['issue.created', 'issue.regressed'] });
+  expect(destination).toMatchObject({
+    destinationId: expect.stringMatching(/^dst_/),
+    secret: expect.stringMatching(/^whsec_/),
+    types: ['issue.created', 'issue.regressed'],
+  });
 
   const listed = await alerts('list', '--factory', factoryId);
   expect(jsonLines(listed.stdout)).toEqual([expect.objectContaining({ destinationId: destination.destinationId, url: receiver.url, status: 'enabled' })]);
@@ -34,7 +38,10 @@ test('add prints the destination and its secret once; list shows it without the 
   expect(tested.status).toBe(0);
   expect(JSON.parse(tested.stdout)).toMatchObject({ status: 'delivered', attempts: 1, httpStatus: 204, test: true });
   const [received] = receiver.received.slice(-1);
-  expect(new Webhook(destination.secret).verify(received!.body, received!.headers as Record<string, string>)).toMatchObject({ type: 'issue.created', data: { factoryId, test: true } });
+  expect(new Webhook(destination.secret).verify(received!.body, received!.headers as Record<string, string>)).toMatchObject({
+    type: 'issue.created',
+    data: { factoryId, test: true },
+  });
 
   const log = jsonLines((await alerts('deliveries', '--factory', factoryId)).stdout);
   expect(log).toEqual([expect.objectContaining({ type: 'issue.created', issueId: expect.any(String), status: 'delivered', attempts: 1 })]);
@@ -45,13 +52,18 @@ test('bad input: a usage error (exit 2) before anything connects; a refused URL 
   const noUrl = await alerts('add', '--factory', factoryId);
   expect([noUrl.status, noUrl.stderr.split('\n')[0]]).toEqual([2, 'error: add needs --url <URL>']);
   const badType = await alerts('add', '--factory', factoryId, '--url', receiver.url, '--type', 'issue.sneezed');
-  expect([badType.status, badType.stderr.split('\n')[0]]).toEqual([2, 'error: --type must be one of issue.created, issue.regressed, issue.spiking, got "issue.sneezed"']);
+  expect([badType.status, badType.stderr.split('\n')[0]]).toEqual([
+    2,
+    'error: --type must be one of issue.created, issue.regressed, issue.spiking, got "issue.sneezed"',
+  ]);
   const badDestination = await alerts('remove', '--factory', factoryId, '--destination', 'nope');
   expect(badDestination.status).toBe(2);
   expect(badDestination.stderr).toContain('--destination must be a destination id');
   const privateUrl = await alerts('add', '--factory', factoryId, '--url', 'https://192.168.0.10/hook');
   expect(privateUrl.status).toBe(1);
-  expect(privateUrl.stderr.trim().split('\n').slice(-1)[0]).toBe('error: url: 192.168.0.10 is a private address (192.168.0.0/16): webhooks go to public addresses only');
+  expect(privateUrl.stderr.trim().split('\n').slice(-1)[0]).toBe(
+    'error: url: 192.168.0.10 is a private address (192.168.0.0/16): webhooks go to public addresses only',
+  );
   const unknown = await alerts('disable', '--factory', factoryId, '--destination', 'dst_0000000000000000', '--reason', 'x');
   expect([unknown.status, unknown.stderr.trim().split('\n').slice(-1)[0]]).toEqual([1, `error: no destination dst_0000000000000000 in ${factoryId}`]);
 });

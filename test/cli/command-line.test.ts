@@ -81,10 +81,12 @@ describe('a command from its operation', () => {
     expect(refusal({ ...base, stack: 'prod' })).toBeUndefined();
   });
 
-  test('an alternative flag gives a field its value, and not beside the field\'s own', () => {
+  test("an alternative flag gives a field its value, and not beside the field's own", () => {
     const shape = { alternatives: { contactId: { flag: 'email', placeholder: 'address', value: (raw: string) => `from ${raw}` } } };
     expect(requestFromFlags(command, shape, { factory: 'fac_a', email: 'a@b.co' }, WHERE)).toMatchObject({ contactId: 'from a@b.co' });
-    expect(() => requestFromFlags(command, shape, { factory: 'fac_a', email: 'a@b.co', contact: 'ct_0123456789abcdef' }, WHERE)).toThrow('give --contact or --email, not both');
+    expect(() => requestFromFlags(command, shape, { factory: 'fac_a', email: 'a@b.co', contact: 'ct_0123456789abcdef' }, WHERE)).toThrow(
+      'give --contact or --email, not both',
+    );
     expect(usageLine(command, shape)).toMatch(/^widgets paint --factory <fac_id> --contact <ct_id>\|--email <address> /);
   });
 
@@ -96,12 +98,24 @@ describe('a command from its operation', () => {
 
   test('the control command has a command for every operation of its groups, and no other', () => {
     const words = commandsOf(CONTROL_OPERATIONS, ['contacts', 'companies', 'enrichment', 'keys']).map((entry) => entry.words);
-    expect(words).toEqual([...CONTROL_OPERATIONS.keys()].filter((name) => /^(contacts|companies|enrichment|keys)\./.test(name)).map((name) => name.replace('.', ' ')));
-    expect(words).toEqual(expect.arrayContaining(['contacts list', 'contacts show', 'contacts export', 'contacts clear', 'companies list', 'companies contacts']));
+    expect(words).toEqual(
+      [...CONTROL_OPERATIONS.keys()].filter((name) => /^(contacts|companies|enrichment|keys)\./.test(name)).map((name) => name.replace('.', ' ')),
+    );
+    expect(words).toEqual(
+      expect.arrayContaining(['contacts list', 'contacts show', 'contacts export', 'contacts clear', 'companies list', 'companies contacts']),
+    );
   });
   test('a list of choices takes each value only among them; a flag one command repeats and another takes once is refused when repeated there', () => {
-    const tag = { words: 'tags set', operation: 'tags.set', fields: operation({ request: z.strictObject({ factoryId, types: z.optional(z.array(z.enum(['a', 'b', 'c']))) }), run: done }).fields };
-    const probe = { words: 'tags probe', operation: 'tags.probe', fields: operation({ request: z.strictObject({ factoryId, type: z.optional(z.enum(['a', 'b', 'c'])) }), run: done }).fields };
+    const tag = {
+      words: 'tags set',
+      operation: 'tags.set',
+      fields: operation({ request: z.strictObject({ factoryId, types: z.optional(z.array(z.enum(['a', 'b', 'c']))) }), run: done }).fields,
+    };
+    const probe = {
+      words: 'tags probe',
+      operation: 'tags.probe',
+      fields: operation({ request: z.strictObject({ factoryId, type: z.optional(z.enum(['a', 'b', 'c'])) }), run: done }).fields,
+    };
     expect(fieldOptions([tag, probe]).type).toEqual({ type: 'string', multiple: true });
     expect(requestFromFlags(tag, {}, { factory: 'fac_a', type: ['a', 'c'] }, WHERE)).toEqual({ operation: 'tags.set', factoryId: 'fac_a', types: ['a', 'c'] });
     expect(() => requestFromFlags(tag, {}, { factory: 'fac_a', type: ['a', 'd'] }, WHERE)).toThrow('--type must be one of a, b, c, got "d"');
@@ -111,14 +125,16 @@ describe('a command from its operation', () => {
   });
 });
 
-describe('the audit line\'s ids', () => {
+describe("the audit line's ids", () => {
   test('are the fields whose definition says so: a contact, an issue, a destination, never a key id or free text', () => {
     const audited = [...CONTROL_OPERATIONS.values()].flatMap((entry) => entry.fields.filter((field) => field.audited).map((field) => field.key));
     expect([...new Set(audited)].sort()).toEqual(['contactId', 'destinationId', 'issueId']);
   });
 
-  test('a request names its audited fields\' values, and only those', () => {
-    expect(widgets.read('widgets.paint', { factoryId: 'fac_a', contactId: 'ct_0123456789abcdef', note: 'private words' }).audit).toEqual({ contactId: 'ct_0123456789abcdef' });
+  test("a request names its audited fields' values, and only those", () => {
+    expect(widgets.read('widgets.paint', { factoryId: 'fac_a', contactId: 'ct_0123456789abcdef', note: 'private words' }).audit).toEqual({
+      contactId: 'ct_0123456789abcdef',
+    });
     const revoke = operation({ request: z.strictObject({ factoryId, keyId }), run: done });
     expect(revoke.read('keys.revoke', { factoryId: 'fac_a', keyId: 'key_0123456789abcdef' }).audit).toEqual({});
   });

@@ -25,16 +25,20 @@ test.each([
   expect(result.stderr).toContain('usage: npm run control-room');
 });
 
-test.each(['SIGTERM', 'SIGINT'] as const)('prints exactly one line with the URL to open once it answers, and stops on %s', async (signal) => {
-  const port = await freePort();
-  const run = startScript('control-room', { DYNAMODB_ENDPOINT: endpoint() }, /Control room: open \S+\n/, 60_000, ['--port', String(port)]);
-  await run.started;
-  expect(run.output.stdout).toMatch(URL_LINE);
-  expect(URL_LINE.exec(run.output.stdout)?.[2]).toBe(String(port));
-  expect((await rawCall(port, 'GET', '/', { host: `127.0.0.1:${port}` })).status).toBe(401);
-  run.child.kill(signal);
-  expect(await run.exited).toBe(0);
-}, 90_000);
+test.each(['SIGTERM', 'SIGINT'] as const)(
+  'prints exactly one line with the URL to open once it answers, and stops on %s',
+  async (signal) => {
+    const port = await freePort();
+    const run = startScript('control-room', { DYNAMODB_ENDPOINT: endpoint() }, /Control room: open \S+\n/, 60_000, ['--port', String(port)]);
+    await run.started;
+    expect(run.output.stdout).toMatch(URL_LINE);
+    expect(URL_LINE.exec(run.output.stdout)?.[2]).toBe(String(port));
+    expect((await rawCall(port, 'GET', '/', { host: `127.0.0.1:${port}` })).status).toBe(401);
+    run.child.kill(signal);
+    expect(await run.exited).toBe(0);
+  },
+  90_000,
+);
 
 describe('with --url: the deployed function, signed', () => {
   let api: LocalApi;
@@ -54,7 +58,13 @@ describe('with --url: the deployed function, signed', () => {
     const port = await freePort();
     const run = startScript(
       'control-room',
-      { AWS_ACCESS_KEY_ID: TEST_CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: TEST_CREDENTIALS.secretAccessKey, AWS_SESSION_TOKEN: '', AWS_PROFILE: '', DYNAMODB_ENDPOINT: '' },
+      {
+        AWS_ACCESS_KEY_ID: TEST_CREDENTIALS.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: TEST_CREDENTIALS.secretAccessKey,
+        AWS_SESSION_TOKEN: '',
+        AWS_PROFILE: '',
+        DYNAMODB_ENDPOINT: '',
+      },
       /Control room: open \S+\n/,
       60_000,
       ['--port', String(port), '--url', url.url, '--region', TEST_REGION],
@@ -66,7 +76,13 @@ describe('with --url: the deployed function, signed', () => {
       expect([page.status, page.text.includes('remote@example.com')]).toEqual([200, true]);
       const csrf = /<meta name="csrf-token" content="([^"]+)">/.exec(page.text)?.[1] as string;
       const body = JSON.stringify({ operation: 'contacts.clear', factoryId: tenant.factoryId, contactId: contact.id, fields: ['title'], reason: 'remote' });
-      const cleared = await rawCall(port, 'POST', '/api/operation', { ...headers, origin: `http://127.0.0.1:${port}`, 'x-csrf-token': csrf, 'content-type': 'application/json' }, body);
+      const cleared = await rawCall(
+        port,
+        'POST',
+        '/api/operation',
+        { ...headers, origin: `http://127.0.0.1:${port}`, 'x-csrf-token': csrf, 'content-type': 'application/json' },
+        body,
+      );
       expect(cleared.status).toBe(200);
       expect(JSON.parse(cleared.text).contact.cleared.title).toMatchObject({ value: 'Wrong', by: TEST_CALLER_ARN, reason: 'remote' });
       expect(url.calls.map((call) => JSON.parse(call).operation)).toEqual(['contacts.list', 'contacts.clear']);

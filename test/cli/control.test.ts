@@ -33,7 +33,7 @@ async function factory(emails: (string | Record<string, unknown>)[]) {
   return { ...tenant, contacts, ids: contacts.map((contact) => contact.id as string).sort() };
 }
 
-describe('from a clean start: upsert, list, export, clear what enrichment filled, bulk run, a company\'s contacts', () => {
+describe("from a clean start: upsert, list, export, clear what enrichment filled, bulk run, a company's contacts", () => {
   test('the whole walk through, with the command line', async () => {
     const wrong = uniqueEmail('wrong-');
     await referencePerson(wrong, { title: 'Wrong Title', location: 'Lagos' });
@@ -53,7 +53,10 @@ describe('from a clean start: upsert, list, export, clear what enrichment filled
 
     const clear = await control('contacts', 'clear', '--factory', factoryId, '--contact', target.id, '--field', 'title', '--reason', 'customer says so');
     expect(clear.status).toBe(0);
-    expect(JSON.parse(clear.stdout)).toMatchObject({ cleared: ['title'], contact: { cleared: { title: { value: 'Wrong Title', reason: 'customer says so' } } } });
+    expect(JSON.parse(clear.stdout)).toMatchObject({
+      cleared: ['title'],
+      contact: { cleared: { title: { value: 'Wrong Title', reason: 'customer says so' } } },
+    });
 
     const bulk = await control('enrichment', 'bulk', '--factory', factoryId);
     expect(JSON.parse(bulk.stdout)).toMatchObject({ factoryId, seen: 3, skipped: 1 });
@@ -214,7 +217,13 @@ describe('keys, through the control-room function', () => {
     const created = await control('keys', 'create', '--factory', factoryId, '--rate-limit', '120');
     expect(created.status).toBe(0);
     const key = JSON.parse(created.stdout) as Record<string, any>;
-    expect(key).toMatchObject({ factoryId, type: 'secret', rateLimit: 120, key: expect.stringMatching(/^dfsk_/), keyId: expect.stringMatching(/^key_[0-9a-f]{16}$/) });
+    expect(key).toMatchObject({
+      factoryId,
+      type: 'secret',
+      rateLimit: 120,
+      key: expect.stringMatching(/^dfsk_/),
+      keyId: expect.stringMatching(/^key_[0-9a-f]{16}$/),
+    });
     const upsert = (secret: string) =>
       api.request('POST', '/api/v1/contacts', { headers: { Authorization: `Bearer ${secret}` }, body: { email: uniqueEmail('key-') } });
     expect((await upsert(key.key)).status).toBe(201);
@@ -232,9 +241,24 @@ describe('keys, through the control-room function', () => {
 
   test('creates a publishable key bound to the origins given, normalized', async () => {
     const factoryId = `fac_cli_pk_${Date.now().toString(36)}`;
-    const created = await control('keys', 'create', '--factory', factoryId, '--type', 'publishable', '--origin', 'HTTPS://Shop.Example:443', '--origin', 'http://localhost:5173');
+    const created = await control(
+      'keys',
+      'create',
+      '--factory',
+      factoryId,
+      '--type',
+      'publishable',
+      '--origin',
+      'HTTPS://Shop.Example:443',
+      '--origin',
+      'http://localhost:5173',
+    );
     expect(created.status).toBe(0);
-    expect(JSON.parse(created.stdout)).toMatchObject({ type: 'publishable', key: expect.stringMatching(/^dfpk_/), origins: ['https://shop.example', 'http://localhost:5173'] });
+    expect(JSON.parse(created.stdout)).toMatchObject({
+      type: 'publishable',
+      key: expect.stringMatching(/^dfpk_/),
+      origins: ['https://shop.example', 'http://localhost:5173'],
+    });
   });
 
   test('a key of another factory is not revoked: exit code 1 and why', async () => {
@@ -273,7 +297,7 @@ describe('against a deployed control room (--url; --stack reads the URL from the
     AWS_PROFILE: '',
   });
 
-  test('signs each call with the operator\'s AWS credentials; the function records the caller it verified', async () => {
+  test("signs each call with the operator's AWS credentials; the function records the caller it verified", async () => {
     const { factoryId, contacts } = await factory([{ email: uniqueEmail(), title: 'Remote Wrong' }]);
     const id = contacts[0]?.id as string;
     const remote = (...args: string[]) => runScriptInProcess('control', [...args, '--url', url.url, '--region', TEST_REGION], signedAs(TEST_CREDENTIALS));

@@ -73,7 +73,15 @@ describe('npm run enrich -- load-dataset', () => {
     const erasure = await control('contacts', 'erase', '--factory', newFactoryId('cli'), '--email', erased);
     expect(JSON.parse(erasure.stdout)).toMatchObject({ erased: true, contact: false, vendorRecord: true });
 
-    writeFileSync(file, [{ email: erased.toUpperCase(), title: 'Physicist' }, { email: kept, title: 'Engineer' }].map((line) => JSON.stringify(line)).join('\n'));
+    writeFileSync(
+      file,
+      [
+        { email: erased.toUpperCase(), title: 'Physicist' },
+        { email: kept, title: 'Engineer' },
+      ]
+        .map((line) => JSON.stringify(line))
+        .join('\n'),
+    );
     const result = await enrich('load-dataset', file);
 
     expect(result.status).toBe(0);

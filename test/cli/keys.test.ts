@@ -34,8 +34,19 @@ describe('npm run keys -- create', () => {
 
   test('--type publishable issues a dfpk_ key bound to its normalized origins, 600 requests per minute', async () => {
     const result = await keys(
-      'create', '--factory', newFactoryId('cli'), '--type', 'publishable',
-      '--origin', 'https://www.Example.com', '--origin', 'http://localhost:5173', '--origin', 'HTTPS://*.Example.COM:443/', '--origin', 'https://www.example.com:443',
+      'create',
+      '--factory',
+      newFactoryId('cli'),
+      '--type',
+      'publishable',
+      '--origin',
+      'https://www.Example.com',
+      '--origin',
+      'http://localhost:5173',
+      '--origin',
+      'HTTPS://*.Example.COM:443/',
+      '--origin',
+      'https://www.example.com:443',
     );
     expect(result.status).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({
@@ -52,7 +63,9 @@ describe('npm run keys -- create', () => {
     const created = JSON.parse(result.stdout);
     expect(created).toMatchObject({ servers: true, sentryProjectId: expect.stringMatching(/^\d{15}$/) });
     expect(created.dsn).toMatch(new RegExp(`^http://[0-9a-f]{64}@localhost:\\d+/ingest/sentry/${created.sentryProjectId}$`));
-    const browserOnly = JSON.parse((await keys('create', '--factory', newFactoryId('cli'), '--type', 'publishable', '--origin', 'https://app.example.com')).stdout);
+    const browserOnly = JSON.parse(
+      (await keys('create', '--factory', newFactoryId('cli'), '--type', 'publishable', '--origin', 'https://app.example.com')).stdout,
+    );
     expect(browserOnly.servers).toBe(false);
   });
 

@@ -29,7 +29,11 @@ beforeAll(async () => {
   api = await startLocalHost({ ...realIngestDependencies(), now: () => clock.now });
   tenant = await ingestTenant(api, undefined, 'cli-issues');
   // Three issues, last seen a second apart: "cart" 3 times, "search" once, then "login" twice; and one filtered event.
-  for (const [name, count] of [['cart', 3], ['search', 1], ['login', 2]] as const) {
+  for (const [name, count] of [
+    ['cart', 3],
+    ['search', 1],
+    ['login', 2],
+  ] as const) {
     const events = Array.from({ length: count }, () => validEvent({ message: `${name} failed`, fingerprint: [name] }));
     expect((await tenant.events(events)).status).toBe(202);
     clock.now += 1000;
@@ -52,11 +56,15 @@ test('issues: one JSON object per line, most recently seen first, with id, title
   expect(listed[0]).toMatchObject({ issueId: expect.stringMatching(/^iss_[0-9a-f]{20}$/), firstSeen: expect.any(String), lastSeen: expect.any(String) });
   expect(Object.keys(listed[0] ?? {}).slice(0, 8)).toEqual(['issueId', 'title', 'status', 'count', 'visitors', 'visitorsExact', 'firstSeen', 'lastSeen']);
   // Every event came from the one address and user agent of the test: one visitor each.
-  expect(listed.map((issue) => [issue.visitors, issue.visitorsExact])).toEqual([[1, true], [1, true], [1, true]]);
+  expect(listed.map((issue) => [issue.visitors, issue.visitorsExact])).toEqual([
+    [1, true],
+    [1, true],
+    [1, true],
+  ]);
   expect(result.stderr).toMatch(/filtered, counted apart \(no issue\): script-error 1/);
 });
 
-test('issues --sort events, --search and --limit with --cursor: the order asked for, titles matching, and the next page\'s cursor on stderr', async () => {
+test("issues --sort events, --search and --limit with --cursor: the order asked for, titles matching, and the next page's cursor on stderr", async () => {
   const byEvents = await reports('issues', '--factory', tenant.factoryId, '--sort', 'events');
   expect(jsonLines(byEvents.stdout).map((issue) => issue.title)).toEqual(['cart failed', 'login failed', 'search failed']);
   expect(jsonLines((await reports('issues', '--factory', tenant.factoryId, '--search', 'LOGIN')).stdout).map((issue) => issue.title)).toEqual(['login failed']);
@@ -72,14 +80,22 @@ test('issues --sort events, --search and --limit with --cursor: the order asked 
 test('resolve and ignore print the issue with its new and previous status', async () => {
   const resolved = await reports('resolve', '--factory', tenant.factoryId, '--issue', ids.cart as string);
   expect(resolved.status).toBe(0);
-  expect(jsonLines(resolved.stdout)).toEqual([expect.objectContaining({ issueId: ids.cart, status: 'resolved', previousStatus: 'open', statusChangedBy: expect.stringMatching(/^local:/) })]);
-  expect(jsonLines((await reports('ignore', '--factory', tenant.factoryId, '--issue', ids.search as string)).stdout)[0]).toMatchObject({ status: 'ignored', previousStatus: 'open' });
+  expect(jsonLines(resolved.stdout)).toEqual([
+    expect.objectContaining({ issueId: ids.cart, status: 'resolved', previousStatus: 'open', statusChangedBy: expect.stringMatching(/^local:/) }),
+  ]);
+  expect(jsonLines((await reports('ignore', '--factory', tenant.factoryId, '--issue', ids.search as string)).stdout)[0]).toMatchObject({
+    status: 'ignored',
+    previousStatus: 'open',
+  });
 });
 
 test('--status lists one status; reopen puts a resolved issue back among the open ones', async () => {
   expect(jsonLines((await reports('issues', '--factory', tenant.factoryId, '--status', 'resolved')).stdout).map((issue) => issue.issueId)).toEqual([ids.cart]);
   expect(jsonLines((await reports('issues', '--factory', tenant.factoryId, '--status', 'open')).stdout).map((issue) => issue.issueId)).toEqual([ids.login]);
-  expect(jsonLines((await reports('reopen', '--factory', tenant.factoryId, '--issue', ids.cart as string)).stdout)[0]).toMatchObject({ status: 'open', previousStatus: 'resolved' });
+  expect(jsonLines((await reports('reopen', '--factory', tenant.factoryId, '--issue', ids.cart as string)).stdout)[0]).toMatchObject({
+    status: 'open',
+    previousStatus: 'resolved',
+  });
 });
 
 test('issue prints the issue and its latest events, newest first, --limit of them', async () => {

@@ -28,7 +28,11 @@ beforeAll(async () => {
   api = await startLocalHost({ ...realIngestDependencies(), now: () => clock.now });
   tenant = await ingestTenant(api, undefined, 'reports');
   // Three events a second apart (the middle one a bug report), and two feature requests.
-  for (const [name, type] of [['first', 'error'], ['second', 'bug_report'], ['third', 'message']] as const) {
+  for (const [name, type] of [
+    ['first', 'error'],
+    ['second', 'bug_report'],
+    ['third', 'message'],
+  ] as const) {
     const event = validEvent({ type, message: name });
     sent[name] = event.eventId;
     expect((await tenant.events([event])).status).toBe(202);

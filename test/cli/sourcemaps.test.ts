@@ -50,7 +50,7 @@ describe('npm run sourcemaps -- inject', () => {
     expect(ids[0]).toBe(ids[1]);
   }, 90_000);
 
-  test("finds each map as Vite and webpack write them (beside, hidden, in a folder of its own) and skips an inline map", async () => {
+  test('finds each map as Vite and webpack write them (beside, hidden, in a folder of its own) and skips an inline map', async () => {
     const dist = bundlerShapes();
     const result = JSON.parse((await sourcemaps(['inject', dist])).stdout);
     expect(result.files.map((file: { path: string; map: string }) => [file.path, file.map])).toEqual([
@@ -87,9 +87,10 @@ describe('npm run sourcemaps -- upload, against npm start', () => {
     rmSync(serversDir, { recursive: true, force: true });
   });
 
-  const upload = (args: string[]) => sourcemaps(['upload', ...args], { CONTACTS_SERVERS_DIR: serversDir, CONTACTS_DATA_DIR: env.CONTACTS_DATA_DIR, DYNAMODB_ENDPOINT: '' });
+  const upload = (args: string[]) =>
+    sourcemaps(['upload', ...args], { CONTACTS_SERVERS_DIR: serversDir, CONTACTS_DATA_DIR: env.CONTACTS_DATA_DIR, DYNAMODB_ENDPOINT: '' });
 
-  test('uploads an injected build\'s maps into the embedded store under the data folder; a repeat uploads nothing', async () => {
+  test("uploads an injected build's maps into the embedded store under the data folder; a repeat uploads nothing", async () => {
     const factoryId = newFactoryId('maps');
     const dist = esbuildApp();
     const { files } = JSON.parse((await sourcemaps(['inject', dist])).stdout);
@@ -122,18 +123,23 @@ describe('npm run sourcemaps -- upload, against npm start', () => {
     expect(sha256Hex(readFileSync(stored))).toBe(sha256Hex(readFileSync(mapFile)));
   }, 90_000);
 
-  test('without debug ids, --release uploads each map under the release and its script\'s URL path', async () => {
+  test("without debug ids, --release uploads each map under the release and its script's URL path", async () => {
     const factoryId = newFactoryId('maps');
     const result = await upload(['--factory', factoryId, '--release', '2026.11.27', esbuildApp()]);
     expect(result.status).toBe(0);
-    expect(JSON.parse(result.stdout).maps).toEqual([expect.objectContaining({ file: 'assets/main.js', ref: { release: '2026.11.27', path: '~/assets/main.js' }, outcome: 'uploaded' })]);
+    expect(JSON.parse(result.stdout).maps).toEqual([
+      expect.objectContaining({ file: 'assets/main.js', ref: { release: '2026.11.27', path: '~/assets/main.js' }, outcome: 'uploaded' }),
+    ]);
     expect(existsSync(join(maps(), factoryId, 'release', '2026.11.27', `${encodeURIComponent('~/assets/main.js')}._S3rver_object`))).toBe(true);
   }, 60_000);
 
   test('exits 1 saying why when a map has no debug id and no release is given', async () => {
     const result = await upload(['--factory', newFactoryId('maps'), esbuildApp()]);
     expect(result.status).toBe(1);
-    expect(JSON.parse(result.stdout)).toMatchObject({ uploaded: 0, error: expect.stringContaining('assets/main.js has a map but no debug id: run inject first, or pass --release') });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      uploaded: 0,
+      error: expect.stringContaining('assets/main.js has a map but no debug id: run inject first, or pass --release'),
+    });
   }, 60_000);
 
   test("exits 1 saying why when a map is not the script's (built again after inject): the server refused it", async () => {

@@ -34,7 +34,8 @@ test('a burst of 200 events of one error is counted into its issue within 10 s o
     const factoryId = `fac_tally_${randomUUID().slice(0, 8)}`;
     const { key } = await new KeyAdmin(doc, LOCAL_TABLE_NAMES.keys).create({ factoryId, type: 'publishable', origins: [SITE], rateLimit: 100_000 });
     const issueId = issueIdOf(factoryId, ['custom', 'burst']);
-    const countOf = async () => (await doc.send(new GetCommand({ TableName: LOCAL_TABLE_NAMES.reports, Key: { pk: issueKey(factoryId, issueId) }, ConsistentRead: true }))).Item?.count;
+    const countOf = async () =>
+      (await doc.send(new GetCommand({ TableName: LOCAL_TABLE_NAMES.reports, Key: { pk: issueKey(factoryId, issueId) }, ConsistentRead: true }))).Item?.count;
     const post = (address: string) =>
       send(server.baseUrl, 'POST', '/ingest/v1/events', {
         headers: { Origin: SITE, Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },

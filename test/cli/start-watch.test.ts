@@ -50,16 +50,16 @@ test('a kill -9 of its DynamoDB Local is said at once, it is restarted on the sa
     // Said on the console: what died and how.
     const died = new RegExp(`DynamoDB Local \\(pid ${java}\\) exited unexpectedly \\(signal SIGKILL\\).*restarting it on the same data`);
     await until('the console line saying DynamoDB Local exited', () => died.test(server.output.stdout), 10_000);
-    const back = await until(
-      'DynamoDB Local to be back',
-      () => /DynamoDB Local is back \(pid (\d+)/.exec(server.output.stdout)?.[1],
-      90_000,
-    );
+    const back = await until('DynamoDB Local to be back', () => /DynamoDB Local is back \(pid (\d+)/.exec(server.output.stdout)?.[1], 90_000);
     // The new one runs on the same data folder, and the store lock names it (a kill -9 of npm start then leaves no orphan).
     expect(dynamoDbLocalPids(env.CONTACTS_DATA_DIR)).toEqual([Number(back)]);
     expect(JSON.parse(readFileSync(join(env.CONTACTS_DATA_DIR, 'store.json'), 'utf8'))).toMatchObject({ javaPid: Number(back) });
 
-    await until('the API to answer 200 again', async () => (await send(server.baseUrl, 'GET', `/api/v1/contacts/${ids[0]}`, { headers })).status === 200, 30_000);
+    await until(
+      'the API to answer 200 again',
+      async () => (await send(server.baseUrl, 'GET', `/api/v1/contacts/${ids[0]}`, { headers })).status === 200,
+      30_000,
+    );
     const reads = await Promise.all(ids.map((id) => send(server.baseUrl, 'GET', `/api/v1/contacts/${id}`, { headers })));
     expect(reads.map((read) => read.status)).toEqual(ids.map(() => 200));
     expect(new Set(reads.map((read) => read.json.contact.email)).size).toBe(N);

@@ -46,7 +46,6 @@ async function start(extra: NodeJS.ProcessEnv = {}, args: string[] = [], readyWi
   return { ...run, baseUrl: baseUrl as string };
 }
 
-
 /** The JSON log lines a run printed. */
 const logLines = (stdout: string): Record<string, unknown>[] =>
   stdout
@@ -130,9 +129,7 @@ describe('npm start', () => {
     try {
       const result = await runScriptInProcess('start', [], { ...env, PORT: String(port) });
       expect(result.status).toBe(1);
-      expect(result.stderr.trim()).toBe(
-        `error: port ${port} is already in use: stop what listens there, or pick another port (PORT=${port + 1} npm start)`,
-      );
+      expect(result.stderr.trim()).toBe(`error: port ${port} is already in use: stop what listens there, or pick another port (PORT=${port + 1} npm start)`);
     } finally {
       blocker.close();
     }
@@ -207,7 +204,13 @@ describe('one running npm start', () => {
   beforeAll(async () => {
     sharedDir = mkdtempSync(join(tmpdir(), 'contacts-start-'));
     sharedServers = mkdtempSync(join(tmpdir(), 'contacts-servers-'));
-    sharedEnv = { DYNAMODB_ENDPOINT: '', PORT: String(await freePort()), DYNAMODB_PORT: String(await freePort()), CONTACTS_DATA_DIR: sharedDir, CONTACTS_SERVERS_DIR: sharedServers };
+    sharedEnv = {
+      DYNAMODB_ENDPOINT: '',
+      PORT: String(await freePort()),
+      DYNAMODB_PORT: String(await freePort()),
+      CONTACTS_DATA_DIR: sharedDir,
+      CONTACTS_SERVERS_DIR: sharedServers,
+    };
     const run = startScript('start', { ...sharedEnv, CONTACTS_DATA_DIR: relative(ROOT, sharedDir), LOG_LEVEL: 'INFO' }, URL_LINE, 75_000);
     const [, baseUrl] = await run.started;
     shared = { ...run, baseUrl: baseUrl as string };
@@ -250,7 +253,7 @@ describe('one running npm start', () => {
     expect([upsert.status, unknown.status]).toEqual([201, 401]);
     const ids = [upsert, unknown].map((res) => String(res.headers['x-request-id']));
     const linesOf = () => logLines(shared.output.stdout + shared.output.stderr).filter((line) => ids.includes(String(line.requestId)));
-    await until('the two requests\' log lines', () => linesOf().length >= 2, 10_000);
+    await until("the two requests' log lines", () => linesOf().length >= 2, 10_000);
     const lines = linesOf();
     expect(lines.find((line) => line.requestId === ids[0])).toMatchObject({
       message: 'request',

@@ -86,7 +86,9 @@ describe('the keys command, beside a running npm start', () => {
     expect(refused.stdout).toBe('');
     const lines = refused.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^error: 2 npm start servers run on different stores: .*\. Choose one with CONTACTS_DATA_DIR=<its data folder> or DYNAMODB_ENDPOINT=<its DynamoDB>$/);
+    expect(lines[0]).toMatch(
+      /^error: 2 npm start servers run on different stores: .*\. Choose one with CONTACTS_DATA_DIR=<its data folder> or DYNAMODB_ENDPOINT=<its DynamoDB>$/,
+    );
     for (const server of [first, second]) {
       expect(lines[0]).toContain(`npm start (pid ${server.child.pid}, API ${server.baseUrl}, data in ${server.env.CONTACTS_DATA_DIR}`);
     }

@@ -37,9 +37,7 @@ test('after a kill -9 of npm start, the DynamoDB Local it left is said to be sto
   // What liveStore says, and whether the orphan still ran at that very moment.
   const running = await liveStore(dataDir, (line) => said.push(`${line} (still running: ${isRunning(orphan as number)})`));
   expect(running).toBeUndefined();
-  expect(said).toEqual([
-    `stopped the DynamoDB Local (pid ${orphan}) left running by an earlier npm start that was killed (still running: false)`,
-  ]);
+  expect(said).toEqual([`stopped the DynamoDB Local (pid ${orphan}) left running by an earlier npm start that was killed (still running: false)`]);
 }, 120_000);
 
 describe('isRunning', () => {

@@ -86,7 +86,9 @@ describe('ContactsClient against the local API', () => {
     const error = await unknown.client.getContact('ct_0123456789abcdef').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ContactsApiError);
     expect(error).toMatchObject({ status: 401, message: expect.stringMatching(/^Unknown API key/), requestId: expect.stringMatching(/.+/) });
-    const invalid = await clientOf(api.baseUrl, key).client.upsertContact({ email: 'ada@example.com', source: 'web' as never }).catch((caught: unknown) => caught);
+    const invalid = await clientOf(api.baseUrl, key)
+      .client.upsertContact({ email: 'ada@example.com', source: 'web' as never })
+      .catch((caught: unknown) => caught);
     expect(invalid).toMatchObject({ status: 422, message: expect.stringMatching(/source must be one of/) });
     expect(unknown.retries).toEqual([]);
   });

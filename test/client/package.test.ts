@@ -69,9 +69,7 @@ console.log(JSON.stringify({ upserted, byId, byEmail, missing, offline, ids }));
 
 describe('the packed client package', () => {
   test('holds only the built files, its README and package.json', () => {
-    expect(packed.files.map((file) => file.path).sort()).toEqual(
-      expect.arrayContaining(['README.md', 'dist/index.d.ts', 'dist/index.js', 'package.json']),
-    );
+    expect(packed.files.map((file) => file.path).sort()).toEqual(expect.arrayContaining(['README.md', 'dist/index.d.ts', 'dist/index.js', 'package.json']));
     expect(packed.files.filter((file) => !/^(README\.md|package\.json|dist\/[a-z-]+\.(js|d\.ts))$/.test(file.path))).toEqual([]);
   });
 

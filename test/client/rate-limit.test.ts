@@ -13,7 +13,12 @@ describe('parseRateLimit', () => {
   });
 
   test('takes the first policy of a list, whatever the order of its parameters', () => {
-    expect(parseRateLimit('"per-key";w=60;q=100, "other";q=5;w=1', 'per-key;t=3;r=0')).toEqual({ limit: 100, windowSeconds: 60, remaining: 0, resetSeconds: 3 });
+    expect(parseRateLimit('"per-key";w=60;q=100, "other";q=5;w=1', 'per-key;t=3;r=0')).toEqual({
+      limit: 100,
+      windowSeconds: 60,
+      remaining: 0,
+      resetSeconds: 3,
+    });
   });
 
   test.each([

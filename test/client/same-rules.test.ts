@@ -13,12 +13,18 @@ import { normalizeEmail } from '../../lambda/kernel/email';
  */
 const letters = fc.constantFrom(...'aAbZé É ß ẞ ı İ ǅ ω Ω ＡＢ１ ٣ - . _ + ü Ü 中 文 x-- ňÑ ́'.split(' ').flatMap((s) => [...s]));
 const hostLike = fc.array(fc.oneof(letters, fc.constantFrom('-', '.', 'xn--', '1', 'a')), { maxLength: 12 }).map((parts) => parts.join(''));
-const addressLike = fc.tuple(fc.oneof(fc.emailAddress(), fc.tuple(hostLike, hostLike).map(([a, b]) => `${a}@${b}.${b || 'com'}`)), fc.boolean()).map(
-  ([email, upper]) => (upper ? email.toUpperCase() : email),
-);
+const addressLike = fc
+  .tuple(
+    fc.oneof(
+      fc.emailAddress(),
+      fc.tuple(hostLike, hostLike).map(([a, b]) => `${a}@${b}.${b || 'com'}`),
+    ),
+    fc.boolean(),
+  )
+  .map(([email, upper]) => (upper ? email.toUpperCase() : email));
 
 describe('the client and the service share their rules', () => {
-  test('the offline contactId is the service\'s id for every address the service accepts, and refused where the service refuses', async () => {
+  test("the offline contactId is the service's id for every address the service accepts, and refused where the service refuses", async () => {
     await fc.assert(
       fc.asyncProperty(addressLike, async (email) => {
         const check = normalizeEmail(email);

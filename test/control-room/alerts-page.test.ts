@@ -17,7 +17,7 @@ afterAll(async () => {
   await Promise.all([room?.close(), receiver?.close()]);
 });
 
-test('a destination added, tested and disabled through the page\'s operations shows its state, its last delivery and the log; typed text is escaped', async () => {
+test("a destination added, tested and disabled through the page's operations shows its state, its last delivery and the log; typed text is escaped", async () => {
   const factoryId = newFactoryId('crall');
   const added = await room.operation({ operation: 'alerts.add', factoryId, url: receiver.url, description: '<script>alert(1)</script>' });
   expect(added.status).toBe(200);

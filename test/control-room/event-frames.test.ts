@@ -14,7 +14,11 @@ const EVENT = {
   type: 'error',
   receivedAt: '2026-11-27T10:00:00.000Z',
   message: "TypeError: Cannot read properties of undefined (reading 'items')",
-  exception: { type: 'TypeError', value: "Cannot read properties of undefined (reading 'items')", stack: 'TypeError: x\n    at o (https://shop.example.com/assets/app-1.js:2:54)' },
+  exception: {
+    type: 'TypeError',
+    value: "Cannot read properties of undefined (reading 'items')",
+    stack: 'TypeError: x\n    at o (https://shop.example.com/assets/app-1.js:2:54)',
+  },
   frames: [
     {
       function: 'cartItems',
@@ -24,7 +28,10 @@ const EVENT = {
       context: { firstLine: 2, lines: ['', 'export function cartItems() {', `  // ${HOSTILE}`, '  return session.cart.items;', '}'] },
       minified: { function: 'o', url: 'https://shop.example.com/assets/app-1.js', line: 2, column: 54, debugId: '3d11fdbb-678d-44ec-a3b6-b8f35ffebdb2' },
     },
-    { minified: { function: `e${HOSTILE}`, url: 'https://cdn.example.com/vendor.js', line: 1, column: 9 }, whyNotResolved: `no map uploaded for release ${HOSTILE} and path ~/vendor.js` },
+    {
+      minified: { function: `e${HOSTILE}`, url: 'https://cdn.example.com/vendor.js', line: 1, column: 9 },
+      whyNotResolved: `no map uploaded for release ${HOSTILE} and path ~/vendor.js`,
+    },
   ],
 };
 
@@ -33,12 +40,14 @@ const page = async () => {
   return (await room().get(`/f/fac_frames/reports/events/${EVENT.eventId}`)).text;
 };
 
-test('an event\'s page shows each original frame with its source lines, the frame\'s own line marked, and its minified frame one click away', async () => {
+test("an event's page shows each original frame with its source lines, the frame's own line marked, and its minified frame one click away", async () => {
   const text = await page();
   const frames = /<ol class="frames" id="event-frames">([\s\S]*?)<\/ol>/.exec(text)?.[1] ?? '';
   expect(frames).toContain('<strong>cartItems</strong>');
   expect(frames).toMatch(/<span class="frame-line">&gt;\s+5 \| {3}return session\.cart\.items;/);
-  expect(frames).toMatch(/<details class="minified-frame"><summary>minified frame<\/summary><code>o https:\/\/shop\.example\.com\/assets\/app-1\.js:2:54<\/code>/);
+  expect(frames).toMatch(
+    /<details class="minified-frame"><summary>minified frame<\/summary><code>o https:\/\/shop\.example\.com\/assets\/app-1\.js:2:54<\/code>/,
+  );
   expect(text).toContain('1 of 2 resolved through source maps');
 });
 
@@ -47,7 +56,7 @@ test('a frame not resolved says why', async () => {
   expect(text).toMatch(/<p class="why-not-resolved">Not resolved: no map uploaded for release &lt;script&gt;/);
 });
 
-test('a map\'s source names and source lines, and a page\'s function names, are shown as text, never as markup', async () => {
+test("a map's source names and source lines, and a page's function names, are shown as text, never as markup", async () => {
   const text = await page();
   expect(text).not.toContain('<script>alert(1)');
   expect(text).not.toContain('<img src=x');

@@ -31,7 +31,7 @@ const inlineCode = (page: string) =>
     return /^<script(?![^>]*\bsrc=)/i.test(tag) || /\son[a-z]+\s*=/i.test(names) || /\sstyle\s*=/i.test(names) || /^<style/i.test(tag);
   });
 
-test('an issue\'s page draws its 24 hours and 14 days as two SVG bar charts, each bar\'s count written beside it, with visitors and its first and last release', async () => {
+test("an issue's page draws its 24 hours and 14 days as two SVG bar charts, each bar's count written beside it, with visitors and its first and last release", async () => {
   const hourly = hours(Array.from({ length: 24 }, (_, i) => (i === 23 ? 40 : i % 5)));
   const daily = days(Array.from({ length: 14 }, (_, i) => i * 10));
   answers.set('issues.show', { status: 200, body: { issue: ISSUE, trend: { hourly, daily }, events: [] } });
@@ -53,7 +53,14 @@ test('an issue\'s page draws its 24 hours and 14 days as two SVG bar charts, eac
 });
 
 test('a trend without events says so, and draws no bar taller than nothing', async () => {
-  answers.set('issues.show', { status: 200, body: { issue: { ...ISSUE, visitors: 0, visitorsExact: true }, trend: { hourly: hours(new Array(24).fill(0)), daily: days(new Array(14).fill(0)) }, events: [] } });
+  answers.set('issues.show', {
+    status: 200,
+    body: {
+      issue: { ...ISSUE, visitors: 0, visitorsExact: true },
+      trend: { hourly: hours(new Array(24).fill(0)), daily: days(new Array(14).fill(0)) },
+      events: [],
+    },
+  });
   const page = (await room().get(`/f/fac_pages/reports/issues/${ISSUE.issueId}`)).text;
   expect(page.match(/No events in this period\./g)).toHaveLength(2);
   expect(page).not.toMatch(/<rect [^>]*height="[1-9]/);
@@ -61,8 +68,16 @@ test('a trend without events says so, and draws no bar taller than nothing', asy
 
 test('hostile answers: markup in a title, a period key and a release is text; counts that are not counts draw as 0', async () => {
   const evil = '"><script>window.__pwned=1</script><svg onload="window.__pwned=1">';
-  const hourly = [{ start: evil, events: 5 }, { start: '2026-11-26T01', events: -7 }, { start: '2026-11-26T02', events: 'lots' }, { start: '2026-11-26T03', events: Number.NaN }];
-  answers.set('issues.show', { status: 200, body: { issue: { ...ISSUE, title: evil, lastRelease: evil }, trend: { hourly, daily: 'not a list' }, events: [] } });
+  const hourly = [
+    { start: evil, events: 5 },
+    { start: '2026-11-26T01', events: -7 },
+    { start: '2026-11-26T02', events: 'lots' },
+    { start: '2026-11-26T03', events: Number.NaN },
+  ];
+  answers.set('issues.show', {
+    status: 200,
+    body: { issue: { ...ISSUE, title: evil, lastRelease: evil }, trend: { hourly, daily: 'not a list' }, events: [] },
+  });
   const page = (await room().get(`/f/fac_pages/reports/issues/${ISSUE.issueId}`)).text;
   expect(page).not.toContain(evil);
   expect(page).toContain('&quot;&gt;&lt;script&gt;window.__pwned=1&lt;/script&gt;');
@@ -73,12 +88,19 @@ test('hostile answers: markup in a title, a period key and a release is text; co
 });
 
 test('the list asks issues.list for the order, search and cursor in its address, and its pager keeps them', async () => {
-  answers.set('issues.list', { status: 200, body: { issues: [{ ...ISSUE, visitors: 3, visitorsExact: true }], filtered: {}, cursor: 'CURSOR-2', scanned: 2000, complete: false } });
+  answers.set('issues.list', {
+    status: 200,
+    body: { issues: [{ ...ISSUE, visitors: 3, visitorsExact: true }], filtered: {}, cursor: 'CURSOR-2', scanned: 2000, complete: false },
+  });
   asked.length = 0;
   const page = (await room().get('/f/fac_pages/reports/issues?status=any&sort=events&q=%20checkout%20&cursor=CURSOR-1&page=2')).text;
-  expect(asked).toEqual([expect.objectContaining({ operation: 'issues.list', factoryId: 'fac_pages', sort: 'events', search: 'checkout', cursor: 'CURSOR-1' })]);
+  expect(asked).toEqual([
+    expect.objectContaining({ operation: 'issues.list', factoryId: 'fac_pages', sort: 'events', search: 'checkout', cursor: 'CURSOR-1' }),
+  ]);
   expect(asked[0]).not.toHaveProperty('status');
-  expect(page).toContain('<a rel="next" href="/f/fac_pages/reports/issues?status=any&amp;sort=events&amp;q=checkout&amp;cursor=CURSOR-2&amp;page=3">Next page</a>');
+  expect(page).toContain(
+    '<a rel="next" href="/f/fac_pages/reports/issues?status=any&amp;sort=events&amp;q=checkout&amp;cursor=CURSOR-2&amp;page=3">Next page</a>',
+  );
   expect(page).toContain('Sorted and searched among the 2000 most recently seen issues only.');
   expect(page).toMatch(/<option value="events" selected>most events<\/option>/);
   expect(page).toMatch(/<td>1234<\/td><td>3<\/td>/);

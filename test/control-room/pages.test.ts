@@ -7,10 +7,20 @@ import { controlRoomWithFixedAnswers } from '../support/control-room';
  */
 const { answers, asked, room } = controlRoomWithFixedAnswers();
 
-const CONTACT = { id: 'ct_0123456789abcdef', factoryId: 'fac_pages', email: 'ada@example.com', source: 'api', createdAt: '2026-11-21T09:00:00.000Z', updatedAt: '2026-11-21T09:00:00.000Z' };
+const CONTACT = {
+  id: 'ct_0123456789abcdef',
+  factoryId: 'fac_pages',
+  email: 'ada@example.com',
+  source: 'api',
+  createdAt: '2026-11-21T09:00:00.000Z',
+  updatedAt: '2026-11-21T09:00:00.000Z',
+};
 
 test('a company without an id shows its name, never a link to /undefined', async () => {
-  answers.set('contacts.show', { status: 200, body: { contact: { ...CONTACT, companyId: 'co_0123456789abcdef' }, company: { name: 'Acme', domain: 'acme.io' }, passes: [] } });
+  answers.set('contacts.show', {
+    status: 200,
+    body: { contact: { ...CONTACT, companyId: 'co_0123456789abcdef' }, company: { name: 'Acme', domain: 'acme.io' }, passes: [] },
+  });
   const answer = await room().get(`/f/fac_pages/contacts/${CONTACT.id}`);
   expect(answer.status).toBe(200);
   expect(answer.text).toContain('Acme');
@@ -31,7 +41,13 @@ test('a value that is not text shows the same on every page: a number as written
 test('a path parameter that does not have its shape is no page (404), and no operation is asked', async () => {
   answers.clear();
   asked.length = 0;
-  const paths = ['/f/acme/contacts', '/f/fac_pages/contacts/ct_xyz', '/f/fac_pages/companies/acme.io', '/f/fac_pages/reports/issues/iss_1', '/f/fac_pages/export/contacts.xml'];
+  const paths = [
+    '/f/acme/contacts',
+    '/f/fac_pages/contacts/ct_xyz',
+    '/f/fac_pages/companies/acme.io',
+    '/f/fac_pages/reports/issues/iss_1',
+    '/f/fac_pages/export/contacts.xml',
+  ];
   const statuses = [];
   for (const path of paths) statuses.push((await room().get(path)).status);
   expect(statuses).toEqual(paths.map(() => 404));
@@ -46,7 +62,14 @@ test("a contact's reports show what strangers wrote as text, link each report, a
       contact: CONTACT,
       passes: [],
       reports: [
-        { kind: 'event', eventId: '0b7c1a52-7f0e-4a5e-9a43-3f1e2b8c9d10', type: 'error', message: hostile, receivedAt: '2026-11-27T10:00:00.000Z', pageUrl: `https://x.example/${hostile}` },
+        {
+          kind: 'event',
+          eventId: '0b7c1a52-7f0e-4a5e-9a43-3f1e2b8c9d10',
+          type: 'error',
+          message: hostile,
+          receivedAt: '2026-11-27T10:00:00.000Z',
+          pageUrl: `https://x.example/${hostile}`,
+        },
         { kind: 'feature-request', requestId: '1c8d2b63-8a1f-4b6f-8b54-4a2f3c9daf21', title: hostile, receivedAt: '2026-11-27T09:00:00.000Z' },
       ],
       reportsCursor: 'next-page',

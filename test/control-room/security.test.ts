@@ -15,7 +15,14 @@ let demo: Demo;
 
 beforeAll(async () => {
   api = await startLocalApi();
-  demo = await seedDemo({ apiUrl: api.baseUrl, doc: testDoc(), tables, factoryId: newFactoryId('crsec'), hostile: true, mailDomain: `${randomBytes(4).toString('hex')}.example` });
+  demo = await seedDemo({
+    apiUrl: api.baseUrl,
+    doc: testDoc(),
+    tables,
+    factoryId: newFactoryId('crsec'),
+    hostile: true,
+    mailDomain: `${randomBytes(4).toString('hex')}.example`,
+  });
   room = await startControlRoom();
 }, 60_000);
 afterAll(async () => {
@@ -68,7 +75,7 @@ describe('the Host allow-list (DNS rebinding)', () => {
     },
   );
 
-  test('127.0.0.1:<port> and localhost:<port> are the app\'s own', async () => {
+  test("127.0.0.1:<port> and localhost:<port> are the app's own", async () => {
     expect((await room.get(`/f/${fac()}/contacts`)).status).toBe(200);
     expect((await room.get(`/f/${fac()}/contacts`, { host: `localhost:${room.port}` })).status).toBe(200);
   });
@@ -100,7 +107,7 @@ describe('requests another page started (Sec-Fetch-Site)', () => {
 });
 
 describe('state-changing requests', () => {
-  test('with the cookie, the CSRF token and the app\'s own Origin, an operation runs and answers as the operation does', async () => {
+  test("with the cookie, the CSRF token and the app's own Origin, an operation runs and answers as the operation does", async () => {
     const answer = await room.operation(keysList());
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.text).keys.length).toBeGreaterThan(0);
@@ -138,7 +145,7 @@ describe('state-changing requests', () => {
     expect(answer.status).toBe(405);
   });
 
-  test('an operation\'s error comes back with its status and its own words', async () => {
+  test("an operation's error comes back with its status and its own words", async () => {
     const answer = await room.operation({ operation: 'contacts.clear', factoryId: fac(), contactId: 'ct_0000000000000000', fields: ['title'] });
     expect(answer.status).toBe(404);
     expect(JSON.parse(answer.text)).toEqual({ error: `no contact ct_0000000000000000 in ${fac()}` });
@@ -158,7 +165,11 @@ describe('headers', () => {
 
   test('JSON answers are nosniff and same-origin only, without CORS headers', async () => {
     const answer = await room.operation(keysList());
-    expect(answer.headers).toMatchObject({ 'content-type': 'application/json; charset=utf-8', 'x-content-type-options': 'nosniff', 'cross-origin-resource-policy': 'same-origin' });
+    expect(answer.headers).toMatchObject({
+      'content-type': 'application/json; charset=utf-8',
+      'x-content-type-options': 'nosniff',
+      'cross-origin-resource-policy': 'same-origin',
+    });
     expect(Object.keys(answer.headers).filter((name) => name.startsWith('access-control-'))).toEqual([]);
   });
 });
@@ -173,7 +184,13 @@ function inlineCode(page: string): string[] {
   return tags.filter((tag) => {
     // Attribute values are quoted with every `"` in them escaped: what is left outside quotes are the attribute names.
     const names = tag.replace(/"[^"]*"/g, '""');
-    return /^<script(?![^>]*\bsrc=)/i.test(tag) || /\son[a-z]+\s*=/i.test(names) || /\sstyle\s*=/i.test(names) || /^<style/i.test(tag) || /(href|src|action)="\s*javascript:/i.test(tag);
+    return (
+      /^<script(?![^>]*\bsrc=)/i.test(tag) ||
+      /\son[a-z]+\s*=/i.test(names) ||
+      /\sstyle\s*=/i.test(names) ||
+      /^<style/i.test(tag) ||
+      /(href|src|action)="\s*javascript:/i.test(tag)
+    );
   });
 }
 
@@ -199,7 +216,7 @@ describe('hostile text is shown as text on every page', () => {
     }
   });
 
-  test('the hostile contact\'s name, title and page appear escaped', async () => {
+  test("the hostile contact's name, title and page appear escaped", async () => {
     const text = (await room.get(`/f/${fac()}/contacts/${demo.hostileContactId}`)).text;
     expect(text).toContain('&lt;img src=x onerror=&quot;window.__pwned=1&quot;&gt;');
     expect(text).toContain('&lt;/script&gt;&lt;script&gt;window.__pwned=1&lt;/script&gt;');
@@ -207,7 +224,7 @@ describe('hostile text is shown as text on every page', () => {
     for (const raw of Object.values(HOSTILE)) expect(text).not.toContain(raw);
   });
 
-  test('the hostile event\'s message and stack, and the hostile feature request\'s title, appear escaped', async () => {
+  test("the hostile event's message and stack, and the hostile feature request's title, appear escaped", async () => {
     const event = (await room.get(`/f/${fac()}/reports/events/${demo.hostileEventId}`)).text;
     expect(event).toContain('&lt;svg onload=&quot;window.__pwned=1&quot;&gt;\n    at &quot;&gt;&lt;script&gt;');
     const requests = (await room.get(`/f/${fac()}/reports/feature-requests`)).text;
@@ -215,7 +232,7 @@ describe('hostile text is shown as text on every page', () => {
     for (const raw of Object.values(HOSTILE)) expect(event + requests).not.toContain(raw);
   });
 
-  test('the hostile event\'s issue (its title, type and fingerprint written by a stranger) appears escaped in the list and on its page', async () => {
+  test("the hostile event's issue (its title, type and fingerprint written by a stranger) appears escaped in the list and on its page", async () => {
     const list = (await room.get(`/f/${fac()}/reports/issues`)).text;
     const link = /href="(\/f\/[^"]+\/reports\/issues\/iss_[0-9a-f]{20})">[^<]*&lt;b&gt;Evil&lt;\/b&gt;/.exec(list);
     expect(link).not.toBeNull();

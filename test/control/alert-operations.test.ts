@@ -19,13 +19,27 @@ beforeAll(async () => {
 });
 afterAll(() => receiver.close());
 
-test('alerts.add answers the destination and its secret once; the audit line names the caller, the destination and its host, never the secret or the URL\'s token', async () => {
+test("alerts.add answers the destination and its secret once; the audit line names the caller, the destination and its host, never the secret or the URL's token", async () => {
   const factoryId = newFactoryId('caadd');
   const url = `${receiver.url}?token=receiver-token-123`;
   const { status, body, lines } = await local.call({ operation: 'alerts.add', factoryId, url, types: ['issue.created'], description: 'on-call' });
   expect(status).toBe(200);
-  expect(body).toMatchObject({ destinationId: expect.stringMatching(/^dst_[0-9a-f]{16}$/), secret: expect.stringMatching(/^whsec_/), url, types: ['issue.created'], status: 'enabled', createdBy: CONTROL_ROOM_ARN });
-  expect(auditOf(lines)).toMatchObject({ operation: 'alerts.add', factoryId, principal: CONTROL_ROOM_ARN, destinationId: body.destinationId, host: `127.0.0.1:${receiver.port}`, status: 200 });
+  expect(body).toMatchObject({
+    destinationId: expect.stringMatching(/^dst_[0-9a-f]{16}$/),
+    secret: expect.stringMatching(/^whsec_/),
+    url,
+    types: ['issue.created'],
+    status: 'enabled',
+    createdBy: CONTROL_ROOM_ARN,
+  });
+  expect(auditOf(lines)).toMatchObject({
+    operation: 'alerts.add',
+    factoryId,
+    principal: CONTROL_ROOM_ARN,
+    destinationId: body.destinationId,
+    host: `127.0.0.1:${receiver.port}`,
+    status: 200,
+  });
   const logged = JSON.stringify(lines);
   expect(logged).not.toContain(body.secret);
   expect(logged).not.toContain('receiver-token-123');
@@ -93,7 +107,9 @@ test('a factory has at most 10 destinations, even when adds race', async () => {
   const factoryId = newFactoryId('camax');
   const answers = await Promise.all(Array.from({ length: 14 }, () => local.call({ operation: 'alerts.add', factoryId, url: receiver.url })));
   expect(answers.filter((answer) => answer.status === 200)).toHaveLength(10);
-  expect(answers.filter((answer) => answer.status === 400).map((answer) => answer.body.error)).toEqual(Array(4).fill(`${factoryId} has 10 destinations, the most it may have: remove one first`));
+  expect(answers.filter((answer) => answer.status === 400).map((answer) => answer.body.error)).toEqual(
+    Array(4).fill(`${factoryId} has 10 destinations, the most it may have: remove one first`),
+  );
   expect((await local.call({ operation: 'alerts.list', factoryId })).body.destinations).toHaveLength(10);
 });
 

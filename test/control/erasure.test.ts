@@ -11,7 +11,17 @@ import { DynamoSuppressionSecret } from '../../lambda/infrastructure/store/keys/
 import { ReferenceWriter } from '../../lambda/infrastructure/store/reference/reference-writer';
 import { loadDataset } from '../../local/console/load-dataset';
 import { EVENTS, FEATURE_REQUESTS, randomClient, SITE, validEvent } from '../support/ingest';
-import { bearer, issueKey, issuePublishableKey, newFactoryId, realIngestDependencies, startLocalHost, tables, testDoc, type LocalApi } from '../support/local-api';
+import {
+  bearer,
+  issueKey,
+  issuePublishableKey,
+  newFactoryId,
+  realIngestDependencies,
+  startLocalHost,
+  tables,
+  testDoc,
+  type LocalApi,
+} from '../support/local-api';
 
 /**
  * Erasing a person on DynamoDB Local (issue 39, docs/privacy.md#erasure):
@@ -85,7 +95,8 @@ async function scan(table: string): Promise<Record<string, unknown>[]> {
 async function tablesHolding(text: string): Promise<string[]> {
   const holding: string[] = [];
   for (const [name, table] of Object.entries(tables)) {
-    for (const item of await scan(table)) if (JSON.stringify(item).toLowerCase().includes(text.toLowerCase())) holding.push(`${name}: ${JSON.stringify(item).slice(0, 200)}`);
+    for (const item of await scan(table))
+      if (JSON.stringify(item).toLowerCase().includes(text.toLowerCase())) holding.push(`${name}: ${JSON.stringify(item).slice(0, 200)}`);
   }
   return holding;
 }
@@ -116,16 +127,29 @@ async function personEverywhere() {
 
 test("an erasure by email deletes the contact with its cleared values and pass markers, the vendor's record, and forgets the reporter on every report; no table holds the email after it", async () => {
   const person = await personEverywhere();
-  expect(await tablesHolding(person.email)).toEqual(expect.arrayContaining([expect.stringMatching(/^reference: /), expect.stringMatching(/^contacts: /), expect.stringMatching(/^reports: /)]));
+  expect(await tablesHolding(person.email)).toEqual(
+    expect.arrayContaining([expect.stringMatching(/^reference: /), expect.stringMatching(/^contacts: /), expect.stringMatching(/^reports: /)]),
+  );
 
   const erased = await call({ operation: 'contacts.erase', factoryId: person.factoryId, email: person.email });
 
   expect(erased.status).toBe(200);
-  expect(erased.body).toMatchObject({ contactId: person.contactId, erased: true, contact: true, passMarkers: 1, vendorRecord: true, events: 2, featureRequests: 1, complete: true });
+  expect(erased.body).toMatchObject({
+    contactId: person.contactId,
+    erased: true,
+    contact: true,
+    passMarkers: 1,
+    vendorRecord: true,
+    events: 2,
+    featureRequests: 1,
+    complete: true,
+  });
   expect(await tablesHolding(person.email)).toEqual([]);
   expect(await tablesHolding(person.email.split('@')[1] as string)).toEqual([expect.stringMatching(/^contacts: .*"company#/)]);
   // The reports stay, scrubbed as they were stored, without their reporter.
-  const reports = (await scan(tables.reports)).filter((item) => String(item.pk).startsWith(`event#${person.factoryId}#`) || String(item.pk).startsWith(`fr#${person.factoryId}#`));
+  const reports = (await scan(tables.reports)).filter(
+    (item) => String(item.pk).startsWith(`event#${person.factoryId}#`) || String(item.pk).startsWith(`fr#${person.factoryId}#`),
+  );
   expect(reports).toHaveLength(3);
   for (const report of reports) {
     expect(report.reporter).toBeUndefined();
@@ -140,7 +164,12 @@ test("an erasure by email deletes the contact with its cleared values and pass m
 test("the erasure's audit names the person by a keyed hash, never by the email, and the answer neither", async () => {
   const person = await personEverywhere();
   const erased = await call({ operation: 'contacts.erase', factoryId: person.factoryId, email: person.email });
-  expect(erased.audit).toMatchObject({ operation: 'contacts.erase', erasure: true, principal: BY.principal, personKey: expect.stringMatching(/^person_[0-9a-f]{32}$/) });
+  expect(erased.audit).toMatchObject({
+    operation: 'contacts.erase',
+    erasure: true,
+    principal: BY.principal,
+    personKey: expect.stringMatching(/^person_[0-9a-f]{32}$/),
+  });
   expect(JSON.stringify(erased.audit).toLowerCase()).not.toContain(person.email.split('@')[0]);
   expect(JSON.stringify(erased.body).toLowerCase()).not.toContain(person.email.split('@')[0]);
 });
@@ -168,7 +197,11 @@ test('a load after the erasure leaves the erased person out, says it left one ou
   await ok({ operation: 'contacts.erase', factoryId: person.factoryId, email: person.email });
   const other = `charles.babbage@${person.domain}`;
 
-  const loaded = await loadVendor([{ email: person.email, title: 'Countess' }, { email: other, title: 'Mathematician' }, { email: person.email.toUpperCase(), location: 'Ockham' }]);
+  const loaded = await loadVendor([
+    { email: person.email, title: 'Countess' },
+    { email: other, title: 'Mathematician' },
+    { email: person.email.toUpperCase(), location: 'Ockham' },
+  ]);
 
   expect(loaded).toMatchObject({ lines: 3, loaded: 1, duplicates: 1, suppressed: 1, invalid: 0 });
   expect(await tablesHolding(person.email)).toEqual([]);
@@ -183,7 +216,7 @@ test('an upsert of the email after its erasure creates a new contact (201), hold
   const again = await person.upsert({ email: person.email, name: 'Ada' });
 
   expect(again.status).toBe(201);
-  expect(again.json).toMatchObject({ created: true, contact: { id: person.contactId, name: "Ada" } });
+  expect(again.json).toMatchObject({ created: true, contact: { id: person.contactId, name: 'Ada' } });
   expect(again.json.contact.title).toBeUndefined();
   const shown = await call({ operation: 'contacts.show', factoryId: person.factoryId, contactId: person.contactId });
   expect(shown.body.contact).not.toHaveProperty('cleared');
@@ -209,12 +242,18 @@ test('a malformed email, a malformed contact id, both or neither are refused wit
   expect(JSON.stringify(answers.map((answer) => answer.audit))).not.toContain('not-an-address');
 });
 
-test("an export of a person answers the contact whole (cleared values, enrichment), its pass markers and the reports they sent, newest first; after the erasure, nothing", async () => {
+test('an export of a person answers the contact whole (cleared values, enrichment), its pass markers and the reports they sent, newest first; after the erasure, nothing', async () => {
   const person = await personEverywhere();
   const exported = await call({ operation: 'contacts.export-person', factoryId: person.factoryId, email: person.email });
 
   expect(exported.status).toBe(200);
-  expect(exported.body.contact).toMatchObject({ id: person.contactId, email: person.email, name: 'Ada Lovelace', enriched: true, cleared: { title: { value: 'Countess' } } });
+  expect(exported.body.contact).toMatchObject({
+    id: person.contactId,
+    email: person.email,
+    name: 'Ada Lovelace',
+    enriched: true,
+    cleared: { title: { value: 'Countess' } },
+  });
   expect(exported.body.passes).toHaveLength(1);
   expect(exported.body.vendorRecord).toEqual({ email: person.email, location: 'Marylebone, London' });
   expect(exported.audit).toMatchObject({ vendorRecord: true });

@@ -189,7 +189,7 @@ describe('contacts.clear', () => {
 });
 
 describe('companies', () => {
-  test('companies.list pages through the factory\'s companies; companies.contacts lists the contacts linked to one', async () => {
+  test("companies.list pages through the factory's companies; companies.contacts lists the contacts linked to one", async () => {
     const { factoryId, add } = await factory();
     const a1 = await add({ email: uniqueEmail('a1-'), company: 'Alpha', companyDomain: 'alpha.example' });
     const a2 = await add({ email: uniqueEmail('a2-'), companyDomain: 'alpha.example' });
@@ -209,7 +209,7 @@ describe('companies', () => {
     expect(linked.body.cursor).toBeUndefined();
   });
 
-  test('a contact whose company link was cleared is no longer among the company\'s contacts', async () => {
+  test("a contact whose company link was cleared is no longer among the company's contacts", async () => {
     const { factoryId, add } = await factory();
     const kept = await add({ email: uniqueEmail('k-'), companyDomain: 'gamma.example' });
     const unlinked = await add({ email: uniqueEmail('u-'), companyDomain: 'gamma.example' });
@@ -218,7 +218,7 @@ describe('companies', () => {
     expect(linked.body.contacts.map((c: { id: string }) => c.id)).toEqual([kept.id]);
   });
 
-  test('another factory\'s company shows none of its contacts', async () => {
+  test("another factory's company shows none of its contacts", async () => {
     const owner = await factory();
     const other = await factory();
     const contact = await owner.add({ email: uniqueEmail(), companyDomain: 'delta.example' });
@@ -242,7 +242,7 @@ describe('enrichment under the control room', () => {
     expect(usage.body).toEqual({ factoryId, periods: [expect.objectContaining({ billedPasses: 1 })] });
   });
 
-  test('the enrichment function\'s old shapes still work: {factoryId, contactId, passId?} and {factoryId, cursor?}', async () => {
+  test("the enrichment function's old shapes still work: {factoryId, contactId, passId?} and {factoryId, cursor?}", async () => {
     const { factoryId, add } = await factory();
     const contact = await add({ email: uniqueEmail() });
     const refresh = await control.call({ factoryId, contactId: contact.id, passId: 'legacy-1' });
@@ -338,7 +338,7 @@ describe('the audit line', () => {
     expect(auditLine(lines)).toMatchObject({ operation: request.operation, factoryId, principal: CONTROL_ROOM_ARN, status: 200, ...more });
   });
 
-  test('a contact\'s values never reach the lines of show, list, export or refresh', async () => {
+  test("a contact's values never reach the lines of show, list, export or refresh", async () => {
     const { factoryId, add } = await factory();
     const email = uniqueEmail('private-');
     await referencePerson(email, { location: 'Hidden Valley' });

@@ -60,10 +60,18 @@ beforeAll(async () => {
   expect(first.body.issues).toHaveLength(ISSUES);
   // Every tenth resolved, so that a status filter leaves some out.
   const byIssue = new Map((first.body.issues as Seeded[]).map((issue) => [Number(/ (\d+) /.exec(issue.title)?.[1]), issue]));
-  for (let i = 0; i < ISSUES; i += 10) expect((await control.call({ operation: 'issues.resolve', factoryId, issueId: byIssue.get(i)?.issueId })).status).toBe(200);
+  for (let i = 0; i < ISSUES; i += 10)
+    expect((await control.call({ operation: 'issues.resolve', factoryId, issueId: byIssue.get(i)?.issueId })).status).toBe(200);
   seeded = Array.from({ length: ISSUES }, (_, i) => {
     const issue = byIssue.get(i) as Seeded;
-    return { issueId: issue.issueId, title: issue.title, count: (i % 7) + 1, visitors: Math.min((i % 5) + 1, (i % 7) + 1), lastSeen: issue.lastSeen, status: i % 10 === 0 ? 'resolved' : 'open' };
+    return {
+      issueId: issue.issueId,
+      title: issue.title,
+      count: (i % 7) + 1,
+      visitors: Math.min((i % 5) + 1, (i % 7) + 1),
+      lastSeen: issue.lastSeen,
+      status: i % 10 === 0 ? 'resolved' : 'open',
+    };
   });
 }, 120_000);
 
@@ -98,7 +106,12 @@ test('most recently seen first: all 500 issues of every status are reached by th
 
 test('one status, pages of 77: the 450 open issues, each once, in order', async () => {
   const { issues } = await allPages({ status: 'open' }, 77);
-  expect(ids(issues)).toEqual(ordered(seeded.filter((issue) => issue.status === 'open'), (issue) => issue.lastSeen));
+  expect(ids(issues)).toEqual(
+    ordered(
+      seeded.filter((issue) => issue.status === 'open'),
+      (issue) => issue.lastSeen,
+    ),
+  );
 });
 
 test('most events first: all 500 reached, by count then id; the answer says all of them were read to sort', async () => {
@@ -116,7 +129,12 @@ test('most visitors first: all 500 reached, by visitors (exact here) then id', a
 test('a title search ignores case and pages like any list: the 100 "checkout" issues, 30 a page', async () => {
   const { issues, pages } = await allPages({ search: 'CHECKOUT', status: undefined }, 30);
   expect(pages).toBe(4);
-  expect(ids(issues)).toEqual(ordered(seeded.filter((issue) => issue.title.startsWith('checkout ')), (issue) => issue.lastSeen));
+  expect(ids(issues)).toEqual(
+    ordered(
+      seeded.filter((issue) => issue.title.startsWith('checkout ')),
+      (issue) => issue.lastSeen,
+    ),
+  );
   const { issues: none } = await allPages({ search: 'no such title' }, 30);
   expect(none).toEqual([]);
 });

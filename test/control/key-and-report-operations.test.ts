@@ -17,17 +17,30 @@ let demo: Demo;
 
 beforeAll(async () => {
   api = await startLocalApi();
-  demo = await seedDemo({ apiUrl: api.baseUrl, doc: testDoc(), tables, factoryId: newFactoryId('cradm'), mailDomain: `${randomBytes(4).toString('hex')}.example` });
+  demo = await seedDemo({
+    apiUrl: api.baseUrl,
+    doc: testDoc(),
+    tables,
+    factoryId: newFactoryId('cradm'),
+    mailDomain: `${randomBytes(4).toString('hex')}.example`,
+  });
 }, 60_000);
 afterAll(() => api?.close());
 
 const fac = () => demo.factoryId;
 
 describe('keys', () => {
-  test('keys.create issues a secret key with the stack\'s default rate limit; the audit line names the caller and the key, never the secret', async () => {
+  test("keys.create issues a secret key with the stack's default rate limit; the audit line names the caller and the key, never the secret", async () => {
     const { status, body, lines } = await control.call({ operation: 'keys.create', factoryId: fac() });
     expect(status).toBe(200);
-    expect(body).toMatchObject({ key: expect.stringMatching(/^dfsk_/), keyId: expect.stringMatching(/^key_/), type: 'secret', status: 'active', rateLimit: 1234, factoryId: fac() });
+    expect(body).toMatchObject({
+      key: expect.stringMatching(/^dfsk_/),
+      keyId: expect.stringMatching(/^key_/),
+      type: 'secret',
+      status: 'active',
+      rateLimit: 1234,
+      factoryId: fac(),
+    });
     const audit = lines.find((line) => line.message === 'control room') as Record<string, unknown>;
     expect(audit).toMatchObject({ operation: 'keys.create', principal: CONTROL_ROOM_ARN, keyId: body.keyId, status: 200 });
     expect(JSON.stringify(lines)).not.toContain(body.key);
@@ -43,7 +56,7 @@ describe('keys', () => {
     [{ origins: ['https://a.example'] }, 'origins are only for publishable keys'],
     [{ type: 'publishable', origins: ['https://a.example/path'] }, /^origins: .*path/],
     [{ rateLimit: 0 }, 'rateLimit must be a whole number from 1 to 1000000'],
-  ])('keys.create %j is a 400 in the operation\'s words', async (extra, error) => {
+  ])("keys.create %j is a 400 in the operation's words", async (extra, error) => {
     const { status, body } = await control.call({ operation: 'keys.create', factoryId: fac(), ...extra });
     expect(status).toBe(400);
     expect(body.error).toEqual(typeof error === 'string' ? error : expect.stringMatching(error));
@@ -55,10 +68,12 @@ describe('keys', () => {
     expect(body.error).toMatch(/^fac_canary is reserved for the pre-traffic check of deployments .*: no key is issued for it$/);
   });
 
-  test('keys.list shows the factory\'s keys, the exposed one with its record', async () => {
+  test("keys.list shows the factory's keys, the exposed one with its record", async () => {
     const { status, body } = await control.call({ operation: 'keys.list', factoryId: fac() });
     expect(status).toBe(200);
-    expect(body.keys.filter((key: Record<string, unknown>) => key.exposed)).toEqual([expect.objectContaining({ type: 'secret', exposed: expect.objectContaining({ count: 1 }) })]);
+    expect(body.keys.filter((key: Record<string, unknown>) => key.exposed)).toEqual([
+      expect.objectContaining({ type: 'secret', exposed: expect.objectContaining({ count: 1 }) }),
+    ]);
     expect(JSON.stringify(body)).not.toMatch(/dfsk_|keyHash/);
   });
 

@@ -37,12 +37,14 @@ describe('parseControlRequest', () => {
   });
 
   test('names the company link "company" or "companyId" and drops repeated fields', () => {
-    expect(parseControlRequest({ operation: 'contacts.clear', factoryId: 'fac_a', contactId: 'ct_0123456789abcdef', fields: ['company', 'title', 'companyId'] })).toMatchObject({
+    expect(
+      parseControlRequest({ operation: 'contacts.clear', factoryId: 'fac_a', contactId: 'ct_0123456789abcdef', fields: ['company', 'title', 'companyId'] }),
+    ).toMatchObject({
       fields: ['companyId', 'title'],
     });
   });
 
-  test('reads the enrichment function\'s old shapes: a contactId makes a refresh, its absence a bulk run', () => {
+  test("reads the enrichment function's old shapes: a contactId makes a refresh, its absence a bulk run", () => {
     expect(parseControlRequest({ factoryId: 'fac_a', contactId: 'ct_0123456789abcdef' })).toEqual({
       operation: 'enrichment.refresh',
       factoryId: 'fac_a',

@@ -75,9 +75,11 @@ function harness(answer: (payload: string, call: number) => Promise<Invocation>,
   return { run, clock, reports, reportCalls, invoked, lines };
 }
 
-const answering = (statuses: Record<string, number>) => async (payload: string): Promise<Invocation> => ({
-  payload: JSON.stringify({ statusCode: statuses[(JSON.parse(payload) as { path: string }).path], body: '{}' }),
-});
+const answering =
+  (statuses: Record<string, number>) =>
+  async (payload: string): Promise<Invocation> => ({
+    payload: JSON.stringify({ statusCode: statuses[(JSON.parse(payload) as { path: string }).path], body: '{}' }),
+  });
 const GOOD = answering({ '/a': 401, '/b': 200 });
 
 test('reports Succeeded for its deployment when every probe gets the status it expects, after sending each in order', async () => {
@@ -146,7 +148,9 @@ test('reports Failed, naming the error, when AccessDenied outlasts its window', 
   await run();
   expect(reports.map((r) => r.status)).toEqual(['Failed']);
   expect(clock.now()).toBeLessThan(T0 + ACCESS_DENIED_WINDOW_MS + 20_000);
-  expect(lines.find((l) => l.level === 'ERROR')!.problem).toBe('could not invoke the new version: AccessDeniedException: User is not authorized to perform: lambda:InvokeFunction');
+  expect(lines.find((l) => l.level === 'ERROR')!.problem).toBe(
+    'could not invoke the new version: AccessDeniedException: User is not authorized to perform: lambda:InvokeFunction',
+  );
 });
 
 test('reports Failed at once, without waiting, when an invocation fails for another reason', async () => {
@@ -179,11 +183,17 @@ test('refuses an event that is not a CodeDeploy hook invocation, reporting nothi
 });
 
 test('reports again when the report call fails once, and logs the failed attempt', async () => {
-  const { run, reports, reportCalls, lines } = harness(GOOD, (call) => (call === 1 ? Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' }) : undefined));
+  const { run, reports, reportCalls, lines } = harness(GOOD, (call) =>
+    call === 1 ? Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' }) : undefined,
+  );
   await run();
   expect(reportCalls).toHaveLength(2);
   expect(reports.map((r) => r.status)).toEqual(['Succeeded']);
-  expect(lines.find((l) => l.message === 'pre-traffic report failed: tried again')).toMatchObject({ level: 'WARN', attempt: 1, error: 'ThrottlingException: Rate exceeded' });
+  expect(lines.find((l) => l.message === 'pre-traffic report failed: tried again')).toMatchObject({
+    level: 'WARN',
+    attempt: 1,
+    error: 'ThrottlingException: Rate exceeded',
+  });
   expect(lines.at(-1)).toMatchObject({ status: 'Succeeded', reportAttempts: 2 });
 });
 

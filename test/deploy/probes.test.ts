@@ -44,13 +44,15 @@ async function loadEntry(module: string, changed: Record<string, string> = {}): 
 }
 
 /** Invokes an entry point as Lambda would with the hook's payload: the answer as JSON, or the error as a FunctionError. */
-const invoker = (entry: Entry) => async (payload: string): Promise<Invocation> => {
-  try {
-    return { payload: JSON.stringify(await entry(JSON.parse(payload) as never, lambdaContext())) };
-  } catch (error) {
-    return { functionError: 'Unhandled', payload: JSON.stringify({ errorMessage: String(error) }) };
-  }
-};
+const invoker =
+  (entry: Entry) =>
+  async (payload: string): Promise<Invocation> => {
+    try {
+      return { payload: JSON.stringify(await entry(JSON.parse(payload) as never, lambdaContext())) };
+    } catch (error) {
+      return { functionError: 'Unhandled', payload: JSON.stringify({ errorMessage: String(error) }) };
+    }
+  };
 
 const probe = (probes: Probe[], words: RegExp): Probe => probes.find((p) => words.test(p.name))!;
 
@@ -94,7 +96,9 @@ describe.each([
 ])('the %s function', (_, module, probes) => {
   test('passes every probe of its hook, in order', async () => {
     const outcomes = await runProbes(invoker(await loadEntry(module, module.endsWith('deliverer-entry') ? receiverEnv() : {})), probes);
-    expect(outcomes.map(({ name, passed, problem }) => ({ name, passed, problem }))).toEqual(probes.map(({ name }) => ({ name, passed: true, problem: undefined })));
+    expect(outcomes.map(({ name, passed, problem }) => ({ name, passed, problem }))).toEqual(
+      probes.map(({ name }) => ({ name, passed: true, problem: undefined })),
+    );
   });
 });
 
@@ -148,7 +152,12 @@ describe("the notifier's canary issue change", () => {
     const queued: unknown[] = [];
     const store = alertStoreOf(testDoc(), tables.alerts);
     const notifier = createNotifierHandler(
-      { store, queue: { enqueue: async (message) => void queued.push(message) }, topic: { publish: async (subject) => void published.push(subject) }, linkBase: 'https://control.example' },
+      {
+        store,
+        queue: { enqueue: async (message) => void queued.push(message) },
+        topic: { publish: async (subject) => void published.push(subject) },
+        linkBase: 'https://control.example',
+      },
       issueChangeOf,
       new JsonLogger({ service: 'contacts-alert-notifier', level: 'SILENT' }),
     );
@@ -157,7 +166,15 @@ describe("the notifier's canary issue change", () => {
     expect(outcomes.map((o) => o.passed)).toEqual([true, true]);
     expect([published, queued]).toEqual([[], []]);
     const issueId = /issue#fac_canary#(iss_\w+)/.exec(JSON.stringify(change.event))![1]!;
-    const again = await store.recordAlert({ factoryId: CANARY_FACTORY_ID, alertId: `new:${issueId}:2026-01-01T00:00:00.000Z`, type: 'issue.created', issueId, occurredAt: '2026-01-01T00:00:00.000Z', at: new Date().toISOString(), expiresAt: Math.floor(Date.now() / 1000) + 3600 });
+    const again = await store.recordAlert({
+      factoryId: CANARY_FACTORY_ID,
+      alertId: `new:${issueId}:2026-01-01T00:00:00.000Z`,
+      type: 'issue.created',
+      issueId,
+      occurredAt: '2026-01-01T00:00:00.000Z',
+      at: new Date().toISOString(),
+      expiresAt: Math.floor(Date.now() / 1000) + 3600,
+    });
     expect(again).toEqual({ created: false, fannedOut: true });
   });
 });
@@ -165,7 +182,7 @@ describe("the notifier's canary issue change", () => {
 describe("the deliverer's canary delivery", () => {
   const delivery = () => probe(delivererProbes(), /canary receiver/);
 
-  test('reaches the receiver, signed with the destination\'s secret, and the receiver verifies it (204)', async () => {
+  test("reaches the receiver, signed with the destination's secret, and the receiver verifies it (204)", async () => {
     const before = received.length;
     const [outcome] = await runProbes(invoker(await loadEntry('../../lambda/alerts/deliverer-entry', receiverEnv())), [delivery()]);
     expect(outcome).toMatchObject({ passed: true, status: 200 });
@@ -179,7 +196,9 @@ describe("the deliverer's canary delivery", () => {
   });
 
   test('fails when the stack gave the deliverer no destination', async () => {
-    const [outcome] = await runProbes(invoker(await loadEntry('../../lambda/alerts/deliverer-entry', { CANARY_RECEIVER_URL: '', CANARY_WEBHOOK_SECRET: '' })), [delivery()]);
+    const [outcome] = await runProbes(invoker(await loadEntry('../../lambda/alerts/deliverer-entry', { CANARY_RECEIVER_URL: '', CANARY_WEBHOOK_SECRET: '' })), [
+      delivery(),
+    ]);
     expect(outcome).toMatchObject({ passed: false, status: 500 });
   });
 
@@ -202,7 +221,10 @@ describe("the contacts function's canary check", () => {
     await runProbes(invoker(contacts), [self, self, self]);
     const control = await loadEntry('../../lambda/control/control-room-entry');
     const [{ event }] = controlRoomProbes(HOOK_ROLE).slice(1);
-    const answer = (await control({ ...(event as object), body: JSON.stringify({ operation: 'contacts.list', factoryId: CANARY_FACTORY_ID }) } as never, lambdaContext())) as { body: string };
+    const answer = (await control(
+      { ...(event as object), body: JSON.stringify({ operation: 'contacts.list', factoryId: CANARY_FACTORY_ID }) } as never,
+      lambdaContext(),
+    )) as { body: string };
     const listed = JSON.parse(answer.body) as { contacts: { email: string }[] };
     expect(listed.contacts.map((c) => c.email)).toEqual([CANARY_EMAIL]);
   });

@@ -91,38 +91,45 @@ test('the pinned forms of the marks: a shard key and a sequence number read the 
 test('batches of two shards alternating between the old and the new version, some failing after their writes and retried on either: every event counted once', async () => {
   const issues = new DynamoIssueStore(testDoc(), tables.reports);
   await fc.assert(
-    fc.asyncProperty(fc.array(fc.constantFrom(0, 1, 2), { minLength: 6, maxLength: 24 }), fc.array(batchPlan, { minLength: 1, maxLength: 8 }), async (groups, plan) => {
-      const factoryId = newFactoryId('canary');
-      const stored = events(factoryId, groups);
-      const stores = [new LosesAnswerOnce(new DynamoTallyStore(testDoc(), tables.reports)), new LosesAnswerOnce(new DynamoTallyStore(testDoc(), tables.reports))];
-      const versions = stores.map((store) => createTallyHandler({ store, insertedEvents }, quiet));
-      // Even events in one shard, odd in the other, each shard in its own order.
-      const shards = SHARDS.map((_, s) => stored.flatMap((event, i) => (i % 2 === s ? [recordOf(event, i)] : [])));
-      const places = [0, 0];
-      for (let step = 0; places.some((place, s) => place < shards[s]!.length); step++) {
-        // One batch of each shard at a time, side by side: Lambda runs a shard's batches in order, the shards at once.
-        await Promise.all(
-          shards.map(async (records, s) => {
-            if (places[s]! >= records.length) return;
-            const { size, version, fails, retryOn } = plan[(step + s) % plan.length]!;
-            const batch: TallyEvent = { Records: records.slice(places[s], places[s]! + size), shardId: SHARDS[s] };
-            if (fails) {
-              stores[version]!.arm(SHARDS[s]!);
-              await expect(versions[version]!(batch)).rejects.toThrow('reset after the write');
-              await versions[retryOn]!(batch);
-            } else {
-              await versions[version]!(batch);
-            }
-            places[s] = places[s]! + size;
-          }),
-        );
-      }
-      const memory = new MemoryReportStore();
-      await memory.putEvents(stored);
-      const nowMs = T0 + 60_000;
-      const counts = (list: { issueId: string; count: number }[]) => Object.fromEntries(list.map(({ issueId, count }) => [issueId, count]));
-      expect(counts(await issues.listIssues(factoryId, { limit: 10, nowMs }))).toEqual(counts(await memory.listIssues(factoryId, { limit: 10, nowMs })));
-    }),
+    fc.asyncProperty(
+      fc.array(fc.constantFrom(0, 1, 2), { minLength: 6, maxLength: 24 }),
+      fc.array(batchPlan, { minLength: 1, maxLength: 8 }),
+      async (groups, plan) => {
+        const factoryId = newFactoryId('canary');
+        const stored = events(factoryId, groups);
+        const stores = [
+          new LosesAnswerOnce(new DynamoTallyStore(testDoc(), tables.reports)),
+          new LosesAnswerOnce(new DynamoTallyStore(testDoc(), tables.reports)),
+        ];
+        const versions = stores.map((store) => createTallyHandler({ store, insertedEvents }, quiet));
+        // Even events in one shard, odd in the other, each shard in its own order.
+        const shards = SHARDS.map((_, s) => stored.flatMap((event, i) => (i % 2 === s ? [recordOf(event, i)] : [])));
+        const places = [0, 0];
+        for (let step = 0; places.some((place, s) => place < shards[s]!.length); step++) {
+          // One batch of each shard at a time, side by side: Lambda runs a shard's batches in order, the shards at once.
+          await Promise.all(
+            shards.map(async (records, s) => {
+              if (places[s]! >= records.length) return;
+              const { size, version, fails, retryOn } = plan[(step + s) % plan.length]!;
+              const batch: TallyEvent = { Records: records.slice(places[s], places[s]! + size), shardId: SHARDS[s] };
+              if (fails) {
+                stores[version]!.arm(SHARDS[s]!);
+                await expect(versions[version]!(batch)).rejects.toThrow('reset after the write');
+                await versions[retryOn]!(batch);
+              } else {
+                await versions[version]!(batch);
+              }
+              places[s] = places[s]! + size;
+            }),
+          );
+        }
+        const memory = new MemoryReportStore();
+        await memory.putEvents(stored);
+        const nowMs = T0 + 60_000;
+        const counts = (list: { issueId: string; count: number }[]) => Object.fromEntries(list.map(({ issueId, count }) => [issueId, count]));
+        expect(counts(await issues.listIssues(factoryId, { limit: 10, nowMs }))).toEqual(counts(await memory.listIssues(factoryId, { limit: 10, nowMs })));
+      },
+    ),
     { numRuns: 8 },
   );
 }, 180_000);

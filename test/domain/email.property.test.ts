@@ -29,18 +29,18 @@ const FAMILIES = [
 const DOMAINS = ['@example.com', '@EXAMPLE.com', '@ex\u212Ample.com', '@\u03C3.gr', '@\u03A3.gr'];
 
 /** Two addresses spelled from the same families, so they often collide. */
-const trickyPair = fc
-  .array(fc.tuple(fc.nat(FAMILIES.length - 1), fc.nat(), fc.nat()), { minLength: 1, maxLength: 3 })
-  .chain((letters) =>
-    fc.tuple(fc.constantFrom(...DOMAINS), fc.constantFrom(...DOMAINS)).map(([da, db]) => {
-      const spell = (pick: (choice: [number, number, number]) => number, domain: string) =>
-        letters.map((choice) => {
+const trickyPair = fc.array(fc.tuple(fc.nat(FAMILIES.length - 1), fc.nat(), fc.nat()), { minLength: 1, maxLength: 3 }).chain((letters) =>
+  fc.tuple(fc.constantFrom(...DOMAINS), fc.constantFrom(...DOMAINS)).map(([da, db]) => {
+    const spell = (pick: (choice: [number, number, number]) => number, domain: string) =>
+      letters
+        .map((choice) => {
           const family = FAMILIES[choice[0]] as string[];
           return family[pick(choice) % family.length];
-        }).join('') + domain;
-      return [spell((c) => c[1], da), spell((c) => c[2], db)] as const;
-    }),
-  );
+        })
+        .join('') + domain;
+    return [spell((c) => c[1], da), spell((c) => c[2], db)] as const;
+  }),
+);
 const trickyAddress = trickyPair.map(([a]) => a);
 
 /**
@@ -69,19 +69,32 @@ describe('normalizeEmail (property)', () => {
 
   test('is idempotent: an accepted address normalizes to itself', () => {
     fc.assert(
-      fc.property(fc.oneof(anyText, trickyAddress, sentEmail().map((e) => e.raw)), (raw) => {
-        const first = normalizeEmail(raw);
-        if (first.ok) expect(normalizeEmail(first.email)).toEqual(first);
-      }),
+      fc.property(
+        fc.oneof(
+          anyText,
+          trickyAddress,
+          sentEmail().map((e) => e.raw),
+        ),
+        (raw) => {
+          const first = normalizeEmail(raw);
+          if (first.ok) expect(normalizeEmail(first.email)).toEqual(first);
+        },
+      ),
     );
   });
 
   test('ignores case: an address and its lowercase form give the same answer', () => {
     fc.assert(
-      fc.property(fc.oneof(anyText, sentEmail().map((e) => e.raw)), (raw) => {
-        const result = normalizeEmail(raw);
-        if (result.ok) expect(normalizeEmail(raw.toLowerCase())).toEqual(result);
-      }),
+      fc.property(
+        fc.oneof(
+          anyText,
+          sentEmail().map((e) => e.raw),
+        ),
+        (raw) => {
+          const result = normalizeEmail(raw);
+          if (result.ok) expect(normalizeEmail(raw.toLowerCase())).toEqual(result);
+        },
+      ),
     );
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme-ascii', maxLength: 60 }), (raw) => {
@@ -92,18 +105,24 @@ describe('normalizeEmail (property)', () => {
 
   test('whatever it accepts has at most 254 characters, one "@", a name, a dotted domain and no whitespace or control', () => {
     fc.assert(
-      fc.property(fc.oneof(anyText, sentEmail().map((e) => e.raw)), (raw) => {
-        const result = normalizeEmail(raw);
-        if (!result.ok) return;
-        const { email } = result;
-        expect(email).toBe(raw.trim().toLowerCase());
-        expect(charCount(email)).toBeLessThanOrEqual(254);
-        const [local, domain, ...rest] = email.split('@');
-        expect(rest).toEqual([]);
-        expect(local).not.toBe('');
-        expect(domain).toMatch(/^[^.]+(\.[^.]+)+$/);
-        expect(email).not.toMatch(/[\s\p{Cc}\p{Cf}]/u);
-      }),
+      fc.property(
+        fc.oneof(
+          anyText,
+          sentEmail().map((e) => e.raw),
+        ),
+        (raw) => {
+          const result = normalizeEmail(raw);
+          if (!result.ok) return;
+          const { email } = result;
+          expect(email).toBe(raw.trim().toLowerCase());
+          expect(charCount(email)).toBeLessThanOrEqual(254);
+          const [local, domain, ...rest] = email.split('@');
+          expect(rest).toEqual([]);
+          expect(local).not.toBe('');
+          expect(domain).toMatch(/^[^.]+(\.[^.]+)+$/);
+          expect(email).not.toMatch(/[\s\p{Cc}\p{Cf}]/u);
+        },
+      ),
     );
   });
 
@@ -121,12 +140,19 @@ describe('normalizeEmail (property)', () => {
 
   test('gives a stored form in NFC with no letter that lowercasing changes', () => {
     fc.assert(
-      fc.property(fc.oneof(trickyAddress, sentEmail().map((e) => e.raw), anyText), (raw) => {
-        const result = normalizeEmail(raw);
-        if (!result.ok) return;
-        expect(result.email.normalize('NFC')).toBe(result.email);
-        expect([...result.email].every((char) => char.toLowerCase() === char)).toBe(true);
-      }),
+      fc.property(
+        fc.oneof(
+          trickyAddress,
+          sentEmail().map((e) => e.raw),
+          anyText,
+        ),
+        (raw) => {
+          const result = normalizeEmail(raw);
+          if (!result.ok) return;
+          expect(result.email.normalize('NFC')).toBe(result.email);
+          expect([...result.email].every((char) => char.toLowerCase() === char)).toBe(true);
+        },
+      ),
     );
   });
 

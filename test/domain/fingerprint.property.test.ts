@@ -20,7 +20,10 @@ const frame = fc.record({ fn: identifier, dir, script: identifier });
 type Frame = { fn: string; dir: string; script: string };
 
 /** The frames as one deploy of the site writes them, in Chromium's or in Firefox/Safari's format. */
-function stackText(frames: Frame[], deploy: { host: string; hash: string; sep: string; query: string; positions: [number, number][]; format: 'v8' | 'gecko' }): string {
+function stackText(
+  frames: Frame[],
+  deploy: { host: string; hash: string; sep: string; query: string; positions: [number, number][]; format: 'v8' | 'gecko' },
+): string {
   return frames
     .map((f, i) => {
       const [line, column] = deploy.positions[i % deploy.positions.length] as [number, number];
@@ -43,7 +46,9 @@ describe('the fingerprint (property)', () => {
   test('the same frames from any two deploys (hashes, hosts, query strings, lines, browser format) give the same fingerprint', () => {
     fc.assert(
       fc.property(fc.array(frame, { minLength: 1, maxLength: 8 }), deploy, deploy, fc.string(), (frames, one, two, value) => {
-        expect(groupEvent(error(stackText(frames, one), value))).toMatchObject({ fingerprint: (groupEvent(error(stackText(frames, two))) as { fingerprint: string[] }).fingerprint });
+        expect(groupEvent(error(stackText(frames, one), value))).toMatchObject({
+          fingerprint: (groupEvent(error(stackText(frames, two))) as { fingerprint: string[] }).fingerprint,
+        });
       }),
     );
   });
@@ -85,7 +90,12 @@ describe('the fingerprint (property)', () => {
       twoOf(fc.integer().map(String)),
       twoOf(fc.uuid()),
       twoOf(fc.stringMatching(/^[0-9a-f]{7}[0-9]$/).map((h) => `0x${h}`)),
-      twoOf(fc.string({ maxLength: 10 }).filter((s) => !/['\n\\]/.test(s)).map((s) => `'${s}'`)),
+      twoOf(
+        fc
+          .string({ maxLength: 10 })
+          .filter((s) => !/['\n\\]/.test(s))
+          .map((s) => `'${s}'`),
+      ),
       // A quote or a parenthesis ends a URL in a message ("failed to load 'https://…'"): URLs holding one are left out.
       twoOf(fc.webUrl({ withQueryParameters: true }).filter((url) => !/['()]/.test(url))),
     );
@@ -98,9 +108,14 @@ describe('the fingerprint (property)', () => {
 
   test('a fingerprint the event sends always wins, whatever its stack', () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ minLength: 1, maxLength: 20 }), { minLength: 1, maxLength: 10 }), fc.array(frame, { maxLength: 5 }), deploy, (parts, frames, d) => {
-        expect(groupEvent({ ...error(stackText(frames, d)), fingerprint: parts })).toMatchObject({ grouped: true, fingerprint: ['custom', ...parts] });
-      }),
+      fc.property(
+        fc.array(fc.string({ minLength: 1, maxLength: 20 }), { minLength: 1, maxLength: 10 }),
+        fc.array(frame, { maxLength: 5 }),
+        deploy,
+        (parts, frames, d) => {
+          expect(groupEvent({ ...error(stackText(frames, d)), fingerprint: parts })).toMatchObject({ grouped: true, fingerprint: ['custom', ...parts] });
+        },
+      ),
     );
   });
 });

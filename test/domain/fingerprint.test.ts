@@ -116,15 +116,20 @@ describe('groupEvent', () => {
     expect(groupEvent({ exception: { value: 'Script error.' } })).toEqual({ grouped: false, filtered: 'script-error' });
   });
 
-  test('an event whose every frame is a browser extension\'s is filtered; one in-app frame is enough to keep it', () => {
+  test("an event whose every frame is a browser extension's is filtered; one in-app frame is enough to keep it", () => {
     const extension = 'Error: x\n    at inject (chrome-extension://abcdef/content.js:1:2)\n    at run (moz-extension://1234/bg.js:3:4)';
     expect(groupEvent({ exception: { type: 'Error', stack: extension } })).toEqual({ grouped: false, filtered: 'browser-extension' });
-    expect(groupEvent({ exception: { type: 'Error', stack: 'inject@safari-web-extension://x/c.js:1:2' } })).toEqual({ grouped: false, filtered: 'browser-extension' });
+    expect(groupEvent({ exception: { type: 'Error', stack: 'inject@safari-web-extension://x/c.js:1:2' } })).toEqual({
+      grouped: false,
+      filtered: 'browser-extension',
+    });
     expect(groupEvent({ exception: { type: 'Error', stack: `${extension}\n    at app (https://h.com/app.js:1:1)` } })).toMatchObject({ grouped: true });
   });
 
   test('a stack without in-app frames groups by the message', () => {
-    expect(groupEvent({ exception: { type: 'Error', value: 'bad 12', stack: '    at Array.map (<anonymous>)' } })).toMatchObject({ fingerprint: ['error', 'Error', 'bad <n>'] });
+    expect(groupEvent({ exception: { type: 'Error', value: 'bad 12', stack: '    at Array.map (<anonymous>)' } })).toMatchObject({
+      fingerprint: ['error', 'Error', 'bad <n>'],
+    });
   });
 
   test('the event type is part of the fingerprint: a bug report is never merged into an error', () => {

@@ -3,7 +3,10 @@ import { withoutGeneratedParts } from '../../lambda/ingest/grouping/generated-na
 /** What a code generator makes up in a Java class name per build or JVM is left out of the grouping; the rest is kept (lambda/ingest/grouping/generated-names.ts). */
 describe('a frame module without its generated parts', () => {
   test.each([
-    ['invalid.gruml.talkytalkyhub.common.config.JipJipConfig$$EnhancerBySpringCGLIB$$1ebdddb0', 'invalid.gruml.talkytalkyhub.common.config.JipJipConfig$$EnhancerBySpringCGLIB$$'],
+    [
+      'invalid.gruml.talkytalkyhub.common.config.JipJipConfig$$EnhancerBySpringCGLIB$$1ebdddb0',
+      'invalid.gruml.talkytalkyhub.common.config.JipJipConfig$$EnhancerBySpringCGLIB$$',
+    ],
     ['com.example.api.OutboundController$$EnhancerByGuice$$ae46b1bf', 'com.example.api.OutboundController$$EnhancerByGuice$$'],
     ['com.example.api.OutboundController$EnhancerByGuice$ae46b1bf', 'com.example.api.OutboundController$EnhancerByGuice$'],
     ['com.example.Billing$$FastClassBySpringCGLIB$$9f2c1d3e', 'com.example.Billing$$FastClassBySpringCGLIB$$'],
@@ -18,7 +21,14 @@ describe('a frame module without its generated parts', () => {
   });
 
   test('a class without generated parts, an inner class, a Go package and a Python module are kept as they are', () => {
-    for (const module of ['io.sentry.example.ApiRequest', 'org.apache.tomcat.util.net.NioEndpoint$SocketProcessor', 'com.example.Cart$1', 'example.com/billing/payments', 'github.com/robfig/cron/v3', 'app.views']) {
+    for (const module of [
+      'io.sentry.example.ApiRequest',
+      'org.apache.tomcat.util.net.NioEndpoint$SocketProcessor',
+      'com.example.Cart$1',
+      'example.com/billing/payments',
+      'github.com/robfig/cron/v3',
+      'app.views',
+    ]) {
       expect(withoutGeneratedParts(module)).toBe(module);
     }
   });

@@ -23,10 +23,7 @@ describe('normalizeDomain', () => {
     expect(normalizeDomain(input)).toBe(expected);
   });
 
-  test.each(['', 'acme', 'not a domain', 'https://', '-acme.io', 'acme-.io', 'acme..io', 'a_b.com', 'http://'])(
-    'refuses %j',
-    (input) => {
-      expect(normalizeDomain(input)).toBeUndefined();
-    },
-  );
+  test.each(['', 'acme', 'not a domain', 'https://', '-acme.io', 'acme-.io', 'acme..io', 'a_b.com', 'http://'])('refuses %j', (input) => {
+    expect(normalizeDomain(input)).toBeUndefined();
+  });
 });

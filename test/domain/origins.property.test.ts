@@ -11,7 +11,10 @@ const domain = fc
   .tuple(fc.array(label, { minLength: 1, maxLength: 3 }), fc.stringMatching(/^[a-z][a-z0-9]{1,5}$/))
   .map(([labels, tld]) => [...labels, tld].join('.'));
 const scheme = fc.constantFrom('http', 'https');
-const port = fc.oneof(fc.constant(''), fc.integer({ min: 1, max: 65_535 }).map((p) => `:${p}`));
+const port = fc.oneof(
+  fc.constant(''),
+  fc.integer({ min: 1, max: 65_535 }).map((p) => `:${p}`),
+);
 /** The port a browser would put in the Origin: none for the scheme's default. */
 const serialized = (s: string, host: string, p: string) => `${s}://${host}${p === ':80' && s === 'http' ? '' : p === ':443' && s === 'https' ? '' : p}`;
 
@@ -50,7 +53,11 @@ describe('the origin matcher (property)', () => {
   });
 
   test('matches exactly when the host ends with "." + the domain and has labels before it', () => {
-    const host = fc.oneof(domain, fc.tuple(label, domain).map(([a, b]) => `${a}.${b}`), fc.tuple(label, domain).map(([a, b]) => `${a}${b}`));
+    const host = fc.oneof(
+      domain,
+      fc.tuple(label, domain).map(([a, b]) => `${a}.${b}`),
+      fc.tuple(label, domain).map(([a, b]) => `${a}${b}`),
+    );
     fc.assert(
       fc.property(domain, host, (d, h) => {
         const expected = h.endsWith(`.${d}`) && h.length > d.length + 1;

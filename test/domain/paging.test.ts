@@ -22,7 +22,13 @@ describe('the one cursor codec', () => {
   });
 
   test('text that is no cursor, or a cursor whose position is not one of the list, is refused as not ours', () => {
-    for (const cursor of ['%%%', '', Buffer.from('[1]').toString('base64url'), Buffer.from('{"f":"fac_a","c":"ct_x"}').toString('base64url'), encodeCursor({ factoryId: 'fac_a', list: 'contacts' }, 'company#x')]) {
+    for (const cursor of [
+      '%%%',
+      '',
+      Buffer.from('[1]').toString('base64url'),
+      Buffer.from('{"f":"fac_a","c":"ct_x"}').toString('base64url'),
+      encodeCursor({ factoryId: 'fac_a', list: 'contacts' }, 'company#x'),
+    ]) {
       expect(() => contactCursor.decode(cursor, 'fac_a')).toThrow(/^cursor is not one this service returned/);
     }
   });
@@ -42,6 +48,11 @@ describe('the one descending order', () => {
     ];
     const expected = ['2026-01-02 a', '2026-01-01 c', '2026-01-01 b', '2026-01-01 a'];
     expect([...items].sort(order).map((item) => `${item.at} ${item.id}`)).toEqual(expected);
-    expect([...items].reverse().sort(order).map((item) => `${item.at} ${item.id}`)).toEqual(expected);
+    expect(
+      [...items]
+        .reverse()
+        .sort(order)
+        .map((item) => `${item.at} ${item.id}`),
+    ).toEqual(expected);
   });
 });

@@ -65,7 +65,7 @@ const add = (a: BulkSummary, b: BulkSummary): BulkSummary => ({
 });
 
 describe('a caller upsert racing a pass', () => {
-  test('lands between the pass reading and writing: the pass re-plans and keeps the caller\'s value', async () => {
+  test("lands between the pass reading and writing: the pass re-plans and keeps the caller's value", async () => {
     const { factoryId, upsert, read } = await factory();
     const email = uniqueEmail();
     await referencePerson(email, { title: 'Vendor Title', location: 'Rome' });

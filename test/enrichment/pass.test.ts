@@ -23,7 +23,7 @@ const context = enrichmentContext();
 const refresh = (factoryId: string, contactId: string, passId?: string) => runPass(context, factoryId, contactId, { bulk: false, passId });
 
 describe('a pass fills only empty fields', () => {
-  test('fills the empty fields, keeps the caller\'s values, and records everything found', async () => {
+  test("fills the empty fields, keeps the caller's values, and records everything found", async () => {
     const { factoryId, upsert, read } = await factory();
     const email = uniqueEmail();
     await referencePerson(email, { name: 'Vendor Name', title: 'CTO', location: 'Lisbon' });

@@ -116,12 +116,9 @@ describe('sources', () => {
     'j.doe@example.com',
     'user.1234@example.com',
     'a.b.c.d@example.com',
-  ])(
-    'nameFromEmail(%s) finds nothing',
-    (email) => {
-      expect(nameFromEmail(email)).toBeUndefined();
-    },
-  );
+  ])('nameFromEmail(%s) finds nothing', (email) => {
+    expect(nameFromEmail(email)).toBeUndefined();
+  });
 
   test('nameFromEmail reads decomposed accents as composed ones', () => {
     expect(nameFromEmail('zoe\u0301.mu\u0308ller@example.de')).toBe('Zoé Müller');
@@ -145,7 +142,10 @@ describe('sources', () => {
   });
 
   test.each([
-    ['{"email":"Ada@Example.com","name":" Ada ","title":"CTO","phone":"1","location":"London","extra":1}', { ok: true, record: { email: 'ada@example.com', name: 'Ada', title: 'CTO', phone: '1', location: 'London' } }],
+    [
+      '{"email":"Ada@Example.com","name":" Ada ","title":"CTO","phone":"1","location":"London","extra":1}',
+      { ok: true, record: { email: 'ada@example.com', name: 'Ada', title: 'CTO', phone: '1', location: 'London' } },
+    ],
     ['{"email":"b@c.co","name":""}', { ok: true, record: { email: 'b@c.co' } }],
     ['   ', { ok: 'blank' }],
     ['{oops', { ok: false, problem: 'not valid JSON' }],
@@ -163,14 +163,14 @@ describe('sources', () => {
     expect(parseReferenceLine(dirty)).toEqual({ ok: true, record: { email: 'a@b.co', name: 'Ada Lovelace' } });
   });
 
-  test('parseReferenceLine follows the API\'s free-text rule: a lone surrogate refuses the line, naming the field', () => {
+  test("parseReferenceLine follows the API's free-text rule: a lone surrogate refuses the line, naming the field", () => {
     expect(parseReferenceLine('{"email":"a@b.co","title":"CTO \\ud800"}')).toEqual({
       ok: false,
       problem: expect.stringMatching(/^title is not well-formed Unicode: it has a lone surrogate \(U\+D800\)/),
     });
   });
 
-  test('parseReferenceLine follows the API\'s free-text rule: line breaks become spaces, marks such as U+200F stay', () => {
+  test("parseReferenceLine follows the API's free-text rule: line breaks become spaces, marks such as U+200F stay", () => {
     const line = JSON.stringify({ email: 'a@b.co', name: 'Ada\r\nLovelace', location: '\u05ea\u05dc \u05d0\u05d1\u05d9\u05d1\u200f' });
     expect(parseReferenceLine(line)).toEqual({
       ok: true,
@@ -178,7 +178,7 @@ describe('sources', () => {
     });
   });
 
-  test('parseReferenceLine keys a person by the email\'s stored form and refuses what the API refuses', () => {
+  test("parseReferenceLine keys a person by the email's stored form and refuses what the API refuses", () => {
     expect(parseReferenceLine('{"email":"\u212Aa@example.com"}')).toEqual({ ok: false, problem: expect.stringMatching(/NFC/) });
     expect(parseReferenceLine('{"email":"a..b@example.com"}')).toEqual({ ok: false, problem: expect.stringMatching(/two dots/) });
   });

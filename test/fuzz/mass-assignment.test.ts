@@ -42,39 +42,45 @@ test('no body field sets id, factoryId, companyId, createdAt, updatedAt, enriche
   const before = await partitionSnapshot(doc, tables.contacts, victim.factoryId);
   const foreign = [victim.factoryId, victim.contactId, victim.companyId];
   await fc.assert(
-    fc.asyncProperty(validUpsert([], foreign), validUpsert([], foreign), forbiddenFields(foreign, true), forbiddenFields(foreign, true), async (first, second, taint1, taint2) => {
-      const factoryId = newFactoryId('mass');
-      const { key } = await issueKey(factoryId);
-      const t0 = Date.now();
-      const created = await post(key, { ...first.value, ...taint1 });
-      const t1 = Date.now();
-      expect(created.status).toBe(201);
-      const c1 = created.json.contact;
-      expect(c1).toMatchObject({ id: contactIdOf(factoryId, first.email), factoryId, email: first.email });
-      expect(c1.companyId).toBe(first.domain === undefined ? undefined : companyIdOf(factoryId, first.domain));
-      expect(within(c1.createdAt, t0, t1) && c1.updatedAt === c1.createdAt).toBe(true);
-      expect(c1).not.toHaveProperty('enriched');
-      expect(c1).not.toHaveProperty('enrichment');
+    fc.asyncProperty(
+      validUpsert([], foreign),
+      validUpsert([], foreign),
+      forbiddenFields(foreign, true),
+      forbiddenFields(foreign, true),
+      async (first, second, taint1, taint2) => {
+        const factoryId = newFactoryId('mass');
+        const { key } = await issueKey(factoryId);
+        const t0 = Date.now();
+        const created = await post(key, { ...first.value, ...taint1 });
+        const t1 = Date.now();
+        expect(created.status).toBe(201);
+        const c1 = created.json.contact;
+        expect(c1).toMatchObject({ id: contactIdOf(factoryId, first.email), factoryId, email: first.email });
+        expect(c1.companyId).toBe(first.domain === undefined ? undefined : companyIdOf(factoryId, first.domain));
+        expect(within(c1.createdAt, t0, t1) && c1.updatedAt === c1.createdAt).toBe(true);
+        expect(c1).not.toHaveProperty('enriched');
+        expect(c1).not.toHaveProperty('enrichment');
 
-      // The same contact again (its email in another case), with other forbidden values.
-      const t2 = Date.now();
-      const updated = await post(key, { ...second.value, ...taint2, email: withCase(first.email, ALL_CAPITALS) });
-      const t3 = Date.now();
-      expect(updated.status).toBe(200);
-      const c2 = updated.json.contact;
-      expect(c2).toMatchObject({ id: c1.id, factoryId, email: first.email, createdAt: c1.createdAt });
-      // The link is set once: the first domain's company, or the second's if the first sent none.
-      const domain = first.domain ?? second.domain;
-      expect(c2.companyId).toBe(domain === undefined ? undefined : companyIdOf(factoryId, domain));
-      expect(within(c2.updatedAt, t2, t3)).toBe(true);
-      expect(c2).not.toHaveProperty('enriched');
-      expect(c2).not.toHaveProperty('enrichment');
+        // The same contact again (its email in another case), with other forbidden values.
+        const t2 = Date.now();
+        const updated = await post(key, { ...second.value, ...taint2, email: withCase(first.email, ALL_CAPITALS) });
+        const t3 = Date.now();
+        expect(updated.status).toBe(200);
+        const c2 = updated.json.contact;
+        expect(c2).toMatchObject({ id: c1.id, factoryId, email: first.email, createdAt: c1.createdAt });
+        // The link is set once: the first domain's company, or the second's if the first sent none.
+        const domain = first.domain ?? second.domain;
+        expect(c2.companyId).toBe(domain === undefined ? undefined : companyIdOf(factoryId, domain));
+        expect(within(c2.updatedAt, t2, t3)).toBe(true);
+        expect(c2).not.toHaveProperty('enriched');
+        expect(c2).not.toHaveProperty('enrichment');
 
-      const read = await invoke(handler, apiRequest('GET', `/api/v1/contacts/${String(c1.id)}`, key));
-      expect(JSON.parse(read.body)).toEqual({ contact: c2 });
-      const item = (await getItem(factoryId, String(c1.id))) ?? {};
-      expect(Object.keys(item).filter((name) => !STORED.has(name))).toEqual([]);
-    }),
+        const read = await invoke(handler, apiRequest('GET', `/api/v1/contacts/${String(c1.id)}`, key));
+        expect(JSON.parse(read.body)).toEqual({ contact: c2 });
+        const item = (await getItem(factoryId, String(c1.id))) ?? {};
+        expect(Object.keys(item).filter((name) => !STORED.has(name))).toEqual([]);
+      },
+    ),
     { numRuns: 15 },
   );
   // Nothing the bodies said about another factory reached it.

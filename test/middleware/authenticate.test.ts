@@ -99,7 +99,7 @@ describe('authenticate', () => {
       await new Promise((resolve) => setImmediate(resolve));
       expect(readStarted).toBe(true);
       release({ outcome: 'allowed', ...KNOWN, rate: RATE });
-      expect(JSON.parse((await answer as { body: string }).body)).toEqual(KNOWN);
+      expect(JSON.parse(((await answer) as { body: string }).body)).toEqual(KNOWN);
     });
 
     test('a POST waits for the confirmation before its route starts', async () => {
@@ -158,7 +158,7 @@ describe('authenticate', () => {
       const { keys, release } = pendingAuthorizer(KNOWN);
       const answer = withRoute(keys, read)(proxyEvent({ httpMethod: 'GET', headers: AUTH }), context() as ApiContext);
       release({ outcome: 'allowed', factoryId: 'fac_b', keyId: 'key_1', rate: RATE });
-      expect(JSON.parse((await answer as { body: string }).body)).toEqual({ factoryId: 'fac_b', keyId: 'key_1' });
+      expect(JSON.parse(((await answer) as { body: string }).body)).toEqual({ factoryId: 'fac_b', keyId: 'key_1' });
     });
   });
 });

@@ -2,7 +2,9 @@ import middy from '@middy/core';
 import { refuseOrigin } from '../../lambda/contacts/api/refuse-origin';
 import { context, errorMessage, proxyEvent } from '../support/events';
 
-const handler = middy().use(refuseOrigin()).handler(async () => ({ statusCode: 200, body: 'ok' }));
+const handler = middy()
+  .use(refuseOrigin())
+  .handler(async () => ({ statusCode: 200, body: 'ok' }));
 
 describe('refuseOrigin', () => {
   test('lets a request without Origin through', async () => {

@@ -6,7 +6,9 @@ import { proxyEvent, context } from '../support/events';
 
 describe('requestId', () => {
   test("puts API Gateway's request id on a successful response", async () => {
-    const handler = middy().use(requestId()).handler(async () => ({ statusCode: 200, headers: { A: 'b' }, body: '{}' }));
+    const handler = middy()
+      .use(requestId())
+      .handler(async () => ({ statusCode: 200, headers: { A: 'b' }, body: '{}' }));
     const res = await handler(proxyEvent({ requestContext: { requestId: 'gw-1' } as never }), context());
     expect(res.headers).toEqual({ A: 'b', 'X-Request-Id': 'gw-1' });
   });
@@ -23,7 +25,9 @@ describe('requestId', () => {
   });
 
   test('falls back to the Lambda request id without a gateway request id', async () => {
-    const handler = middy().use(requestId()).handler(async () => ({ statusCode: 200, body: '{}' }));
+    const handler = middy()
+      .use(requestId())
+      .handler(async () => ({ statusCode: 200, body: '{}' }));
     const res = await handler(proxyEvent(), context());
     expect(res.headers).toEqual({ 'X-Request-Id': 'test-request' });
   });

@@ -28,7 +28,14 @@ interface Served {
 /** One request through the middleware, with a logger at `level` and metrics on or off; what it wrote. */
 async function serve(
   answer: { status: number; method?: string; dynamoLatencies?: number[] },
-  options: { level?: string; metrics?: boolean; functionVersion?: string; event?: Partial<ApiEvent>; state?: Omit<Partial<RequestState>, 'calls'>; countsOf?: CountsOf } = {},
+  options: {
+    level?: string;
+    metrics?: boolean;
+    functionVersion?: string;
+    event?: Partial<ApiEvent>;
+    state?: Omit<Partial<RequestState>, 'calls'>;
+    countsOf?: CountsOf;
+  } = {},
 ): Promise<Served> {
   const writes: Served['writes'] = [];
   const logger = new JsonLogger({
@@ -237,11 +244,10 @@ describe('requestRecord: the metrics by function version (what a deployment judg
 });
 
 describe('metricsOptionsFromEnv', () => {
-  test("reads the function version Lambda sets (AWS_LAMBDA_FUNCTION_VERSION), and none when it is unset", () => {
+  test('reads the function version Lambda sets (AWS_LAMBDA_FUNCTION_VERSION), and none when it is unset', () => {
     expect(metricsOptionsFromEnv({ AWS_LAMBDA_FUNCTION_VERSION: '12' }).functionVersion).toBe('12');
     expect(metricsOptionsFromEnv({})).not.toHaveProperty('functionVersion');
   });
-
 
   test('defaults to the service namespace and name, enabled', () => {
     expect(metricsOptionsFromEnv({})).toEqual({ namespace: 'ContactsService', service: 'contacts-api', enabled: true });

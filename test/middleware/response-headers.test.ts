@@ -12,7 +12,9 @@ const answer = async () => ({
 
 describe('responseHeaders', () => {
   test('adds no-store and nosniff', async () => {
-    const res = await middy().use(responseHeaders()).handler(async () => ({ statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: '{}' }))({}, context());
+    const res = await middy()
+      .use(responseHeaders())
+      .handler(async () => ({ statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: '{}' }))({}, context());
     expect(res.headers).toEqual({ 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
   });
 });
@@ -25,7 +27,8 @@ describe('noCorsHeaders (the contacts API)', () => {
 });
 
 describe('corsHeaders (the ingest API)', () => {
-  const serve = (headers: Record<string, string>, method = 'POST') => middy().use(corsHeaders()).handler(answer)(proxyEvent({ httpMethod: method, headers }), context());
+  const serve = (headers: Record<string, string>, method = 'POST') =>
+    middy().use(corsHeaders()).handler(answer)(proxyEvent({ httpMethod: method, headers }), context());
 
   test('echoes the Origin, never *, never credentials, with Vary and the exposed headers', async () => {
     const res = await serve({ origin: 'https://app.example.com' });

@@ -6,7 +6,9 @@ import { withBatchMetrics } from '../../lambda/infrastructure/observability/batc
  * the function's output.
  */
 const OPTIONS = { namespace: 'ContactsService/ContactsDev', service: 'contacts-alert-notifier', enabled: true, functionVersion: '8' };
-const failingEvery = (ids: string[]) => async (event: { Records?: { id: string }[] }) => ({ batchItemFailures: (event.Records ?? []).filter((r) => ids.includes(r.id)).map((r) => ({ itemIdentifier: r.id })) });
+const failingEvery = (ids: string[]) => async (event: { Records?: { id: string }[] }) => ({
+  batchItemFailures: (event.Records ?? []).filter((r) => ids.includes(r.id)).map((r) => ({ itemIdentifier: r.id })),
+});
 
 test('writes one EMF line per batch: its items and failed items, under service and under service and functionVersion, in the given namespace', async () => {
   const lines: string[] = [];

@@ -54,7 +54,7 @@ describe('JsonLogger', () => {
     expect([...parsed(out), ...parsed(err)].map((entry) => entry.level)).toEqual(expected);
   });
 
-  test('adds the invocation\'s X-Ray root trace id when the Lambda runtime sets one', () => {
+  test("adds the invocation's X-Ray root trace id when the Lambda runtime sets one", () => {
     process.env._X_AMZN_TRACE_ID = 'Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1';
     const { logger, out, parsed } = capture('INFO');
     logger.info('request');

@@ -22,7 +22,10 @@ async function handlersWith(env: Record<string, string | undefined>): Promise<{ 
     // The settings are read once per container, when the entry is loaded: a fresh copy of the modules.
     let handlers: { contacts: ApiHandler; ingest: ApiHandler } | undefined;
     await jest.isolateModulesAsync(async () => {
-      handlers = { contacts: (await import('../../lambda/contacts/api/contacts-entry')).handler, ingest: (await import('../../lambda/ingest/api/ingest-entry')).handler };
+      handlers = {
+        contacts: (await import('../../lambda/contacts/api/contacts-entry')).handler,
+        ingest: (await import('../../lambda/ingest/api/ingest-entry')).handler,
+      };
     });
     return handlers!;
   } finally {

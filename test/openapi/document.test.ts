@@ -30,7 +30,7 @@ describe('the OpenAPI document', () => {
   });
 
   test.each(routes.filter(({ route }) => route.method !== 'OPTIONS').map(({ route, key }) => [key, route]))(
-    '%s documents at least one 4XX answer (Redocly\'s operation-4xx-response, off for the preflights that have none)',
+    "%s documents at least one 4XX answer (Redocly's operation-4xx-response, off for the preflights that have none)",
     (_key, route) => {
       const responses = (document.paths[route.path]?.[route.method.toLowerCase()] as unknown as { responses: Record<string, unknown> }).responses;
       expect(Object.keys(responses).some((status) => /^4\d\d$/.test(status))).toBe(true);
@@ -79,7 +79,7 @@ describe('the OpenAPI document', () => {
   test("the client's generated types name that one Source type in the contact and in the upsert request", () => {
     const types = generatedFiles().find(([path]) => path.endsWith('client/src/schema.ts'))?.[1] ?? '';
     expect(types).toMatch(/export type Source = "api" \| "external_crm" \| "ads" \| "manual";/);
-    expect(types).toMatch(/\n  source: Source;/);
-    expect(types).toMatch(/\n  source\?: Source \| null;/);
+    expect(types).toMatch(/\n {2}source: Source;/);
+    expect(types).toMatch(/\n {2}source\?: Source \| null;/);
   });
 });

@@ -48,7 +48,9 @@ describe('the OpenAPI response check', () => {
 
   test('fails a body that lacks a required field or has a wrong type', () => {
     expect(checker.problems(upsert, answer(201, { contact: CONTACT }))).toEqual([expect.stringMatching(/must have required property 'created'/)]);
-    expect(checker.problems(read, answer(200, { contact: { ...CONTACT, source: 'web' } }))).toEqual([expect.stringMatching(/must be equal to one of the allowed values/)]);
+    expect(checker.problems(read, answer(200, { contact: { ...CONTACT, source: 'web' } }))).toEqual([
+      expect.stringMatching(/must be equal to one of the allowed values/),
+    ]);
   });
 
   test('fails an error body that is not {"error": string}', () => {
@@ -57,7 +59,9 @@ describe('the OpenAPI response check', () => {
   });
 
   test('fails a status the document does not list for the operation', () => {
-    expect(checker.problems(read, answer(422, { error: 'x' }))).toEqual([expect.stringMatching(/status 422 is not documented for GET \/api\/v1\/contacts\/\{id\}/)]);
+    expect(checker.problems(read, answer(422, { error: 'x' }))).toEqual([
+      expect.stringMatching(/status 422 is not documented for GET \/api\/v1\/contacts\/\{id\}/),
+    ]);
     expect(checker.problems(read, answer(500, { error: 'x' }))).toEqual([expect.stringMatching(/status 500 is not documented/)]);
   });
 
@@ -74,7 +78,9 @@ describe('the OpenAPI response check', () => {
   });
 
   test('holds the rate-limit fields to the draft form, required after the key check, absent on a 401', () => {
-    expect(checker.problems(read, answer(200, { contact: CONTACT }, {}, ['ratelimit']))).toEqual([expect.stringMatching(/required header RateLimit is missing/)]);
+    expect(checker.problems(read, answer(200, { contact: CONTACT }, {}, ['ratelimit']))).toEqual([
+      expect.stringMatching(/required header RateLimit is missing/),
+    ]);
     expect(checker.problems(read, answer(200, { contact: CONTACT }, { ratelimit: 'remaining=5' }))).toEqual([expect.stringMatching(/header RateLimit/)]);
     expect(checker.problems(upsert, answer(429, { error: 'slow down' }, { 'retry-after': '3', ratelimit: '"per-key";r=0;t=3' }))).toEqual([]);
     const unauthorized = { 'www-authenticate': 'Bearer realm="contacts"' };
@@ -96,7 +102,9 @@ describe('the OpenAPI response check', () => {
     expect(checker.problems(put, answer(405, { error: 'no' }, { allow: 'GET, POST' }))).toEqual([]);
     expect(checker.problems(put, answer(405, { error: 'no' }))).toEqual([expect.stringMatching(/required header Allow is missing/)]);
     expect(checker.problems({ method: 'GET', path: '/nowhere' }, answer(404, { error: 'no' }))).toEqual([]);
-    expect(checker.problems({ method: 'GET', path: '/nowhere' }, answer(200, { contact: CONTACT }))).toEqual([expect.stringMatching(/status 200 is not documented/)]);
+    expect(checker.problems({ method: 'GET', path: '/nowhere' }, answer(200, { contact: CONTACT }))).toEqual([
+      expect.stringMatching(/status 200 is not documented/),
+    ]);
   });
 
   test('holds an answer without X-Request-Id to x-gateway-responses', () => {
@@ -111,10 +119,14 @@ describe('the OpenAPI response check', () => {
   test('expects no body in an answer to HEAD, and JSON elsewhere', () => {
     const head = { method: 'HEAD', path: '/api/v1/contacts' };
     expect(checker.problems(head, { ...answer(405, undefined, { allow: 'GET, POST' }) })).toEqual([]);
-    expect(checker.problems(head, { ...answer(405, { error: 'no' }, { allow: 'GET, POST' }) })).toEqual([expect.stringMatching(/a body the document does not describe/)]);
+    expect(checker.problems(head, { ...answer(405, { error: 'no' }, { allow: 'GET, POST' }) })).toEqual([
+      expect.stringMatching(/a body the document does not describe/),
+    ]);
     // The HTTP layer refuses a request it could not parse with its error body, whatever method it read.
     expect(checker.problems(head, { status: 431, headers: { 'content-type': 'application/json' }, text: '{"error":"too large"}' })).toEqual([]);
     expect(checker.problems(read, { ...answer(404, undefined), text: 'not json' })).toEqual([expect.stringMatching(/not JSON/)]);
-    expect(checker.problems(read, answer(404, { error: 'x' }, { 'content-type': 'text/html' }))).toEqual([expect.stringMatching(/Content-Type "text\/html" is not documented/)]);
+    expect(checker.problems(read, answer(404, { error: 'x' }, { 'content-type': 'text/html' }))).toEqual([
+      expect.stringMatching(/Content-Type "text\/html" is not documented/),
+    ]);
   });
 });

@@ -38,7 +38,7 @@ const clear = (factoryId: string, id: string, fields: ClearableField[], store = 
 const stored = async (factoryId: string, id: string) => (await control.getContact(factoryId, id))!;
 
 describe('a write landing inside a clear or a pass', () => {
-  test('a caller upsert between the clear\'s read and its write is kept', async () => {
+  test("a caller upsert between the clear's read and its write is kept", async () => {
     const factoryId = newFactoryId('race');
     const email = uniqueEmail();
     const contact = await upsert(factoryId, { email, title: 'Wrong' });
@@ -81,13 +81,17 @@ describe('a write landing inside a clear or a pass', () => {
 
 /** `SIZES.parallel` contacts the dataset knows as "Vendor Title"; enriched with it first when `enriched`. */
 async function population(factoryId: string, label: string, enriched: boolean) {
-  return mapWithConcurrency(Array.from({ length: SIZES.parallel }, (_, i) => i), 8, async (i) => {
-    const email = uniqueEmail(`${label}${i}-`);
-    await referencePerson(email, { title: 'Vendor Title', location: 'Quito' });
-    const contact = await upsert(factoryId, { email });
-    if (enriched) await runPass(enrichment, factoryId, contact.id, { bulk: false });
-    return { id: contact.id, email, createdAt: contact.createdAt };
-  });
+  return mapWithConcurrency(
+    Array.from({ length: SIZES.parallel }, (_, i) => i),
+    8,
+    async (i) => {
+      const email = uniqueEmail(`${label}${i}-`);
+      await referencePerson(email, { title: 'Vendor Title', location: 'Quito' });
+      const contact = await upsert(factoryId, { email });
+      if (enriched) await runPass(enrichment, factoryId, contact.id, { bulk: false });
+      return { id: contact.id, email, createdAt: contact.createdAt };
+    },
+  );
 }
 
 describe(`${SIZES.parallel} contacts, each with a clear, a caller upsert and ${PASSES + 1} enrichment passes at once`, () => {

@@ -3,7 +3,18 @@ import { groupEvent, issueIdOf } from '../../lambda/ingest/grouping/fingerprint'
 import { DynamoIssueStore } from '../../lambda/infrastructure/store/reports/dynamo-issue-store';
 import type { HttpResponse } from '../support/http';
 import { ingestTenant, storedReports } from '../support/ingest';
-import { issuePublishableKey, newFactoryId, UNHURRIED_ADAPTER, realDependencies, realIngestDependencies, startLocalHost, tables, testDoc, UNHURRIED, type LocalApi } from '../support/local-api';
+import {
+  issuePublishableKey,
+  newFactoryId,
+  UNHURRIED_ADAPTER,
+  realDependencies,
+  realIngestDependencies,
+  startLocalHost,
+  tables,
+  testDoc,
+  UNHURRIED,
+  type LocalApi,
+} from '../support/local-api';
 import { tallied } from '../support/tally';
 
 /**
@@ -24,14 +35,19 @@ const GROUPS = ['renderCart', 'loadTotals', 'checkout', 'search', 'login'];
 function eventOf(index: number): Record<string, unknown> {
   const eventId = randomUUID();
   if (index % 20 === 19) return { eventId, message: 'Script error.' };
-  if (index % 20 === 9) return { eventId, exception: { type: 'Error', value: 'ext', stack: `Error: ext\n    at x (chrome-extension://abc${index % 3}/c.js:1:1)` } };
+  if (index % 20 === 9)
+    return { eventId, exception: { type: 'Error', value: 'ext', stack: `Error: ext\n    at x (chrome-extension://abc${index % 3}/c.js:1:1)` } };
   const fn = GROUPS[index % GROUPS.length] as string;
   const hash = randomInt(0x10000000, 0xffffffff).toString(16);
   const line = randomInt(1, 5000);
   return {
     eventId,
     message: `TypeError: ${fn} failed for order ${randomInt(1, 1e6)}`,
-    exception: { type: 'TypeError', value: `${fn} failed`, stack: `TypeError: ${fn} failed\n    at ${fn} (${SITE}/assets/app.${hash}.js:${line}:7)\n    at main (${SITE}/assets/app.${hash}.js:${line + 40}:1)` },
+    exception: {
+      type: 'TypeError',
+      value: `${fn} failed`,
+      stack: `TypeError: ${fn} failed\n    at ${fn} (${SITE}/assets/app.${hash}.js:${line}:7)\n    at main (${SITE}/assets/app.${hash}.js:${line + 40}:1)`,
+    },
     release: `web@${index % 4}`,
   };
 }
@@ -57,7 +73,12 @@ function randomBatches<T>(items: T[]): T[][] {
 let containers: LocalApi[];
 beforeAll(async () => {
   const wide = { limit: 1e6, periodMs: 60_000, burst: 1e5 };
-  const start = () => startLocalHost(realIngestDependencies({ addressLimits: { requests: wide, featureRequests: wide } }, UNHURRIED), realDependencies(UNHURRIED), UNHURRIED_ADAPTER);
+  const start = () =>
+    startLocalHost(
+      realIngestDependencies({ addressLimits: { requests: wide, featureRequests: wide } }, UNHURRIED),
+      realDependencies(UNHURRIED),
+      UNHURRIED_ADAPTER,
+    );
   containers = [await start(), await start()];
 });
 afterAll(async () => {
@@ -75,7 +96,10 @@ test('the same 1,000 events sent twice at once, in random batches of 1-20 throug
     const queue = randomBatches(events);
     const worker = async () => {
       for (let batch = queue.shift(); batch; batch = queue.shift()) {
-        const res = await api.request('POST', '/ingest/v1/events', { headers: { Origin: SITE, Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ events: batch }) });
+        const res = await api.request('POST', '/ingest/v1/events', {
+          headers: { Origin: SITE, Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ events: batch }),
+        });
         expect([res.status, res.json.accepted + res.json.duplicates]).toEqual([202, batch.length]);
         answers.push(res);
       }
@@ -97,7 +121,9 @@ test('the same 1,000 events sent twice at once, in random batches of 1-20 throug
   await tallied();
   const issues = await new DynamoIssueStore(testDoc(), tables.reports).listIssues(factoryId, { limit: 100, nowMs: Date.now() });
   expect(new Map(issues.map((issue) => [issue.issueId, issue.count]))).toEqual(expected);
-  expect(await new DynamoIssueStore(testDoc(), tables.reports).filteredCounts(factoryId)).toMatchObject({ counts: { 'script-error': EVENTS / 20, 'browser-extension': EVENTS / 20 } });
+  expect(await new DynamoIssueStore(testDoc(), tables.reports).filteredCounts(factoryId)).toMatchObject({
+    counts: { 'script-error': EVENTS / 20, 'browser-extension': EVENTS / 20 },
+  });
   expect(filtered).toBe(EVENTS / 10);
   const stored = await storedReports(factoryId);
   expect(new Set(stored.map((event) => event.eventId)).size).toBe(EVENTS);
@@ -117,10 +143,14 @@ test('a resolved issue under a burst of its events reopens once: one regression,
   const issueId = issueIdOf(tenant.factoryId, ['custom', 'burst']);
   await store.setIssueStatus(tenant.factoryId, issueId, { status: 'resolved', at: new Date().toISOString(), by: 'test', nowMs: Date.now() });
   const burst = Array.from({ length: 30 }, () => [{ eventId: randomUUID(), message: 'boom', fingerprint: ['burst'] }]);
-  const answers = await Promise.all(burst.map((events, i) => (containers[i % 2] as LocalApi).request('POST', '/ingest/v1/events', {
-    headers: { Origin: SITE, Authorization: `Bearer ${tenant.key}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ events }),
-  })));
+  const answers = await Promise.all(
+    burst.map((events, i) =>
+      (containers[i % 2] as LocalApi).request('POST', '/ingest/v1/events', {
+        headers: { Origin: SITE, Authorization: `Bearer ${tenant.key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ events }),
+      }),
+    ),
+  );
   expect(answers.map((res) => res.status)).toEqual(burst.map(() => 202));
   await tallied();
   expect(await store.getIssue(tenant.factoryId, issueId, Date.now())).toMatchObject({ status: 'open', count: 31, regressions: 1 });

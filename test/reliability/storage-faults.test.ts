@@ -87,8 +87,7 @@ interface Case {
   injection: Injection;
 }
 
-const describeInjection = (i: Injection) =>
-  i.when === 'before' ? `fails with ${i.fault}` : `is applied but its answer is lost (${i.fault})`;
+const describeInjection = (i: Injection) => (i.when === 'before' ? `fails with ${i.fault}` : `is applied but its answer is lost (${i.fault})`);
 
 /**
  * Sampled, a read by a key new to the container is left out: its calls run one

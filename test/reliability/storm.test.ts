@@ -9,7 +9,20 @@ import { startStreamPoller, type StreamPoller } from '../../local/harness/stream
 import { sendAsTheSdk } from '../../tools/storm/sdk-retry';
 import type { HttpResponse } from '../support/http';
 import { storedReports } from '../support/ingest';
-import { bearer, issueKey, issuePublishableKey, newFactoryId, UNHURRIED_ADAPTER, realDependencies, realIngestDependencies, startLocalHost, tables, testDoc, UNHURRIED, type LocalApi } from '../support/local-api';
+import {
+  bearer,
+  issueKey,
+  issuePublishableKey,
+  newFactoryId,
+  UNHURRIED_ADAPTER,
+  realDependencies,
+  realIngestDependencies,
+  startLocalHost,
+  tables,
+  testDoc,
+  UNHURRIED,
+  type LocalApi,
+} from '../support/local-api';
 import { startTestProxy, type TestProxy } from '../support/semantics';
 import { steppedClock, type SteppedClock } from '../support/stepped-clock';
 import { tallied } from '../support/tally';
@@ -26,7 +39,15 @@ const SITE = 'https://storm.example.com';
 const WIDE = { limit: 1e6, periodMs: 60_000, burst: 1e5 };
 
 /** An event of the storm's one error: the same stack, any deploy. */
-const stormEvent = () => ({ eventId: randomUUID(), message: 'TypeError: cart is undefined', exception: { type: 'TypeError', value: 'cart is undefined', stack: `TypeError: cart is undefined\n    at renderCart (${SITE}/assets/app.${randomInt(0x10000000, 0xffffffff).toString(16)}.js:10:7)` } });
+const stormEvent = () => ({
+  eventId: randomUUID(),
+  message: 'TypeError: cart is undefined',
+  exception: {
+    type: 'TypeError',
+    value: 'cart is undefined',
+    stack: `TypeError: cart is undefined\n    at renderCart (${SITE}/assets/app.${randomInt(0x10000000, 0xffffffff).toString(16)}.js:10:7)`,
+  },
+});
 
 /**
  * A visitor's page sending events as the browser SDK does: its own address, the SDK's retry rule (Retry-After waited
@@ -67,11 +88,18 @@ async function world(settings: { ceiling?: number; clock?: SteppedClock; factori
   const proxy = await startTestProxy({ clock, holdMs: 5, ...(settings.ceiling === undefined ? { throttling: false } : { ceiling: settings.ceiling }) });
   const through = { endpoint: proxy.endpoint, ...UNHURRIED };
   const start = () =>
-    startLocalHost({ ...realIngestDependencies({ addressLimits: { requests: WIDE, featureRequests: WIDE } }, through), now: clock }, realDependencies(through), UNHURRIED_ADAPTER);
+    startLocalHost(
+      { ...realIngestDependencies({ addressLimits: { requests: WIDE, featureRequests: WIDE } }, through), now: clock },
+      realDependencies(through),
+      UNHURRIED_ADAPTER,
+    );
   const containers = [await start(), await start()];
   const client = createDynamoClient({ ...LOCAL_DYNAMO_CONFIG, endpoint: proxy.endpoint });
   const ours = (record: DynamoDBRecord) => settings.factories.some((factoryId) => (record.dynamodb?.Keys?.pk?.S ?? '').startsWith(eventKey(factoryId, '')));
-  const consumers = reportStreamConsumers(documentClientOf(client), tables).map((consumer) => ({ ...consumer, accepts: (record: DynamoDBRecord) => consumer.accepts(record) && ours(record) }));
+  const consumers = reportStreamConsumers(documentClientOf(client), tables).map((consumer) => ({
+    ...consumer,
+    accepts: (record: DynamoDBRecord) => consumer.accepts(record) && ours(record),
+  }));
   const tally = await startStreamPoller({ client, endpoint: proxy.endpoint, tableName: tables.reports, consumers, pollMs: 250 });
   return {
     proxy,
@@ -94,7 +122,7 @@ async function outcome(w: World, factoryId: string) {
   return { issues, stored };
 }
 
-test('two containers racing on one issue, on the service\'s transaction semantics: no transaction, no conflict, no 5xx; every event stored once and counted once', async () => {
+test("two containers racing on one issue, on the service's transaction semantics: no transaction, no conflict, no 5xx; every event stored once and counted once", async () => {
   const factoryId = newFactoryId('race');
   const w = await world({ factories: [factoryId] });
   try {
@@ -130,7 +158,7 @@ test('two containers racing on one issue, on the service\'s transaction semantic
   }
 }, 180_000);
 
-test('past a partition\'s write ceiling (a 1:500 scale model): refusals are 429 with Retry-After, never a 5xx; sent again as the SDK does, every acknowledged event is stored once and counted once, and a batch is given up only after four 429s', async () => {
+test("past a partition's write ceiling (a 1:500 scale model): refusals are 429 with Retry-After, never a 5xx; sent again as the SDK does, every acknowledged event is stored once and counted once, and a batch is given up only after four 429s", async () => {
   // The buckets refill, and the containers' leases run, on a clock that moves only while every visitor waits out its
   // Retry-After: how fast this machine answers changes nothing of what the partitions can take between two tries.
   const clock = steppedClock();
@@ -140,11 +168,21 @@ test('past a partition\'s write ceiling (a 1:500 scale model): refusals are 429 
     const { key } = await issuePublishableKey(factoryId, [SITE], { rateLimit: 1_000_000 });
     // 20 visitors, each three requests at once, through either container: the two containers' leases on the key's
     // item and the issue's limiter item need more than the 2 write units a second those items take, so takes are throttled.
-    const sends = Array.from({ length: 20 }, (_, i) => ({ api: w.containers[i % 2] as LocalApi, from: address(i), batches: Array.from({ length: 3 }, () => Array.from({ length: randomInt(1, 3) }, stormEvent)) }));
-    const results = await Promise.all(sends.map(async ({ api, from, batches }) => Promise.all(batches.map(async (events) => ({ events, sent: await visitor(api, key, from, clock)(events) })))));
+    const sends = Array.from({ length: 20 }, (_, i) => ({
+      api: w.containers[i % 2] as LocalApi,
+      from: address(i),
+      batches: Array.from({ length: 3 }, () => Array.from({ length: randomInt(1, 3) }, stormEvent)),
+    }));
+    const results = await Promise.all(
+      sends.map(async ({ api, from, batches }) => Promise.all(batches.map(async (events) => ({ events, sent: await visitor(api, key, from, clock)(events) })))),
+    );
     clock.release();
     const all = results.flat();
-    expect(all.flatMap(({ sent }) => sent.answers.filter((answer) => answer.status !== 202 && answer.status !== 429).map((answer) => [answer.status, answer.value.json]))).toEqual([]);
+    expect(
+      all.flatMap(({ sent }) =>
+        sent.answers.filter((answer) => answer.status !== 202 && answer.status !== 429).map((answer) => [answer.status, answer.value.json]),
+      ),
+    ).toEqual([]);
     const refused = all.flatMap(({ sent }) => sent.answers.filter((answer) => answer.status === 429));
     expect(refused.length).toBeGreaterThan(0);
     for (const answer of refused) expect(Number(answer.retryAfter)).toBeGreaterThanOrEqual(1);
@@ -167,7 +205,7 @@ test('past a partition\'s write ceiling (a 1:500 scale model): refusals are 429 
   }
 }, 180_000);
 
-test('a storm in one factory (a 1:50 scale model): another factory\'s ingest and contacts requests meet no throttled or conflicting write, and none is refused', async () => {
+test("a storm in one factory (a 1:50 scale model): another factory's ingest and contacts requests meet no throttled or conflicting write, and none is refused", async () => {
   const storming = newFactoryId('storm');
   const quiet = newFactoryId('quiet');
   const w = await world({ ceiling: 20, factories: [storming, quiet] });
@@ -176,10 +214,17 @@ test('a storm in one factory (a 1:50 scale model): another factory\'s ingest and
     const quietKey = await issuePublishableKey(quiet, [SITE], { rateLimit: 600 });
     const contactsKey = await issueKey(quiet);
     const storm = Promise.all(Array.from({ length: 200 }, (_, i) => visitor(w.containers[i % 2] as LocalApi, stormKey, address(i))([stormEvent()])));
-    const quietIngest = Promise.all(Array.from({ length: 12 }, (_, i) => visitor(w.containers[i % 2] as LocalApi, quietKey.key, address(500 + i))([{ eventId: randomUUID(), message: `RangeError: quiet ${i % 3}` }])));
+    const quietIngest = Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        visitor(w.containers[i % 2] as LocalApi, quietKey.key, address(500 + i))([{ eventId: randomUUID(), message: `RangeError: quiet ${i % 3}` }]),
+      ),
+    );
     const quietContacts = Promise.all(
       Array.from({ length: 12 }, (_, i) =>
-        (w.containers[i % 2] as LocalApi).request('POST', '/api/v1/contacts', { headers: bearer(contactsKey.key), body: { email: `person${i}@quiet.example`, companyDomain: 'quiet.example' } }),
+        (w.containers[i % 2] as LocalApi).request('POST', '/api/v1/contacts', {
+          headers: bearer(contactsKey.key),
+          body: { email: `person${i}@quiet.example`, companyDomain: 'quiet.example' },
+        }),
       ),
     );
     const [, ingested, upserted] = await Promise.all([storm, quietIngest, quietContacts]);
@@ -187,7 +232,19 @@ test('a storm in one factory (a 1:50 scale model): another factory\'s ingest and
     expect(upserted.map((res) => res.status)).toEqual(Array(12).fill(201));
     // Every partition the quiet factory's requests wrote, in every table and index: none met a throttle or a conflict.
     const { issues } = await outcome(w, quiet);
-    const prefixes = [`event#${quiet}`, `page#${quiet}`, `issue#${quiet}`, `filtered#${quiet}`, `limit#${quietKey.keyId}`, `ilimit#${quietKey.keyId}`, `${quiet}#`, quiet, hashSecret(quietKey.key), hashSecret(contactsKey.key), ...issues.map((issue) => issue.issueId)];
+    const prefixes = [
+      `event#${quiet}`,
+      `page#${quiet}`,
+      `issue#${quiet}`,
+      `filtered#${quiet}`,
+      `limit#${quietKey.keyId}`,
+      `ilimit#${quietKey.keyId}`,
+      `${quiet}#`,
+      quiet,
+      hashSecret(quietKey.key),
+      hashSecret(contactsKey.key),
+      ...issues.map((issue) => issue.issueId),
+    ];
     const touched = w.proxy.stats({ prefix: prefixes });
     expect(touched.matched.writes).toBeGreaterThan(0);
     expect(touched.partitions.filter((partition) => partition.throttles > 0 || partition.conflicts > 0)).toEqual([]);

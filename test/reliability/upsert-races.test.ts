@@ -65,15 +65,14 @@ describe(`${SIZES.fieldWriters} concurrent upserts writing different fields of o
       const { factoryId, auth, upsert } = await tenant();
       const email = 'fields@example.com';
       // Every field starts with a value no racing request sends, so a lost write shows as that value.
-      const first = answer(
-        await upsert({ email, name: 'Initial', title: 'Initial title', phone: '+1 555 0000000', page: 'https://example.com/start' }),
-      );
+      const first = answer(await upsert({ email, name: 'Initial', title: 'Initial title', phone: '+1 555 0000000', page: 'https://example.com/start' }));
       // Most requests write name or title (many writers each). In the middle of the burst, one request
       // each writes phone, page and source: a write lost to a racing request could never come back.
       const single = { phone: '+1 555 0123456', page: 'https://example.com/landing', source: 'ads' };
       const middle = Math.floor(SIZES.fieldWriters / 2);
-      const bodies = Array.from({ length: SIZES.fieldWriters }, (_, i): Record<string, string> =>
-        i % 2 ? { email, name: `name ${i}` } : { email, title: `title ${i}` },
+      const bodies = Array.from(
+        { length: SIZES.fieldWriters },
+        (_, i): Record<string, string> => (i % 2 ? { email, name: `name ${i}` } : { email, title: `title ${i}` }),
       );
       bodies.splice(middle, 3, ...Object.entries(single).map(([field, value]) => ({ email, [field]: value })));
       const results = await upsertAll(auth, bodies);

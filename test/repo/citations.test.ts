@@ -47,7 +47,7 @@ describe('citations in the code', () => {
       readFileSync(join(ROOT, file), 'utf8')
         .split('\n')
         .flatMap((line, index) =>
-          [...(commentOf(line) ?? '').matchAll(/([\w.\/-]*[\w-]+\.md)(?:#([\w-]+))?/g)].flatMap((match) => {
+          [...(commentOf(line) ?? '').matchAll(/([\w./-]*[\w-]+\.md)(?:#([\w-]+))?/g)].flatMap((match) => {
             const [cited, page = '', anchor] = match;
             const found = resolve(file, page);
             if (!found) return [`${file}:${index + 1}: ${cited} (no such page in the repository)`];

@@ -16,23 +16,37 @@ const pages = sourceFiles(ROOT, 'local/console/control-room/routes');
 
 /** `file: line` for each line of `files` matching `pattern`. */
 const linesMatching = (files: readonly string[], pattern: RegExp) =>
-  files.flatMap((file) => source(file).split('\n').flatMap((line, index) => (pattern.test(line) ? [`${file}:${index + 1}: ${line.trim()}`] : [])));
+  files.flatMap((file) =>
+    source(file)
+      .split('\n')
+      .flatMap((line, index) => (pattern.test(line) ? [`${file}:${index + 1}: ${line.trim()}`] : [])),
+  );
 
 describe('the control-room function (lambda/control)', () => {
   test('every port is declared in ports.ts', () => {
-    expect(linesMatching(control.filter((file) => file !== 'lambda/control/ports.ts'), /^export interface \w*(Port|Store|Dependencies)\b/)).toEqual([]);
+    expect(
+      linesMatching(
+        control.filter((file) => file !== 'lambda/control/ports.ts'),
+        /^export interface \w*(Port|Store|Dependencies)\b/,
+      ),
+    ).toEqual([]);
   });
 
   test('one error type, carrying its status: ControlError', () => {
-    expect(linesMatching(control, /class \w+ extends Error\b/)).toEqual([expect.stringMatching(/^lambda\/control\/operation\.ts:\d+: export class ControlError extends Error/)]);
+    expect(linesMatching(control, /class \w+ extends Error\b/)).toEqual([
+      expect.stringMatching(/^lambda\/control\/operation\.ts:\d+: export class ControlError extends Error/),
+    ]);
   });
 
   test('the id, cursor and page-size fields are declared once, in fields.ts, the ids from the patterns where they are made', () => {
-    const restated = linesMatching(control.filter((file) => file !== 'lambda/control/fields.ts'), /\b(fac|ct|co|key|iss)_\[|cursor must be|must be a whole number/);
+    const restated = linesMatching(
+      control.filter((file) => file !== 'lambda/control/fields.ts'),
+      /\b(fac|ct|co|key|iss)_\[|cursor must be|must be a whole number/,
+    );
     expect(restated).toEqual([]);
   });
 
-  test('each operation is an entry of its group\'s table: operation({request, defaults?, run})', () => {
+  test("each operation is an entry of its group's table: operation({request, defaults?, run})", () => {
     const groups = control.filter((file) => file.endsWith('-operations.ts'));
     expect(groups.length).toBeGreaterThanOrEqual(5);
     for (const file of groups) expect(source(file)).toMatch(/export const [A-Z_]+_OPERATIONS = \{/);
@@ -64,7 +78,7 @@ describe('the control-room web app (local/console/control-room)', () => {
     expect(source('local/console/control-room/pager.ts')).toMatch(/withQuery\(/);
   });
 
-  test('no page decodes a cursor: a bulk run\'s progress comes with its answer', () => {
+  test("no page decodes a cursor: a bulk run's progress comes with its answer", () => {
     expect(linesMatching(app, /decodeCursor|contactCursor|domain\/cursor/)).toEqual([]);
   });
 });

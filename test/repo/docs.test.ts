@@ -119,25 +119,31 @@ describe('documentation', () => {
 
   // bench/ holds records of past runs, which may name files since moved: the living pages only.
   test('every file or folder of the repository the docs name in code (`lambda/infrastructure/http/pipeline.ts`, `test/browser/`) exists', () => {
-    const missing = pages.filter((page) => !page.startsWith('bench/')).flatMap((page) =>
-      readFileSync(join(ROOT, page), 'utf8')
-        .split('\n')
-        .flatMap((line, index) =>
-          [...line.matchAll(/`((?:bin|lib|lambda|local|test|tools|docs|bench|openapi|client|browser-sdk)\/[\w./-]*)`/g)]
-            .map((match) => match[1] as string)
-            // What a build writes (browser-sdk/dist/, client/dist/) is named but never committed.
-            .filter((path) => !/(^|\/)dist(\/|$)/.test(path))
-            .filter((path) => !existsSync(join(ROOT, path)))
-            .map((path) => `${page}:${index + 1}: ${path}`),
-        ),
-    );
+    const missing = pages
+      .filter((page) => !page.startsWith('bench/'))
+      .flatMap((page) =>
+        readFileSync(join(ROOT, page), 'utf8')
+          .split('\n')
+          .flatMap((line, index) =>
+            [...line.matchAll(/`((?:bin|lib|lambda|local|test|tools|docs|bench|openapi|client|browser-sdk)\/[\w./-]*)`/g)]
+              .map((match) => match[1] as string)
+              // What a build writes (browser-sdk/dist/, client/dist/) is named but never committed.
+              .filter((path) => !/(^|\/)dist(\/|$)/.test(path))
+              .filter((path) => !existsSync(join(ROOT, path)))
+              .map((path) => `${page}:${index + 1}: ${path}`),
+          ),
+      );
     expect(missing).toEqual([]);
   });
 
   test('every folder given to npx jest exists, and every -c option given to cdk deploy is a deploy option', () => {
     const wrong = commandsShown().flatMap(({ where, command }) => {
       const words = wordsOf(command);
-      if (words[1] === 'jest') return words.slice(2).filter((word) => !word.startsWith('-') && !existsSync(join(ROOT, word))).map((word) => `${where}: ${word}`);
+      if (words[1] === 'jest')
+        return words
+          .slice(2)
+          .filter((word) => !word.startsWith('-') && !existsSync(join(ROOT, word)))
+          .map((word) => `${where}: ${word}`);
       const options = [...command.matchAll(/-c (\w+)=/g)].map((match) => match[1] as string);
       return options.filter((name) => !new RegExp(`\\b${name}\\b`).test(deployOptions)).map((name) => `${where}: -c ${name}`);
     });

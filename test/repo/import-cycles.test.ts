@@ -28,7 +28,9 @@ const folderOf = (file: string): string => {
   const parts = file.split('/');
   // A face's or the harness's parts are rooms of their own (lambda/ingest/tally, local/console/control-room), a tool is one.
   const depth = parts[0] === 'tools' ? 2 : 3;
-  return ['lambda', 'local', 'tools'].includes(parts[0] as string) && parts.length > 2 ? parts.slice(0, Math.min(depth, parts.length - 1)).join('/') : (parts[0] as string);
+  return ['lambda', 'local', 'tools'].includes(parts[0] as string) && parts.length > 2
+    ? parts.slice(0, Math.min(depth, parts.length - 1)).join('/')
+    : (parts[0] as string);
 };
 
 /**
@@ -72,7 +74,16 @@ describe('import cycles', () => {
         'export type Both = B | D;',
       ].join('\n');
       writeFileSync(join(dir, 'forms.ts'), source);
-      expect(specifiersOf(dir, 'forms.ts')).toEqual(['./static', './type-only', './re-export', './re-export-all', 'node:fs', './type-position', './dynamic', './required']);
+      expect(specifiersOf(dir, 'forms.ts')).toEqual([
+        './static',
+        './type-only',
+        './re-export',
+        './re-export-all',
+        'node:fs',
+        './type-position',
+        './dynamic',
+        './required',
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

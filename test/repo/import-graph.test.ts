@@ -130,7 +130,9 @@ describe('import graph of each Lambda entry', () => {
   });
 
   test('the ingest entry imports no zod at run time: its bodies are read by hand (lambda/ingest/payloads.ts)', () => {
-    const zod = [...built.ingest.packages].flatMap(([module, packages]) => packages.filter((name) => name === 'zod' || name.startsWith('zod/')).map((name) => `${module} → ${name}`));
+    const zod = [...built.ingest.packages].flatMap(([module, packages]) =>
+      packages.filter((name) => name === 'zod' || name.startsWith('zod/')).map((name) => `${module} → ${name}`),
+    );
     expect(zod).toEqual([]);
   });
 

@@ -19,7 +19,11 @@ const importsOf = (file: string): string[] => specifiersOf(ROOT, file);
 function offenders(dir: string, forbidden: RegExp, except: string[] = []): string[] {
   return files(dir)
     .filter((file) => !except.includes(file))
-    .flatMap((file) => importsOf(file).filter((spec) => forbidden.test(spec)).map((spec) => `${relative('.', file)} → ${spec}`));
+    .flatMap((file) =>
+      importsOf(file)
+        .filter((spec) => forbidden.test(spec))
+        .map((spec) => `${relative('.', file)} → ${spec}`),
+    );
 }
 
 /**
@@ -41,7 +45,9 @@ describe('layout', () => {
     const bundled = files('lib')
       .flatMap((file) => [...readFileSync(join(ROOT, file), 'utf8').matchAll(/entry: '([^']+\.ts)'/g)].map((match) => `lambda/${match[1]}`))
       .sort();
-    const named = files('lambda').filter((file) => /-entry\.ts$/.test(file)).sort();
+    const named = files('lambda')
+      .filter((file) => /-entry\.ts$/.test(file))
+      .sort();
     expect(bundled.length).toBeGreaterThan(0);
     expect(named).toEqual([...new Set(bundled)]);
   });
@@ -58,14 +64,20 @@ describe('layout', () => {
     const rules = files('lambda/ingest').filter((file) => !/^lambda\/ingest\/(api|tally|sourcemaps\/api)\//.test(file));
     expect(rules.length).toBeGreaterThan(40);
     const forbidden = /\/infrastructure\/(store|http|memory)\/|\/api\/|\/contacts\/|^@aws-sdk\/|^@middy\//;
-    expect(rules.flatMap((file) => importsOf(file).filter((spec) => forbidden.test(spec)).map((spec) => `${file} → ${spec}`))).toEqual([]);
+    expect(
+      rules.flatMap((file) =>
+        importsOf(file)
+          .filter((spec) => forbidden.test(spec))
+          .map((spec) => `${file} → ${spec}`),
+      ),
+    ).toEqual([]);
   });
 
   test('lambda/ingest/issues (the issue model every face shares) is pure: no store, no API, no function of its own, no AWS SDK, no Middy', () => {
     expect(offenders('lambda/ingest/issues', /\/infrastructure\/|\/api\/|\/control\/|\/tally\/|\/enrichment\/|^@aws-sdk\/|^@middy\//)).toEqual([]);
   });
 
-  test('the tally\'s rules and its handler import no store and no AWS SDK: only its Lambda wiring does', () => {
+  test("the tally's rules and its handler import no store and no AWS SDK: only its Lambda wiring does", () => {
     expect(offenders('lambda/ingest/tally', /\/store\/|^@aws-sdk\/|^@middy\//, ['lambda/ingest/tally/tally-wiring.ts'])).toEqual([]);
   });
 
@@ -78,12 +90,14 @@ describe('layout', () => {
     expect(named).toEqual([]);
   });
 
-  test('every API of the route table is served by its own Lambda entry point, in its face\'s api/ folder', () => {
-    const entries = files('lambda').filter((file) => /\/api\/[^/]+-entry\.ts$/.test(file)).sort();
+  test("every API of the route table is served by its own Lambda entry point, in its face's api/ folder", () => {
+    const entries = files('lambda')
+      .filter((file) => /\/api\/[^/]+-entry\.ts$/.test(file))
+      .sort();
     expect(entries).toEqual(['lambda/contacts/api/contacts-entry.ts', 'lambda/ingest/api/ingest-entry.ts', 'lambda/ingest/sourcemaps/api/sourcemaps-entry.ts']);
   });
 
-  test("each API folder reaches lambda/infrastructure/store only through its wiring module", () => {
+  test('each API folder reaches lambda/infrastructure/store only through its wiring module', () => {
     const wiring = ['lambda/contacts/api/contacts-wiring.ts', 'lambda/ingest/api/ingest-wiring.ts', 'lambda/ingest/sourcemaps/api/sourcemaps-wiring.ts'];
     const apis = ['lambda/contacts/api', 'lambda/ingest/api', 'lambda/ingest/sourcemaps/api', 'lambda/infrastructure/http'];
     expect(apis.flatMap((dir) => offenders(dir, /\/store\//, wiring))).toEqual([]);
@@ -94,7 +108,13 @@ describe('layout', () => {
     const control = files('lambda/control').filter((file) => !['lambda/control/control-room-wiring.ts', 'lambda/control/control-room-entry.ts'].includes(file));
     const rules = ['lambda/contacts/enrichment/plan-pass.ts', 'lambda/contacts/enrichment/apply-pass.ts', 'lambda/contacts/enrichment/progress.ts', ...control];
     const pure = /^@aws-sdk\/|\/store\/|dynamo/;
-    expect(rules.flatMap((file) => importsOf(file).filter((spec) => pure.test(spec)).map((spec) => `${file} → ${spec}`))).toEqual([]);
+    expect(
+      rules.flatMap((file) =>
+        importsOf(file)
+          .filter((spec) => pure.test(spec))
+          .map((spec) => `${file} → ${spec}`),
+      ),
+    ).toEqual([]);
   });
 
   test('the rules of alerts (triggers, payload, signature, retries, the outbound guard, fan-out and delivery) import no AWS SDK and no store; only the wiring and the two entry points reach lambda/infrastructure/store', () => {
@@ -126,7 +146,12 @@ describe('layout', () => {
   test("the request state, the middlewares and route steps both APIs use, and the metrics module, carry neither API's specifics", () => {
     // What only one API's requests learn is in its own slot, typed in its folder (contacts/contacts-slot.ts, ingest/ingest-slot.ts).
     const state = ['lambda/infrastructure/http/request-state.ts', 'lambda/infrastructure/http/types.ts'];
-    const shared = [...state, ...files('lambda/infrastructure/http/middleware'), ...files('lambda/infrastructure/http/steps'), 'lambda/infrastructure/observability/metrics.ts'];
+    const shared = [
+      ...state,
+      ...files('lambda/infrastructure/http/middleware'),
+      ...files('lambda/infrastructure/http/steps'),
+      'lambda/infrastructure/observability/metrics.ts',
+    ];
     // The metrics every request of any API carries; each API names its own (contacts created, events accepted…).
     const common = new Set(['requests', 'requestsTotal', 'rateLimited', 'storageUnavailable', 'serverErrors', 'dynamoLatency', 'dynamoCalls']);
     const specifics = shared.flatMap((file) => {
@@ -144,10 +169,18 @@ describe('layout', () => {
   test('no operation and no route step wraps itself in a Middy chain', () => {
     // A route's operations and checks are typed by the pipeline (Operation, Check, BodyReader): plain functions.
     const routeParts = files('lambda').filter((file) =>
-      /import type \{[^}]*\b(Operation|Check|BodyReader)\b[^}]*\} from '(\.\.\/)+(infrastructure\/http\/)?pipeline'/.test(readFileSync(join(ROOT, file), 'utf8')),
+      /import type \{[^}]*\b(Operation|Check|BodyReader)\b[^}]*\} from '(\.\.\/)+(infrastructure\/http\/)?pipeline'/.test(
+        readFileSync(join(ROOT, file), 'utf8'),
+      ),
     );
     expect(routeParts.length).toBeGreaterThan(5);
-    expect(routeParts.flatMap((file) => importsOf(file).filter((spec) => /^@middy\//.test(spec)).map((spec) => `${file} → ${spec}`))).toEqual([]);
+    expect(
+      routeParts.flatMap((file) =>
+        importsOf(file)
+          .filter((spec) => /^@middy\//.test(spec))
+          .map((spec) => `${file} → ${spec}`),
+      ),
+    ).toEqual([]);
   });
 
   test('the client (client/src) compiles in nothing of the service but the shared kernel (lambda/kernel), and the service imports neither client/ nor openapi/', () => {

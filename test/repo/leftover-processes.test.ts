@@ -26,9 +26,7 @@ describe('the check for processes a test run left behind', () => {
     const folder = mkdtempSync(join(tmpdir(), 'contacts-asset-'));
     const left = spawn('sleep', ['302'], { cwd: folder, env: { PATH: process.env.PATH ?? '' }, stdio: 'ignore' });
     try {
-      await expect(assertNoProcessLeft({ run: randomUUID(), folders: [folder], graceMs: 300 })).rejects.toThrow(
-        new RegExp(`pid ${left.pid}: sleep 302`),
-      );
+      await expect(assertNoProcessLeft({ run: randomUUID(), folders: [folder], graceMs: 300 })).rejects.toThrow(new RegExp(`pid ${left.pid}: sleep 302`));
     } finally {
       left.kill('SIGKILL');
       rmSync(folder, { recursive: true, force: true });

@@ -16,7 +16,7 @@ function runCheck(path: string) {
 const ready: Machine = { nodeVersion: '20.19.0', engines: '>=20.19', javaMajor: 17, missingPrograms: [] };
 
 describe('npm test prerequisites', () => {
-  test('are the first thing the test script runs: without java its first step stops with the check\'s answer alone, having started nothing', () => {
+  test("are the first thing the test script runs: without java its first step stops with the check's answer alone, having started nothing", () => {
     const first = /^node --import tsx (\S+\.ts)\b/.exec(scripts.test)?.[1];
     expect(first).toBe('test/support/npm-test.ts');
     const nodeDir = dirname(NODE_TS[0]);
@@ -60,13 +60,16 @@ describe('npm test prerequisites', () => {
 
   test('a missing Chromium names the path the browser tests use and the package that provides it', () => {
     expect(missingPrerequisites({ ...ready, missingPrograms: ['/usr/bin/chromium'] })).toEqual([
-      { problem: 'npm test drives Chromium, Firefox ESR and WebKitGTK for the browser tests, and Chromium (/usr/bin/chromium) is missing.', fix: 'apt-get install -y chromium' },
+      {
+        problem: 'npm test drives Chromium, Firefox ESR and WebKitGTK for the browser tests, and Chromium (/usr/bin/chromium) is missing.',
+        fix: 'apt-get install -y chromium',
+      },
     ]);
   });
 
-  test('missing Firefox ESR, WebKitGTK\'s driver and Xvfb are named together, with one line that installs their Debian packages', () => {
+  test("missing Firefox ESR, WebKitGTK's driver and Xvfb are named together, with one line that installs their Debian packages", () => {
     expect(report(missingPrerequisites({ ...ready, missingPrograms: ['/usr/bin/firefox-esr', '/usr/bin/WebKitWebDriver', '/usr/bin/Xvfb'] }))).toBe(
-      'npm test drives Chromium, Firefox ESR and WebKitGTK for the browser tests, and Firefox ESR (/usr/bin/firefox-esr), WebKitGTK\'s WebDriver (/usr/bin/WebKitWebDriver), Xvfb (/usr/bin/Xvfb) are missing.\n' +
+      "npm test drives Chromium, Firefox ESR and WebKitGTK for the browser tests, and Firefox ESR (/usr/bin/firefox-esr), WebKitGTK's WebDriver (/usr/bin/WebKitWebDriver), Xvfb (/usr/bin/Xvfb) are missing.\n" +
         '  run: apt-get install -y firefox-esr webkit2gtk-driver xvfb\n',
     );
   });
@@ -80,7 +83,12 @@ describe('npm test prerequisites', () => {
   });
 
   test('every missing piece is listed, in the order the suite would trip on it', () => {
-    const missing = missingPrerequisites({ nodeVersion: '18.0.0', engines: '>=20.19', javaMajor: undefined, missingPrograms: ['/usr/bin/chromium', '/usr/bin/Xvfb'] });
+    const missing = missingPrerequisites({
+      nodeVersion: '18.0.0',
+      engines: '>=20.19',
+      javaMajor: undefined,
+      missingPrograms: ['/usr/bin/chromium', '/usr/bin/Xvfb'],
+    });
     expect(missing.map((item) => item.fix)).toEqual([
       expect.stringMatching(/^nvm install 20/),
       'apt-get install -y openjdk-17-jre-headless',

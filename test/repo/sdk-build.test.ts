@@ -19,7 +19,7 @@ afterAll(() => {
   else process.env[SDK_BUILD_VARIABLE] = before;
 });
 
-test('a file that finds the run\'s build done reads it instead of building again', async () => {
+test("a file that finds the run's build done reads it instead of building again", async () => {
   writeFileSync(join(folder, 'built'), JSON.stringify({ script: 'the script', esm: 'the module' }));
   await expect(buildSdk()).resolves.toEqual({ script: 'the script', esm: 'the module' });
 });
@@ -30,7 +30,7 @@ test('a file that asks while another file builds gets the build once it is done'
   await expect(build).resolves.toEqual({ script: 'late script', esm: 'late module' });
 });
 
-test('a file that finds the run\'s build failed fails with that build\'s output', async () => {
+test("a file that finds the run's build failed fails with that build's output", async () => {
   writeFileSync(join(folder, 'failed'), 'npm run sdk:build failed:\nsrc/index.ts(1,1): error TS1005');
   await expect(buildSdk()).rejects.toThrow(/made by another test file\) failed:\nnpm run sdk:build failed:\nsrc\/index.ts\(1,1\): error TS1005/);
 });

@@ -48,10 +48,25 @@ test('on a fresh clone the browser files go after all others, each group with it
 
 test('with the durations of an earlier run the browser files still go last, each group longest first', () => {
   const file = project();
-  const took = { 'test/browser/sdk/capture.test.ts': 50, 'test/browser/ingest-browser.test.ts': 90, 'test/domain/email.test.ts': 30, 'test/cli/start.test.ts': 5 };
+  const took = {
+    'test/browser/sdk/capture.test.ts': 50,
+    'test/browser/ingest-browser.test.ts': 90,
+    'test/domain/email.test.ts': 30,
+    'test/cli/start.test.ts': 5,
+  };
   const tests = Object.keys(took).map(file);
   new BrowsersLastSequencer({}).cacheResults(tests, {
-    testResults: Object.entries(took).map(([relative, runtime]) => ({ testFilePath: join(ROOT, relative), perfStats: { runtime }, numFailingTests: 0, skipped: false })),
+    testResults: Object.entries(took).map(([relative, runtime]) => ({
+      testFilePath: join(ROOT, relative),
+      perfStats: { runtime },
+      numFailingTests: 0,
+      skipped: false,
+    })),
   } as unknown as AggregatedResult);
-  expect(order(Object.keys(took).map(file))).toEqual(['test/domain/email.test.ts', 'test/cli/start.test.ts', 'test/browser/ingest-browser.test.ts', 'test/browser/sdk/capture.test.ts']);
+  expect(order(Object.keys(took).map(file))).toEqual([
+    'test/domain/email.test.ts',
+    'test/cli/start.test.ts',
+    'test/browser/ingest-browser.test.ts',
+    'test/browser/sdk/capture.test.ts',
+  ]);
 });

@@ -64,14 +64,14 @@ describe('clearing a field', () => {
     expect(await stored(contact.id)).toEqual(contact);
   });
 
-  test('a second clear of another field keeps the first one\'s record', async () => {
+  test("a second clear of another field keeps the first one's record", async () => {
     const contact = await upsert({ email: 'c3@example.com', title: 'T', phone: '1' });
     await clear(contact.id, ['title']);
     await clear(contact.id, ['phone']);
     expect(Object.keys((await stored(contact.id)).cleared ?? {})).toEqual(['title', 'phone']);
   });
 
-  test('a caller write landing between the clear\'s read and its write is kept, not cleared', async () => {
+  test("a caller write landing between the clear's read and its write is kept, not cleared", async () => {
     const contact = await upsert({ email: 'c4@example.com', title: 'Old' });
     const racing = Object.create(store) as ControlStore;
     let raced = false;
@@ -101,7 +101,7 @@ describe('clearing a field', () => {
     expect(Object.keys((await stored(contact.id)).cleared ?? {}).sort()).toEqual(['phone', 'title']);
   });
 
-  test('a pass landing between the clear\'s read and its write keeps what that pass found anew', async () => {
+  test("a pass landing between the clear's read and its write keeps what that pass found anew", async () => {
     dataset.add('c6@example.com', { title: 'Vendor V1' });
     const contact = await upsert({ email: 'c6@example.com' });
     await runPass(enrichment, FACTORY, contact.id, { bulk: false });
@@ -182,7 +182,7 @@ describe('a cleared enrichment value', () => {
     expect((await stored(contact.id)).title).toBe('Wrong Title');
   });
 
-  test('a clear landing between a pass\'s read and its write makes the pass plan again, without the cleared value', async () => {
+  test("a clear landing between a pass's read and its write makes the pass plan again, without the cleared value", async () => {
     dataset.add('e7@example.com', { title: 'Wrong Title' });
     const contact = await upsert({ email: 'e7@example.com', title: 'Wrong Title' });
     const racing = Object.create(enrichmentStore) as MemoryEnrichmentStore;

@@ -52,11 +52,21 @@ beforeEach(() => {
 });
 
 const call = (request: Record<string, unknown>) => handleControlRequest(deps, request, BY);
-const receipt = (): RequestReceipt => ({ factoryId: FACTORY, keyId: KEY.keyId, origin: KEY.origins[0] as string, receivedAt: tick().toISOString(), expiresAt: 1_900_000_000, requestToken: randomUUID() });
+const receipt = (): RequestReceipt => ({
+  factoryId: FACTORY,
+  keyId: KEY.keyId,
+  origin: KEY.origins[0] as string,
+  receivedAt: tick().toISOString(),
+  expiresAt: 1_900_000_000,
+  requestToken: randomUUID(),
+});
 
 async function personEverywhere() {
   expect(await vendor.load([{ email: EMAIL, title: 'Rear Admiral', location: 'Arlington, VA' }])).toEqual({ written: 1, suppressed: [] });
-  const { contact } = await upsertContact(contacts, FACTORY, upsertBody.parse({ email: EMAIL, title: 'Rear Admiral' }), { now: tick().toISOString(), creationToken: 't' });
+  const { contact } = await upsertContact(contacts, FACTORY, upsertBody.parse({ email: EMAIL, title: 'Rear Admiral' }), {
+    now: tick().toISOString(),
+    creationToken: 't',
+  });
   await call({ operation: 'contacts.clear', factoryId: FACTORY, contactId: contact.id, fields: ['title'] });
   await call({ operation: 'enrichment.refresh', factoryId: FACTORY, contactId: contact.id, passId: randomUUID() });
   const keys = new MemoryIngestKeys();
@@ -64,7 +74,13 @@ async function personEverywhere() {
   const ingest = { reports, issueLimits: new MemoryIssueLimiter(), keys };
   for (const reporter of [{ email: EMAIL.toUpperCase(), name: 'Grace' }, { email: 'someone.else@example.org' }]) {
     const at = receipt();
-    await receiveEvents(ingest, { events: [{ eventId: randomUUID(), message: `bug seen by ${EMAIL}`, reporter }] }, at, { key: KEY, keyHash: hashSecret('dfpk_rules') }, Date.parse(at.receivedAt));
+    await receiveEvents(
+      ingest,
+      { events: [{ eventId: randomUUID(), message: `bug seen by ${EMAIL}`, reporter }] },
+      at,
+      { key: KEY, keyHash: hashSecret('dfpk_rules') },
+      Date.parse(at.receivedAt),
+    );
   }
   const request = readFeatureRequest({ requestId: randomUUID(), title: 'Dark mode', reporter: { email: EMAIL } });
   if (!request.ok) throw new Error(request.problems.join('; '));
@@ -78,12 +94,26 @@ test('an erasure on the memory stores removes the contact, its pass marker and t
 
   const erased = await call({ operation: 'contacts.erase', factoryId: FACTORY, email: EMAIL });
 
-  expect(erased.body).toMatchObject({ contactId, erased: true, contact: true, passMarkers: 1, vendorRecord: true, events: 1, featureRequests: 1, complete: true });
+  expect(erased.body).toMatchObject({
+    contactId,
+    erased: true,
+    contact: true,
+    passMarkers: 1,
+    vendorRecord: true,
+    events: 1,
+    featureRequests: 1,
+    complete: true,
+  });
   expect(contacts.contacts.size).toBe(0);
   expect(enrichment.passIds.size).toBe(0);
   expect(vendor.people.size).toBe(0);
   expect([...vendor.suppressed.keys()]).toEqual([expect.stringMatching(/^suppressed#[0-9a-f]{32}$/)]);
-  const left = JSON.stringify([...reports.events.values(), ...reports.featureRequests.values(), ...vendor.people.keys(), ...vendor.suppressed.keys()]).toLowerCase();
+  const left = JSON.stringify([
+    ...reports.events.values(),
+    ...reports.featureRequests.values(),
+    ...vendor.people.keys(),
+    ...vendor.suppressed.keys(),
+  ]).toLowerCase();
   expect(left).not.toContain(EMAIL);
   // Another person's report keeps its reporter.
   expect(left).toContain('someone.else@example.org');
@@ -106,7 +136,10 @@ test('on the memory stores, a load after an erasure leaves the erased person out
   await personEverywhere();
   await call({ operation: 'contacts.erase', factoryId: FACTORY, email: EMAIL });
 
-  const loaded = await vendor.load([{ email: EMAIL, title: 'Admiral' }, { email: 'alan.turing@example.org', title: 'Cryptanalyst' }]);
+  const loaded = await vendor.load([
+    { email: EMAIL, title: 'Admiral' },
+    { email: 'alan.turing@example.org', title: 'Cryptanalyst' },
+  ]);
 
   expect(loaded).toEqual({ written: 1, suppressed: [EMAIL] });
   expect([...vendor.people.keys()]).toEqual(['alan.turing@example.org']);

@@ -17,7 +17,10 @@ const character = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('\u0000', '\u0007', '\t', '\n', '\r\n', '\u2028', '\u200b', '\u202e', '\ufeff', '\ud800', '\udfff', '😀') },
 );
 /** The same without a lone surrogate: text the free-text rule cleans and keeps. */
-const cleanCharacter = fc.oneof({ weight: 6, arbitrary: fc.constantFrom('a', 'Z', '0', ' ', 'é') }, { weight: 1, arbitrary: fc.constantFrom('\u0007', '\n', '\u200b', '\u202e', '😀') });
+const cleanCharacter = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom('a', 'Z', '0', ' ', 'é') },
+  { weight: 1, arbitrary: fc.constantFrom('\u0007', '\n', '\u200b', '\u202e', '😀') },
+);
 const text = (maxLength: number) => fc.string({ unit: character, maxLength });
 const cleanText = (minLength: number, maxLength: number) => fc.string({ unit: cleanCharacter, minLength, maxLength });
 const longText = (around: number) => fc.string({ unit: character, minLength: around - 5, maxLength: around + 5 });
@@ -25,7 +28,15 @@ const longText = (around: number) => fc.string({ unit: character, minLength: aro
 /** ISO times as browsers write them, and near misses. */
 const time = fc.oneof(
   fc.date({ min: new Date(0), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }).map((date) => date.toISOString()),
-  fc.constantFrom('2026-11-24T10:00:00Z', '2026-11-24T10:00+02:00', ' 2026-11-24T10:00:00.123456789-0130 ', '2026-13-40T25:61:00Z', '2026-11-24', 'yesterday', '   '),
+  fc.constantFrom(
+    '2026-11-24T10:00:00Z',
+    '2026-11-24T10:00+02:00',
+    ' 2026-11-24T10:00:00.123456789-0130 ',
+    '2026-13-40T25:61:00Z',
+    '2026-11-24',
+    'yesterday',
+    '   ',
+  ),
 );
 
 /** UUIDs as SDKs write them, and near misses. */
@@ -48,12 +59,16 @@ const textObject = (keys: Record<string, fc.Arbitrary<unknown>>) =>
 const tagKey = fc.oneof(text(8), longText(64), fc.constantFrom('__proto__', 'constructor', ' ', 'a\ud800'));
 const tags = field(
   fc.oneof(
-    fc.dictionary(tagKey, fc.oneof({ weight: 5, arbitrary: text(12) }, { weight: 1, arbitrary: longText(200) }, { weight: 1, arbitrary: wrongType }), { maxKeys: 6 }),
+    fc.dictionary(tagKey, fc.oneof({ weight: 5, arbitrary: text(12) }, { weight: 1, arbitrary: longText(200) }, { weight: 1, arbitrary: wrongType }), {
+      maxKeys: 6,
+    }),
     fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), fc.constant('v'), { minKeys: 48, maxKeys: 53 }),
   ),
 );
 
-const fingerprint = field(fc.array(fc.oneof({ weight: 6, arbitrary: text(10) }, { weight: 1, arbitrary: longText(200) }, { weight: 1, arbitrary: wrongType }), { maxLength: 12 }));
+const fingerprint = field(
+  fc.array(fc.oneof({ weight: 6, arbitrary: text(10) }, { weight: 1, arbitrary: longText(200) }, { weight: 1, arbitrary: wrongType }), { maxLength: 12 }),
+);
 
 const debugIds = field(
   fc.oneof(
@@ -75,7 +90,9 @@ const validEvent = fc.record(
     type: validField(fc.constantFrom('error', 'bug_report', 'message')),
     timestamp: validField(fc.date({ min: new Date(0), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }).map((date) => date.toISOString())),
     message: validField(cleanText(0, 40)),
-    exception: validField(fc.record({ type: validField(cleanText(0, 10)), value: validField(cleanText(0, 20)), stack: validField(cleanText(0, 40)) }, { requiredKeys: [] })),
+    exception: validField(
+      fc.record({ type: validField(cleanText(0, 10)), value: validField(cleanText(0, 20)), stack: validField(cleanText(0, 40)) }, { requiredKeys: [] }),
+    ),
     pageUrl: validField(cleanText(0, 30)),
     release: validField(cleanText(0, 10)),
     tags: validField(fc.dictionary(cleanText(0, 8), cleanText(0, 12), { maxKeys: 5 })),
@@ -88,23 +105,26 @@ const validEvent = fc.record(
 
 const event = fc.oneof(
   { weight: 10, arbitrary: validEvent },
-  { weight: 20, arbitrary: fc.record(
-    {
-      eventId: field(uuid),
-      type: field(fc.oneof(fc.constantFrom('error', 'bug_report', 'message'), text(6))),
-      timestamp: field(time),
-      message: field(fc.oneof(text(40), longText(8192))),
-      exception: textObject({ type: field(text(20)), value: field(text(40)), stack: field(fc.oneof(text(60), longText(16_384))) }),
-      pageUrl: field(text(30)),
-      release: field(text(10)),
-      tags,
-      reporter,
-      fingerprint,
-      debugIds,
-      unknownField: fc.string(),
-    },
-    { requiredKeys: [] },
-  ) },
+  {
+    weight: 20,
+    arbitrary: fc.record(
+      {
+        eventId: field(uuid),
+        type: field(fc.oneof(fc.constantFrom('error', 'bug_report', 'message'), text(6))),
+        timestamp: field(time),
+        message: field(fc.oneof(text(40), longText(8192))),
+        exception: textObject({ type: field(text(20)), value: field(text(40)), stack: field(fc.oneof(text(60), longText(16_384))) }),
+        pageUrl: field(text(30)),
+        release: field(text(10)),
+        tags,
+        reporter,
+        fingerprint,
+        debugIds,
+        unknownField: fc.string(),
+      },
+      { requiredKeys: [] },
+    ),
+  },
   { weight: 1, arbitrary: wrongType },
   { weight: 1, arbitrary: fc.constant(null) },
 );
@@ -124,18 +144,21 @@ const validFeatureRequest = fc.record(
 
 const featureRequest = fc.oneof(
   { weight: 10, arbitrary: validFeatureRequest },
-  { weight: 20, arbitrary: fc.record(
-    {
-      requestId: field(uuid),
-      title: field(fc.oneof(text(8), longText(140), fc.constantFrom('ab', ' abc ', '\u200bab\u200b'))),
-      description: field(fc.oneof(text(40), longText(4000))),
-      category: field(text(10)),
-      pageUrl: field(text(30)),
-      reporter,
-      unknownField: fc.string(),
-    },
-    { requiredKeys: [] },
-  ) },
+  {
+    weight: 20,
+    arbitrary: fc.record(
+      {
+        requestId: field(uuid),
+        title: field(fc.oneof(text(8), longText(140), fc.constantFrom('ab', ' abc ', '\u200bab\u200b'))),
+        description: field(fc.oneof(text(40), longText(4000))),
+        category: field(text(10)),
+        pageUrl: field(text(30)),
+        reporter,
+        unknownField: fc.string(),
+      },
+      { requiredKeys: [] },
+    ),
+  },
   { weight: 1, arbitrary: wrongType },
   { weight: 1, arbitrary: fc.constant(null) },
 );
@@ -189,7 +212,9 @@ describe('the ingest readers and the documented zod schemas agree', () => {
 
 describe('readEvent', () => {
   test('drops a tag named __proto__ and keeps "constructor" as a plain tag', () => {
-    const reading = readEvent(JSON.parse('{"eventId": "8f0c1a52-3b6e-4c7e-9a43-2f5d1e0b7c11", "message": "m", "tags": {"__proto__": "x", "constructor": "y"}}'));
+    const reading = readEvent(
+      JSON.parse('{"eventId": "8f0c1a52-3b6e-4c7e-9a43-2f5d1e0b7c11", "message": "m", "tags": {"__proto__": "x", "constructor": "y"}}'),
+    );
     expect(reading.ok && reading.value.tags).toEqual({ constructor: 'y' });
     expect(reading.ok && Object.getPrototypeOf(reading.value.tags)).toBe(Object.prototype);
   });

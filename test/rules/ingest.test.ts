@@ -14,7 +14,6 @@ import { MemoryIngestKeys } from '../../lambda/infrastructure/memory/memory-inge
 import { MemoryIssueLimiter } from '../../lambda/infrastructure/memory/memory-issue-limiter';
 import { MemoryReportStore } from '../../lambda/infrastructure/memory/memory-report-store';
 
-
 /** A valid feature request's body as its reader gives it. */
 function featureRequest(raw: unknown): FeatureRequestInput {
   const reading = readFeatureRequest(raw);
@@ -40,7 +39,12 @@ const receipt = (overrides: Partial<RequestReceipt> = {}): RequestReceipt => ({
 const event = (extra: Record<string, unknown> = {}) => ({ eventId: randomUUID(), message: 'boom', ...extra });
 
 const KEY_HASH = hashSecret('dfpk_rules');
-const senderKey = (rateLimit = 600): PublishableKey => ({ factoryId: 'fac_rules', keyId: 'key_0000000000000001', origins: ['https://app.example.com'], rateLimit });
+const senderKey = (rateLimit = 600): PublishableKey => ({
+  factoryId: 'fac_rules',
+  keyId: 'key_0000000000000001',
+  origins: ['https://app.example.com'],
+  rateLimit,
+});
 
 /** The limits and the key of one test: a key of `rateLimit` requests per minute, each issue half of it. */
 function limits(rateLimit = 600) {
@@ -71,7 +75,14 @@ describe('receiveEvents', () => {
       ],
     });
     expect([...store.events.values()]).toEqual([
-      expect.objectContaining({ eventId: good.eventId, type: 'error', message: 'boom', tags: { plan: 'pro' }, factoryId: 'fac_rules', origin: 'https://app.example.com' }),
+      expect.objectContaining({
+        eventId: good.eventId,
+        type: 'error',
+        message: 'boom',
+        tags: { plan: 'pro' },
+        factoryId: 'fac_rules',
+        origin: 'https://app.example.com',
+      }),
     ]);
   });
 
@@ -96,8 +107,11 @@ describe('receiveEvents', () => {
     [{ events: 'x' }, /events must be an array/],
     [{ events: [] }, /events is empty/],
     [{ events: Array.from({ length: 21 }, () => event()) }, /at most 20 per request/],
-    [{ events: [{}, { eventId: randomUUID() }] }, /no valid event in this request: events\[0\]: eventId is required.*events\[1\]: an event needs a message or an exception/],
-  ])('refuses %j as a whole (the API\'s 422)', async (body, message) => {
+    [
+      { events: [{}, { eventId: randomUUID() }] },
+      /no valid event in this request: events\[0\]: eventId is required.*events\[1\]: an event needs a message or an exception/,
+    ],
+  ])("refuses %j as a whole (the API's 422)", async (body, message) => {
     const store = new MemoryReportStore();
     await expect(receiveEvents(store, body, receipt())).rejects.toThrow(InvalidReportError);
     await expect(receiveEvents(store, body, receipt())).rejects.toThrow(message);
@@ -128,16 +142,22 @@ describe('the per-issue and per-key limits of receiveEvents', () => {
   const at = (seconds: number) => receipt({ receivedAt: new Date(Date.parse('2026-11-25T10:00:00Z') + seconds * 1000).toISOString() });
   const storm = (message = 'TypeError: storm') => event({ message });
 
-  test('an issue takes at most half of its key\'s requests (a key of 20 a minute: 10 with a burst of 1)', async () => {
+  test("an issue takes at most half of its key's requests (a key of 20 a minute: 10 with a burst of 1)", async () => {
     const store = new MemoryReportStore();
     const given = limits(20);
     const answers: string[] = [];
-    for (let i = 0; i < 4; i += 1) answers.push(await receiveEvents(store, { events: [storm()] }, at(0), given).then(() => 'stored', (error: Error) => error.name));
+    for (let i = 0; i < 4; i += 1)
+      answers.push(
+        await receiveEvents(store, { events: [storm()] }, at(0), given).then(
+          () => 'stored',
+          (error: Error) => error.name,
+        ),
+      );
     expect(answers).toEqual(['stored', 'stored', 'LimitedError', 'LimitedError']);
     expect([...store.issues.values()][0]?.count).toBe(2);
   });
 
-  test('requests refused by an issue\'s limit do not spend the key\'s: another error still gets through', async () => {
+  test("requests refused by an issue's limit do not spend the key's: another error still gets through", async () => {
     const store = new MemoryReportStore();
     const given = limits(20);
     for (let i = 0; i < 30; i += 1) await receiveEvents(store, { events: [storm()] }, at(0), given).catch(() => undefined);
@@ -156,12 +176,17 @@ describe('the per-issue and per-key limits of receiveEvents', () => {
     expect(store.events.has(`fac_rules#${quiet.eventId}`)).toBe(true);
   });
 
-  test('the key\'s own limit refuses past its requests per minute, whatever the issues', async () => {
+  test("the key's own limit refuses past its requests per minute, whatever the issues", async () => {
     const store = new MemoryReportStore();
     const given = limits(20);
     const answers: string[] = [];
     for (let i = 0; i < 4; i += 1) {
-      answers.push(await receiveEvents(store, { events: [event({ message: `E${i}: distinct` })] }, at(0), given).then(() => 'stored', (error: LimitedError) => error.limit));
+      answers.push(
+        await receiveEvents(store, { events: [event({ message: `E${i}: distinct` })] }, at(0), given).then(
+          () => 'stored',
+          (error: LimitedError) => error.limit,
+        ),
+      );
     }
     expect(answers).toEqual(['stored', 'stored', 'stored', 'key']);
   });
@@ -172,12 +197,11 @@ describe('submitFeatureRequest', () => {
     const store = new MemoryReportStore();
     const requestId = randomUUID();
     const first = await submitFeatureRequest(store, featureRequest({ requestId, title: 'Dark mode' }), receipt());
-    const again = await submitFeatureRequest(
-      store,
-      featureRequest({ requestId, title: 'Light mode' }),
-      receipt({ receivedAt: '2026-11-26T00:00:00.000Z' }),
-    );
-    expect(first).toEqual({ created: true, featureRequest: { id: featureRequestId('fac_rules', requestId), title: 'Dark mode', createdAt: '2026-11-25T10:00:00.000Z' } });
+    const again = await submitFeatureRequest(store, featureRequest({ requestId, title: 'Light mode' }), receipt({ receivedAt: '2026-11-26T00:00:00.000Z' }));
+    expect(first).toEqual({
+      created: true,
+      featureRequest: { id: featureRequestId('fac_rules', requestId), title: 'Dark mode', createdAt: '2026-11-25T10:00:00.000Z' },
+    });
     expect(again).toEqual({ created: false, featureRequest: first.featureRequest });
   });
 
@@ -228,9 +252,17 @@ describe('keys at the ingest API', () => {
     const keys = new MemoryIngestKeys();
     keys.issue(hashSecret('dfpk_p'), { type: 'publishable', factoryId: 'fac_a', keyId: 'key_p', rateLimit: 600, origins: ['https://a.com'] });
     keys.issue(hashSecret('dfsk_s'), { type: 'secret', factoryId: 'fac_a', keyId: 'key_s', rateLimit: 600 });
-    expect(await keys.authenticate(hashSecret('dfpk_p'))).toMatchObject({ outcome: 'active', key: { factoryId: 'fac_a', keyId: 'key_p', origins: ['https://a.com'], rateLimit: 600 } });
+    expect(await keys.authenticate(hashSecret('dfpk_p'))).toMatchObject({
+      outcome: 'active',
+      key: { factoryId: 'fac_a', keyId: 'key_p', origins: ['https://a.com'], rateLimit: 600 },
+    });
     expect(await keys.authenticate(hashSecret('dfsk_s'))).toEqual({ outcome: 'unknown' });
-    expect(await keys.markExposed(hashSecret('dfsk_s'), Date.parse('2026-11-25T10:00:00Z'))).toEqual({ marked: true, keyId: 'key_s', factoryId: 'fac_a', count: 1 });
+    expect(await keys.markExposed(hashSecret('dfsk_s'), Date.parse('2026-11-25T10:00:00Z'))).toEqual({
+      marked: true,
+      keyId: 'key_s',
+      factoryId: 'fac_a',
+      count: 1,
+    });
     expect(await keys.markExposed(hashSecret('dfsk_s'), Date.parse('2026-11-25T11:00:00Z'))).toMatchObject({ count: 2 });
     expect(keys.exposureOf(hashSecret('dfsk_s'))).toEqual({ firstSeenAt: '2026-11-25T10:00:00.000Z', lastSeenAt: '2026-11-25T11:00:00.000Z', count: 2 });
     expect(await keys.markExposed(hashSecret('dfsk_unknown'), 0)).toEqual({ marked: false });

@@ -31,14 +31,17 @@ const count = (admitted: boolean[]) => admitted.filter(Boolean).length;
 const steady = (n: number, gapMs: number, from = T0) => Array.from({ length: n }, (_, i) => from + i * gapMs);
 
 describe('decideRate: the bound a fixed window broke', () => {
-  test.each([1, 5, 20, 100, 30_000])('a limit of %i: all of it just before a minute boundary and again just after admits at most the limit plus the burst', (limit) => {
-    const boundary = Date.UTC(2026, 10, 25, 12, 1, 0);
-    const arrivals = [...Array<number>(limit).fill(boundary - 1), ...Array<number>(limit).fill(boundary)];
-    const admitted = count(run(limit, arrivals));
-    expect(admitted).toBeLessThanOrEqual(boundOf(limit));
-    // And not fewer than the burst a fresh key is promised.
-    expect(admitted).toBe(perMinutePolicy(limit).burst + 1);
-  });
+  test.each([1, 5, 20, 100, 30_000])(
+    'a limit of %i: all of it just before a minute boundary and again just after admits at most the limit plus the burst',
+    (limit) => {
+      const boundary = Date.UTC(2026, 10, 25, 12, 1, 0);
+      const arrivals = [...Array<number>(limit).fill(boundary - 1), ...Array<number>(limit).fill(boundary)];
+      const admitted = count(run(limit, arrivals));
+      expect(admitted).toBeLessThanOrEqual(boundOf(limit));
+      // And not fewer than the burst a fresh key is promised.
+      expect(admitted).toBe(perMinutePolicy(limit).burst + 1);
+    },
+  );
 
   test('spread over a minute boundary (half before, half after, each spaced T / 2) the span around it still holds at most the bound', () => {
     const limit = 600;
@@ -49,10 +52,10 @@ describe('decideRate: the bound a fixed window broke', () => {
     expect(mostInAnySpan(admitted)).toBeLessThanOrEqual(boundOf(limit));
   });
 
-  test('a long steady run at 1.5× the rate gets the limit\'s rate: not more, and not much less', () => {
+  test("a long steady run at 1.5× the rate gets the limit's rate: not more, and not much less", () => {
     const limit = 600; // T = 100 ms
     const minutes = 10;
-    const arrivals = steady(Math.round(1.5 * limit * minutes), (MINUTE / limit) / 1.5);
+    const arrivals = steady(Math.round(1.5 * limit * minutes), MINUTE / limit / 1.5);
     const admitted = count(run(limit, arrivals));
     // The burst at the start, then one per T: 10 minutes hold 10·L, plus at most the burst.
     expect(admitted).toBeGreaterThanOrEqual(limit * minutes);
@@ -138,9 +141,7 @@ describe('decideRate: where the caller stands (the rate-limit headers)', () => {
 });
 
 describe('decideRate against a reference model of its promise (fast-check)', () => {
-  const arrivalsArb = limitArb.chain((limit) =>
-    fc.record({ limit: fc.constant(limit), gaps: fc.array(gapArb(limit), { minLength: 1, maxLength: 300 }) }),
-  );
+  const arrivalsArb = limitArb.chain((limit) => fc.record({ limit: fc.constant(limit), gaps: fc.array(gapArb(limit), { minLength: 1, maxLength: 300 }) }));
 
   test('any arrivals: no 60 s span admits more than the limit plus the burst, and every refusal is owed', () => {
     fc.assert(
@@ -193,7 +194,10 @@ describe('decideRate against a reference model of its promise (fast-check)', () 
           const admitted = decideAll(limit, arrivals, clock);
           expect(mostInAnySpan(admittedTimes(arrivals, admitted))).toBeLessThanOrEqual(boundOf(limit) + Math.ceil(skew / interval));
           if (skew <= toleranceUs(policy)) {
-            const spaced = arrivalsFrom(toMicroseconds(T0), gaps.map((gap) => Math.max(gap, interval)));
+            const spaced = arrivalsFrom(
+              toMicroseconds(T0),
+              gaps.map((gap) => Math.max(gap, interval)),
+            );
             expect(decideAll(limit, spaced, clock).every(Boolean)).toBe(true);
           }
         },
@@ -218,7 +222,11 @@ describe('MemoryKeyAuthorizer', () => {
   test('allows within the limit, throttles beyond it, and knows nothing of unknown keys', async () => {
     const keys = new MemoryKeyAuthorizer();
     keys.issue(hashSecret('dfsk_a'), { factoryId: 'fac_a', keyId: 'key_a', rateLimit: 1 });
-    expect(await keys.authorize(hashSecret('dfsk_a'), T0)).toMatchObject({ outcome: 'allowed', factoryId: 'fac_a', rate: { limit: 1, remaining: 0, windowSeconds: 60 } });
+    expect(await keys.authorize(hashSecret('dfsk_a'), T0)).toMatchObject({
+      outcome: 'allowed',
+      factoryId: 'fac_a',
+      rate: { limit: 1, remaining: 0, windowSeconds: 60 },
+    });
     expect(await keys.authorize(hashSecret('dfsk_a'), T0 + 1)).toMatchObject({ outcome: 'throttled', retryAfterSeconds: 60 });
     expect(await keys.authorize(hashSecret('dfsk_b'), T0 + 1)).toEqual({ outcome: 'unknown' });
   });

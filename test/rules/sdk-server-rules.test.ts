@@ -31,7 +31,21 @@ const SCRIPT_ERROR_TEXTS = [
 ];
 
 /** URL schemes of browser extensions' scripts, and schemes that only look like them. */
-const SCHEMES = ['chrome-extension', 'moz-extension', 'safari-extension', 'safari-web-extension', 'ms-browser-extension', 'edge-extension', 'opera-extension', 'extension', 'chrome', 'resource', 'webkit-masked-url', 'https', 'http'];
+const SCHEMES = [
+  'chrome-extension',
+  'moz-extension',
+  'safari-extension',
+  'safari-web-extension',
+  'ms-browser-extension',
+  'edge-extension',
+  'opera-extension',
+  'extension',
+  'chrome',
+  'resource',
+  'webkit-masked-url',
+  'https',
+  'http',
+];
 
 const serverFilters = (message: string) => groupEvent({ type: 'error', message }).grouped === false;
 
@@ -43,14 +57,16 @@ describe('the browser SDK and the ingest API share their rules', () => {
     expect(verdicts[0]).toEqual({ text: 'Script error.', sdk: true, server: true });
   });
 
-  test('a script URL the SDK takes for a browser extension\'s is exactly one the server does', () => {
+  test("a script URL the SDK takes for a browser extension's is exactly one the server does", () => {
     const verdicts = SCHEMES.map((scheme) => {
       const url = `${scheme}://abcdef/content.js`;
       const server = groupEvent({ type: 'error', exception: { type: 'Error', value: 'x', stack: `Error: x\n    at inject (${url}:1:2)` } });
       return { scheme, sdk: isExtensionUrl(url), server: server.grouped === false && server.filtered === 'browser-extension' };
     });
     expect(verdicts.filter(({ sdk, server }) => sdk !== server)).toEqual([]);
-    expect(verdicts.filter(({ sdk }) => sdk).map(({ scheme }) => scheme)).toEqual(expect.arrayContaining(['chrome-extension', 'moz-extension', 'safari-web-extension']));
+    expect(verdicts.filter(({ sdk }) => sdk).map(({ scheme }) => scheme)).toEqual(
+      expect.arrayContaining(['chrome-extension', 'moz-extension', 'safari-web-extension']),
+    );
   });
 
   test('the SDK cuts each text field at the length the server keeps', () => {

@@ -39,7 +39,10 @@ test('the same key in the header, the query and the envelope dsn is one key; an 
   const { secret, keyId } = generateKey('publishable');
   const dsn = dsnFor('https://api.example.com', secret, keyId);
   const publicKey = new URL(dsn).username;
-  expect(readSentryCredential({ auth: [`Sentry sentry_key=${publicKey}, sentry_version=7`], query: [publicKey], dsn })).toEqual({ kind: 'publishable', key: secret });
+  expect(readSentryCredential({ auth: [`Sentry sentry_key=${publicKey}, sentry_version=7`], query: [publicKey], dsn })).toEqual({
+    kind: 'publishable',
+    key: secret,
+  });
   expect(readSentryCredential({ auth: [], query: [''] })).toEqual({ kind: 'missing' });
 });
 
@@ -89,35 +92,61 @@ test('a frame the SDK did not mark in_app never decides the issue, whatever its 
   expect(groupEvent(a.value)).toEqual(groupEvent(b.value));
 });
 
-test('a browser error groups alike from the Sentry browser SDK and from the own SDK\'s stack text', () => {
+test("a browser error groups alike from the Sentry browser SDK and from the own SDK's stack text", () => {
   const sentry = readSentryEvent({
     event_id: 'b'.repeat(32),
-    exception: { values: [{ type: 'TypeError', value: 'x is undefined', stacktrace: { frames: [
-      { function: 'main', filename: 'https://app.example.com/assets/app.3f9a1c.js', lineno: 30, colno: 1, in_app: true },
-      { function: 'render', filename: 'https://app.example.com/assets/app.3f9a1c.js', lineno: 10, colno: 20, in_app: true },
-    ] } }] },
+    exception: {
+      values: [
+        {
+          type: 'TypeError',
+          value: 'x is undefined',
+          stacktrace: {
+            frames: [
+              { function: 'main', filename: 'https://app.example.com/assets/app.3f9a1c.js', lineno: 30, colno: 1, in_app: true },
+              { function: 'render', filename: 'https://app.example.com/assets/app.3f9a1c.js', lineno: 10, colno: 20, in_app: true },
+            ],
+          },
+        },
+      ],
+    },
   });
   if (!sentry.ok) throw new Error('unreadable');
   const own = {
     type: 'error' as const,
-    exception: { type: 'TypeError', value: 'x is undefined', stack: 'TypeError: x is undefined\n    at render (https://cdn.example.com/assets/app.77aa00bb.js:11:2)\n    at main (https://cdn.example.com/assets/app.77aa00bb.js:31:1)' },
+    exception: {
+      type: 'TypeError',
+      value: 'x is undefined',
+      stack:
+        'TypeError: x is undefined\n    at render (https://cdn.example.com/assets/app.77aa00bb.js:11:2)\n    at main (https://cdn.example.com/assets/app.77aa00bb.js:31:1)',
+    },
   };
   const [fromSentry, fromOwn] = [groupEvent(sentry.value), groupEvent(own)];
   expect(fromSentry.grouped && fromSentry.fingerprint).toEqual(fromOwn.grouped && fromOwn.fingerprint);
 });
 
-test("a Firefox error groups alike from the Sentry browser SDK (nested functions named as Firefox writes them, \"report/</<\") and from the own SDK's Firefox stack", () => {
+test('a Firefox error groups alike from the Sentry browser SDK (nested functions named as Firefox writes them, "report/</<") and from the own SDK\'s Firefox stack', () => {
   // Frames as @sentry/browser 11 sends them from Firefox ESR 153 (test/browser/sentry-source-maps.test.ts saw them), oldest first.
   const sentry = readSentryEvent({
     event_id: 'd'.repeat(32),
-    exception: { values: [{ type: 'TypeError', value: 'r.cart is undefined', stacktrace: { frames: [
-      { function: 'window.report/</<', filename: 'https://shop.example.com/shop', lineno: 14, colno: 41, in_app: true },
-      { function: 'checkout', filename: 'https://shop.example.com/shop', lineno: 7, colno: 35, in_app: true },
-      { function: 'i', filename: 'https://shop.example.com/assets/app.js', lineno: 2, colno: 40, in_app: true },
-    ] } }] },
+    exception: {
+      values: [
+        {
+          type: 'TypeError',
+          value: 'r.cart is undefined',
+          stacktrace: {
+            frames: [
+              { function: 'window.report/</<', filename: 'https://shop.example.com/shop', lineno: 14, colno: 41, in_app: true },
+              { function: 'checkout', filename: 'https://shop.example.com/shop', lineno: 7, colno: 35, in_app: true },
+              { function: 'i', filename: 'https://shop.example.com/assets/app.js', lineno: 2, colno: 40, in_app: true },
+            ],
+          },
+        },
+      ],
+    },
   });
   if (!sentry.ok) throw new Error('unreadable');
-  const stack = 'i@https://shop.example.com/assets/app.js:2:40\ncheckout@https://shop.example.com/shop:7:35\nwindow.report/</<@https://shop.example.com/shop:14:41';
+  const stack =
+    'i@https://shop.example.com/assets/app.js:2:40\ncheckout@https://shop.example.com/shop:7:35\nwindow.report/</<@https://shop.example.com/shop:14:41';
   const own = { type: 'error' as const, exception: { type: 'TypeError', value: 'r.cart is undefined', stack } };
   const [fromSentry, fromOwn] = [groupEvent(sentry.value), groupEvent(own)];
   expect(fromSentry.grouped && fromSentry.fingerprint).toEqual(fromOwn.grouped && fromOwn.fingerprint);
@@ -132,13 +161,23 @@ test('secrets in frames are scrubbed and counted with the rest of the event', ()
   expect(reading.value.scrubbed).toEqual({ card: 1 });
 });
 
-test('a Sentry browser event\'s stack text gives the source-map resolver the same frames as the own SDK\'s stack, so both resolve and group alike (rule version 2)', () => {
+test("a Sentry browser event's stack text gives the source-map resolver the same frames as the own SDK's stack, so both resolve and group alike (rule version 2)", () => {
   const sentry = readSentryEvent({
     event_id: 'c'.repeat(32),
-    exception: { values: [{ type: 'TypeError', value: 'x is undefined', stacktrace: { frames: [
-      { function: 'main', abs_path: 'https://app.example.com/assets/app.js', lineno: 31, colno: 1, in_app: true },
-      { function: 'r', abs_path: 'https://app.example.com/assets/app.js', lineno: 11, colno: 2, in_app: true },
-    ] } }] },
+    exception: {
+      values: [
+        {
+          type: 'TypeError',
+          value: 'x is undefined',
+          stacktrace: {
+            frames: [
+              { function: 'main', abs_path: 'https://app.example.com/assets/app.js', lineno: 31, colno: 1, in_app: true },
+              { function: 'r', abs_path: 'https://app.example.com/assets/app.js', lineno: 11, colno: 2, in_app: true },
+            ],
+          },
+        },
+      ],
+    },
   });
   if (!sentry.ok) throw new Error('unreadable');
   const own = 'TypeError: x is undefined\n    at r (https://app.example.com/assets/app.js:11:2)\n    at main (https://app.example.com/assets/app.js:31:1)';

@@ -40,8 +40,25 @@ async function acceptedOf(apps: readonly BuiltApp[]): Promise<number> {
   for (const app of apps) {
     clock += 1000;
     const thrown = throwIn(app);
-    const receipt: RequestReceipt = { factoryId: FACTORY, keyId: key.keyId, origin: 'https://shop.example.com', receivedAt: new Date(clock).toISOString(), expiresAt: 1_900_000_000, requestToken: randomUUID() };
-    const body = { events: [{ eventId: randomUUID(), type: 'error', message: `${thrown.type}: ${thrown.value}`, exception: thrown, ...(thrown.debugIds ? { debugIds: thrown.debugIds } : {}) }] };
+    const receipt: RequestReceipt = {
+      factoryId: FACTORY,
+      keyId: key.keyId,
+      origin: 'https://shop.example.com',
+      receivedAt: new Date(clock).toISOString(),
+      expiresAt: 1_900_000_000,
+      requestToken: randomUUID(),
+    };
+    const body = {
+      events: [
+        {
+          eventId: randomUUID(),
+          type: 'error',
+          message: `${thrown.type}: ${thrown.value}`,
+          exception: thrown,
+          ...(thrown.debugIds ? { debugIds: thrown.debugIds } : {}),
+        },
+      ],
+    };
     try {
       accepted += (await receiveEvents(deps, body, receipt, { key, keyHash: KEY_HASH }, clock)).accepted;
     } catch (error) {

@@ -45,8 +45,26 @@ function world(options: { resolver?: IngestFrameResolver; maps?: MemorySourceMap
     const thrown = throwIn(app);
     const eventId = randomUUID();
     clock += 1000;
-    const receipt: RequestReceipt = { factoryId, keyId: key.keyId, origin: 'https://shop.example.com', receivedAt: new Date(clock).toISOString(), expiresAt: 1_900_000_000, requestToken: randomUUID() };
-    const body = { events: [{ eventId, type: 'error', message: `${thrown.type}: ${thrown.value}`, exception: thrown, ...(thrown.debugIds ? { debugIds: thrown.debugIds } : {}), ...extra }] };
+    const receipt: RequestReceipt = {
+      factoryId,
+      keyId: key.keyId,
+      origin: 'https://shop.example.com',
+      receivedAt: new Date(clock).toISOString(),
+      expiresAt: 1_900_000_000,
+      requestToken: randomUUID(),
+    };
+    const body = {
+      events: [
+        {
+          eventId,
+          type: 'error',
+          message: `${thrown.type}: ${thrown.value}`,
+          exception: thrown,
+          ...(thrown.debugIds ? { debugIds: thrown.debugIds } : {}),
+          ...extra,
+        },
+      ],
+    };
     const outcome = await receiveEvents(deps, body, receipt, { key: { ...key, factoryId }, keyHash: KEY_HASH }, clock);
     return { outcome, event: reports.events.get(`${factoryId}#${eventId}`) as StoredEvent };
   };
@@ -62,7 +80,7 @@ const minifiedIssueOf = (event: StoredEvent) => {
   return issueIdOf(event.factoryId, grouping.fingerprint);
 };
 
-test('the minifier names the bug\'s functions differently in the two builds: as sent, their errors are two issues', () => {
+test("the minifier names the bug's functions differently in the two builds: as sent, their errors are two issues", () => {
   const [a, b] = [throwIn(build1), throwIn(build2)];
   const names = (stack: string) => [...stack.matchAll(/at (\w+) \(/g)].map((match) => match[1]);
   expect(names(a.stack)).not.toEqual(names(b.stack));
@@ -71,7 +89,7 @@ test('the minifier names the bug\'s functions differently in the two builds: as 
   );
 });
 
-test('with both builds\' maps uploaded, the same bug in the two builds is one issue with an exact count', async () => {
+test("with both builds' maps uploaded, the same bug in the two builds is one issue with an exact count", async () => {
   const { send, upload, issues } = world();
   upload(build1);
   upload(build2);
@@ -86,14 +104,25 @@ test('a resolved frame names its original function, source file, line and column
   upload(build2);
   const { event } = await send(build2);
   const [top, middle, outer] = event.frames ?? [];
-  expect(top?.original).toEqual({ source: expect.stringMatching(/src\/cart\.js$/), line: 5, column: expect.any(Number), fn: 'cartItems', contextLine: 'return session.cart.items;' });
-  expect(middle?.original).toMatchObject({ source: expect.stringMatching(/src\/cart\.js$/), line: 9, fn: 'countItems', contextLine: 'const items = cartItems();' });
+  expect(top?.original).toEqual({
+    source: expect.stringMatching(/src\/cart\.js$/),
+    line: 5,
+    column: expect.any(Number),
+    fn: 'cartItems',
+    contextLine: 'return session.cart.items;',
+  });
+  expect(middle?.original).toMatchObject({
+    source: expect.stringMatching(/src\/cart\.js$/),
+    line: 9,
+    fn: 'countItems',
+    contextLine: 'const items = cartItems();',
+  });
   // Build 2 has 7 lines of another function above renderBadge.
   expect(outer?.original).toMatchObject({ source: expect.stringMatching(/src\/main\.js$/), line: 11, contextLine: 'const count = countItems();' });
   expect(top).toMatchObject({ debugId: build2.debugId, file: build2.url });
 });
 
-test('a map uploaded after an issue\'s first events splits nothing: later events of that build, and of another build, count into the same issue', async () => {
+test("a map uploaded after an issue's first events splits nothing: later events of that build, and of another build, count into the same issue", async () => {
   let now = 0;
   const maps = new MemorySourceMapStore();
   const resolver = new IngestFrameResolver(new SourceMapLoader(maps, new MapCache(undefined, () => now)));
@@ -165,7 +194,7 @@ test('a map over the resolver\'s memory bound is refused unparsed: frames "map-r
   expect(event.frames?.[0]?.unresolved).toBe('map-refused');
 });
 
-test('one factory\'s map never resolves another factory\'s events', async () => {
+test("one factory's map never resolves another factory's events", async () => {
   const { send, upload } = world();
   upload(build1, 'fac_other');
   const { event } = await send(build1);
@@ -209,11 +238,25 @@ test('an event stored before its map is shown resolved once the map is uploaded:
   const display = new SourceMapLoader(new MemorySourceMapStore(), new MapCache(undefined, Date.now, 0));
   const { maps } = world();
   const shown = new SourceMapLoader(maps, new MapCache(undefined, Date.now, 0));
-  expect((await framesForDisplay(event, display))?.[0]).toMatchObject({ minified: { function: expect.any(String), url: build1.url }, whyNotResolved: expect.stringContaining('no map uploaded') });
+  expect((await framesForDisplay(event, display))?.[0]).toMatchObject({
+    minified: { function: expect.any(String), url: build1.url },
+    whyNotResolved: expect.stringContaining('no map uploaded'),
+  });
   maps.put(FACTORY, { kind: 'debugId', debugId: build1.debugId }, build1.map);
   upload(build1);
   const [top] = (await framesForDisplay(event, shown)) ?? [];
   expect(top).toMatchObject({ function: 'cartItems', source: expect.stringMatching(/src\/cart\.js$/), line: 5, minified: { url: build1.url, line: 2 } });
-  expect(top?.context).toEqual({ firstLine: 2, lines: ['', "/** The visitor's cart items: throws when the session has no cart (the bug). */", 'export function cartItems() {', '  return session.cart.items;', '}', '', 'export function countItems() {'] });
+  expect(top?.context).toEqual({
+    firstLine: 2,
+    lines: [
+      '',
+      "/** The visitor's cart items: throws when the session has no cart (the bug). */",
+      'export function cartItems() {',
+      '  return session.cart.items;',
+      '}',
+      '',
+      'export function countItems() {',
+    ],
+  });
   expect(top?.whyNotResolved).toBeUndefined();
 });

@@ -83,15 +83,31 @@ const ID = 'ct_0123456789abcdef';
 /** Every place a caller could put a key. `auth` is a working Authorization field, for places past the key check. */
 const PLACES: Record<string, Place> = {
   'Authorization: Bearer': (k) => ({ method: 'GET', target: `/api/v1/contacts/${ID}`, headers: [['Authorization', `Bearer ${k}`]] }),
-  'Authorization: bearer, odd spacing': (k) => ({ method: 'POST', target: '/api/v1/contacts', headers: [['authorization', `  bearer   ${k} `]], body: '{"email":"a@b.co"}' }),
-  'Authorization: Basic': (k) => ({ method: 'GET', target: '/api/v1/contacts', headers: [['Authorization', `Basic ${Buffer.from(`${k}:`).toString('base64')}`]] }),
+  'Authorization: bearer, odd spacing': (k) => ({
+    method: 'POST',
+    target: '/api/v1/contacts',
+    headers: [['authorization', `  bearer   ${k} `]],
+    body: '{"email":"a@b.co"}',
+  }),
+  'Authorization: Basic': (k) => ({
+    method: 'GET',
+    target: '/api/v1/contacts',
+    headers: [['Authorization', `Basic ${Buffer.from(`${k}:`).toString('base64')}`]],
+  }),
   'Authorization: Basic <key>': (k) => ({ method: 'GET', target: '/api/v1/contacts', headers: [['Authorization', `Basic ${k}`]] }),
   'Authorization: the key alone': (k) => ({ method: 'GET', target: '/api/v1/contacts', headers: [['Authorization', k]] }),
   'Authorization: Token': (k) => ({ method: 'GET', target: '/api/v1/contacts', headers: [['Authorization', `Token ${k}`]] }),
   'Authorization: key and more': (k) => ({ method: 'GET', target: '/api/v1/contacts', headers: [['Authorization', `Bearer ${k} ${k}`]] }),
   'Authorization: key glued': (k) => ({ method: 'GET', target: '/api/v1/contacts', headers: [['Authorization', `Bearer x${k}`]] }),
   'Authorization: quoted': (k) => ({ method: 'GET', target: '/api/v1/contacts', headers: [['Authorization', `Bearer "${k}"`]] }),
-  'Authorization: twice': (k) => ({ method: 'GET', target: '/api/v1/contacts', headers: [['Authorization', `Bearer ${k}`], ['authorization', `Bearer ${k}`]] }),
+  'Authorization: twice': (k) => ({
+    method: 'GET',
+    target: '/api/v1/contacts',
+    headers: [
+      ['Authorization', `Bearer ${k}`],
+      ['authorization', `Bearer ${k}`],
+    ],
+  }),
   'X-Api-Key alone': (k) => ({ method: 'GET', target: '/api/v1/contacts?email=a%40b.co', headers: [['X-Api-Key', k]] }),
   'X-Api-Key beside a working key': (k, auth) => ({ method: 'GET', target: '/api/v1/contacts?email=a%40b.co', headers: [auth, ['X-Api-Key', k]] }),
   'Cookie, Referer, User-Agent, Proxy-Authorization': (k, auth) => ({
@@ -100,7 +116,7 @@ const PLACES: Record<string, Place> = {
     headers: [auth, ['Cookie', `session=${k}`], ['Referer', `https://app.example/?key=${k}`], ['User-Agent', k], ['Proxy-Authorization', `Bearer ${k}`]],
     body: '{"email":"nope"}',
   }),
-  'Origin': (k, auth) => ({ method: 'GET', target: '/api/v1/contacts', headers: [auth, ['Origin', k]] }),
+  Origin: (k, auth) => ({ method: 'GET', target: '/api/v1/contacts', headers: [auth, ['Origin', k]] }),
   'query ?key=': (k) => ({ method: 'GET', target: `/api/v1/contacts?email=a%40b.co&key=${k}`, headers: [] }),
   'query ?api_key= beside a working key': (k, auth) => ({ method: 'GET', target: `/api/v1/contacts?api_key=${k}`, headers: [auth] }),
   'query ?email=<key>': (k, auth) => ({ method: 'GET', target: `/api/v1/contacts?email=${k}`, headers: [auth] }),
@@ -112,15 +128,40 @@ const PLACES: Record<string, Place> = {
   'path: percent-encoded id': (k, auth) => ({ method: 'GET', target: `/api/v1/contacts/x${k.replace('_', '%5F')}`, headers: [auth] }),
   'path: unknown endpoint': (k, auth) => ({ method: 'GET', target: `/${k}/x${k}`, headers: [auth] }),
   'path: wrong method': (k, auth) => ({ method: 'DELETE', target: `/api/v1/contacts/${k}`, headers: [auth] }),
-  'method': (k, auth) => ({ method: `x${k}`, target: '/api/v1/contacts', headers: [auth] }),
+  method: (k, auth) => ({ method: `x${k}`, target: '/api/v1/contacts', headers: [auth] }),
   'body: email': (k, auth) => ({ method: 'POST', target: '/api/v1/contacts', headers: [auth], body: JSON.stringify({ email: k }) }),
   'body: email glued': (k, auth) => ({ method: 'POST', target: '/api/v1/contacts', headers: [auth], body: JSON.stringify({ email: `x${k}@` }) }),
   'body: source': (k, auth) => ({ method: 'POST', target: '/api/v1/contacts', headers: [auth], body: JSON.stringify({ email: 'a@b.co', source: k }) }),
-  'body: source glued': (k, auth) => ({ method: 'POST', target: '/api/v1/contacts', headers: [auth], body: JSON.stringify({ email: 'a@b.co', source: `x${k}` }) }),
-  'body: companyDomain': (k, auth) => ({ method: 'POST', target: '/api/v1/contacts', headers: [auth], body: JSON.stringify({ email: 'a@b.co', companyDomain: k }) }),
-  'body: companyDomain URL': (k, auth) => ({ method: 'POST', target: '/api/v1/contacts', headers: [auth], body: JSON.stringify({ email: 'a@b.co', companyDomain: `https://${k}/` }) }),
-  'body: wrong type beside it': (k, auth) => ({ method: 'POST', target: '/api/v1/contacts', headers: [auth], body: JSON.stringify({ email: 'a@b.co', name: [k], title: { k } }) }),
-  'body: unknown field and field name': (k, auth) => ({ method: 'POST', target: '/api/v1/contacts', headers: [auth], body: JSON.stringify({ email: 7, apiKey: k, [k]: k }) }),
+  'body: source glued': (k, auth) => ({
+    method: 'POST',
+    target: '/api/v1/contacts',
+    headers: [auth],
+    body: JSON.stringify({ email: 'a@b.co', source: `x${k}` }),
+  }),
+  'body: companyDomain': (k, auth) => ({
+    method: 'POST',
+    target: '/api/v1/contacts',
+    headers: [auth],
+    body: JSON.stringify({ email: 'a@b.co', companyDomain: k }),
+  }),
+  'body: companyDomain URL': (k, auth) => ({
+    method: 'POST',
+    target: '/api/v1/contacts',
+    headers: [auth],
+    body: JSON.stringify({ email: 'a@b.co', companyDomain: `https://${k}/` }),
+  }),
+  'body: wrong type beside it': (k, auth) => ({
+    method: 'POST',
+    target: '/api/v1/contacts',
+    headers: [auth],
+    body: JSON.stringify({ email: 'a@b.co', name: [k], title: { k } }),
+  }),
+  'body: unknown field and field name': (k, auth) => ({
+    method: 'POST',
+    target: '/api/v1/contacts',
+    headers: [auth],
+    body: JSON.stringify({ email: 7, apiKey: k, [k]: k }),
+  }),
   'body: broken JSON': (k, auth) => ({ method: 'POST', target: '/api/v1/contacts', headers: [auth], body: `{"email": ${k}}` }),
   'body: broken JSON, glued': (k, auth) => ({ method: 'POST', target: '/api/v1/contacts', headers: [auth], body: `{"email":x${k}` }),
   'body: the key alone': (k, auth) => ({ method: 'POST', target: '/api/v1/contacts', headers: [auth], body: k }),
@@ -197,9 +238,15 @@ describe('secret keys never leave the service', () => {
       server = createHttpAdapter(handlers.entry);
       const port = await listen(server, 0, '127.0.0.1');
       const raw: [string, FuzzRequest][] = [
-        ['http, key in a huge header', { method: 'GET', target: '/api/v1/contacts', headers: [auth, ['X-Huge', `${keys.active}${'a'.repeat(20_000)}`]], body: Buffer.alloc(0) }],
+        [
+          'http, key in a huge header',
+          { method: 'GET', target: '/api/v1/contacts', headers: [auth, ['X-Huge', `${keys.active}${'a'.repeat(20_000)}`]], body: Buffer.alloc(0) },
+        ],
         ['http, key in a malformed request line', { method: 'GET', target: `/api/v1/contacts/${keys.active} x`, headers: [auth], body: Buffer.alloc(0) }],
-        ['http, key next to bytes that are not UTF-8', { method: 'GET', target: '/api/v1/contacts', headers: [['Authorization', `Bearer ${keys.active}\u00ff`]], body: Buffer.alloc(0) }],
+        [
+          'http, key next to bytes that are not UTF-8',
+          { method: 'GET', target: '/api/v1/contacts', headers: [['Authorization', `Bearer ${keys.active}\u00ff`]], body: Buffer.alloc(0) },
+        ],
         ['http, CONNECT to the key', { method: 'CONNECT', target: `/${keys.active}`, headers: [auth], body: Buffer.alloc(0) }],
       ];
       for (const [label, request] of raw) {
@@ -241,7 +288,9 @@ describe('secret keys never leave the service', () => {
   }, 60_000);
 
   test('the keys table stores a hash of each key, never the key', async () => {
-    const items = (await doc.send(new ScanCommand({ TableName: tables.keys, FilterExpression: 'factoryId = :f', ExpressionAttributeValues: { ':f': factoryId } }))).Items ?? [];
+    const items =
+      (await doc.send(new ScanCommand({ TableName: tables.keys, FilterExpression: 'factoryId = :f', ExpressionAttributeValues: { ':f': factoryId } }))).Items ??
+      [];
     const issued = [keys.active, keys.throttled, keys.revoked, keys.publishable];
     expect(items.map((item) => item.keyHash).sort()).toEqual(issued.map((k) => createHash('sha256').update(k).digest('hex')).sort());
     const stored = JSON.stringify(items);

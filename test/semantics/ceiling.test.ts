@@ -42,8 +42,10 @@ const item = (pk: string, sk: string, extra: Record<string, string> = {}) => ({
   sk: s(sk),
   ...Object.fromEntries(Object.entries(extra).map(([name, value]) => [name, s(value)])),
 });
-const putItem = (pk: string, sk: string, extra: Record<string, string> = {}) => client.send(new PutItemCommand({ TableName: table, Item: item(pk, sk, extra) }));
-const stored = async (pk: string, sk: string) => (await direct.send(new GetItemCommand({ TableName: table, Key: { pk: s(pk), sk: s(sk) }, ConsistentRead: true }))).Item;
+const putItem = (pk: string, sk: string, extra: Record<string, string> = {}) =>
+  client.send(new PutItemCommand({ TableName: table, Item: item(pk, sk, extra) }));
+const stored = async (pk: string, sk: string) =>
+  (await direct.send(new GetItemCommand({ TableName: table, Key: { pk: s(pk), sk: s(sk) }, ConsistentRead: true }))).Item;
 /** The write units one partition was charged. */
 const unitsOf = (key: string, index = '') => proxy.stats({ table, index, prefix: key }).partitions.find((partition) => partition.key === key)?.units ?? 0;
 
@@ -55,7 +57,9 @@ test('a partition key over its ceiling refuses the next write with ProvisionedTh
   await putItem(cool, '1');
 
   expect(refused.name).toBe('ProvisionedThroughputExceededException');
-  expect(refused.error.ThrottlingReasons).toEqual([{ reason: 'TableWriteKeyRangeThroughputExceeded', resource: expect.stringMatching(new RegExp(`:table/${table}$`)) }]);
+  expect(refused.error.ThrottlingReasons).toEqual([
+    { reason: 'TableWriteKeyRangeThroughputExceeded', resource: expect.stringMatching(new RegExp(`:table/${table}$`)) },
+  ]);
   expect(await stored(hot, '4')).toBeUndefined();
   expect(await stored(cool, '1')).toBeDefined();
   expect(proxy.stats({ table, index: '', prefix: hot }).partitions).toEqual([expect.objectContaining({ key: hot, writes: 3, units: 3, throttles: 1 })]);
@@ -92,7 +96,15 @@ test('an update that would move an item into a full index partition is throttled
   for (const n of ['1', '2', '3']) await putItem(unique('item'), n, { g: crowded });
 
   const refused = await failureOf(
-    client.send(new UpdateItemCommand({ TableName: table, Key: { pk: s(mover), sk: s('1') }, UpdateExpression: 'SET #g = :g', ExpressionAttributeNames: { '#g': 'g' }, ExpressionAttributeValues: { ':g': s(crowded) } })),
+    client.send(
+      new UpdateItemCommand({
+        TableName: table,
+        Key: { pk: s(mover), sk: s('1') },
+        UpdateExpression: 'SET #g = :g',
+        ExpressionAttributeNames: { '#g': 'g' },
+        ExpressionAttributeValues: { ':g': s(crowded) },
+      }),
+    ),
   );
 
   expect(refused.name).toBe('ProvisionedThroughputExceededException');
@@ -106,7 +118,11 @@ test('a transaction over the ceiling is cancelled with ThrottlingError on the th
   await client.send(new TransactWriteItemsCommand({ TransactItems: [{ Put: { TableName: table, Item: item(hot, '2') } }] }));
 
   const refused = await failureOf(
-    client.send(new TransactWriteItemsCommand({ TransactItems: [{ Put: { TableName: table, Item: item(cool, '1') } }, { Put: { TableName: table, Item: item(hot, '3') } }] })),
+    client.send(
+      new TransactWriteItemsCommand({
+        TransactItems: [{ Put: { TableName: table, Item: item(cool, '1') } }, { Put: { TableName: table, Item: item(hot, '3') } }],
+      }),
+    ),
   );
 
   expect(refused.name).toBe('TransactionCanceledException');
@@ -132,7 +148,9 @@ test('a BatchWriteItem whose every request is over the ceiling fails with Provis
   const hot = unique('hot');
   for (const sk of ['1', '2', '3']) await putItem(hot, sk);
 
-  const refused = await failureOf(client.send(new BatchWriteItemCommand({ RequestItems: { [table]: [{ PutRequest: { Item: item(hot, '4') } }, { PutRequest: { Item: item(hot, '5') } }] } })));
+  const refused = await failureOf(
+    client.send(new BatchWriteItemCommand({ RequestItems: { [table]: [{ PutRequest: { Item: item(hot, '4') } }, { PutRequest: { Item: item(hot, '5') } }] } })),
+  );
 
   expect(refused.name).toBe('ProvisionedThroughputExceededException');
   expect(await stored(hot, '4')).toBeUndefined();
@@ -166,7 +184,9 @@ describe('what a write costs', () => {
     await putItem(key, '1', { data: 'x'.repeat(3000) });
     proxy.reset();
 
-    await client.send(new UpdateItemCommand({ TableName: table, Key: { pk: s(key), sk: s('1') }, UpdateExpression: 'REMOVE #d', ExpressionAttributeNames: { '#d': 'data' } }));
+    await client.send(
+      new UpdateItemCommand({ TableName: table, Key: { pk: s(key), sk: s('1') }, UpdateExpression: 'REMOVE #d', ExpressionAttributeNames: { '#d': 'data' } }),
+    );
 
     expect(unitsOf(key)).toBe(3);
   });
@@ -176,7 +196,9 @@ describe('what a write costs', () => {
     await putItem(key, '1', { g: from });
     proxy.reset();
 
-    await client.send(new UpdateItemCommand({ TableName: table, Key: { pk: s(key), sk: s('1') }, UpdateExpression: 'SET g = :g', ExpressionAttributeValues: { ':g': s(to) } }));
+    await client.send(
+      new UpdateItemCommand({ TableName: table, Key: { pk: s(key), sk: s('1') }, UpdateExpression: 'SET g = :g', ExpressionAttributeValues: { ':g': s(to) } }),
+    );
 
     expect(unitsOf(from, 'byG') + unitsOf(to, 'byG')).toBe(2);
     expect([unitsOf(from, 'byG'), unitsOf(to, 'byG')]).toEqual([1, 1]);
@@ -187,9 +209,23 @@ describe('what a write costs', () => {
     await putItem(key, '1', { h, p: 'one', q: 'one' });
     proxy.reset();
 
-    await client.send(new UpdateItemCommand({ TableName: table, Key: { pk: s(key), sk: s('1') }, UpdateExpression: 'SET q = :v', ExpressionAttributeValues: { ':v': s('two') } }));
+    await client.send(
+      new UpdateItemCommand({
+        TableName: table,
+        Key: { pk: s(key), sk: s('1') },
+        UpdateExpression: 'SET q = :v',
+        ExpressionAttributeValues: { ':v': s('two') },
+      }),
+    );
     expect(unitsOf(h, 'byP')).toBe(0);
-    await client.send(new UpdateItemCommand({ TableName: table, Key: { pk: s(key), sk: s('1') }, UpdateExpression: 'SET p = :v', ExpressionAttributeValues: { ':v': s('two') } }));
+    await client.send(
+      new UpdateItemCommand({
+        TableName: table,
+        Key: { pk: s(key), sk: s('1') },
+        UpdateExpression: 'SET p = :v',
+        ExpressionAttributeValues: { ':v': s('two') },
+      }),
+    );
     expect(unitsOf(h, 'byP')).toBe(1);
   });
 
@@ -198,7 +234,14 @@ describe('what a write costs', () => {
     await client.send(new PutItemCommand({ TableName: table, Item: { ...item(key, '1', { h }), p: { M: { deep: s('one') } } } }));
     proxy.reset();
 
-    await client.send(new UpdateItemCommand({ TableName: table, Key: { pk: s(key), sk: s('1') }, UpdateExpression: 'SET p.deep = :v', ExpressionAttributeValues: { ':v': s('two') } }));
+    await client.send(
+      new UpdateItemCommand({
+        TableName: table,
+        Key: { pk: s(key), sk: s('1') },
+        UpdateExpression: 'SET p.deep = :v',
+        ExpressionAttributeValues: { ':v': s('two') },
+      }),
+    );
 
     expect(unitsOf(h, 'byP')).toBe(1);
     expect(proxy.stats({ table, index: 'byP' }).matched.writes).toBe(1);
@@ -209,7 +252,9 @@ describe('what a write costs', () => {
     await putItem(key, '1', { g });
     proxy.reset();
 
-    const refused = await failureOf(client.send(new PutItemCommand({ TableName: table, Item: item(key, '1', { g }), ConditionExpression: 'attribute_not_exists(pk)' })));
+    const refused = await failureOf(
+      client.send(new PutItemCommand({ TableName: table, Item: item(key, '1', { g }), ConditionExpression: 'attribute_not_exists(pk)' })),
+    );
 
     expect(refused.name).toBe('ConditionalCheckFailedException');
     expect(unitsOf(key)).toBe(1);

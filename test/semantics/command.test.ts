@@ -25,7 +25,11 @@ async function startCommand(args: string[], env: NodeJS.ProcessEnv = {}) {
 const listTables = (at: string) =>
   fetch(at, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'DynamoDB_20120810.ListTables', authorization: 'AWS4-HMAC-SHA256 Credential=local/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0' },
+    headers: {
+      'content-type': 'application/x-amz-json-1.0',
+      'x-amz-target': 'DynamoDB_20120810.ListTables',
+      authorization: 'AWS4-HMAC-SHA256 Credential=local/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
+    },
     body: '{}',
   });
 
@@ -34,7 +38,13 @@ test('with --target it prints DYNAMODB_ENDPOINT=<proxy> once the proxy answers, 
   try {
     expect(run.output.stdout).toBe(`DYNAMODB_ENDPOINT=${run.proxy}\n`);
     expect((await listTables(run.proxy)).status).toBe(200);
-    expect(await (await fetch(`${run.proxy}/__semantics/config`)).json()).toEqual({ ceiling: 20, burstSeconds: 1, throttling: true, conflicts: true, holdMs: 2 });
+    expect(await (await fetch(`${run.proxy}/__semantics/config`)).json()).toEqual({
+      ceiling: 20,
+      burstSeconds: 1,
+      throttling: true,
+      conflicts: true,
+      holdMs: 2,
+    });
   } finally {
     run.child.kill('SIGTERM');
   }
@@ -87,9 +97,19 @@ test('a busy port is one line saying so, and exit code 1', async () => {
 test('npm start on the proxy creates its tables through it and serves requests, whose writes the proxy counts', async () => {
   const proxy = await startTestProxy();
   const suffix = randomBytes(4).toString('hex');
-  const names = { CONTACTS_TABLE_NAME: `sem-contacts-${suffix}`, KEYS_TABLE_NAME: `sem-keys-${suffix}`, REFERENCE_TABLE_NAME: `sem-reference-${suffix}`, REPORTS_TABLE_NAME: `sem-reports-${suffix}` };
+  const names = {
+    CONTACTS_TABLE_NAME: `sem-contacts-${suffix}`,
+    KEYS_TABLE_NAME: `sem-keys-${suffix}`,
+    REFERENCE_TABLE_NAME: `sem-reference-${suffix}`,
+    REPORTS_TABLE_NAME: `sem-reports-${suffix}`,
+  };
   const folders = [mkdtempSync(join(tmpdir(), 'sem-data-')), mkdtempSync(join(tmpdir(), 'sem-servers-'))] as const;
-  const server = startScript('start', { ...names, DYNAMODB_ENDPOINT: proxy.endpoint, PORT: String(await freePort()), CONTACTS_DATA_DIR: folders[0], CONTACTS_SERVERS_DIR: folders[1] }, /Contacts API listening on (http:\/\/localhost:\d+)/, 90_000);
+  const server = startScript(
+    'start',
+    { ...names, DYNAMODB_ENDPOINT: proxy.endpoint, PORT: String(await freePort()), CONTACTS_DATA_DIR: folders[0], CONTACTS_SERVERS_DIR: folders[1] },
+    /Contacts API listening on (http:\/\/localhost:\d+)/,
+    90_000,
+  );
   const direct = sdkClient(endpoint());
   try {
     const [, baseUrl] = await server.started;
@@ -97,10 +117,18 @@ test('npm start on the proxy creates its tables through it and serves requests, 
     const factoryId = `fac_sem_${suffix}`;
     const { key } = await new KeyAdmin(documentClientOf(direct), names.KEYS_TABLE_NAME).create({ factoryId, type: 'secret' });
 
-    const created = await send(baseUrl as string, 'POST', '/api/v1/contacts', { headers: { Authorization: `Bearer ${key}` }, body: { email: `a-${suffix}@example.com` } });
+    const created = await send(baseUrl as string, 'POST', '/api/v1/contacts', {
+      headers: { Authorization: `Bearer ${key}` },
+      body: { email: `a-${suffix}@example.com` },
+    });
 
     expect(created.status).toBe(201);
-    expect(proxy.stats({ table: names.CONTACTS_TABLE_NAME, index: '', prefix: factoryId }).matched).toEqual({ writes: 1, units: 1, throttles: 0, conflicts: 0 });
+    expect(proxy.stats({ table: names.CONTACTS_TABLE_NAME, index: '', prefix: factoryId }).matched).toEqual({
+      writes: 1,
+      units: 1,
+      throttles: 0,
+      conflicts: 0,
+    });
   } finally {
     server.child.kill('SIGTERM');
     await server.exited;

@@ -24,9 +24,13 @@ test('50 writes at once to one partition with a ceiling of 10: exactly 10 are ap
   client = proxy.client();
   const hot = `burst-${Date.now()}`;
 
-  const outcomes = await Promise.allSettled(Array.from({ length: 50 }, (_, i) => client.send(new PutItemCommand({ TableName: table, Item: { pk: s(hot), sk: s(String(i)) } }))));
+  const outcomes = await Promise.allSettled(
+    Array.from({ length: 50 }, (_, i) => client.send(new PutItemCommand({ TableName: table, Item: { pk: s(hot), sk: s(String(i)) } }))),
+  );
 
-  const stored = await direct.send(new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': s(hot) }, ConsistentRead: true }));
+  const stored = await direct.send(
+    new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': s(hot) }, ConsistentRead: true }),
+  );
   expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(10);
   expect(stored.Count).toBe(10);
   expect(proxy.stats({ table, index: '', prefix: hot }).matched).toEqual({ writes: 10, units: 10, throttles: 40, conflicts: 0 });
@@ -41,7 +45,14 @@ test('30 updates at once moving one item through 30 index partitions: each is ch
 
   await Promise.all(
     Array.from({ length: 30 }, (_, i) =>
-      client.send(new UpdateItemCommand({ TableName: table, Key: key, UpdateExpression: 'SET g = :g ADD n :one', ExpressionAttributeValues: { ':g': s(`g${i}`), ':one': { N: '1' } } })),
+      client.send(
+        new UpdateItemCommand({
+          TableName: table,
+          Key: key,
+          UpdateExpression: 'SET g = :g ADD n :one',
+          ExpressionAttributeValues: { ':g': s(`g${i}`), ':one': { N: '1' } },
+        }),
+      ),
     ),
   );
 
@@ -50,6 +61,7 @@ test('30 updates at once moving one item through 30 index partitions: each is ch
   expect(last?.n).toEqual({ N: '30' });
   // 30 removals (of `start` and of each entry but the last) and 30 insertions: each partition 2, `start` and the last 1.
   expect(index.matched).toEqual({ writes: 60, units: 60, throttles: 0, conflicts: 0 });
-  for (const partition of index.partitions) expect([partition.key, partition.units]).toEqual([partition.key, ['start', last?.g?.S].includes(partition.key) ? 1 : 2]);
+  for (const partition of index.partitions)
+    expect([partition.key, partition.units]).toEqual([partition.key, ['start', last?.g?.S].includes(partition.key) ? 1 : 2]);
   expect(proxy.stats({ table, index: '' }).matched).toEqual({ writes: 30, units: 30, throttles: 0, conflicts: 0 });
 });

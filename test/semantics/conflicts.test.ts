@@ -1,4 +1,12 @@
-import { BatchWriteItemCommand, GetItemCommand, PutItemCommand, TransactGetItemsCommand, TransactWriteItemsCommand, UpdateItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  BatchWriteItemCommand,
+  GetItemCommand,
+  PutItemCommand,
+  TransactGetItemsCommand,
+  TransactWriteItemsCommand,
+  UpdateItemCommand,
+  type DynamoDBClient,
+} from '@aws-sdk/client-dynamodb';
 import { createTestTable, directClient, failureOf, s, startTestProxy, type TestProxy } from '../support/semantics';
 
 /**
@@ -22,7 +30,9 @@ beforeEach(async () => {
 afterEach(() => proxy.close());
 afterAll(() => direct.destroy());
 
-const put = (pk: string, extra: Record<string, string> = {}) => ({ Put: { TableName: table, Item: { pk: s(pk), ...Object.fromEntries(Object.entries(extra).map(([name, value]) => [name, s(value)])) } } });
+const put = (pk: string, extra: Record<string, string> = {}) => ({
+  Put: { TableName: table, Item: { pk: s(pk), ...Object.fromEntries(Object.entries(extra).map(([name, value]) => [name, s(value)])) } },
+});
 const update = (pk: string, value: string) => ({
   Update: { TableName: table, Key: { pk: s(pk) }, UpdateExpression: 'SET v = :v', ExpressionAttributeValues: { ':v': s(value) } },
 });
@@ -65,7 +75,9 @@ test('a PutItem of an item a transaction holds fails with TransactionConflictExc
 test('a TransactWriteItems with an item a plain write has in flight is cancelled with TransactionConflict on it', async () => {
   const [busy, free] = [id('busy'), id('free')];
   const gate = proxy.gate(firstOf('UpdateItem'));
-  const plain = client.send(new UpdateItemCommand({ TableName: table, Key: { pk: s(busy) }, UpdateExpression: 'SET v = :v', ExpressionAttributeValues: { ':v': s('plain') } }));
+  const plain = client.send(
+    new UpdateItemCommand({ TableName: table, Key: { pk: s(busy) }, UpdateExpression: 'SET v = :v', ExpressionAttributeValues: { ':v': s('plain') } }),
+  );
   await gate.reached;
 
   const transaction = await failureOf(client.send(new TransactWriteItemsCommand({ TransactItems: [put(free), update(busy, 'transaction')] })));
@@ -83,7 +95,13 @@ test('a TransactGetItems of an item being written is cancelled with TransactionC
   const plain = client.send(new PutItemCommand({ TableName: table, Item: { pk: s(busy) } }));
   await gate.reached;
 
-  const read = await failureOf(client.send(new TransactGetItemsCommand({ TransactItems: [{ Get: { TableName: table, Key: { pk: s(quiet) } } }, { Get: { TableName: table, Key: { pk: s(busy) } } }] })));
+  const read = await failureOf(
+    client.send(
+      new TransactGetItemsCommand({
+        TransactItems: [{ Get: { TableName: table, Key: { pk: s(quiet) } } }, { Get: { TableName: table, Key: { pk: s(busy) } } }],
+      }),
+    ),
+  );
   gate.release();
   await plain;
 
@@ -97,7 +115,11 @@ test('a BatchWriteItem request on an item a transaction holds comes back in Unpr
   const transaction = client.send(new TransactWriteItemsCommand({ TransactItems: [put(held, { v: 'transaction' })] }));
   await gate.reached;
 
-  const batch = await client.send(new BatchWriteItemCommand({ RequestItems: { [table]: [{ PutRequest: { Item: { pk: s(held), v: s('batch') } } }, { PutRequest: { Item: { pk: s(free) } } }] } }));
+  const batch = await client.send(
+    new BatchWriteItemCommand({
+      RequestItems: { [table]: [{ PutRequest: { Item: { pk: s(held), v: s('batch') } } }, { PutRequest: { Item: { pk: s(free) } } }] },
+    }),
+  );
   gate.release();
   await transaction;
 

@@ -38,7 +38,8 @@ async function existingPerson() {
   const factoryId = newFactoryId('race');
   const email = `ada.${randomUUID().slice(0, 8)}@example.com`;
   const contacts = new DynamoContactStore(doc, tables.contacts);
-  const upsert = (body: Record<string, unknown>, now: string) => upsertContact(contacts, factoryId, upsertBody.parse({ email, ...body }), { now, creationToken: randomUUID() });
+  const upsert = (body: Record<string, unknown>, now: string) =>
+    upsertContact(contacts, factoryId, upsertBody.parse({ email, ...body }), { now, creationToken: randomUUID() });
   const { contact } = await upsert({ title: 'Countess', phone: '+44 20 7946 0000' }, '2026-11-27T09:00:00.000Z');
   const deps = controlRoom();
   await handleControlRequest(deps, { operation: 'contacts.clear', factoryId, contactId: contact.id, fields: ['phone'] }, BY);
@@ -46,7 +47,11 @@ async function existingPerson() {
 }
 
 /** Runs the erasure, holding the request `gate` matches until the upsert answered. */
-async function eraseAround<T>(person: Awaited<ReturnType<typeof existingPerson>>, gate: Gate, racing: () => Promise<T>): Promise<{ erased: ControlAnswer; raced: T }> {
+async function eraseAround<T>(
+  person: Awaited<ReturnType<typeof existingPerson>>,
+  gate: Gate,
+  racing: () => Promise<T>,
+): Promise<{ erased: ControlAnswer; raced: T }> {
   const erasing = handleControlRequest(person.deps, { operation: 'contacts.erase', factoryId: person.factoryId, email: person.email }, BY);
   await gate.reached;
   const raced = await racing();
@@ -54,7 +59,8 @@ async function eraseAround<T>(person: Awaited<ReturnType<typeof existingPerson>>
   return { erased: await erasing, raced };
 }
 
-const contactNow = (person: { factoryId: string; contactId: string; deps: ReturnType<typeof controlRoom> }) => person.deps.store.getContact(person.factoryId, person.contactId);
+const contactNow = (person: { factoryId: string; contactId: string; deps: ReturnType<typeof controlRoom> }) =>
+  person.deps.store.getContact(person.factoryId, person.contactId);
 
 test('an upsert landing between the erasure reading the contact and deleting it is erased with it: the delete refused on what it read, the contact read again and deleted', async () => {
   const person = await existingPerson();
@@ -99,7 +105,12 @@ test('an upsert racing each step of an erasure ends erased or as a new contact, 
     const gate = proxy.gate(match as never);
     const { erased, raced } = await eraseAround(person, gate, () => person.upsert({ name: 'Ada' }, '2026-11-27T09:05:00.000Z'));
     const after = await contactNow(person);
-    const ending = after === undefined ? 'erased' : after.createdAt === '2026-11-27T09:05:00.000Z' && after.title === undefined && after.cleared === undefined ? 'a new contact' : 'half-erased';
+    const ending =
+      after === undefined
+        ? 'erased'
+        : after.createdAt === '2026-11-27T09:05:00.000Z' && after.title === undefined && after.cleared === undefined
+          ? 'a new contact'
+          : 'half-erased';
     expect([step, ending, erased.status]).toEqual([step, raced.created ? 'a new contact' : 'erased', 200]);
   }
 });

@@ -10,7 +10,7 @@ const N = (text: string) => ({ N: text });
 
 describe('item size', () => {
   test('an item is the UTF-8 bytes of its attribute names and values', () => {
-    expect(itemSize({ pk: S('abc'), 'é': S('ü') })).toBe(2 + 3 + 2 + 2);
+    expect(itemSize({ pk: S('abc'), é: S('ü') })).toBe(2 + 3 + 2 + 2);
   });
 
   test('a number takes about a byte per two significant digits, plus one', () => {
@@ -56,12 +56,12 @@ describe('cost rules', () => {
     expect(charges({ ...key, g: S('x'), at: S('1'), other: S('1') }, { ...key, g: S('x'), at: S('1'), other: S('2') })).toEqual(['table:a=1']);
   });
 
-  test('an ALL index is written on any change of its item, for the entry\'s size', () => {
+  test("an ALL index is written on any change of its item, for the entry's size", () => {
     const big = 'x'.repeat(2000);
     expect(charges({ ...key, h: S('y'), v: S(big) }, { ...key, h: S('y'), v: S(`${big}!`) })).toEqual(['table:a=2', 'byAll:y=2']);
   });
 
-  test('a transaction doubles the table\'s units, not the index\'s', () => {
+  test("a transaction doubles the table's units, not the index's", () => {
     expect(charges(undefined, { ...key, g: S('x'), at: S('1') }, true)).toEqual(['table:a=2', 'byG:x=1']);
   });
 
@@ -71,7 +71,9 @@ describe('cost rules', () => {
 
   test('admission charges an index whose projected attribute the update changes in a way not evaluated', () => {
     const before = { ...key, h: S('y'), list: { L: [] } };
-    const expected = predictedCharges(table, key, before, before, new Set(['list']), false).map(({ partition }) => `${partition.index ?? 'table'}:${partition.key}`);
+    const expected = predictedCharges(table, key, before, before, new Set(['list']), false).map(
+      ({ partition }) => `${partition.index ?? 'table'}:${partition.key}`,
+    );
     expect(expected).toEqual(['table:a', 'byAll:y']);
   });
 });
@@ -81,13 +83,22 @@ describe('update prediction', () => {
     predictUpdate({ UpdateExpression: expression, ExpressionAttributeValues: values, ExpressionAttributeNames: names }, key, before);
 
   test('SET of values, if_not_exists and sums; REMOVE', () => {
-    const { after, unknown } = predict('SET #f = if_not_exists(#f, :f), #n = #n + :one, seen = :now REMOVE gone', { ':f': S('new'), ':one': N('1'), ':now': S('t') }, { ...key, f: S('kept'), n: N('4'), gone: S('x') }, { '#f': 'f', '#n': 'n' });
+    const { after, unknown } = predict(
+      'SET #f = if_not_exists(#f, :f), #n = #n + :one, seen = :now REMOVE gone',
+      { ':f': S('new'), ':one': N('1'), ':now': S('t') },
+      { ...key, f: S('kept'), n: N('4'), gone: S('x') },
+      { '#f': 'f', '#n': 'n' },
+    );
     expect(after).toEqual({ ...key, f: S('kept'), n: N('5'), seen: S('t') });
     expect([...unknown]).toEqual([]);
   });
 
   test('ADD to a missing number starts from zero; ADD and DELETE on sets', () => {
-    const { after } = predict('ADD n :two, tags :t DELETE old :o', { ':two': N('2'), ':t': { SS: ['b'] }, ':o': { SS: ['x'] } }, { ...key, tags: { SS: ['a'] }, old: { SS: ['x'] } });
+    const { after } = predict(
+      'ADD n :two, tags :t DELETE old :o',
+      { ':two': N('2'), ':t': { SS: ['b'] }, ':o': { SS: ['x'] } },
+      { ...key, tags: { SS: ['a'] }, old: { SS: ['x'] } },
+    );
     expect(after).toEqual({ ...key, n: N('2'), tags: { SS: ['a', 'b'] } });
   });
 
@@ -97,7 +108,11 @@ describe('update prediction', () => {
   });
 
   test('the legacy AttributeUpdates', () => {
-    const { after } = predictUpdate({ AttributeUpdates: { a: { Action: 'PUT', Value: S('1') }, n: { Action: 'ADD', Value: N('3') }, gone: { Action: 'DELETE' } } }, key, { ...key, n: N('1'), gone: S('x') });
+    const { after } = predictUpdate(
+      { AttributeUpdates: { a: { Action: 'PUT', Value: S('1') }, n: { Action: 'ADD', Value: N('3') }, gone: { Action: 'DELETE' } } },
+      key,
+      { ...key, n: N('1'), gone: S('x') },
+    );
     expect(after).toEqual({ ...key, a: S('1'), n: N('4') });
   });
 });
@@ -106,7 +121,7 @@ describe('buckets', () => {
   let now = 0;
   const buckets = () => new Buckets({ ceiling: 10, burstSeconds: 1 }, () => now);
 
-  test('a bucket admits while above zero, then refills at the ceiling\'s rate up to one burst', () => {
+  test("a bucket admits while above zero, then refills at the ceiling's rate up to one burst", () => {
     const bucket = buckets();
     bucket.charge('p', 10);
     expect(bucket.admits('p')).toBe(false);

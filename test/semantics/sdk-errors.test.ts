@@ -62,7 +62,9 @@ test('a TransactionCanceledException with ThrottlingError is not retried by the 
   const hot = key();
   await retrying.send(put(hot, '1'));
 
-  const refused = await failureOf(retrying.send(new TransactWriteItemsCommand({ TransactItems: [{ Put: { TableName: table, Item: { pk: s(hot), sk: s('2') } } }] })));
+  const refused = await failureOf(
+    retrying.send(new TransactWriteItemsCommand({ TransactItems: [{ Put: { TableName: table, Item: { pk: s(hot), sk: s('2') } } }] })),
+  );
 
   expect(refused.error).toBeInstanceOf(TransactionCanceledException);
   expect(refused.error.CancellationReasons).toEqual([{ Code: 'ThrottlingError', Message: expect.stringContaining('Throughput exceeds') }]);
@@ -77,7 +79,9 @@ test('TransactionConflictException and a TransactionCanceledException for a conf
   await gate.reached;
 
   const plain = await failureOf(retrying.send(put(item, '1')));
-  const transaction = await failureOf(retrying.send(new TransactWriteItemsCommand({ TransactItems: [{ Put: { TableName: table, Item: { pk: s(item), sk: s('1') } } }] })));
+  const transaction = await failureOf(
+    retrying.send(new TransactWriteItemsCommand({ TransactItems: [{ Put: { TableName: table, Item: { pk: s(item), sk: s('1') } } }] })),
+  );
   gate.release();
   await holding;
 

@@ -98,7 +98,10 @@ describe('settings', () => {
   });
 
   test('a setting that is not one, or not valid, is a 400 {"error"} naming it, and changes nothing', async () => {
-    expect(await control('POST', 'config', { ceiling: -1 })).toEqual({ status: 400, body: { error: expect.stringContaining('ceiling must be a positive number') } });
+    expect(await control('POST', 'config', { ceiling: -1 })).toEqual({
+      status: 400,
+      body: { error: expect.stringContaining('ceiling must be a positive number') },
+    });
     expect(await control('POST', 'config', { speed: 3 })).toEqual({ status: 400, body: { error: expect.stringContaining('unknown setting speed') } });
     expect(proxy.config().ceiling).toBe(2);
   });
@@ -145,7 +148,9 @@ describe('what passes through', () => {
       new UpdateTableCommand({
         TableName: table,
         AttributeDefinitions: [{ AttributeName: 'g', AttributeType: 'S' }],
-        GlobalSecondaryIndexUpdates: [{ Create: { IndexName: 'byG', KeySchema: [{ AttributeName: 'g', KeyType: 'HASH' }], Projection: { ProjectionType: 'KEYS_ONLY' } } }],
+        GlobalSecondaryIndexUpdates: [
+          { Create: { IndexName: 'byG', KeySchema: [{ AttributeName: 'g', KeyType: 'HASH' }], Projection: { ProjectionType: 'KEYS_ONLY' } } },
+        ],
       }),
     );
     // As npm start does (local/harness/tables.ts): wait for the index to be built before writing.

@@ -65,7 +65,12 @@ function clientOnProxy(): { doc: DynamoDBDocumentClient; holdNextTransaction(): 
 /** A loader (the writer `enrich -- load-dataset` uses) on its own client, its pauses given by the test; a person the vendor knows, loaded by it. */
 async function vendorKnows(pause?: Pause) {
   const loader = clientOnProxy();
-  const writer = new ReferenceWriter(loader.doc, tables.reference, new SuppressionKeys(new DynamoSuppressionSecret(loader.doc, tables.keys)), pause ?? (async () => undefined));
+  const writer = new ReferenceWriter(
+    loader.doc,
+    tables.reference,
+    new SuppressionKeys(new DynamoSuppressionSecret(loader.doc, tables.keys)),
+    pause ?? (async () => undefined),
+  );
   const checked = normalizeEmail(`ada.${randomUUID().slice(0, 8)}@engines.example`);
   if (!checked.ok) throw new Error(checked.problem);
   const email: StoredEmail = checked.email;
@@ -84,7 +89,7 @@ async function vendorKnows(pause?: Pause) {
   };
 }
 
-test("a load whose write reaches the table after the erasure (its file read before) is refused for that person and says so; the record stays gone", async () => {
+test('a load whose write reaches the table after the erasure (its file read before) is refused for that person and says so; the record stays gone', async () => {
   const person = await vendorKnows();
   const held = person.loader.holdNextTransaction();
   const loading = person.writer.write([{ email: person.email, title: 'Countess of Lovelace' }]);
@@ -121,7 +126,10 @@ test("a load landing between the erasure's suppression and its delete is refused
 test('a load landing before the erasure suppresses the person is written, then deleted by the erasure', async () => {
   const person = await vendorKnows();
   // The erasure's first call on the vendor's side is its suppression secret (a fresh container): held there.
-  const gate = proxy.gate((request) => request.operation === 'UpdateItem' && request.body.TableName === tables.keys && JSON.stringify(request.body.Key).includes('suppression-secret'));
+  const gate = proxy.gate(
+    (request) =>
+      request.operation === 'UpdateItem' && request.body.TableName === tables.keys && JSON.stringify(request.body.Key).includes('suppression-secret'),
+  );
   const erasing = person.erase();
   await gate.reached;
 

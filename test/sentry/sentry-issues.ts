@@ -9,5 +9,8 @@ const operator = { principal: 'arn:aws:sts::123456789012:assumed-role/ControlRoo
 /** A factory's issues as the control room lists them, once the tally counted everything sent before. */
 export async function issuesOf(factoryId: string): Promise<Record<string, any>[]> {
   await tallied();
-  return (await handleControlRequest({ ...control, now: () => new Date() }, { operation: 'issues.list', factoryId }, operator)).body.issues as Record<string, any>[];
+  return (await handleControlRequest({ ...control, now: () => new Date() }, { operation: 'issues.list', factoryId }, operator)).body.issues as Record<
+    string,
+    any
+  >[];
 }

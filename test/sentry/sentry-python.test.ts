@@ -33,19 +33,26 @@ afterAll(async () => {
   await api?.close();
 });
 
-pythonTest(version === undefined ? `${title} (skipped: ${PYTHON} cannot import sentry_sdk; install Debian's python3-sentry-sdk)` : `${title} (sentry-sdk ${version})`, async () => {
-  const factoryId = newFactoryId('sentrypy');
-  const { key, keyId } = await issuePublishableKey(factoryId, ['https://app.example.com'], { servers: true });
-  await promisify(execFile)(PYTHON, [join(__dirname, 'python-app.py')], { env: { ...process.env, SENTRY_DSN: dsnFor(api.baseUrl, key, keyId) }, timeout: 60_000 });
-  const issues = await issuesOf(factoryId);
-  expect(issues.map((issue) => [issue.title.replace(/\d+/g, 'N'), issue.count]).sort()).toEqual([
-    ["KeyError: 'user-N'", 2],
-    ['ValueError: order N is malformed', 3],
-  ]);
-  const events = await storedReports(factoryId);
-  const order = events.find((event) => event.exception?.type === 'ValueError')!;
-  expect(order.sdkFrames[0]).toMatchObject({ function: 'parse_order', inApp: true, contextLine: expect.stringContaining('raise ValueError') });
-  expect(order.exception.stack).toContain('Caused by: ValueError: invalid literal');
-  expect(order.reporter).toEqual({ email: 'grace@example.com', name: 'grace' });
-  expect(order.origin).toBe('server');
-}, 90_000);
+pythonTest(
+  version === undefined ? `${title} (skipped: ${PYTHON} cannot import sentry_sdk; install Debian's python3-sentry-sdk)` : `${title} (sentry-sdk ${version})`,
+  async () => {
+    const factoryId = newFactoryId('sentrypy');
+    const { key, keyId } = await issuePublishableKey(factoryId, ['https://app.example.com'], { servers: true });
+    await promisify(execFile)(PYTHON, [join(__dirname, 'python-app.py')], {
+      env: { ...process.env, SENTRY_DSN: dsnFor(api.baseUrl, key, keyId) },
+      timeout: 60_000,
+    });
+    const issues = await issuesOf(factoryId);
+    expect(issues.map((issue) => [issue.title.replace(/\d+/g, 'N'), issue.count]).sort()).toEqual([
+      ["KeyError: 'user-N'", 2],
+      ['ValueError: order N is malformed', 3],
+    ]);
+    const events = await storedReports(factoryId);
+    const order = events.find((event) => event.exception?.type === 'ValueError')!;
+    expect(order.sdkFrames[0]).toMatchObject({ function: 'parse_order', inApp: true, contextLine: expect.stringContaining('raise ValueError') });
+    expect(order.exception.stack).toContain('Caused by: ValueError: invalid literal');
+    expect(order.reporter).toEqual({ email: 'grace@example.com', name: 'grace' });
+    expect(order.origin).toBe('server');
+  },
+  90_000,
+);

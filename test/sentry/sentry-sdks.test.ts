@@ -23,7 +23,9 @@ const frozen = Date.now();
 beforeAll(async () => {
   // Every request comes from 127.0.0.1: the per-address limit is raised so that only the behaviour under test decides.
   api = await startLocalHost({
-    ...realIngestDependencies({ addressLimits: { requests: { limit: 100_000, periodMs: 60_000, burst: 10_000 }, featureRequests: { limit: 10, periodMs: 3_600_000, burst: 1 } } }),
+    ...realIngestDependencies({
+      addressLimits: { requests: { limit: 100_000, periodMs: 60_000, burst: 10_000 }, featureRequests: { limit: 10, periodMs: 3_600_000, burst: 1 } },
+    }),
     now: () => frozen,
   });
 });
@@ -44,7 +46,15 @@ const envelope = (parts: unknown[]): string => `${parts.map((part) => (typeof pa
 const sentryEvent = (extra: Record<string, unknown> = {}) => ({
   event_id: eventId(),
   platform: 'python',
-  exception: { values: [{ type: 'ValueError', value: 'bad input 7', stacktrace: { frames: [{ function: 'handle', module: 'app.views', filename: 'app/views.py', lineno: 10, in_app: true }] } }] },
+  exception: {
+    values: [
+      {
+        type: 'ValueError',
+        value: 'bad input 7',
+        stacktrace: { frames: [{ function: 'handle', module: 'app.views', filename: 'app/views.py', lineno: 10, in_app: true }] },
+      },
+    ],
+  },
   ...extra,
 });
 
@@ -59,7 +69,11 @@ test('the unmodified @sentry/node reports through the printed DSN: each exceptio
   const events = await storedReports(tenant.factoryId);
   expect(events).toHaveLength(5);
   const card = events.find((event) => event.exception?.type === 'Error')!;
-  expect(card.sdkFrames.find((frame: Record<string, unknown>) => frame.function === 'chargeCard')).toMatchObject({ inApp: true, contextLine: expect.stringContaining('card declined'), line: expect.any(Number) });
+  expect(card.sdkFrames.find((frame: Record<string, unknown>) => frame.function === 'chargeCard')).toMatchObject({
+    inApp: true,
+    contextLine: expect.stringContaining('card declined'),
+    line: expect.any(Number),
+  });
   expect(card.exception.stack).toContain('Caused by: TypeError: gateway answered 402 for');
   expect(card.reporter).toEqual({ email: 'ada@example.com', name: 'ada' });
   expect(card.tags).toMatchObject({ environment: 'test', plan: 'pro' });
@@ -69,7 +83,9 @@ test('the unmodified @sentry/node reports through the printed DSN: each exceptio
 
 test('a browser-only key (no --servers) refuses a report without an Origin: 403', async () => {
   const tenant = await sentryTenant('sentrybrowser', false);
-  const res = await api.request('POST', `${tenant.path('envelope')}?sentry_key=${tenant.publicKey}`, { body: envelope([{ event_id: eventId() }, { type: 'event' }, sentryEvent()]) });
+  const res = await api.request('POST', `${tenant.path('envelope')}?sentry_key=${tenant.publicKey}`, {
+    body: envelope([{ event_id: eventId() }, { type: 'event' }, sentryEvent()]),
+  });
   expect(res.status).toBe(403);
   const fromSite = await api.request('POST', `${tenant.path('envelope')}?sentry_key=${tenant.publicKey}`, {
     headers: { Origin: 'https://app.example.com', 'Content-Type': 'text/plain;charset=UTF-8' },
@@ -84,7 +100,11 @@ test('the store endpoint takes a gzip event with X-Sentry-Auth (Python 1.x); the
   const event = sentryEvent();
   const send = () =>
     api.request('POST', tenant.path('store'), {
-      headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip', 'X-Sentry-Auth': `Sentry sentry_key=${tenant.publicKey}, sentry_version=7, sentry_client=sentry.python/1.9.10` },
+      headers: {
+        'Content-Type': 'application/json',
+        'Content-Encoding': 'gzip',
+        'X-Sentry-Auth': `Sentry sentry_key=${tenant.publicKey}, sentry_version=7, sentry_client=sentry.python/1.9.10`,
+      },
       body: gzipSync(JSON.stringify(event)),
     });
   expect((await send()).json).toEqual({ id: event.event_id });
@@ -121,17 +141,20 @@ test('hostile envelopes are refused whole with a clear error, nothing stored: ly
   expect(await storedReports(tenant.factoryId)).toEqual([]);
 });
 
-test('keys in X-Sentry-Auth and ?sentry_key= that disagree are refused (401); a DSN with another key\'s project id too', async () => {
+test("keys in X-Sentry-Auth and ?sentry_key= that disagree are refused (401); a DSN with another key's project id too", async () => {
   const tenant = await sentryTenant('sentryauth', true);
   const other = await sentryTenant('sentryauth2', true);
   const body = envelope([{}, { type: 'event' }, sentryEvent()]);
-  const conflicting = await api.request('POST', `${tenant.path('envelope')}?sentry_key=${other.publicKey}`, { headers: { 'X-Sentry-Auth': `Sentry sentry_key=${tenant.publicKey}` }, body });
+  const conflicting = await api.request('POST', `${tenant.path('envelope')}?sentry_key=${other.publicKey}`, {
+    headers: { 'X-Sentry-Auth': `Sentry sentry_key=${tenant.publicKey}` },
+    body,
+  });
   expect([conflicting.status, conflicting.json.error]).toEqual([401, expect.stringContaining('differ')]);
   const wrongProject = await api.request('POST', `${other.path('envelope')}?sentry_key=${tenant.publicKey}`, { body });
   expect([wrongProject.status, wrongProject.json.error]).toEqual([401, expect.stringContaining('project id')]);
 });
 
-test('an error over its share of the key\'s limit gets 429 with Retry-After and X-Sentry-Rate-Limits; nothing acknowledged is lost', async () => {
+test("an error over its share of the key's limit gets 429 with Retry-After and X-Sentry-Rate-Limits; nothing acknowledged is lost", async () => {
   const factoryId = newFactoryId('sentrystorm');
   // 20 a minute: each error may take 10 (burst 1), the rest of the key's budget stays for other errors.
   const { key, keyId } = await issuePublishableKey(factoryId, ['https://app.example.com'], { servers: true, rateLimit: 20 });

@@ -40,7 +40,9 @@ async function backend(label: string) {
     factoryId,
     async send(event: SentryEventJson): Promise<void> {
       const eventId = randomUUID().replace(/-/g, '');
-      const body = [{ event_id: eventId, sent_at: new Date().toISOString() }, { type: 'event' }, { ...event, event_id: eventId }].map((part) => JSON.stringify(part)).join('\n');
+      const body = [{ event_id: eventId, sent_at: new Date().toISOString() }, { type: 'event' }, { ...event, event_id: eventId }]
+        .map((part) => JSON.stringify(part))
+        .join('\n');
       const res = await api.request('POST', path, { body: `${body}\n` });
       expect([res.status, res.json]).toEqual([200, { id: eventId }]);
     },
@@ -51,7 +53,8 @@ const countsByFingerprint = async (factoryId: string) =>
   Object.fromEntries((await issuesOf(factoryId)).map((issue) => [(issue.fingerprint as string[]).join(' | '), issue.count as number]));
 
 type JavaFrame = { function: string; module: string; lineno?: number; in_app?: boolean } & Record<string, unknown>;
-const javaFramesOf = (event: SentryEventJson): JavaFrame[] => (event.exception as { values: { stacktrace: { frames: JavaFrame[] } }[] }).values[0]!.stacktrace.frames;
+const javaFramesOf = (event: SentryEventJson): JavaFrame[] =>
+  (event.exception as { values: { stacktrace: { frames: JavaFrame[] } }[] }).values[0]!.stacktrace.frames;
 const withJavaFrames = (event: SentryEventJson, frames: JavaFrame[]): SentryEventJson => {
   const [value] = (event.exception as { values: Record<string, unknown>[] }).values;
   return { ...event, exception: { values: [{ ...value, stacktrace: { frames } }] } };
@@ -67,7 +70,17 @@ function javaRedeployed(event: SentryEventJson): SentryEventJson {
     if (frame.in_app === true) return [{ ...frame, lineno: (frame.lineno ?? 0) + 4 }];
     if (frame.function === 'doRun') return [{ ...frame, lineno: 1455 }];
     if (frame.function === 'doDispatch') {
-      return [{ abs_path: 'OncePerRequestFilter.java', filename: 'OncePerRequestFilter.java', function: 'doFilter', in_app: false, lineno: 107, module: 'org.springframework.web.filter.OncePerRequestFilter' }, frame];
+      return [
+        {
+          abs_path: 'OncePerRequestFilter.java',
+          filename: 'OncePerRequestFilter.java',
+          function: 'doFilter',
+          in_app: false,
+          lineno: 107,
+          module: 'org.springframework.web.filter.OncePerRequestFilter',
+        },
+        frame,
+      ];
     }
     return [frame];
   });
@@ -92,12 +105,18 @@ test('Go (sentry-go): one bug from two builds (other lines, paths, hosts, releas
     ['HandlerFunc.ServeHTTP', 'net/http', undefined],
     ['main', 'main', true],
   ]);
-  expect(buildB.sdkFrames[0]).toMatchObject({ line: 10, file: expect.stringMatching(/\/deploy\/build-b\/src\/example\.com\/billing\/payments\/payments\.go$/) });
+  expect(buildB.sdkFrames[0]).toMatchObject({
+    line: 10,
+    file: expect.stringMatching(/\/deploy\/build-b\/src\/example\.com\/billing\/payments\/payments\.go$/),
+  });
 });
 
 test('Java (sentry-java): one bug from another release and host (other lines, another Tomcat, one more filter) is one issue counted exactly; another in-app method, or the same method of another class, is another issue', async () => {
   const java = await backend('sentryjava');
-  const otherClass = withJavaFrames(JAVA_API_EXCEPTION, javaFramesOf(JAVA_API_EXCEPTION).map((frame) => (frame.function === 'perform' ? { ...frame, module: 'io.sentry.example.BillingRequest' } : frame)));
+  const otherClass = withJavaFrames(
+    JAVA_API_EXCEPTION,
+    javaFramesOf(JAVA_API_EXCEPTION).map((frame) => (frame.function === 'perform' ? { ...frame, module: 'io.sentry.example.BillingRequest' } : frame)),
+  );
   for (const event of [JAVA_API_EXCEPTION, javaRedeployed(JAVA_API_EXCEPTION), JAVA_API_EXCEPTION, JAVA_CONNECTOR_FAILURE, otherClass]) await java.send(event);
   expect(await countsByFingerprint(java.factoryId)).toEqual({
     'error | ApiException | perform@io.sentry.example.ApiRequest | fetch@io.sentry.example.Sidebar | home@io.sentry.example.Application': 3,
@@ -116,7 +135,11 @@ test('Java (sentry-java): one bug from another release and host (other lines, an
 
 test('Java frames the SDK left unmarked (no inAppIncludes configured) are not in-app: such an event groups on its type and message', async () => {
   const java = await backend('sentryjavanoinapp');
-  const unmarked = (event: SentryEventJson) => withJavaFrames(event, javaFramesOf(event).map(({ in_app: _inApp, ...frame }) => frame));
+  const unmarked = (event: SentryEventJson) =>
+    withJavaFrames(
+      event,
+      javaFramesOf(event).map(({ in_app: _inApp, ...frame }) => frame),
+    );
   await java.send(unmarked(JAVA_API_EXCEPTION));
   await java.send(unmarked(javaRedeployed(JAVA_API_EXCEPTION)));
   expect(await countsByFingerprint(java.factoryId)).toEqual({ 'error | ApiException | Authentication failed, token expired!': 2 });
@@ -126,7 +149,16 @@ test("Java: a Spring proxy class, whose generated name differs between builds, d
   const java = await backend('sentryjavaproxy');
   const failing = (module: string): SentryEventJson => ({
     platform: 'java',
-    exception: { values: [{ type: 'IllegalStateException', module: 'java.lang', value: 'management application not configured', stacktrace: { frames: [{ ...JAVA_SPRING_PROXY_FRAME, module, in_app: true }] } }] },
+    exception: {
+      values: [
+        {
+          type: 'IllegalStateException',
+          module: 'java.lang',
+          value: 'management application not configured',
+          stacktrace: { frames: [{ ...JAVA_SPRING_PROXY_FRAME, module, in_app: true }] },
+        },
+      ],
+    },
   });
   const proxied = JAVA_SPRING_PROXY_FRAME.module;
   await java.send(failing(proxied));

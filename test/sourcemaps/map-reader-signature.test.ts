@@ -45,7 +45,9 @@ async function checkedGet<T>(action: () => Promise<T>) {
 }
 
 test('the path is canonicalized as S3 does it: decoded, then every byte but the unreserved ones encoded once', () => {
-  expect(canonicalPath("/b/maps/fac_x/release/v1%2F..%2F2%20beta%2B1/~%2Fa%20(1)*!'%C3%A9.js")).toBe("/b/maps/fac_x/release/v1%2F..%2F2%20beta%2B1/~%2Fa%20%281%29%2A%21%27%C3%A9.js");
+  expect(canonicalPath("/b/maps/fac_x/release/v1%2F..%2F2%20beta%2B1/~%2Fa%20(1)*!'%C3%A9.js")).toBe(
+    '/b/maps/fac_x/release/v1%2F..%2F2%20beta%2B1/~%2Fa%20%281%29%2A%21%27%C3%A9.js',
+  );
 });
 
 test('a map read by debug id carries a signature S3 accepts, its session token signed with it', async () => {
@@ -60,7 +62,7 @@ test('a map read by debug id carries a signature S3 accepts, its session token s
 
 test("a release map whose key needs URI encoding (its release and path are already encoded into the key: %, spaces, parentheses, *, !, ', é) is signed as S3 reads the key", async () => {
   const factoryId = newFactoryId('sig');
-  const ref = { kind: 'release' as const, release: "v1/../2 beta+1 (rc)*!'", path: "~/assets/../app é (1)*.js" };
+  const ref = { kind: 'release' as const, release: "v1/../2 beta+1 (rc)*!'", path: '~/assets/../app é (1)*.js' };
   await stored(factoryId, ref, smallMap({ file: 'app é (1)*.js' }));
   const { value, checked } = await checkedGet(() => readerWith(CREDENTIALS).get(factoryId, ref));
   expect(checked?.verdict).toBe('ok');

@@ -67,7 +67,7 @@ test('run from outside the repository, it injects a build and uploads its maps w
   expect(JSON.parse((await run('upload', '--url', api.baseUrl, '--key', key, dist)).stdout)).toMatchObject({ uploaded: 0, alreadyStored: 1 });
 });
 
-test('an unknown key stops the upload with exit 1 and the service\'s reason', async () => {
+test("an unknown key stops the upload with exit 1 and the service's reason", async () => {
   const dist = esbuildApp();
   await run('inject', dist);
   const result = await run('upload', '--url', api.baseUrl, '--key', 'dfsk_not-a-key-of-anyone', dist);

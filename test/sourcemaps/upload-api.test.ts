@@ -152,7 +152,11 @@ test("one factory's map never reads nor completes for another factory", async ()
 
 test('the source maps API refuses a request with an Origin header, sends no CORS header, and wants a secret key', async () => {
   const { key } = await tenant();
-  const withOrigin = await fetch(new URL('/sourcemaps/v1/uploads', api.baseUrl), { method: 'POST', headers: { Authorization: `Bearer ${key}`, Origin: 'https://evil.example' }, body: '{}' });
+  const withOrigin = await fetch(new URL('/sourcemaps/v1/uploads', api.baseUrl), {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, Origin: 'https://evil.example' },
+    body: '{}',
+  });
   expect(withOrigin.status).toBe(403);
   expect([...withOrigin.headers.keys()].filter((name) => name.startsWith('access-control-'))).toEqual([]);
   const noKey = await fetch(new URL('/sourcemaps/v1/uploads', api.baseUrl), { method: 'POST', body: '{}' });

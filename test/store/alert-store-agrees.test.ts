@@ -24,12 +24,25 @@ const sk = fc.tuple(fc.nat(3), alertId).map(([n, id]) => `${minute(n)}#${id}`);
 const disabled = fc.record({ at, by: fc.constantFrom('arn:a', 'arn:b'), reason: fc.constantFrom('noisy', 'gone') });
 const end: fc.Arbitrary<AttemptEnd> = fc.oneof(
   fc.record({ status: fc.constant('delivered' as const), record: fc.record({ attempt: fc.nat(3), at, latencyMs: fc.nat(99), status: fc.constant(200) }) }),
-  fc.record({ status: fc.constant('pending' as const), record: fc.record({ attempt: fc.nat(3), at, latencyMs: fc.nat(99), status: fc.constant(503) }), nextAttemptAt: at }),
-  fc.record({ status: fc.constant('failed' as const), record: fc.record({ attempt: fc.nat(3), at, latencyMs: fc.nat(99), error: fc.constant('refused') }), reason: fc.constant('gave up') }),
+  fc.record({
+    status: fc.constant('pending' as const),
+    record: fc.record({ attempt: fc.nat(3), at, latencyMs: fc.nat(99), status: fc.constant(503) }),
+    nextAttemptAt: at,
+  }),
+  fc.record({
+    status: fc.constant('failed' as const),
+    record: fc.record({ attempt: fc.nat(3), at, latencyMs: fc.nat(99), error: fc.constant('refused') }),
+    reason: fc.constant('gave up'),
+  }),
 );
 
 const step = fc.oneof(
-  fc.record({ call: fc.constant('saveSettings' as const), spikeMultiple: fc.option(fc.constantFrom(2, 5), { nil: undefined }), spikeFloor: fc.option(fc.constantFrom(1, 40), { nil: undefined }), at }),
+  fc.record({
+    call: fc.constant('saveSettings' as const),
+    spikeMultiple: fc.option(fc.constantFrom(2, 5), { nil: undefined }),
+    spikeFloor: fc.option(fc.constantFrom(1, 40), { nil: undefined }),
+    at,
+  }),
   fc.record({ call: fc.constant('addDestination' as const), destinationId, at, types: fc.constantFrom<AlertType[]>([], ['issue.created']) }),
   fc.record({ call: fc.constant('removeDestination' as const), destinationId }),
   fc.record({ call: fc.constant('rotateSecret' as const), destinationId, at }),
@@ -52,11 +65,22 @@ async function run(store: AlertStore, factoryId: string, taken: Step): Promise<u
   try {
     switch (taken.call) {
       case 'saveSettings': {
-        const change = { ...(taken.spikeMultiple === undefined ? {} : { spikeMultiple: taken.spikeMultiple }), ...(taken.spikeFloor === undefined ? {} : { spikeFloor: taken.spikeFloor }) };
+        const change = {
+          ...(taken.spikeMultiple === undefined ? {} : { spikeMultiple: taken.spikeMultiple }),
+          ...(taken.spikeFloor === undefined ? {} : { spikeFloor: taken.spikeFloor }),
+        };
         return await store.saveSettings(factoryId, change, taken.at, 'arn:op');
       }
       case 'addDestination':
-        return await store.addDestination({ factoryId, destinationId: taken.destinationId, url: 'https://hooks.example.com/a', types: taken.types, createdAt: taken.at, createdBy: 'arn:op', secret: 'whsec_one' });
+        return await store.addDestination({
+          factoryId,
+          destinationId: taken.destinationId,
+          url: 'https://hooks.example.com/a',
+          types: taken.types,
+          createdAt: taken.at,
+          createdBy: 'arn:op',
+          secret: 'whsec_one',
+        });
       case 'removeDestination':
         return await store.removeDestination(factoryId, taken.destinationId);
       case 'rotateSecret':
@@ -70,7 +94,15 @@ async function run(store: AlertStore, factoryId: string, taken: Step): Promise<u
       case 'disableIfFailingSince':
         return await store.disableIfFailingSince(factoryId, taken.destinationId, taken.since, taken.disabled);
       case 'recordAlert':
-        return await store.recordAlert({ factoryId, alertId: taken.alertId, type: 'issue.created', issueId: 'iss_1', occurredAt: taken.at, at: taken.at, expiresAt: 1_950_000_000 });
+        return await store.recordAlert({
+          factoryId,
+          alertId: taken.alertId,
+          type: 'issue.created',
+          issueId: 'iss_1',
+          occurredAt: taken.at,
+          at: taken.at,
+          expiresAt: 1_950_000_000,
+        });
       case 'markFannedOut':
         return await store.markFannedOut(factoryId, taken.alertId, taken.at);
       case 'createDelivery':
@@ -91,7 +123,23 @@ async function run(store: AlertStore, factoryId: string, taken: Step): Promise<u
 
 function deliveryOf(factoryId: string, destinationId: string, sk: string, at: string): Delivery {
   const [occurredAt = '', alertId = ''] = sk.split('#');
-  return { factoryId, destinationId, sk, alertId, webhookId: `msg_${alertId}`, type: 'issue.created', issueId: 'iss_1', occurredAt, body: '{}', status: 'pending', attempts: 0, createdAt: at, nextAttemptAt: at, history: [], expiresAt: 1_950_000_000 };
+  return {
+    factoryId,
+    destinationId,
+    sk,
+    alertId,
+    webhookId: `msg_${alertId}`,
+    type: 'issue.created',
+    issueId: 'iss_1',
+    occurredAt,
+    body: '{}',
+    status: 'pending',
+    attempts: 0,
+    createdAt: at,
+    nextAttemptAt: at,
+    history: [],
+    expiresAt: 1_950_000_000,
+  };
 }
 
 /** Every page of the log of every destination, `limit` at a time, as the control room pages it. */

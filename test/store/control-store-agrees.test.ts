@@ -26,10 +26,9 @@ const stateArb = fc.record({
   location: value,
   companyId: fc.option(fc.constantFrom('co_000000000000000a', 'co_000000000000000b'), { nil: undefined }),
   cleared: fc.option(fc.constantFrom({}, { phone: { value: 'Z', at: '2026-11-01T00:00:00.000Z', by: 'arn:old' } }), { nil: undefined }),
-  enrichment: fc.option(
-    fc.record({ at: fc.constantFrom('2026-11-02T00:00:00.000Z', '2026-11-03T00:00:00.000Z'), title: value, location: value }),
-    { nil: undefined },
-  ),
+  enrichment: fc.option(fc.record({ at: fc.constantFrom('2026-11-02T00:00:00.000Z', '2026-11-03T00:00:00.000Z'), title: value, location: value }), {
+    nil: undefined,
+  }),
 });
 type State = typeof stateArb extends fc.Arbitrary<infer T> ? T : never;
 
@@ -56,7 +55,7 @@ function contactOf(factoryId: string, state: State): StoredContact {
   return contact;
 }
 
-test('the DynamoDB store applies a planned clear exactly when clearStillApplies says, with applyClearTo\'s result', async () => {
+test("the DynamoDB store applies a planned clear exactly when clearStillApplies says, with applyClearTo's result", async () => {
   await fc.assert(
     fc.asyncProperty(
       stateArb,

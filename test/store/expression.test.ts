@@ -14,9 +14,7 @@ const doc = testDoc();
 const SK = 'ct_00000000000000ee';
 
 async function update(factoryId: string, expression: Expression) {
-  return doc.send(
-    new UpdateCommand({ TableName: tables.contacts, Key: { factoryId, sk: SK }, ...expression.forUpdate(), ReturnValues: 'ALL_NEW' }),
-  );
+  return doc.send(new UpdateCommand({ TableName: tables.contacts, Key: { factoryId, sk: SK }, ...expression.forUpdate(), ReturnValues: 'ALL_NEW' }));
 }
 
 test('SET, REMOVE and ADD reach attributes with any name, reserved words and paths into maps included', async () => {
@@ -69,7 +67,10 @@ test('a query built from key conditions, a filter and a projection returns the m
   await putItem({ factoryId, sk: 'ct_00000000000000e2', email: 'b@example.com' });
   await putItem({ factoryId, sk: 'company#example.com', email: 'c@example.com' });
   const query = new QueryExpression();
-  query.key(query.is('factoryId', '=', factoryId), query.beginsWith('sk', 'ct_')).filter(query.notExists('enriched')).project('sk', 'email');
+  query
+    .key(query.is('factoryId', '=', factoryId), query.beginsWith('sk', 'ct_'))
+    .filter(query.notExists('enriched'))
+    .project('sk', 'email');
   const page = await doc.send(new QueryCommand({ TableName: tables.contacts, ...query.forQuery(), ConsistentRead: true }));
   expect(page.Items).toEqual([{ sk: 'ct_00000000000000e2', email: 'b@example.com' }]);
 });

@@ -55,7 +55,8 @@ test('the limiter item expires only after every TAT it holds, and carries no add
   const subject = { keyId: 'key_expiry', addressHash: randomUUID().replace(/-/g, '') };
   await limiter.admit(subject, ['requests', 'featureRequests'], T0);
   const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
-  const item = (await doc.send(new GetCommand({ TableName: tables.reports, Key: { pk: `limit#key_expiry#${subject.addressHash}` }, ConsistentRead: true }))).Item!;
+  const item = (await doc.send(new GetCommand({ TableName: tables.reports, Key: { pk: `limit#key_expiry#${subject.addressHash}` }, ConsistentRead: true })))
+    .Item!;
   expect(item.expiresAt * 1e6).toBeGreaterThanOrEqual(Math.max(item.rqTat, item.frTat));
   expect(Object.keys(item).sort()).toEqual(['expiresAt', 'frTat', 'lastRequest', 'pk', 'rqTat']);
 });
@@ -99,7 +100,10 @@ const step = fc.oneof(
       replayOf: fc.option(fc.nat(30), { nil: undefined }),
     }),
   },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('status' as const), group: fc.nat(3), status: fc.constantFrom<IssueStatus>('open', 'resolved', 'ignored') }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('status' as const), group: fc.nat(3), status: fc.constantFrom<IssueStatus>('open', 'resolved', 'ignored') }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('wait' as const), seconds: fc.constantFrom(1, 60, 7200) }) },
 );
 
@@ -145,7 +149,9 @@ test('issues: DynamoDB (counted by the tally from the stream) and memory agree o
           expect(await dynamoIssues.setIssueStatus(factoryId, issueId, change)).toEqual(await memory.setIssueStatus(factoryId, issueId, change));
         }
         for (const status of [undefined, 'open', 'resolved'] as const) {
-          expect(await dynamoIssues.listIssues(factoryId, { status, limit: 10, nowMs: now })).toEqual(await memory.listIssues(factoryId, { status, limit: 10, nowMs: now }));
+          expect(await dynamoIssues.listIssues(factoryId, { status, limit: 10, nowMs: now })).toEqual(
+            await memory.listIssues(factoryId, { status, limit: 10, nowMs: now }),
+          );
         }
       }
       expect(await dynamoIssues.filteredCounts(factoryId)).toEqual(await memory.filteredCounts(factoryId));
@@ -155,7 +161,7 @@ test('issues: DynamoDB (counted by the tally from the stream) and memory agree o
   // Each request waits for the run's tally (a few hundred milliseconds on a loaded machine).
 }, 180_000);
 
-test('the ingest key calls: DynamoDB and memory agree on active, unknown and revoked keys, on the key\'s limit, and on exposure', async () => {
+test("the ingest key calls: DynamoDB and memory agree on active, unknown and revoked keys, on the key's limit, and on exposure", async () => {
   const admin = new KeyAdmin(doc, tables.keys);
   const factoryId = newFactoryId('agree');
   // Leases of no life: every request writes, as the in-memory twin counts (leases are held to the limit in test/store/rate-leases.test.ts).
@@ -176,12 +182,21 @@ test('the ingest key calls: DynamoDB and memory agree on active, unknown and rev
   // A limit of 2 a minute (no burst): two requests at once, then one every 30 s.
   const known = { factoryId, keyId: publishable.keyId, origins: ['https://a.com'], rateLimit: 2 };
   for (const at of [T0, T0, T0, T0 + 29_000, T0 + 60_000, T0 + 60_000, T0 + 90_000]) {
-    expect([at - T0, await dynamo.admitRequest(known, hashSecret(publishable.key), at)]).toEqual([at - T0, await memory.admitRequest(known, hashSecret(publishable.key), at)]);
+    expect([at - T0, await dynamo.admitRequest(known, hashSecret(publishable.key), at)]).toEqual([
+      at - T0,
+      await memory.admitRequest(known, hashSecret(publishable.key), at),
+    ]);
   }
   for (const key of [secret.key, secret.key, publishable.key, `dfsk_${'n'.repeat(43)}`]) {
     expect(await dynamo.markExposed(hashSecret(key), T0)).toEqual(await memory.markExposed(hashSecret(key), T0));
   }
-  expect(dynamo.knownKey(hashSecret(publishable.key))).toEqual({ factoryId, keyId: publishable.keyId, origins: ['https://a.com'], rateLimit: 2, sentryProjectId: sentryProjectId(publishable.keyId) });
+  expect(dynamo.knownKey(hashSecret(publishable.key))).toEqual({
+    factoryId,
+    keyId: publishable.keyId,
+    origins: ['https://a.com'],
+    rateLimit: 2,
+    sentryProjectId: sentryProjectId(publishable.keyId),
+  });
   expect(dynamo.knownKey(hashSecret(revoked.key))).toBeUndefined();
 });
 

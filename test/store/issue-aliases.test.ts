@@ -48,9 +48,22 @@ async function storedEvents(factoryId: string, plan: { build: 1 | 2; mapped: boo
     const thrown = throwIn(app);
     const eventId = randomUUID();
     clock += 700;
-    const receipt: RequestReceipt = { factoryId, keyId: key.keyId, origin: key.origins[0] as string, receivedAt: new Date(clock).toISOString(), expiresAt: Math.floor(clock / 1000) + 86_400, requestToken: randomUUID() };
+    const receipt: RequestReceipt = {
+      factoryId,
+      keyId: key.keyId,
+      origin: key.origins[0] as string,
+      receivedAt: new Date(clock).toISOString(),
+      expiresAt: Math.floor(clock / 1000) + 86_400,
+      requestToken: randomUUID(),
+    };
     const deps = { reports, issueLimits: new MemoryIssueLimiter(), keys, frames: frameResolverOf(maps) };
-    await receiveEvents(deps, { events: [{ eventId, message: thrown.value, exception: thrown, debugIds: thrown.debugIds }] }, receipt, { key, keyHash: KEY_HASH }, clock);
+    await receiveEvents(
+      deps,
+      { events: [{ eventId, message: thrown.value, exception: thrown, debugIds: thrown.debugIds }] },
+      receipt,
+      { key, keyHash: KEY_HASH },
+      clock,
+    );
     stored.push(reports.events.get(`${factoryId}#${eventId}`) as StoredEvent);
   }
   return stored;
@@ -62,7 +75,7 @@ const lateMapPlans = plans.map((plan) => [{ build: 1 as const, mapped: false }, 
 const NOW_MS = Date.parse('2031-03-01T13:00:00Z');
 const issues = new DynamoIssueStore(doc, tables.reports);
 
-test('in stream order, a map uploaded late splits nothing: one issue for both builds, exactly counted (build 2\'s events without a map stay apart only when one came before its map)', async () => {
+test("in stream order, a map uploaded late splits nothing: one issue for both builds, exactly counted (build 2's events without a map stay apart only when one came before its map)", async () => {
   await fc.assert(
     fc.asyncProperty(lateMapPlans, fc.array(deliveryArbitrary(16, 6), { minLength: 1, maxLength: 8 }), async (plan, deliveries) => {
       const factoryId = newFactoryId('alias');

@@ -95,7 +95,18 @@ test('a key issued before the limiter stored its step is admitted and gets the s
   await doc.send(
     new PutCommand({
       TableName: tables.keys,
-      Item: { keyHash, keyId: 'key_legacy0000000', factoryId, keyType: 'secret', status: 'active', rateLimit: 60, createdAt: '2026-01-01T00:00:00.000Z', hint: 'LLLL', rlWindow: 123, rlCount: 7 },
+      Item: {
+        keyHash,
+        keyId: 'key_legacy0000000',
+        factoryId,
+        keyType: 'secret',
+        status: 'active',
+        rateLimit: 60,
+        createdAt: '2026-01-01T00:00:00.000Z',
+        hint: 'LLLL',
+        rlWindow: 123,
+        rlCount: 7,
+      },
     }),
   );
   expect(await new DynamoKeyAuthorizer(doc, tables.keys).authorize(keyHash, T0)).toMatchObject({ outcome: 'allowed', factoryId });

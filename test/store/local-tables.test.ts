@@ -15,7 +15,13 @@ test('a contacts table made before the byCompany index gets it, with the contact
   const client = createDynamoClient({ ...DEFAULT_DYNAMO_CONFIG, requestTimeoutMs: 10_000, endpoint: endpoint() });
   const doc = documentClientOf(client);
   const suffix = randomBytes(4).toString('hex');
-  const names = { contacts: `old-contacts-${suffix}`, keys: `old-keys-${suffix}`, reference: `old-reference-${suffix}`, reports: `old-reports-${suffix}`, alerts: `old-alerts-${suffix}` };
+  const names = {
+    contacts: `old-contacts-${suffix}`,
+    keys: `old-keys-${suffix}`,
+    reference: `old-reference-${suffix}`,
+    reports: `old-reports-${suffix}`,
+    alerts: `old-alerts-${suffix}`,
+  };
   try {
     // The contacts table as the previous version created it: no index.
     await client.send(

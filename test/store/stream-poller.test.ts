@@ -52,40 +52,52 @@ function streamsFailingOnce(fault: () => Error): { streams: DynamoDBStreamsClien
 }
 
 const refusals: [string, () => Error][] = [
-  ['trimmed (as DynamoDB Local says of an iterator of a shard that was empty)', () => new TrimmedDataAccessException({ message: 'The operation attempted to read past the oldest stream record in a shard.', $metadata: {} })],
+  [
+    'trimmed (as DynamoDB Local says of an iterator of a shard that was empty)',
+    () => new TrimmedDataAccessException({ message: 'The operation attempted to read past the oldest stream record in a shard.', $metadata: {} }),
+  ],
   ['expired', () => new ExpiredIteratorException({ message: 'Iterator expired', $metadata: {} })],
 ];
 
-test.each(refusals)('an iterator kept from an earlier pass and refused as %s is replaced from the shard\'s place: every record handed over once, no failure reported', async (_name, fault) => {
-  const seen: string[] = [];
-  const errors: unknown[] = [];
-  const prefix = randomUUID().slice(0, 8);
-  const ours = (pk: string | undefined) => pk?.startsWith(prefix) === true;
-  const { streams, arm, failed } = streamsFailingOnce(fault);
-  poller = await startStreamPoller({
-    client,
-    endpoint: endpoint(),
-    streams,
-    tableName,
-    pollMs: 20,
-    consumers: [{ name: 'test', accepts: (record) => ours(record.dynamodb?.NewImage?.pk?.S), handle: async (event) => void seen.push(...event.Records.map((record) => record.dynamodb?.NewImage?.pk?.S ?? '')) }],
-    onError: (_consumer, error) => errors.push(error),
-  });
-  const write = async (pks: string[]) => {
-    for (const pk of pks) await client.send(new PutItemCommand({ TableName: tableName, Item: { pk: { S: pk } } }));
-  };
-  const first = Array.from({ length: 5 }, (_, i) => `${prefix}-a${i}`);
-  const then = Array.from({ length: 5 }, (_, i) => `${prefix}-b${i}`);
-  await write(first);
-  await poller.drain(10_000);
-  // Between passes the shard's iterator is kept; the next pass's first read (with it) is refused.
-  arm();
-  await until('the refused read', () => (failed() === 1 ? true : undefined));
-  await write(then);
-  await poller.drain(10_000);
-  await poller.stop();
-  poller = undefined;
-  streams.destroy();
-  expect(seen).toEqual([...first, ...then]);
-  expect(errors).toEqual([]);
-});
+test.each(refusals)(
+  "an iterator kept from an earlier pass and refused as %s is replaced from the shard's place: every record handed over once, no failure reported",
+  async (_name, fault) => {
+    const seen: string[] = [];
+    const errors: unknown[] = [];
+    const prefix = randomUUID().slice(0, 8);
+    const ours = (pk: string | undefined) => pk?.startsWith(prefix) === true;
+    const { streams, arm, failed } = streamsFailingOnce(fault);
+    poller = await startStreamPoller({
+      client,
+      endpoint: endpoint(),
+      streams,
+      tableName,
+      pollMs: 20,
+      consumers: [
+        {
+          name: 'test',
+          accepts: (record) => ours(record.dynamodb?.NewImage?.pk?.S),
+          handle: async (event) => void seen.push(...event.Records.map((record) => record.dynamodb?.NewImage?.pk?.S ?? '')),
+        },
+      ],
+      onError: (_consumer, error) => errors.push(error),
+    });
+    const write = async (pks: string[]) => {
+      for (const pk of pks) await client.send(new PutItemCommand({ TableName: tableName, Item: { pk: { S: pk } } }));
+    };
+    const first = Array.from({ length: 5 }, (_, i) => `${prefix}-a${i}`);
+    const then = Array.from({ length: 5 }, (_, i) => `${prefix}-b${i}`);
+    await write(first);
+    await poller.drain(10_000);
+    // Between passes the shard's iterator is kept; the next pass's first read (with it) is refused.
+    arm();
+    await until('the refused read', () => (failed() === 1 ? true : undefined));
+    await write(then);
+    await poller.drain(10_000);
+    await poller.stop();
+    poller = undefined;
+    streams.destroy();
+    expect(seen).toEqual([...first, ...then]);
+    expect(errors).toEqual([]);
+  },
+);

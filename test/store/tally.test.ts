@@ -79,7 +79,20 @@ test('an issue item written before marks existed (the design before) is counted 
   await doc.send(
     new PutCommand({
       TableName: tables.reports,
-      Item: { pk: issueKey(factoryId, issueId), feed: issueFeedOf(factoryId, 'open'), receivedAt: first?.receivedAt, factoryId, fingerprint: ['custom', 'group 0'], title: 'boom 0', count: 7, firstSeen: first?.receivedAt, lastSeen: first?.receivedAt, lastEventId: first?.eventId, status: 'open', expiresAt: Math.floor(T0 / 1000) + 86_400 },
+      Item: {
+        pk: issueKey(factoryId, issueId),
+        feed: issueFeedOf(factoryId, 'open'),
+        receivedAt: first?.receivedAt,
+        factoryId,
+        fingerprint: ['custom', 'group 0'],
+        title: 'boom 0',
+        count: 7,
+        firstSeen: first?.receivedAt,
+        lastSeen: first?.receivedAt,
+        lastEventId: first?.eventId,
+        status: 'open',
+        expiresAt: Math.floor(T0 / 1000) + 86_400,
+      },
     }),
   );
   const batch = rest.map((event, i) => ({ seq: padSequence(String(10 + i)), event }));

@@ -26,22 +26,31 @@ const hash = () => randomBytes(6).toString('base64url');
 
 test('a sample depends only on the hashes added: any order, any batching, any repeats', () => {
   fc.assert(
-    fc.property(fc.array(fc.stringMatching(/^[A-Za-z0-9_-]{8}$/), { maxLength: 400 }), fc.array(fc.nat(50), { maxLength: 20 }), fc.nat(), (hashes, cuts, seed) => {
-      const whole = addVisitors(undefined, hashes);
-      // The same hashes, shuffled by the seed, some twice, in batches cut at `cuts`.
-      const shuffled = [...hashes, ...hashes.slice(0, seed % 7)].sort((a, b) => ((a.charCodeAt(seed % 8) ?? 0) - (b.charCodeAt(seed % 8) ?? 0)) || (seed % 2 ? 1 : -1) * a.localeCompare(b));
-      let sample = undefined as ReturnType<typeof addVisitors> | undefined;
-      let from = 0;
-      for (const cut of [...cuts, shuffled.length]) {
-        sample = addVisitors(sample, shuffled.slice(from, from + cut + 1));
-        from += cut + 1;
-        if (from >= shuffled.length) break;
-      }
-      sample = addVisitors(sample, shuffled.slice(from));
-      expect(sample).toEqual(whole);
-      expect(whole.hashes.length).toBeLessThanOrEqual(VISITORS_KEPT);
-      expect(visitorCount(whole)).toEqual(new Set(hashes).size <= VISITORS_KEPT ? { count: new Set(hashes).size, exact: true } : { count: expect.any(Number), exact: false });
-    }),
+    fc.property(
+      fc.array(fc.stringMatching(/^[A-Za-z0-9_-]{8}$/), { maxLength: 400 }),
+      fc.array(fc.nat(50), { maxLength: 20 }),
+      fc.nat(),
+      (hashes, cuts, seed) => {
+        const whole = addVisitors(undefined, hashes);
+        // The same hashes, shuffled by the seed, some twice, in batches cut at `cuts`.
+        const shuffled = [...hashes, ...hashes.slice(0, seed % 7)].sort(
+          (a, b) => (a.charCodeAt(seed % 8) ?? 0) - (b.charCodeAt(seed % 8) ?? 0) || (seed % 2 ? 1 : -1) * a.localeCompare(b),
+        );
+        let sample = undefined as ReturnType<typeof addVisitors> | undefined;
+        let from = 0;
+        for (const cut of [...cuts, shuffled.length]) {
+          sample = addVisitors(sample, shuffled.slice(from, from + cut + 1));
+          from += cut + 1;
+          if (from >= shuffled.length) break;
+        }
+        sample = addVisitors(sample, shuffled.slice(from));
+        expect(sample).toEqual(whole);
+        expect(whole.hashes.length).toBeLessThanOrEqual(VISITORS_KEPT);
+        expect(visitorCount(whole)).toEqual(
+          new Set(hashes).size <= VISITORS_KEPT ? { count: new Set(hashes).size, exact: true } : { count: expect.any(Number), exact: false },
+        );
+      },
+    ),
   );
 });
 
@@ -49,7 +58,17 @@ test('the estimate beyond the exact range: over 200 samples of 5,000 visitors, t
   const errors: number[] = [];
   // Hashes as uniform as the salted ones, but the same on every run: the bound is checked, not the luck of one run.
   const fixed = (run: number, i: number) => createHash('sha256').update(`${run}/${i}`).digest('base64url').slice(0, 8);
-  for (let run = 0; run < 200; run += 1) errors.push(visitorCount(addVisitors(undefined, Array.from({ length: 5000 }, (_, i) => fixed(run, i)))).count / 5000 - 1);
+  for (let run = 0; run < 200; run += 1)
+    errors.push(
+      visitorCount(
+        addVisitors(
+          undefined,
+          Array.from({ length: 5000 }, (_, i) => fixed(run, i)),
+        ),
+      ).count /
+        5000 -
+        1,
+    );
   const rms = Math.sqrt(errors.reduce((sum, error) => sum + error * error, 0) / errors.length);
   expect(rms).toBeLessThan(0.16);
   expect(Math.max(...errors.map(Math.abs))).toBeLessThan(0.5);

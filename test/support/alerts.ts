@@ -26,7 +26,8 @@ let sequence = 0;
 
 /** A stream record of one write of an item: its images before and after, as DynamoDB Streams hands them to Lambda. */
 export function streamRecord(before: Record<string, unknown> | undefined, after: Record<string, unknown> | undefined): DynamoDBRecord {
-  const image = (item: Record<string, unknown> | undefined) => (item ? (marshall(item, { removeUndefinedValues: true }) as Record<string, LambdaAttributeValue>) : undefined);
+  const image = (item: Record<string, unknown> | undefined) =>
+    item ? (marshall(item, { removeUndefinedValues: true }) as Record<string, LambdaAttributeValue>) : undefined;
   const number = String(++sequence).padStart(21, '0');
   const key = String((after ?? before)?.pk);
   return {

@@ -33,7 +33,6 @@ export function engineTest(title: string, skip: string | undefined, run: () => P
   else test.skip(`${title} (skipped: ${skip})`, run);
 }
 
-
 /** Launches the engine once for the describe block this is called in, closed after it; the block's tests reach it through the answer. */
 export function engineOfBlock(name: EngineName): () => Engine {
   let engine: Engine | undefined;
@@ -90,7 +89,12 @@ export async function localService(env: NodeJS.ProcessEnv = {}) {
     /** Its data folder: CONTACTS_DATA_DIR for a command that must find this server (sourcemaps upload). */
     dataDir,
     async start() {
-      run = startScript('start', { ...env, DYNAMODB_ENDPOINT: endpoint(), PORT: String(port), CONTACTS_DATA_DIR: dataDir }, /Contacts API listening on http:\/\/localhost:\d+/, 90_000);
+      run = startScript(
+        'start',
+        { ...env, DYNAMODB_ENDPOINT: endpoint(), PORT: String(port), CONTACTS_DATA_DIR: dataDir },
+        /Contacts API listening on http:\/\/localhost:\d+/,
+        90_000,
+      );
       await run.started;
     },
     async stop() {
@@ -242,10 +246,14 @@ export const clockLogOf = (tab: Tab) => tab.evaluate<ClockEntry[]>('pageClock.lo
 
 /** until() for pages under HELD_WAITS: each check first runs the waits the pages hold, so they pass only when the test lets them. */
 export function untilReleased<T>(tabs: Tab[], what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs?: number): Promise<T> {
-  return until(what, async () => {
-    for (const tab of tabs) await tab.evaluate('pageClock.release()');
-    return check();
-  }, timeoutMs);
+  return until(
+    what,
+    async () => {
+      for (const tab of tabs) await tab.evaluate('pageClock.release()');
+      return check();
+    },
+    timeoutMs,
+  );
 }
 
 /**
@@ -281,10 +289,15 @@ const STORED_READ_EVERY_MS = 250;
 
 /** The events stored for the factory once `done` says they are all there (or throws at the deadline). */
 export function storedWhen(factoryId: string, what: string, done: (events: Record<string, any>[]) => boolean, timeoutMs?: number) {
-  return until(what, async () => {
-    const events = await storedReports(factoryId);
-    return done(events) ? events : undefined;
-  }, timeoutMs, STORED_READ_EVERY_MS);
+  return until(
+    what,
+    async () => {
+      const events = await storedReports(factoryId);
+      return done(events) ? events : undefined;
+    },
+    timeoutMs,
+    STORED_READ_EVERY_MS,
+  );
 }
 
 /** Events stored with that message. */
@@ -364,7 +377,9 @@ async function bodyOf(req: IncomingMessage): Promise<string> {
  * sends, and records each request: to put an engine's SDK through answers
  * the real API gives only under load (a storm's 429s).
  */
-export async function fakeIngest(answer: (key: string) => { status: number; headers?: Record<string, string> }): Promise<{ baseUrl: string; of(key: string): FakeRequest[]; close(): void }> {
+export async function fakeIngest(
+  answer: (key: string) => { status: number; headers?: Record<string, string> },
+): Promise<{ baseUrl: string; of(key: string): FakeRequest[]; close(): void }> {
   const received: FakeRequest[] = [];
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
@@ -379,7 +394,13 @@ export async function fakeIngest(answer: (key: string) => { status: number; head
     }
     const { status, headers = {} } = answer(key);
     const origin = req.headers.origin ?? '*';
-    res.writeHead(status, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': 'Retry-After', Vary: 'Origin', ...headers });
+    res.writeHead(status, {
+      'Content-Type': 'application/json',
+      'Access-Control-Allow-Origin': origin,
+      'Access-Control-Expose-Headers': 'Retry-After',
+      Vary: 'Origin',
+      ...headers,
+    });
     res.end(JSON.stringify(status === 429 ? { error: 'Rate limit exceeded (a fake API for the test).' } : { accepted: eventIds.length }));
     received.push({ at, key, eventIds, answeredAt: performance.now() });
   });

@@ -34,7 +34,10 @@ export const startsItsRunThroughRunMain = (name: string): boolean => /\brun(Comm
 
 /** A command's JSON-lines output (one object per line), parsed. */
 export const jsonLines = (stdout: string): Record<string, any>[] =>
-  stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, any>);
+  stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, any>);
 
 /** Runs a project command the way `npm run` does, and waits for it. */
 export function runScript(name: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CommandResult> {
@@ -61,8 +64,7 @@ class CommandExit extends Error {
 /** The emitters a command's entry file may listen on (stdout's EPIPE handler, say): what it adds goes with it. */
 const EMITTERS: NodeJS.EventEmitter[] = [process, process.stdout, process.stderr];
 type Listener = (...args: unknown[]) => void;
-const listenersOf = (emitter: NodeJS.EventEmitter) =>
-  new Map(emitter.eventNames().map((event) => [event, emitter.rawListeners(event) as Listener[]] as const));
+const listenersOf = (emitter: NodeJS.EventEmitter) => new Map(emitter.eventNames().map((event) => [event, emitter.rawListeners(event) as Listener[]] as const));
 
 /**
  * Runs a project command's own entry file (the one package.json runs) inside
@@ -98,14 +100,19 @@ async function runInProcess(name: string, args: string[], env: NodeJS.ProcessEnv
   let code: number | undefined;
   let exited!: () => void;
   const exit = new Promise<void>((resolve) => (exited = resolve));
-  const capture = (stream: 'stdout' | 'stderr') => (chunk: string | Uint8Array, ...rest: unknown[]) => {
-    if (code === undefined) output[stream] += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
-    // write(chunk, [encoding], callback): the callback says the chunk is out, as the stream would.
-    const callback = rest.find((arg): arg is () => void => typeof arg === 'function');
-    if (callback) process.nextTick(callback);
-    return true;
-  };
-  const writes = [jest.spyOn(process.stdout, 'write').mockImplementation(capture('stdout')), jest.spyOn(process.stderr, 'write').mockImplementation(capture('stderr'))];
+  const capture =
+    (stream: 'stdout' | 'stderr') =>
+    (chunk: string | Uint8Array, ...rest: unknown[]) => {
+      if (code === undefined) output[stream] += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+      // write(chunk, [encoding], callback): the callback says the chunk is out, as the stream would.
+      const callback = rest.find((arg): arg is () => void => typeof arg === 'function');
+      if (callback) process.nextTick(callback);
+      return true;
+    };
+  const writes = [
+    jest.spyOn(process.stdout, 'write').mockImplementation(capture('stdout')),
+    jest.spyOn(process.stderr, 'write').mockImplementation(capture('stderr')),
+  ];
   // The first exit ends the command (a throw where it called exit); what its error handlers do after that is not output.
   const exitSpy = jest.spyOn(process, 'exit').mockImplementation((status?: string | number | null) => {
     if (code !== undefined) return undefined as never;

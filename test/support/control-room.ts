@@ -13,12 +13,22 @@ export interface Answer {
 /** A raw HTTP request to 127.0.0.1:<port>, every header as given (Host, Origin, Cookie included). */
 export function rawCall(port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path, headers: { ...headers, ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }) }, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        headers: { ...headers, ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }) },
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -53,7 +63,13 @@ export async function startControlRoom(client?: ControlClient): Promise<ControlR
     cookie,
     get: (path, headers = {}) => rawCall(port, 'GET', path, { host, cookie, ...headers }),
     operation: (body, headers = {}) =>
-      rawCall(port, 'POST', '/api/operation', { host, cookie, origin: `http://${host}`, 'x-csrf-token': session.csrfToken, 'content-type': 'application/json', ...headers }, JSON.stringify(body)),
+      rawCall(
+        port,
+        'POST',
+        '/api/operation',
+        { host, cookie, origin: `http://${host}`, 'x-csrf-token': session.csrfToken, 'content-type': 'application/json', ...headers },
+        JSON.stringify(body),
+      ),
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

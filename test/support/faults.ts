@@ -85,13 +85,9 @@ interface ObservedCall {
 
 const MATCHES: Record<DynamoCall, (call: ObservedCall) => boolean> = {
   authorize: (c) => c.operation === 'UpdateItem' && c.table === tables.keys,
-  'contact-upsert': (c) =>
-    c.operation === 'UpdateItem' && c.table === tables.contacts && !!c.sk?.startsWith(CONTACT_SK_PREFIX) && !c.condition,
+  'contact-upsert': (c) => c.operation === 'UpdateItem' && c.table === tables.contacts && !!c.sk?.startsWith(CONTACT_SK_PREFIX) && !c.condition,
   'company-create': (c) =>
-    c.operation === 'UpdateItem' &&
-    c.table === tables.contacts &&
-    !!c.sk?.startsWith(COMPANY_SK_PREFIX) &&
-    /attribute_not_exists/.test(c.condition ?? ''),
+    c.operation === 'UpdateItem' && c.table === tables.contacts && !!c.sk?.startsWith(COMPANY_SK_PREFIX) && /attribute_not_exists/.test(c.condition ?? ''),
   'contact-read': (c) => c.operation === 'GetItem' && c.table === tables.contacts,
   // Each event is a PutItem of its own; a feature request is an UpdateItem that creates it.
   'report-put': (c) =>
@@ -143,10 +139,10 @@ function serviceAnswer(fault: ServiceFault) {
 /** The errors @smithy/node-http-handler throws for a request timeout and for a reset connection. */
 function networkError(fault: 'timeout' | 'connection-reset', requestTimeoutMs: number): Error {
   if (fault === 'timeout') {
-    return Object.assign(
-      new Error(`@smithy/node-http-handler - [ERROR] a request has exceeded the configured ${requestTimeoutMs} ms requestTimeout.`),
-      { name: 'TimeoutError', code: 'ETIMEDOUT' },
-    );
+    return Object.assign(new Error(`@smithy/node-http-handler - [ERROR] a request has exceeded the configured ${requestTimeoutMs} ms requestTimeout.`), {
+      name: 'TimeoutError',
+      code: 'ETIMEDOUT',
+    });
   }
   return Object.assign(new Error('read ECONNRESET'), { name: 'TimeoutError', code: 'ECONNRESET', errno: -104, syscall: 'read' });
 }

@@ -28,15 +28,9 @@ export interface RequestOptions {
 export function send(baseUrl: string, method: string, path: string, options: RequestOptions = {}): Promise<HttpResponse> {
   const url = new URL(path, baseUrl);
   const payload =
-    options.body === undefined
-      ? undefined
-      : typeof options.body === 'string' || Buffer.isBuffer(options.body)
-        ? options.body
-        : JSON.stringify(options.body);
+    options.body === undefined ? undefined : typeof options.body === 'string' || Buffer.isBuffer(options.body) ? options.body : JSON.stringify(options.body);
   // Raw headers go out as given: Host included (node adds it only to object headers).
-  const headers: Record<string, string | number> | string[] = options.rawHeaders
-    ? ['Host', url.host, ...options.rawHeaders]
-    : { ...options.headers };
+  const headers: Record<string, string | number> | string[] = options.rawHeaders ? ['Host', url.host, ...options.rawHeaders] : { ...options.headers };
   if (payload !== undefined) {
     if (Array.isArray(headers)) headers.push('Content-Length', String(Buffer.byteLength(payload)));
     else headers['Content-Length'] = Buffer.byteLength(payload);

@@ -34,7 +34,8 @@ export interface PostOptions {
 }
 
 /** A loopback address other tests are unlikely to use: the server sees each as another client. */
-export const randomClient = (): string => `127.${1 + Math.floor(Math.random() * 254)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
+export const randomClient = (): string =>
+  `127.${1 + Math.floor(Math.random() * 254)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
 
 /** A factory with a publishable key bound to `origins`, and the calls a page of it makes. */
 export async function ingestTenant(api: LocalApi, origins: string[] = [SITE], label = 'ing', rateLimit?: number) {
@@ -74,4 +75,8 @@ export async function storedReports(factoryId: string, kind: ReportKind = 'event
 
 /** The Access-Control-* headers of an answer, by lowercased name. */
 export const corsOf = (res: HttpResponse): Record<string, string> =>
-  Object.fromEntries(Object.entries(res.headers).filter(([name]) => name.startsWith('access-control-')).map(([name, value]) => [name, String(value)]));
+  Object.fromEntries(
+    Object.entries(res.headers)
+      .filter(([name]) => name.startsWith('access-control-'))
+      .map(([name, value]) => [name, String(value)]),
+  );

@@ -24,11 +24,9 @@ export async function tableItems(table: string): Promise<Record<string, unknown>
   return items;
 }
 
-export const companyItems = async (factoryId: string) =>
-  (await factoryItems(factoryId)).filter((item) => String(item.sk).startsWith('company#'));
+export const companyItems = async (factoryId: string) => (await factoryItems(factoryId)).filter((item) => String(item.sk).startsWith('company#'));
 
-export const contactItems = async (factoryId: string) =>
-  (await factoryItems(factoryId)).filter((item) => String(item.sk).startsWith('ct_'));
+export const contactItems = async (factoryId: string) => (await factoryItems(factoryId)).filter((item) => String(item.sk).startsWith('ct_'));
 
 export async function getItem(factoryId: string, sk: string) {
   const result = await doc.send(new GetCommand({ TableName: tables.contacts, Key: { factoryId, sk }, ConsistentRead: true }));

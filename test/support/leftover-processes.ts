@@ -62,9 +62,7 @@ function leftovers(run: string, folders: string[]): Leftover[] {
  * grace of a few seconds (a process told to stop may still be exiting), each
  * one left is killed, so the failing run leaves nothing behind either.
  */
-export async function assertNoProcessLeft(
-  options: { run?: string; folders?: string[]; graceMs?: number } = {},
-): Promise<void> {
+export async function assertNoProcessLeft(options: { run?: string; folders?: string[]; graceMs?: number } = {}): Promise<void> {
   const { run = process.env[RUN_MARK], folders = [], graceMs = 5000 } = options;
   if (!existsSync('/proc/self/environ') || !run) {
     process.stdout.write('\n(no /proc or no run mark: the check for processes left behind did not run)\n');

@@ -91,7 +91,11 @@ export async function startLocalApi(deps?: ContactsDependencies): Promise<LocalA
  * clock, wider limits, faults); `adapter` the local adapter's options (a
  * longer Lambda timeout).
  */
-export async function startLocalHost(ingest: IngestDependencies, contacts: ContactsDependencies = realDependencies(), adapter: AdapterOptions = {}): Promise<LocalApi> {
+export async function startLocalHost(
+  ingest: IngestDependencies,
+  contacts: ContactsDependencies = realDependencies(),
+  adapter: AdapterOptions = {},
+): Promise<LocalApi> {
   return serve(hostHandler({ contacts: createContactsHandler(contacts), ingest: createIngestHandler(ingest) }), adapter);
 }
 
@@ -121,20 +125,25 @@ function mapsStoreEnv(): Record<string, string> {
  * process, configured as the stack configures the function.
  */
 async function startBundledApi(dir: string): Promise<LocalApi> {
-  const server = await startBundledServer(dir, {
-    DYNAMODB_ENDPOINT: endpoint(),
-    CONTACTS_TABLE_NAME: tables.contacts,
-    KEYS_TABLE_NAME: tables.keys,
-    REPORTS_TABLE_NAME: tables.reports,
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    LOG_LEVEL: 'ERROR',
-    POWERTOOLS_METRICS_DISABLED: 'true',
-    // The stack gives the ingest function its maps bucket; here the run's embedded store stands in (global-setup.ts).
-    ...mapsStoreEnv(),
-  }, undefined, API_PREFIXES.ingest);
+  const server = await startBundledServer(
+    dir,
+    {
+      DYNAMODB_ENDPOINT: endpoint(),
+      CONTACTS_TABLE_NAME: tables.contacts,
+      KEYS_TABLE_NAME: tables.keys,
+      REPORTS_TABLE_NAME: tables.reports,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      LOG_LEVEL: 'ERROR',
+      POWERTOOLS_METRICS_DISABLED: 'true',
+      // The stack gives the ingest function its maps bucket; here the run's embedded store stands in (global-setup.ts).
+      ...mapsStoreEnv(),
+    },
+    undefined,
+    API_PREFIXES.ingest,
+  );
   return {
     baseUrl: server.baseUrl,
     pid: server.pid,

@@ -2,7 +2,8 @@
  * `npm test` in one process (package.json; arguments after `--` go to jest):
  * 1. the prerequisites check (test/support/prerequisites.ts), which stops here with the line to run when something
  *    is missing, before anything starts;
- * 2. the type check of both projects (`tsc --noEmit -p .` and `-p browser-sdk`) and, beside it, the stack's synth
+ * 2. the static checks, the type check of both projects (`tsc --noEmit -p .` and `-p browser-sdk`) and the
+ *    formatter and linter (`biome check`, biome.jsonc: about a second), and beside them the stack's synth
  *    that the bundled-asset files, `npm start --bundle`'s test and the stack's bundle tests read
  *    (local/harness/bundle/assembly-cache.ts);
  * 3. once the synth is kept and Node.js 22 is at hand, the one jest run (jest.npm-test.config.js), without waiting
@@ -13,7 +14,8 @@
  * on the Node that runs `npm test`, as `npm run` would start them: both Nodes are tested, and the suite's own
  * work takes a fifth less CPU on 22 (docs/development.md#on-the-runtime-lambda-runs). Where Node 22 cannot be had, jest
  * runs on this Node, and says so.
- * A type error is printed as soon as tsc ends and fails `npm test` (exit code 1) whatever the tests do; the run is
+ * A type error or a style finding is printed as soon as its check ends and fails `npm test` (exit code 1) whatever
+ * the tests do (`npm run lint:fix` mends what the formatter and the linter can); the run is
  * not cut short, so it stops its DynamoDB Local and checks that nothing is left running, as every run does.
  * A failed synth starts no test.
  */
@@ -26,6 +28,7 @@ import { missingPrerequisites, report, thisMachine } from './prerequisites';
 // TypeScript 7's package exports no bin path: its folder's.
 const TSC = join(dirname(require.resolve('typescript/package.json')), 'bin', 'tsc');
 const JEST = require.resolve('jest/bin/jest');
+const BIOME = require.resolve('@biomejs/biome/bin/biome');
 
 /** What a type check printed, and its exit code (1 when it could not start). */
 interface Checked {
@@ -34,10 +37,10 @@ interface Checked {
   output: string;
 }
 
-/** tsc on one project, its output kept: printed at once would cut through jest's. */
-function typeCheck(project: string): Promise<Checked> {
+/** A static check (tsc on one project, or the formatter and linter), its output kept: printed at once would cut through jest's. */
+function staticCheck(project: string, args: string[]): Promise<Checked> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [TSC, '--noEmit', '-p', project], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
@@ -86,10 +89,17 @@ async function main(): Promise<number> {
   }
   const started = Date.now();
   const node = jestNode();
-  const checks = Promise.all([typeCheck('.'), typeCheck('browser-sdk')]).then((results) => {
+  const checks = Promise.all([
+    staticCheck('the project', [TSC, '--noEmit', '-p', '.']),
+    staticCheck('browser-sdk', [TSC, '--noEmit', '-p', 'browser-sdk']),
+    staticCheck('style', [BIOME, 'check', '--colors=off', '.']),
+  ]).then((results) => {
     const failed = results.filter((result) => result.code !== 0);
-    for (const { project, output } of failed) process.stderr.write(`\ntype check of ${project === '.' ? 'the project' : project} failed:\n${output}\n`);
-    if (failed.length === 0) process.stdout.write(`type check of both projects passed (${seconds(started)} s)\n`);
+    for (const { project, output } of failed) {
+      const what = project === 'style' ? 'style check (formatter and linter; npm run lint:fix mends most)' : `type check of ${project}`;
+      process.stderr.write(`\n${what} failed:\n${output}\n`);
+    }
+    if (failed.length === 0) process.stdout.write(`type check of both projects and style check passed (${seconds(started)} s)\n`);
     return failed.length === 0;
   });
   try {
@@ -102,7 +112,7 @@ async function main(): Promise<number> {
     return 1;
   }
   const [typesPassed, jestCode] = await Promise.all([checks, node.then((path) => runJest(path, process.argv.slice(2)))]);
-  if (!typesPassed) process.stderr.write('npm test failed: the type check found errors (printed above, after "type check of")\n');
+  if (!typesPassed) process.stderr.write('npm test failed: a static check found errors (printed above, after "type check of" or "style check")\n');
   return typesPassed ? jestCode : 1;
 }
 

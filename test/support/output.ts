@@ -12,7 +12,11 @@ export async function linesWrittenBy<T>(work: () => Promise<T>): Promise<{ value
   );
   try {
     const value = await work();
-    const lines = written.join('').split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, any>);
+    const lines = written
+      .join('')
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, any>);
     return { value, lines };
   } finally {
     for (const spy of spies) spy.mockRestore();

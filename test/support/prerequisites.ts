@@ -31,7 +31,11 @@ export interface Machine {
   missingPrograms: string[];
 }
 
-const parts = (version: string) => version.replace(/^v/, '').split('.').map((part) => Number.parseInt(part, 10) || 0);
+const parts = (version: string) =>
+  version
+    .replace(/^v/, '')
+    .split('.')
+    .map((part) => Number.parseInt(part, 10) || 0);
 
 /** True when `version` is at least `minimum` (both dotted, missing parts 0). */
 export function atLeast(version: string, minimum: string): boolean {

@@ -39,10 +39,7 @@ export function refusalOwed(admittedUs: number[], atUs: number, limit: number): 
 }
 
 /** Limits worth trying: the smallest, ones under 10 (no burst), round ones, one that does not divide a minute, the largest allowed. */
-export const limitArb = fc.oneof(
-  fc.constantFrom(1, 2, 5, 7, 9, 10, 11, 60, 100, 600, 30_000, 1_000_000),
-  fc.integer({ min: 1, max: 1_000_000 }),
-);
+export const limitArb = fc.oneof(fc.constantFrom(1, 2, 5, 7, 9, 10, 11, 60, 100, 600, 30_000, 1_000_000), fc.integer({ min: 1, max: 1_000_000 }));
 
 /**
  * Gaps between arrivals for a key of `limit`, in µs: simultaneous

@@ -87,7 +87,11 @@ export interface TestTableOptions {
 /** A table of the test's own on the run's DynamoDB Local (key `pk`, and `sk` when asked); its name. */
 export async function createTestTable(label: string, options: TestTableOptions = {}): Promise<string> {
   const name = `sem-${label}-${randomBytes(5).toString('hex')}`;
-  const attributes = new Set(['pk', ...(options.sortKey ? ['sk'] : []), ...(options.indexes ?? []).flatMap((index) => [index.partitionKey, ...(index.sortKey ? [index.sortKey] : [])])]);
+  const attributes = new Set([
+    'pk',
+    ...(options.sortKey ? ['sk'] : []),
+    ...(options.indexes ?? []).flatMap((index) => [index.partitionKey, ...(index.sortKey ? [index.sortKey] : [])]),
+  ]);
   const input: CreateTableCommandInput = {
     TableName: name,
     BillingMode: 'PAY_PER_REQUEST',
@@ -97,7 +101,10 @@ export async function createTestTable(label: string, options: TestTableOptions =
   if (options.indexes?.length) {
     input.GlobalSecondaryIndexes = options.indexes.map((index) => ({
       IndexName: index.name,
-      KeySchema: [{ AttributeName: index.partitionKey, KeyType: 'HASH' }, ...(index.sortKey ? [{ AttributeName: index.sortKey, KeyType: 'RANGE' as const }] : [])],
+      KeySchema: [
+        { AttributeName: index.partitionKey, KeyType: 'HASH' },
+        ...(index.sortKey ? [{ AttributeName: index.sortKey, KeyType: 'RANGE' as const }] : []),
+      ],
       Projection: Array.isArray(index.projection)
         ? { ProjectionType: 'INCLUDE', NonKeyAttributes: index.projection }
         : { ProjectionType: index.projection === 'ALL' ? 'ALL' : 'KEYS_ONLY' },

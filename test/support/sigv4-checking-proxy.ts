@@ -27,7 +27,8 @@ export interface Checked {
 }
 
 type SourceData = string | ArrayBuffer | ArrayBufferView;
-const bytesOf = (data: SourceData) => (typeof data === 'string' ? data : ArrayBuffer.isView(data) ? Buffer.from(data.buffer, data.byteOffset, data.byteLength) : Buffer.from(data));
+const bytesOf = (data: SourceData) =>
+  typeof data === 'string' ? data : ArrayBuffer.isView(data) ? Buffer.from(data.buffer, data.byteOffset, data.byteLength) : Buffer.from(data);
 
 /** SHA-256, or its HMAC given a secret, as the signer asks for them. */
 class Sha256 {
@@ -54,7 +55,11 @@ function uriEncode(segment: string): string {
 }
 
 /** The canonical URI S3 computes for a request path: what the path means, encoded once. */
-export const canonicalPath = (rawPath: string): string => rawPath.split('/').map((segment) => uriEncode(decodeURIComponent(segment))).join('/');
+export const canonicalPath = (rawPath: string): string =>
+  rawPath
+    .split('/')
+    .map((segment) => uriEncode(decodeURIComponent(segment)))
+    .join('/');
 
 /** X-Amz-Date (20261127T101500Z) as a date. */
 function amzDate(value: string): Date {
@@ -90,7 +95,11 @@ async function check(req: IncomingMessage, credentials: Credentials, region: str
 }
 
 /** The proxy on a free loopback port, forwarding what passes to `target`; `checked` lists every request's verdict. */
-export async function startSigV4CheckingProxy(options: { target: string; credentials: Credentials; region: string }): Promise<{ endpoint: string; checked: Checked[]; close(): Promise<void> }> {
+export async function startSigV4CheckingProxy(options: {
+  target: string;
+  credentials: Credentials;
+  region: string;
+}): Promise<{ endpoint: string; checked: Checked[]; close(): Promise<void> }> {
   const checked: Checked[] = [];
   const target = new URL(options.target);
   const server: Server = createServer((req, res) => {
@@ -103,10 +112,13 @@ export async function startSigV4CheckingProxy(options: { target: string; credent
           res.end(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>${result.verdict}</Code><Message>refused by the test's SigV4 check</Message></Error>`);
           return;
         }
-        const upstream = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } }, (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        });
+        const upstream = request(
+          { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          },
+        );
         upstream.on('error', () => res.destroy());
         req.pipe(upstream);
       },

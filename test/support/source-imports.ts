@@ -33,7 +33,10 @@ function specifierOf(node: { type: string }): string | undefined {
     case 'ExportNamedDeclaration':
       return (node as ImportDeclaration | ExportAllDeclaration | ExportNamedDeclaration).source?.value;
     case 'CallExpression': {
-      const { callee, arguments: [first] } = node as CallExpression;
+      const {
+        callee,
+        arguments: [first],
+      } = node as CallExpression;
       const loads = callee.type === 'Import' || (callee.type === 'Identifier' && callee.value === 'require');
       return loads && first?.expression.type === 'StringLiteral' ? first.expression.value : undefined;
     }

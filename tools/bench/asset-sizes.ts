@@ -35,7 +35,9 @@ runCommand(USAGE, async (argv) => {
     const assets = buildApiAssets(assembly);
     for (const [name, asset] of Object.entries(assets) as [ApiFunction, (typeof assets)[ApiFunction]][]) {
       const parts = await breakdown(readFileSync(asset.file), ENTRIES[name]);
-      process.stdout.write(`${name} (${ENTRIES[name]}): ${int(asset.bytes)} bytes${parts.identical ? '' : ` (rebuild: ${int(parts.rebuiltBytes)} bytes, not byte-identical)`}\n`);
+      process.stdout.write(
+        `${name} (${ENTRIES[name]}): ${int(asset.bytes)} bytes${parts.identical ? '' : ` (rebuild: ${int(parts.rebuiltBytes)} bytes, not byte-identical)`}\n`,
+      );
       for (const part of parts.byPackage.slice(0, top)) process.stdout.write(`  ${int(part.bytes).padStart(9)}  ${part.name}\n`);
     }
     const { contacts, ingest } = assets;

@@ -132,7 +132,18 @@ export async function breakdown(asset: Buffer, entry: string): Promise<BundleBre
     if (flag.startsWith('--alias:') && typeof value === 'string') aliases[flag.slice('--alias:'.length)] = value;
     else notReproduced.push(`esbuildArgs ${flag}`);
   }
-  const handled = new Set(['minify', 'sourceMap', 'target', 'format', 'mainFields', 'bundleAwsSDK', 'externalModules', 'forceDockerBundling', 'banner', 'esbuildArgs']);
+  const handled = new Set([
+    'minify',
+    'sourceMap',
+    'target',
+    'format',
+    'mainFields',
+    'bundleAwsSDK',
+    'externalModules',
+    'forceDockerBundling',
+    'banner',
+    'esbuildArgs',
+  ]);
   for (const option of Object.keys(BUNDLING)) if (!handled.has(option)) notReproduced.push(option);
   const options: BuildOptions = {
     absWorkingDir: PROJECT_ROOT,

@@ -65,20 +65,17 @@ export async function startContainer(store: BenchStore, options: { record: boole
       const headers: Record<string, string | number> = { ...request.headers };
       if (request.body !== undefined) headers['Content-Length'] = Buffer.byteLength(request.body);
       const started = performance.now();
-      const req = httpRequest(
-        { host: '127.0.0.1', port, method: request.method, path: request.path, headers, agent },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => {
-            const ms = performance.now() - started;
-            const id = res.headers['x-request-id'];
-            const trace = typeof id === 'string' ? traces.get(id) : undefined;
-            if (typeof id === 'string') traces.delete(id);
-            resolve({ status: res.statusCode ?? 0, ms, body: Buffer.concat(chunks).toString('utf8'), trace });
-          });
-        },
-      );
+      const req = httpRequest({ host: '127.0.0.1', port, method: request.method, path: request.path, headers, agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const ms = performance.now() - started;
+          const id = res.headers['x-request-id'];
+          const trace = typeof id === 'string' ? traces.get(id) : undefined;
+          if (typeof id === 'string') traces.delete(id);
+          resolve({ status: res.statusCode ?? 0, ms, body: Buffer.concat(chunks).toString('utf8'), trace });
+        });
+      });
       req.on('error', reject);
       if (request.body !== undefined) req.write(request.body);
       req.end();

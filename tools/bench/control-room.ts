@@ -62,7 +62,12 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 runCommand(USAGE, async (argv) => {
-  const { values, positionals } = parseCommandLine(argv, { factory: { type: 'string' }, page: { type: 'string' }, repeat: { type: 'string' }, rounds: { type: 'string' } });
+  const { values, positionals } = parseCommandLine(argv, {
+    factory: { type: 'string' },
+    page: { type: 'string' },
+    repeat: { type: 'string' },
+    rounds: { type: 'string' },
+  });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const factoryId = factoryIdArg(values.factory);
   const later = positiveIntArg('--page', values.page, 10_000) ?? 50;
@@ -175,8 +180,12 @@ runCommand(USAGE, async (argv) => {
     say(`contacts page 1: median ${figures.contactsPage1Ms.median} ms, max ${figures.contactsPage1Ms.max} ms (${repeat} times)`);
     say(`contacts page ${later}: median ${round(median(times.later))} ms, max ${round(Math.max(...times.later))} ms`);
     for (const scan of scans) say(`raw Scan of the contacts table: ${scan.items} items in ${round(scan.seconds, 2)} s = ${Math.round(scan.perSecond)} items/s`);
-    for (const query of queries) say(`raw Query of the factory's contacts: ${query.items} items in ${round(query.seconds, 2)} s = ${Math.round(query.perSecond)} items/s`);
-    for (const entry of exports) say(`export ${entry.format}: ${entry.contacts} contacts, ${round(entry.mb)} MB in ${round(entry.seconds, 2)} s = ${Math.round(entry.perSecond)} contacts/s`);
+    for (const query of queries)
+      say(`raw Query of the factory's contacts: ${query.items} items in ${round(query.seconds, 2)} s = ${Math.round(query.perSecond)} items/s`);
+    for (const entry of exports)
+      say(
+        `export ${entry.format}: ${entry.contacts} contacts, ${round(entry.mb)} MB in ${round(entry.seconds, 2)} s = ${Math.round(entry.perSecond)} contacts/s`,
+      );
     say(`export / Scan (best of ${rounds}): jsonl ${figures.ratioJsonl}, csv ${figures.ratioCsv} (target ≥ 0.8)`);
     say(`export / raw Query of the same contacts: jsonl ${figures.ratioJsonlToQuery}, csv ${figures.ratioCsvToQuery}`);
     say(`contacts page weight: ${raw} bytes as sent, ${gzipped} gzipped, ${1 + assets.size} files (${[...assets].join(', ')})`);

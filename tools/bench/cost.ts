@@ -9,7 +9,12 @@ const utf8 = (text: string) => Buffer.byteLength(text, 'utf8');
 
 /** DynamoDB's size of a number: about one byte per two significant digits, plus one. */
 function numberSize(text: string): number {
-  const digits = text.replace(/^[-+]/, '').replace(/[eE].*$/, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
+  const digits = text
+    .replace(/^[-+]/, '')
+    .replace(/[eE].*$/, '')
+    .replace('.', '')
+    .replace(/^0+/, '')
+    .replace(/0+$/, '');
   return Math.ceil(Math.max(digits.length, 1) / 2) + 1;
 }
 

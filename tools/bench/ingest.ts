@@ -187,7 +187,10 @@ const SHAPES: IngestShape[] = [
   {
     label: 'feature request, warm key',
     status: 201,
-    prepare: async (world) => ({ ...post(await warmed(world), JSON.stringify({ requestId: randomUUID(), title: 'Dark mode' })), target: '/ingest/v1/feature-requests' }),
+    prepare: async (world) => ({
+      ...post(await warmed(world), JSON.stringify({ requestId: randomUUID(), title: 'Dark mode' })),
+      target: '/ingest/v1/feature-requests',
+    }),
   },
   {
     label: 'secret key (401, marked exposed)',
@@ -195,12 +198,20 @@ const SHAPES: IngestShape[] = [
     prepare: async ({ store }) => post((await store.keys.create({ factoryId: benchFactoryId('ingest'), type: 'secret' })).key, events(1)),
   },
   { label: 'unknown or revoked publishable key (401)', status: 401, prepare: async () => post(`dfpk_${'x'.repeat(43)}`, events(1)) },
-  { label: 'origin not on the list (403), warm key', status: 403, prepare: async (world) => post(await warmed(world), events(1), { Origin: 'https://evil.example' }) },
-  { label: 'per-key limit (429), key over it', status: 429, prepare: async ({ store, measured }) => {
-    const key = await publishable(store, 1);
-    await measured.send(post(key, events(1)));
-    return post(key, events(1));
-  } },
+  {
+    label: 'origin not on the list (403), warm key',
+    status: 403,
+    prepare: async (world) => post(await warmed(world), events(1), { Origin: 'https://evil.example' }),
+  },
+  {
+    label: 'per-key limit (429), key over it',
+    status: 429,
+    prepare: async ({ store, measured }) => {
+      const key = await publishable(store, 1);
+      await measured.send(post(key, events(1)));
+      return post(key, events(1));
+    },
+  },
   {
     label: 'per-address limit (429), warm key',
     status: 429,
@@ -271,10 +282,11 @@ async function measureShapes(store: BenchStore, samples: number, delayMs: number
           rounds.push(sequentialRounds(trace.calls).rounds);
           sequence = compact(sequenceOf(trace));
         } else {
-          units = trace.calls.reduce(
-            (sum, call) => (call.operation === 'GetItem' ? { ...sum, read: sum.read + (call.consumedUnits ?? 0) } : { ...sum, write: sum.write + (call.consumedUnits ?? 1) }),
-            { read: 0, write: 0 },
-          );
+          units = { read: 0, write: 0 };
+          for (const call of trace.calls) {
+            if (call.operation === 'GetItem') units.read += call.consumedUnits ?? 0;
+            else units.write += call.consumedUnits ?? 1;
+          }
         }
       }
       rows.push({ label: shape.label, calls, rounds, sequence, units, discarded });
@@ -340,7 +352,10 @@ function cannon(port: number, key: string, count: number, connections: number, s
   });
 }
 
-async function measureThroughput(store: BenchStore, options: { events: number; connections: number; durationS: number; fingerprints: number }): Promise<Throughput> {
+async function measureThroughput(
+  store: BenchStore,
+  options: { events: number; connections: number; durationS: number; fingerprints: number },
+): Promise<Throughput> {
   const server = await startServer(store);
   try {
     const key = await publishable(store, 1_000_000);
@@ -394,17 +409,28 @@ function render(command: string, machine: ReturnType<typeof describeMachine>, ro
     ...runs.map((run) => {
       const row = spreadRow(rows, run.fingerprints);
       const eventsPerSecond = (run.requestsPerSecond * run.eventsPerRequest).toFixed(0);
-      return `| ${run.fingerprints} | ${BEFORE.calls} → ${row ? range(row.calls) : '?'} | ${BEFORE.rounds} → ${row ? range(row.rounds) : '?'} | ${run.eventsPerRequest + run.fingerprints} | ${BEFORE.eventsPerSecond} → ${eventsPerSecond} | ${run.p50} | ${run.p99} | ${Object.entries(run.statuses).map(([c, n]) => `${c}×${n}`).join(' ')} |`;
+      return `| ${run.fingerprints} | ${BEFORE.calls} → ${row ? range(row.calls) : '?'} | ${BEFORE.rounds} → ${row ? range(row.rounds) : '?'} | ${run.eventsPerRequest + run.fingerprints} | ${BEFORE.eventsPerSecond} → ${eventsPerSecond} | ${run.p50} | ${run.p99} | ${Object.entries(
+        run.statuses,
+      )
+        .map(([c, n]) => `${c}×${n}`)
+        .join(' ')} |`;
     }),
     '',
     `## POST /ingest/v1/events with ${first.eventsPerRequest} events, autocannon`,
     '',
     `${first.connections} connections, ${first.durationS} s after a 5 s warm-up per run, the host in its own process on the local`,
-    'HTTP adapter, DynamoDB Local on the same 2 cores (CPU-bound here: absolute numbers are this machine\'s).',
+    "HTTP adapter, DynamoDB Local on the same 2 cores (CPU-bound here: absolute numbers are this machine's).",
     '',
     '| fingerprints | requests/s | events/s | p50 ms | p99 ms | statuses |',
     '|---:|---:|---:|---:|---:|---|',
-    ...runs.map((run) => `| ${run.fingerprints} | ${run.requestsPerSecond.toFixed(1)} | ${(run.requestsPerSecond * run.eventsPerRequest).toFixed(0)} | ${run.p50} | ${run.p99} | ${Object.entries(run.statuses).map(([c, n]) => `${c}×${n}`).join(' ')} |`),
+    ...runs.map(
+      (run) =>
+        `| ${run.fingerprints} | ${run.requestsPerSecond.toFixed(1)} | ${(run.requestsPerSecond * run.eventsPerRequest).toFixed(0)} | ${run.p50} | ${run.p99} | ${Object.entries(
+          run.statuses,
+        )
+          .map(([c, n]) => `${c}×${n}`)
+          .join(' ')} |`,
+    ),
     '',
   ];
   return lines.join('\n');

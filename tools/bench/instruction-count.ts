@@ -54,10 +54,14 @@ export const hasValgrind = (): boolean => spawnSync('valgrind', ['--version']).s
 /** Total instructions (cachegrind's "I refs") of one driver process. */
 function instructionsOf(bundle: string, env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn('valgrind', ['--tool=cachegrind', '--cache-sim=no', '--smc-check=all-non-file', '--cachegrind-out-file=/dev/null', process.execPath, bundle], {
-      env,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      'valgrind',
+      ['--tool=cachegrind', '--cache-sim=no', '--smc-check=all-non-file', '--cachegrind-out-file=/dev/null', process.execPath, bundle],
+      {
+        env,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
@@ -101,7 +105,9 @@ export async function countInstructions(
       say(`  ${workload.label}: bare client, then handler, ${options.requests[0]} and ${options.requests[1]} requests each under valgrind …`);
       const bare = await perRequest(store, bundle, workload, 'bare', options.requests);
       const handler = await perRequest(store, bundle, workload, 'handler', options.requests);
-      say(`  ${workload.label}: bare ${(bare / 1e6).toFixed(2)} M, handler ${(handler / 1e6).toFixed(2)} M instructions per request (${(handler / bare).toFixed(3)})`);
+      say(
+        `  ${workload.label}: bare ${(bare / 1e6).toFixed(2)} M, handler ${(handler / 1e6).toFixed(2)} M instructions per request (${(handler / bare).toFixed(3)})`,
+      );
       counts.push({ shape: workload.shape, label: workload.label, bare, handler });
     }
     return { counts, requests: options.requests, node: process.version };

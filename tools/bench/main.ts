@@ -59,7 +59,7 @@ machine; --quick runs everything shorter (about 5 minutes, noisier).
                     (default 10: the JIT needs 8-10 s to settle on the SDK here)
   --instructions-requests N1,N2
                     requests of the two valgrind processes compared per mode
-                    (default ${DEFAULT_INSTRUCTION_REQUESTS.join(",")}; 100,300 is faster and reads high)
+                    (default ${DEFAULT_INSTRUCTION_REQUESTS.join(',')}; 100,300 is faster and reads high)
   --cold-runs N     fresh Node processes loading the bundle (default 20)
   --quick           shorter everything: --samples 3 --runs 5 --warmup 5
                     --cold-runs 8 --instructions-requests 100,300

@@ -42,7 +42,13 @@ export interface ProfileSummary {
  */
 export function areaOf(url: string, functionName: string): string {
   if (!url) return functionName.startsWith('(') ? functionName : '(native)';
-  if (url.startsWith('node:')) return `node:${url.slice(5).replace(/^internal\//, '').split('/')[0]}`;
+  if (url.startsWith('node:'))
+    return `node:${
+      url
+        .slice(5)
+        .replace(/^internal\//, '')
+        .split('/')[0]
+    }`;
   if (url.includes('/node_modules/')) return packageOf(url);
   const project = /\/(lambda|local|tools)\/(.+)$/.exec(url);
   if (project) {

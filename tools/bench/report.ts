@@ -89,7 +89,12 @@ function targetRows(report: BenchReport): string[][] {
   }
   if (report.browserSdk) {
     const sdk = report.browserSdk;
-    rows.push([`browser SDK under ${int(sdk.budgetBytes)} bytes gzipped`, 'one-file build', `${int(sdk.gzipBytes)} bytes (bench/sdk-size.md)`, verdict(sdk.gzipBytes <= sdk.budgetBytes)]);
+    rows.push([
+      `browser SDK under ${int(sdk.budgetBytes)} bytes gzipped`,
+      'one-file build',
+      `${int(sdk.gzipBytes)} bytes (bench/sdk-size.md)`,
+      verdict(sdk.gzipBytes <= sdk.budgetBytes),
+    ]);
   }
   const tp = report.throughput;
   if (tp) {
@@ -108,14 +113,29 @@ function targetRows(report: BenchReport): string[][] {
   if (counted && 'counts' in counted) {
     for (const count of counted.counts) {
       const ratio = count.handler / count.bare;
-      rows.push([`instructions handler ÷ bare client ≤ ${fixed(INSTRUCTIONS_TARGET, 2)} (valgrind)`, count.label, fixed(ratio, 3), verdict(ratio <= INSTRUCTIONS_TARGET)]);
+      rows.push([
+        `instructions handler ÷ bare client ≤ ${fixed(INSTRUCTIONS_TARGET, 2)} (valgrind)`,
+        count.label,
+        fixed(ratio, 3),
+        verdict(ratio <= INSTRUCTIONS_TARGET),
+      ]);
     }
   } else if (counted) {
-    rows.push([`instructions handler ÷ bare client ≤ ${fixed(INSTRUCTIONS_TARGET, 2)} (valgrind)`, 'upsert, GET by id', `not counted: ${counted.skipped}`, '—']);
+    rows.push([
+      `instructions handler ÷ bare client ≤ ${fixed(INSTRUCTIONS_TARGET, 2)} (valgrind)`,
+      'upsert, GET by id',
+      `not counted: ${counted.skipped}`,
+      '—',
+    ]);
   }
   if (tp) {
     for (const row of tp.rows) {
-      rows.push(['(for reading the above) empty service ÷ bare client: what HTTP alone costs on this machine', row.label, fixed(median(row.emptyRatios), 2), '—']);
+      rows.push([
+        '(for reading the above) empty service ÷ bare client: what HTTP alone costs on this machine',
+        row.label,
+        fixed(median(row.emptyRatios), 2),
+        '—',
+      ]);
     }
   }
   return rows;
@@ -158,11 +178,21 @@ samples differed. *cold*: the first request of the key in this container;
 condition was refused (no ConsumedCapacity in the answer) is counted by the
 size of the stored item, at least 1 WRU, as DynamoDB bills it.
 
-${table(
-  ['group', 'shape', 'key', 'status', 'calls', 'key calls', 'rounds', 'waited', 'calls by round', 'RRU', 'WRU', 'target', 'result'],
-  rows,
-  ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'l', 'r', 'r', 'l', 'l'],
-)}
+${table(['group', 'shape', 'key', 'status', 'calls', 'key calls', 'rounds', 'waited', 'calls by round', 'RRU', 'WRU', 'target', 'result'], rows, [
+  'l',
+  'l',
+  'l',
+  'r',
+  'r',
+  'r',
+  'r',
+  'r',
+  'l',
+  'r',
+  'r',
+  'l',
+  'l',
+])}
 ${discardedNote}`;
 }
 
@@ -192,11 +222,16 @@ D = ${d} ms added to every DynamoDB call. p50 / D counts the rounds plus the
 request's own time; (p50 with D − p50 without) / D is the number of
 sequential rounds seen from outside, and should match the counted one.
 
-${table(
-  ['shape', 'key', 'rounds counted', 'p50 ms', `p50 ms, +${d} ms/call`, 'p50 / D', '(p50_D − p50_0) / D', 'matches'],
-  rows,
-  ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'l'],
-)}
+${table(['shape', 'key', 'rounds counted', 'p50 ms', `p50 ms, +${d} ms/call`, 'p50 / D', '(p50_D − p50_0) / D', 'matches'], rows, [
+  'l',
+  'l',
+  'r',
+  'r',
+  'r',
+  'r',
+  'r',
+  'l',
+])}
 `;
 }
 
@@ -233,7 +268,8 @@ ${profileTables(profile.handler)}
 }
 
 /** Ratios per run: the median, with the range of the runs in brackets. */
-const ratioRange = (ratios: number[], digits = 2) => `${fixed(median(ratios), digits)} (${fixed(Math.min(...ratios), digits)}–${fixed(Math.max(...ratios), digits)})`;
+const ratioRange = (ratios: number[], digits = 2) =>
+  `${fixed(median(ratios), digits)} (${fixed(Math.min(...ratios), digits)}–${fixed(Math.max(...ratios), digits)})`;
 const percent = (share: number) => `${fixed(share * 100, 0)} %`;
 
 function comparisonTable(result: ThroughputResult): string {
@@ -342,7 +378,10 @@ ${comparisonTable(tp)}
 ${latencySplit(tp)}
 
 CPU time of the serving process per request (this machine): ${tp.rows
-    .map((row) => `${row.label}: service ${fixed(row.service.cpuMsPerRequest, 2)} ms (+${fixed(row.service.loadGeneratorCpuMsPerRequest, 2)} ms in autocannon), bare client ${fixed(row.bare.cpuMsPerRequest, 2)} ms`)
+    .map(
+      (row) =>
+        `${row.label}: service ${fixed(row.service.cpuMsPerRequest, 2)} ms (+${fixed(row.service.loadGeneratorCpuMsPerRequest, 2)} ms in autocannon), bare client ${fixed(row.bare.cpuMsPerRequest, 2)} ms`,
+    )
     .join('; ')}.
 
 Calls per request of the bare client, as recorded by the same middleware:
@@ -355,7 +394,14 @@ export function instructionTable(result: InstructionResult): string {
   const m = (n: number) => `${(n / 1e6).toFixed(2)} M`;
   return table(
     ['shape', 'bare client', 'handler', 'handler − bare', 'handler ÷ bare', `target ≤ ${fixed(INSTRUCTIONS_TARGET, 2)}`],
-    result.counts.map((c) => [c.label, m(c.bare), m(c.handler), m(c.handler - c.bare), fixed(c.handler / c.bare, 3), verdict(c.handler / c.bare <= INSTRUCTIONS_TARGET)]),
+    result.counts.map((c) => [
+      c.label,
+      m(c.bare),
+      m(c.handler),
+      m(c.handler - c.bare),
+      fixed(c.handler / c.bare, 3),
+      verdict(c.handler / c.bare <= INSTRUCTIONS_TARGET),
+    ]),
     ['l', 'r', 'r', 'r', 'r', 'l'],
   );
 }
@@ -363,7 +409,8 @@ export function instructionTable(result: InstructionResult): string {
 function instructionsSection(report: BenchReport): string {
   const counted = report.instructions;
   if (!counted) return '';
-  if (!('counts' in counted)) return `## 3b. Instructions per request
+  if (!('counts' in counted))
+    return `## 3b. Instructions per request
 
 Not counted: ${counted.skipped}.
 `;
@@ -406,12 +453,7 @@ ${table(
   [
     ['bundle (index.mjs, minified)', `${int(cold.bytes)} bytes`, `< ${int(BUNDLE_LIMIT_BYTES)} bytes`, verdict(cold.bytes < BUNDLE_LIMIT_BYTES)],
     ['source map', cold.sourceMapBytes > 0 ? `${int(cold.sourceMapBytes)} bytes (not counted)` : 'none', '', ''],
-    [
-      `module initialisation, median of ${cold.initMs.length} fresh processes`,
-      `${fixed(m.initMs)} ms (p10 ${fixed(m.p10)}, p90 ${fixed(m.p90)})`,
-      '',
-      '',
-    ],
+    [`module initialisation, median of ${cold.initMs.length} fresh processes`, `${fixed(m.initMs)} ms (p10 ${fixed(m.p10)}, p90 ${fixed(m.p90)})`, '', ''],
     ['process start → bundle loaded, median', `${fixed(m.sinceProcessStartMs)} ms`, '', ''],
   ],
   ['l', 'r', 'l', 'l'],
@@ -427,9 +469,17 @@ ${cold.memoryMb} MB, where the time will differ.
 What the bundle holds: an esbuild metafile of a rebuild with the stack's
 own bundling options (lib/service-function.ts), ${cold.breakdown.identical ? '**byte-identical** to the asset' : `**not** byte-identical to the asset (${int(cold.breakdown.rebuiltBytes)} bytes)`}${cold.breakdown.notReproduced.length > 0 ? `; options not reproduced: ${cold.breakdown.notReproduced.join(', ')}` : ''}.
 
-${table(['family', 'bytes', 'share'], cold.breakdown.families.map((row) => [row.name, int(row.bytes), share(row.bytes)]), ['l', 'r', 'r'])}
+${table(
+  ['family', 'bytes', 'share'],
+  cold.breakdown.families.map((row) => [row.name, int(row.bytes), share(row.bytes)]),
+  ['l', 'r', 'r'],
+)}
 
-${table(['package or folder', 'bytes', 'share'], cold.breakdown.byPackage.slice(0, 15).map((row) => [row.name, int(row.bytes), share(row.bytes)]), ['l', 'r', 'r'])}
+${table(
+  ['package or folder', 'bytes', 'share'],
+  cold.breakdown.byPackage.slice(0, 15).map((row) => [row.name, int(row.bytes), share(row.bytes)]),
+  ['l', 'r', 'r'],
+)}
 `;
 }
 
@@ -468,8 +518,12 @@ Per million requests of each shape, from the units measured in section 1.
 Lambda duration assumed = rounds × ${report.cost.roundTripMs} ms (an in-region DynamoDB
 round trip from Lambda on a kept-alive connection; DynamoDB answers
 single-item calls in single-digit ms) + ${cpuNote}, rounded up to the ms
-Lambda bills. Logs: ${tp ? `${int(logBytes)} bytes per request written to stdout (the request log line
-and the EMF metrics, measured in section 3), ingested by CloudWatch Logs` : 'not measured in this run (section 3 skipped)'}.
+Lambda bills. Logs: ${
+    tp
+      ? `${int(logBytes)} bytes per request written to stdout (the request log line
+and the EMF metrics, measured in section 3), ingested by CloudWatch Logs`
+      : 'not measured in this run (section 3 skipped)'
+  }.
 Not included: data transfer out, CloudWatch metrics extracted from EMF,
 storage, free tiers.
 
@@ -478,11 +532,19 @@ Lambda ${usd(p.lambdaRequestsPerMillion)} per million requests + $${p.lambdaArmP
 DynamoDB on demand ${usd(p.dynamoWritePerMillionUnits)} per million WRU, ${usd(p.dynamoReadPerMillionUnits)} per million RRU;
 CloudWatch Logs ingestion ${usd(p.logsIngestionPerGb)} per GB. ${PRICES_NOTE}
 
-${table(
-  ['shape', 'key', 'calls', 'RRU', 'WRU', 'Lambda ms', 'API Gateway', 'Lambda', 'DynamoDB', 'logs', 'total / million'],
-  rows,
-  ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
-)}
+${table(['shape', 'key', 'calls', 'RRU', 'WRU', 'Lambda ms', 'API Gateway', 'Lambda', 'DynamoDB', 'logs', 'total / million'], rows, [
+  'l',
+  'l',
+  'r',
+  'r',
+  'r',
+  'r',
+  'r',
+  'r',
+  'r',
+  'r',
+  'r',
+])}
 `;
 }
 

@@ -25,8 +25,12 @@ const frames = (count: number) =>
 
 const ordinary = {
   eventId: '8f0c1a52-3b6e-4c7e-9a43-2f5d1e0b7c11',
-  message: 'TypeError: Cannot read properties of undefined (reading \'price\') while rendering order 1234 for cart 8f0c1a52',
-  exception: { type: 'TypeError', value: "Cannot read properties of undefined (reading 'price')", stack: `TypeError: Cannot read properties of undefined (reading 'price')\n${frames(12)}` },
+  message: "TypeError: Cannot read properties of undefined (reading 'price') while rendering order 1234 for cart 8f0c1a52",
+  exception: {
+    type: 'TypeError',
+    value: "Cannot read properties of undefined (reading 'price')",
+    stack: `TypeError: Cannot read properties of undefined (reading 'price')\n${frames(12)}`,
+  },
   pageUrl: 'https://shop.example.com/checkout/step/2?cart=8f0c1a52-3b6e-4c7e-9a43-2f5d1e0b7c11&utm_source=newsletter#payment',
   release: 'web@1.4.2',
   tags: { plan: 'pro', browser: 'Chrome 131', locale: 'de-DE', feature: 'one-click', build: '2026-11-27T10:00:00Z' },

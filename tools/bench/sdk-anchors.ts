@@ -26,7 +26,11 @@ interface Anchor {
 
 /** Versions pinned so that a rerun measures the same thing; change them on purpose. */
 const ANCHORS: Anchor[] = [
-  { package: '@sentry/browser', version: '11.12.0', entry: `import { init } from '@sentry/browser';\ninit({ dsn: 'https://public@o0.ingest.example.com/1' });` },
+  {
+    package: '@sentry/browser',
+    version: '11.12.0',
+    entry: `import { init } from '@sentry/browser';\ninit({ dsn: 'https://public@o0.ingest.example.com/1' });`,
+  },
   {
     package: 'posthog-js',
     version: '1.449.2',
@@ -38,8 +42,16 @@ const ANCHORS: Anchor[] = [
     variant: 'slim',
     entry: `import posthog from 'posthog-js/dist/module.slim.js';\nposthog.init('phc_example', { api_host: 'https://ph.example.com', autocapture: false, capture_pageview: false, capture_exceptions: true });`,
   },
-  { package: '@bugsnag/browser', version: '9.0.0', entry: `import Bugsnag from '@bugsnag/browser';\nBugsnag.start({ apiKey: '0123456789abcdef0123456789abcdef' });` },
-  { package: '@honeybadger-io/js', version: '6.16.5', entry: `import Honeybadger from '@honeybadger-io/js';\nHoneybadger.configure({ apiKey: 'hbp_example' });` },
+  {
+    package: '@bugsnag/browser',
+    version: '9.0.0',
+    entry: `import Bugsnag from '@bugsnag/browser';\nBugsnag.start({ apiKey: '0123456789abcdef0123456789abcdef' });`,
+  },
+  {
+    package: '@honeybadger-io/js',
+    version: '6.16.5',
+    entry: `import Honeybadger from '@honeybadger-io/js';\nHoneybadger.configure({ apiKey: 'hbp_example' });`,
+  },
   {
     package: 'rollbar',
     version: '3.1.0',
@@ -57,7 +69,9 @@ const OUT = join(__dirname, '..', '..', 'bench', 'sdk-anchors.json');
 async function measure(anchor: Anchor, scratch: string) {
   const dir = join(scratch, `${anchor.package}${anchor.variant ?? ''}`.replace(/[@/]/g, '_'));
   const spec = `${anchor.package}@${anchor.version}`;
-  const install = spawnSync('npm', ['install', '--prefix', dir, '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock', spec], { encoding: 'utf8' });
+  const install = spawnSync('npm', ['install', '--prefix', dir, '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock', spec], {
+    encoding: 'utf8',
+  });
   if (install.status !== 0) throw new Error(`npm install ${spec} failed:\n${install.stderr}`);
   const installed = (JSON.parse(readFileSync(join(dir, 'node_modules', anchor.package, 'package.json'), 'utf8')) as { version: string }).version;
   writeFileSync(join(dir, 'entry.js'), `${anchor.entry}\n`);
@@ -75,7 +89,14 @@ async function measure(anchor: Anchor, scratch: string) {
   });
   const [file] = result.outputFiles;
   if (!file) throw new Error(`esbuild wrote nothing for ${spec}`);
-  return { package: anchor.package, version: installed, ...(anchor.variant ? { variant: anchor.variant } : {}), entry: anchor.entry, bytes: file.contents.length, gzipBytes: gzipSync(file.contents, { level: 9 }).length };
+  return {
+    package: anchor.package,
+    version: installed,
+    ...(anchor.variant ? { variant: anchor.variant } : {}),
+    entry: anchor.entry,
+    bytes: file.contents.length,
+    gzipBytes: gzipSync(file.contents, { level: 9 }).length,
+  };
 }
 
 async function main(): Promise<void> {
@@ -88,11 +109,17 @@ async function main(): Promise<void> {
     const anchors = [];
     for (const anchor of ANCHORS) {
       const measured = await measure(anchor, scratch);
-      console.log(`${`${measured.package}@${measured.version}${anchor.variant ? ` (${anchor.variant})` : ''}`.padEnd(34)} ${measured.bytes.toLocaleString('en-US').padStart(9)} bytes minified ${measured.gzipBytes.toLocaleString('en-US').padStart(7)} bytes gzipped`);
+      console.log(
+        `${`${measured.package}@${measured.version}${anchor.variant ? ` (${anchor.variant})` : ''}`.padEnd(34)} ${measured.bytes.toLocaleString('en-US').padStart(9)} bytes minified ${measured.gzipBytes.toLocaleString('en-US').padStart(7)} bytes gzipped`,
+      );
       anchors.push(measured);
     }
-    const method = 'npm install <package>@<version> --ignore-scripts into a scratch folder; esbuild bundle of the entry (iife, platform browser, target es2020, minify, NODE_ENV production); gzip level 9 (node:zlib)';
-    writeFileSync(OUT, `${JSON.stringify({ measuredAt: new Date().toISOString().slice(0, 10), esbuild: (await import('esbuild')).version, method, anchors }, null, 2)}\n`);
+    const method =
+      'npm install <package>@<version> --ignore-scripts into a scratch folder; esbuild bundle of the entry (iife, platform browser, target es2020, minify, NODE_ENV production); gzip level 9 (node:zlib)';
+    writeFileSync(
+      OUT,
+      `${JSON.stringify({ measuredAt: new Date().toISOString().slice(0, 10), esbuild: (await import('esbuild')).version, method, anchors }, null, 2)}\n`,
+    );
     console.log(`written to bench/sdk-anchors.json`);
   } finally {
     rmSync(scratch, { recursive: true, force: true });

@@ -53,7 +53,8 @@ interface Case {
 const sdkHead = (collector: string, options: string) =>
   `<script src="/contacts-ingest.min.js"></script><script>ContactsIngest.init(Object.assign({ key: 'dfpk_bench', baseUrl: ${JSON.stringify(collector)} }, ${options}));</script>`;
 /** Resolves 10 ms after the page's error, by the page's own clock. */
-const throwThenClose = (n: number) => `new Promise(function (closeNow) { setTimeout(function () { throw new Error('closed tab ${n}'); }); setTimeout(closeNow, 10); })`;
+const throwThenClose = (n: number) =>
+  `new Promise(function (closeNow) { setTimeout(function () { throw new Error('closed tab ${n}'); }); setTimeout(closeNow, 10); })`;
 /** A plain page whose pagehide sends `count` beacons of `bytes` bytes each (the tab's marker, padded). */
 const beaconHead = (collector: string, count: number, bytes: number) =>
   `<script>addEventListener('pagehide', function () { for (var i = 1; i <= ${count}; i++) { var text = 'beacon ' + i + ' of tab ' + window.tab + ' '; navigator.sendBeacon(${JSON.stringify(`${collector}/beacon`)}, text + 'x'.repeat(Math.max(0, ${bytes} - text.length))); } });</script>`;
@@ -61,7 +62,13 @@ const beaconHead = (collector: string, count: number, bytes: number) =>
 const EVENT_BYTES = 450;
 
 const CASES: Case[] = [
-  { id: 'sdk', title: 'SDK: an error, the tab closed 10 ms later', head: (collector) => sdkHead(collector, '{}'), act: throwThenClose, marker: (n) => `closed tab ${n}"` },
+  {
+    id: 'sdk',
+    title: 'SDK: an error, the tab closed 10 ms later',
+    head: (collector) => sdkHead(collector, '{}'),
+    act: throwThenClose,
+    marker: (n) => `closed tab ${n}"`,
+  },
   {
     id: 'sdk-in-window',
     title: 'SDK: the same error inside the batching window (close-time beacon only)',
@@ -70,9 +77,27 @@ const CASES: Case[] = [
     act: (n) => `ContactsIngest.captureMessage('opening'); ContactsIngest.flush(5000).then(function () { return ${throwThenClose(n)}; })`,
     marker: (n) => `closed tab ${n}"`,
   },
-  { id: 'control-tiny', title: "control: a plain page's pagehide beacon of 20 bytes", head: (collector) => beaconHead(collector, 1, 20), act: (n) => `window.tab = ${n}`, marker: (n) => `beacon 1 of tab ${n} ` },
-  { id: 'control', title: `control: a plain page's pagehide beacon of ${EVENT_BYTES} bytes (an event's size)`, head: (collector) => beaconHead(collector, 1, EVENT_BYTES), act: (n) => `window.tab = ${n}`, marker: (n) => `beacon 1 of tab ${n} ` },
-  { id: 'control-second', title: `control: the same page's second pagehide beacon of ${EVENT_BYTES} bytes`, head: (collector) => beaconHead(collector, 2, EVENT_BYTES), act: (n) => `window.tab = ${n}`, marker: (n) => `beacon 2 of tab ${n} ` },
+  {
+    id: 'control-tiny',
+    title: "control: a plain page's pagehide beacon of 20 bytes",
+    head: (collector) => beaconHead(collector, 1, 20),
+    act: (n) => `window.tab = ${n}`,
+    marker: (n) => `beacon 1 of tab ${n} `,
+  },
+  {
+    id: 'control',
+    title: `control: a plain page's pagehide beacon of ${EVENT_BYTES} bytes (an event's size)`,
+    head: (collector) => beaconHead(collector, 1, EVENT_BYTES),
+    act: (n) => `window.tab = ${n}`,
+    marker: (n) => `beacon 1 of tab ${n} `,
+  },
+  {
+    id: 'control-second',
+    title: `control: the same page's second pagehide beacon of ${EVENT_BYTES} bytes`,
+    head: (collector) => beaconHead(collector, 2, EVENT_BYTES),
+    act: (n) => `window.tab = ${n}`,
+    marker: (n) => `beacon 2 of tab ${n} `,
+  },
 ];
 
 interface Result {
@@ -130,7 +155,8 @@ async function measure(engines: EngineName[], tabs: number): Promise<Result[]> {
             await tab.close();
           }
           // What is still on its way has a few seconds; the wait ends early once every tab's marker is in.
-          const count = () => Array.from({ length: tabs }, (_, i) => item.marker(i + 1)).filter((marker) => received.some((body) => body.includes(marker))).length;
+          const count = () =>
+            Array.from({ length: tabs }, (_, i) => item.marker(i + 1)).filter((marker) => received.some((body) => body.includes(marker))).length;
           const deadline = Date.now() + 5000;
           while (count() < tabs && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
           results.push({ engine: name, version: engine.version, case: item.id, title: item.title, tabs, arrived: count() });

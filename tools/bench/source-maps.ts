@@ -69,10 +69,13 @@ async function main(): Promise<void> {
     positions.push({ line, column: 1 + ((i * 7919) % length) });
   }
   const eventOf = (n: number) => {
-    const stack = ['TypeError: boom', ...Array.from({ length: 10 }, (_, k) => {
-      const { line, column } = positions[(n * 10 + k) % positions.length] as { line: number; column: number };
-      return `    at f${k} (${URL_OF}:${line}:${column})`;
-    })].join('\n');
+    const stack = [
+      'TypeError: boom',
+      ...Array.from({ length: 10 }, (_, k) => {
+        const { line, column } = positions[(n * 10 + k) % positions.length] as { line: number; column: number };
+        return `    at f${k} (${URL_OF}:${line}:${column})`;
+      }),
+    ].join('\n');
     return { factoryId: FACTORY, type: 'error' as const, exception: { type: 'TypeError', value: 'boom', stack }, debugIds: { [URL_OF]: debugId } };
   };
 

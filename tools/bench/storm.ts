@@ -84,6 +84,13 @@ const DEFAULT_BASELINE = '24ff828';
 /** Polls (half a second apart) the events stored must stay the same before the counts are judged. */
 const STABLE_POLLS = 4;
 
+/** The set kept under `key`, made empty the first time. */
+function setOf(sets: Map<string, Set<string>>, key: string): Set<string> {
+  let set = sets.get(key);
+  if (!set) sets.set(key, (set = new Set()));
+  return set;
+}
+
 /** --key-limit's default: a limit no storm reaches, so that only DynamoDB's ceilings answer. */
 const NO_KEY_LIMIT = 1_000_000;
 
@@ -213,16 +220,24 @@ type PostAnswer = TryAnswer<{ ms: number; rateLimits: string | null; error?: str
 function post(url: string, headers: Record<string, string>, body: string, localAddress: string): Promise<PostAnswer> {
   const started = performance.now();
   return new Promise((resolvePromise) => {
-    const req = httpRequest(url, { method: 'POST', localAddress, agent: false, headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) }, timeout: CLIENT_TIMEOUT_MS }, (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += text.length < 2_000 ? chunk.toString() : ''));
-      const header = (name: string) => (typeof res.headers[name] === 'string' ? (res.headers[name] as string) : null);
-      res.on('end', () => {
-        const status = res.statusCode;
-        const error = status !== undefined && status >= 400 ? errorOf(text) : undefined;
-        resolvePromise({ status, retryAfter: header('retry-after'), value: { ms: performance.now() - started, rateLimits: header('x-sentry-rate-limits'), ...(error ? { error } : {}) } });
-      });
-    });
+    const req = httpRequest(
+      url,
+      { method: 'POST', localAddress, agent: false, headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) }, timeout: CLIENT_TIMEOUT_MS },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += text.length < 2_000 ? chunk.toString() : ''));
+        const header = (name: string) => (typeof res.headers[name] === 'string' ? (res.headers[name] as string) : null);
+        res.on('end', () => {
+          const status = res.statusCode;
+          const error = status !== undefined && status >= 400 ? errorOf(text) : undefined;
+          resolvePromise({
+            status,
+            retryAfter: header('retry-after'),
+            value: { ms: performance.now() - started, rateLimits: header('x-sentry-rate-limits'), ...(error ? { error } : {}) },
+          });
+        });
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', () => resolvePromise({ status: undefined, retryAfter: null, value: { ms: performance.now() - started, rateLimits: null } }));
     req.end(body);
@@ -247,21 +262,39 @@ const OTHER_VISITORS = 5_000_000;
 /** The storm's one bug without maps: the same stack from any deploy (its bundle's hash differs). */
 function unmappedError(): PageError {
   const hash = Math.floor(Math.random() * 0xefffffff + 0x10000000).toString(16);
-  return { type: 'TypeError', value: 'cart is undefined', stack: `TypeError: cart is undefined\n    at renderCart (${SITE}/assets/app.${hash}.js:120:7)\n    at main (${SITE}/assets/app.${hash}.js:310:1)` };
+  return {
+    type: 'TypeError',
+    value: 'cart is undefined',
+    stack: `TypeError: cart is undefined\n    at renderCart (${SITE}/assets/app.${hash}.js:120:7)\n    at main (${SITE}/assets/app.${hash}.js:310:1)`,
+  };
 }
 
 /** The second bug (--other-rate): another error of the same site. */
 function otherError(): PageError {
-  return { type: 'RangeError', value: 'Invalid currency code', stack: `RangeError: Invalid currency code\n    at formatPrice (${SITE}/assets/checkout.js:44:11)\n    at renderTotal (${SITE}/assets/checkout.js:90:3)` };
+  return {
+    type: 'RangeError',
+    value: 'Invalid currency code',
+    stack: `RangeError: Invalid currency code\n    at formatPrice (${SITE}/assets/checkout.js:44:11)\n    at renderTotal (${SITE}/assets/checkout.js:90:3)`,
+  };
 }
 
 /** An error as the own SDK sends it. */
 function ownEvent(error: PageError, release: string): Record<string, unknown> {
-  return { eventId: randomUUID(), message: `${error.type}: ${error.value}`, exception: { type: error.type, value: error.value, stack: error.stack }, release, ...(error.debugIds ? { debugIds: error.debugIds } : {}) };
+  return {
+    eventId: randomUUID(),
+    message: `${error.type}: ${error.value}`,
+    exception: { type: error.type, value: error.value, stack: error.stack },
+    release,
+    ...(error.debugIds ? { debugIds: error.debugIds } : {}),
+  };
 }
 
 /** Items of the reports table whose key begins with `prefix` (a Scan of DynamoDB Local itself, past the proxy); `keep`: the attributes to read (none: count only). */
-async function scanItems(doc: ReturnType<typeof documentClientOf>, prefix: string, keep?: string[]): Promise<{ count: number; items: Record<string, unknown>[] }> {
+async function scanItems(
+  doc: ReturnType<typeof documentClientOf>,
+  prefix: string,
+  keep?: string[],
+): Promise<{ count: number; items: Record<string, unknown>[] }> {
   let count = 0;
   const items: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined;
@@ -289,7 +322,12 @@ async function scanItems(doc: ReturnType<typeof documentClientOf>, prefix: strin
  * the one its item names (a design before aliases).
  */
 async function talliedEvents(raw: ReturnType<typeof documentClientOf>, factoryId: string): Promise<ScannedEvent[]> {
-  const aliases = new Map((await scanItems(raw, `alias#${factoryId}#`, ['pk', 'issue'])).items.map((item) => [String(item.pk).slice(String(item.pk).lastIndexOf('#') + 1), String(item.issue)]));
+  const aliases = new Map(
+    (await scanItems(raw, `alias#${factoryId}#`, ['pk', 'issue'])).items.map((item) => [
+      String(item.pk).slice(String(item.pk).lastIndexOf('#') + 1),
+      String(item.issue),
+    ]),
+  );
   return (await scanItems(raw, `event#${factoryId}#`, [])).items.map((item) => {
     const event = storedEventOf(item);
     const first = groupingCandidates(event)[0];
@@ -324,12 +362,16 @@ async function runStorm(design: string, root: string, settings: Settings): Promi
   const rawClient = createDynamoClient({ ...LOCAL_DYNAMO_CONFIG, requestTimeoutMs: 30_000, endpoint: dynamo.endpoint });
   try {
     const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'ERROR', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
-    const proxy = startChild(process.execPath, ['--import', 'tsx', 'tools/semantics/main.ts', '--target', dynamo.endpoint, '--ceiling', String(settings.ceiling), '--port', '0'], {
-      cwd: PROJECT_ROOT,
-      env,
-      ready: /DYNAMODB_ENDPOINT=(\S+)/,
-      timeoutMs: 60_000,
-    });
+    const proxy = startChild(
+      process.execPath,
+      ['--import', 'tsx', 'tools/semantics/main.ts', '--target', dynamo.endpoint, '--ceiling', String(settings.ceiling), '--port', '0'],
+      {
+        cwd: PROJECT_ROOT,
+        env,
+        ready: /DYNAMODB_ENDPOINT=(\S+)/,
+        timeoutMs: 60_000,
+      },
+    );
     children.push(proxy.child);
     const proxyEndpoint = (await proxy.ready)[1] as string;
     const port = await freePort();
@@ -339,7 +381,15 @@ async function runStorm(design: string, root: string, settings: Settings): Promi
     const { S3_ENDPOINT: _unused, ...startEnv } = env;
     const server = startChild(process.execPath, ['--import', 'tsx', 'local/harness/commands/start.ts'], {
       cwd: root,
-      env: { ...startEnv, DYNAMODB_ENDPOINT: proxyEndpoint, PORT: String(port), CONTACTS_DATA_DIR: dataDir, CONTACTS_SERVERS_DIR: serversDir, CONTACTS_STREAMS: 'on', LOCAL_CONCURRENCY: String(settings.concurrency) },
+      env: {
+        ...startEnv,
+        DYNAMODB_ENDPOINT: proxyEndpoint,
+        PORT: String(port),
+        CONTACTS_DATA_DIR: dataDir,
+        CONTACTS_SERVERS_DIR: serversDir,
+        CONTACTS_STREAMS: 'on',
+        LOCAL_CONCURRENCY: String(settings.concurrency),
+      },
       ready: /Contacts API listening on (http:\/\/localhost:\d+)/,
       timeoutMs: 120_000,
     });
@@ -358,7 +408,9 @@ async function runStorm(design: string, root: string, settings: Settings): Promi
       say(`uploaded ${app.maps} maps in ${app.ms} ms`);
     }
     await proxyCall(proxyEndpoint, 'POST', '/__semantics/reset');
-    say(`storm: ${settings.rate} events/s for ${settings.durationS}s, ${settings.protocol} protocol${settings.sourceMaps ? ', source-mapped' : ''}, ${settings.eventsPerRequest} per request, ceiling ${settings.ceiling} WCU/s`);
+    say(
+      `storm: ${settings.rate} events/s for ${settings.durationS}s, ${settings.protocol} protocol${settings.sourceMaps ? ', source-mapped' : ''}, ${settings.eventsPerRequest} per request, ceiling ${settings.ceiling} WCU/s`,
+    );
 
     const sentryUrl = settings.protocol === 'sentry' ? envelopeUrlOf(dsnFor(baseUrl, key, keyId)) : undefined;
     const tryLatencies: number[] = [];
@@ -387,8 +439,8 @@ async function runStorm(design: string, root: string, settings: Settings): Promi
     const page = async (bug: string, index: number, errors: PageError[], release: string): Promise<void> => {
       const from = visitorAddress(index);
       const result = (bugs[bug] ??= { pages: 0, eventsSent: 0, acknowledged: 0, notAcknowledged: 0 });
-      const ids = sent.get(bug) ?? sent.set(bug, new Set()).get(bug)!;
-      const acked = acknowledgedIds.get(bug) ?? acknowledgedIds.set(bug, new Set()).get(bug)!;
+      const ids = setOf(sent, bug);
+      const acked = setOf(acknowledgedIds, bug);
       result.pages += 1;
       result.eventsSent += errors.length;
       const first = performance.now();
@@ -454,7 +506,9 @@ async function runStorm(design: string, root: string, settings: Settings): Promi
         const error = (): PageError => (mappedErrors ? (mappedErrors[i % mappedErrors.length] as PageError) : unmappedError());
         return { errors: Array.from({ length: perPage }, error), release: mappedErrors ? `web@4.${2 + (i % mappedErrors.length)}.0` : 'web@4.2.0' };
       }),
-      settings.otherRate > 0 ? schedule('other', settings.otherRate, OTHER_VISITORS, () => ({ errors: Array.from({ length: perPage }, otherError), release: 'web@4.2.0' })) : Promise.resolve(0),
+      settings.otherRate > 0
+        ? schedule('other', settings.otherRate, OTHER_VISITORS, () => ({ errors: Array.from({ length: perPage }, otherError), release: 'web@4.2.0' }))
+        : Promise.resolve(0),
     ]);
     const ended = performance.now();
     say(`storm over after ${Math.round((ended - started) / 1000)} s; waiting for the count`);
@@ -522,7 +576,11 @@ async function runStorm(design: string, root: string, settings: Settings): Promi
       units: sum('units'),
       throttles: sum('throttles'),
       conflicts: sum('conflicts'),
-      hottest: stats.partitions.map((partition) => ({ key: `${partition.index ? `${partition.index}:` : ''}${partition.key}`, units: partition.units, throttles: partition.throttles })),
+      hottest: stats.partitions.map((partition) => ({
+        key: `${partition.index ? `${partition.index}:` : ''}${partition.key}`,
+        units: partition.units,
+        throttles: partition.throttles,
+      })),
     };
   } finally {
     for (const child of children.reverse()) await stopChild(child);
@@ -572,7 +630,10 @@ function commandOf(settings: Settings, baseline: string): string {
   return `npm run bench:storm -- ${options.join(' ')}`;
 }
 
-const count = (values: Record<string, number>) => Object.entries(values).map(([name, n]) => `${name}: ${n}`).join(', ');
+const count = (values: Record<string, number>) =>
+  Object.entries(values)
+    .map(([name, n]) => `${name}: ${n}`)
+    .join(', ');
 
 function report(settings: Settings, baseline: string, machine: Machine, runs: RunResult[]): string {
   const sentry = settings.protocol === 'sentry';
@@ -584,28 +645,38 @@ function report(settings: Settings, baseline: string, machine: Machine, runs: Ru
   ];
   if (sentry) {
     rows.push(
-      ['dropped by the SDK on 429 (never sent again, as Sentry\'s SDKs do)', (r) => cell(storm(r)?.sentry?.['dropped-on-429'] ?? 0)],
+      ["dropped by the SDK on 429 (never sent again, as Sentry's SDKs do)", (r) => cell(storm(r)?.sentry?.['dropped-on-429'] ?? 0)],
       ['held back by the SDK after a 429 (not sent)', (r) => cell(storm(r)?.sentry?.['held-back'] ?? 0)],
       ['dropped by the SDK on a 5xx or no answer', (r) => cell(storm(r)?.sentry?.failed ?? 0)],
     );
-  } else rows.push(['events not acknowledged after the SDK\'s retries (it gave up)', (r) => cell(storm(r)?.notAcknowledged)]);
+  } else rows.push(["events not acknowledged after the SDK's retries (it gave up)", (r) => cell(storm(r)?.notAcknowledged)]);
   rows.push(
     ['**lost after acknowledgment** (acknowledged, not stored)', (r) => cell(r.check.lostAfterAcknowledgment)],
-    ['stored though not acknowledged (served after the client gave up, or answered 429 after storing)', (r) => cell(r.check.bugs.storm ? r.check.bugs.storm.stored - r.check.bugs.storm.acknowledgedStored : undefined)],
+    [
+      'stored though not acknowledged (served after the client gave up, or answered 429 after storing)',
+      (r) => cell(r.check.bugs.storm ? r.check.bugs.storm.stored - r.check.bugs.storm.acknowledgedStored : undefined),
+    ],
     ['5xx answers', (r) => cell(r.serverErrors)],
     ['answers by status', (r) => count(r.answers)],
-    ['the storm\'s answers other than 2xx, by error', (r) => count(r.refusals.storm ?? {}) || 'none'],
-    ['429 answers without Retry-After' + (sentry ? ' or X-Sentry-Rate-Limits' : ''), (r) => cell(r.bare429)],
-    ['events stored / the issues\' counts', (r) => `${cell(r.stored)} / ${cell(r.counted)}`],
-    ['issues (count = events stored in it)', (r) => `${r.check.issues.length}: ${r.check.issues.map((issue) => `${cell(issue.count)} = ${cell(issue.stored)}`).join(', ')}${r.check.exact ? ' (exact)' : ' (**not exact**)'}`],
-    ['the storm\'s issues', (r) => cell(r.check.bugs.storm?.issues.length)],
-    ['count exact (and staying so) after the storm\'s end (s)', (r) => cell(r.exactAfterS)],
+    ["the storm's answers other than 2xx, by error", (r) => count(r.refusals.storm ?? {}) || 'none'],
+    [`429 answers without Retry-After${sentry ? ' or X-Sentry-Rate-Limits' : ''}`, (r) => cell(r.bare429)],
+    ["events stored / the issues' counts", (r) => `${cell(r.stored)} / ${cell(r.counted)}`],
+    [
+      'issues (count = events stored in it)',
+      (r) =>
+        `${r.check.issues.length}: ${r.check.issues.map((issue) => `${cell(issue.count)} = ${cell(issue.stored)}`).join(', ')}${r.check.exact ? ' (exact)' : ' (**not exact**)'}`,
+    ],
+    ["the storm's issues", (r) => cell(r.check.bugs.storm?.issues.length)],
+    ["count exact (and staying so) after the storm's end (s)", (r) => cell(r.exactAfterS)],
   );
   if (settings.sourceMaps) {
     rows.push(
       ['maps uploaded before the storm (sourcemaps upload, ms)', (r) => (r.upload ? `${r.upload.maps} in ${cell(r.upload.ms)}` : '—')],
-      ['stored storm events with every app frame resolved', (r) => (r.check.frames ? `${cell(r.check.frames.resolved)} of ${cell(r.check.frames.events)}` : '—')],
-      ['their top frame\'s original function', (r) => (r.check.frames ? count(r.check.frames.topFunctions) : '—')],
+      [
+        'stored storm events with every app frame resolved',
+        (r) => (r.check.frames ? `${cell(r.check.frames.resolved)} of ${cell(r.check.frames.events)}` : '—'),
+      ],
+      ["their top frame's original function", (r) => (r.check.frames ? count(r.check.frames.topFunctions) : '—')],
       ['app frames left unresolved, by reason', (r) => (r.check.frames ? count(r.check.frames.unresolved) || 'none' : '—')],
     );
   }
@@ -624,9 +695,21 @@ function report(settings: Settings, baseline: string, machine: Machine, runs: Ru
     ['DynamoDB calls per stored event', (r) => perEvent(r.calls, r.stored)],
     ['write units per stored event', (r) => perEvent(r.units, r.stored)],
     ['throttled writes / conflicts', (r) => `${cell(r.throttles)} / ${cell(r.conflicts)}`],
-    ['most charged partitions (units, throttles)', (r) => r.hottest.slice(0, 3).map((p) => `\`${p.key.slice(0, 48)}\` ${p.units}, ${p.throttles}`).join('; ')],
+    [
+      'most charged partitions (units, throttles)',
+      (r) =>
+        r.hottest
+          .slice(0, 3)
+          .map((p) => `\`${p.key.slice(0, 48)}\` ${p.units}, ${p.throttles}`)
+          .join('; '),
+    ],
   );
-  const kind = [sentry ? 'Sentry browser SDK envelopes' : `${settings.eventsPerRequest} event(s) a request`, settings.sourceMaps ? 'source-mapped' : '', settings.keyLimit !== NO_KEY_LIMIT ? `key limit ${settings.keyLimit}/min` : '', settings.otherRate > 0 ? `another bug at ${settings.otherRate}/s` : '']
+  const kind = [
+    sentry ? 'Sentry browser SDK envelopes' : `${settings.eventsPerRequest} event(s) a request`,
+    settings.sourceMaps ? 'source-mapped' : '',
+    settings.keyLimit !== NO_KEY_LIMIT ? `key limit ${settings.keyLimit}/min` : '',
+    settings.otherRate > 0 ? `another bug at ${settings.otherRate}/s` : '',
+  ]
     .filter(Boolean)
     .join(', ');
   const lines = [
@@ -671,10 +754,12 @@ runCommand(USAGE, async (argv) => {
     keyLimit: positiveIntArg('--key-limit', values['key-limit'], NO_KEY_LIMIT) ?? NO_KEY_LIMIT,
     otherRate: positiveIntArg('--other-rate', values['other-rate'], 5_000) ?? 0,
   };
-  if (settings.protocol === 'sentry' && values.events !== undefined) throw new UsageError('--events is for the own protocol: Sentry\'s SDK sends one event an envelope');
+  if (settings.protocol === 'sentry' && values.events !== undefined)
+    throw new UsageError("--events is for the own protocol: Sentry's SDK sends one event an envelope");
   const newMode = settings.protocol !== 'own' || settings.sourceMaps;
   const baseline = values.baseline ?? (newMode ? 'none' : DEFAULT_BASELINE);
-  if (newMode && baseline !== 'none') throw new UsageError(`--baseline ${baseline}: the design before issue 29 had no source maps and no Sentry protocol; use --baseline none`);
+  if (newMode && baseline !== 'none')
+    throw new UsageError(`--baseline ${baseline}: the design before issue 29 had no source maps and no Sentry protocol; use --baseline none`);
   const out = resolve(PROJECT_ROOT, values.out ?? 'bench/storm-results.md');
   const machine = describeMachine(dynamoDbLocalVersion());
   const runs = [await runStorm('this design', PROJECT_ROOT, settings)];
@@ -689,6 +774,7 @@ runCommand(USAGE, async (argv) => {
   const text = report(settings, baseline, finishMachine(machine), runs);
   process.stdout.write(`${text}\n`);
   if (values.append === true && existsSync(out)) appendFileSync(out, `\n${text}`);
-  else writeFileSync(out, `# Storm benchmark\n\nWritten by \`npm run bench:storm\` (tools/bench/storm.ts); see docs/capacity.md#the-storm-benchmark.\n\n${text}`);
+  else
+    writeFileSync(out, `# Storm benchmark\n\nWritten by \`npm run bench:storm\` (tools/bench/storm.ts); see docs/capacity.md#the-storm-benchmark.\n\n${text}`);
   process.stderr.write(`wrote ${relative(process.cwd(), out)}\n`);
 });

@@ -43,7 +43,9 @@ export interface Engine {
  * (comma-separated), for a quicker run while working on one.
  */
 export function enginesUnderTest(env: NodeJS.ProcessEnv = process.env): EngineName[] {
-  const listed = env.BROWSER_ENGINES?.split(',').map((name) => name.trim()).filter(Boolean);
+  const listed = env.BROWSER_ENGINES?.split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   if (!listed || listed.length === 0) return [...ENGINES];
   const unknown = listed.filter((name) => !ENGINES.includes(name as EngineName));
   if (unknown.length > 0) throw new Error(`BROWSER_ENGINES names ${unknown.join(', ')}; known: ${ENGINES.join(', ')}`);
@@ -54,7 +56,15 @@ export function launchEngine(name: EngineName): Promise<Engine> {
   return { chromium: launchChromium, firefox: launchFirefox, webkit: launchWebKit }[name]();
 }
 
-const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 async function launchChromium(): Promise<Engine> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
@@ -108,7 +118,10 @@ function stopGroup(child: ChildProcess): Promise<void> {
 
 /** Xvfb on a display it picks itself (-displayfd): the display's number. */
 async function startXvfb(): Promise<{ display: string; child: ChildProcess }> {
-  const child = spawn(XVFB, ['-displayfd', '3', '-nolisten', 'tcp', '-screen', '0', '1280x900x24'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(XVFB, ['-displayfd', '3', '-nolisten', 'tcp', '-screen', '0', '1280x900x24'], {
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const display = await new Promise<string>((resolve, reject) => {
@@ -126,7 +139,11 @@ async function startXvfb(): Promise<{ display: string; child: ChildProcess }> {
 /** The commands of W3C WebDriver (classic) that the tests use, to one session. */
 function webDriver(base: string) {
   async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${base}${path}`, { method, headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
     const answer = (await res.json()) as { value: T & { error?: string; message?: string } };
     if (!res.ok) throw new Error(`WebDriver ${method} ${path}: ${answer.value?.error}: ${answer.value?.message}`);
     return answer.value;
@@ -148,7 +165,10 @@ async function launchWebKit(): Promise<Engine> {
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const ready = await fetch(`${base}/status`).then((res) => res.ok, () => false);
+    const ready = await fetch(`${base}/status`).then(
+      (res) => res.ok,
+      () => false,
+    );
     if (ready) break;
     if (Date.now() > deadline || driver.exitCode !== null) {
       await Promise.all([stopGroup(driver), stopGroup(xvfb.child)]);

@@ -87,7 +87,9 @@ function post(url: string, body: unknown, headers: Record<string, string>): Prom
     const req = request(url, { method: 'POST', localAddress: from, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown> }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown> }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -106,7 +108,8 @@ async function untilTallied(doc: DynamoDBDocumentClient, tables: TableNames, fac
     let listed = 0;
     for await (const _event of readReports(doc, tables.reports, factoryId, 'events')) listed += 1;
     if (listed >= events) return;
-    if (Date.now() > deadline) throw new Error(`only ${listed} of the ${events} seeded events were tallied within ${timeoutMs / 1000} s: is a tally running on this store?`);
+    if (Date.now() > deadline)
+      throw new Error(`only ${listed} of the ${events} seeded events were tallied within ${timeoutMs / 1000} s: is a tally running on this store?`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
@@ -132,7 +135,14 @@ export async function seedDemo(options: DemoOptions): Promise<Demo> {
   if (options.hostile) {
     const answer = await post(
       `${apiUrl}/api/v1/contacts`,
-      { email: `mallory@${domain}`, name: HOSTILE.name, title: HOSTILE.title, page: `https://evil.example/${HOSTILE.page}`, companyDomain: 'evil.example', company: HOSTILE.name },
+      {
+        email: `mallory@${domain}`,
+        name: HOSTILE.name,
+        title: HOSTILE.title,
+        page: `https://evil.example/${HOSTILE.page}`,
+        companyDomain: 'evil.example',
+        company: HOSTILE.name,
+      },
       auth,
     );
     if (answer.status >= 300) throw new Error(`seeding the hostile contact: ${answer.status} ${JSON.stringify(answer.json)}`);
@@ -142,16 +152,50 @@ export async function seedDemo(options: DemoOptions): Promise<Demo> {
 
   // A secret key pasted into a web page: the ingest API refuses it and marks it exposed.
   const leaked = await admin.create({ factoryId, type: 'secret' });
-  await post(`${apiUrl}/ingest/v1/events`, { events: [{ eventId: randomUUID(), message: 'leak' }] }, { Authorization: `Bearer ${leaked.key}`, Origin: DEMO_ORIGIN });
+  await post(
+    `${apiUrl}/ingest/v1/events`,
+    { events: [{ eventId: randomUUID(), message: 'leak' }] },
+    { Authorization: `Bearer ${leaked.key}`, Origin: DEMO_ORIGIN },
+  );
   const publishable = await admin.create({ factoryId, type: 'publishable', origins: [DEMO_ORIGIN] });
   const ingest = { Authorization: `Bearer ${publishable.key}`, Origin: DEMO_ORIGIN };
   const events: Record<string, unknown>[] = [
-    { type: 'error', message: 'TypeError: Cannot read properties of undefined (reading \'email\')', exception: { type: 'TypeError', value: "Cannot read properties of undefined (reading 'email')", stack: "TypeError: Cannot read properties of undefined (reading 'email')\n    at renderContact (https://app.example.com/assets/contacts.js:118:23)\n    at https://app.example.com/assets/app.js:42:7" }, pageUrl: 'https://app.example.com/contacts/42', release: 'web@2.4.1' },
-    { type: 'bug_report', message: 'The export button does nothing on Safari', pageUrl: 'https://app.example.com/export', reporter: { email: 'jo@customer.example', name: 'Jo' } },
+    {
+      type: 'error',
+      message: "TypeError: Cannot read properties of undefined (reading 'email')",
+      exception: {
+        type: 'TypeError',
+        value: "Cannot read properties of undefined (reading 'email')",
+        stack:
+          "TypeError: Cannot read properties of undefined (reading 'email')\n    at renderContact (https://app.example.com/assets/contacts.js:118:23)\n    at https://app.example.com/assets/app.js:42:7",
+      },
+      pageUrl: 'https://app.example.com/contacts/42',
+      release: 'web@2.4.1',
+    },
+    {
+      type: 'bug_report',
+      message: 'The export button does nothing on Safari',
+      pageUrl: 'https://app.example.com/export',
+      reporter: { email: 'jo@customer.example', name: 'Jo' },
+    },
     { type: 'message', message: 'Checkout finished in 4.2 s', tags: { plan: 'pro', region: 'eu' } },
-    { type: 'error', exception: { type: 'RangeError', value: 'Invalid time value', stack: 'RangeError: Invalid time value\n    at Date.toISOString (<anonymous>)\n    at formatDay (https://app.example.com/assets/calendar.js:12:9)' }, pageUrl: 'https://app.example.com/calendar' },
+    {
+      type: 'error',
+      exception: {
+        type: 'RangeError',
+        value: 'Invalid time value',
+        stack: 'RangeError: Invalid time value\n    at Date.toISOString (<anonymous>)\n    at formatDay (https://app.example.com/assets/calendar.js:12:9)',
+      },
+      pageUrl: 'https://app.example.com/calendar',
+    },
   ];
-  if (options.hostile) events.push({ type: 'error', message: HOSTILE.message, exception: { type: '<b>Evil</b>', value: HOSTILE.title, stack: HOSTILE.stack }, pageUrl: `https://evil.example/${HOSTILE.page}` });
+  if (options.hostile)
+    events.push({
+      type: 'error',
+      message: HOSTILE.message,
+      exception: { type: '<b>Evil</b>', value: HOSTILE.title, stack: HOSTILE.stack },
+      pageUrl: `https://evil.example/${HOSTILE.page}`,
+    });
   const eventIds: string[] = [];
   for (const event of events) {
     const eventId = randomUUID();
@@ -171,11 +215,20 @@ export async function seedDemo(options: DemoOptions): Promise<Demo> {
   await untilTallied(doc, tables, factoryId, eventIds.length);
   if (options.history) {
     const now = new Date();
-    for (const [back, billed] of [[5, 120], [4, 310], [3, 260], [2, 540], [1, 430]] as const) {
+    for (const [back, billed] of [
+      [5, 120],
+      [4, 310],
+      [3, 260],
+      [2, 540],
+      [1, 430],
+    ] as const) {
       const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 15));
       const period = month.toISOString().slice(0, 7);
       await doc.send(
-        new PutCommand({ TableName: tables.contacts, Item: { factoryId, sk: usageSortKey(period, '00'), period, billedPasses: billed, lastPassAt: month.toISOString() } }),
+        new PutCommand({
+          TableName: tables.contacts,
+          Item: { factoryId, sk: usageSortKey(period, '00'), period, billedPasses: billed, lastPassAt: month.toISOString() },
+        }),
       );
     }
   }

@@ -42,11 +42,21 @@ async function reportsFrom(email: string, apiUrl: string, client: Awaited<Return
   const headers = { Authorization: `Bearer ${String(key)}`, Origin: origin, 'Content-Type': 'application/json' };
   const reporter = { email, name: 'Ada' };
   const sent = [
-    await fetch(`${apiUrl}/ingest/v1/events`, { method: 'POST', headers, body: JSON.stringify({ events: [
-      { eventId: randomUUID(), type: 'error', message: 'TypeError: invoice.total is undefined', pageUrl: 'https://app.example.com/invoices/7', reporter },
-      { eventId: randomUUID(), type: 'bug_report', message: 'The PDF of invoice 7 is empty', pageUrl: 'https://app.example.com/invoices/7', reporter },
-    ] }) }),
-    await fetch(`${apiUrl}/ingest/v1/feature-requests`, { method: 'POST', headers, body: JSON.stringify({ requestId: randomUUID(), title: 'Invoices in CSV', reporter }) }),
+    await fetch(`${apiUrl}/ingest/v1/events`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        events: [
+          { eventId: randomUUID(), type: 'error', message: 'TypeError: invoice.total is undefined', pageUrl: 'https://app.example.com/invoices/7', reporter },
+          { eventId: randomUUID(), type: 'bug_report', message: 'The PDF of invoice 7 is empty', pageUrl: 'https://app.example.com/invoices/7', reporter },
+        ],
+      }),
+    }),
+    await fetch(`${apiUrl}/ingest/v1/feature-requests`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ requestId: randomUUID(), title: 'Invoices in CSV', reporter }),
+    }),
   ];
   for (const answer of sent) if (answer.status >= 300) throw new Error(`seeding a report of a contact: ${answer.status}`);
 }
@@ -72,20 +82,35 @@ runCommand(USAGE, async (argv) => {
   await listenLocal(room, port);
   const base = `http://127.0.0.1:${port}`;
   let receiver: Server | undefined;
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
   try {
     const demo = await seedDemo({ apiUrl: `http://127.0.0.1:${apiPort}`, doc: store.doc, tables: store.tables, factoryId: FACTORY, history: true });
     const id = (user: string) => String(demo.contacts.find((contact) => String(contact.email).startsWith(user))?.id);
     const grace = id('grace.hopper');
     const ada = id('ada.lovelace');
     await client.call({ operation: 'enrichment.refresh', factoryId: FACTORY, contactId: ada });
-    await client.call({ operation: 'contacts.clear', factoryId: FACTORY, contactId: ada, fields: ['title'], reason: 'ticket 4711: the customer says the title is wrong' });
+    await client.call({
+      operation: 'contacts.clear',
+      factoryId: FACTORY,
+      contactId: ada,
+      fields: ['title'],
+      reason: 'ticket 4711: the customer says the title is wrong',
+    });
     await reportsFrom(String(demo.contacts.find((contact) => contact.id === ada)?.email), `http://127.0.0.1:${apiPort}`, client);
     const trendIssue = await seedTrendDemo(store.doc, store.tables.reports, FACTORY);
     // A receiver that takes every delivery, so the alerts page shows a test delivery in its log.
     receiver = createServer((req, res) => req.resume().on('end', () => res.end()));
     const receiverPort = await listen(receiver, 0, '127.0.0.1');
-    const hook = await client.call({ operation: 'alerts.add', factoryId: FACTORY, url: `http://127.0.0.1:${receiverPort}/contacts-alerts`, description: 'on-call channel' });
+    const hook = await client.call({
+      operation: 'alerts.add',
+      factoryId: FACTORY,
+      url: `http://127.0.0.1:${receiverPort}/contacts-alerts`,
+      description: 'on-call channel',
+    });
     await client.call({ operation: 'alerts.test', factoryId: FACTORY, destinationId: String(hook.destinationId) });
     await client.call({ operation: 'alerts.configure', factoryId: FACTORY, spikeMultiple: 5, spikeFloor: 20 });
 
@@ -95,14 +120,22 @@ runCommand(USAGE, async (argv) => {
     const shots: [string, string, (() => Promise<void>)?][] = [
       ['control-room-contacts', `/f/${FACTORY}/contacts`],
       ['control-room-contact', `/f/${FACTORY}/contacts/${ada}`],
-      ['control-room-refresh', `/f/${FACTORY}/contacts/${grace}`, async () => {
-        await page.click('#refresh');
-        await page.waitForSelector('#flash:not([hidden])');
-      }],
-      ['control-room-enrichment', `/f/${FACTORY}/enrichment`, async () => {
-        await page.click('#bulk-start');
-        await page.waitForSelector('#bulk-summary[data-done="true"]');
-      }],
+      [
+        'control-room-refresh',
+        `/f/${FACTORY}/contacts/${grace}`,
+        async () => {
+          await page.click('#refresh');
+          await page.waitForSelector('#flash:not([hidden])');
+        },
+      ],
+      [
+        'control-room-enrichment',
+        `/f/${FACTORY}/enrichment`,
+        async () => {
+          await page.click('#bulk-start');
+          await page.waitForSelector('#bulk-summary[data-done="true"]');
+        },
+      ],
       ['control-room-keys', `/f/${FACTORY}/keys`],
       ['control-room-issues', `/f/${FACTORY}/reports/issues`],
       ['control-room-issue-trend', `/f/${FACTORY}/reports/issues/${trendIssue}`],
@@ -110,10 +143,14 @@ runCommand(USAGE, async (argv) => {
       ['control-room-events', `/f/${FACTORY}/reports/events`],
       ['control-room-event', `/f/${FACTORY}/reports/events/${demo.eventIds[0]}`],
       ['control-room-export', `/f/${FACTORY}/export`],
-      ['control-room-erase', `/f/${FACTORY}/erase?contact=${ada}`, async () => {
-        await page.click('#erase-form button[type="submit"]');
-        await page.fill('#erase-again', ada);
-      }],
+      [
+        'control-room-erase',
+        `/f/${FACTORY}/erase?contact=${ada}`,
+        async () => {
+          await page.click('#erase-form button[type="submit"]');
+          await page.fill('#erase-again', ada);
+        },
+      ],
     ];
     for (const [name, path, act] of shots) {
       await page.goto(`${base}${path}`);

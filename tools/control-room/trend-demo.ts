@@ -35,12 +35,19 @@ export async function seedTrendDemo(doc: DynamoDBDocumentClient, reportsTable: s
         message: 'TypeError: card.brand is undefined',
         exception: { type: 'TypeError', value: 'card.brand is undefined' },
         release: back <= 10 ? 'web@2.5.0' : 'web@2.4.1',
-        visitor: createHash('sha256').update(`visitor ${(back * 7 + n) % 420}`).digest('base64url').slice(0, 8),
+        visitor: createHash('sha256')
+          .update(`visitor ${(back * 7 + n) % 420}`)
+          .digest('base64url')
+          .slice(0, 8),
       }),
     );
     if (events.length === 0) continue;
     issueId = events[0]?.issueId ?? issueId;
-    await tallyBatch(tally, 'demo-shard', events.map((event) => ({ seq: padSequence(String((sequence += 1))), event })));
+    await tallyBatch(
+      tally,
+      'demo-shard',
+      events.map((event) => ({ seq: padSequence(String((sequence += 1))), event })),
+    );
   }
   return issueId;
 }

@@ -79,9 +79,9 @@ const defect: fc.Arbitrary<(body: Record<string, unknown>) => unknown> = fc.oneo
     const { email: _email, ...rest } = body;
     return rest;
   }),
-  fc.constantFrom<unknown>(null, 42, true, ['ada@example.com'], { address: 'ada@example.com' }).map(
-    (email) => (body: Record<string, unknown>) => ({ ...body, email }),
-  ),
+  fc
+    .constantFrom<unknown>(null, 42, true, ['ada@example.com'], { address: 'ada@example.com' })
+    .map((email) => (body: Record<string, unknown>) => ({ ...body, email })),
   invalidEmail.map((email) => (body: Record<string, unknown>) => ({ ...body, email })),
   fc
     .oneof(fc.constantFrom('API', 'crm', 'hubspot', 'unknown', 'ads!', '', '  ', ' ads', 'manual\n'), keyShaped)
@@ -91,9 +91,10 @@ const defect: fc.Arbitrary<(body: Record<string, unknown>) => unknown> = fc.oneo
     .map(([field, value]) => (body: Record<string, unknown>) => ({ ...body, [field]: value })),
   notADomain.map((domain) => (body: Record<string, unknown>) => ({ ...body, companyDomain: domain })),
   // Text that is not well-formed Unicode cannot be stored as sent, in free text or in the email.
-  fc
-    .tuple(fc.constantFrom(...TEXT, 'email'), illFormedText)
-    .map(([field, text]) => (body: Record<string, unknown>) => ({ ...body, [field]: field === 'email' ? `${text}@example.com` : text })),
+  fc.tuple(fc.constantFrom(...TEXT, 'email'), illFormedText).map(([field, text]) => (body: Record<string, unknown>) => ({
+    ...body,
+    [field]: field === 'email' ? `${text}@example.com` : text,
+  })),
   // Not an object at all.
   fc.constantFrom<unknown>(null, 0, 'ada@example.com', true, []).map((other) => () => other),
   fc.constant((body: Record<string, unknown>) => [body]),
@@ -229,7 +230,11 @@ export function anyBody(emails: string[], foreign: string[]): fc.Arbitrary<Gener
     {
       weight: 1,
       arbitrary: fc
-        .tuple(fc.integer({ min: 100, max: 80_000 }), fc.constantFrom('root', 'unknown', 'email', 'name') as fc.Arbitrary<'root' | 'unknown' | 'email' | 'name'>, valid)
+        .tuple(
+          fc.integer({ min: 100, max: 80_000 }),
+          fc.constantFrom('root', 'unknown', 'email', 'name') as fc.Arbitrary<'root' | 'unknown' | 'email' | 'name'>,
+          valid,
+        )
         .map(([depth, where, v]) => deepBody(depth, where, v)),
     },
   );

@@ -121,7 +121,13 @@ export function otherField(world: FuzzWorld): fc.Arbitrary<Field> {
     },
     { weight: 2, arbitrary: fc.tuple(token, fieldText) },
     { weight: 1, arbitrary: fc.tuple(token, latin1Text) },
-    { weight: 1, arbitrary: fc.tuple(fc.constantFrom('X-Huge', 'Cookie'), fc.integer({ min: 100, max: 40_000 }).map((n) => 'a'.repeat(n))) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(
+        fc.constantFrom('X-Huge', 'Cookie'),
+        fc.integer({ min: 100, max: 40_000 }).map((n) => 'a'.repeat(n)),
+      ),
+    },
     {
       weight: 1,
       arbitrary: fc.constantFrom<Field>(

@@ -26,7 +26,10 @@ function contentTypeOk(value: string | undefined): boolean {
   if (value === undefined || value.trim() === '') return false;
   const [type = '', ...parameters] = value.split(';').map((part) => part.trim().toLowerCase());
   if (type !== 'application/json' && type !== 'text/plain') return false;
-  const charset = parameters.find((p) => p.startsWith('charset='))?.slice(8).replace(/"/g, '');
+  const charset = parameters
+    .find((p) => p.startsWith('charset='))
+    ?.slice(8)
+    .replace(/"/g, '');
   return charset === undefined || charset === 'utf-8' || charset === 'utf8';
 }
 
@@ -35,7 +38,10 @@ type KeyVerdict = 'ok' | 'throttled' | 'refused';
 /** docs/ingest-api.md#errors, 401: one key, in the header (Bearer) or in ?key=, the same if in both; a secret key anywhere is refused. */
 function keyVerdict(request: FuzzRequest, query: string, world: FuzzWorld): { verdict: KeyVerdict; sure: boolean } {
   const header = headerValues(request, 'authorization').filter((v) => v.trim() !== '');
-  const inQuery = new URLSearchParams(query).getAll('key').map((v) => v.trim()).filter((v) => v !== '');
+  const inQuery = new URLSearchParams(query)
+    .getAll('key')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
   const strict = header.length === 1 ? /^[ \t]*bearer +(\S+)[ \t]*$/i.exec(header[0] as string)?.[1] : undefined;
   const loose = header.length === 1 ? /^\s*bearer\s+(\S+)\s*$/i.exec(header[0] as string)?.[1] : undefined;
   if ([strict, loose, ...inQuery].some((k) => k !== undefined && SECRET.test(k))) return { verdict: 'refused', sure: true };
@@ -64,7 +70,14 @@ function originAllowed(value: string | undefined, world: FuzzWorld): boolean {
     if (!entry.includes('://*.')) return entry === origin;
     const [entryScheme, base] = entry.split('://*.') as [string, string];
     if (entryScheme !== scheme || port !== '') return false;
-    return host.endsWith(`.${base}`) && host.length > base.length + 1 && !host.slice(0, -base.length - 1).split('.').includes('');
+    return (
+      host.endsWith(`.${base}`) &&
+      host.length > base.length + 1 &&
+      !host
+        .slice(0, -base.length - 1)
+        .split('.')
+        .includes('')
+    );
   });
 }
 
@@ -93,10 +106,10 @@ export function ingestExpectation(request: FuzzRequest, path: string, query: str
   const key = keyVerdict(request, query, world);
   let passed: Expectation;
   if (key.verdict === 'refused') passed = { statuses: [401], reason: 'no usable publishable key' };
-  else if (!originAllowed(last(request, 'origin'), world)) passed = { statuses: [403], reason: 'Origin missing or not on the key\'s list' };
+  else if (!originAllowed(last(request, 'origin'), world)) passed = { statuses: [403], reason: "Origin missing or not on the key's list" };
   else if (jsonText(request.body) === undefined) passed = { statuses: [400], reason: 'body is not JSON' };
   // The key's limit is counted once the body says what the request carries: a throttled key's request with a valid body is 429, an invalid one 422.
-  else if (key.verdict === 'throttled') passed = { statuses: [422, 429], reason: 'key over its limit (after the body\'s content)' };
+  else if (key.verdict === 'throttled') passed = { statuses: [422, 429], reason: "key over its limit (after the body's content)" };
   else passed = route[1] === 'events' ? { statuses: [202, 422], reason: 'events' } : { statuses: [200, 201, 422], reason: 'a feature request' };
   return key.sure ? passed : { ...passed, statuses: [401, ...passed.statuses], reason: `${passed.reason}, or 401 (odd separator)` };
 }
@@ -121,7 +134,8 @@ export function ingestHeaderProblems(request: FuzzRequest, status: number, heade
   }
   if (status === 401 && headers['www-authenticate'] !== 'Bearer realm="ingest"') problems.push(`401 with WWW-Authenticate ${headers['www-authenticate']}`);
   if (status === 405 && headers.allow !== 'OPTIONS, POST') problems.push(`405 with Allow ${headers.allow}`);
-  if (status === 429 && !(/^\d+$/.test(headers['retry-after'] ?? '') && Number(headers['retry-after']) >= 1)) problems.push(`429 with Retry-After ${headers['retry-after']}`);
+  if (status === 429 && !(/^\d+$/.test(headers['retry-after'] ?? '') && Number(headers['retry-after']) >= 1))
+    problems.push(`429 with Retry-After ${headers['retry-after']}`);
   void path;
   return problems;
 }

@@ -26,7 +26,10 @@ const event = fc.oneof(
     weight: 4,
     arbitrary: fc.record(
       {
-        eventId: fc.oneof(uuid, uuid.map((id) => id.toUpperCase())),
+        eventId: fc.oneof(
+          uuid,
+          uuid.map((id) => id.toUpperCase()),
+        ),
         type: fc.constantFrom(...EVENT_TYPES),
         timestamp: fc.constantFrom('2026-11-24T10:00:00Z', '2026-11-24T10:00:00.123+02:00'),
         message: text,
@@ -42,13 +45,16 @@ const event = fc.oneof(
   },
   {
     weight: 1,
-    arbitrary: fc.record({
-      eventId: fc.oneof(fc.constantFrom('not-a-uuid', '', null, 42), uuid),
-      type: fc.oneof(fc.constantFrom('fatal', 7, null), fc.constantFrom(...EVENT_TYPES)),
-      message: fc.oneof(fc.constant(null), fc.integer(), text),
-      tags: fc.oneof(fc.constant('tags'), fc.array(fc.string()), fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 })),
-      timestamp: fc.constantFrom('yesterday', 1_700_000_000, '2026-13-45T99:00:00Z'),
-    }, { requiredKeys: [] }),
+    arbitrary: fc.record(
+      {
+        eventId: fc.oneof(fc.constantFrom('not-a-uuid', '', null, 42), uuid),
+        type: fc.oneof(fc.constantFrom('fatal', 7, null), fc.constantFrom(...EVENT_TYPES)),
+        message: fc.oneof(fc.constant(null), fc.integer(), text),
+        tags: fc.oneof(fc.constant('tags'), fc.array(fc.string()), fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 })),
+        timestamp: fc.constantFrom('yesterday', 1_700_000_000, '2026-13-45T99:00:00Z'),
+      },
+      { requiredKeys: [] },
+    ),
   },
   { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
 );
@@ -113,13 +119,22 @@ function headers(world: FuzzWorld): fc.Arbitrary<{ fields: Field[]; queryKeys: s
     { weight: 3, arbitrary: fc.constantFrom(...ORIGINS).map((o): Field[] => [[o === '' ? 'origin' : 'Origin', o]]) },
     { weight: 1, arbitrary: fc.constant<Field[]>([]) },
   );
-  const contentType = fc.oneof(
-    { weight: 6, arbitrary: fc.constantFrom('application/json', 'text/plain;charset=UTF-8', 'text/plain') },
-    {
-      weight: 1,
-      arbitrary: fc.constantFrom('application/json; charset=latin1', 'text/html', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', '', 'TEXT/PLAIN'),
-    },
-  ).map((value): Field[] => [['Content-Type', value]]);
+  const contentType = fc
+    .oneof(
+      { weight: 6, arbitrary: fc.constantFrom('application/json', 'text/plain;charset=UTF-8', 'text/plain') },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          'application/json; charset=latin1',
+          'text/html',
+          'application/x-www-form-urlencoded',
+          'multipart/form-data; boundary=x',
+          '',
+          'TEXT/PLAIN',
+        ),
+      },
+    )
+    .map((value): Field[] => [['Content-Type', value]]);
   const noContentType = fc.constant<Field[]>([]);
   // Where the key goes: the header (fetch), the query (sendBeacon), both, neither, twice.
   const placement = fc.constantFrom('header', 'header', 'query', 'query', 'both', 'none', 'two-queries', 'not-bearer');

@@ -60,7 +60,11 @@ runCommand(USAGE, async (argv) => {
     const target = await startFuzzTarget(doc, store.tables);
     try {
       const http = Math.round((requests * share) / 100);
-      say(replay ? `replaying ${values.replay}` : `fuzzing: ${requests} requests (${http} through the HTTP adapter), seed ${seed}, ${workers} workers per channel`);
+      say(
+        replay
+          ? `replaying ${values.replay}`
+          : `fuzzing: ${requests} requests (${http} through the HTTP adapter), seed ${seed}, ${workers} workers per channel`,
+      );
       const summary = await runFuzz(target, {
         runs: { 'in-process': requests - http, http },
         seed: replay?.seed ?? seed,

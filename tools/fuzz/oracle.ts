@@ -86,8 +86,7 @@ function keyOutcome(request: FuzzRequest, world: FuzzWorld): { outcome: KeyOutco
   const values = headerValues(request, 'authorization');
   if (values.length !== 1) return { outcome: 'refused', sure: true };
   const value = values[0] as string;
-  const of = (key: string | undefined): KeyOutcome =>
-    key === world.own.key ? 'ok' : key === world.throttledKey ? 'throttled' : 'refused';
+  const of = (key: string | undefined): KeyOutcome => (key === world.own.key ? 'ok' : key === world.throttledKey ? 'throttled' : 'refused');
   const strict = /^[ \t]*bearer +(\S+)[ \t]*$/i.exec(value)?.[1];
   if (strict !== undefined) return { outcome: of(strict), sure: true };
   const loose = of(/^\s*bearer\s+(\S+)\s*$/i.exec(value)?.[1]);
@@ -109,9 +108,7 @@ function upsert(request: FuzzRequest): Expectation {
   }
   const intent = request.intent;
   if (intent && intent.text === text) {
-    return intent.verdict === 'valid'
-      ? { statuses: [200, 201], reason: 'a valid upsert' }
-      : { statuses: [422], reason: 'JSON with invalid content' };
+    return intent.verdict === 'valid' ? { statuses: [200, 201], reason: 'a valid upsert' } : { statuses: [422], reason: 'JSON with invalid content' };
   }
   return { statuses: [200, 201, 422], reason: 'JSON of unknown validity' };
 }
@@ -248,7 +245,8 @@ export function judgeAnswer(
     return problems;
   }
   if (!headers['content-type']?.startsWith('application/json')) problems.push(`Content-Type ${headers['content-type']}`);
-  if (!ingest && status === 401 && headers['www-authenticate'] !== 'Bearer realm="contacts"') problems.push(`401 with WWW-Authenticate ${headers['www-authenticate']}`);
+  if (!ingest && status === 401 && headers['www-authenticate'] !== 'Bearer realm="contacts"')
+    problems.push(`401 with WWW-Authenticate ${headers['www-authenticate']}`);
   if (!ingest && status === 405) {
     const allow = COLLECTION.test(splitTarget(request.target).path) ? ALLOW.collection : ALLOW.item;
     if (headers.allow !== allow) problems.push(`405 with Allow ${headers.allow}, expected ${allow}`);

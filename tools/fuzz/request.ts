@@ -38,8 +38,7 @@ export function headerValues(request: Pick<FuzzRequest, 'headers'>, name: string
   return request.headers.filter(([field]) => field.toLowerCase() === wanted).map(([, value]) => value);
 }
 
-const preview = (text: string, max = 120) =>
-  text.length <= max ? JSON.stringify(text) : `${JSON.stringify(text.slice(0, max))}… (${text.length} chars)`;
+const preview = (text: string, max = 120) => (text.length <= max ? JSON.stringify(text) : `${JSON.stringify(text.slice(0, max))}… (${text.length} chars)`);
 
 /** A short, readable account of a request for failure reports (huge values are cut). */
 export function describeRequest(request: FuzzRequest): string {

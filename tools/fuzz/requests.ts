@@ -16,12 +16,10 @@ const method = fc.oneof(
 
 /** Puts the Authorization fields somewhere among the others. */
 const headers = (world: FuzzWorld, maxOther: number) =>
-  fc
-    .tuple(authorization(world), fc.array(otherField(world), { maxLength: maxOther }), fc.nat())
-    .map(([auth, other, at]) => {
-      const i = other.length === 0 ? 0 : at % (other.length + 1);
-      return [...other.slice(0, i), ...auth, ...other.slice(i)];
-    });
+  fc.tuple(authorization(world), fc.array(otherField(world), { maxLength: maxOther }), fc.nat()).map(([auth, other, at]) => {
+    const i = other.length === 0 ? 0 : at % (other.length + 1);
+    return [...other.slice(0, i), ...auth, ...other.slice(i)];
+  });
 
 /** Stored addresses valid upserts may reuse: the caller's own and the shared one, never the other tenant's alone. */
 const upsertEmails = (world: FuzzWorld) => world.own.contacts.map((c) => c.email);

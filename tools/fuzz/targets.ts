@@ -11,16 +11,12 @@ export const keyish = (world: FuzzWorld) =>
   fc
     .tuple(
       fc.constantFrom('', '', 'x', '_', '-', '=', 'key:', 'Bearer%20', '9'),
-      fc.oneof(
-        fc.constantFrom(world.own.key, world.throttledKey, world.revokedKey, world.publishableKey, world.unknownKey),
-        keyShaped,
-      ),
+      fc.oneof(fc.constantFrom(world.own.key, world.throttledKey, world.revokedKey, world.publishableKey, world.unknownKey), keyShaped),
       fc.constantFrom('', '', 'x', '.', '%20'),
     )
     .map(([before, key, after]) => `${before}${key}${after}`);
 
-const percentEncodeAll = (text: string) =>
-  [...Buffer.from(text, 'utf8')].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+const percentEncodeAll = (text: string) => [...Buffer.from(text, 'utf8')].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('');
 
 /** What follows /api/v1/contacts/: ids of both tenants, near ids, keys, emails, junk. */
 export function idSegmentFor(world: FuzzWorld): fc.Arbitrary<string> {

@@ -59,7 +59,16 @@ const OTHER_EMAILS = ['shared@both.example', 'alan@turing.example', 'other+only@
 
 /** Every secret of the world: none may ever show in an error body or a log line. */
 export function worldSecrets(world: FuzzWorld): string[] {
-  return [world.own.key, world.other.key, world.throttledKey, world.revokedKey, world.publishableKey, world.unknownKey, world.ingest.key, world.ingest.throttledKey];
+  return [
+    world.own.key,
+    world.other.key,
+    world.throttledKey,
+    world.revokedKey,
+    world.publishableKey,
+    world.unknownKey,
+    world.ingest.key,
+    world.ingest.throttledKey,
+  ];
 }
 
 /** The contacts API wired as the Lambda wires it, on the given tables, with the frozen clock. */

@@ -82,7 +82,9 @@ export async function concurrently(baseUrl: string, headers: Record<string, stri
 /** Writes every request on one connection in one go (HTTP/1.1 pipelining) and reads the answers in order. */
 export function pipelined(baseUrl: string, headers: Record<string, string>, requests: BurstRequest[]): Promise<(BurstAnswer | Error)[]> {
   const { hostname, port } = new URL(baseUrl);
-  const fields = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const fields = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   const wire = requests.map((req) => {
     const body = req.body === undefined ? '' : req.body;
     const type = req.body === undefined ? '' : 'Content-Type: application/json\r\n';
@@ -192,7 +194,9 @@ export async function runBurst(target: BurstTarget, size: number): Promise<Burst
     const { email } = JSON.parse((seeds[i % seeds.length] as BurstRequest).body as string) as { email: string };
     const check = normalizeEmail(email);
     if (!check.ok) throw new Error(`seeded an address the service refuses: ${email} (${check.problem})`);
-    return i % 2 ? { method: 'GET', path: `${CONTACTS}/${contactId(target.factoryId, check.email)}` } : { method: 'GET', path: `${CONTACTS}?email=${encodeURIComponent(email)}` };
+    return i % 2
+      ? { method: 'GET', path: `${CONTACTS}/${contactId(target.factoryId, check.email)}` }
+      : { method: 'GET', path: `${CONTACTS}?email=${encodeURIComponent(email)}` };
   });
 
   const phases: PhaseResult[] = [];
@@ -201,7 +205,11 @@ export async function runBurst(target: BurstTarget, size: number): Promise<Burst
     say(`${name}: ${requests.length} requests …`);
     const expected = requests[0]?.method === 'POST' ? 201 : 200;
     const result = summarize(name, expected, await send(target.baseUrl, headers, requests));
-    say(`  ${Object.entries(result.statuses).map(([status, count]) => `${status}×${count}`).join(' ')}; p50 ${result.p50.toFixed(0)} ms, max ${result.max.toFixed(0)} ms`);
+    say(
+      `  ${Object.entries(result.statuses)
+        .map(([status, count]) => `${status}×${count}`)
+        .join(' ')}; p50 ${result.p50.toFixed(0)} ms, max ${result.max.toFixed(0)} ms`,
+    );
     phases.push(result);
     if (requests[0]?.method === 'POST') written.push(...requests);
   };
@@ -227,7 +235,9 @@ export function burstReport(result: BurstResult): string {
     `${'phase'.padEnd(36)}${'sent'.padStart(6)}${'5xx'.padStart(6)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'max ms'.padStart(9)}  statuses`,
     ...result.phases.map(
       (p) =>
-        `${p.name.padEnd(36)}${String(p.sent).padStart(6)}${String(p.serverErrors).padStart(6)}${ms(p.p50).padStart(9)}${ms(p.p99).padStart(9)}${ms(p.max).padStart(9)}  ${Object.entries(p.statuses)
+        `${p.name.padEnd(36)}${String(p.sent).padStart(6)}${String(p.serverErrors).padStart(6)}${ms(p.p50).padStart(9)}${ms(p.p99).padStart(9)}${ms(p.max).padStart(9)}  ${Object.entries(
+          p.statuses,
+        )
           .map(([status, count]) => `${status}×${count}`)
           .join(' ')}${p.withoutRetryAfter > 0 ? `  (${p.withoutRetryAfter} 429/503 without Retry-After)` : ''}`,
     ),

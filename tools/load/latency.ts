@@ -39,7 +39,10 @@ export class Recorder {
   timeline(seconds: number): { from: number; count: number; p50: number; p99: number }[] {
     const windows = [];
     for (let from = 0; from < this.perSecond.length; from += seconds) {
-      const sorted = this.perSecond.slice(from, from + seconds).flatMap((values) => values ?? []).sort((a, b) => a - b);
+      const sorted = this.perSecond
+        .slice(from, from + seconds)
+        .flatMap((values) => values ?? [])
+        .sort((a, b) => a - b);
       windows.push({ from, count: sorted.length, p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99) });
     }
     return windows;

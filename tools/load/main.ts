@@ -77,7 +77,9 @@ const statusList = (statuses: Record<string, number>) =>
 function table(recorder: Recorder): string {
   const row = (kind: string, s: Summary) =>
     `${kind.padEnd(18)}${String(s.count).padStart(7)}${ms(s.p50).padStart(9)}${ms(s.p99).padStart(9)}${ms(s.max).padStart(9)}  ${String(s.unexpected).padStart(10)}  ${statusList(s.statuses)}`;
-  const lines = [`${'kind'.padEnd(18)}${'count'.padStart(7)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'max ms'.padStart(9)}  ${'unexpected'.padStart(10)}  statuses`];
+  const lines = [
+    `${'kind'.padEnd(18)}${'count'.padStart(7)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'max ms'.padStart(9)}  ${'unexpected'.padStart(10)}  statuses`,
+  ];
   for (const kind of KINDS) lines.push(row(kind, recorder.summary(kind)));
   lines.push(row('overall', recorder.summary('overall')));
   return lines.join('\n');
@@ -103,12 +105,15 @@ runCommand(USAGE, async (argv) => {
   const say = (line: string) => process.stderr.write(`${line}\n`);
 
   const store = await openScratchStore({ say, exitOnSignal: true });
-  const server = await startServer({ endpoint: store.endpoint, port: await freePort(), bundle: values.bundle === true, logLevel: process.env.LOG_LEVEL ?? 'INFO' }).catch(
-    async (error: unknown) => {
-      await store.close();
-      throw error;
-    },
-  );
+  const server = await startServer({
+    endpoint: store.endpoint,
+    port: await freePort(),
+    bundle: values.bundle === true,
+    logLevel: process.env.LOG_LEVEL ?? 'INFO',
+  }).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
   say(`npm start (pid ${server.pid}) listening on ${server.baseUrl}`);
   // Every request counts against the key's per-minute limit: give it room for the whole run.
   const { key, keyId, factoryId } = await new KeyAdmin(store.doc, store.tables.keys).create({
@@ -124,12 +129,12 @@ runCommand(USAGE, async (argv) => {
       const log = server.log();
       passed = burstPassed(result) && log.errors.length === 0;
       process.stdout.write(
-        [
+        `${[
           `burst: npm start${values.bundle ? ' --bundle' : ''} on ${store.embedded ? 'DynamoDB Local (in memory)' : store.endpoint}; latency from each phase's start`,
           burstReport(result),
           `server log: ${log.requests} request lines, ${log.errors.length} at ERROR`,
           ...log.errors.slice(0, 3).map((line) => `  server ERROR: ${line.slice(0, 300)}`),
-        ].join('\n') + '\n',
+        ].join('\n')}\n`,
       );
       say(passed ? 'ok: no 5xx, every write applied' : 'FAILED');
     } finally {
@@ -208,7 +213,7 @@ runCommand(USAGE, async (argv) => {
     const serverErrors = fives(overall) + fives(warmed);
     const log = server.log();
     process.stdout.write(
-      [
+      `${[
         `load: ${duration} s at ${rate} req/s: ${pacing.dispatched} requests sent, ${overall.count} answered, ${(pacing.dispatched / duration).toFixed(1)} req/s dispatched (all answered after ${elapsed.toFixed(1)} s)`,
         `server: npm start${values.bundle ? ' --bundle' : ''} on ${store.embedded ? 'DynamoDB Local (in memory)' : store.endpoint}; latency from each request's due time to its answer`,
         table(recorder),
@@ -221,7 +226,7 @@ runCommand(USAGE, async (argv) => {
         `server log: ${log.requests} request lines (seeding and warm-up included), ${log.errors.length} at ERROR`,
         ...firstErrors.map((line) => `  first problems: ${line}`),
         ...log.errors.slice(0, 3).map((line) => `  server ERROR: ${line.slice(0, 300)}`),
-      ].join('\n') + '\n',
+      ].join('\n')}\n`,
     );
     const holdFailed = pacing.lagMaxMs > MAX_DISPATCH_LAG_MS;
     if (holdFailed) say(`the generator fell ${pacing.lagMaxMs.toFixed(0)} ms behind its schedule: the rate was not held (machine too busy?)`);

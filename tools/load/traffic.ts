@@ -5,17 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 
-export const KINDS = [
-  'create',
-  'create+company',
-  'update',
-  'update+company',
-  'get by id',
-  'get by email',
-  'get 404',
-  'get by email 404',
-  'bad input',
-] as const;
+export const KINDS = ['create', 'create+company', 'update', 'update+company', 'get by id', 'get by email', 'get 404', 'get by email 404', 'bad input'] as const;
 export type Kind = (typeof KINDS)[number];
 
 /** Share of each kind, out of 100. */

@@ -26,7 +26,7 @@ runMain(async () => {
     added.push(`${name}@${version}`);
   }
   const [root, ...rest] = Object.entries(lock.packages);
-  lock.packages = Object.fromEntries([root!, ...rest.sort(([a], [b]) => a.localeCompare(b, 'en'))]);
+  lock.packages = Object.fromEntries([...(root ? [root] : []), ...rest.sort(([a], [b]) => a.localeCompare(b, 'en'))]);
   writeFileSync(path, `${JSON.stringify(lock, null, 2)}\n`);
   process.stdout.write(added.length > 0 ? `added ${added.length} entries:\n  ${added.join('\n  ')}\n` : 'the lock file is complete\n');
 });

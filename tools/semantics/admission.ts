@@ -18,7 +18,12 @@ function predicted(action: Resolved, before: Item | undefined): { after: Item | 
 }
 
 /** The partitions over their ceiling among those this write will charge (none when the ceiling is off), and what it is expected to cost. */
-export function admission(semantics: Semantics, action: Resolved, before: Item | undefined, transactional: boolean): { closed: Partition[]; expected: Charge[] } {
+export function admission(
+  semantics: Semantics,
+  action: Resolved,
+  before: Item | undefined,
+  transactional: boolean,
+): { closed: Partition[]; expected: Charge[] } {
   if (action.kind === 'check' || action.kind === 'get') return { closed: [], expected: [] };
   const { after, unknown } = predicted(action, before);
   const expected = predictedCharges(action.schema, action.key, before, after, unknown, transactional);
@@ -39,7 +44,9 @@ export function reserve(semantics: Semantics, expected: Charge[]): () => void {
 
 export function throttlingReason(schema: TableSchema, partition: Partition): ThrottlingReason {
   const index = schema.indexes.find((candidate) => candidate.name === partition.index);
-  return index ? { reason: 'IndexWriteKeyRangeThroughputExceeded', resource: index.arn } : { reason: 'TableWriteKeyRangeThroughputExceeded', resource: schema.arn };
+  return index
+    ? { reason: 'IndexWriteKeyRangeThroughputExceeded', resource: index.arn }
+    : { reason: 'TableWriteKeyRangeThroughputExceeded', resource: schema.arn };
 }
 
 export function charge(semantics: Semantics, charges: Charge[]): void {
@@ -50,10 +57,15 @@ export function charge(semantics: Semantics, charges: Charge[]): void {
 }
 
 /** Charges and counts each applied action's actual cost. */
-export function chargeApplied(semantics: Semantics, actions: Resolved[], before: Map<string, Item | undefined>, after: Map<string, Item | undefined>, transactional: boolean): void {
+export function chargeApplied(
+  semantics: Semantics,
+  actions: Resolved[],
+  before: Map<string, Item | undefined>,
+  after: Map<string, Item | undefined>,
+  transactional: boolean,
+): void {
   for (const action of actions) {
     if (action.kind === 'check' || action.kind === 'get') continue;
     charge(semantics, appliedWriteCharges(action.schema, action.key, before.get(action.id), after.get(action.id), transactional));
   }
 }
-

@@ -79,4 +79,3 @@ export async function forward(semantics: Semantics, request: ProxiedRequest, bod
   await semantics.beforeForward?.({ operation: request.operation, body });
   return semantics.target.send('POST', request.path, request.headers, raw);
 }
-

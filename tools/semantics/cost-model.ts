@@ -47,7 +47,13 @@ export function indexEntry(table: TableSchema, index: IndexSchema, item: Item | 
   if (!item) return undefined;
   if (item[index.partitionKey] === undefined || (index.sortKey !== undefined && item[index.sortKey] === undefined)) return undefined;
   if (index.projection.type === 'ALL') return item;
-  const names = [table.partitionKey, table.sortKey, index.partitionKey, index.sortKey, ...(index.projection.type === 'INCLUDE' ? index.projection.attributes : [])];
+  const names = [
+    table.partitionKey,
+    table.sortKey,
+    index.partitionKey,
+    index.sortKey,
+    ...(index.projection.type === 'INCLUDE' ? index.projection.attributes : []),
+  ];
   const entry: Item = {};
   for (const name of names) {
     const value = name === undefined ? undefined : item[name];
@@ -76,7 +82,8 @@ export function indexCharges(table: TableSchema, index: IndexSchema, before: Ite
   if (!old && next) return [{ partition: indexPartition(table, index, next), units: writeUnitsOf(itemSize(next)) }];
   const was = old as Item;
   const now = next as Item;
-  const keyMoved = !sameValue(was[index.partitionKey], now[index.partitionKey]) || (index.sortKey !== undefined && !sameValue(was[index.sortKey], now[index.sortKey]));
+  const keyMoved =
+    !sameValue(was[index.partitionKey], now[index.partitionKey]) || (index.sortKey !== undefined && !sameValue(was[index.sortKey], now[index.sortKey]));
   if (keyMoved) {
     return [
       { partition: indexPartition(table, index, was), units: 1 },

@@ -71,4 +71,3 @@ async function afterImages(
   for (const [id, item] of read) after.set(id, item);
   return after;
 }
-

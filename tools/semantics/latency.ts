@@ -38,14 +38,23 @@ runCommand(USAGE, async (argv) => {
       new CreateTableCommand({
         TableName: table,
         BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }, { AttributeName: 'g', AttributeType: 'S' }],
+        AttributeDefinitions: [
+          { AttributeName: 'pk', AttributeType: 'S' },
+          { AttributeName: 'g', AttributeType: 'S' },
+        ],
         KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
         GlobalSecondaryIndexes: [{ IndexName: 'byG', KeySchema: [{ AttributeName: 'g', KeyType: 'HASH' }], Projection: { ProjectionType: 'KEYS_ONLY' } }],
       }),
     );
     const kinds = {
       PutItem: (pk: string) => new PutItemCommand({ TableName: table, Item: { pk: { S: pk }, g: { S: `g${pk.length % 7}` }, body: { S: 'x'.repeat(200) } } }),
-      UpdateItem: (pk: string) => new UpdateItemCommand({ TableName: table, Key: { pk: { S: pk } }, UpdateExpression: 'SET g = :g ADD n :one', ExpressionAttributeValues: { ':g': { S: 'moved' }, ':one': { N: '1' } } }),
+      UpdateItem: (pk: string) =>
+        new UpdateItemCommand({
+          TableName: table,
+          Key: { pk: { S: pk } },
+          UpdateExpression: 'SET g = :g ADD n :one',
+          ExpressionAttributeValues: { ':g': { S: 'moved' }, ':one': { N: '1' } },
+        }),
       TransactWriteItems: (pk: string) =>
         new TransactWriteItemsCommand({
           TransactItems: [
@@ -56,17 +65,33 @@ runCommand(USAGE, async (argv) => {
     };
     // Warm both paths (connections, the JIT, the proxy's schema cache).
     for (let i = 0; i < 50; i++) for (const path of [direct, proxied]) await path.send(kinds.PutItem(`warm-${i}`));
-    const rows: string[] = [`${'write'.padEnd(20)}${'direct p50'.padStart(12)}${'p99'.padStart(8)}${'proxy p50'.padStart(12)}${'p99'.padStart(8)}${'added p50'.padStart(12)}${'p99'.padStart(8)}`];
+    const rows: string[] = [
+      `${'write'.padEnd(20)}${'direct p50'.padStart(12)}${'p99'.padStart(8)}${'proxy p50'.padStart(12)}${'p99'.padStart(8)}${'added p50'.padStart(12)}${'p99'.padStart(8)}`,
+    ];
     for (const [kind, command] of Object.entries(kinds)) {
       const times = { direct: [] as number[], proxy: [] as number[] };
       for (let i = 0; i < writes; i++) {
-        for (const [name, path] of [['direct', direct], ['proxy', proxied]] as const) {
+        for (const [name, path] of [
+          ['direct', direct],
+          ['proxy', proxied],
+        ] as const) {
           const started = performance.now();
           await path.send(command(`${name}-${i}`) as never);
           times[name].push(performance.now() - started);
         }
       }
-      const [d50, d99, p50, p99] = [quantile(times.direct.sort((a, b) => a - b), 0.5), quantile(times.direct, 0.99), quantile(times.proxy.sort((a, b) => a - b), 0.5), quantile(times.proxy, 0.99)];
+      const [d50, d99, p50, p99] = [
+        quantile(
+          times.direct.sort((a, b) => a - b),
+          0.5,
+        ),
+        quantile(times.direct, 0.99),
+        quantile(
+          times.proxy.sort((a, b) => a - b),
+          0.5,
+        ),
+        quantile(times.proxy, 0.99),
+      ];
       const ms = (value: number) => value.toFixed(2).padStart(8);
       rows.push(`${kind.padEnd(20)}${ms(d50).padStart(12)}${ms(d99)}${ms(p50).padStart(12)}${ms(p99)}${ms(p50 - d50).padStart(12)}${ms(p99 - d99)}`);
     }

@@ -82,19 +82,25 @@ runCommand(USAGE, async (argv) => {
   const config: SemanticsConfig = {
     ...DEFAULT_CONFIG,
     ...fromEnv,
-    ...(values.ceiling !== undefined ? { ceiling: numberArg('--ceiling', values.ceiling, (n) => n > 0, 'a positive number of write units a second') as number, throttling: true } : {}),
+    ...(values.ceiling !== undefined
+      ? { ceiling: numberArg('--ceiling', values.ceiling, (n) => n > 0, 'a positive number of write units a second') as number, throttling: true }
+      : {}),
     ...(values['no-ceiling'] ? { throttling: false } : {}),
     ...(values.burst !== undefined ? { burstSeconds: numberArg('--burst', values.burst, (n) => n > 0, 'a positive number of seconds') as number } : {}),
-    ...(values['hold-ms'] !== undefined ? { holdMs: numberArg('--hold-ms', values['hold-ms'], (n) => n >= 0, 'a number of milliseconds, 0 or more') as number } : {}),
+    ...(values['hold-ms'] !== undefined
+      ? { holdMs: numberArg('--hold-ms', values['hold-ms'], (n) => n >= 0, 'a number of milliseconds, 0 or more') as number }
+      : {}),
     ...(values['no-conflicts'] ? { conflicts: false } : {}),
   };
   const problem = configProblem(config);
   if (problem) throw new UsageError(problem);
-  const port = numberArg('--port', values.port ?? env.SEMANTICS_PORT, (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'a port number (0-65535)') ?? DEFAULT_PORT;
+  const port =
+    numberArg('--port', values.port ?? env.SEMANTICS_PORT, (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'a port number (0-65535)') ?? DEFAULT_PORT;
   const givenTarget = targetArg(values.target ?? env.SEMANTICS_TARGET);
   const say = (line: string) => process.stderr.write(`${line}\n`);
 
-  if (port !== 0 && (await isPortInUse(port))) throw new SetupError(`port ${port} is already in use: stop what listens there, or choose another with --port (0 picks a free one)`);
+  if (port !== 0 && (await isPortInUse(port)))
+    throw new SetupError(`port ${port} is already in use: stop what listens there, or choose another with --port (0 picks a free one)`);
   let dynamo: DynamoDbLocal | undefined;
   if (!givenTarget) {
     dynamo = await startDynamoDbLocal({ port: await freePort(), fastStart: true });
@@ -105,7 +111,9 @@ runCommand(USAGE, async (argv) => {
     await dynamo?.stop();
     throw new SetupError(`could not start the proxy on port ${port}: ${error instanceof Error ? error.message : String(error)}`);
   });
-  const ceiling = config.throttling ? `ceiling ${config.ceiling} write units/s per partition key (burst ${config.burstSeconds} s)` : 'no ceiling (units counted)';
+  const ceiling = config.throttling
+    ? `ceiling ${config.ceiling} write units/s per partition key (burst ${config.burstSeconds} s)`
+    : 'no ceiling (units counted)';
   const conflicts = config.conflicts ? `transaction conflicts on (hold ${config.holdMs} ms)` : 'no transaction conflicts';
   say(`semantics proxy on ${proxy.endpoint} in front of ${target}: ${ceiling}, ${conflicts}`);
   say(`counts: curl ${proxy.endpoint}/__semantics/stats   reset: curl -X POST ${proxy.endpoint}/__semantics/reset`);

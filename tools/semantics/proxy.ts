@@ -86,7 +86,11 @@ function send(response: ServerResponse, answer: Answer): void {
   response.end(body);
 }
 
-const plainJson = (status: number, value: unknown): Answer => ({ status, headers: { 'content-type': 'application/json' }, body: `${JSON.stringify(value, null, 2)}\n` });
+const plainJson = (status: number, value: unknown): Answer => ({
+  status,
+  headers: { 'content-type': 'application/json' },
+  body: `${JSON.stringify(value, null, 2)}\n`,
+});
 
 export async function startSemanticsProxy(options: SemanticsProxyOptions): Promise<SemanticsProxy> {
   const { target: targetUrl, port = 0, host, clock = Date.now, beforeForward, ...settings } = options;

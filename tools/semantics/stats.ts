@@ -60,7 +60,8 @@ function add(into: Counts, counts: Partial<Counts>): void {
   into.conflicts += counts.conflicts ?? 0;
 }
 
-export const totalName = (partition: Pick<Partition, 'table' | 'index'>): string => (partition.index ? `${partition.table}/${partition.index}` : partition.table);
+export const totalName = (partition: Pick<Partition, 'table' | 'index'>): string =>
+  partition.index ? `${partition.table}/${partition.index}` : partition.table;
 
 export function matches(partition: PartitionStats, filter: StatsFilter): boolean {
   if (filter.table !== undefined && partition.table !== filter.table) return false;

@@ -41,7 +41,15 @@ export class Target {
   stream(method: string, path: string, headers: IncomingHttpHeaders, body: Buffer): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
       const outgoing = request(
-        { protocol: this.url.protocol, hostname: this.url.hostname, port: this.url.port, method, path, agent: this.agent, headers: { ...endToEnd(headers), host: this.url.host, 'content-length': String(body.length) } },
+        {
+          protocol: this.url.protocol,
+          hostname: this.url.hostname,
+          port: this.url.port,
+          method,
+          path,
+          agent: this.agent,
+          headers: { ...endToEnd(headers), host: this.url.host, 'content-length': String(body.length) },
+        },
         resolve,
       );
       outgoing.on('error', reject);

@@ -47,7 +47,7 @@ async function singleWrite(semantics: Semantics, request: ProxiedRequest, action
   }
   const release = semantics.config().conflicts ? holds.hold([action.id], 'write') : () => undefined;
   const unlock = await semantics.locks.acquire([action.id]);
-  let giveBack = () => undefined as void;
+  let giveBack: () => void = () => {};
   try {
     const before = await readItems(semantics, request.headers, [action]);
     if (!before) return await forward(semantics, request, request.body, request.raw);
@@ -83,18 +83,22 @@ async function transactWrite(semantics: Semantics, request: ProxiedRequest, acti
   if (semantics.config().conflicts) {
     const conflicting = holds.conflictsOfTransaction(ids);
     if (conflicting.some(Boolean)) {
-      actions.forEach((action, i) => conflicting[i] && stats.record(tablePartition(action.schema, action.key), { conflicts: 1 }));
+      for (const [i, action] of actions.entries()) if (conflicting[i]) stats.record(tablePartition(action.schema, action.key), { conflicts: 1 });
       stats.request(request.operation, 'conflicted');
       return transactionCanceled(conflicting.map((conflict): CancellationCode => (conflict ? 'TransactionConflict' : 'None')));
     }
   }
   const release = semantics.config().conflicts ? holds.hold(ids, 'transaction') : () => undefined;
-  let unlock = () => undefined as void;
-  let giveBack = () => undefined as void;
+  let unlock: () => void = () => {};
+  let giveBack: () => void = () => {};
   let forwarded = false;
   try {
     unlock = await semantics.locks.acquire(ids);
-    const before = await readItems(semantics, request.headers, actions.filter((action) => action.kind !== 'check'));
+    const before = await readItems(
+      semantics,
+      request.headers,
+      actions.filter((action) => action.kind !== 'check'),
+    );
     if (!before) {
       forwarded = true;
       return await forward(semantics, request, request.body, request.raw);
@@ -105,7 +109,10 @@ async function transactWrite(semantics: Semantics, request: ProxiedRequest, acti
       stats.request(request.operation, 'throttled');
       return transactionCanceled(admissions.map(({ closed }): CancellationCode => (closed.length > 0 ? 'ThrottlingError' : 'None')));
     }
-    giveBack = reserve(semantics, admissions.flatMap(({ expected }) => expected));
+    giveBack = reserve(
+      semantics,
+      admissions.flatMap(({ expected }) => expected),
+    );
     stats.request(request.operation);
     forwarded = true;
     const answer = await forward(semantics, request, request.body, request.raw);
@@ -138,7 +145,12 @@ async function batchWrite(semantics: Semantics, request: ProxiedRequest, actions
       return false;
     });
   }
-  const release = semantics.config().conflicts ? holds.hold(candidates.map((action) => action.id), 'write') : () => undefined;
+  const release = semantics.config().conflicts
+    ? holds.hold(
+        candidates.map((action) => action.id),
+        'write',
+      )
+    : () => undefined;
   const unlock = await semantics.locks.acquire(candidates.map((action) => action.id));
   const givesBack: (() => void)[] = [];
   try {
@@ -171,7 +183,11 @@ async function batchWrite(semantics: Semantics, request: ProxiedRequest, actions
     const parsed = JSON.parse(answer.body.toString()) as Json;
     const unprocessed = isObject(parsed.UnprocessedItems) ? (parsed.UnprocessedItems as Record<string, Json[]>) : {};
     // DynamoDB Local processes every request; should it hand some back, those were not applied.
-    const handedBack = new Set(Object.values(unprocessed).flat().map((element) => JSON.stringify(element)));
+    const handedBack = new Set(
+      Object.values(unprocessed)
+        .flat()
+        .map((element) => JSON.stringify(element)),
+    );
     const applied = admitted.filter((action) => !handedBack.has(JSON.stringify(action.source)));
     const after = await afterImages(semantics, request.headers, applied, before);
     for (const giveBack of givesBack.splice(0)) giveBack();
@@ -191,7 +207,7 @@ async function transactGet(semantics: Semantics, request: ProxiedRequest, action
   if (semantics.config().conflicts) {
     const conflicting = semantics.holds.conflictsOfTransaction(actions.map((action) => action.id));
     if (conflicting.some(Boolean)) {
-      actions.forEach((action, i) => conflicting[i] && semantics.stats.record(tablePartition(action.schema, action.key), { conflicts: 1 }));
+      for (const [i, action] of actions.entries()) if (conflicting[i]) semantics.stats.record(tablePartition(action.schema, action.key), { conflicts: 1 });
       semantics.stats.request(request.operation, 'conflicted');
       return transactionCanceled(conflicting.map((conflict): CancellationCode => (conflict ? 'TransactionConflict' : 'None')));
     }

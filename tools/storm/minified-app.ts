@@ -41,7 +41,7 @@ export const BUG_APP_SOURCES: Readonly<Record<string, string>> = {
   'src/cart.js': [
     "import { session } from './session.js';",
     '',
-    '/** The visitor\'s cart items: throws when the session has no cart (the bug). */',
+    "/** The visitor's cart items: throws when the session has no cart (the bug). */",
     'export function cartItems() {',
     '  return session.cart.items;',
     '}',
@@ -57,6 +57,7 @@ export const BUG_APP_SOURCES: Readonly<Record<string, string>> = {
     '',
     'export function renderBadge() {',
     '  const count = countItems();',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the app's own source text, a template literal of its code
     '  return `(${count})`;',
     '}',
     '',
@@ -100,7 +101,17 @@ export async function buildStormApp(dir: string, site: string): Promise<{ dist: 
   try {
     for (const version of [1, 2] as const) {
       for (const [name, text] of sourcesOfBuild(version)) writeFileSync(join(dir, name), text);
-      buildSync({ absWorkingDir: dir, entryPoints: ['src/main.js'], bundle: true, minify: true, format: 'iife', sourcemap: 'external', sourcesContent: true, outfile: join(dist, `app-${version}.js`), logLevel: 'silent' });
+      buildSync({
+        absWorkingDir: dir,
+        entryPoints: ['src/main.js'],
+        bundle: true,
+        minify: true,
+        format: 'iife',
+        sourcemap: 'external',
+        sourcesContent: true,
+        outfile: join(dist, `app-${version}.js`),
+        logLevel: 'silent',
+      });
     }
   } finally {
     // esbuild keeps a service process after a build: none outlives the builds.
@@ -112,7 +123,10 @@ export async function buildStormApp(dir: string, site: string): Promise<{ dist: 
     const file = `app-${version}.js`;
     const entry = files.find((candidate) => candidate.path.endsWith(file));
     if (!entry) throw new Error(`inject did not mark ${file}`);
-    const hash = createHash('sha256').update(readFileSync(join(dist, file))).digest('hex').slice(0, 8);
+    const hash = createHash('sha256')
+      .update(readFileSync(join(dist, file)))
+      .digest('hex')
+      .slice(0, 8);
     return { file, url: `${site}/assets/app-${hash}.js`, debugId: entry.debugId };
   });
   return { dist, builds };
@@ -138,5 +152,4 @@ export function throwInPage(code: string, url: string, site: string): PageError 
 }
 
 /** The error a build throws, run as a page runs it (throwInPage). */
-export const throwIn = (dist: string, build: AppBuild, site: string): PageError =>
-  throwInPage(readFileSync(join(dist, build.file), 'utf8'), build.url, site);
+export const throwIn = (dist: string, build: AppBuild, site: string): PageError => throwInPage(readFileSync(join(dist, build.file), 'utf8'), build.url, site);

@@ -30,7 +30,10 @@ export function envelopeUrlOf(dsn: string, sdk: { name: string; version: string 
 }
 
 /** An error event as the browser SDK sends it for an uncaught error: the SDK's frames (oldest first), and the page's debug ids as `debug_meta`. */
-export function sentryBrowserEvent(error: PageError, options: { eventId: string; pageUrl: string; release: string; timestampS: number }): Record<string, unknown> {
+export function sentryBrowserEvent(
+  error: PageError,
+  options: { eventId: string; pageUrl: string; release: string; timestampS: number },
+): Record<string, unknown> {
   const exception = exceptionFromError(defaultStackParser, Object.assign(new Error(error.value), { name: error.type, stack: error.stack }));
   const images = Object.entries(error.debugIds ?? {}).map(([codeFile, debugId]) => ({ type: 'sourcemap', code_file: codeFile, debug_id: debugId }));
   return {

@@ -110,7 +110,8 @@ export function checkStorm(input: {
       if (!event) continue;
       frames.events += 1;
       const appFrames = (event.frames ?? []).filter((frame) => frame.file.startsWith(appPrefix));
-      for (const frame of appFrames) if (!frame.original) frames.unresolved[frame.unresolved ?? 'none given'] = (frames.unresolved[frame.unresolved ?? 'none given'] ?? 0) + 1;
+      for (const frame of appFrames)
+        if (!frame.original) frames.unresolved[frame.unresolved ?? 'none given'] = (frames.unresolved[frame.unresolved ?? 'none given'] ?? 0) + 1;
       if (appFrames.length > 0 && appFrames.every((frame) => frame.original)) frames.resolved += 1;
       const top = appFrames[0]?.original?.fn ?? '(unresolved)';
       frames.topFunctions[top] = (frames.topFunctions[top] ?? 0) + 1;

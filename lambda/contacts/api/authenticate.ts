@@ -28,11 +28,9 @@ function admit(decision: AuthDecision): Caller {
     case 'revoked':
       throw apiError(401, 'This API key has been revoked: ask your platform team for a new one.', CHALLENGE);
     case 'throttled':
-      throw apiError(
-        429,
-        `Rate limit of ${decision.rate.limit} requests per minute exceeded for this key: retry after ${decision.retryAfterSeconds} s.`,
-        { 'Retry-After': String(decision.retryAfterSeconds) },
-      );
+      throw apiError(429, `Rate limit of ${decision.rate.limit} requests per minute exceeded for this key: retry after ${decision.retryAfterSeconds} s.`, {
+        'Retry-After': String(decision.retryAfterSeconds),
+      });
   }
 }
 

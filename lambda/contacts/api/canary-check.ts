@@ -27,7 +27,11 @@ export async function checkCanaryContact(store: ContactStore, now: Date = new Da
     });
     const read = await findContactById(store, CANARY_FACTORY_ID, written.contact.id);
     if (read?.email !== CANARY_EMAIL || read.updatedAt !== written.contact.updatedAt) {
-      return selfCheckAnswer(500, { error: `the canary contact ${written.contact.id} read back is not the one written`, written: written.contact.updatedAt, read: read?.updatedAt ?? null });
+      return selfCheckAnswer(500, {
+        error: `the canary contact ${written.contact.id} read back is not the one written`,
+        written: written.contact.updatedAt,
+        read: read?.updatedAt ?? null,
+      });
     }
     return selfCheckAnswer(200, { checked: 'canary contact written and read back', factoryId: CANARY_FACTORY_ID, contactId: read.id });
   } catch (error) {

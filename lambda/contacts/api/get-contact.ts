@@ -42,10 +42,7 @@ export function findContactOperation(store: ContactStore): Operation {
     if (all.length > 1) throw apiError(400, 'Send the email query parameter once.');
     const email = all[0]?.trim().replace(/ /g, '+');
     if (!email) {
-      throw apiError(
-        400,
-        'Missing query parameter "email": use GET /api/v1/contacts?email=<URL-encoded address>, or GET /api/v1/contacts/{id}.',
-      );
+      throw apiError(400, 'Missing query parameter "email": use GET /api/v1/contacts?email=<URL-encoded address>, or GET /api/v1/contacts/{id}.');
     }
     const contact = await findContactByEmail(store, callerOf(state).factoryId, email);
     if (!contact) throw apiError(404, `No contact with email ${quote(email)} in your factory.`);

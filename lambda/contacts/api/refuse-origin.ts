@@ -15,10 +15,7 @@ export function refuseOrigin(): MiddlewareObj<ApiEvent> {
     name: 'refuseOrigin',
     before: ({ event }) => {
       if (event.headers && Object.hasOwn(event.headers, 'origin')) {
-        throw apiError(
-          403,
-          'Requests with an Origin header are refused: this is a server-to-server API. Call it from your backend, not from a browser.',
-        );
+        throw apiError(403, 'Requests with an Origin header are refused: this is a server-to-server API. Call it from your backend, not from a browser.');
       }
     },
   };

@@ -25,9 +25,7 @@ export const enrichmentSchema = z
   .object({
     provider: z.string().check(z.describe("The platform's own name, one constant: never a data source's.")),
     at: timestamp('When the last enrichment pass ran'),
-    fields: z
-      .record(z.string(), z.string())
-      .check(z.describe('Everything the last pass found, applied or not (a field the caller had set keeps its value).')),
+    fields: z.record(z.string(), z.string()).check(z.describe('Everything the last pass found, applied or not (a field the caller had set keeps its value).')),
   })
   .check(z.describe('What enrichment found. Absent on a contact never enriched.'));
 
@@ -35,10 +33,8 @@ export const enrichmentSchema = z
 export const contactSchema = z
   .object({
     id: z.string().check(z.regex(CONTACT_ID_PATTERN), z.describe('`ct_` + the first 16 hex characters of sha256("<factoryId>:<email>").')),
-    factoryId: z.string().check(z.regex(/^fac_/), z.describe('The owning factory: the key\'s, never the request\'s.')),
-    companyId: z.optional(
-      z.string().check(z.regex(COMPANY_ID_PATTERN), z.describe('The linked company; present once linked, never reassigned.')),
-    ),
+    factoryId: z.string().check(z.regex(/^fac_/), z.describe("The owning factory: the key's, never the request's.")),
+    companyId: z.optional(z.string().check(z.regex(COMPANY_ID_PATTERN), z.describe('The linked company; present once linked, never reassigned.'))),
     email: z.string().check(z.describe('The identity, in its stored form (trimmed, lowercased).')),
     name: z.optional(z.string()),
     title: z.optional(z.string()),

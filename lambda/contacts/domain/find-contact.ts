@@ -15,11 +15,7 @@ export async function findContactById(store: ContactStore, factoryId: string, id
  * Reads a contact by email through the id the upsert would have written
  * (docs/contacts-api.md#find-a-contact-by-email--get-apiv1contactsemail). An address the upsert would refuse cannot exist: undefined.
  */
-export async function findContactByEmail(
-  store: ContactStore,
-  factoryId: string,
-  email: string,
-): Promise<Contact | undefined> {
+export async function findContactByEmail(store: ContactStore, factoryId: string, email: string): Promise<Contact | undefined> {
   const check = normalizeEmail(email);
   if (!check.ok) return undefined;
   return findContactById(store, factoryId, contactId(factoryId, check.email));

@@ -36,7 +36,9 @@ export const probeBudgetMs = (probeTimeoutMs: number): number => probeTimeoutMs 
 export function hookTimeoutSeconds(probeTimeoutsMs: readonly number[]): number {
   const total = probeTimeoutsMs.reduce((sum, ms) => sum + probeBudgetMs(ms), 0) + ACCESS_DENIED_WINDOW_MS + REPORT_WINDOW_MS + DEADLINE_MARGIN_MS;
   if (total > LAMBDA_MAX_TIMEOUT_MS) {
-    throw new Error(`a pre-traffic hook for these probes would need ${Math.ceil(total / 1000)} s, past Lambda's ${LAMBDA_MAX_TIMEOUT_MS / 1000} s: give the probes shorter timeouts or fewer probes`);
+    throw new Error(
+      `a pre-traffic hook for these probes would need ${Math.ceil(total / 1000)} s, past Lambda's ${LAMBDA_MAX_TIMEOUT_MS / 1000} s: give the probes shorter timeouts or fewer probes`,
+    );
   }
   return Math.ceil(total / 1000);
 }

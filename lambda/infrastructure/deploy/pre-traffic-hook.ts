@@ -33,7 +33,12 @@ export interface HookResult {
 
 function isHookEvent(event: unknown): event is HookEvent {
   const e = event as Partial<HookEvent> | null;
-  return typeof e?.DeploymentId === 'string' && e.DeploymentId !== '' && typeof e.LifecycleEventHookExecutionId === 'string' && e.LifecycleEventHookExecutionId !== '';
+  return (
+    typeof e?.DeploymentId === 'string' &&
+    e.DeploymentId !== '' &&
+    typeof e.LifecycleEventHookExecutionId === 'string' &&
+    e.LifecycleEventHookExecutionId !== ''
+  );
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
@@ -51,7 +56,7 @@ async function reportBy(ports: HookPorts, event: HookEvent, status: HookStatus, 
     try {
       const answer = await withinLimit(clock, Math.max(1, deadline - clock.now()), (signal) => ports.report(event, status, signal));
       if (!answer.timedOut) return attempt;
-      failure = new Error('no answer from CodeDeploy before the hook\'s deadline');
+      failure = new Error("no answer from CodeDeploy before the hook's deadline");
     } catch (error) {
       failure = error;
     }
@@ -101,7 +106,14 @@ export function createPreTrafficHook(ports: HookPorts, probesJson: string | unde
     }
     const attempts = await reportBy(ports, event, status, deadline);
     const failed = outcomes.filter((outcome) => !outcome.passed).map((outcome) => outcome.name);
-    ports.logger.info('pre-traffic check', { ...deployment, status, probes: outcomes.length, failed, reportAttempts: attempts, ms: Math.round(clock.now() - started) });
+    ports.logger.info('pre-traffic check', {
+      ...deployment,
+      status,
+      probes: outcomes.length,
+      failed,
+      reportAttempts: attempts,
+      ms: Math.round(clock.now() - started),
+    });
     return { status, outcomes };
   };
 }

@@ -124,7 +124,8 @@ async function sendProbe(invoke: Invoke, probe: Probe, limits: ProbeLimits): Pro
     if (budget <= 0) return { name: probe.name, passed: false, problem: 'not sent: no time left before the hook must report', ms: elapsed() };
     try {
       const answer = await withinLimit(clock, budget, (signal) => invoke(JSON.stringify(probe.event), signal));
-      if (answer.timedOut) return { name: probe.name, passed: false, problem: `${NO_ANSWER} within ${budget} ms: the new version hangs or is too slow`, ms: elapsed() };
+      if (answer.timedOut)
+        return { name: probe.name, passed: false, problem: `${NO_ANSWER} within ${budget} ms: the new version hangs or is too slow`, ms: elapsed() };
       return judge(probe, answer.value, elapsed());
     } catch (error) {
       if (isAccessDenied(error) && clock.now() + pause < Math.min(limits.accessDeniedUntil, limits.until)) {
@@ -149,7 +150,9 @@ export async function runProbes(invoke: Invoke, probes: readonly Probe[], limits
   let hung = false;
   for (const probe of probes) {
     // A version that hung once would hang again: the time goes to the report instead.
-    const outcome: ProbeOutcome = hung ? { name: probe.name, passed: false, problem: 'not sent: an earlier probe got no answer', ms: 0 } : await sendProbe(invoke, probe, limits);
+    const outcome: ProbeOutcome = hung
+      ? { name: probe.name, passed: false, problem: 'not sent: an earlier probe got no answer', ms: 0 }
+      : await sendProbe(invoke, probe, limits);
     hung ||= outcome.problem?.startsWith(NO_ANSWER) === true;
     outcomes.push(outcome);
   }

@@ -14,9 +14,7 @@ export interface Route<Slot extends object = object> {
 
 /** The matching of @middy/http-router, which this replaces: `{name}` is one segment (captured by name), a trailing slash is optional. */
 function pattern(path: string): RegExp {
-  const body = path
-    .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
-    .replace(/\\?\{([^/}]+?)\\?\}/g, (_match, name: string) => `(?<${name.replace(/\\/g, '')}>[^/]+)`);
+  const body = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([^/}]+?)\\?\}/g, (_match, name: string) => `(?<${name.replace(/\\/g, '')}>[^/]+)`);
   return new RegExp(`^${body}/?$`);
 }
 

@@ -69,7 +69,13 @@ export class MemoryAlertStore implements AlertStore {
   }
 
   rotateSecret(factoryId: string, destinationId: string, secret: string, at: string, previousUntil: string): Promise<Destination | undefined> {
-    return this.changeDestination(factoryId, destinationId, (found) => ({ ...found, previousSecret: found.secret, previousSecretUntil: previousUntil, secret, secretRotatedAt: at }));
+    return this.changeDestination(factoryId, destinationId, (found) => ({
+      ...found,
+      previousSecret: found.secret,
+      previousSecretUntil: previousUntil,
+      secret,
+      secretRotatedAt: at,
+    }));
   }
 
   setDisabled(factoryId: string, destinationId: string, disabled: Disabled | undefined): Promise<Destination | undefined> {
@@ -95,7 +101,15 @@ export class MemoryAlertStore implements AlertStore {
     return (await this.changeDestination(factoryId, destinationId, (current) => ({ ...current, disabled }))) !== undefined;
   }
 
-  async recordAlert(alert: { factoryId: string; alertId: string; type: AlertType; issueId: string; occurredAt: string; at: string; expiresAt: number }): Promise<{ created: boolean; fannedOut: boolean }> {
+  async recordAlert(alert: {
+    factoryId: string;
+    alertId: string;
+    type: AlertType;
+    issueId: string;
+    occurredAt: string;
+    at: string;
+    expiresAt: number;
+  }): Promise<{ created: boolean; fannedOut: boolean }> {
     const key = `${alert.factoryId}#${alert.alertId}`;
     const stored = this.alerts.get(key);
     if (stored) return { created: false, fannedOut: stored.fannedOutAt !== undefined };
@@ -125,7 +139,7 @@ export class MemoryAlertStore implements AlertStore {
   async claimAttempt(ref: DeliveryRef, attempt: number, at: string, leaseUntil: string): Promise<Delivery | undefined> {
     const found = this.deliveriesByRef.get(deliveryKey(ref));
     const takenOver = found?.attempts === attempt && found.leaseUntil !== undefined && found.leaseUntil < at;
-    if (!found || found.status !== 'pending' || !(found.attempts === attempt - 1 || takenOver)) return undefined;
+    if (found?.status !== 'pending' || !(found.attempts === attempt - 1 || takenOver)) return undefined;
     const { nextAttemptAt: _next, ...rest } = found;
     const claimed: Delivery = { ...rest, attempts: attempt, leaseUntil, lastAttemptAt: at, firstAttemptAt: found.firstAttemptAt ?? at };
     this.deliveriesByRef.set(deliveryKey(ref), claimed);
@@ -148,7 +162,7 @@ export class MemoryAlertStore implements AlertStore {
 
   async skipDelivery(ref: DeliveryRef, reason: string): Promise<void> {
     const found = this.deliveriesByRef.get(deliveryKey(ref));
-    if (!found || found.status !== 'pending') return;
+    if (found?.status !== 'pending') return;
     const { nextAttemptAt: _next, ...rest } = found;
     this.deliveriesByRef.set(deliveryKey(ref), { ...rest, status: 'skipped', reason });
   }
@@ -161,8 +175,14 @@ export class MemoryAlertStore implements AlertStore {
     return { deliveries: newest.slice(0, query.limit).map((delivery) => structuredClone(delivery)), more: newest.length > query.limit };
   }
 
-  deliveryLog(factoryId: string, destinationIds: readonly string[], query: { limit: number; after?: LogPositions }): Promise<{ deliveries: Delivery[]; next?: LogPositions }> {
-    return readLog(destinationIds, query, (destinationId, before) => this.deliveries(factoryId, destinationId, { limit: query.limit, ...(before === undefined ? {} : { before }) }));
+  deliveryLog(
+    factoryId: string,
+    destinationIds: readonly string[],
+    query: { limit: number; after?: LogPositions },
+  ): Promise<{ deliveries: Delivery[]; next?: LogPositions }> {
+    return readLog(destinationIds, query, (destinationId, before) =>
+      this.deliveries(factoryId, destinationId, { limit: query.limit, ...(before === undefined ? {} : { before }) }),
+    );
   }
 
   /** A change of an existing destination, answered with the destination after it; undefined when there is none. */

@@ -58,7 +58,10 @@ export class MemoryControlStore implements ControlStore {
     const linked = this.contactsOf(factoryId).filter((contact) => contact.companyId === companyId && (after === undefined || contact.id > after));
     const page = linked.slice(0, limit);
     const last = page[page.length - 1];
-    return { items: page.map((contact) => structuredClone(contact)), next: linked.length > limit && last ? contactCursor.encode(factoryId, last.id) : undefined };
+    return {
+      items: page.map((contact) => structuredClone(contact)),
+      next: linked.length > limit && last ? contactCursor.encode(factoryId, last.id) : undefined,
+    };
   }
 
   async findCompany(factoryId: string, companyId: string): Promise<Company | undefined> {

@@ -67,6 +67,9 @@ export class MemoryEnrichmentStore implements EnrichmentStore {
 
   private idsOf(factoryId: string): string[] {
     const prefix = `${factoryId}/${CONTACT_ID_PREFIX}`;
-    return [...this.contacts.contacts.keys()].filter((key) => key.startsWith(prefix)).map((key) => key.slice(factoryId.length + 1)).sort();
+    return [...this.contacts.contacts.keys()]
+      .filter((key) => key.startsWith(prefix))
+      .map((key) => key.slice(factoryId.length + 1))
+      .sort();
   }
 }

@@ -25,7 +25,10 @@ export class MemoryIngestKeys implements IngestKeyAuthorizer {
   private readonly seen = new Map<string, PublishableKey>();
 
   /** Adds an active key, by the hash the API looks it up with. */
-  issue(keyHash: string, key: { type: 'secret' | 'publishable'; factoryId: string; keyId: string; rateLimit: number; origins?: string[]; servers?: boolean }): void {
+  issue(
+    keyHash: string,
+    key: { type: 'secret' | 'publishable'; factoryId: string; keyId: string; rateLimit: number; origins?: string[]; servers?: boolean },
+  ): void {
     // A publishable key gets its DSN's project id when issued, as key admin gives it.
     const sentry = key.type === 'publishable' ? { sentryProjectId: sentryProjectId(key.keyId) } : {};
     this.keys.set(keyHash, { ...key, ...sentry, origins: key.origins ?? [], status: 'active' });
@@ -43,7 +46,7 @@ export class MemoryIngestKeys implements IngestKeyAuthorizer {
 
   async authenticate(keyHash: string): Promise<IngestKeyCheck> {
     const found = this.keys.get(keyHash);
-    if (!found || found.type !== 'publishable') return { outcome: 'unknown' };
+    if (found?.type !== 'publishable') return { outcome: 'unknown' };
     if (found.status === 'revoked') {
       this.seen.delete(keyHash);
       return { outcome: 'revoked' };
@@ -71,7 +74,7 @@ export class MemoryIngestKeys implements IngestKeyAuthorizer {
 
   async markExposed(keyHash: string, nowMs: number): Promise<ExposureMark> {
     const found = this.keys.get(keyHash);
-    if (!found || found.type !== 'secret') return { marked: false };
+    if (found?.type !== 'secret') return { marked: false };
     const at = new Date(nowMs).toISOString();
     found.exposed = { firstSeenAt: found.exposed?.firstSeenAt ?? at, lastSeenAt: at, count: (found.exposed?.count ?? 0) + 1 };
     return { marked: true, keyId: found.keyId, factoryId: found.factoryId, count: found.exposed.count };

@@ -58,7 +58,8 @@ export class MemoryPersonStore implements PersonStore {
     let start = 0;
     if (cursor !== undefined) {
       const [f, p, position] = Buffer.from(cursor, 'base64url').toString('utf8').split('\n');
-      if (f !== factoryId || p !== person || position === undefined) throw new InvalidCursorError("cursor is not one this service returned for this person's reports");
+      if (f !== factoryId || p !== person || position === undefined)
+        throw new InvalidCursorError("cursor is not one this service returned for this person's reports");
       start = all.findIndex((ref) => `${ref.receivedAt}#${ref.kind}#${ref.id}` < position);
       if (start < 0) start = all.length;
     }

@@ -1,6 +1,16 @@
 import { applyDelta } from '../../ingest/issues/apply-delta';
 import { filteredDeltas, issueDeltas } from '../../ingest/issues/deltas';
-import { byLastSeen, changeStatus, isExpired, issueAsOf, type FilteredCounts, type Issue, type IssueStatus, type IssueStore, type StatusChange } from '../../ingest/issues/issue';
+import {
+  byLastSeen,
+  changeStatus,
+  isExpired,
+  issueAsOf,
+  type FilteredCounts,
+  type Issue,
+  type IssueStatus,
+  type IssueStore,
+  type StatusChange,
+} from '../../ingest/issues/issue';
 import type { ListPosition } from '../../ingest/issues/issue';
 import { newestEventFirst, type EventView, type StoredEvent } from '../../ingest/issues/stored-event';
 import type { EventOutcome, ReportStore, StoredFeatureRequest } from '../../ingest/ports';
@@ -127,13 +137,22 @@ export class MemoryReportStore implements ReportStore, IssueStore, TallyStore {
 
   async issueEvents(factoryId: string, issueId: string, limit: number, nowMs: number): Promise<EventView[]> {
     return [...this.events.values()]
-      .filter((event) => event.factoryId === factoryId && (this.countedIn.get(`${factoryId}#${event.eventId}`) ?? event.issueId) === issueId && event.expiresAt > Math.floor(nowMs / 1000))
+      .filter(
+        (event) =>
+          event.factoryId === factoryId &&
+          (this.countedIn.get(`${factoryId}#${event.eventId}`) ?? event.issueId) === issueId &&
+          event.expiresAt > Math.floor(nowMs / 1000),
+      )
       .sort(newestEventFirst)
       .slice(0, limit)
       .map(({ writeToken: _writeToken, expiresAt: _expiresAt, ...view }) => view);
   }
 
-  async setIssueStatus(factoryId: string, issueId: string, change: { status: IssueStatus; at: string; by: string; nowMs: number }): Promise<StatusChange | undefined> {
+  async setIssueStatus(
+    factoryId: string,
+    issueId: string,
+    change: { status: IssueStatus; at: string; by: string; nowMs: number },
+  ): Promise<StatusChange | undefined> {
     const issue = await this.getIssue(factoryId, issueId, change.nowMs);
     if (!issue) return undefined;
     const changed = changeStatus(issue, change.status, change.at, change.by);

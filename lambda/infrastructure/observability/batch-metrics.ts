@@ -16,13 +16,26 @@ const COUNT = 'Count';
  * errors and answers failed items raises no Lambda `Errors`: this is how its
  * failures are seen.
  */
-export function batchMetricsLine(counts: { items: number; failed: number }, options: Pick<MetricsOptions, 'namespace' | 'service' | 'functionVersion'>, timestamp: number): string {
+export function batchMetricsLine(
+  counts: { items: number; failed: number },
+  options: Pick<MetricsOptions, 'namespace' | 'service' | 'functionVersion'>,
+  timestamp: number,
+): string {
   const dimensions: string[][] = [[DIMENSIONS.service]];
   if (options.functionVersion !== undefined) dimensions.push([DIMENSIONS.service, DIMENSIONS.functionVersion]);
   const document = {
     _aws: {
       Timestamp: Math.trunc(timestamp),
-      CloudWatchMetrics: [{ Namespace: options.namespace, Dimensions: dimensions, Metrics: [{ Name: METRIC.batchItems, Unit: COUNT }, { Name: METRIC.failedBatchItems, Unit: COUNT }] }],
+      CloudWatchMetrics: [
+        {
+          Namespace: options.namespace,
+          Dimensions: dimensions,
+          Metrics: [
+            { Name: METRIC.batchItems, Unit: COUNT },
+            { Name: METRIC.failedBatchItems, Unit: COUNT },
+          ],
+        },
+      ],
     },
     [DIMENSIONS.service]: options.service,
     ...(options.functionVersion === undefined ? {} : { [DIMENSIONS.functionVersion]: options.functionVersion }),

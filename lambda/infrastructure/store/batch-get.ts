@@ -28,7 +28,8 @@ export async function batchGet<Item = Record<string, unknown>>(
     let pending = keys.slice(offset, offset + BATCH_GET_MAX);
     for (let attempt = 0; pending.length > 0; attempt += 1) {
       // DynamoDB would not serve these keys for the whole while: the store is unavailable, and the request may be sent again.
-      if (attempt >= ATTEMPTS) throw new StorageUnavailableError(options.operation, new Error(`DynamoDB kept ${pending.length} keys unprocessed through ${ATTEMPTS} calls`));
+      if (attempt >= ATTEMPTS)
+        throw new StorageUnavailableError(options.operation, new Error(`DynamoDB kept ${pending.length} keys unprocessed through ${ATTEMPTS} calls`));
       if (attempt > 0) await sleep(Math.min(1000, 25 * 2 ** attempt));
       const result = await storageCall(options.operation, () =>
         doc.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: options.consistentRead } } })),

@@ -82,8 +82,7 @@ export function createDynamoClient(config: DynamoConfig): DynamoDBClient {
     endpoint: config.endpoint,
     // DynamoDB Local accepts any region and credentials (it runs with -sharedDb).
     region: config.region ?? (local ? 'us-east-1' : undefined),
-    credentials:
-      local && !process.env.AWS_ACCESS_KEY_ID ? { accessKeyId: 'local', secretAccessKey: 'local' } : undefined,
+    credentials: local && !process.env.AWS_ACCESS_KEY_ID ? { accessKeyId: 'local', secretAccessKey: 'local' } : undefined,
     retryStrategy: new ConfiguredRetryStrategy(config.maxAttempts, retryDelayMs),
     requestHandler: {
       connectionTimeout: config.connectionTimeoutMs,

@@ -166,7 +166,8 @@ export class Expression {
 
   protected placeholders(): Placeholders {
     const placeholders: Placeholders = {};
-    if (this.names.size > 0) placeholders.ExpressionAttributeNames = Object.fromEntries([...this.names].map(([attribute, placeholder]) => [placeholder, attribute]));
+    if (this.names.size > 0)
+      placeholders.ExpressionAttributeNames = Object.fromEntries([...this.names].map(([attribute, placeholder]) => [placeholder, attribute]));
     if (this.valueCount > 0) placeholders.ExpressionAttributeValues = this.values;
     return placeholders;
   }

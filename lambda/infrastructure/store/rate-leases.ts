@@ -222,7 +222,9 @@ export class RateLeases {
     } else {
       // The count-th request from now fits: TAT + (count − 1)·T − now ≤ τ.
       const highest = nowUs + toleranceUs(plan.policy) - (plan.count - 1) * intervalUs(plan.policy);
-      expression.setSum(tat, expression.attribute(tat), plan.count * intervalUs(plan.policy)).when(expression.is(tat, '>', now), expression.is(tat, '<=', highest));
+      expression
+        .setSum(tat, expression.attribute(tat), plan.count * intervalUs(plan.policy))
+        .when(expression.is(tat, '>', now), expression.is(tat, '<=', highest));
     }
     return new UpdateCommand({
       TableName: target.tableName,

@@ -18,7 +18,10 @@ export function requireContentType(accepted: readonly string[]): Check {
     if (!accepted.includes(type)) {
       throw apiError(415, `Content-Type ${JSON.stringify(clip(value, 100))} is not accepted: send the JSON body as ${list}.`);
     }
-    const charset = parameters.find((parameter) => parameter.startsWith('charset='))?.slice('charset='.length).replace(/"/g, '');
+    const charset = parameters
+      .find((parameter) => parameter.startsWith('charset='))
+      ?.slice('charset='.length)
+      .replace(/"/g, '');
     if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
       throw apiError(415, `Content-Type charset ${JSON.stringify(clip(charset, 40))} is not accepted: send the body in UTF-8.`);
     }

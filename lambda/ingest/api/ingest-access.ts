@@ -49,7 +49,14 @@ export interface IngestAccessDependencies {
  * read: the events are stored all the same (their counts stay exact), only
  * not counted as visitors, and the log line says so.
  */
-async function visitorOf(deps: IngestAccessDependencies, state: RequestState, factoryId: string, sourceIp: string | undefined, userAgent: string | undefined, at: number) {
+async function visitorOf(
+  deps: IngestAccessDependencies,
+  state: RequestState,
+  factoryId: string,
+  sourceIp: string | undefined,
+  userAgent: string | undefined,
+  at: number,
+) {
   if (!deps.visitorSalts) return undefined;
   try {
     return visitorHash(await deps.visitorSalts.saltFor(saltDay(at), at), factoryId, sourceIp, userAgent);
@@ -60,7 +67,11 @@ async function visitorOf(deps: IngestAccessDependencies, state: RequestState, fa
 }
 
 /** Every value of a header (lowercased name) or query parameter, repeats included: API Gateway gives both a single and a multi-value map. */
-export function valuesOf(single: Record<string, string | undefined> | null | undefined, multi: Record<string, string[] | undefined> | null | undefined, name: string): string[] {
+export function valuesOf(
+  single: Record<string, string | undefined> | null | undefined,
+  multi: Record<string, string[] | undefined> | null | undefined,
+  name: string,
+): string[] {
   const many = multi?.[name];
   if (many && many.length > 0) return many;
   const one = single?.[name];

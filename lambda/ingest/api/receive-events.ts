@@ -17,7 +17,11 @@ export function senderOf(state: RequestState<IngestSlot>): NonNullable<IngestSlo
 
 /** A refusal by the key's or an issue's limit: 429 with Retry-After, what was stored before it in the log line. */
 export function limited(state: RequestState, error: LimitedError) {
-  note(state, { limitedBy: error.limit, ...(error.stored > 0 ? { accepted: error.stored } : {}) }, error.stored > 0 ? { [METRIC.eventsAccepted]: error.stored } : undefined);
+  note(
+    state,
+    { limitedBy: error.limit, ...(error.stored > 0 ? { accepted: error.stored } : {}) },
+    error.stored > 0 ? { [METRIC.eventsAccepted]: error.stored } : undefined,
+  );
   return apiError(429, error.message, { 'Retry-After': String(error.retryAfterSeconds) });
 }
 
@@ -34,13 +38,23 @@ export function receiveEventsOperation(deps: ReceiveDependencies & { retentionDa
       const at = now();
       const { filtered, scrubbed, ...receipt } = await receiveEvents(deps, body, receiptOf(state, at, deps.retentionDays), senderOf(state), at);
       const replaced = Object.keys(scrubbed).length > 0;
-      note(state, { accepted: receipt.accepted, duplicates: receipt.duplicates, rejected: receipt.rejected.length, filtered, ...(replaced ? { scrubbed: scrubbedLogField(scrubbed) } : {}) }, {
-        [METRIC.eventsAccepted]: receipt.accepted,
-        [METRIC.eventsDuplicate]: receipt.duplicates,
-        [METRIC.eventsRejected]: receipt.rejected.length,
-        [METRIC.eventsFiltered]: filtered,
-        ...scrubbedMetrics(scrubbed),
-      });
+      note(
+        state,
+        {
+          accepted: receipt.accepted,
+          duplicates: receipt.duplicates,
+          rejected: receipt.rejected.length,
+          filtered,
+          ...(replaced ? { scrubbed: scrubbedLogField(scrubbed) } : {}),
+        },
+        {
+          [METRIC.eventsAccepted]: receipt.accepted,
+          [METRIC.eventsDuplicate]: receipt.duplicates,
+          [METRIC.eventsRejected]: receipt.rejected.length,
+          [METRIC.eventsFiltered]: filtered,
+          ...scrubbedMetrics(scrubbed),
+        },
+      );
       return json(202, receipt);
     } catch (error) {
       if (error instanceof LimitedError) throw limited(state, error);

@@ -24,7 +24,7 @@ export function sentryProjectMatches(): Check<IngestSlot> {
     const { key } = senderOf(state);
     const expected = key.sentryProjectId ?? sentryProjectId(key.keyId);
     if (event.pathParameters?.projectId !== expected) {
-      throw apiError(401, 'The DSN\'s project id does not belong to its key: use the dsn printed by keys create, copied whole.', CHALLENGE);
+      throw apiError(401, "The DSN's project id does not belong to its key: use the dsn printed by keys create, copied whole.", CHALLENGE);
     }
   };
 }
@@ -63,12 +63,16 @@ export function receiveSentryOperation(deps: ReceiveDependencies & { retentionDa
     try {
       const { filtered, scrubbed, accepted, duplicates } = await storeEvents(deps, valid, [], senderOf(state), at);
       const replaced = Object.keys(scrubbed).length > 0;
-      note(state, { accepted, duplicates, filtered, ...(replaced ? { scrubbed: scrubbedLogField(scrubbed) } : {}) }, {
-        [METRIC.eventsAccepted]: accepted,
-        [METRIC.eventsDuplicate]: duplicates,
-        [METRIC.eventsFiltered]: filtered,
-        ...scrubbedMetrics(scrubbed),
-      });
+      note(
+        state,
+        { accepted, duplicates, filtered, ...(replaced ? { scrubbed: scrubbedLogField(scrubbed) } : {}) },
+        {
+          [METRIC.eventsAccepted]: accepted,
+          [METRIC.eventsDuplicate]: duplicates,
+          [METRIC.eventsFiltered]: filtered,
+          ...scrubbedMetrics(scrubbed),
+        },
+      );
       return json(200, answer);
     } catch (error) {
       if (error instanceof LimitedError) throw limited(state, error);

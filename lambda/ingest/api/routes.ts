@@ -89,8 +89,7 @@ export const INGEST_API: ApiSpec<IngestDependencies, IngestSlot> = {
   // In this order, so that the Sentry headers are added after (outside) the CORS ones.
   answers: () => [sentryAnswers(), corsHeaders()],
   countsOf: notedCounts,
-  unavailable:
-    'The report store is temporarily unavailable: retry the same request (retrying is safe: each event and feature request is stored once).',
+  unavailable: 'The report store is temporarily unavailable: retry the same request (retrying is safe: each event and feature request is stored once).',
   routes: [
     route({
       method: 'POST',

@@ -57,8 +57,8 @@ export function sentryCredential(event: ApiEvent, state: RequestState<IngestSlot
 
 /** The messages of a Sentry request's key problems (the ingest API's speak of Authorization and ?key=). */
 export const SENTRY_KEY_REJECTIONS = {
-  missing: 'Missing key: a Sentry SDK sends it from its DSN (X-Sentry-Auth, ?sentry_key= or the envelope\'s dsn); use the dsn printed by keys create.',
+  missing: "Missing key: a Sentry SDK sends it from its DSN (X-Sentry-Auth, ?sentry_key= or the envelope's dsn); use the dsn printed by keys create.",
   repeated: 'Send the key once: one X-Sentry-Auth header, one sentry_key parameter.',
-  conflicting: 'The keys in X-Sentry-Auth, ?sentry_key= and the envelope\'s dsn differ: send one DSN\'s key.',
+  conflicting: "The keys in X-Sentry-Auth, ?sentry_key= and the envelope's dsn differ: send one DSN's key.",
   malformed: 'Unknown key: use the dsn printed by keys create for a publishable key, copied whole.',
 };

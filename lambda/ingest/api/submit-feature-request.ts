@@ -31,12 +31,23 @@ export function submitFeatureRequestOperation(deps: {
     const admission = await deps.keys.admitRequest(key, keyHash, at);
     if ('revoked' in admission) throw apiError(401, REVOKED_INGEST_KEY, CHALLENGE);
     if (!admission.admitted) {
-      throw limited(state, new LimitedError(`Rate limit of ${key.rateLimit} requests per minute exceeded for this key: retry after ${admission.retryAfterSeconds} s.`, 'key', admission.retryAfterSeconds));
+      throw limited(
+        state,
+        new LimitedError(
+          `Rate limit of ${key.rateLimit} requests per minute exceeded for this key: retry after ${admission.retryAfterSeconds} s.`,
+          'key',
+          admission.retryAfterSeconds,
+        ),
+      );
     }
     const result = await submitFeatureRequest(deps.reports, body, receiptOf(state, at, deps.retentionDays));
     // What the scrubber replaced counts when the request is stored now, as for events.
     const scrubbed = result.created ? body.scrubbed : undefined;
-    note(state, { created: result.created, ...(scrubbed ? { scrubbed: scrubbedLogField(scrubbed) } : {}) }, result.created ? { [METRIC.featureRequestsCreated]: 1, ...scrubbedMetrics(scrubbed ?? {}) } : undefined);
+    note(
+      state,
+      { created: result.created, ...(scrubbed ? { scrubbed: scrubbedLogField(scrubbed) } : {}) },
+      result.created ? { [METRIC.featureRequestsCreated]: 1, ...scrubbedMetrics(scrubbed ?? {}) } : undefined,
+    );
     return json(result.created ? 201 : 200, result);
   };
 }

@@ -35,10 +35,7 @@ export interface FingerprintInput {
   sdkFrames?: readonly SdkFrame[];
 }
 
-
-export type Grouping =
-  | { grouped: true; fingerprint: string[]; title: string }
-  | { grouped: false; filtered: FilterReason };
+export type Grouping = { grouped: true; fingerprint: string[]; title: string } | { grouped: false; filtered: FilterReason };
 
 /** Frames from the top that decide the group: deeper ones differ by caller, not by bug. */
 export const IN_APP_FRAMES = 5;
@@ -56,7 +53,7 @@ function typeOfMessage(message: string | undefined): string | undefined {
 }
 
 /** The exception's value, or the message without a leading "Type: " already named by the type. */
-function valueOf(event: FingerprintInput, type: string | undefined): string {
+function exceptionValueOf(event: FingerprintInput, type: string | undefined): string {
   const text = event.exception?.value ?? event.message ?? '';
   const head = type === undefined ? '' : `${type}: `;
   return text.startsWith(head) ? text.slice(head.length) : text;
@@ -65,7 +62,7 @@ function valueOf(event: FingerprintInput, type: string | undefined): string {
 /** The title an issue is shown with: type and message as first seen, one line. */
 export function titleOf(event: FingerprintInput): string {
   const type = event.exception?.type ?? typeOfMessage(event.message);
-  const value = valueOf(event, type).split('\n')[0]?.trim() ?? '';
+  const value = exceptionValueOf(event, type).split('\n')[0]?.trim() ?? '';
   const title = type === undefined ? value : value === '' ? type : `${type}: ${value}`;
   return (title === '' ? '(no message)' : title).slice(0, TITLE_MAX);
 }
@@ -77,7 +74,7 @@ export function groupEvent(event: FingerprintInput): Grouping {
   const type = event.exception?.type ?? typeOfMessage(event.message);
   if (event.sdkFrames !== undefined && event.sdkFrames.length > 0) return groupOnFrames(event, event.sdkFrames, type);
   const frames = parseStackFrames(event.exception?.stack ?? '');
-  const value = valueOf(event, type).trim();
+  const value = exceptionValueOf(event, type).trim();
   if (frames.length === 0 && SCRIPT_ERROR.test(value || (event.message ?? '').trim())) return { grouped: false, filtered: 'script-error' };
   if (frames.length > 0 && frames.every(isExtensionFrame)) return { grouped: false, filtered: 'browser-extension' };
 
@@ -100,7 +97,7 @@ const frameKey = (frame: SdkFrame): string =>
 
 /** Step 3 for structured frames: in_app as the SDK marked it; none marked, the message rule (step 4). */
 function groupOnFrames(event: FingerprintInput, frames: readonly SdkFrame[], type: string | undefined): Grouping {
-  const value = valueOf(event, type).trim();
+  const value = exceptionValueOf(event, type).trim();
   if (frames.every((frame) => isExtensionFrame({ fn: '', file: frame.file ?? '' }))) return { grouped: false, filtered: 'browser-extension' };
   const kind = event.type ?? 'error';
   const inApp = frames.filter((frame) => frame.inApp === true).slice(0, IN_APP_FRAMES);

@@ -14,7 +14,9 @@ export function movesOf(
 ): { movesLast: boolean; movesFirst: boolean } {
   const movesLast = compareSeen([delta.lastSeenAt, delta.lastEventId], [existing.lastSeen, existing.lastEventId]) > 0;
   const movesFirst =
-    existing.firstEventId === undefined ? delta.firstSeenAt < existing.firstSeen : compareSeen([delta.firstSeenAt, delta.firstEventId], [existing.firstSeen, existing.firstEventId]) < 0;
+    existing.firstEventId === undefined
+      ? delta.firstSeenAt < existing.firstSeen
+      : compareSeen([delta.firstSeenAt, delta.firstEventId], [existing.firstSeen, existing.firstEventId]) < 0;
   return { movesLast, movesFirst };
 }
 
@@ -37,9 +39,23 @@ export function movesOf(
  * holds the two equal.
  */
 export function applyDelta(existing: Issue | undefined, delta: IssueDelta): { issue: Issue; regressed: boolean; opened: boolean } {
-  const { factoryId, issueId, fingerprint, title, count, firstSeenAt, lastSeenAt, firstRelease, lastRelease, firstEventId, lastEventId, expiresAt, counts } = delta;
+  const { factoryId, issueId, fingerprint, title, count, firstSeenAt, lastSeenAt, firstRelease, lastRelease, firstEventId, lastEventId, expiresAt, counts } =
+    delta;
   if (!existing || isExpired(existing, epochSeconds(lastSeenAt))) {
-    const issue: Issue = { issueId, factoryId, fingerprint, title, count, firstSeen: firstSeenAt, lastSeen: lastSeenAt, firstEventId, lastEventId, status: 'open', expiresAt, counts };
+    const issue: Issue = {
+      issueId,
+      factoryId,
+      fingerprint,
+      title,
+      count,
+      firstSeen: firstSeenAt,
+      lastSeen: lastSeenAt,
+      firstEventId,
+      lastEventId,
+      status: 'open',
+      expiresAt,
+      counts,
+    };
     if (delta.visitors.length > 0) issue.visitors = addVisitors(undefined, delta.visitors);
     if (firstRelease !== undefined) issue.firstRelease = firstRelease;
     if (lastRelease !== undefined) issue.lastRelease = lastRelease;

@@ -16,7 +16,6 @@ export const ISSUE_ID_PATTERN = /^iss_[0-9a-f]{20}$/;
 export const ISSUE_STATUSES = ['open', 'resolved', 'ignored'] as const;
 export type IssueStatus = (typeof ISSUE_STATUSES)[number];
 
-
 /** Where a page of the issue list ended: the last issue's sort value (last seen, events or visitors) and its id (./issue-list.ts). */
 export interface ListPosition {
   value: string | number;
@@ -87,10 +86,44 @@ export const byLastSeen = descending<Pick<Issue, 'lastSeen' | 'issueId'>>(
 
 /** An issue as the control room shows it: what a person reads first, first; the expiry left out (the rule says it). */
 export function issueView(issue: Issue) {
-  const { issueId, title, status, count, firstSeen, lastSeen, firstRelease, lastRelease, lastEventId, regressions, regressedAt, statusChangedAt, statusChangedBy, fingerprint, factoryId } = issue;
+  const {
+    issueId,
+    title,
+    status,
+    count,
+    firstSeen,
+    lastSeen,
+    firstRelease,
+    lastRelease,
+    lastEventId,
+    regressions,
+    regressedAt,
+    statusChangedAt,
+    statusChangedBy,
+    fingerprint,
+    factoryId,
+  } = issue;
   // Visitors as a count, never the hashes (docs/report-issues.md#visitors-affected).
   const { count: visitors, exact: visitorsExact } = visitorCount(issue.visitors);
-  return { issueId, title, status, count, visitors, visitorsExact, firstSeen, lastSeen, firstRelease, lastRelease, lastEventId, regressions, regressedAt, statusChangedAt, statusChangedBy, fingerprint, factoryId };
+  return {
+    issueId,
+    title,
+    status,
+    count,
+    visitors,
+    visitorsExact,
+    firstSeen,
+    lastSeen,
+    firstRelease,
+    lastRelease,
+    lastEventId,
+    regressions,
+    regressedAt,
+    statusChangedAt,
+    statusChangedBy,
+    fingerprint,
+    factoryId,
+  };
 }
 
 /** A status change that found its issue: the issue after it, and the status it had. */

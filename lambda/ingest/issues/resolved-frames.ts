@@ -69,7 +69,9 @@ export function whyNotResolved(frame: ResolvedFrame, event: { release?: string; 
     case 'no-debug-id':
       return 'this script carries no debug id and the event names no release: run `sourcemaps inject` on the built files before deploying them, or send `release` and upload with --release';
     case 'url-mismatch': {
-      const urls = Object.keys(event.debugIds ?? {}).slice(0, 3).join(', ');
+      const urls = Object.keys(event.debugIds ?? {})
+        .slice(0, 3)
+        .join(', ');
       return `the page registered debug ids only for other scripts (${urls}), not for ${frame.file}, and the event names no release: the deployed file is not the injected one, or it was injected after its map was made`;
     }
     case 'no-map':
@@ -79,7 +81,7 @@ export function whyNotResolved(frame: ResolvedFrame, event: { release?: string; 
     case 'outside-map':
       return `line ${frame.line ?? '?'} column ${frame.column ?? '?'} is outside the map: the map is of another build of this file`;
     case 'map-refused':
-      return 'the map is too large to resolve within the resolver\'s memory bound: split the bundle';
+      return "the map is too large to resolve within the resolver's memory bound: split the bundle";
     case 'map-broken':
       return 'the stored map is not a valid source map (JSON or mappings broken): upload it again';
     case 'map-slow':

@@ -13,7 +13,20 @@ import { looksLikeCredential, marker, MARKER, type ScrubRule } from './rule';
 /** Parts of a key, with separators and digits removed, that make it sensitive wherever they appear ("csrftoken", "db_password"). */
 const SENSITIVE_PART = /pass(?:word|wd|phrase)|secret|token|api_?key|private_?key|access_?key|credential|bearer|session_?id|jwt/;
 /** Whole words that do (not inside another: "author" is not "auth"). */
-const SENSITIVE_WORDS = new Set(['auth', 'authorization', 'authentication', 'oauth', 'pass', 'pwd', 'passwd', 'session', 'cookie', 'sig', 'signature', 'apikey']);
+const SENSITIVE_WORDS = new Set([
+  'auth',
+  'authorization',
+  'authentication',
+  'oauth',
+  'pass',
+  'pwd',
+  'passwd',
+  'session',
+  'cookie',
+  'sig',
+  'signature',
+  'apikey',
+]);
 
 /** Whether a key (a query parameter, a JSON key, a tag name) names a credential: `password`, `X-Auth-Token`, `client_secret`, `apiKey`, `sig`. */
 export function isSensitiveKey(key: string): boolean {

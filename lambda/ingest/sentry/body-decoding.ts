@@ -33,12 +33,19 @@ export function decodeBody(bytes: Buffer, contentEncoding: string | undefined, m
   let body = bytes;
   for (const encoding of encodings.reverse()) {
     const decode = DECODERS[encoding];
-    if (!decode) throw new SentryProtocolError('encoding', `Content-Encoding ${JSON.stringify(encoding.slice(0, 40))} is not accepted: send the body as is, or gzip, deflate or br.`);
+    if (!decode)
+      throw new SentryProtocolError(
+        'encoding',
+        `Content-Encoding ${JSON.stringify(encoding.slice(0, 40))} is not accepted: send the body as is, or gzip, deflate or br.`,
+      );
     try {
       body = decode(body, maxBytes);
     } catch (error) {
       if (isTooLarge(error)) {
-        throw new SentryProtocolError('too-large', `The body decompresses to more than ${maxBytes} bytes (${maxBytes / 1024} KiB), the limit: send smaller envelopes.`);
+        throw new SentryProtocolError(
+          'too-large',
+          `The body decompresses to more than ${maxBytes} bytes (${maxBytes / 1024} KiB), the limit: send smaller envelopes.`,
+        );
       }
       throw new SentryProtocolError('malformed', `The body is not valid ${encoding} data (truncated or corrupt): send it whole.`);
     }

@@ -65,7 +65,10 @@ export function parseEnvelope(bytes: Buffer, maxItems: number): Envelope {
       }
       const remaining = bytes.length - itemHeader.next;
       if (length > remaining) {
-        throw new SentryProtocolError('malformed', `Item ${index} (${type.slice(0, 40)}) says it is ${length} bytes long, but only ${remaining} bytes follow: the envelope is truncated or its length wrong.`);
+        throw new SentryProtocolError(
+          'malformed',
+          `Item ${index} (${type.slice(0, 40)}) says it is ${length} bytes long, but only ${remaining} bytes follow: the envelope is truncated or its length wrong.`,
+        );
       }
       const end = itemHeader.next + length;
       items.push({ type, payload: bytes.subarray(itemHeader.next, end) });

@@ -90,9 +90,17 @@ function exceptionsOf(raw: Record<string, unknown>): SentryException[] {
   for (const value of values as unknown[]) {
     if (!isObject(value)) continue;
     const stacktrace = isObject(value.stacktrace) ? value.stacktrace : undefined;
-    const frames = (Array.isArray(stacktrace?.frames) ? (stacktrace.frames as unknown[]) : []).map(frameOf).filter((frame): frame is RawFrame => frame !== undefined);
+    const frames = (Array.isArray(stacktrace?.frames) ? (stacktrace.frames as unknown[]) : [])
+      .map(frameOf)
+      .filter((frame): frame is RawFrame => frame !== undefined);
     const mechanism = isObject(value.mechanism) ? value.mechanism : undefined;
-    exceptions.push({ type: str(value.type), value: str(value.value), module: str(value.module), synthetic: mechanism?.synthetic === true, frames: frames.reverse() });
+    exceptions.push({
+      type: str(value.type),
+      value: str(value.value),
+      module: str(value.module),
+      synthetic: mechanism?.synthetic === true,
+      frames: frames.reverse(),
+    });
   }
   return exceptions.reverse();
 }
@@ -187,6 +195,7 @@ export function mapSentryEvent(raw: Record<string, unknown>, fallbackId?: unknow
     fingerprint: fingerprintOf(raw),
     debugIds: debugIdsOf(raw),
   };
-  if (event.message === undefined && event.exception === undefined && thrown) event.message = [thrown.type, thrown.value].filter(Boolean).join(': ') || undefined;
+  if (event.message === undefined && event.exception === undefined && thrown)
+    event.message = [thrown.type, thrown.value].filter(Boolean).join(': ') || undefined;
   return { event, frames: thrown && !synthetic ? thrown.frames.slice(0, MAX_FRAMES) : [] };
 }

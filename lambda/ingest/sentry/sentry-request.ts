@@ -15,8 +15,25 @@ export interface SentryRequest {
  * metric's names stay few whatever a client sends.
  */
 export const DROPPED_ITEM_TYPES = [
-  'transaction', 'session', 'sessions', 'client_report', 'attachment', 'user_report', 'feedback', 'profile', 'profile_chunk',
-  'replay_event', 'replay_recording', 'replay_video', 'check_in', 'log', 'span', 'otel_log', 'statsd', 'metric_meta', 'raw_security',
+  'transaction',
+  'session',
+  'sessions',
+  'client_report',
+  'attachment',
+  'user_report',
+  'feedback',
+  'profile',
+  'profile_chunk',
+  'replay_event',
+  'replay_recording',
+  'replay_video',
+  'check_in',
+  'log',
+  'span',
+  'otel_log',
+  'statsd',
+  'metric_meta',
+  'raw_security',
 ] as const;
 
 const droppedName = (type: string): string => ((DROPPED_ITEM_TYPES as readonly string[]).includes(type) ? type : 'other');

@@ -35,10 +35,23 @@ export interface DisplayEvent {
 }
 
 function displayFrame(frame: ResolvedFrame, event: DisplayEvent, context?: DisplayFrame['context']): DisplayFrame {
-  const minified = { function: frame.fn, url: frame.file, ...(frame.line === undefined ? {} : { line: frame.line }), ...(frame.column === undefined ? {} : { column: frame.column }), ...(frame.debugId === undefined ? {} : { debugId: frame.debugId }) };
+  const minified = {
+    function: frame.fn,
+    url: frame.file,
+    ...(frame.line === undefined ? {} : { line: frame.line }),
+    ...(frame.column === undefined ? {} : { column: frame.column }),
+    ...(frame.debugId === undefined ? {} : { debugId: frame.debugId }),
+  };
   const { original } = frame;
   if (!original) return { minified, whyNotResolved: whyNotResolved(frame, event) ?? 'not resolved' };
-  return { ...(original.fn === undefined ? {} : { function: original.fn }), source: original.source, line: original.line, column: original.column, ...(context ? { context } : {}), minified };
+  return {
+    ...(original.fn === undefined ? {} : { function: original.fn }),
+    source: original.source,
+    line: original.line,
+    column: original.column,
+    ...(context ? { context } : {}),
+    minified,
+  };
 }
 
 /**

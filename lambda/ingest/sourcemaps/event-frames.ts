@@ -44,7 +44,11 @@ export function framesOf(event: FramesInput, answers: ReadonlyMap<string, MapAns
 }
 
 /** Events with their frames resolved. */
-export async function withResolvedFrames<T extends FramesInput>(loader: SourceMapLoader, events: readonly T[], signal?: AbortSignal): Promise<(T & { frames?: ResolvedFrame[] })[]> {
+export async function withResolvedFrames<T extends FramesInput>(
+  loader: SourceMapLoader,
+  events: readonly T[],
+  signal?: AbortSignal,
+): Promise<(T & { frames?: ResolvedFrame[] })[]> {
   const answers = await loadMapsFor(loader, events, signal);
   return events.map((event) => {
     const frames = framesOf(event, answers);

@@ -51,7 +51,7 @@ export class SourceMapLoader {
   }
 
   private async read(factoryId: string, ref: MapRef, key: string): Promise<MapAnswer> {
-    let stored;
+    let stored: Awaited<ReturnType<SourceMapStore['get']>>;
     try {
       stored = await this.store.get(factoryId, ref, this.fetchSignal());
     } catch {

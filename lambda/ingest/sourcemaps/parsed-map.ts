@@ -24,7 +24,9 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 export function estimateParsedBytes(mappings: string, totalBytes: number): number {
   let lines = 0;
   for (let index = mappings.indexOf(';'); index !== -1; index = mappings.indexOf(';', index + 1)) lines += 1;
-  return mappings.length * PARSED_BYTES_PER_MAPPING_BYTE + lines * PARSED_BYTES_PER_LINE + Math.max(0, totalBytes - mappings.length) * PARSED_BYTES_PER_OTHER_BYTE;
+  return (
+    mappings.length * PARSED_BYTES_PER_MAPPING_BYTE + lines * PARSED_BYTES_PER_LINE + Math.max(0, totalBytes - mappings.length) * PARSED_BYTES_PER_OTHER_BYTE
+  );
 }
 
 /** Every section's `mappings` of an index map (`sections`), or the map's own. */

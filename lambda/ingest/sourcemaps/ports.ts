@@ -2,7 +2,10 @@
 export type MapRef = { kind: 'debugId'; debugId: string } | { kind: 'release'; release: string; path: string };
 
 /** A stored map as the resolver receives it: the raw JSON text, already size-checked at upload. */
-export interface StoredMap { text: string; bytes: number }
+export interface StoredMap {
+  text: string;
+  bytes: number;
+}
 
 /** Where maps are kept (lambda/infrastructure/store/source-maps on S3; lambda/infrastructure/memory twin for the rules). */
 export interface SourceMapStore {

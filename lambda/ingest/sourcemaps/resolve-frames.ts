@@ -60,7 +60,12 @@ export function resolveFrames(frames: readonly LocatedFrame[], event: EventMaps,
   // Per frame: the map it resolved in and the name the map gives at its position (the name of what it calls).
   const looked: { map?: TraceMap; name?: string }[] = [];
   const resolved = frames.map((frame, index): ResolvedFrame => {
-    const base: ResolvedFrame = { fn: frame.fn, file: frame.file, ...(frame.line === undefined ? {} : { line: frame.line }), ...(frame.column === undefined ? {} : { column: frame.column }) };
+    const base: ResolvedFrame = {
+      fn: frame.fn,
+      file: frame.file,
+      ...(frame.line === undefined ? {} : { line: frame.line }),
+      ...(frame.column === undefined ? {} : { column: frame.column }),
+    };
     const refOrReason = refs[index] as (typeof refs)[number];
     looked.push({});
     if ('unresolved' in refOrReason) return { ...base, unresolved: refOrReason.unresolved };
@@ -75,7 +80,12 @@ export function resolveFrames(frames: readonly LocatedFrame[], event: EventMaps,
     const line = lines?.[position.line - 1];
     return {
       ...withId,
-      original: { source: position.source, line: position.line, column: position.column + 1, ...(line === undefined ? {} : { contextLine: groupingLine(line) }) },
+      original: {
+        source: position.source,
+        line: position.line,
+        column: position.column + 1,
+        ...(line === undefined ? {} : { contextLine: groupingLine(line) }),
+      },
     };
   });
   for (const [index, frame] of resolved.entries()) {
@@ -91,5 +101,8 @@ export function contextAround(map: TraceMap, source: string, line: number, radiu
   const lines = sourceLines(map, source);
   if (!lines || line < 1 || line > lines.length) return undefined;
   const first = Math.max(1, line - radius);
-  return { firstLine: first, lines: lines.slice(first - 1, Math.min(lines.length, line + radius)).map((text) => (text.length > 500 ? `${text.slice(0, 500)}…` : text)) };
+  return {
+    firstLine: first,
+    lines: lines.slice(first - 1, Math.min(lines.length, line + radius)).map((text) => (text.length > 500 ? `${text.slice(0, 500)}…` : text)),
+  };
 }

@@ -34,7 +34,12 @@ const candidatesOf = (event: StoredEvent): Candidate[] => groupingCandidates(eve
  * first; the others then follow the issue their event's deciding hash ended up tied to, whichever tie won a race
  * with another shard. Updates `tied` with what the store settled.
  */
-async function tieBatch(aliases: IssueAliases, factoryId: string, tied: Map<string, string>, list: readonly { item: SequencedEvent; candidates: Candidate[] }[]): Promise<void> {
+async function tieBatch(
+  aliases: IssueAliases,
+  factoryId: string,
+  tied: Map<string, string>,
+  list: readonly { item: SequencedEvent; candidates: Candidate[] }[],
+): Promise<void> {
   const proposed = new Map<string, { issueId: string; decidedBy: string }>();
   for (const { item, candidates } of list) {
     const issueOf = (hash: string) => tied.get(hash) ?? proposed.get(hash)?.issueId;

@@ -22,10 +22,17 @@ const COMMANDS = ['add', 'list', 'remove', 'rotate', 'disable', 'enable', 'test'
 type Command = (typeof COMMANDS)[number];
 
 /** The operation of `alerts.<name>`, its request fields as the command's flags. */
-const tableCommand = (words: string, name: string): TableCommand => ({ words, operation: `alerts.${name}`, fields: (CONTROL_OPERATIONS.get(`alerts.${name}`) as ControlOperation).fields });
+const tableCommand = (words: string, name: string): TableCommand => ({
+  words,
+  operation: `alerts.${name}`,
+  fields: (CONTROL_OPERATIONS.get(`alerts.${name}`) as ControlOperation).fields,
+});
 
 /** Each command's operation; `settings` shows the settings, or with a flag of alerts.configure changes them. */
-const TABLE: Record<Command, TableCommand> = Object.fromEntries(COMMANDS.map((command) => [command, tableCommand(command, command)])) as Record<Command, TableCommand>;
+const TABLE: Record<Command, TableCommand> = Object.fromEntries(COMMANDS.map((command) => [command, tableCommand(command, command)])) as Record<
+  Command,
+  TableCommand
+>;
 const CONFIGURE = tableCommand('settings', 'configure');
 
 /** What each command's usage says besides its flags. */

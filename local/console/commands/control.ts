@@ -130,18 +130,26 @@ function bulk(request: ControlCall): Run {
 }
 
 /** The answer as one JSON object. */
-const printed = (request: ControlCall): Run => async (client) => printJson(await client.call(request));
+const printed =
+  (request: ControlCall): Run =>
+  async (client) =>
+    printJson(await client.call(request));
 
 /** One line per item of the answer's `key` (a list with no pages). */
-const lines = (key: string) => (request: ControlCall): Run => async (client) =>
-  write((((await client.call(request))[key] ?? []) as unknown[]).map((item) => `${JSON.stringify(item)}\n`).join(''));
+const lines =
+  (key: string) =>
+  (request: ControlCall): Run =>
+  async (client) =>
+    write((((await client.call(request))[key] ?? []) as unknown[]).map((item) => `${JSON.stringify(item)}\n`).join(''));
 
 /** A refresh: a contact that is not there is an error (exit 1), the outcome otherwise with its factory. */
-const refreshed = (request: ControlCall): Run => async (client) => {
-  const result = await client.call(request);
-  if (result.outcome === 'not-found') throw new SetupError(`no contact ${String(request.contactId)} in ${request.factoryId}`);
-  printJson({ factoryId: request.factoryId, ...result });
-};
+const refreshed =
+  (request: ControlCall): Run =>
+  async (client) => {
+    const result = await client.call(request);
+    if (result.outcome === 'not-found') throw new SetupError(`no contact ${String(request.contactId)} in ${request.factoryId}`);
+    printJson({ factoryId: request.factoryId, ...result });
+  };
 
 type Values = Record<string, unknown>;
 
@@ -166,18 +174,20 @@ function checkPerson(values: Values): void {
 }
 
 /** An export of a person: every page of their reports into the one object the first page began. */
-const exportingPerson = (request: ControlCall): Run => async (client) => {
-  const first = await client.call(request);
-  const reports = [...((first.reports as unknown[] | undefined) ?? [])];
-  let cursor = first.cursor as string | undefined;
-  while (cursor !== undefined) {
-    const next = await client.call({ ...request, cursor });
-    reports.push(...((next.reports as unknown[] | undefined) ?? []));
-    cursor = next.cursor as string | undefined;
-  }
-  const { cursor: _cursor, ...whole } = first;
-  printJson({ ...whole, reports });
-};
+const exportingPerson =
+  (request: ControlCall): Run =>
+  async (client) => {
+    const first = await client.call(request);
+    const reports = [...((first.reports as unknown[] | undefined) ?? [])];
+    let cursor = first.cursor as string | undefined;
+    while (cursor !== undefined) {
+      const next = await client.call({ ...request, cursor });
+      reports.push(...((next.reports as unknown[] | undefined) ?? []));
+      cursor = next.cursor as string | undefined;
+    }
+    const { cursor: _cursor, ...whole } = first;
+    printJson({ ...whole, reports });
+  };
 
 /** How a command prints its answer, and what it adds to its operation's flags. */
 interface Printing extends CommandShape {
@@ -203,7 +213,8 @@ function printingOf(command: TableCommand): Printing {
   // An operation that takes the email itself (erasure, export of a person) has no derived contact id for it.
   const alternatives = command.fields.some((field) => field.key === 'email') ? {} : byEmail;
   if (own) return { ...own, alternatives };
-  if (command.fields.some((field) => field.key === 'cursor')) return { flags: ['all'], alternatives: byEmail, run: (request, values) => listing(request, values.all === true) };
+  if (command.fields.some((field) => field.key === 'cursor'))
+    return { flags: ['all'], alternatives: byEmail, run: (request, values) => listing(request, values.all === true) };
   return { alternatives: byEmail, run: printed };
 }
 

@@ -82,7 +82,9 @@ async function main(argv: string[]) {
       // A file with no person in it is the wrong file or a broken export, not a load: say so, and fail a script that ran it.
       // loaded + suppressed: every distinct email of a valid line.
       if (summary.loaded + summary.suppressed === 0) {
-        process.stderr.write(`error: no valid record in ${file}${summary.invalid > 0 ? ` (${summary.invalid} invalid ${summary.invalid === 1 ? 'line' : 'lines'}: see "problems")` : ': the file is empty or holds only blank lines'}\n`);
+        process.stderr.write(
+          `error: no valid record in ${file}${summary.invalid > 0 ? ` (${summary.invalid} invalid ${summary.invalid === 1 ? 'line' : 'lines'}: see "problems")` : ': the file is empty or holds only blank lines'}\n`,
+        );
         process.exitCode = 1;
       }
     } finally {

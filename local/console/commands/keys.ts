@@ -69,7 +69,13 @@ async function main(argv: string[]) {
       if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
       // Otherwise a secret key gets the deployed stack's default (locally KeyAdmin's); a publishable key KeyAdmin's.
       run = async (admin, store) => {
-        const created = await admin.create({ factoryId, type, rateLimit: rateLimit ?? (type === 'secret' ? store.defaultRateLimit : undefined), origins, servers });
+        const created = await admin.create({
+          factoryId,
+          type,
+          rateLimit: rateLimit ?? (type === 'secret' ? store.defaultRateLimit : undefined),
+          origins,
+          servers,
+        });
         printJson(type === 'publishable' ? { ...created, dsn: dsnFor(store.apiUrl ?? DEFAULT_LOCAL_API, created.key, created.keyId) } : created);
       };
       break;

@@ -76,7 +76,10 @@ function withoutMinified(answer: Record<string, unknown>): Record<string, unknow
     ...answer,
     events: events.map((event) =>
       Array.isArray(event.frames)
-        ? { ...event, frames: (event.frames as Record<string, unknown>[]).map(({ minified, ...frame }) => (frame.source === undefined ? { ...frame, minified } : frame)) }
+        ? {
+            ...event,
+            frames: (event.frames as Record<string, unknown>[]).map(({ minified, ...frame }) => (frame.source === undefined ? { ...frame, minified } : frame)),
+          }
         : event,
     ),
   };
@@ -94,7 +97,8 @@ export async function runIssueCommand(kind: IssueKind, values: IssueValues): Pro
       if (answer.complete === false) process.stderr.write(`sorted among the ${String(answer.scanned)} most recently seen issues only (the factory has more)\n`);
       if (typeof answer.cursor === 'string') process.stderr.write(`more: the next page with --cursor ${answer.cursor}\n`);
       const filtered = Object.entries((answer.filtered ?? {}) as Record<string, number>).filter(([, count]) => count > 0);
-      if (filtered.length > 0) process.stderr.write(`filtered, counted apart (no issue): ${filtered.map(([reason, count]) => `${reason} ${count}`).join(', ')}\n`);
+      if (filtered.length > 0)
+        process.stderr.write(`filtered, counted apart (no issue): ${filtered.map(([reason, count]) => `${reason} ${count}`).join(', ')}\n`);
     } else if (kind === 'issue') {
       printJson(values.minified ? answer : withoutMinified(answer));
     } else {

@@ -35,7 +35,8 @@ Without --key, upload issues a secret key of the factory for this upload and rev
 function runningApi(): string {
   const servers = runningServers().filter((server) => !CHOSEN_DATA_DIR || server.dataDir === LOCAL_DATA_DIR);
   if (servers.length === 0) throw new SetupError('npm start is not running: start it (the maps go to its store), or pass --url and --key for a deployed stack');
-  if (servers.length > 1) throw new SetupError(`${servers.length} npm start servers run: choose one with CONTACTS_DATA_DIR=<its data folder>, or pass --url and --key`);
+  if (servers.length > 1)
+    throw new SetupError(`${servers.length} npm start servers run: choose one with CONTACTS_DATA_DIR=<its data folder>, or pass --url and --key`);
   return (servers[0] as { api: string }).api;
 }
 

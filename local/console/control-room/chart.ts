@@ -40,16 +40,16 @@ export function barChart(options: { bars: readonly Bar[]; name: string; caption:
 <text class="tick" x="${LEFT - 6}" y="${TOP + 4}" text-anchor="end">${max}</text>
 <text class="tick" x="${LEFT - 6}" y="${HEIGHT - BOTTOM}" text-anchor="end">0</text>
 ${bars.map((bar, index) => {
-    const n = counts[index] ?? 0;
-    const height = n === 0 ? 0 : Math.max(1, Math.round((n / max) * plot));
-    const x = Math.round(LEFT + index * slot + (slot - width) / 2);
-    const middle = x + Math.round(width / 2);
-    const y = HEIGHT - BOTTOM - height;
-    return html`<g><title>${bar.title}</title>
+  const n = counts[index] ?? 0;
+  const height = n === 0 ? 0 : Math.max(1, Math.round((n / max) * plot));
+  const x = Math.round(LEFT + index * slot + (slot - width) / 2);
+  const middle = x + Math.round(width / 2);
+  const y = HEIGHT - BOTTOM - height;
+  return html`<g><title>${bar.title}</title>
 <rect class="bar" x="${x}" y="${y}" width="${width}" height="${height}"></rect>
 <text class="${n === 0 ? 'value zero' : 'value'}" x="${middle}" y="${y - 4}" text-anchor="middle">${n}</text>
 ${bar.tick === undefined ? '' : html`<text class="tick" x="${middle}" y="${HEIGHT - BOTTOM + 16}" text-anchor="middle">${bar.tick}</text>`}</g>`;
-  })}
+})}
 </svg>
 <figcaption>${options.caption}</figcaption>
 </figure>`;

@@ -48,7 +48,9 @@ export async function streamExport(
   onError: (reply: Extract<TypedReply<'contacts.export'>, { ok: false }>) => void,
 ): Promise<void> {
   const fetchPage = (cursor?: string): Promise<TypedReply<'contacts.export'>> =>
-    run({ operation: 'contacts.export', factoryId, format, limit: EXPORT_PAGE, ...(cursor === undefined ? {} : { cursor }) }).then((reply) => typedReply<'contacts.export'>(reply));
+    run({ operation: 'contacts.export', factoryId, format, limit: EXPORT_PAGE, ...(cursor === undefined ? {} : { cursor }) }).then((reply) =>
+      typedReply<'contacts.export'>(reply),
+    );
   const first = await fetchPage();
   if (gone(res)) return;
   if (!first.ok) {

@@ -45,8 +45,7 @@ export function page(options: PageOptions): Html {
   const nav = factoryId
     ? html`<nav class="sections" aria-label="Sections">
         <ul>${SECTIONS.map(
-          (entry) =>
-            html`<li><a href="${path`/f/${factoryId}/${entry.id}`}"${entry.id === section ? html` aria-current="page"` : ''}>${entry.label}</a></li>`,
+          (entry) => html`<li><a href="${path`/f/${factoryId}/${entry.id}`}"${entry.id === section ? html` aria-current="page"` : ''}>${entry.label}</a></li>`,
         )}</ul>
       </nav>`
     : '';

@@ -19,7 +19,18 @@ import { keyRoutes } from './routes/keys';
 import { reportRoutes } from './routes/reports';
 import { fetchSiteProblem, SECURITY_HEADERS, type Session } from './security';
 
-const ROUTES: Route[] = [...homeRoutes, ...contactRoutes, ...eraseRoutes, ...companyRoutes, ...enrichmentRoutes, ...exportRoutes, ...keyRoutes, ...reportRoutes, ...alertRoutes, ...apiRoutes];
+const ROUTES: Route[] = [
+  ...homeRoutes,
+  ...contactRoutes,
+  ...eraseRoutes,
+  ...companyRoutes,
+  ...enrichmentRoutes,
+  ...exportRoutes,
+  ...keyRoutes,
+  ...reportRoutes,
+  ...alertRoutes,
+  ...apiRoutes,
+];
 
 export interface ControlRoomOptions {
   client: ControlClient;
@@ -37,7 +48,7 @@ function matchRoute(method: string, pathname: string): { route: Route; parameter
 
 /** Why a state-changing request is refused, or undefined when it may go on. */
 function stateChangeProblem(req: IncomingMessage, session: Session): string | undefined {
-  if (!session.originAllowed(req.headers.origin, req.headers.host)) return 'the Origin of this request is not the control room\'s own';
+  if (!session.originAllowed(req.headers.origin, req.headers.host)) return "the Origin of this request is not the control room's own";
   const token = req.headers['x-csrf-token'];
   if (!session.csrfMatches(typeof token === 'string' ? token : undefined)) return 'the CSRF token is missing or wrong: reload the page';
   if (!/^application\/json(;|$)/.test(req.headers['content-type'] ?? '')) return 'send the operation as application/json';
@@ -97,7 +108,7 @@ export function createControlRoomServer(options: ControlRoomOptions): Server {
       return;
     }
     if (!session.signedIn(req)) {
-      sendText(res, 401, 'Not signed in: open the URL `npm run control-room` printed at start (it holds this session\'s secret)');
+      sendText(res, 401, "Not signed in: open the URL `npm run control-room` printed at start (it holds this session's secret)");
       return;
     }
     if (method === 'POST') {

@@ -25,7 +25,8 @@ export function trendChart(bars: readonly TrendBar[], caption: string): Html {
   const total = counts.reduce((sum, n) => sum + n, 0);
   const busiest = counts.indexOf(Math.max(...counts, 0));
   const tickEvery = bars.length > 16 ? 3 : 1;
-  const summary = total === 0 ? 'No events in this period.' : `${plural(total)} in all; the most, ${counts[busiest]}, in ${periodName(bars[busiest]?.start ?? '')}.`;
+  const summary =
+    total === 0 ? 'No events in this period.' : `${plural(total)} in all; the most, ${counts[busiest]}, in ${periodName(bars[busiest]?.start ?? '')}.`;
   return barChart({
     name: caption,
     caption: `${caption}. ${summary}`,

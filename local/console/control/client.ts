@@ -109,7 +109,7 @@ function remoteClient(url: URL, region: string | undefined): ControlClient {
   const signingRegion = functionUrlRegion(url) ?? region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION;
   if (!signingRegion) throw new SetupError(`cannot tell the region of ${url.href}: add --region`);
   const send = async (request: unknown): Promise<ControlReply> => {
-    let answer;
+    let answer: Awaited<ReturnType<typeof signedPost>>;
     try {
       answer = await signedPost(url, JSON.stringify(request), { region: signingRegion });
     } catch (error) {

@@ -133,7 +133,12 @@ export function inFlagWords(command: TableCommand): (message: string) => string 
 
 /** `--contact <ct_id>`, `--enriched yes|no`, `--contact <ct_id>|--email <address>`. */
 function flagUsage(field: RequestField, alternative?: Alternative): string {
-  const own = field.kind === 'yes-no' ? `--${field.flag} yes|no` : field.choices && field.kind !== 'list' ? `--${field.flag} ${field.placeholder}` : `--${field.flag} <${field.placeholder}>`;
+  const own =
+    field.kind === 'yes-no'
+      ? `--${field.flag} yes|no`
+      : field.choices && field.kind !== 'list'
+        ? `--${field.flag} ${field.placeholder}`
+        : `--${field.flag} <${field.placeholder}>`;
   return alternative ? `${own}|--${alternative.flag} <${alternative.placeholder}>` : own;
 }
 

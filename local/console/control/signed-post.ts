@@ -29,7 +29,12 @@ export class Sha256 {
 
   private fresh(): Hash | Hmac {
     if (this.secret === undefined) return createHash('sha256');
-    const key = typeof this.secret === 'string' ? this.secret : ArrayBuffer.isView(this.secret) ? Buffer.from(this.secret.buffer, this.secret.byteOffset, this.secret.byteLength) : Buffer.from(this.secret);
+    const key =
+      typeof this.secret === 'string'
+        ? this.secret
+        : ArrayBuffer.isView(this.secret)
+          ? Buffer.from(this.secret.buffer, this.secret.byteOffset, this.secret.byteLength)
+          : Buffer.from(this.secret);
     return createHmac('sha256', key);
   }
 }
@@ -50,11 +55,7 @@ export interface SignedAnswer {
  * default chain: environment, profile, SSO, instance role). The function
  * sees the caller's ARN. No client timeout: a bulk call may take minutes.
  */
-export async function signedPost(
-  url: URL,
-  body: string,
-  options: { region: string; credentials?: Credentials },
-): Promise<SignedAnswer> {
+export async function signedPost(url: URL, body: string, options: { region: string; credentials?: Credentials }): Promise<SignedAnswer> {
   const signer = new SignatureV4({
     service: 'lambda',
     region: options.region,

@@ -6,9 +6,7 @@ import type { ControlReply } from './client';
  * operation is defined (lambda/control/answers.ts), otherwise the error in
  * the operation's words. `ok` tells them apart.
  */
-export type TypedReply<N extends OperationName> =
-  | { ok: true; status: 200; body: ControlAnswers[N] }
-  | { ok: false; status: number; body: { error: string } };
+export type TypedReply<N extends OperationName> = { ok: true; status: 200; body: ControlAnswers[N] } | { ok: false; status: number; body: { error: string } };
 
 /** The reply to a request for operation N: a 200's body is the JSON object that operation's run returned. */
 export function typedReply<N extends OperationName>(reply: ControlReply): TypedReply<N> {

@@ -127,7 +127,10 @@ export async function startLocalAlerts(doc: DynamoDBDocumentClient, alertsTable:
   const store = alertStoreOf(doc, alertsTable);
   let deliverer: LocalAlerts['deliverer'] | undefined;
   const queue = new TimerDeliveryQueue(() => deliverer as LocalAlerts['deliverer']);
-  deliverer = createDelivererHandler({ store, queue, send: webhookSender({ policy: LOCAL_POLICY, ...(sendTimeoutMs === undefined ? {} : { timeoutMs: sendTimeoutMs }) }) }, loggerFromEnv(process.env, DELIVERER_SERVICE_NAME));
+  deliverer = createDelivererHandler(
+    { store, queue, send: webhookSender({ policy: LOCAL_POLICY, ...(sendTimeoutMs === undefined ? {} : { timeoutMs: sendTimeoutMs }) }) },
+    loggerFromEnv(process.env, DELIVERER_SERVICE_NAME),
+  );
   const notifier = createNotifierHandler({ store, queue, linkBase: linkBaseFromEnv() }, issueChangeOf, loggerFromEnv(process.env, NOTIFIER_SERVICE_NAME));
   const pending = resumePending ? await pendingDeliveries(doc, alertsTable) : [];
   for (const { message, dueAt } of pending) {

@@ -96,14 +96,11 @@ runCommand(USAGE, async (argv) => {
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   const port = portFromEnv('PORT', DEFAULT_API_PORT);
   const dynamoPort = portFromEnv('DYNAMODB_PORT', DEFAULT_DYNAMODB_PORT);
-  const busy = () =>
-    new SetupError(`port ${port} is already in use: stop what listens there, or pick another port (PORT=${port + 1} npm start)`);
+  const busy = () => new SetupError(`port ${port} is already in use: stop what listens there, or pick another port (PORT=${port + 1} npm start)`);
   if (await isPortInUse(port)) throw busy();
   const running = await liveStore(LOCAL_DATA_DIR, say);
   if (running) {
-    throw new SetupError(
-      `the local store is already served by ${running.command} (pid ${running.serverPid}, ${running.endpoint}): stop it first`,
-    );
+    throw new SetupError(`the local store is already served by ${running.command} (pid ${running.serverPid}, ${running.endpoint}): stop it first`);
   }
 
   let store: ServedStore | undefined;
@@ -168,7 +165,13 @@ runCommand(USAGE, async (argv) => {
     alerts = await startLocalAlerts(createDocumentClient(dynamoConfigFromEnv()), tableNamesFromEnv().alerts);
     if (alerts.resumed > 0) say(`alerts: ${alerts.resumed} pending webhook deliveries queued again`);
     // The tally (events counted into their issues) and the alert notifier, from the reports table's stream, as on AWS.
-    streams = await startReportStreams({ endpoint: store.endpoint, dataDir: LOCAL_DATA_DIR, say, tally: handlers.tally, consumers: [alertConsumer(alerts.notifier)] });
+    streams = await startReportStreams({
+      endpoint: store.endpoint,
+      dataDir: LOCAL_DATA_DIR,
+      say,
+      tally: handlers.tally,
+      consumers: [alertConsumer(alerts.notifier)],
+    });
     server = createHttpAdapter(hostHandler(handlers), { invocations: invocationLimitsFromEnv() });
     await listen(server, port).catch((error: NodeJS.ErrnoException) => {
       throw error.code === 'EADDRINUSE' ? busy() : error;
@@ -178,9 +181,11 @@ runCommand(USAGE, async (argv) => {
     );
     say(`Contacts API listening on http://localhost:${port}`);
     say(`Ingest API (browsers, publishable keys) on http://localhost:${port}${API_PREFIXES.ingest}`);
-    say(`Source maps API (CI uploads, secret keys) on http://localhost:${port}${API_PREFIXES.sourcemaps}, maps kept at ${maps ? `${relative(process.cwd(), LOCAL_S3_DIR) || '.'} (${maps.endpoint})` : process.env.S3_ENDPOINT}`);
+    say(
+      `Source maps API (CI uploads, secret keys) on http://localhost:${port}${API_PREFIXES.sourcemaps}, maps kept at ${maps ? `${relative(process.cwd(), LOCAL_S3_DIR) || '.'} (${maps.endpoint})` : process.env.S3_ENDPOINT}`,
+    );
     say('Issue a key with: npm run --silent keys -- create --factory fac_demo');
-    say("  or, for a web page: npm run --silent keys -- create --factory fac_demo --type publishable --origin http://localhost:5173");
+    say('  or, for a web page: npm run --silent keys -- create --factory fac_demo --type publishable --origin http://localhost:5173');
     say('The control room in a browser (second terminal): npm run control-room');
   } catch (error) {
     unregisterServer();

@@ -15,7 +15,11 @@ export type StreamHandler = (event: LocalStreamEvent) => Promise<unknown>;
  * mappings (lib/tally.ts). `handlers.tally`, when given, is the tally's
  * Lambda entry itself (`npm start -- --bundle`: the asset `cdk deploy` uploads).
  */
-export function reportStreamConsumers(doc: DynamoDBDocumentClient, tables: Pick<TableNames, 'reports'>, handlers: { tally?: StreamHandler } = {}): StreamConsumer[] {
+export function reportStreamConsumers(
+  doc: DynamoDBDocumentClient,
+  tables: Pick<TableNames, 'reports'>,
+  handlers: { tally?: StreamHandler } = {},
+): StreamConsumer[] {
   const tally = handlers.tally ?? createTallyHandler({ store: new DynamoTallyStore(doc, tables.reports), insertedEvents });
   return [{ name: 'tally', accepts: isTalliedRecord, handle: (event) => tally(event) }];
 }
@@ -37,7 +41,8 @@ export function alertConsumer(notifier: (event: DynamoDBStreamEvent) => Promise<
     accepts: isIssueItemWrite,
     handle: async (event) => {
       const answer = await notifier(event);
-      if (answer.batchItemFailures.length > 0) throw new Error(`the alert notifier failed at record ${answer.batchItemFailures[0]?.itemIdentifier}: the batch is handed over again`);
+      if (answer.batchItemFailures.length > 0)
+        throw new Error(`the alert notifier failed at record ${answer.batchItemFailures[0]?.itemIdentifier}: the batch is handed over again`);
       return answer;
     },
   };

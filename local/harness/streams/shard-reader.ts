@@ -1,4 +1,10 @@
-import { GetRecordsCommand, type GetRecordsCommandOutput, GetShardIteratorCommand, type DynamoDBStreamsClient, type _Record as StreamRecord } from '@aws-sdk/client-dynamodb-streams';
+import {
+  GetRecordsCommand,
+  type GetRecordsCommandOutput,
+  GetShardIteratorCommand,
+  type DynamoDBStreamsClient,
+  type _Record as StreamRecord,
+} from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
 import type { ShardPlace } from './checkpoints';
 import type { StreamConsumer } from './stream-consumer';

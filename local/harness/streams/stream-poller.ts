@@ -148,7 +148,13 @@ function passLoop(runPass: () => Promise<boolean>, pollMs: number, onError?: (co
   return {
     drain(timeoutMs) {
       return new Promise<void>((resolve, reject) => {
-        const entry = { resolve: () => (clearTimeout(expiry), resolve()), startedAfter: passes };
+        const entry = {
+          resolve: () => {
+            clearTimeout(expiry);
+            resolve();
+          },
+          startedAfter: passes,
+        };
         const expiry = setTimeout(() => {
           waiting = waiting.filter((drain) => drain !== entry);
           reject(new Error(`the stream's consumers did not catch up within ${timeoutMs} ms`));

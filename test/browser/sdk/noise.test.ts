@@ -1,5 +1,15 @@
 import type { Tab } from '../../../tools/browsers/engines';
-import { engineCases, engineOfBlock, localService, openSdkTab, recordingProxy, sdkConsoleOf, serveSite, storedWhen, withMessage } from '../../support/browser-sdk';
+import {
+  engineCases,
+  engineOfBlock,
+  localService,
+  openSdkTab,
+  recordingProxy,
+  sdkConsoleOf,
+  serveSite,
+  storedWhen,
+  withMessage,
+} from '../../support/browser-sdk';
 import { buildSdk } from '../../support/sdk-build';
 
 /**
@@ -19,7 +29,10 @@ beforeAll(async () => {
   const [{ script }, api] = await Promise.all([buildSdk(), localService()]);
   service = api;
   wire = await recordingProxy(service.baseUrl);
-  site = await serveSite({ '/contacts-ingest.min.js': script, '/vendor/ads.js': 'window.adsFail = function () { throw new Error("from the ad script"); };' }, (path) => pages.get(path) ?? '');
+  site = await serveSite(
+    { '/contacts-ingest.min.js': script, '/vendor/ads.js': 'window.adsFail = function () { throw new Error("from the ad script"); };' },
+    (path) => pages.get(path) ?? '',
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -44,7 +57,7 @@ describe.each(engineCases())('in $engine', ({ engine: name }) => {
     return events.filter((event) => event.message !== 'end of test');
   }
 
-  test('an error thrown 10,000 times in a loop sends its bucket\'s burst, another error type still goes, and the page stays responsive', async () => {
+  test("an error thrown 10,000 times in a loop sends its bucket's burst, another error type still goes, and the page stays responsive", async () => {
     const loop = `window.throwInLoop = function (count) {
       return new Promise(function (resolve) {
         var started = performance.now();
@@ -126,7 +139,7 @@ describe.each(engineCases())('in $engine', ({ engine: name }) => {
     await page.close();
   });
 
-  test('ignoreErrors, denyUrls and extension frames drop their errors; errors of the page\'s own scripts still go', async () => {
+  test("ignoreErrors, denyUrls and extension frames drop their errors; errors of the page's own scripts still go", async () => {
     const filters = `{ ignoreErrors: ['NetworkError when attempting', /^Error: flaky/], denyUrls: [/\\/vendor\\//] }`;
     const fromExtension = `window.fromExtension = function () {
       var error = new TypeError('injected by an extension');
@@ -134,7 +147,9 @@ describe.each(engineCases())('in $engine', ({ engine: name }) => {
       return ContactsIngest.captureException(error);
     };`;
     const { factoryId, page } = await openPage('/filters', {}, filters, fromExtension);
-    await page.evaluate(`new Promise(function (loaded) { document.head.appendChild(Object.assign(document.createElement('script'), { src: '/vendor/ads.js', onload: loaded })); })`);
+    await page.evaluate(
+      `new Promise(function (loaded) { document.head.appendChild(Object.assign(document.createElement('script'), { src: '/vendor/ads.js', onload: loaded })); })`,
+    );
     const dropped = await page.evaluate(`[
       ContactsIngest.captureException(new TypeError('NetworkError when attempting to fetch resource.')),
       ContactsIngest.captureException(new Error('flaky widget')),

@@ -92,13 +92,19 @@ test('a scratch page outside the repository loads the "unpkg" file with a <scrip
   );
   const page = await browser.newTab();
   await page.goto(`${origin}/script-tag.html`);
-  expect(await page.evaluate('Object.keys(window.ContactsIngest).sort()')).toEqual(['captureException', 'captureMessage', 'flush', 'init', 'submitFeatureRequest']);
-  const events = await storedWhen(factoryId, 'the page\'s error', (found) => found.length >= 1);
+  expect(await page.evaluate('Object.keys(window.ContactsIngest).sort()')).toEqual([
+    'captureException',
+    'captureMessage',
+    'flush',
+    'init',
+    'submitFeatureRequest',
+  ]);
+  const events = await storedWhen(factoryId, "the page's error", (found) => found.length >= 1);
   expect(withMessage(events, 'Error: from the packed script')).toHaveLength(1);
   await page.close();
 });
 
-test('a scratch page imports the package\'s ESM entry by name (as a bundler would), and its message is stored', async () => {
+test("a scratch page imports the package's ESM entry by name (as a bundler would), and its message is stored", async () => {
   const factoryId = newFactoryId('sdkesm');
   const { key } = await issuePublishableKey(factoryId, [origin]);
   writeFileSync(
@@ -115,7 +121,7 @@ window.flushed = flush();
   await until('the module to run', async () => ((await page.evaluate('window.flushed !== undefined')) ? true : undefined));
   expect(await page.evaluate('window.flushed')).toBe(true);
   expect(await page.evaluate('typeof window.ContactsIngest')).toBe('undefined');
-  const events = await storedWhen(factoryId, 'the page\'s message', (found) => found.length >= 1);
+  const events = await storedWhen(factoryId, "the page's message", (found) => found.length >= 1);
   expect(events).toEqual([expect.objectContaining({ message: 'from the packed module', eventId: await page.evaluate('window.sent') })]);
   await page.close();
 });

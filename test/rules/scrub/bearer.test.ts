@@ -11,10 +11,11 @@ describe('bearer rule', () => {
     expect(applied(bearerRule, text)).toEqual({ text: expected, count: 1 });
   });
 
-  test.each([['prose after Bearer', 'Bearer authentication failed'], ['prose after Basic', 'Basic information missing'], ['a short word', 'Bearer token']])(
-    'keeps %s',
-    (_, text) => {
-      expect(applied(bearerRule, text)).toEqual({ text, count: 0 });
-    },
-  );
+  test.each([
+    ['prose after Bearer', 'Bearer authentication failed'],
+    ['prose after Basic', 'Basic information missing'],
+    ['a short word', 'Bearer token'],
+  ])('keeps %s', (_, text) => {
+    expect(applied(bearerRule, text)).toEqual({ text, count: 0 });
+  });
 });

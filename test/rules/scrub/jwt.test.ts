@@ -13,7 +13,10 @@ describe('jwt rule', () => {
     expect(applied(jwtRule, text)).toEqual({ text: expected, count: 1 });
   });
 
-  test.each([['a word starting with eyJ', 'eyJump'], ['a dotted name', 'app.eyJs.min.js']])('keeps %s', (_, text) => {
+  test.each([
+    ['a word starting with eyJ', 'eyJump'],
+    ['a dotted name', 'app.eyJs.min.js'],
+  ])('keeps %s', (_, text) => {
     expect(applied(jwtRule, text)).toEqual({ text, count: 0 });
   });
 });

@@ -30,10 +30,20 @@ describe('secret rule (values of credential-like keys)', () => {
     expect(applied(secretValueRule, text)).toEqual({ text, count: 0 });
   });
 
-  test.each(['password', 'PASSWORD', 'X-Auth-Token', 'authToken', 'client_secret', 'apiKey', 'api-key', 'csrftoken', 'private_key', 'sig', 'Authorization', 'sessionId'])(
-    '%s names a credential',
-    (key) => expect(isSensitiveKey(key)).toBe(true),
-  );
+  test.each([
+    'password',
+    'PASSWORD',
+    'X-Auth-Token',
+    'authToken',
+    'client_secret',
+    'apiKey',
+    'api-key',
+    'csrftoken',
+    'private_key',
+    'sig',
+    'Authorization',
+    'sessionId',
+  ])('%s names a credential', (key) => expect(isSensitiveKey(key)).toBe(true));
 
   test.each(['author', 'plan', 'user', 'keyboard', 'email', 'release'])('%s does not', (key) => {
     expect(isSensitiveKey(key)).toBe(false);

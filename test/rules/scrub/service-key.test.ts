@@ -11,7 +11,10 @@ describe('service-key rule', () => {
     expect(applied(serviceKeyRule, text)).toEqual({ text: expected, count: 1 });
   });
 
-  test.each([['a prefix inside a word', 'xdfsk_0123456789abcdef'], ['the prefix alone', 'keys start with dfsk_']])('keeps %s', (_, text) => {
+  test.each([
+    ['a prefix inside a word', 'xdfsk_0123456789abcdef'],
+    ['the prefix alone', 'keys start with dfsk_'],
+  ])('keeps %s', (_, text) => {
     expect(applied(serviceKeyRule, text)).toEqual({ text, count: 0 });
   });
 });

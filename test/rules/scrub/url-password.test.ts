@@ -9,7 +9,10 @@ describe('url-password rule', () => {
     expect(applied(urlPasswordRule, text)).toEqual({ text: expected, count: 1 });
   });
 
-  test.each([['a URL with a port', 'https://api.example.com:8443/x?a=1'], ['a URL with a user only', 'ssh://git@host/repo']])('keeps %s', (_, text) => {
+  test.each([
+    ['a URL with a port', 'https://api.example.com:8443/x?a=1'],
+    ['a URL with a user only', 'ssh://git@host/repo'],
+  ])('keeps %s', (_, text) => {
     expect(applied(urlPasswordRule, text)).toEqual({ text, count: 0 });
   });
 });

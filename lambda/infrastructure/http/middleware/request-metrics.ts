@@ -18,10 +18,7 @@ export const noCounts: CountsOf = () => undefined;
  * DynamoDB calls and the latency of each, and `Requests` by route and
  * status class.
  */
-export function requestOutcome(
-  request: { event: ApiEvent; state: RequestState; route: string; status: number },
-  countsOf: CountsOf,
-): RequestOutcome {
+export function requestOutcome(request: { event: ApiEvent; state: RequestState; route: string; status: number }, countsOf: CountsOf): RequestOutcome {
   const { state, status } = request;
   const outcome: RequestOutcome = { route: request.route, status };
   const counts = countsOf(request);

@@ -27,7 +27,12 @@ export function requestRecord(
   options: RequestRecordOptions = {},
 ): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext, { startedAt?: number }> {
   const { countsOf = noCounts, logger = containerLogger, metrics = containerMetrics } = options;
-  const done = ({ event, context, response, internal }: {
+  const done = ({
+    event,
+    context,
+    response,
+    internal,
+  }: {
     event: ApiEvent;
     context: ApiContext;
     response: ApiResult | null;

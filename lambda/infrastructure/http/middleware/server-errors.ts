@@ -11,8 +11,7 @@ function failureClass(error: Error): string {
   return cause instanceof Error ? `${error.name}(${cause.name})` : error.name;
 }
 
-const isHttpError = (error: unknown): boolean =>
-  error instanceof Error && typeof (error as { statusCode?: unknown }).statusCode === 'number';
+const isHttpError = (error: unknown): boolean => error instanceof Error && typeof (error as { statusCode?: unknown }).statusCode === 'number';
 
 /**
  * Failures of ours. Storage refusing for load (a partition past its write
@@ -24,10 +23,7 @@ const isHttpError = (error: unknown): boolean =>
  * unexpected is logged with its stack and left to become a 500.
  * Must run before @middy/http-error-handler, which drops the original error.
  */
-export function serverErrors(
-  unavailable: string,
-  logger: JsonLogger = containerLogger,
-): MiddlewareObj<unknown, unknown, Error, ApiContext> {
+export function serverErrors(unavailable: string, logger: JsonLogger = containerLogger): MiddlewareObj<unknown, unknown, Error, ApiContext> {
   return {
     name: 'serverErrors',
     onError: (request) => {

@@ -3,7 +3,6 @@ import type { BodyReader } from '../pipeline';
 import { apiError } from '../responses';
 import { parseJsonBody } from './json-body';
 
-
 /**
  * A route's body: JSON (400, see parseJsonBody), then read by a hand-written
  * reader (422 listing every problem, as validBody does with a zod schema).

@@ -60,7 +60,9 @@ export class DynamoAlertStore implements AlertStore {
     if (change.spikeMultiple !== undefined) update.set('spikeMultiple', change.spikeMultiple);
     if (change.spikeFloor !== undefined) update.set('spikeFloor', change.spikeFloor);
     const result = await storageCall('UpdateItem (alert settings)', () =>
-      this.doc.send(new UpdateCommand({ TableName: this.tableName, Key: { pk: factoryPk(factoryId), sk: SETTINGS_SK }, ...update.forUpdate(), ReturnValues: 'ALL_NEW' })),
+      this.doc.send(
+        new UpdateCommand({ TableName: this.tableName, Key: { pk: factoryPk(factoryId), sk: SETTINGS_SK }, ...update.forUpdate(), ReturnValues: 'ALL_NEW' }),
+      ),
     );
     return storedSettingsOf(result.Attributes);
   }
@@ -76,7 +78,13 @@ export class DynamoAlertStore implements AlertStore {
           new TransactWriteCommand({
             TransactItems: [
               { Update: { TableName: this.tableName, Key: { pk: factoryPk(destination.factoryId), sk: SETTINGS_SK }, ...count.forUpdate() } },
-              { Put: { TableName: this.tableName, Item: { pk: factoryPk(destination.factoryId), sk: destinationSk(destination.destinationId), ...destination }, ...put.forCondition() } },
+              {
+                Put: {
+                  TableName: this.tableName,
+                  Item: { pk: factoryPk(destination.factoryId), sk: destinationSk(destination.destinationId), ...destination },
+                  ...put.forCondition(),
+                },
+              },
             ],
           }),
         ),
@@ -144,7 +152,12 @@ export class DynamoAlertStore implements AlertStore {
     try {
       const result = await storageCall(operation, () =>
         this.doc.send(
-          new UpdateCommand({ TableName: this.tableName, Key: { pk: factoryPk(factoryId), sk: destinationSk(destinationId) }, ...update.forUpdate(), ReturnValues: 'ALL_NEW' }),
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: { pk: factoryPk(factoryId), sk: destinationSk(destinationId) },
+            ...update.forUpdate(),
+            ReturnValues: 'ALL_NEW',
+          }),
         ),
       );
       return result.Attributes ? toDestination(result.Attributes) : undefined;
@@ -173,7 +186,12 @@ export class DynamoAlertStore implements AlertStore {
   }
 
   async noteSuccess(factoryId: string, destinationId: string, at: string): Promise<void> {
-    await this.updateDestination('UpdateItem (destination delivered)', factoryId, destinationId, new Expression().set('lastSuccessAt', at).remove('failingSince'));
+    await this.updateDestination(
+      'UpdateItem (destination delivered)',
+      factoryId,
+      destinationId,
+      new Expression().set('lastSuccessAt', at).remove('failingSince'),
+    );
   }
 
   async disableIfFailingSince(factoryId: string, destinationId: string, since: string, disabled: Disabled): Promise<boolean> {
@@ -186,7 +204,15 @@ export class DynamoAlertStore implements AlertStore {
     return (await this.updateDestination('UpdateItem (disable failing destination)', factoryId, destinationId, update)) !== undefined;
   }
 
-  async recordAlert(alert: { factoryId: string; alertId: string; type: AlertType; issueId: string; occurredAt: string; at: string; expiresAt: number }): Promise<{ created: boolean; fannedOut: boolean }> {
+  async recordAlert(alert: {
+    factoryId: string;
+    alertId: string;
+    type: AlertType;
+    issueId: string;
+    occurredAt: string;
+    at: string;
+    expiresAt: number;
+  }): Promise<{ created: boolean; fannedOut: boolean }> {
     const put = new Expression();
     put.when(put.notExists('pk'));
     const { at, ...fields } = alert;
@@ -247,12 +273,27 @@ export class DynamoAlertStore implements AlertStore {
   }
 
   async claimAttempt(ref: DeliveryRef, attempt: number, at: string, leaseUntil: string): Promise<Delivery | undefined> {
-    const update = new Expression().set('attempts', attempt).set('leaseUntil', leaseUntil).set('lastAttemptAt', at).setOnce('firstAttemptAt', at).remove('nextAttemptAt');
+    const update = new Expression()
+      .set('attempts', attempt)
+      .set('leaseUntil', leaseUntil)
+      .set('lastAttemptAt', at)
+      .setOnce('firstAttemptAt', at)
+      .remove('nextAttemptAt');
     const takenOver = update.is('leaseUntil', '<', at);
-    update.when(update.is('status', '=', 'pending'), update.or(update.is('attempts', '=', attempt - 1), `${update.is('attempts', '=', attempt)} AND ${takenOver}` as Condition));
+    update.when(
+      update.is('status', '=', 'pending'),
+      update.or(update.is('attempts', '=', attempt - 1), `${update.is('attempts', '=', attempt)} AND ${takenOver}` as Condition),
+    );
     try {
       const result = await storageCall('UpdateItem (claim attempt)', () =>
-        this.doc.send(new UpdateCommand({ TableName: this.tableName, Key: { pk: deliveryPk(ref.factoryId, ref.destinationId), sk: ref.sk }, ...update.forUpdate(), ReturnValues: 'ALL_NEW' })),
+        this.doc.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: { pk: deliveryPk(ref.factoryId, ref.destinationId), sk: ref.sk },
+            ...update.forUpdate(),
+            ReturnValues: 'ALL_NEW',
+          }),
+        ),
       );
       return result.Attributes ? toDelivery(result.Attributes) : undefined;
     } catch (error) {
@@ -271,7 +312,9 @@ export class DynamoAlertStore implements AlertStore {
     expression.when(expression.is('attempts', '=', attempt), expression.is('status', '=', 'pending'));
     try {
       await storageCall('UpdateItem (attempt done)', () =>
-        this.doc.send(new UpdateCommand({ TableName: this.tableName, Key: { pk: deliveryPk(ref.factoryId, ref.destinationId), sk: ref.sk }, ...expression.forUpdate() })),
+        this.doc.send(
+          new UpdateCommand({ TableName: this.tableName, Key: { pk: deliveryPk(ref.factoryId, ref.destinationId), sk: ref.sk }, ...expression.forUpdate() }),
+        ),
       );
     } catch (error) {
       // Another run took this attempt over (our lease ran out): its record stands.
@@ -284,7 +327,9 @@ export class DynamoAlertStore implements AlertStore {
     update.when(update.is('status', '=', 'pending'));
     try {
       await storageCall('UpdateItem (skip delivery)', () =>
-        this.doc.send(new UpdateCommand({ TableName: this.tableName, Key: { pk: deliveryPk(ref.factoryId, ref.destinationId), sk: ref.sk }, ...update.forUpdate() })),
+        this.doc.send(
+          new UpdateCommand({ TableName: this.tableName, Key: { pk: deliveryPk(ref.factoryId, ref.destinationId), sk: ref.sk }, ...update.forUpdate() }),
+        ),
       );
     } catch (error) {
       if (!isConditionalCheckFailed(error)) throw error;
@@ -304,7 +349,13 @@ export class DynamoAlertStore implements AlertStore {
   }
 
   /** One Query per destination still going, at once, merged newest first. */
-  deliveryLog(factoryId: string, destinationIds: readonly string[], query: { limit: number; after?: LogPositions }): Promise<{ deliveries: Delivery[]; next?: LogPositions }> {
-    return readLog(destinationIds, query, (destinationId, before) => this.deliveries(factoryId, destinationId, { limit: query.limit, ...(before === undefined ? {} : { before }) }));
+  deliveryLog(
+    factoryId: string,
+    destinationIds: readonly string[],
+    query: { limit: number; after?: LogPositions },
+  ): Promise<{ deliveries: Delivery[]; next?: LogPositions }> {
+    return readLog(destinationIds, query, (destinationId, before) =>
+      this.deliveries(factoryId, destinationId, { limit: query.limit, ...(before === undefined ? {} : { before }) }),
+    );
   }
 }

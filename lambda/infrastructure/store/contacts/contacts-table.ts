@@ -23,9 +23,8 @@ export abstract class ContactsTable {
    */
   async getContact(factoryId: string, id: string): Promise<StoredContact | undefined> {
     if (!id.startsWith(CONTACT_SK_PREFIX)) return undefined;
-    const result = await storageCall(
-      'GetItem (contact)',
-      () => this.doc.send(new GetCommand({ TableName: this.tableName, Key: { factoryId, sk: id }, ConsistentRead: true })),
+    const result = await storageCall('GetItem (contact)', () =>
+      this.doc.send(new GetCommand({ TableName: this.tableName, Key: { factoryId, sk: id }, ConsistentRead: true })),
     );
     return result.Item && itemToContact(result.Item);
   }

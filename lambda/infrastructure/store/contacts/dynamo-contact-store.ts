@@ -85,5 +85,4 @@ export class DynamoContactStore extends ContactsTable implements ContactStore {
     if (this.knownCompanies.size >= KNOWN_COMPANIES_MAX) this.knownCompanies.clear();
     this.knownCompanies.add(known);
   }
-
 }

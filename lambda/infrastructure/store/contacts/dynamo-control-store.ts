@@ -83,7 +83,10 @@ export class DynamoControlStore extends ContactsTable implements ControlStore {
       ),
     );
     const last = page.LastEvaluatedKey?.sk;
-    return { items: (page.Items ?? []).map(companyOf), next: typeof last === 'string' ? companyCursor.encode(factoryId, last.slice(COMPANY_SK_PREFIX.length)) : undefined };
+    return {
+      items: (page.Items ?? []).map(companyOf),
+      next: typeof last === 'string' ? companyCursor.encode(factoryId, last.slice(COMPANY_SK_PREFIX.length)) : undefined,
+    };
   }
 
   /**
@@ -115,10 +118,15 @@ export class DynamoControlStore extends ContactsTable implements ControlStore {
 
   /** The contacts with these ids (absent ones left out), by id. */
   private async contactsById(factoryId: string, ids: string[]): Promise<Map<string, StoredContact>> {
-    const items = await batchGet(this.doc, this.tableName, ids.map((sk) => ({ factoryId, sk })), {
-      operation: 'BatchGetItem (contacts)',
-      consistentRead: true,
-    });
+    const items = await batchGet(
+      this.doc,
+      this.tableName,
+      ids.map((sk) => ({ factoryId, sk })),
+      {
+        operation: 'BatchGetItem (contacts)',
+        consistentRead: true,
+      },
+    );
     return new Map(items.map((item) => [String(item.sk), itemToContact(item)]));
   }
 

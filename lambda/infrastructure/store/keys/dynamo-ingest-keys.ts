@@ -18,8 +18,7 @@ const publishableKeyOf = (item: KeyItem): PublishableKey => ({
   ...(item.sentryProjectId === undefined ? {} : { sentryProjectId: item.sentryProjectId }),
 });
 
-const isActivePublishable = (item: Record<string, unknown> | undefined): boolean =>
-  item?.status === 'active' && item.keyType === 'publishable';
+const isActivePublishable = (item: Record<string, unknown> | undefined): boolean => item?.status === 'active' && item.keyType === 'publishable';
 
 /** How long a container may answer for a key from what it saw of it, and hand out a lease of its requests. */
 export const KEY_LEASE_MS = 1000;

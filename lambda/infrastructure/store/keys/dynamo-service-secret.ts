@@ -37,9 +37,10 @@ export class DynamoServiceSecret {
 
   private async read(): Promise<Uint8Array> {
     const update = new Expression().setOnce('secret', randomBytes(32));
-    const result = await storageCall(
-      `UpdateItem (${this.label})`,
-      () => this.doc.send(new UpdateCommand({ TableName: this.tableName, Key: { [KEYS_KEY.partitionKey]: this.item }, ...update.forUpdate(), ReturnValues: 'ALL_NEW' })),
+    const result = await storageCall(`UpdateItem (${this.label})`, () =>
+      this.doc.send(
+        new UpdateCommand({ TableName: this.tableName, Key: { [KEYS_KEY.partitionKey]: this.item }, ...update.forUpdate(), ReturnValues: 'ALL_NEW' }),
+      ),
     );
     const secret = result.Attributes?.secret;
     if (!(secret instanceof Uint8Array) || secret.length < 16) throw new Error(`the ${this.label} is not a byte string`);

@@ -41,9 +41,10 @@ export class DynamoVisitorSalts implements VisitorSalts {
 
   private async read(day: string): Promise<Uint8Array> {
     const update = new Expression().setOnce('salt', randomBytes(32)).setOnce(EXPIRES_AT, Math.floor(Date.parse(`${day}T00:00:00Z`) / 1000) + SALT_KEEP_SECONDS);
-    const result = await storageCall(
-      'UpdateItem (visitor salt)',
-      () => this.doc.send(new UpdateCommand({ TableName: this.tableName, Key: { [KEYS_KEY.partitionKey]: visitorSaltKey(day) }, ...update.forUpdate(), ReturnValues: 'ALL_NEW' })),
+    const result = await storageCall('UpdateItem (visitor salt)', () =>
+      this.doc.send(
+        new UpdateCommand({ TableName: this.tableName, Key: { [KEYS_KEY.partitionKey]: visitorSaltKey(day) }, ...update.forUpdate(), ReturnValues: 'ALL_NEW' }),
+      ),
     );
     const salt = result.Attributes?.salt;
     if (!(salt instanceof Uint8Array) || salt.length < 16) throw new Error(`the visitor salt of ${day} is not a byte string`);

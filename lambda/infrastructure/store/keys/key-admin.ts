@@ -113,7 +113,12 @@ export class KeyAdmin {
       for (const item of page.Items ?? []) hashes.push(item.keyHash as string);
       cursor = page.LastEvaluatedKey;
     } while (cursor);
-    const items = await batchGet<KeyItem>(this.doc, this.tableName, hashes.map((keyHash) => ({ keyHash })), { operation: 'BatchGetItem (keys)' });
+    const items = await batchGet<KeyItem>(
+      this.doc,
+      this.tableName,
+      hashes.map((keyHash) => ({ keyHash })),
+      { operation: 'BatchGetItem (keys)' },
+    );
     return items.map(summarize).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.keyId.localeCompare(b.keyId));
   }
 
@@ -135,9 +140,7 @@ export class KeyAdmin {
       .setOnce('revokedAt', now.toISOString())
       .when(revoke.exists(KEYS_KEY.partitionKey), ...(factoryId === undefined ? [] : [revoke.is('factoryId', '=', factoryId)]));
     try {
-      const result = await this.doc.send(
-        new UpdateCommand({ TableName: this.tableName, Key: { keyHash }, ...revoke.forUpdate(), ReturnValues: 'ALL_NEW' }),
-      );
+      const result = await this.doc.send(new UpdateCommand({ TableName: this.tableName, Key: { keyHash }, ...revoke.forUpdate(), ReturnValues: 'ALL_NEW' }));
       return summarize(result.Attributes as KeyItem);
     } catch (error) {
       if (isConditionalCheckFailed(error)) return undefined;

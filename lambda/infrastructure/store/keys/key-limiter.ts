@@ -141,10 +141,7 @@ export async function countKeyRequest(
   for (let tries = 0; tries < 3; tries += 1) {
     const shape: Shape = !guessFrom ? 'first' : guessFrom.tatUs !== undefined && guessFrom.tatUs > nowUs ? 'busy' : 'idle';
     try {
-      const result = await storageCall(
-        'UpdateItem (authorize key)',
-        () => doc.send(keyCommand(tableName, keyType, keyHash, shape, guessFrom, nowUs, request)),
-      );
+      const result = await storageCall('UpdateItem (authorize key)', () => doc.send(keyCommand(tableName, keyType, keyHash, shape, guessFrom, nowUs, request)));
       return allowed(result.Attributes as KeyItem, nowUs);
     } catch (error) {
       if (!isConditionalCheckFailed(error)) throw error;

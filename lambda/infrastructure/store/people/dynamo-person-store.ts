@@ -28,14 +28,19 @@ function decodePosition(cursor: string, factoryId: string, person: string): Posi
   }
   const { f, p, pk, r } = (parsed ?? {}) as Record<string, unknown>;
   if (typeof pk !== 'string' || typeof r !== 'string' || f !== factoryId || p !== person) {
-    throw new InvalidCursorError("cursor is not one this service returned for this person's reports: start without a cursor, or pass the last one back as it was");
+    throw new InvalidCursorError(
+      "cursor is not one this service returned for this person's reports: start without a cursor, or pass the last one back as it was",
+    );
   }
   return { pk, receivedAt: r };
 }
 
 /** A report's kind and id from its key (`event#<factory>#<id>`, `fr#<factory>#<id>`); undefined for another factory's. */
 function refOf(factoryId: string, pk: string, receivedAt: string): PersonReportRef | undefined {
-  for (const [prefix, kind] of [[`event#${factoryId}#`, 'events'], [`fr#${factoryId}#`, 'feature-requests']] as const) {
+  for (const [prefix, kind] of [
+    [`event#${factoryId}#`, 'events'],
+    [`fr#${factoryId}#`, 'feature-requests'],
+  ] as const) {
     if (pk.startsWith(prefix)) return { kind, id: pk.slice(prefix.length), receivedAt };
   }
   return undefined;
@@ -77,7 +82,15 @@ export class DynamoPersonStore implements PersonStore {
           ...query.forQuery(),
           ScanIndexForward: false,
           Limit: limit,
-          ...(after ? { ExclusiveStartKey: { [REPORTS_KEY.partitionKey]: after.pk, [REPORTS_BY_PERSON.partitionKey]: person, [REPORTS_BY_PERSON.sortKey]: after.receivedAt } } : {}),
+          ...(after
+            ? {
+                ExclusiveStartKey: {
+                  [REPORTS_KEY.partitionKey]: after.pk,
+                  [REPORTS_BY_PERSON.partitionKey]: person,
+                  [REPORTS_BY_PERSON.sortKey]: after.receivedAt,
+                },
+              }
+            : {}),
         }),
       ),
     );
@@ -121,7 +134,11 @@ export class DynamoPersonStore implements PersonStore {
     try {
       await storageCall('DeleteItem (contact erasure)', () =>
         this.doc.send(
-          new DeleteCommand({ TableName: this.tables.contacts, Key: { [CONTACTS_KEY.partitionKey]: factoryId, [CONTACTS_KEY.sortKey]: contactId }, ...condition.forCondition() }),
+          new DeleteCommand({
+            TableName: this.tables.contacts,
+            Key: { [CONTACTS_KEY.partitionKey]: factoryId, [CONTACTS_KEY.sortKey]: contactId },
+            ...condition.forCondition(),
+          }),
         ),
       );
       return 'deleted';
@@ -135,7 +152,12 @@ export class DynamoPersonStore implements PersonStore {
     await Promise.all(
       passIds.map((passId) =>
         storageCall('DeleteItem (pass marker)', () =>
-          this.doc.send(new DeleteCommand({ TableName: this.tables.contacts, Key: { [CONTACTS_KEY.partitionKey]: factoryId, [CONTACTS_KEY.sortKey]: passSortKey(contactId, passId) } })),
+          this.doc.send(
+            new DeleteCommand({
+              TableName: this.tables.contacts,
+              Key: { [CONTACTS_KEY.partitionKey]: factoryId, [CONTACTS_KEY.sortKey]: passSortKey(contactId, passId) },
+            }),
+          ),
         ),
       ),
     );

@@ -16,9 +16,7 @@ export class DynamoReferenceDataset implements EnrichmentSource {
   ) {}
 
   async lookup({ email }: LookupSubject): Promise<FoundFields> {
-    const result = await storageCall('GetItem (reference dataset)', () =>
-      this.doc.send(new GetCommand({ TableName: this.tableName, Key: { email } })),
-    );
+    const result = await storageCall('GetItem (reference dataset)', () => this.doc.send(new GetCommand({ TableName: this.tableName, Key: { email } })));
     const found: FoundFields = {};
     for (const field of ENRICHABLE_FIELDS) {
       const value = result.Item?.[field];

@@ -53,11 +53,7 @@ export class DynamoAddressLimiter implements AddressLimiter {
     this.horizon = horizonSeconds(limits);
   }
 
-  async admit(
-    subject: { keyId: string; addressHash: string },
-    names: readonly AddressLimitName[],
-    nowMs: number,
-  ): Promise<AddressDecision> {
+  async admit(subject: { keyId: string; addressHash: string }, names: readonly AddressLimitName[], nowMs: number): Promise<AddressDecision> {
     const pk = limiterKey(subject.keyId, subject.addressHash);
     const nowUs = toMicroseconds(nowMs);
     const request = randomUUID();

@@ -1,5 +1,15 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { byLastSeen, changeStatus, issueAsOf, ISSUE_STATUSES, type FilteredCounts, type Issue, type IssueStatus, type IssueStore, type StatusChange } from '../../../ingest/issues/issue';
+import {
+  byLastSeen,
+  changeStatus,
+  issueAsOf,
+  ISSUE_STATUSES,
+  type FilteredCounts,
+  type Issue,
+  type IssueStatus,
+  type IssueStore,
+  type StatusChange,
+} from '../../../ingest/issues/issue';
 import type { ListPosition } from '../../../ingest/issues/issue';
 import type { EventView } from '../../../ingest/issues/stored-event';
 import { Expression } from '../expression';
@@ -76,7 +86,11 @@ export class DynamoIssueStore implements IssueStore {
    * move together. ALL_OLD tells the status it had; the issue after is
    * that item with the attributes this write set.
    */
-  async setIssueStatus(factoryId: string, issueId: string, change: { status: IssueStatus; at: string; by: string; nowMs: number }): Promise<StatusChange | undefined> {
+  async setIssueStatus(
+    factoryId: string,
+    issueId: string,
+    change: { status: IssueStatus; at: string; by: string; nowMs: number },
+  ): Promise<StatusChange | undefined> {
     const update = new Expression()
       .set('status', change.status)
       .set('feed', issueFeedOf(factoryId, change.status))

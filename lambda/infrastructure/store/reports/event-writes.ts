@@ -28,17 +28,15 @@ export async function writeEvents(
       if (firsts.has(event.eventId)) return 'duplicate';
       firsts.add(event.eventId);
       try {
-        await storageCall(
-          'PutItem (event)',
-          () =>
-            doc.send(
-              new PutCommand({
-                TableName: tableName,
-                Item: eventItemOf(event),
-                ConditionExpression: 'attribute_not_exists(pk)',
-                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-              }),
-            ),
+        await storageCall('PutItem (event)', () =>
+          doc.send(
+            new PutCommand({
+              TableName: tableName,
+              Item: eventItemOf(event),
+              ConditionExpression: 'attribute_not_exists(pk)',
+              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+            }),
+          ),
         );
         return 'stored';
       } catch (error) {

@@ -54,7 +54,12 @@ export function paginate(refs: readonly EventRef[]): EventRef[][] {
 }
 
 /** A page's item: its key (owner, stream shard, first record, part), its index keys and its refs. */
-export function pageItem(owner: PageOwner, origin: { shardKey: string; firstSeq: string; part: number }, refs: readonly EventRef[], expiresAt: number): Record<string, unknown> {
+export function pageItem(
+  owner: PageOwner,
+  origin: { shardKey: string; firstSeq: string; part: number },
+  refs: readonly EventRef[],
+  expiresAt: number,
+): Record<string, unknown> {
   const where = `${origin.shardKey}#${origin.firstSeq}#${origin.part}`;
   const newest = refs[0]?.receivedAt ?? '';
   const oldest = refs[refs.length - 1]?.receivedAt ?? '';

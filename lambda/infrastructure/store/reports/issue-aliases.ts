@@ -33,10 +33,15 @@ export class DynamoIssueAliases implements IssueAliases {
       else found.set(hash, issue);
     }
     if (unknown.length === 0) return found;
-    const items = await batchGet<Record<string, unknown>>(this.doc, this.tableName, unknown.map((hash) => ({ pk: aliasKey(factoryId, hash) })), {
-      operation: 'BatchGetItem (issue aliases)',
-      consistentRead: true,
-    });
+    const items = await batchGet<Record<string, unknown>>(
+      this.doc,
+      this.tableName,
+      unknown.map((hash) => ({ pk: aliasKey(factoryId, hash) })),
+      {
+        operation: 'BatchGetItem (issue aliases)',
+        consistentRead: true,
+      },
+    );
     const prefix = aliasKey(factoryId, '');
     for (const item of items) {
       const issue = item[ALIAS_ISSUE_ATTRIBUTE];
@@ -53,17 +58,15 @@ export class DynamoIssueAliases implements IssueAliases {
       [...ties].map(async ([hash, issue]) => {
         const pk = aliasKey(factoryId, hash);
         try {
-          await storageCall(
-            'PutItem (issue alias)',
-            () =>
-              this.doc.send(
-                new PutCommand({
-                  TableName: this.tableName,
-                  Item: { pk, [ALIAS_ISSUE_ATTRIBUTE]: issue },
-                  ConditionExpression: 'attribute_not_exists(pk)',
-                  ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-                }),
-              ),
+          await storageCall('PutItem (issue alias)', () =>
+            this.doc.send(
+              new PutCommand({
+                TableName: this.tableName,
+                Item: { pk, [ALIAS_ISSUE_ATTRIBUTE]: issue },
+                ConditionExpression: 'attribute_not_exists(pk)',
+                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+              }),
+            ),
           );
           this.remember(pk, issue);
           return [hash, issue] as const;

@@ -81,7 +81,8 @@ export function issueOfImage(image: Record<string, unknown> | undefined): Issue 
  * the tally raises its level; read here as it will be.
  */
 export function visitorSampleOf(hashes: unknown, level: unknown): VisitorSample | undefined {
-  const list = hashes instanceof Set || Array.isArray(hashes) ? [...(hashes as Iterable<unknown>)].filter((hash): hash is string => typeof hash === 'string') : [];
+  const list =
+    hashes instanceof Set || Array.isArray(hashes) ? [...(hashes as Iterable<unknown>)].filter((hash): hash is string => typeof hash === 'string') : [];
   if (list.length === 0) return undefined;
   return canonical({ level: typeof level === 'number' && Number.isInteger(level) && level >= 0 ? level : 0, hashes: list });
 }

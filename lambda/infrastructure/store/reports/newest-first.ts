@@ -62,7 +62,12 @@ export const byReceivedDesc = descending<Position>(
 const laterBy = (iso: string, ms: number): string => new Date(Date.parse(iso) + ms).toISOString();
 
 /** The keys of a partition's items, newest first, as the listed options say. */
-export async function* newestKeys(doc: DynamoDBDocumentClient, tableName: string, partition: Partition, options: NewestFirstOptions): AsyncGenerator<OrderedKey> {
+export async function* newestKeys(
+  doc: DynamoDBDocumentClient,
+  tableName: string,
+  partition: Partition,
+  options: NewestFirstOptions,
+): AsyncGenerator<OrderedKey> {
   const query = new QueryExpression();
   const bySortKey = options.after
     ? // A page up to MAX_PAGE_SPAN_MS newer than the cursor can still list older events.
@@ -146,13 +151,23 @@ export async function* newestKeys(doc: DynamoDBDocumentClient, tableName: string
 
 async function readPages(doc: DynamoDBDocumentClient, tableName: string, keys: string[]): Promise<Record<string, unknown>[]> {
   if (keys.length === 0) return [];
-  return batchGet(doc, tableName, keys.map((pk) => ({ [REPORTS_KEY.partitionKey]: pk })), { operation: 'BatchGetItem (feed pages)' });
+  return batchGet(
+    doc,
+    tableName,
+    keys.map((pk) => ({ [REPORTS_KEY.partitionKey]: pk })),
+    { operation: 'BatchGetItem (feed pages)' },
+  );
 }
 
 /** The items with these keys, in the keys' order (BatchGetItem answers in any order); ones gone since are skipped. */
 export async function readInOrder(doc: DynamoDBDocumentClient, tableName: string, keys: readonly string[]): Promise<Record<string, unknown>[]> {
   if (keys.length === 0) return [];
-  const items = await batchGet(doc, tableName, keys.map((pk) => ({ [REPORTS_KEY.partitionKey]: pk })), { operation: 'BatchGetItem (reports)' });
+  const items = await batchGet(
+    doc,
+    tableName,
+    keys.map((pk) => ({ [REPORTS_KEY.partitionKey]: pk })),
+    { operation: 'BatchGetItem (reports)' },
+  );
   const found = new Map(items.map((item) => [String(item[REPORTS_KEY.partitionKey]), item]));
   return keys.flatMap((pk) => {
     const item = found.get(pk);
@@ -174,7 +189,11 @@ export async function* newestItems(
   const chunk = options.chunk ?? 100;
   let keys: OrderedKey[] = [];
   const flush = async function* () {
-    const items = await readInOrder(doc, tableName, keys.map((key) => key.pk));
+    const items = await readInOrder(
+      doc,
+      tableName,
+      keys.map((key) => key.pk),
+    );
     const byKey = new Map(items.map((item) => [String(item.pk), item]));
     for (const key of keys) {
       const item = byKey.get(key.pk);

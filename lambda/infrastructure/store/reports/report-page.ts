@@ -40,7 +40,12 @@ export async function readReportPage(
   }
   const items = found.slice(0, query.limit);
   const last = items[items.length - 1];
-  return { items: items.map((entry) => entry.report), ...(found.length > query.limit && last ? { next: reportCursor(kind).encode(factoryId, { pk: last.position.pk, receivedAt: last.position.receivedAt }) } : {}) };
+  return {
+    items: items.map((entry) => entry.report),
+    ...(found.length > query.limit && last
+      ? { next: reportCursor(kind).encode(factoryId, { pk: last.position.pk, receivedAt: last.position.receivedAt }) }
+      : {}),
+  };
 }
 
 /** One event (by eventId) or feature request (by requestId) of the factory, undefined when there is none or it expired. */

@@ -8,7 +8,16 @@ import { isConditionalCheckFailed, itemOfFailure, storageCall } from '../errors'
 import { Expression, type Condition } from '../expression';
 import { pageItem, paginate } from './feed-pages';
 import { addVisitors, canonical, passes, VISITORS_KEPT, type VisitorSample } from '../../../ingest/issues/visitors';
-import { FILTERED_ATTRIBUTE, filteredKey, hasPeriodCounts, issueFeedOf, issueKey, MARKS_ATTRIBUTE, VISITOR_LEVEL_ATTRIBUTE, VISITORS_ATTRIBUTE } from './issue-items';
+import {
+  FILTERED_ATTRIBUTE,
+  filteredKey,
+  hasPeriodCounts,
+  issueFeedOf,
+  issueKey,
+  MARKS_ATTRIBUTE,
+  VISITOR_LEVEL_ATTRIBUTE,
+  VISITORS_ATTRIBUTE,
+} from './issue-items';
 import { DynamoIssueAliases } from './issue-aliases';
 
 type Item = Record<string, unknown>;
@@ -110,7 +119,15 @@ export class DynamoTallyStore implements TallyStore {
           return { ...guess, state: 'live' };
         }
         const written = await this.writeIssue(key, shardKey, guess, delta, pending);
-        this.remember(key, written ? guessOf(written) : { state: 'live', seen: { lastSeen: delta.lastSeenAt, lastEventId: delta.lastEventId, firstSeen: delta.firstSeenAt, firstEventId: delta.firstEventId } });
+        this.remember(
+          key,
+          written
+            ? guessOf(written)
+            : {
+                state: 'live',
+                seen: { lastSeen: delta.lastSeenAt, lastEventId: delta.lastEventId, firstSeen: delta.firstSeenAt, firstEventId: delta.firstEventId },
+              },
+        );
         if (written) await this.prune(key, written);
         return DONE;
       },
@@ -135,8 +152,13 @@ export class DynamoTallyStore implements TallyStore {
           return 'live';
         }
         if (state === 'new') {
-          const counts = Object.fromEntries(Object.entries(delta.counts).map(([reason, n]) => [FILTERED_ATTRIBUTE[reason as keyof typeof FILTERED_ATTRIBUTE], n]));
-          await this.put({ pk: key, factoryId: delta.factoryId, ...counts, lastSeen: delta.lastSeenAt, expiresAt: delta.expiresAt, [MARKS_ATTRIBUTE]: { [shardKey]: mark } }, 'PutItem (filtered tally)');
+          const counts = Object.fromEntries(
+            Object.entries(delta.counts).map(([reason, n]) => [FILTERED_ATTRIBUTE[reason as keyof typeof FILTERED_ATTRIBUTE], n]),
+          );
+          await this.put(
+            { pk: key, factoryId: delta.factoryId, ...counts, lastSeen: delta.lastSeenAt, expiresAt: delta.expiresAt, [MARKS_ATTRIBUTE]: { [shardKey]: mark } },
+            'PutItem (filtered tally)',
+          );
           return DONE;
         }
         const update = new Expression().set('factoryId', delta.factoryId).set('lastSeen', delta.lastSeenAt).set('expiresAt', delta.expiresAt);
@@ -238,8 +260,14 @@ export class DynamoTallyStore implements TallyStore {
         ? update.or(update.is('lastSeen', '<', last), update.and(update.is('lastSeen', '=', last), update.is('lastEventId', '<', lastId)))
         : update.or(update.is('lastSeen', '>', last), update.and(update.is('lastSeen', '=', last), update.is('lastEventId', '>=', lastId))),
       movesFirst
-        ? update.or(update.is('firstSeen', '>', first), update.and(update.is('firstSeen', '=', first), update.exists('firstEventId'), update.is('firstEventId', '>', firstId)))
-        : update.or(update.is('firstSeen', '<', first), update.and(update.is('firstSeen', '=', first), update.or(update.notExists('firstEventId'), update.is('firstEventId', '<=', firstId)))),
+        ? update.or(
+            update.is('firstSeen', '>', first),
+            update.and(update.is('firstSeen', '=', first), update.exists('firstEventId'), update.is('firstEventId', '>', firstId)),
+          )
+        : update.or(
+            update.is('firstSeen', '<', first),
+            update.and(update.is('firstSeen', '=', first), update.or(update.notExists('firstEventId'), update.is('firstEventId', '<=', firstId))),
+          ),
     ];
     const live = update.is('expiresAt', '>', nowSeconds);
     const marked = update.exists(MARKS_ATTRIBUTE);
@@ -304,12 +332,16 @@ export class DynamoTallyStore implements TallyStore {
   }
 
   private async update(key: string, update: Expression, operation: string): Promise<Item | undefined> {
-    const result = await storageCall(
-      operation,
-      () =>
-        this.doc.send(
-          new UpdateCommand({ TableName: this.tableName, Key: { pk: key }, ...update.forUpdate(), ReturnValues: 'ALL_NEW', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' }),
-        ),
+    const result = await storageCall(operation, () =>
+      this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: key },
+          ...update.forUpdate(),
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      ),
     );
     return result.Attributes;
   }
@@ -317,9 +349,8 @@ export class DynamoTallyStore implements TallyStore {
   private async put(item: Item, operation: string, guard?: Expression): Promise<void> {
     const condition = guard ?? new Expression();
     if (!guard) condition.when(condition.notExists('pk'));
-    await storageCall(
-      operation,
-      () => this.doc.send(new PutCommand({ TableName: this.tableName, Item: item, ...condition.forCondition(), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' })),
+    await storageCall(operation, () =>
+      this.doc.send(new PutCommand({ TableName: this.tableName, Item: item, ...condition.forCondition(), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' })),
     );
   }
 
@@ -352,7 +383,10 @@ function storedSample(item: Item): VisitorSample {
 
 /** The attributes of a new item's sample: no set when empty (DynamoDB stores no empty set), no level at 0. */
 function visitorAttributes(sample: VisitorSample): Item {
-  return { ...(sample.hashes.length > 0 ? { [VISITORS_ATTRIBUTE]: new Set(sample.hashes) } : {}), ...(sample.level > 0 ? { [VISITOR_LEVEL_ATTRIBUTE]: sample.level } : {}) };
+  return {
+    ...(sample.hashes.length > 0 ? { [VISITORS_ATTRIBUTE]: new Set(sample.hashes) } : {}),
+    ...(sample.level > 0 ? { [VISITOR_LEVEL_ATTRIBUTE]: sample.level } : {}),
+  };
 }
 
 /** The sample's level is `level` (an item without one is at 0). */

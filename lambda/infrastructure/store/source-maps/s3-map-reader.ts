@@ -10,7 +10,8 @@ import { LOCAL_S3_CREDENTIALS, s3ConfigFromEnv, type S3Config } from './s3-confi
 
 /** S3's answer for a key that holds nothing (HEAD says NotFound, GET NoSuchKey). */
 export const isMissing = (error: unknown): boolean =>
-  error instanceof Error && (error.name === 'NotFound' || error.name === 'NoSuchKey' || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404);
+  error instanceof Error &&
+  (error.name === 'NotFound' || error.name === 'NoSuchKey' || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404);
 
 /** A factory id that could step outside its own prefix is a bug of the caller, never a request to serve. */
 export function factoryPrefixOf(factoryId: string): string {

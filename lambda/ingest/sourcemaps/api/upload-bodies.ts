@@ -18,7 +18,7 @@ function fieldsOf(event: Parameters<BodyReader<unknown>['read']>[0], example: st
 function refAndSha(fields: Record<string, unknown>): Omit<UploadRequest, 'bytes'> {
   const ref = readMapRef(fields.ref);
   if ('error' in ref) throw apiError(422, ref.error);
-  if (typeof fields.sha256 !== 'string' || !SHA256.test(fields.sha256)) throw apiError(422, 'sha256 must be the map\'s sha256 as 64 lowercase hex digits.');
+  if (typeof fields.sha256 !== 'string' || !SHA256.test(fields.sha256)) throw apiError(422, "sha256 must be the map's sha256 as 64 lowercase hex digits.");
   return { ref, sha256: fields.sha256 };
 }
 
@@ -27,7 +27,8 @@ export const uploadRequestBody: BodyReader<UploadRequest> = {
   read: (event) => {
     const fields = fieldsOf(event, REQUEST_EXAMPLE);
     const { bytes } = fields;
-    if (typeof bytes !== 'number' || !Number.isSafeInteger(bytes) || bytes < 1) throw apiError(422, 'bytes must be the map\'s size in bytes, a positive integer.');
+    if (typeof bytes !== 'number' || !Number.isSafeInteger(bytes) || bytes < 1)
+      throw apiError(422, "bytes must be the map's size in bytes, a positive integer.");
     return { ...refAndSha(fields), bytes };
   },
 };

@@ -85,7 +85,11 @@ const isStringOrNullList = (value: unknown): value is (string | null)[] =>
   Array.isArray(value) && value.every((item) => item === null || typeof item === 'string');
 
 /** The last segment of a path or URL, without query or fragment. */
-export const baseName = (path: string): string => path.replace(/[?#].*$/, '').split('/').pop() ?? '';
+export const baseName = (path: string): string =>
+  path
+    .replace(/[?#].*$/, '')
+    .split('/')
+    .pop() ?? '';
 
 /**
  * Whether an uploaded map's text is a source map (version 3, sane

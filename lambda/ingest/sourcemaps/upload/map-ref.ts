@@ -31,7 +31,9 @@ export function readMapRef(value: unknown): MapRef | { error: string } {
     return { error: `ref.release must be a non-empty string of at most ${MAX_RELEASE_CHARS} printable characters` };
   }
   if (typeof path !== 'string' || !path.startsWith('~/') || path.length > MAX_PATH_CHARS || CONTROL.test(path) || /[?#]/.test(path)) {
-    return { error: `ref.path must be the file's URL path under "~/" (like "~/assets/app.js"), without query or fragment, at most ${MAX_PATH_CHARS} characters` };
+    return {
+      error: `ref.path must be the file's URL path under "~/" (like "~/assets/app.js"), without query or fragment, at most ${MAX_PATH_CHARS} characters`,
+    };
   }
   return { kind: 'release', release, path };
 }

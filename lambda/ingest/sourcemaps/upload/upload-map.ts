@@ -55,7 +55,12 @@ export async function requestUpload(
  * or refused with the reason; either way the pending bytes are removed, so a
  * refused map changes nothing. Completing twice answers the stored map.
  */
-export async function completeUpload(uploads: MapUploads, factoryId: string, uploadId: string, request: Omit<UploadRequest, 'bytes'>): Promise<CompleteOutcome> {
+export async function completeUpload(
+  uploads: MapUploads,
+  factoryId: string,
+  uploadId: string,
+  request: Omit<UploadRequest, 'bytes'>,
+): Promise<CompleteOutcome> {
   const bytes = await uploads.pendingBytes(factoryId, uploadId);
   if (bytes === undefined) {
     const stored = await uploads.stored(factoryId, request.ref);

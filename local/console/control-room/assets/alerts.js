@@ -16,7 +16,13 @@ form?.addEventListener('submit', async (event) => {
   event.preventDefault();
   const types = [...form.querySelectorAll('input[name="types"]:checked')].map((box) => box.value);
   const description = form.elements.description.value.trim();
-  const request = { operation: 'alerts.add', factoryId, url: form.elements.url.value.trim(), ...(types.length > 0 ? { types } : {}), ...(description ? { description } : {}) };
+  const request = {
+    operation: 'alerts.add',
+    factoryId,
+    url: form.elements.url.value.trim(),
+    ...(types.length > 0 ? { types } : {}),
+    ...(description ? { description } : {}),
+  };
   const reply = await runOperation(request);
   const result = document.getElementById('add-result');
   if (reply.status !== 200) return showError(result, reply);
@@ -89,9 +95,16 @@ document.querySelector('#destinations')?.addEventListener('click', (event) => {
 const settings = document.getElementById('alert-settings');
 settings?.addEventListener('submit', async (event) => {
   event.preventDefault();
-  const request = { operation: 'alerts.configure', factoryId, spikeMultiple: Number(settings.elements.spikeMultiple.value), spikeFloor: Number(settings.elements.spikeFloor.value) };
+  const request = {
+    operation: 'alerts.configure',
+    factoryId,
+    spikeMultiple: Number(settings.elements.spikeMultiple.value),
+    spikeFloor: Number(settings.elements.spikeFloor.value),
+  };
   const reply = await runOperation(request);
   const result = document.getElementById('settings-result');
   if (reply.status !== 200) return showError(result, reply);
-  showLines(result, [`Saved: a spike at ${reply.body.settings.spikeMultiple}× the hour before, at least ${reply.body.settings.spikeFloor} events in 5 minutes.`]);
+  showLines(result, [
+    `Saved: a spike at ${reply.body.settings.spikeMultiple}× the hour before, at least ${reply.body.settings.spikeFloor} events in 5 minutes.`,
+  ]);
 });

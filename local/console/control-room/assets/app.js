@@ -11,11 +11,13 @@ if (flash !== null) {
   const region = document.getElementById('flash');
   try {
     const lines = JSON.parse(flash);
-    region.replaceChildren(...lines.map((line) => {
-      const p = document.createElement('p');
-      p.textContent = String(line);
-      return p;
-    }));
+    region.replaceChildren(
+      ...lines.map((line) => {
+        const p = document.createElement('p');
+        p.textContent = String(line);
+        return p;
+      }),
+    );
     region.hidden = false;
   } catch {
     // Not ours: nothing to show.

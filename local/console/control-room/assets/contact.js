@@ -15,7 +15,8 @@ form?.addEventListener('submit', (event) => {
   }
   const reason = form.elements.reason.value.trim();
   pending = { operation: 'contacts.clear', factoryId: form.dataset.factory, contactId: form.dataset.contact, fields, ...(reason ? { reason } : {}) };
-  document.getElementById('clear-confirm-text').textContent = `Clear ${fields.join(', ')} of this contact? The values are kept in its cleared history, and enrichment will not bring them back.`;
+  document.getElementById('clear-confirm-text').textContent =
+    `Clear ${fields.join(', ')} of this contact? The values are kept in its cleared history, and enrichment will not bring them back.`;
   confirmBox.hidden = false;
   document.getElementById('clear-yes').focus();
 });

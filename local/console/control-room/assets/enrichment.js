@@ -35,7 +35,7 @@ start?.addEventListener('click', async () => {
     counts.textContent = describe(total);
     if (reply.body.done) {
       const seconds = Math.round((performance.now() - started) / 100) / 10;
-      showLines(summary, [`Done in ${seconds} s.`, describe(total) + '.'], 'ok');
+      showLines(summary, [`Done in ${seconds} s.`, `${describe(total)}.`], 'ok');
       summary.dataset.done = 'true';
       break;
     }

@@ -36,13 +36,16 @@ document.getElementById('erase-export')?.addEventListener('click', async (event)
   link.download = `person-${whole.contactId}.json`;
   link.click();
   URL.revokeObjectURL(link.href);
-  showLines(result, [`Exported: ${whole.contact ? 'the contact, ' : 'no contact, '}${(whole.passes ?? []).length} pass markers, ${whole.vendorRecord ? "the vendor's record, " : ''}${reports.length} reports.`]);
+  showLines(result, [
+    `Exported: ${whole.contact ? 'the contact, ' : 'no contact, '}${(whole.passes ?? []).length} pass markers, ${whole.vendorRecord ? "the vendor's record, " : ''}${reports.length} reports.`,
+  ]);
 });
 
 form?.addEventListener('submit', (event) => {
   event.preventDefault();
   const who = form.elements.who.value.trim();
-  document.getElementById('erase-confirm-text').textContent = `Erase ${who}? This cannot be undone: the contact and its history are deleted, this email is forgotten on every report, and the vendor's record of it is deleted for every factory and kept out of later loads.`;
+  document.getElementById('erase-confirm-text').textContent =
+    `Erase ${who}? This cannot be undone: the contact and its history are deleted, this email is forgotten on every report, and the vendor's record of it is deleted for every factory and kept out of later loads.`;
   again.value = '';
   confirmBox.hidden = false;
   again.focus();

@@ -24,11 +24,13 @@ export async function runOperation(request) {
 
 // Shows lines in an element, as text only (nothing an operation answers is ever parsed as markup).
 export function showLines(element, lines, kind = 'ok') {
-  element.replaceChildren(...lines.map((line) => {
-    const p = document.createElement('p');
-    p.textContent = line;
-    return p;
-  }));
+  element.replaceChildren(
+    ...lines.map((line) => {
+      const p = document.createElement('p');
+      p.textContent = line;
+      return p;
+    }),
+  );
   element.dataset.kind = kind;
 }
 

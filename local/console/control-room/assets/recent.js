@@ -10,13 +10,15 @@ try {
 const list = document.getElementById('recent');
 const options = document.getElementById('recent-factories');
 if (recent.length > 0) {
-  list.replaceChildren(...recent.map((id) => {
-    const item = document.createElement('li');
-    const link = document.createElement('a');
-    link.href = `/f/${encodeURIComponent(id)}/contacts`;
-    link.textContent = id;
-    item.append(link);
-    return item;
-  }));
+  list.replaceChildren(
+    ...recent.map((id) => {
+      const item = document.createElement('li');
+      const link = document.createElement('a');
+      link.href = `/f/${encodeURIComponent(id)}/contacts`;
+      link.textContent = id;
+      item.append(link);
+      return item;
+    }),
+  );
   options.replaceChildren(...recent.map((id) => Object.assign(document.createElement('option'), { value: id })));
 }

@@ -87,19 +87,17 @@ export const alertRoutes: Route[] = [
     ]);
     const destinations = reply.ok ? reply.body.destinations : [];
     const deliveries = log.ok ? log.body.deliveries : [];
-    const list =
-      !reply.ok
-        ? errorBox(reply.status, reply.body.error)
-        : destinations.length === 0
-          ? html`<p class="empty">No webhook destination yet: alerts of this factory go nowhere (on AWS, the platform team's topic still gets them).</p>`
-          : html`<div class="table-wrap"><table class="list" id="destinations"><thead><tr><th scope="col">Destination</th><th scope="col">URL</th><th scope="col">Alerts</th><th scope="col">State</th><th scope="col">Last delivery</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+    const list = !reply.ok
+      ? errorBox(reply.status, reply.body.error)
+      : destinations.length === 0
+        ? html`<p class="empty">No webhook destination yet: alerts of this factory go nowhere (on AWS, the platform team's topic still gets them).</p>`
+        : html`<div class="table-wrap"><table class="list" id="destinations"><thead><tr><th scope="col">Destination</th><th scope="col">URL</th><th scope="col">Alerts</th><th scope="col">State</th><th scope="col">Last delivery</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${destinations.map(destinationRow)}</tbody></table></div>`;
-    const deliveryLog =
-      !log.ok
-        ? errorBox(log.status, log.body.error)
-        : deliveries.length === 0
-          ? html`<p class="empty">No delivery yet.</p>`
-          : html`<div class="table-wrap"><table class="list" id="deliveries"><thead><tr><th scope="col">When</th><th scope="col">Alert</th><th scope="col">Issue</th><th scope="col">Destination</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Answer</th><th scope="col">Latency</th><th scope="col">Next attempt or why</th></tr></thead>
+    const deliveryLog = !log.ok
+      ? errorBox(log.status, log.body.error)
+      : deliveries.length === 0
+        ? html`<p class="empty">No delivery yet.</p>`
+        : html`<div class="table-wrap"><table class="list" id="deliveries"><thead><tr><th scope="col">When</th><th scope="col">Alert</th><th scope="col">Issue</th><th scope="col">Destination</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Answer</th><th scope="col">Latency</th><th scope="col">Next attempt or why</th></tr></thead>
 <tbody>${deliveries.map(deliveryRow)}</tbody></table></div>`;
     renderPage(context, reply.status, {
       title: 'Alerts',

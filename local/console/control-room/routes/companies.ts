@@ -14,15 +14,15 @@ async function listCompanies(context: RouteContext, factoryId: string): Promise<
   const domain = url.searchParams.get('domain') ?? '';
   const domainProblem = domain !== '' && normalizeDomain(domain) === undefined ? `"${domain}" is not a domain name like acme.example` : undefined;
   const reply = await context.ask({ operation: 'companies.list', factoryId, limit: CONTACTS_PAGE, ...cursorOf(url) });
-  const list =
-    !reply.ok
-      ? errorBox(reply.status, reply.body.error)
-      : reply.body.companies.length === 0
-        ? html`<p class="empty">No companies on this page.</p>`
-        : html`<div class="table-wrap"><table class="list"><thead><tr><th scope="col">Domain</th><th scope="col">Name</th><th scope="col">Since</th></tr></thead>
+  const list = !reply.ok
+    ? errorBox(reply.status, reply.body.error)
+    : reply.body.companies.length === 0
+      ? html`<p class="empty">No companies on this page.</p>`
+      : html`<div class="table-wrap"><table class="list"><thead><tr><th scope="col">Domain</th><th scope="col">Name</th><th scope="col">Since</th></tr></thead>
 <tbody>${reply.body.companies.map(
-            (company) => html`<tr><td>${appLink(['f', factoryId, 'companies', company.id], text(company.domain))}</td><td>${text(company.name)}</td><td>${time(company.createdAt)}</td></tr>`,
-          )}</tbody></table></div>${pager(path`/f/${factoryId}/companies`, {}, pageNumberOf(url), reply.body.cursor)}`;
+          (company) =>
+            html`<tr><td>${appLink(['f', factoryId, 'companies', company.id], text(company.domain))}</td><td>${text(company.name)}</td><td>${time(company.createdAt)}</td></tr>`,
+        )}</tbody></table></div>${pager(path`/f/${factoryId}/companies`, {}, pageNumberOf(url), reply.body.cursor)}`;
   renderPage(context, reply.status, {
     title: 'Companies',
     factoryId,
@@ -42,10 +42,9 @@ ${list}`,
 async function companyContacts(context: RouteContext, factoryId: string, id: string): Promise<void> {
   const { url } = context;
   const reply = await context.ask({ operation: 'companies.contacts', factoryId, companyId: id, limit: CONTACTS_PAGE, ...cursorOf(url) });
-  const body =
-    reply.ok
-      ? html`${contactTable(factoryId, reply.body.contacts, `Contacts of company ${id}`)}${pager(path`/f/${factoryId}/companies/${id}`, {}, pageNumberOf(url), reply.body.cursor)}`
-      : errorBox(reply.status, reply.body.error);
+  const body = reply.ok
+    ? html`${contactTable(factoryId, reply.body.contacts, `Contacts of company ${id}`)}${pager(path`/f/${factoryId}/companies/${id}`, {}, pageNumberOf(url), reply.body.cursor)}`
+    : errorBox(reply.status, reply.body.error);
   renderPage(context, reply.status, {
     title: `Company ${id}`,
     factoryId,

@@ -67,8 +67,9 @@ ${
 <thead><tr><th scope="col">Field</th><th scope="col">Found</th><th scope="col">Applied</th></tr></thead>
 <tbody>${found.map(([field, value]) => {
         const applied = held.get(field) === value;
+        const stood = held.get(field) === undefined ? '' : html`: ${text(held.get(field))}`;
         return html`<tr><th scope="row">${field}</th><td>${text(value)}</td><td>${
-          applied ? 'yes' : html`<span class="badge warn">no</span> the contact's own value stood${held.get(field) === undefined ? '' : html`: ${text(held.get(field))}`}`
+          applied ? 'yes' : html`<span class="badge warn">no</span> the contact's own value stood${stood}`
         }</td></tr>`;
       })}</tbody></table>`
 }

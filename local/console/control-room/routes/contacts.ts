@@ -50,11 +50,10 @@ async function listContacts(context: RouteContext, factoryId: string): Promise<v
   const find = url.searchParams.get('q') ?? '';
   const searched = find === '' ? undefined : contactIdFor(factoryId, find);
   const findProblem = searched && 'problem' in searched ? searched.problem : undefined;
-  const body =
-    reply.ok
-      ? html`${contactTable(factoryId, reply.body.contacts, `Contacts of ${factoryId}, page ${pageNumber}`)}
+  const body = reply.ok
+    ? html`${contactTable(factoryId, reply.body.contacts, `Contacts of ${factoryId}, page ${pageNumber}`)}
 ${pager(path`/f/${factoryId}/contacts`, { enriched, since }, pageNumber, reply.body.cursor)}`
-      : errorBox(reply.status, reply.body.error);
+    : errorBox(reply.status, reply.body.error);
   renderPage(context, reply.status, {
     title: 'Contacts',
     factoryId,

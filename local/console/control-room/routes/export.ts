@@ -23,7 +23,12 @@ export const exportRoutes: Route[] = [
     // The path's pattern admits the export formats only: this finds the one named.
     const exportFormat = EXPORT_FORMATS.find((known) => known === format) ?? 'jsonl';
     await streamExport(context.res, context.run, factoryId, exportFormat, (reply) =>
-      renderPage(context, reply.status, { title: 'Export', factoryId, section: 'export', body: html`<h1>Export</h1>${errorBox(reply.status, reply.body.error)}` }),
+      renderPage(context, reply.status, {
+        title: 'Export',
+        factoryId,
+        section: 'export',
+        body: html`<h1>Export</h1>${errorBox(reply.status, reply.body.error)}`,
+      }),
     );
   }),
 ];

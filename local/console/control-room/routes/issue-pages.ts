@@ -17,7 +17,8 @@ const SORTS = [
 ] as const;
 
 /** Visitors as a page shows them: the count, "about" when it is an estimate (docs/report-issues.md#visitors-affected). */
-const visitorsText = (issue: Pick<IssueListItem, 'visitors' | 'visitorsExact'>): string => (typeof issue.visitors !== 'number' ? '' : issue.visitorsExact === false ? `about ${issue.visitors}` : String(issue.visitors));
+const visitorsText = (issue: Pick<IssueListItem, 'visitors' | 'visitorsExact'>): string =>
+  typeof issue.visitors !== 'number' ? '' : issue.visitorsExact === false ? `about ${issue.visitors}` : String(issue.visitors);
 
 /** The issues of one status (open unless the filter says otherwise) or of all, in the order chosen, a title search, paged by the operation's cursor. */
 export async function issueList(context: RouteContext, factoryId: string): Promise<void> {
@@ -44,19 +45,21 @@ export async function issueList(context: RouteContext, factoryId: string): Promi
 <label>Sort by <select name="sort">${SORTS.map((entry) => html`<option value="${entry.id}"${entry.id === sort ? html` selected` : ''}>${entry.label}</option>`)}</select></label>
 <label>Title contains <input type="search" name="q" value="${search}" maxlength="200"></label>
 <button type="submit">Show</button></form>`;
-  const partial = reply.ok && reply.body.complete === false ? html`<p class="muted">Sorted and searched among the ${text(reply.body.scanned)} most recently seen issues only.</p>` : '';
-  const list =
-    !reply.ok
-      ? errorBox(reply.status, reply.body.error)
-      : issues.length === 0
-        ? html`<p class="empty">No ${STATUSES.includes(status) ? status : ''} issues${search === '' ? '' : ' with that in their title'}.</p>`
-        : html`${partial}<div class="table-wrap"><table class="list" id="issues"><thead><tr><th scope="col">Last seen</th><th scope="col">Issue</th><th scope="col">Events</th><th scope="col">Visitors</th><th scope="col">Status</th><th scope="col">First seen</th><th scope="col">Last release</th></tr></thead>
+  const partial =
+    reply.ok && reply.body.complete === false
+      ? html`<p class="muted">Sorted and searched among the ${text(reply.body.scanned)} most recently seen issues only.</p>`
+      : '';
+  const list = !reply.ok
+    ? errorBox(reply.status, reply.body.error)
+    : issues.length === 0
+      ? html`<p class="empty">No ${STATUSES.includes(status) ? status : ''} issues${search === '' ? '' : ' with that in their title'}.</p>`
+      : html`${partial}<div class="table-wrap"><table class="list" id="issues"><thead><tr><th scope="col">Last seen</th><th scope="col">Issue</th><th scope="col">Events</th><th scope="col">Visitors</th><th scope="col">Status</th><th scope="col">First seen</th><th scope="col">Last release</th></tr></thead>
 <tbody>${issues.map(
-            (issue) => html`<tr><td>${time(issue.lastSeen)}</td>
+          (issue) => html`<tr><td>${time(issue.lastSeen)}</td>
 <td>${appLink(['f', factoryId, 'reports', 'issues', issue.issueId], summary(issue.title) || '(no title)')}</td>
 <td>${text(issue.count)}</td><td>${visitorsText(issue)}</td><td>${text(issue.status)}${typeof issue.regressions === 'number' && issue.regressions > 0 ? ' (regressed)' : ''}</td>
 <td>${time(issue.firstSeen)}</td><td>${text(issue.lastRelease)}</td></tr>`,
-          )}</tbody></table></div>${pager(base, query, pageNumberOf(url), reply.body.cursor)}`;
+        )}</tbody></table></div>${pager(base, query, pageNumberOf(url), reply.body.cursor)}`;
   const note = html`<p class="muted">Events grouped by fingerprint, with exact counts.${filteredTotal > 0 ? ` ${filteredTotal} filtered event${filteredTotal > 1 ? 's' : ''} (browser extensions, cross-origin "Script error.") opened no issue.` : ''}</p>`;
   renderReportsPage(context, factoryId, 'issues', { title: 'Issues', body: html`${note}${filter}${list}` }, reply.status);
 }
@@ -90,7 +93,23 @@ export async function issuePage(context: RouteContext, factoryId: string, issueI
 <td>${text(event.release)}</td><td>${summary(event.pageUrl, 60)}</td></tr>`,
         )}</tbody></table></div>`;
   const heading = summary(issue.title, 200) || '(no title)';
-  const order = ['issueId', 'status', 'count', 'visitors', 'visitorsExact', 'firstSeen', 'lastSeen', 'firstRelease', 'lastRelease', 'regressions', 'regressedAt', 'statusChangedAt', 'statusChangedBy', 'lastEventId', 'fingerprint'];
+  const order = [
+    'issueId',
+    'status',
+    'count',
+    'visitors',
+    'visitorsExact',
+    'firstSeen',
+    'lastSeen',
+    'firstRelease',
+    'lastRelease',
+    'regressions',
+    'regressedAt',
+    'statusChangedAt',
+    'statusChangedBy',
+    'lastEventId',
+    'fingerprint',
+  ];
   const facts = html`<ul class="facts" aria-label="At a glance">
 <li><strong>${text(issue.count)}</strong> events</li><li><strong>${visitorsText(issue) || '0'}</strong> visitors affected</li>
 <li><strong>${text(issue.firstRelease) || '—'}</strong> first release</li><li><strong>${text(issue.lastRelease) || '—'}</strong> last release</li></ul>`;

@@ -56,12 +56,11 @@ export const keyRoutes: Route[] = [
     const reply = await context.ask({ operation: 'keys.list', factoryId });
     const keys = reply.ok ? reply.body.keys : [];
     const exposed = keys.filter((key) => key.exposed && key.status !== 'revoked').length;
-    const list =
-      !reply.ok
-        ? errorBox(reply.status, reply.body.error)
-        : keys.length === 0
-          ? html`<p class="empty">This factory has no keys yet.</p>`
-          : html`${exposed > 0 ? html`<p class="error" role="alert">${exposed} active secret key${exposed > 1 ? 's were' : ' was'} seen at the ingest API (in a web page): revoke and replace ${exposed > 1 ? 'them' : 'it'}.</p>` : ''}
+    const list = !reply.ok
+      ? errorBox(reply.status, reply.body.error)
+      : keys.length === 0
+        ? html`<p class="empty">This factory has no keys yet.</p>`
+        : html`${exposed > 0 ? html`<p class="error" role="alert">${exposed} active secret key${exposed > 1 ? 's were' : ' was'} seen at the ingest API (in a web page): revoke and replace ${exposed > 1 ? 'them' : 'it'}.</p>` : ''}
 <div class="table-wrap"><table class="list" id="keys"><thead><tr><th scope="col">Key id</th><th scope="col">Type</th><th scope="col">Hint</th><th scope="col">Status</th><th scope="col">Rate limit</th><th scope="col">Origins</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Exposed</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${keys.map(keyRow)}</tbody></table></div>`;
     renderPage(context, reply.status, {

@@ -11,7 +11,10 @@ function what(report: Json): Html {
 }
 
 function link(factoryId: string, report: Json): Html {
-  const id = report.kind === 'feature-request' ? ['f', factoryId, 'reports', 'feature-requests', report.requestId] : ['f', factoryId, 'reports', 'events', report.eventId];
+  const id =
+    report.kind === 'feature-request'
+      ? ['f', factoryId, 'reports', 'feature-requests', report.requestId]
+      : ['f', factoryId, 'reports', 'events', report.eventId];
   return appLink(id, time(report.receivedAt));
 }
 

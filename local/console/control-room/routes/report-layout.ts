@@ -24,7 +24,13 @@ function tabs(factoryId: string, current: TabId): Html {
 }
 
 /** A page of the reports section: its heading and tabs, then `body`. */
-export function renderReportsPage(context: RouteContext, factoryId: string, tab: TabId, content: { title: string; body: Html; scripts?: string[] }, status: number): void {
+export function renderReportsPage(
+  context: RouteContext,
+  factoryId: string,
+  tab: TabId,
+  content: { title: string; body: Html; scripts?: string[] },
+  status: number,
+): void {
   renderPage(context, status, { ...content, factoryId, section: 'reports', body: html`<h1>Reports</h1>${tabs(factoryId, tab)}${content.body}` });
 }
 
@@ -36,7 +42,12 @@ export function eventHeadline(event: Json, max?: number): string {
 
 /** Every attribute of a report: long text as preformatted blocks, objects as nested lists, times localized. `order` first, the rest by name. */
 export function details(report: Json, order: readonly string[]): Html {
-  const keys = [...order.filter((key) => key in report), ...Object.keys(report).filter((key) => !order.includes(key)).sort()];
+  const keys = [
+    ...order.filter((key) => key in report),
+    ...Object.keys(report)
+      .filter((key) => !order.includes(key))
+      .sort(),
+  ];
   return html`<dl class="details">${keys.map((key) => html`<dt>${key}</dt><dd>${detail(key, report[key])}</dd>`)}</dl>`;
 }
 

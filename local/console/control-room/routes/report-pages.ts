@@ -23,17 +23,28 @@ function listOr(reply: TypedReply<OperationName>, items: Json[], empty: string, 
 export async function eventList(context: RouteContext, factoryId: string): Promise<void> {
   const { url } = context;
   const type = url.searchParams.get('type') ?? '';
-  const reply = await context.ask({ operation: 'reports.events', factoryId, limit: REPORTS_DEFAULT, ...(TYPES.includes(type) ? { type } : {}), ...cursorOf(url) });
+  const reply = await context.ask({
+    operation: 'reports.events',
+    factoryId,
+    limit: REPORTS_DEFAULT,
+    ...(TYPES.includes(type) ? { type } : {}),
+    ...cursorOf(url),
+  });
   const events = reply.ok ? reply.body.events : [];
   const filter = html`<form class="filters" method="get" action="${path`/f/${factoryId}/reports/events`}" aria-label="Filter events">
 <label>Type <select name="type"><option value="">any</option>${TYPES.map((name) => html`<option value="${name}"${name === type ? html` selected` : ''}>${name}</option>`)}</select></label>
 <button type="submit">Filter</button></form>`;
-  const list = listOr(reply, events, 'No events on this page.', () => html`<div class="table-wrap"><table class="list" id="events"><thead><tr><th scope="col">Received</th><th scope="col">Type</th><th scope="col">Message</th><th scope="col">Page</th></tr></thead>
+  const list = listOr(
+    reply,
+    events,
+    'No events on this page.',
+    () => html`<div class="table-wrap"><table class="list" id="events"><thead><tr><th scope="col">Received</th><th scope="col">Type</th><th scope="col">Message</th><th scope="col">Page</th></tr></thead>
 <tbody>${events.map(
-    (event) => html`<tr><td>${time(event.receivedAt)}</td><td>${text(event.type)}</td>
+      (event) => html`<tr><td>${time(event.receivedAt)}</td><td>${text(event.type)}</td>
 <td>${appLink(['f', factoryId, 'reports', 'events', event.eventId], eventHeadline(event))}</td>
 <td>${summary(event.pageUrl, 60)}</td></tr>`,
-  )}</tbody></table></div>${pager(path`/f/${factoryId}/reports/events`, { type }, pageNumberOf(url), reply.ok ? reply.body.cursor : undefined)}`);
+    )}</tbody></table></div>${pager(path`/f/${factoryId}/reports/events`, { type }, pageNumberOf(url), reply.ok ? reply.body.cursor : undefined)}`,
+  );
   renderReportsPage(context, factoryId, 'events', { title: 'Events', body: html`<p class="muted">Newest first.</p>${filter}${list}` }, reply.status);
 }
 
@@ -42,12 +53,17 @@ export async function featureRequestList(context: RouteContext, factoryId: strin
   const { url } = context;
   const reply = await context.ask({ operation: 'reports.feature-requests', factoryId, limit: REPORTS_DEFAULT, ...cursorOf(url) });
   const requests = reply.ok ? reply.body.featureRequests : [];
-  const list = listOr(reply, requests, 'No feature requests on this page.', () => html`<div class="table-wrap"><table class="list" id="feature-requests"><thead><tr><th scope="col">Received</th><th scope="col">Title</th><th scope="col">Category</th><th scope="col">Description</th></tr></thead>
+  const list = listOr(
+    reply,
+    requests,
+    'No feature requests on this page.',
+    () => html`<div class="table-wrap"><table class="list" id="feature-requests"><thead><tr><th scope="col">Received</th><th scope="col">Title</th><th scope="col">Category</th><th scope="col">Description</th></tr></thead>
 <tbody>${requests.map(
-    (request) => html`<tr><td>${time(request.receivedAt)}</td>
+      (request) => html`<tr><td>${time(request.receivedAt)}</td>
 <td>${appLink(['f', factoryId, 'reports', 'feature-requests', request.requestId], summary(request.title))}</td>
 <td>${text(request.category)}</td><td>${summary(request.description, 80)}</td></tr>`,
-  )}</tbody></table></div>${pager(path`/f/${factoryId}/reports/feature-requests`, {}, pageNumberOf(url), reply.ok ? reply.body.cursor : undefined)}`);
+    )}</tbody></table></div>${pager(path`/f/${factoryId}/reports/feature-requests`, {}, pageNumberOf(url), reply.ok ? reply.body.cursor : undefined)}`,
+  );
   renderReportsPage(context, factoryId, 'feature-requests', { title: 'Feature requests', body: html`<p class="muted">Newest first.</p>${list}` }, reply.status);
 }
 
@@ -88,5 +104,11 @@ export async function reportPage(context: RouteContext, factoryId: string, tab: 
   }
   const report = 'event' in reply.body ? reply.body.event : reply.body.featureRequest;
   const heading = events ? eventHeadline(report, 200) : summary(report.title, 200);
-  renderReportsPage(context, factoryId, tab, { title: heading, body: html`${back}${events ? eventBody(report, heading) : featureRequestBody(report, heading)}` }, 200);
+  renderReportsPage(
+    context,
+    factoryId,
+    tab,
+    { title: heading, body: html`${back}${events ? eventBody(report, heading) : featureRequestBody(report, heading)}` },
+    200,
+  );
 }

@@ -13,5 +13,7 @@ export const reportRoutes: Route[] = [
   route('GET', '/f/:factoryId/reports/events', (context, { factoryId }) => eventList(context, factoryId)),
   route('GET', '/f/:factoryId/reports/events/:eventId', (context, { factoryId, eventId }) => reportPage(context, factoryId, 'events', eventId)),
   route('GET', '/f/:factoryId/reports/feature-requests', (context, { factoryId }) => featureRequestList(context, factoryId)),
-  route('GET', '/f/:factoryId/reports/feature-requests/:requestId', (context, { factoryId, requestId }) => reportPage(context, factoryId, 'feature-requests', requestId)),
+  route('GET', '/f/:factoryId/reports/feature-requests/:requestId', (context, { factoryId, requestId }) =>
+    reportPage(context, factoryId, 'feature-requests', requestId),
+  ),
 ];
