@@ -30,7 +30,7 @@ test('on a fresh clone the browser files go after all others, each group with it
     'test/browser/ingest-browser.test.ts',
     'test/browser/source-maps.test.ts',
     'test/browser/sdk/transport.test.ts',
-    'test/domain/email.test.ts',
+    'test/lambda/kernel/email.test.ts',
     'test/cdk/nag.test.ts',
     'test/cli/start.test.ts',
     'test/browser/sdk/capture.test.ts',
@@ -38,7 +38,7 @@ test('on a fresh clone the browser files go after all others, each group with it
   expect(order(files.map(file))).toEqual([
     'test/cli/start.test.ts',
     'test/cdk/nag.test.ts',
-    'test/domain/email.test.ts',
+    'test/lambda/kernel/email.test.ts',
     'test/browser/sdk/transport.test.ts',
     'test/browser/sdk/capture.test.ts',
     'test/browser/source-maps.test.ts',
@@ -51,7 +51,7 @@ test('with the durations of an earlier run the browser files still go last, each
   const took = {
     'test/browser/sdk/capture.test.ts': 50,
     'test/browser/ingest-browser.test.ts': 90,
-    'test/domain/email.test.ts': 30,
+    'test/lambda/kernel/email.test.ts': 30,
     'test/cli/start.test.ts': 5,
   };
   const tests = Object.keys(took).map(file);
@@ -64,7 +64,7 @@ test('with the durations of an earlier run the browser files still go last, each
     })),
   } as unknown as AggregatedResult);
   expect(order(Object.keys(took).map(file))).toEqual([
-    'test/domain/email.test.ts',
+    'test/lambda/kernel/email.test.ts',
     'test/cli/start.test.ts',
     'test/browser/ingest-browser.test.ts',
     'test/browser/sdk/capture.test.ts',

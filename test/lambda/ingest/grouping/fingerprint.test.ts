@@ -1,0 +1,153 @@
+import { groupEvent, issueIdOf, titleOf } from '../../../../lambda/ingest/grouping/fingerprint';
+import { normalizeMessage } from '../../../../lambda/ingest/grouping/normalize-message';
+import { normalizeFile, parseStackFrames } from '../../../../lambda/ingest/grouping/stack-frames';
+
+/** The grouping rule (docs/report-issues.md) on its own: no store, no HTTP. */
+
+const CHROMIUM = `TypeError: Cannot read properties of undefined (reading 'id')
+    at renderCart (https://shop.example.com/assets/app.3f9a1c.js:12:345)
+    at async loadPage (https://shop.example.com/assets/app.3f9a1c.js:40:7)
+    at new Checkout (https://shop.example.com/assets/vendor-3F9A1C2B.js:1:99)
+    at https://shop.example.com/assets/app.3f9a1c.js:90:1
+    at Array.map (<anonymous>)`;
+const FIREFOX = `renderCart@https://shop.example.com/assets/app.3f9a1c.js:12:345
+loadPage/<@https://shop.example.com/assets/app.3f9a1c.js:40:7
+@https://shop.example.com/assets/app.3f9a1c.js:90:1`;
+const SAFARI = `renderCart@https://shop.example.com/assets/app.3f9a1c.js:12:345
+loadPage@https://shop.example.com/assets/app.3f9a1c.js:40:7
+map@[native code]
+global code@https://shop.example.com/assets/app.3f9a1c.js:90:1`;
+
+describe('parseStackFrames', () => {
+  test('reads Chromium frames: named, async, new, anonymous and native, top first, without line and column', () => {
+    expect(parseStackFrames(CHROMIUM)).toEqual([
+      { fn: 'renderCart', file: 'https://shop.example.com/assets/app.3f9a1c.js' },
+      { fn: 'loadPage', file: 'https://shop.example.com/assets/app.3f9a1c.js' },
+      { fn: 'Checkout', file: 'https://shop.example.com/assets/vendor-3F9A1C2B.js' },
+      { fn: '', file: 'https://shop.example.com/assets/app.3f9a1c.js' },
+      { fn: 'Array.map', file: '<anonymous>' },
+    ]);
+  });
+
+  test('reads Firefox frames, nested-function markers dropped', () => {
+    expect(parseStackFrames(FIREFOX).map((frame) => frame.fn)).toEqual(['renderCart', 'loadPage', '']);
+  });
+
+  test('reads Safari frames, "global code" as anonymous and native code kept as such', () => {
+    expect(parseStackFrames(SAFARI)).toEqual([
+      { fn: 'renderCart', file: 'https://shop.example.com/assets/app.3f9a1c.js' },
+      { fn: 'loadPage', file: 'https://shop.example.com/assets/app.3f9a1c.js' },
+      { fn: 'map', file: '[native code]' },
+      { fn: '', file: 'https://shop.example.com/assets/app.3f9a1c.js' },
+    ]);
+  });
+
+  test('an eval frame is the script that called eval', () => {
+    expect(parseStackFrames('    at run (eval at boot (https://h.com/app.js:3:9), <anonymous>:1:5)')).toEqual([{ fn: 'run', file: 'https://h.com/app.js' }]);
+  });
+
+  test('text that is no frame gives no frame', () => {
+    expect(parseStackFrames('TypeError: x\nsomething else\n')).toEqual([]);
+  });
+});
+
+describe('normalizeFile', () => {
+  test.each([
+    ['https://h.com/assets/app.3f9a1c.js', '/assets/app.js'],
+    ['https://cdn.h.com/assets/app-3F9A1C2B.js?v=12#x', '/assets/app.js'],
+    ['https://h.com/assets/index-BxK3aZ9q.js', '/assets/index.js'],
+    ['https://h.com/static/js/main.3f9a1c2b.chunk.js', '/static/js/main.chunk.js'],
+    ['https://h.com/_next/static/3f9a1c2b7e/pages/cart.js', '/_next/static/pages/cart.js'],
+    ['https://h.com/js/jquery-3.6.0.min.js', '/js/jquery-3.6.0.min.js'],
+    ['https://h.com/js/vendor-react.js', '/js/vendor-react.js'],
+    ['https://h.com/js/app.deadbeef.js', '/js/app.js'],
+    ['https://h.com/js/app.facade.js', '/js/app.facade.js'],
+  ])('%s → %s', (file, normalized) => {
+    expect(normalizeFile(file)).toBe(normalized);
+  });
+});
+
+describe('normalizeMessage', () => {
+  test.each([
+    ['Order 1234 not found', 'Order <n> not found'],
+    ["Cannot read properties of undefined (reading 'id')", 'Cannot read properties of undefined (reading <str>)'],
+    ['User 8f0c1a52-3b6e-4c7e-9a43-2f5d1e0b7c11 has no cart', 'User <uuid> has no cart'],
+    ['Failed to fetch https://api.h.com/v1/carts/77?x=1', 'Failed to fetch <url>'],
+    ['object 0x7ffee3b0 and deadbeef42 gone', 'object <hex> and <hex> gone'],
+    ['mail ada@example.com   bounced', 'mail <email> bounced'],
+  ])('%s → %s', (message, normalized) => {
+    expect(normalizeMessage(message)).toBe(normalized);
+  });
+});
+
+describe('groupEvent', () => {
+  const chromium = { exception: { type: 'TypeError', value: "Cannot read properties of undefined (reading 'id')", stack: CHROMIUM } };
+
+  test('an exception with a stack: the type and the top in-app frames, function and normalized file', () => {
+    expect(groupEvent(chromium)).toEqual({
+      grouped: true,
+      title: "TypeError: Cannot read properties of undefined (reading 'id')",
+      fingerprint: ['error', 'TypeError', 'renderCart@/assets/app.js', 'loadPage@/assets/app.js', 'Checkout@/assets/vendor.js', '?@/assets/app.js'],
+    });
+  });
+
+  test('a redeploy (new bundle hashes, shifted lines, another query string) is the same issue', () => {
+    const redeployed = CHROMIUM.replaceAll('3f9a1c', '77bb0e').replace('3F9A1C2B', 'AA00FF11').replace(':12:345', ':14:2');
+    expect(groupEvent({ exception: { ...chromium.exception, stack: redeployed } })).toEqual(groupEvent(chromium));
+  });
+
+  test('another function at the top is another issue', () => {
+    const other = CHROMIUM.replace('renderCart', 'renderTotals');
+    expect(groupEvent({ exception: { ...chromium.exception, stack: other } })).not.toEqual(groupEvent(chromium));
+  });
+
+  test('without a stack: the type and the message with its variable parts replaced', () => {
+    const a = groupEvent({ message: 'TypeError: Order 1234 not found' });
+    expect(a).toEqual({ grouped: true, title: 'TypeError: Order 1234 not found', fingerprint: ['error', 'TypeError', 'Order <n> not found'] });
+    expect(groupEvent({ message: 'TypeError: Order 98 not found' })).toEqual({ ...a, title: 'TypeError: Order 98 not found' });
+  });
+
+  test("the event's own fingerprint wins over the rule", () => {
+    expect(groupEvent({ ...chromium, fingerprint: ['checkout', 'card'] })).toMatchObject({ grouped: true, fingerprint: ['custom', 'checkout', 'card'] });
+  });
+
+  test('cross-origin "Script error." is filtered, with or without the exception object', () => {
+    expect(groupEvent({ message: 'Script error.' })).toEqual({ grouped: false, filtered: 'script-error' });
+    expect(groupEvent({ exception: { value: 'Script error.' } })).toEqual({ grouped: false, filtered: 'script-error' });
+  });
+
+  test("an event whose every frame is a browser extension's is filtered; one in-app frame is enough to keep it", () => {
+    const extension = 'Error: x\n    at inject (chrome-extension://abcdef/content.js:1:2)\n    at run (moz-extension://1234/bg.js:3:4)';
+    expect(groupEvent({ exception: { type: 'Error', stack: extension } })).toEqual({ grouped: false, filtered: 'browser-extension' });
+    expect(groupEvent({ exception: { type: 'Error', stack: 'inject@safari-web-extension://x/c.js:1:2' } })).toEqual({
+      grouped: false,
+      filtered: 'browser-extension',
+    });
+    expect(groupEvent({ exception: { type: 'Error', stack: `${extension}\n    at app (https://h.com/app.js:1:1)` } })).toMatchObject({ grouped: true });
+  });
+
+  test('a stack without in-app frames groups by the message', () => {
+    expect(groupEvent({ exception: { type: 'Error', value: 'bad 12', stack: '    at Array.map (<anonymous>)' } })).toMatchObject({
+      fingerprint: ['error', 'Error', 'bad <n>'],
+    });
+  });
+
+  test('the event type is part of the fingerprint: a bug report is never merged into an error', () => {
+    expect(groupEvent({ type: 'bug_report', message: 'broken' })).not.toEqual(groupEvent({ type: 'error', message: 'broken' }));
+  });
+});
+
+describe('titleOf and issueIdOf', () => {
+  test('the title is the type and the first line of the message', () => {
+    expect(titleOf({ exception: { type: 'RangeError', value: 'too deep\nmore' } })).toBe('RangeError: too deep');
+    expect(titleOf({ message: 'Checkout button does nothing' })).toBe('Checkout button does nothing');
+  });
+
+  test('the issue id depends on the factory and the fingerprint only', () => {
+    const id = issueIdOf('fac_a', ['error', 'TypeError', 'f@/a.js']);
+    expect(id).toMatch(/^iss_[0-9a-f]{20}$/);
+    expect(issueIdOf('fac_a', ['error', 'TypeError', 'f@/a.js'])).toBe(id);
+    expect(issueIdOf('fac_b', ['error', 'TypeError', 'f@/a.js'])).not.toBe(id);
+    expect(issueIdOf('fac_a', ['error', 'TypeError', 'g@/a.js'])).not.toBe(id);
+  });
+});

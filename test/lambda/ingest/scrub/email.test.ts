@@ -1,0 +1,24 @@
+import { emailRule } from '../../../../lambda/ingest/scrub/email';
+import { applied } from '../../../support/scrub';
+
+describe('email rule', () => {
+  test.each([
+    ['contact ada@example.com now', 'contact [Filtered:email] now'],
+    ['Ada.Lovelace+crm@mail.example.co.uk.', '[Filtered:email].'],
+    ['https://h/invite?to=ada%40example.com&x=1', 'https://h/invite?to=[Filtered:email]&x=1'],
+    ['mailto:ada@example.io', 'mailto:[Filtered:email]'],
+    ['"user":"bob_1@example.org"', '"user":"[Filtered:email]"'],
+  ])('replaces an address in free text: %s', (text, expected) => {
+    expect(applied(emailRule, text)).toEqual({ text: expected, count: 1 });
+  });
+
+  test.each([
+    ['a Firefox frame with a URL', 'render@https://cdn.example.com/app.js:1:2'],
+    ['a Firefox frame with a bare script name', 'render@app.js:10:5'],
+    ['a release', 'web@1.4.2'],
+    ['a scoped package', '@babel/core@7.26.0'],
+    ['an at sign in prose', 'meet @ noon'],
+  ])('keeps %s', (_, text) => {
+    expect(applied(emailRule, text)).toEqual({ text, count: 0 });
+  });
+});
