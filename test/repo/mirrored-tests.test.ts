@@ -36,7 +36,7 @@ function definesBehaviour(file: string): boolean {
   return found;
 }
 
-export const pureModules = (): string[] =>
+const pureModules = (): string[] =>
   ['lambda', 'browser-sdk/src']
     .flatMap((dir) => sourceFiles(ROOT, dir))
     .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
