@@ -1,31 +1,25 @@
 import { PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { PERIOD_NAMES, staleKeys } from '../../../ingest/issues/buckets';
-import { movesOf } from '../../../ingest/issues/apply-delta';
 import { epochSeconds, filteredDeltas, issueDeltas, type FilteredDelta, type IssueDelta } from '../../../ingest/issues/deltas';
 import { itemStateOf, type ItemState } from '../../../ingest/issues/lifecycle';
-import { countExactlyOnce, markedSequence, markOf, staleMarks, type FoundItem, type Round, type WriteOutcome } from '../../../ingest/tally/exactly-once';
+import { countExactlyOnce, markOf, type FoundItem, type Round, type WriteOutcome } from '../../../ingest/tally/exactly-once';
 import type { FilteredEvent, IssueEvent, PageBatch, SequencedEvent, SetAsideRecord, TallyStore } from '../../../ingest/tally/ports';
 import { isConditionalCheckFailed, itemOfFailure, storageCall } from '../errors';
 import { Expression, type Condition } from '../expression';
 import { pageItem, paginate } from './feed-pages';
-import { addVisitors, canonical, passes, VISITORS_KEPT, type VisitorSample } from '../../../ingest/issues/visitors';
 import {
   counterKinds,
-  factsOf,
   FILTERED_ATTRIBUTE,
   filteredKey,
   ISSUE_ITEM,
-  issueFeedOf,
   issueKey,
   lastSetAsideAttribute,
   MARKS_ATTRIBUTE,
   SET_ASIDE_ATTRIBUTE,
   setAsideKey,
   stateCondition,
-  VISITOR_LEVEL_ATTRIBUTE,
-  VISITORS_ATTRIBUTE,
   type ItemKind,
 } from './issue-items';
+import { countIssue, foundOf, newIssueItem, openedFound, pruneIssue, type IssueFound } from './issue-writes';
 import { DynamoIssueAliases } from './issue-aliases';
 
 type Item = Record<string, unknown>;
@@ -44,13 +38,6 @@ type Item = Record<string, unknown>;
  * No transaction: an issue item is written once per batch per stream
  * shard, by plain conditional writes, which never conflict.
  */
-
-/** An issue item as the tally's writes find it: its state's facts and mark, and what the next count write's shape depends on. */
-interface IssueFound extends FoundItem {
-  seen?: { lastSeen: string; lastEventId: string; firstSeen: string; firstEventId?: string };
-  /** Its visitor sample as stored (level and set, not made canonical): what a write that raises the level replaces. */
-  visitors?: VisitorSample;
-}
 
 /** What a container last found an issue to be: the first guess of its next write. */
 interface IssueGuess {
@@ -191,53 +178,12 @@ export class DynamoTallyStore implements TallyStore {
       const guard = new Expression();
       guard.when(...stateCondition(guard, ISSUE_ITEM, state, nowSeconds));
       const outcome = await this.put(newIssueItem(key, delta, shardKey, mark), 'PutItem (new issue)', guard, ISSUE_ITEM, shardKey);
-      if (!outcome.landed) return outcome;
-      // What the item now is, without reading it: the next batch's write is shaped for it.
-      const seen = { lastSeen: delta.lastSeenAt, lastEventId: delta.lastEventId, firstSeen: delta.firstSeenAt, firstEventId: delta.firstEventId };
-      return { landed: true, after: { marked: true, status: 'open', expiresAt: delta.expiresAt, mark: (pending[pending.length - 1] as IssueEvent).seq, seen } };
+      return outcome.landed ? { landed: true, after: openedFound(delta, (pending[pending.length - 1] as IssueEvent).seq) } : outcome;
     }
     const update = new Expression();
-    update.add('count', delta.count).set([MARKS_ATTRIBUTE, shardKey], mark);
-    for (const period of PERIOD_NAMES) for (const [bucket, n] of Object.entries(delta.counts[period])) update.add([period, bucket], n);
-    // Last and first seen move only with later and earlier events (apply-delta.ts, movesOf): the guess is written into the condition.
-    const { movesLast, movesFirst } = found?.seen ? movesOf(found.seen, delta) : { movesLast: true, movesFirst: false };
-    const last = update.value(delta.lastSeenAt);
-    const lastId = update.value(delta.lastEventId);
-    const first = update.value(delta.firstSeenAt);
-    const firstId = update.value(delta.firstEventId);
-    if (movesLast) {
-      update.set('lastSeen', last).set('receivedAt', last).set('lastEventId', lastId).set('expiresAt', delta.expiresAt);
-      if (delta.lastRelease !== undefined) update.set('lastRelease', delta.lastRelease);
-    } else if (delta.lastRelease !== undefined) update.setOnce('lastRelease', delta.lastRelease);
-    if (movesFirst) {
-      update.set('firstSeen', first).set('firstEventId', firstId).set('title', delta.title);
-      if (delta.firstRelease !== undefined) update.set('firstRelease', delta.firstRelease);
-    } else if (delta.firstRelease !== undefined) update.setOnce('firstRelease', delta.firstRelease);
-    // (time, eventId) pairs compared as movesOf compares them; an issue kept before firstEventId was moves back on time only.
-    const seen = [
-      movesLast
-        ? update.or(update.is('lastSeen', '<', last), update.and(update.is('lastSeen', '=', last), update.is('lastEventId', '<', lastId)))
-        : update.or(update.is('lastSeen', '>', last), update.and(update.is('lastSeen', '=', last), update.is('lastEventId', '>=', lastId))),
-      movesFirst
-        ? update.or(
-            update.is('firstSeen', '>', first),
-            update.and(update.is('firstSeen', '=', first), update.exists('firstEventId'), update.is('firstEventId', '>', firstId)),
-          )
-        : update.or(
-            update.is('firstSeen', '<', first),
-            update.and(update.is('firstSeen', '=', first), update.or(update.notExists('firstEventId'), update.is('firstEventId', '<=', firstId))),
-          ),
-    ];
-    const visitors = addToSample(update, found?.visitors, delta.visitors);
-    // Counted and open again, the regression recorded, in one write: only one batch can find it resolved.
-    if (decision.regression)
-      update.set('status', 'open').set('feed', issueFeedOf(delta.factoryId, 'open')).set('regressedAt', delta.firstSeenAt).add('regressions', 1);
-    update.when(
-      ...stateCondition(update, ISSUE_ITEM, state, nowSeconds),
-      ...seen,
-      ...visitors,
-      notCountedYet(update, shardKey, (pending[0] as IssueEvent).seq),
-    );
+    const guess = countIssue(update, delta, found, decision.regression);
+    update.set([MARKS_ATTRIBUTE, shardKey], mark);
+    update.when(...stateCondition(update, ISSUE_ITEM, state, nowSeconds), ...guess, notCountedYet(update, shardKey, (pending[0] as IssueEvent).seq));
     return this.update(key, update, 'UpdateItem (issue tally)', ISSUE_ITEM, shardKey);
   }
 
@@ -253,33 +199,8 @@ export class DynamoTallyStore implements TallyStore {
 
   /** Drops the periods and marks too old to keep (a second write, once in a while: at most once per 5 minutes per issue). */
   private async prune(key: string, item: Item): Promise<void> {
-    const nowMs = this.now();
     const update = new Expression();
-    let stale = 0;
-    for (const period of PERIOD_NAMES) {
-      const map = item[period];
-      if (!map || typeof map !== 'object') continue;
-      for (const bucket of staleKeys(period, Object.keys(map), nowMs)) {
-        update.remove([period, bucket]);
-        stale += 1;
-      }
-    }
-    // A visitor set over what the sample keeps (two shards added at once): its level raised, guarded as addToSample does.
-    const sample = storedSample(item);
-    if (sample.hashes.length > VISITORS_KEPT) {
-      const raised = canonical(sample);
-      update.set(VISITORS_ATTRIBUTE, new Set(raised.hashes)).set(VISITOR_LEVEL_ATTRIBUTE, raised.level);
-      update.when(levelIs(update, sample.level), update.sizeIs(VISITORS_ATTRIBUTE, '=', sample.hashes.length));
-      stale += 1;
-    }
-    const marks = item[MARKS_ATTRIBUTE];
-    if (marks && typeof marks === 'object') {
-      for (const shard of staleMarks(marks as Item, nowMs)) {
-        update.remove([MARKS_ATTRIBUTE, shard]);
-        stale += 1;
-      }
-    }
-    if (stale === 0) return;
+    if (!pruneIssue(update, item, this.now())) return;
     update.when(update.exists('pk'));
     try {
       await this.update(key, update, 'UpdateItem (prune issue)', ISSUE_ITEM, '');
@@ -331,99 +252,6 @@ function refusal(error: unknown, kind: ItemKind, shardKey: string): Written {
   if (!isConditionalCheckFailed(error)) throw error;
   const old = itemOfFailure<Item>(error);
   return { landed: false, ...(old ? { found: foundOf(old, kind, shardKey) } : {}) };
-}
-
-/** An item as the protocol reads it: its state's facts (issue-items.ts says which maps are the bookkeeping), this shard's mark, and for an issue what its next write's shape depends on. */
-function foundOf(item: Item, kind: ItemKind, shardKey: string): IssueFound {
-  const marks = item[MARKS_ATTRIBUTE];
-  const mark = marks && typeof marks === 'object' ? markedSequence((marks as Item)[shardKey]) : undefined;
-  const facts = factsOf(kind, item);
-  if (kind !== ISSUE_ITEM) return { ...facts, ...(mark === undefined ? {} : { mark }) };
-  const { lastSeen, lastEventId, firstSeen, firstEventId } = item;
-  const seen =
-    typeof lastSeen === 'string' && typeof lastEventId === 'string' && typeof firstSeen === 'string'
-      ? { lastSeen, lastEventId, firstSeen, ...(typeof firstEventId === 'string' ? { firstEventId } : {}) }
-      : undefined;
-  return { ...facts, ...(mark === undefined ? {} : { mark }), ...(seen ? { seen } : {}), visitors: storedSample(item) };
-}
-
-/** A new issue item holding the delta's events only, marked for this shard. */
-function newIssueItem(key: string, delta: IssueDelta, shardKey: string, mark: string): Item {
-  const { count, factoryId, fingerprint, title, firstRelease, lastRelease, firstEventId, lastEventId, expiresAt, counts } = delta;
-  return {
-    pk: key,
-    feed: issueFeedOf(factoryId, 'open'),
-    receivedAt: delta.lastSeenAt,
-    factoryId,
-    fingerprint,
-    title,
-    count,
-    firstSeen: delta.firstSeenAt,
-    lastSeen: delta.lastSeenAt,
-    ...(firstRelease === undefined ? {} : { firstRelease }),
-    ...(lastRelease === undefined ? {} : { lastRelease }),
-    firstEventId,
-    lastEventId,
-    status: 'open',
-    expiresAt,
-    ...counts,
-    ...visitorAttributes(addVisitors(undefined, delta.visitors)),
-    [MARKS_ATTRIBUTE]: { [shardKey]: mark },
-  };
-}
-
-/** The visitor sample as the item stores it: its level and every hash in its set. */
-function storedSample(item: Item): VisitorSample {
-  const hashes = item[VISITORS_ATTRIBUTE];
-  const level = item[VISITOR_LEVEL_ATTRIBUTE];
-  return {
-    level: typeof level === 'number' ? level : 0,
-    hashes: hashes instanceof Set ? [...(hashes as Set<unknown>)].filter((hash): hash is string => typeof hash === 'string') : [],
-  };
-}
-
-/** The attributes of a new item's sample: no set when empty (DynamoDB stores no empty set), no level at 0. */
-function visitorAttributes(sample: VisitorSample): Item {
-  return {
-    ...(sample.hashes.length > 0 ? { [VISITORS_ATTRIBUTE]: new Set(sample.hashes) } : {}),
-    ...(sample.level > 0 ? { [VISITOR_LEVEL_ATTRIBUTE]: sample.level } : {}),
-  };
-}
-
-/** The sample's level is `level` (an item without one is at 0). */
-function levelIs(expression: Expression, level: number): Condition {
-  return level === 0
-    ? expression.or(expression.notExists(VISITOR_LEVEL_ATTRIBUTE), expression.is(VISITOR_LEVEL_ATTRIBUTE, '=', 0))
-    : expression.is(VISITOR_LEVEL_ATTRIBUTE, '=', level);
-}
-
-/**
- * A batch's visitors added to the issue's sample in the count's own write
- * (docs/report-issues.md#visitors-affected), with the conditions that make
- * it right, returned for the write's condition:
- *   - the hashes passing the level this container last saw are added to the
- *     set (ADD: a set union, whatever other shards add at once), with no
- *     condition: a hash that fails a level raised meanwhile is left out
- *     by every reader (../issues/visitors.ts, canonical) and dropped by the
- *     next raise;
- *   - when that would keep more than VISITORS_KEPT, the set is replaced by
- *     the sample one level (or more) up, on condition that the level and the
- *     set's size are as last seen: at one level the set only grows, so the
- *     same size is the same set.
- * A refused condition returns the item, whose sample the next round starts from.
- */
-function addToSample(update: Expression, known: VisitorSample | undefined, hashes: readonly string[]): Condition[] {
-  if (hashes.length === 0) return [];
-  const level = known?.level ?? 0;
-  const have = new Set(known?.hashes ?? []);
-  const fresh = hashes.filter((hash) => passes(hash, level) && !have.has(hash));
-  if (known && have.size + fresh.length > VISITORS_KEPT) {
-    const raised = canonical({ level, hashes: [...have, ...fresh] });
-    update.set(VISITORS_ATTRIBUTE, new Set(raised.hashes)).set(VISITOR_LEVEL_ATTRIBUTE, raised.level);
-    return [levelIs(update, level), have.size === 0 ? update.notExists(VISITORS_ATTRIBUTE) : update.sizeIs(VISITORS_ATTRIBUTE, '=', have.size)];
-  }
-  if (fresh.length > 0) update.add(VISITORS_ATTRIBUTE, new Set(fresh));
-  return [];
 }
 
 /** The shard's mark is before this record: it has not been counted. */
