@@ -1,3 +1,4 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { withGrouping } from '../../lambda/ingest/receive-events';
@@ -7,6 +8,7 @@ import { DynamoIssueStore } from '../../lambda/infrastructure/store/reports/dyna
 import { DynamoTallyStore } from '../../lambda/infrastructure/store/reports/tally-writes';
 import { padSequence } from '../../lambda/ingest/tally/exactly-once';
 import { tallyBatch } from '../../lambda/ingest/tally/tally-batch';
+import { REPORTS_BY_FEED, REPORTS_BY_ISSUE } from '../../lambda/infrastructure/store/schema';
 import { newFactoryId, tables, testDoc } from '../support/local-api';
 import { deliveryArbitrary, playDeliveries, twoShards } from '../support/stream-deliveries';
 
@@ -110,4 +112,33 @@ test('an issue item written before marks existed (the design before) is counted 
   await tallyBatch(store, 'shardX', batch);
   const issue = await new DynamoIssueStore(doc, tables.reports).getIssue(factoryId, issueId, T0 + 60_000);
   expect(issue).toMatchObject({ count: 10, firstSeen: first?.receivedAt });
+});
+
+test('a batch delivered again cut shorter (split after a failure) leaves every event of the first delivery listed, as it is counted', async () => {
+  const factoryId = newFactoryId('tally');
+  const stored = events(factoryId, [0, 0, 0, 0, 0, 0, 0, 0], T0);
+  const shard = stored.map((event, i) => ({ seq: padSequence(String(500 + i)), event }));
+  const store = new DynamoTallyStore(doc, tables.reports);
+  // The whole batch counted (its pages written first), then its first half delivered again, as a bisected retry would be.
+  await tallyBatch(store, 'shardCut', shard);
+  await tallyBatch(store, 'shardCut', shard.slice(0, 3));
+  const issueId = (stored[0] as StoredEvent).issueId as string;
+  expect(await new DynamoIssueStore(doc, tables.reports).getIssue(factoryId, issueId, T0 + 60_000)).toMatchObject({ count: 8 });
+  // What the feed pages list (the events themselves are not in the table here: see above).
+  const listedOn = async (index: { indexName: string; partitionKey: string }, value: string) => {
+    const { Items = [] } = await doc.send(
+      new QueryCommand({
+        TableName: tables.reports,
+        IndexName: index.indexName,
+        KeyConditionExpression: '#owner = :owner',
+        ExpressionAttributeNames: { '#owner': index.partitionKey },
+        ExpressionAttributeValues: { ':owner': value },
+      }),
+    );
+    const pages = await Promise.all(Items.map(async ({ pk }) => (await doc.send(new GetCommand({ TableName: tables.reports, Key: { pk } }))).Item));
+    return [...new Set(pages.flatMap((page) => (page?.refs as string[]).map((ref) => ref.split(' ')[1])))].sort();
+  };
+  const all = stored.map((event) => event.eventId).sort();
+  expect(await listedOn(REPORTS_BY_ISSUE, issueId)).toEqual(all);
+  expect(await listedOn(REPORTS_BY_FEED, `${factoryId}#events`)).toEqual(all);
 });

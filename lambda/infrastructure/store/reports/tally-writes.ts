@@ -84,9 +84,13 @@ export class DynamoTallyStore implements TallyStore {
     const items = pages.flatMap((page) => {
       const owner = page.issueId === undefined ? { factoryId: page.factoryId } : { factoryId: page.factoryId, issueId: page.issueId };
       const firstSeq = page.events[0]?.seq ?? '';
+      const lastSeq = page.events[page.events.length - 1]?.seq ?? '';
       const refs = page.events.map(({ event }) => ({ receivedAt: event.receivedAt, eventId: event.eventId, type: event.type ?? 'error' }));
       const expiresAt = Math.max(...page.events.map(({ event }) => event.expiresAt));
-      return paginate(refs).map((part, index) => ({ ...pageItem(owner, { shardKey, firstSeq, part: index }, part, expiresAt), factoryId: page.factoryId }));
+      return paginate(refs).map((part, index) => ({
+        ...pageItem(owner, { shardKey, firstSeq, lastSeq, part: index }, part, expiresAt),
+        factoryId: page.factoryId,
+      }));
     });
     await settleAll(items.map((Item) => storageCall('PutItem (feed page)', () => this.doc.send(new PutCommand({ TableName: this.tableName, Item })))));
   }
