@@ -150,7 +150,7 @@ export class DynamoTallyStore implements TallyStore {
     records: readonly E[],
     deltaOf: (pending: readonly E[]) => CounterDelta,
   ): Promise<void> {
-    await countExactlyOnce<E & SequencedEvent, FoundItem>(records as readonly (E & SequencedEvent)[], {
+    await countExactlyOnce<E, FoundItem>(records, {
       operation: `UpdateItem (${kind.name} tally)`,
       believed: 'active',
       // A counter's state does not depend on the time: it is counted on until DynamoDB removes it.
