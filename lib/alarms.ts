@@ -295,7 +295,7 @@ function tallySpecs(tally: IFunction, failures: IQueue): AlarmSpec[] {
     {
       slug: 'tally-behind',
       meaning:
-        "The tally is 5 minutes or more behind the reports table's stream for 10 minutes: issue counts and event lists lag (events are stored, nothing is lost yet; records leave the stream after 24 hours).",
+        "The tally is 5 minutes or more behind the reports table's stream for 10 minutes: issue counts and event lists lag (events are stored; records an hour old are given up to the failure queue uncounted).",
       metric: new Metric({
         namespace: 'AWS/Lambda',
         metricName: 'IteratorAge',
@@ -319,7 +319,7 @@ function tallySpecs(tally: IFunction, failures: IQueue): AlarmSpec[] {
     {
       slug: 'tally-batches-dropped',
       meaning:
-        "A batch of the reports table's stream could not be tallied before its records left the stream: some stored events are missing from their issues' counts.",
+        "Stream records failed the tally after it split their batch and tried them 5 times, or were an hour old: their place is in the tally's failure queue, and those stored events are missing from their issues' counts.",
       metric: failures.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: PERIOD, label: 'tally batches dropped' }),
       threshold: 1,
       datapointsToAlarm: 1,

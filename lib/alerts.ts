@@ -14,6 +14,7 @@ import { delivererProbes, notifierProbes } from './pre-traffic-probes';
 import { CanaryReceiver } from './canary-receiver';
 import { releasedFunction, type ReleaseSettings } from './released-function';
 import type { ServiceFunction } from './service-function';
+import { STREAM_FAILURES } from './stream-failures';
 
 export interface AlertsProps {
   /** Its stream (new and old images) feeds the notifier: issue items only, by a filter. */
@@ -113,10 +114,11 @@ export class Alerts extends Construct {
         startingPosition: StartingPosition.LATEST,
         batchSize: 100,
         maxBatchingWindow: Duration.seconds(1),
-        bisectBatchOnError: true,
+        // What keeps failing is given up within minutes, as the tally's is (./stream-failures.ts).
+        bisectBatchOnError: STREAM_FAILURES.bisect,
         reportBatchItemFailures: true,
-        retryAttempts: 10,
-        maxRecordAge: Duration.hours(24),
+        retryAttempts: STREAM_FAILURES.retryAttempts,
+        maxRecordAge: Duration.seconds(STREAM_FAILURES.maxRecordAgeSeconds),
         onFailure: new SqsDlq(this.streamFailures),
         // Writes of issue items only: events, feature requests and limiters never wake the notifier.
         filters: [FilterCriteria.filter({ eventName: FilterRule.or('INSERT', 'MODIFY'), dynamodb: { Keys: { pk: { S: [{ prefix: 'issue#' }] } } } })],

@@ -12,6 +12,7 @@ import type { GradualDeployment } from './gradual-deployment';
 import { tallyProbes } from './pre-traffic-probes';
 import { releasedFunction, type ReleaseSettings } from './released-function';
 import type { ServiceFunction } from './service-function';
+import { STREAM_FAILURES } from './stream-failures';
 
 export interface TallyProps {
   reportsTable: Table;
@@ -42,8 +43,10 @@ export const TALLY_STREAM = {
  * written once per event (docs/capacity.md). Only INSERTs of event items
  * reach it (the mapping's filter, the same as lambda/infrastructure/store/reports/stream-records.ts),
  * never its own writes. One batch per shard at a time (parallelization 1),
- * in order; a failed batch is retried until it succeeds or its records leave
- * the stream (24 hours), with the failure's place sent to a queue that alarms.
+ * in order. A record it cannot count is set aside by its code, never thrown
+ * on; a batch that fails anyway is split down to the record that fails, tried
+ * a few times and given up, its place sent to a queue that alarms
+ * (./stream-failures.ts): no record holds its shard for more than minutes.
  * Least privilege: PutItem and UpdateItem on the reports table, nothing else.
  */
 export class Tally extends Construct {
@@ -83,7 +86,10 @@ export class Tally extends Construct {
         maxBatchingWindow: Duration.seconds(TALLY_STREAM.maxBatchingWindowSeconds),
         tumblingWindow: Duration.seconds(TALLY_STREAM.tumblingWindowSeconds),
         parallelizationFactor: 1,
-        bisectBatchOnError: false,
+        // A failed batch is counted again whole or cut elsewhere: the marks count every record once either way.
+        bisectBatchOnError: STREAM_FAILURES.bisect,
+        retryAttempts: STREAM_FAILURES.retryAttempts,
+        maxRecordAge: Duration.seconds(STREAM_FAILURES.maxRecordAgeSeconds),
         reportBatchItemFailures: false,
         onFailure: new SqsDlq(this.failures),
         filters: [

@@ -15,7 +15,7 @@ import { cursor, described, factoryId, issueId, limit } from './fields';
 import { ControlError, operation, withCursor } from './operation';
 import type { ControlDependencies } from './ports';
 import type { EventView } from '../ingest/issues/stored-event';
-import type { FilteredCounts } from '../ingest/issues/issue';
+import type { FilteredCounts, SetAsideCounts } from '../ingest/issues/issue';
 import type { IssueTrend } from '../ingest/issues/trend';
 import { withDisplayFrames } from './event-frames';
 
@@ -100,11 +100,16 @@ export const ISSUE_OPERATIONS = {
       const scope = { factoryId, sort, ...(status ? { status } : {}), ...(search !== undefined ? { search } : {}) };
       const after = cursor === undefined ? undefined : decodeIssueCursor(cursor, scope);
       const query: IssueListQuery = { status, sort, search, limit, ...(after ? { after } : {}) };
-      const [page, filtered] = await Promise.all([listPage(deps, factoryId, query, now.getTime()), deps.issues.filteredCounts(factoryId)]);
+      const [page, filtered, setAside] = await Promise.all([
+        listPage(deps, factoryId, query, now.getTime()),
+        deps.issues.filteredCounts(factoryId),
+        deps.issues.setAsideCounts(factoryId),
+      ]);
       const next = page.next ? encodeIssueCursor(scope, page.next) : undefined;
       const scan = 'scanned' in page ? { scanned: page.scanned, complete: page.complete } : {};
+      const aside = { counts: setAside.counts, ...(setAside.last ? { last: setAside.last } : {}) };
       return {
-        body: { issues: page.issues.map(issueView), filtered: filtered.counts, ...withCursor(next), ...scan },
+        body: { issues: page.issues.map(issueView), filtered: filtered.counts, setAside: aside, ...withCursor(next), ...scan },
         // The search's length, never its text: it may quote what a visitor's page sent.
         audit: { status, sort, ...(search !== undefined ? { searchLength: search.length } : {}), count: page.issues.length, more: next !== undefined },
       };
@@ -135,6 +140,8 @@ export type IssueListItem = ReturnType<typeof issueView>;
 export interface IssueListAnswer {
   issues: IssueListItem[];
   filtered: FilteredCounts['counts'];
+  /** Events the tally could not count, per reason, and the latest (docs/report-issues.md#events-set-aside). */
+  setAside: Omit<SetAsideCounts, 'factoryId'>;
   cursor?: string;
   /** By events or visitors, or with a search: how many issues were read, and whether that was all of them. */
   scanned?: number;

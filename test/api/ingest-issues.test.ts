@@ -130,7 +130,11 @@ test('browser-extension and cross-origin "Script error." events are accepted and
   const res = await tenant.events([extension, safari, validEvent({ message: 'Script error.' }), crash('render')]);
   expect(res.json).toEqual({ accepted: 4, duplicates: 0, rejected: [] });
   const listed = await call({ operation: 'issues.list', factoryId: tenant.factoryId });
-  expect(listed.body).toEqual({ issues: [expect.objectContaining({ count: 1 })], filtered: { 'browser-extension': 2, 'script-error': 1 } });
+  expect(listed.body).toEqual({
+    issues: [expect.objectContaining({ count: 1 })],
+    filtered: { 'browser-extension': 2, 'script-error': 1 },
+    setAside: { counts: {} },
+  });
   const stored = await storedReports(tenant.factoryId);
   expect(stored.find((event) => event.eventId === extension.eventId)).toMatchObject({ filtered: 'browser-extension' });
   expect(stored.find((event) => event.eventId === extension.eventId)?.issueId).toBeUndefined();

@@ -50,14 +50,15 @@ test('the reports table streams new and old images', () => {
   expect(table.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_AND_OLD_IMAGES' });
 });
 
-test('the notifier reads the stream of issue items only, retries from the failed record, and gives up into an SQS failure destination', () => {
+test('the notifier reads the stream of issue items only, retries from the failed record, and gives up into an SQS failure destination within minutes', () => {
   const mapping = mappingOf('AlertsNotifierDeployment');
   expect(mapping.Properties).toMatchObject({
     StartingPosition: 'LATEST',
     BisectBatchOnFunctionError: true,
     FunctionResponseTypes: ['ReportBatchItemFailures'],
-    MaximumRetryAttempts: 10,
-    MaximumRecordAgeInSeconds: 86_400,
+    // Five tries of the failing record after the splits that isolate it, and no record older than an hour (lib/stream-failures.ts).
+    MaximumRetryAttempts: 5,
+    MaximumRecordAgeInSeconds: 3600,
     DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [expect.stringMatching(/^AlertsStreamFailures/), 'Arn'] } } },
   });
   expect(JSON.parse(mapping.Properties.FilterCriteria.Filters[0].Pattern)).toEqual({

@@ -152,29 +152,6 @@ describe('Lambda (issue point 5)', () => {
     ]);
   });
 
-  test('the tally reads the reports stream one batch per shard at a time, only inserted events, named by shard (tumbling window), failures to a queue', () => {
-    template.hasResourceProperties('AWS::DynamoDB::Table', { StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' } });
-    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      // The live alias, never $LATEST: a release reaches the stream through its canary (lib/gradual-deployment.ts).
-      FunctionName: { 'Fn::Join': ['', Match.arrayWith([':live'])] },
-      StartingPosition: 'TRIM_HORIZON',
-      ParallelizationFactor: 1,
-      TumblingWindowInSeconds: Match.anyValue(),
-      MaximumBatchingWindowInSeconds: 1,
-      BisectBatchOnFunctionError: false,
-      FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { Keys: { pk: { S: [{ prefix: 'event#' }] } } } }) }] },
-      DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
-    });
-    // The tally's alias: its function's name with ":live".
-    const mappings = Object.values(resources('AWS::Lambda::EventSourceMapping')) as any[];
-    const tallies = mappings.filter((m) => /"Ref":"TallyDeploymentLive[0-9A-F]+"/.test(JSON.stringify(m.Properties.FunctionName)));
-    expect(tallies).toHaveLength(1);
-    const mapping = tallies[0];
-    // Retried until it succeeds or its records leave the stream: no MaximumRetryAttempts or MaximumRecordAgeInSeconds set.
-    expect(mapping.Properties.MaximumRetryAttempts).toBeUndefined();
-    expect(mapping.Properties.MaximumRecordAgeInSeconds).toBeUndefined();
-  });
-
   /** A request each asset answers from DynamoDB Local, with what it must answer and the service its metrics name. */
   const BUNDLE_CASES = [
     {

@@ -106,6 +106,33 @@ test('the list asks issues.list for the order, search and cursor in its address,
   expect(page).toMatch(/<td>1234<\/td><td>3<\/td>/);
 });
 
+test('the list says how many events the tally set aside and why, and links the latest to its page; hostile answers stay text', async () => {
+  const eventId = '8f0c1a52-3b6e-4c7e-9a43-2f5d1e0b7c11';
+  answers.set('issues.list', {
+    status: 200,
+    body: {
+      issues: [],
+      filtered: {},
+      setAside: { counts: { malformed: 2, unreadable: 1 }, last: { eventId, reason: 'malformed', detail: 'receivedAt', at: '2031-03-01T12:00:00Z' } },
+    },
+  });
+  const page = (await room().get('/f/fac_pages/reports/issues')).text;
+  expect(page).toContain('3 stored events could not be counted and were set aside: malformed 2, unreadable 1.');
+  expect(page).toContain(`href="/f/fac_pages/reports/events/${eventId}"`);
+  expect(page).toContain('(malformed: receivedAt)');
+  const evil = '<img src=x onerror="window.__pwned=1">';
+  answers.set('issues.list', {
+    status: 200,
+    body: { issues: [], filtered: {}, setAside: { counts: { [evil]: 1 }, last: { eventId: evil, reason: evil, at: 'x' } } },
+  });
+  const hostile = (await room().get('/f/fac_pages/reports/issues')).text;
+  expect(hostile).not.toContain(evil);
+  expect(hostile).toContain('&lt;img src=x');
+  expect(inlineCode(hostile)).toEqual([]);
+  answers.set('issues.list', { status: 200, body: { issues: [], filtered: {}, setAside: { counts: {} } } });
+  expect((await room().get('/f/fac_pages/reports/issues')).text).not.toContain('set aside');
+});
+
 test('an unknown order is last seen; a blank search is none; a search with markup comes back escaped in the form', async () => {
   answers.set('issues.list', { status: 200, body: { issues: [], filtered: {} } });
   asked.length = 0;

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { withGrouping } from '../../lambda/ingest/receive-events';
 import type { StoredEvent } from '../../lambda/ingest/issues/stored-event';
-import { padSequence, DynamoTallyStore } from '../../lambda/infrastructure/store/reports/tally-writes';
+import { DynamoTallyStore } from '../../lambda/infrastructure/store/reports/tally-writes';
+import { padSequence } from '../../lambda/ingest/tally/exactly-once';
 import { tallyBatch } from '../../lambda/ingest/tally/tally-batch';
 import { loadControlHandler } from '../support/control';
 import { newFactoryId, tables, testDoc } from '../support/local-api';

@@ -9,7 +9,8 @@ import { JsonLogger } from '../../lambda/infrastructure/observability/logger';
 import { DynamoIssueStore } from '../../lambda/infrastructure/store/reports/dynamo-issue-store';
 import { eventItemOf } from '../../lambda/infrastructure/store/reports/event-items';
 import { insertedEvents } from '../../lambda/infrastructure/store/reports/stream-records';
-import { DynamoTallyStore, padSequence } from '../../lambda/infrastructure/store/reports/tally-writes';
+import { DynamoTallyStore } from '../../lambda/infrastructure/store/reports/tally-writes';
+import { padSequence } from '../../lambda/ingest/tally/exactly-once';
 import type { TallyStore } from '../../lambda/ingest/tally/ports';
 import { createTallyHandler, shardKeyOf, type TallyEvent } from '../../lambda/ingest/tally/tally';
 import { newFactoryId, tables, testDoc } from '../support/local-api';
@@ -72,6 +73,7 @@ class LosesAnswerOnce implements TallyStore {
   }
   writePages: TallyStore['writePages'] = (...args) => this.store.writePages(...args);
   addFiltered: TallyStore['addFiltered'] = (...args) => this.store.addFiltered(...args);
+  addSetAside: TallyStore['addSetAside'] = (...args) => this.store.addSetAside(...args);
   issuesOfHashes: TallyStore['issuesOfHashes'] = (...args) => this.store.issuesOfHashes(...args);
   tieHashes: TallyStore['tieHashes'] = (...args) => this.store.tieHashes(...args);
   addToIssue: TallyStore['addToIssue'] = async (shardKey, ...rest) => {

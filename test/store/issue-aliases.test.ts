@@ -9,7 +9,8 @@ import { MemoryIssueLimiter } from '../../lambda/infrastructure/memory/memory-is
 import { MemoryReportStore } from '../../lambda/infrastructure/memory/memory-report-store';
 import { MemorySourceMapStore } from '../../lambda/infrastructure/memory/memory-source-map-store';
 import { DynamoIssueStore } from '../../lambda/infrastructure/store/reports/dynamo-issue-store';
-import { DynamoTallyStore, padSequence } from '../../lambda/infrastructure/store/reports/tally-writes';
+import { DynamoTallyStore } from '../../lambda/infrastructure/store/reports/tally-writes';
+import { padSequence } from '../../lambda/ingest/tally/exactly-once';
 import { DynamoIssueAliases } from '../../lambda/infrastructure/store/reports/issue-aliases';
 import { fingerprintHash, groupingCandidates } from '../../lambda/ingest/grouping/fingerprint';
 import { tallyBatch } from '../../lambda/ingest/tally/tally-batch';

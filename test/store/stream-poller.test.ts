@@ -1,6 +1,10 @@
 import { CreateTableCommand, DeleteTableCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient, ExpiredIteratorException, TrimmedDataAccessException } from '@aws-sdk/client-dynamodb-streams';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { GivenUpBatch } from '../../local/harness/streams/shard-reader';
 import { startStreamPoller, type StreamPoller } from '../../local/harness/streams/stream-poller';
 import { createDynamoClient, LOCAL_DYNAMO_CONFIG } from '../../lambda/infrastructure/store/dynamo-client';
 import { until } from '../support/until';
@@ -101,3 +105,103 @@ test.each(refusals)(
     expect(errors).toEqual([]);
   },
 );
+
+/** A consumer of this file's records under `prefix` that fails every batch holding `poison`, and the records it took, in order. */
+function poisoned(prefix: string, poison: string) {
+  const taken: string[] = [];
+  let poisonedAlone = 0;
+  const pkOf = (record: { dynamodb?: { NewImage?: { pk?: { S?: string } } } }) => record.dynamodb?.NewImage?.pk?.S ?? '';
+  return {
+    taken,
+    poisonedAlone: () => poisonedAlone,
+    consumer: {
+      name: 'poisoned',
+      accepts: (record: Parameters<typeof pkOf>[0]) => pkOf(record).startsWith(prefix),
+      handle: async (event: { Records: Parameters<typeof pkOf>[0][] }) => {
+        const pks = event.Records.map(pkOf);
+        if (pks.includes(poison)) {
+          if (pks.length === 1) poisonedAlone += 1;
+          throw Object.assign(new Error('cannot take this one'), { name: 'PoisonError' });
+        }
+        taken.push(...pks);
+      },
+    },
+  };
+}
+
+test('a batch that always fails on one record is split down to it, the record tried 1 + 2 times and given up with its place (told and kept in the failures file); every other record is taken once, in order', async () => {
+  const prefix = randomUUID().slice(0, 8);
+  const pks = Array.from({ length: 9 }, (_, i) => `${prefix}-${i}`);
+  const poison = pks[5] as string;
+  const { taken, consumer, poisonedAlone } = poisoned(prefix, poison);
+  const dir = mkdtempSync(join(tmpdir(), 'poller-failures-'));
+  const failuresFile = join(dir, 'stream-failures.jsonl');
+  const givenUp: GivenUpBatch[] = [];
+  // Written before the poller starts: the first pass hands the nine over as one batch.
+  for (const pk of pks) await client.send(new PutItemCommand({ TableName: tableName, Item: { pk: { S: pk } } }));
+  poller = await startStreamPoller({
+    client,
+    endpoint: endpoint(),
+    tableName,
+    pollMs: 20,
+    retryMs: 5,
+    failures: { bisect: true, retryAttempts: 2, maxRecordAgeSeconds: 3600 },
+    failuresFile,
+    onGiveUp: (batch) => givenUp.push(batch),
+    consumers: [consumer],
+  });
+  try {
+    await poller.drain(20_000);
+    expect(taken).toEqual(pks.filter((pk) => pk !== poison));
+    expect(poisonedAlone()).toBe(3);
+    expect(givenUp).toEqual([
+      expect.objectContaining({ consumer: 'poisoned', batchSize: 1, condition: 'RetryAttemptsExhausted', error: 'PoisonError: cannot take this one' }),
+    ]);
+    expect(givenUp[0]?.startSequenceNumber).toBe(givenUp[0]?.endSequenceNumber);
+    expect(
+      readFileSync(failuresFile, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual(givenUp);
+    expect(poller.stats().poisoned).toMatchObject({ records: 8, givenUp: 1 });
+    // The records written after it are taken at once: nothing of the poison is left to hold the shard.
+    const later = `${prefix}-later`;
+    await client.send(new PutItemCommand({ TableName: tableName, Item: { pk: { S: later } } }));
+    await poller.drain(10_000);
+    expect(taken.at(-1)).toBe(later);
+  } finally {
+    await poller.stop();
+    poller = undefined;
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a failing batch whose records are older than the age limit is given up at once, whole, without splits or tries', async () => {
+  const prefix = randomUUID().slice(0, 8);
+  const pks = [`${prefix}-a`, `${prefix}-poison`, `${prefix}-b`];
+  const { taken, consumer, poisonedAlone } = poisoned(prefix, `${prefix}-poison`);
+  const givenUp: GivenUpBatch[] = [];
+  for (const pk of pks) await client.send(new PutItemCommand({ TableName: tableName, Item: { pk: { S: pk } } }));
+  poller = await startStreamPoller({
+    client,
+    endpoint: endpoint(),
+    tableName,
+    pollMs: 20,
+    retryMs: 5,
+    // Read two hours later than written.
+    now: () => Date.now() + 2 * 3_600_000,
+    failures: { bisect: true, retryAttempts: 2, maxRecordAgeSeconds: 3600 },
+    onGiveUp: (batch) => givenUp.push(batch),
+    consumers: [consumer],
+  });
+  try {
+    await poller.drain(20_000);
+    expect(givenUp).toEqual([expect.objectContaining({ batchSize: 3, condition: 'RecordAgeExceeded' })]);
+    expect(taken).toEqual([]);
+    expect(poisonedAlone()).toBe(0);
+  } finally {
+    await poller.stop();
+    poller = undefined;
+  }
+});

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { StoredEvent } from '../../lambda/ingest/issues/stored-event';
-import { padSequence, type DynamoTallyStore } from '../../lambda/infrastructure/store/reports/tally-writes';
+import type { DynamoTallyStore } from '../../lambda/infrastructure/store/reports/tally-writes';
+import { padSequence } from '../../lambda/ingest/tally/exactly-once';
 import type { SequencedEvent } from '../../lambda/ingest/tally/ports';
 import { tallyBatch } from '../../lambda/ingest/tally/tally-batch';
 

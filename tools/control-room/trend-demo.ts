@@ -2,7 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { withGrouping } from '../../lambda/ingest/receive-events';
 import type { StoredEvent } from '../../lambda/ingest/issues/stored-event';
-import { padSequence, DynamoTallyStore } from '../../lambda/infrastructure/store/reports/tally-writes';
+import { DynamoTallyStore } from '../../lambda/infrastructure/store/reports/tally-writes';
+import { padSequence } from '../../lambda/ingest/tally/exactly-once';
 import { tallyBatch } from '../../lambda/ingest/tally/tally-batch';
 
 /**

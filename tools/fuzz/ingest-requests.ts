@@ -20,8 +20,8 @@ const text = fc.oneof(
   fc.integer({ min: 1, max: 20_000 }).map((n) => 'm'.repeat(n)),
 );
 
-/** One event: valid, or with a field of the wrong kind. */
-const event = fc.oneof(
+/** One event as a page's SDK sends it: valid, or with a field of the wrong kind (test/store/stream-records.test.ts reads them back as the tally does). */
+export const ingestEvent = fc.oneof(
   {
     weight: 4,
     arbitrary: fc.record(
@@ -75,8 +75,8 @@ const json = (value: unknown) => Buffer.from(JSON.stringify(value) ?? 'null', 'u
 
 /** A body for either endpoint: envelopes of 0–25 events, feature requests, broken JSON, bytes that are not UTF-8, too big. */
 const body = fc.oneof(
-  { weight: 6, arbitrary: fc.array(event, { minLength: 1, maxLength: 5 }).map((events) => json({ events })) },
-  { weight: 1, arbitrary: fc.array(event, { minLength: 0, maxLength: 25 }).map((events) => json({ events })) },
+  { weight: 6, arbitrary: fc.array(ingestEvent, { minLength: 1, maxLength: 5 }).map((events) => json({ events })) },
+  { weight: 1, arbitrary: fc.array(ingestEvent, { minLength: 0, maxLength: 25 }).map((events) => json({ events })) },
   { weight: 4, arbitrary: featureRequest.map(json) },
   { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }).map(json) },
   { weight: 1, arbitrary: fc.constantFrom('', '{', '{"events": [', 'null', '[]', '\ufeff{"events": []}').map((t) => Buffer.from(t, 'utf8')) },

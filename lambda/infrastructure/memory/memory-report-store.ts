@@ -9,12 +9,13 @@ import {
   type Issue,
   type IssueStatus,
   type IssueStore,
+  type SetAsideCounts,
   type StatusChange,
 } from '../../ingest/issues/issue';
 import type { ListPosition } from '../../ingest/issues/issue';
 import { newestEventFirst, type EventView, type StoredEvent } from '../../ingest/issues/stored-event';
 import type { EventOutcome, ReportStore, StoredFeatureRequest } from '../../ingest/ports';
-import type { FilteredEvent, IssueEvent, PageBatch, SequencedEvent, TallyStore } from '../../ingest/tally/ports';
+import type { FilteredEvent, IssueEvent, PageBatch, SequencedEvent, SetAsideRecord, TallyStore } from '../../ingest/tally/ports';
 import { tallyBatch } from '../../ingest/tally/tally-batch';
 
 /**
@@ -31,6 +32,7 @@ export class MemoryReportStore implements ReportStore, IssueStore, TallyStore {
   readonly featureRequests = new Map<string, StoredFeatureRequest>();
   readonly issues = new Map<string, Issue>();
   readonly filtered = new Map<string, FilteredCounts>();
+  readonly setAside = new Map<string, SetAsideCounts>();
   /** Per item and shard, the last record counted. */
   private readonly marks = new Map<string, string>();
   /** Issue aliases: factory and fingerprint hash → issue, each set once (docs/source-maps.md#no-issue-splits). */
@@ -101,8 +103,24 @@ export class MemoryReportStore implements ReportStore, IssueStore, TallyStore {
     this.filtered.set(delta.factoryId, { factoryId: delta.factoryId, counts, lastSeen: delta.lastSeenAt });
   }
 
+  async addSetAside(shardKey: string, records: readonly SetAsideRecord[]): Promise<void> {
+    const first = records[0];
+    if (!first) return;
+    const fresh = this.uncounted(`aside#${first.factoryId}`, shardKey, records);
+    const last = fresh[fresh.length - 1];
+    if (!last) return;
+    const counts = { ...this.setAside.get(first.factoryId)?.counts };
+    for (const { reason } of fresh) counts[reason] = (counts[reason] ?? 0) + 1;
+    const { eventId, reason, detail } = last;
+    this.setAside.set(first.factoryId, {
+      factoryId: first.factoryId,
+      counts,
+      last: { eventId, reason, ...(detail === undefined ? {} : { detail }), at: new Date().toISOString() },
+    });
+  }
+
   /** The records after the item's mark for the shard, the mark moved past them. */
-  private uncounted<T extends SequencedEvent>(key: string, shardKey: string, events: readonly T[]): T[] {
+  private uncounted<T extends { seq: string }>(key: string, shardKey: string, events: readonly T[]): T[] {
     const markKey = `${key}@${shardKey}`;
     const mark = this.marks.get(markKey);
     const fresh = events.filter((event) => mark === undefined || event.seq > mark);
@@ -162,5 +180,9 @@ export class MemoryReportStore implements ReportStore, IssueStore, TallyStore {
 
   async filteredCounts(factoryId: string): Promise<FilteredCounts> {
     return this.filtered.get(factoryId) ?? { factoryId, counts: {} };
+  }
+
+  async setAsideCounts(factoryId: string): Promise<SetAsideCounts> {
+    return this.setAside.get(factoryId) ?? { factoryId, counts: {} };
   }
 }

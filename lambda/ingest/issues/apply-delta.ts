@@ -1,5 +1,6 @@
 import { addCounts, compareSeen, epochSeconds, type IssueDelta } from './deltas';
-import { isExpired, type Issue } from './issue';
+import type { Issue } from './issue';
+import { DECISIONS, itemStateOf } from './lifecycle';
 import { addVisitors } from './visitors';
 
 /**
@@ -21,8 +22,8 @@ export function movesOf(
 }
 
 /**
- * What an issue becomes when new events are added to it
- * (docs/report-issues.md#issues-and-their-lifecycle):
+ * What an issue becomes when new events are added to it, by the one decision
+ * table (./lifecycle.ts, docs/report-issues.md#issues-and-their-lifecycle):
  *   none, or expired  → a new open issue, with these events only;
  *   resolved          → open again, its count carried on, and a regression recorded;
  *   open or ignored   → the same status, counted.
@@ -33,36 +34,19 @@ export function movesOf(
  * each stream shard on its own): last seen, the last event, the last release
  * and the expiry move only with events later than those counted before, first
  * seen, the first event, its title and the first release only with earlier
- * ones. The in-memory store
- * applies this as written; the DynamoDB tally states the same rules as
- * conditional updates (lambda/infrastructure/store/reports/tally-writes.ts), and a property test
- * holds the two equal.
+ * ones. The in-memory store applies this as written; the DynamoDB tally
+ * writes each row of the table as a conditional write
+ * (lambda/infrastructure/store/reports/tally-writes.ts), and property tests
+ * hold the two equal.
  */
 export function applyDelta(existing: Issue | undefined, delta: IssueDelta): { issue: Issue; regressed: boolean; opened: boolean } {
-  const { factoryId, issueId, fingerprint, title, count, firstSeenAt, lastSeenAt, firstRelease, lastRelease, firstEventId, lastEventId, expiresAt, counts } =
-    delta;
-  if (!existing || isExpired(existing, epochSeconds(lastSeenAt))) {
-    const issue: Issue = {
-      issueId,
-      factoryId,
-      fingerprint,
-      title,
-      count,
-      firstSeen: firstSeenAt,
-      lastSeen: lastSeenAt,
-      firstEventId,
-      lastEventId,
-      status: 'open',
-      expiresAt,
-      counts,
-    };
-    if (delta.visitors.length > 0) issue.visitors = addVisitors(undefined, delta.visitors);
-    if (firstRelease !== undefined) issue.firstRelease = firstRelease;
-    if (lastRelease !== undefined) issue.lastRelease = lastRelease;
-    return { issue, regressed: false, opened: true };
-  }
-  const regressed = existing.status === 'resolved';
+  // Kept in memory, an issue always has its bookkeeping: never unmarked.
+  const state = itemStateOf(existing && { expiresAt: existing.expiresAt, status: existing.status, marked: true }, epochSeconds(delta.lastSeenAt));
+  const decision = DECISIONS[state];
+  if (!existing || decision.write === 'open') return { issue: openedIssue(delta), regressed: false, opened: true };
+  const regressed = decision.regression;
   const { movesLast, movesFirst } = movesOf(existing, delta);
+  const { count, counts, lastSeenAt, lastEventId, expiresAt, lastRelease, firstSeenAt, firstEventId, title, firstRelease } = delta;
   const issue: Issue = {
     ...existing,
     count: existing.count + count,
@@ -75,4 +59,28 @@ export function applyDelta(existing: Issue | undefined, delta: IssueDelta): { is
     ...(regressed ? { status: 'open' as const, regressions: (existing.regressions ?? 0) + 1, regressedAt: firstSeenAt } : {}),
   };
   return { issue, regressed, opened: false };
+}
+
+/** A new open issue holding the delta's events only. */
+function openedIssue(delta: IssueDelta): Issue {
+  const { factoryId, issueId, fingerprint, title, count, firstSeenAt, lastSeenAt, firstRelease, lastRelease, firstEventId, lastEventId, expiresAt, counts } =
+    delta;
+  const issue: Issue = {
+    issueId,
+    factoryId,
+    fingerprint,
+    title,
+    count,
+    firstSeen: firstSeenAt,
+    lastSeen: lastSeenAt,
+    firstEventId,
+    lastEventId,
+    status: 'open',
+    expiresAt,
+    counts,
+  };
+  if (delta.visitors.length > 0) issue.visitors = addVisitors(undefined, delta.visitors);
+  if (firstRelease !== undefined) issue.firstRelease = firstRelease;
+  if (lastRelease !== undefined) issue.lastRelease = lastRelease;
+  return issue;
 }

@@ -61,6 +61,21 @@ export interface FilteredCounts {
   lastSeen?: string;
 }
 
+/**
+ * Why the tally set a stored event aside instead of counting it (lambda/ingest/tally/countable.ts,
+ * docs/report-issues.md#events-set-aside): its stream record could not be read as an item, a field the tally reads
+ * is missing or of the wrong kind, or the grouping rule failed on it. The event stays stored; it is counted apart.
+ */
+export const SET_ASIDE_REASONS = ['unreadable', 'malformed', 'ungroupable'] as const;
+export type SetAsideReason = (typeof SET_ASIDE_REASONS)[number];
+
+/** The events of a factory the tally set aside, per reason, and the latest one (its id, why, and the field or error's name). */
+export interface SetAsideCounts {
+  factoryId: string;
+  counts: Partial<Record<SetAsideReason, number>>;
+  last?: { eventId: string; reason: SetAsideReason; detail?: string; at: string };
+}
+
 /** An issue past its expiry is gone, even before DynamoDB's time to live has removed it. */
 export const isExpired = (issue: Pick<Issue, 'expiresAt'>, nowSeconds: number): boolean => issue.expiresAt <= nowSeconds;
 
@@ -146,4 +161,5 @@ export interface IssueStore {
   /** Sets the status if the issue exists (one conditional write); undefined when it does not. */
   setIssueStatus(factoryId: string, issueId: string, change: { status: IssueStatus; at: string; by: string; nowMs: number }): Promise<StatusChange | undefined>;
   filteredCounts(factoryId: string): Promise<FilteredCounts>;
+  setAsideCounts(factoryId: string): Promise<SetAsideCounts>;
 }

@@ -1,7 +1,7 @@
 import { fingerprintHash, groupingCandidates, titleOf } from '../grouping/fingerprint';
 import type { IssueSeed } from '../issues/issue';
 import type { StoredEvent } from '../issues/stored-event';
-import type { IssueAliases, SequencedEvent } from './ports';
+import type { IssueAliases, SequencedEvent, SetAsideRecord } from './ports';
 
 /**
  * Which issue each event of a batch is counted into (docs/source-maps.md#no-issue-splits). An event has
@@ -57,19 +57,42 @@ async function tieBatch(
   await write(new Map([...proposed].filter(([hash]) => !deciding.has(hash)).map(([hash, { issueId, decidedBy }]) => [hash, tied.get(decidedBy) ?? issueId])));
 }
 
-/** Each grouped event's issue seed (id, fingerprint, title), by the event. Filtered or ungrouped events are left out. */
-export async function issuesOfEvents(aliases: IssueAliases, events: readonly SequencedEvent[]): Promise<Map<SequencedEvent, IssueSeed>> {
+/** What the grouping rule makes of an event, or the name of the error it threw (never its message: it may quote the event). */
+function groupingOf(event: StoredEvent): { candidates: Candidate[]; title: string } | { failed: string } {
+  try {
+    return { candidates: candidatesOf(event), title: titleOf(event) };
+  } catch (error) {
+    return { failed: error instanceof Error ? error.name : typeof error };
+  }
+}
+
+/**
+ * Each grouped event's issue seed (id, fingerprint, title), by the event. Filtered or ungrouped events are left out;
+ * an event the grouping rule fails on is set aside (./countable.ts): it would fail every delivery of its batch.
+ */
+export async function issuesOfEvents(
+  aliases: IssueAliases,
+  events: readonly SequencedEvent[],
+): Promise<{ seeds: Map<SequencedEvent, IssueSeed>; setAside: SetAsideRecord[] }> {
   const seeds = new Map<SequencedEvent, IssueSeed>();
+  const setAside: SetAsideRecord[] = [];
+  const titles = new Map<SequencedEvent, string>();
   const byFactory = new Map<string, { item: SequencedEvent; candidates: Candidate[] }[]>();
   for (const item of events) {
     const { event } = item;
     if (event.filtered !== undefined || event.issueId === undefined) continue;
-    const candidates = candidatesOf(event);
+    const grouping = groupingOf(event);
+    if ('failed' in grouping) {
+      setAside.push({ seq: item.seq, factoryId: event.factoryId, eventId: event.eventId, reason: 'ungroupable', detail: grouping.failed });
+      continue;
+    }
+    const { candidates, title } = grouping;
     if (candidates.length === 0) {
       // Grouped at ingest by a rule that no longer groups it: kept where it was filed.
       seeds.set(item, { issueId: event.issueId, fingerprint: [], title: '(no message)' });
       continue;
     }
+    titles.set(item, title);
     const list = byFactory.get(event.factoryId) ?? [];
     list.push({ item, candidates });
     byFactory.set(event.factoryId, list);
@@ -81,9 +104,9 @@ export async function issuesOfEvents(aliases: IssueAliases, events: readonly Seq
       await tieBatch(aliases, factoryId, tied, list);
       for (const { item, candidates } of list) {
         const first = candidates[0] as Candidate;
-        seeds.set(item, { issueId: tied.get(first.hash) as string, fingerprint: first.fingerprint, title: titleOf(item.event) });
+        seeds.set(item, { issueId: tied.get(first.hash) as string, fingerprint: first.fingerprint, title: titles.get(item) as string });
       }
     }),
   );
-  return seeds;
+  return { seeds, setAside };
 }

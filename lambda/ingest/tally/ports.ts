@@ -1,5 +1,5 @@
 import type { FilterReason, StoredEvent } from '../issues/stored-event';
-import type { IssueSeed } from '../issues/issue';
+import type { IssueSeed, SetAsideReason } from '../issues/issue';
 
 /**
  * What the tally needs from storage (docs/report-issues.md#exact-counts).
@@ -19,6 +19,24 @@ export interface SequencedEvent {
 export type IssueEvent = SequencedEvent & { issue: IssueSeed };
 export type FilteredEvent = SequencedEvent & { filtered: FilterReason };
 
+/**
+ * A stored event the tally cannot count (./countable.ts): what its stream record's key says of it, and why. `detail`
+ * names the field or the error's class, never a value: it is shown to operators and logged.
+ */
+export interface SetAsideRecord {
+  seq: Sequence;
+  factoryId: string;
+  eventId: string;
+  reason: SetAsideReason;
+  detail?: string;
+}
+
+/** A stream batch as the store reads it: the events it could read, and the records it could not, in stream order. */
+export interface ReadBatch {
+  events: SequencedEvent[];
+  setAside: SetAsideRecord[];
+}
+
 /** Events of one factory (a factory page) or one issue (an issue page), listed for reading newest first. */
 export interface PageBatch {
   factoryId: string;
@@ -37,6 +55,8 @@ export interface TallyStore extends IssueAliases {
   addToIssue(shardKey: string, events: readonly IssueEvent[]): Promise<void>;
   /** Adds filtered events (all of one factory, in stream order) to the factory's filtered counts, exactly once likewise. */
   addFiltered(shardKey: string, events: readonly FilteredEvent[]): Promise<void>;
+  /** Adds records set aside (all of one factory, in stream order) to the factory's set-aside counts, exactly once likewise. */
+  addSetAside(shardKey: string, records: readonly SetAsideRecord[]): Promise<void>;
 }
 
 /**

@@ -1,6 +1,6 @@
-import type { IssueSeed } from '../issues/issue';
+import type { IssueSeed, SetAsideReason } from '../issues/issue';
 import { issuesOfEvents } from './issue-of-event';
-import type { FilteredEvent, IssueEvent, PageBatch, SequencedEvent, TallyStore } from './ports';
+import type { FilteredEvent, IssueEvent, PageBatch, SequencedEvent, SetAsideRecord, TallyStore } from './ports';
 
 /** What one batch did: for the log line. */
 export interface TallyOutcome {
@@ -8,7 +8,13 @@ export interface TallyOutcome {
   issues: number;
   factories: number;
   filtered: number;
+  /** Records set aside, per reason (none: absent), and the first few of them, for the log line (ids and field names only). */
+  setAside?: Partial<Record<SetAsideReason, number>>;
+  setAsideRecords?: { eventId: string; reason: SetAsideReason; detail?: string }[];
 }
+
+/** Records set aside named in one log line at most. */
+const SET_ASIDE_LOGGED = 10;
 
 /** Events of the batch grouped by a key, in stream order, the groups in the order they first appear. */
 function groupBy<T>(items: readonly T[], keyOf: (item: T) => string | undefined): Map<string, T[]> {
@@ -40,17 +46,27 @@ function withSeed(item: SequencedEvent, seeds: ReadonlyMap<SequencedEvent, Issue
  * One stream batch of newly stored events (docs/report-issues.md#exact-counts),
  * in stream order, all of one shard: first each event's issue (its aliases,
  * issue-of-event.ts), then their feed pages (so that a count
- * never shows events that cannot be listed), then one write per issue and
- * one per factory with filtered events, each counting only the records its
- * item has not counted yet. Idempotent: the same batch again, or cut
- * elsewhere, or run by two consumers at once, counts every event once.
+ * never shows events that cannot be listed), then one write per issue, one
+ * per factory with filtered events and one per factory with records set
+ * aside (the store could not read them, or they cannot be counted:
+ * ./countable.ts), each counting only the records its item has not counted
+ * yet. Idempotent: the same batch again, or cut elsewhere, or run by two
+ * consumers at once, counts every event once.
  */
-export async function tallyBatch(store: TallyStore, shardKey: string, events: readonly SequencedEvent[]): Promise<TallyOutcome> {
-  const seeds = await issuesOfEvents(store, events);
-  const seeded = events.map((item) => withSeed(item, seeds)).filter((item): item is IssueEvent | FilteredEvent => item !== undefined);
+export async function tallyBatch(
+  store: TallyStore,
+  shardKey: string,
+  events: readonly SequencedEvent[],
+  unread: readonly SetAsideRecord[] = [],
+): Promise<TallyOutcome> {
+  const { seeds, setAside: ungroupable } = await issuesOfEvents(store, events);
+  const dropped = new Set(ungroupable.map((record) => record.seq));
+  const kept = events.filter((item) => !dropped.has(item.seq));
+  const setAside = [...unread, ...ungroupable].sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
+  const seeded = kept.map((item) => withSeed(item, seeds)).filter((item): item is IssueEvent | FilteredEvent => item !== undefined);
   const grouped = seeded.filter((item): item is IssueEvent => 'issue' in item);
   const filtered = seeded.filter((item): item is FilteredEvent => 'filtered' in item);
-  const byFactory = groupBy(events, (item) => item.event.factoryId);
+  const byFactory = groupBy(kept, (item) => item.event.factoryId);
   const byIssue = groupBy(grouped, (item) => item.issue.issueId);
   const pages: PageBatch[] = [
     ...[...byFactory].map(([factoryId, list]) => ({ factoryId, events: list })),
@@ -62,8 +78,14 @@ export async function tallyBatch(store: TallyStore, shardKey: string, events: re
   const writes = await Promise.allSettled([
     ...[...byIssue.values()].map((list) => store.addToIssue(shardKey, list)),
     ...[...filteredByFactory.values()].map((list) => store.addFiltered(shardKey, list)),
+    ...[...groupBy(setAside, (record) => record.factoryId).values()].map((list) => store.addSetAside(shardKey, list)),
   ]);
   const failed = writes.find((write): write is PromiseRejectedResult => write.status === 'rejected');
   if (failed) throw failed.reason;
-  return { events: events.length, issues: byIssue.size, factories: byFactory.size, filtered: filtered.length };
+  const outcome: TallyOutcome = { events: kept.length, issues: byIssue.size, factories: byFactory.size, filtered: filtered.length };
+  if (setAside.length === 0) return outcome;
+  const counts: Partial<Record<SetAsideReason, number>> = {};
+  for (const { reason } of setAside) counts[reason] = (counts[reason] ?? 0) + 1;
+  const named = setAside.slice(0, SET_ASIDE_LOGGED).map(({ eventId, reason, detail }) => ({ eventId, reason, ...(detail === undefined ? {} : { detail }) }));
+  return { ...outcome, setAside: counts, setAsideRecords: named };
 }

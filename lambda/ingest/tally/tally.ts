@@ -1,9 +1,10 @@
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { newCallLog, withCallLog } from '../../infrastructure/observability/call-log';
+import { StorageUnavailableError } from '../../kernel/errors';
 import { sha256Hex } from '../../kernel/hash';
 import { loggerFromEnv } from '../../infrastructure/observability/logger';
 import { TALLY_SERVICE_NAME } from '../../infrastructure/observability/names';
-import type { SequencedEvent, TallyStore } from './ports';
+import type { ReadBatch, TallyStore } from './ports';
 import { tallyBatch } from './tally-batch';
 
 /**
@@ -13,10 +14,39 @@ import { tallyBatch } from './tally-batch';
  */
 export type TallyEvent = DynamoDBStreamEvent & { shardId?: string };
 
-/** What the tally needs: its store, and the store's reading of a batch as the events it newly stored (lambda/infrastructure/store/reports/stream-records.ts). */
+/**
+ * What the tally needs: its store, and the store's reading of a batch as the events it newly stored and the
+ * records it could not read or count (lambda/infrastructure/store/reports/stream-records.ts): never a throw.
+ */
 export interface TallyDependencies {
   store: TallyStore;
-  insertedEvents: (records: TallyEvent['Records']) => SequencedEvent[];
+  insertedEvents: (records: TallyEvent['Records']) => ReadBatch;
+  /** How long one invocation waits out a store that refuses for load or fails for a moment (PATIENCE_MS by default), and how it waits. */
+  patienceMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/**
+ * A store past its capacity, or failing for a moment, is waited out inside the invocation, the batch tried again
+ * (it counts once however often it is tried): half the function's 60 s (lib/tally.ts). Only a store failing for
+ * longer, or a fault in the code, fails the invocation, and so uses up one of the few tries the event source mapping
+ * gives a batch before giving it up (lib/stream-failures.ts): capacity never costs a count.
+ */
+export const PATIENCE_MS = 30_000;
+const FIRST_WAIT_MS = 100;
+const LONGEST_WAIT_MS = 5000;
+
+/** Runs the batch until it passes, waiting between tries while the store fails transiently and the patience lasts. */
+async function patiently<T>(run: () => Promise<T>, patienceMs: number, sleep: (ms: number) => Promise<void>): Promise<T> {
+  const deadline = Date.now() + patienceMs;
+  for (let wait = FIRST_WAIT_MS; ; wait = Math.min(wait * 2, LONGEST_WAIT_MS)) {
+    try {
+      return await run();
+    } catch (error) {
+      if (!(error instanceof StorageUnavailableError) || Date.now() + wait > deadline) throw error;
+      await sleep(wait);
+    }
+  }
 }
 
 /** What a tumbling window's invocation must answer: a state (the tally keeps none) and no failed items. */
@@ -31,10 +61,16 @@ export const shardKeyOf = (shardId: string): string => sha256Hex(shardId).slice(
 /**
  * The tally (docs/report-issues.md#exact-counts): counts newly stored events
  * into their issues and lists them on feed pages, from the reports table's
- * stream. A failure throws: Lambda delivers the same records again, and the
- * marks make that count once.
+ * stream. A record it cannot count is set aside and counted apart
+ * (docs/report-issues.md#events-set-aside), never thrown on. A store that
+ * fails is waited out for a while (PATIENCE_MS); past that the invocation
+ * fails: Lambda delivers the same records again (bisecting the batch, a few
+ * times at most: lib/tally.ts), and the marks make that count once.
  */
-export function createTallyHandler({ store, insertedEvents }: TallyDependencies, logger = loggerFromEnv(process.env, TALLY_SERVICE_NAME)) {
+export function createTallyHandler(
+  { store, insertedEvents, patienceMs = PATIENCE_MS, sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms)) }: TallyDependencies,
+  logger = loggerFromEnv(process.env, TALLY_SERVICE_NAME),
+) {
   return async (event: TallyEvent): Promise<TallyAnswer> => {
     const records = event.Records ?? [];
     const answer: TallyAnswer = { state: {}, batchItemFailures: [] };
@@ -45,8 +81,12 @@ export function createTallyHandler({ store, insertedEvents }: TallyDependencies,
     const calls = newCallLog();
     const startedAt = performance.now();
     const shardKey = shardKeyOf(event.shardId);
-    const outcome = await withCallLog(calls, () => tallyBatch(store, shardKey, insertedEvents(records)));
-    logger.info('tally', { records: records.length, ...outcome, dynamoCalls: calls.calls, durationMs: Math.round(performance.now() - startedAt) });
+    const read = insertedEvents(records);
+    const outcome = await withCallLog(calls, () => patiently(() => tallyBatch(store, shardKey, read.events, read.setAside), patienceMs, sleep));
+    const line = { records: records.length, ...outcome, dynamoCalls: calls.calls, durationMs: Math.round(performance.now() - startedAt) };
+    // A record set aside is counted on its factory; the line names it (ids and field names, never a value) for whoever looks.
+    if (outcome.setAside) logger.warn('tally set records aside', line);
+    else logger.info('tally', line);
     return answer;
   };
 }

@@ -9,7 +9,7 @@
  * function (SigV4, the caller's IAM principal in the audit line), exactly
  * as `control` does.
  */
-import { ISSUE_EVENTS_MAX, ISSUES_MAX } from '../../../lambda/control/issue-operations';
+import { ISSUE_EVENTS_MAX, ISSUES_MAX, type IssueListAnswer } from '../../../lambda/control/issue-operations';
 import type { ControlOperation } from '../../../lambda/control/operation';
 import { CONTROL_OPERATIONS } from '../../../lambda/control/operations';
 import { ISSUES_SCAN_MAX } from '../../../lambda/ingest/issues/issue-list';
@@ -87,6 +87,17 @@ function withoutMinified(answer: Record<string, unknown>): Record<string, unknow
 
 const line = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
+/** Events the tally could not count (docs/report-issues.md#events-set-aside), as one line for stderr; none when there are none. */
+function setAsideLine(setAside: IssueListAnswer['setAside'] | undefined): string | undefined {
+  const counts = Object.entries(setAside?.counts ?? {}).filter(([, count]) => typeof count === 'number' && count > 0);
+  if (counts.length === 0) return undefined;
+  const last = setAside?.last;
+  const latest = last
+    ? `; the latest: event ${last.eventId} (${last.reason}${last.detail ? `: ${last.detail}` : ''}), shown on its page in the control room`
+    : '';
+  return `set aside, not counted (the tally could not read or count them): ${counts.map(([reason, count]) => `${reason} ${count}`).join(', ')}${latest}\n`;
+}
+
 export async function runIssueCommand(kind: IssueKind, values: IssueValues): Promise<void> {
   const request = requestOf(kind, values);
   const client = await connectControl({ stack: values.stack, region: values.region, url: values.url });
@@ -99,6 +110,8 @@ export async function runIssueCommand(kind: IssueKind, values: IssueValues): Pro
       const filtered = Object.entries((answer.filtered ?? {}) as Record<string, number>).filter(([, count]) => count > 0);
       if (filtered.length > 0)
         process.stderr.write(`filtered, counted apart (no issue): ${filtered.map(([reason, count]) => `${reason} ${count}`).join(', ')}\n`);
+      const aside = setAsideLine(answer.setAside as IssueListAnswer['setAside'] | undefined);
+      if (aside) process.stderr.write(aside);
     } else if (kind === 'issue') {
       printJson(values.minified ? answer : withoutMinified(answer));
     } else {

@@ -3,9 +3,11 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 /** Where a consumer is in one shard of the stream. */
 export interface ShardPlace {
   iterator?: string;
-  /** The last record handed over (successfully). */
+  /** The last record handed over (successfully, or given up on). */
   after?: string;
   closed: boolean;
+  /** While a batch keeps failing: how many records to read at once (bisected), the tries of the failing record, and where the batch that first failed ended. */
+  failing?: { size: number; tries: number; until: string };
 }
 
 /** Each consumer's places, by shard id. */

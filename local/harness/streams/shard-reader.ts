@@ -6,6 +6,7 @@ import {
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
+import type { StreamFailurePolicy } from '../../../lib/stream-failures';
 import type { ShardPlace } from './checkpoints';
 import type { StreamConsumer } from './stream-consumer';
 
@@ -16,12 +17,42 @@ const BATCH_SIZE = 1000;
 /** The streams API's refusals of an iterator that its shard's place can replace. */
 const STALE_ITERATOR = new Set(['ExpiredIteratorException', 'TrimmedDataAccessException']);
 
-/** What a consumer was handed, and how often it failed. */
+/** What a consumer was handed, how often it failed, and how many records it was made to give up. */
 export interface ConsumerCounts {
   records: number;
   batches: number;
   failures: number;
+  givenUp: number;
 }
+
+/**
+ * A batch given up on: where it is in the stream, as Lambda describes one to a failure destination
+ * (DDBStreamBatchInfo), which consumer gave it up and why, and the last error's class and message.
+ */
+export interface GivenUpBatch {
+  consumer: string;
+  shardId: string;
+  startSequenceNumber: string;
+  endSequenceNumber: string;
+  batchSize: number;
+  condition: 'RetryAttemptsExhausted' | 'RecordAgeExceeded';
+  error: string;
+  at: string;
+}
+
+/** How a reader treats a batch that fails (lib/stream-failures.ts), its clock, and whom it tells. */
+export interface ReaderSettings {
+  policy: StreamFailurePolicy;
+  now: () => number;
+  onError?: (consumer: string, error: unknown) => void;
+  onGiveUp?: (batch: GivenUpBatch) => void;
+}
+
+/** Sequence numbers are decimal strings of different lengths: compared as numbers. */
+const notBefore = (a: string, b: string): boolean => a.padStart(40, '0') >= b.padStart(40, '0');
+
+/** What to do after a failed batch: read half of it at once, try it again after the pause, or go on past it (given up). */
+type AfterFailure = 'split' | 'retry-later' | 'given-up';
 
 /** A record of the streams API as Lambda's event carries it (ApproximateCreationDateTime in epoch seconds). */
 export function lambdaRecord(record: StreamRecord, streamArn: string): DynamoDBRecord {
@@ -58,32 +89,44 @@ interface Gathered {
  * Reads one stream's shards for its consumers, as Lambda's event source
  * mapping does: batches of up to BATCH_SIZE, in order, each handed to the
  * consumer with its shard's id; a consumer's place moves on only when it
- * took the batch.
+ * took the batch, or gave it up. A batch that fails is split in two and each
+ * half tried at once, down to the one record that fails; that record is tried
+ * again after the poller's pause, `policy.retryAttempts` times, or until it
+ * is older than `policy.maxRecordAgeSeconds`; then it is given up (told to
+ * `onGiveUp`, counted) and the records after it are read
+ * (docs/development.md#the-tables-stream-on-one-machine).
  */
 export class ShardReader {
   constructor(
     private readonly streams: DynamoDBStreamsClient,
     private readonly streamArn: string,
-    private readonly onError?: (consumer: string, error: unknown) => void,
+    private readonly settings: ReaderSettings,
   ) {}
 
   /**
    * One consumer, one shard: every record there is now, in batches of up
-   * to BATCH_SIZE, as Lambda's batching window gathers them (what came in
-   * since the last pass goes as one batch; a backlog as full batches back to
-   * back). Answers whether a batch failed.
+   * to BATCH_SIZE (fewer while a failing batch is split), as Lambda's
+   * batching window gathers them (what came in since the last pass goes as
+   * one batch; a backlog as full batches back to back). Answers whether a
+   * batch failed and is to be tried again after the pause.
    */
   async readShard(consumer: StreamConsumer, shardId: string, place: ShardPlace, counts: ConsumerCounts): Promise<boolean> {
     for (;;) {
-      const batch = await this.gather(shardId, place);
-      if (!(await this.hand(consumer, shardId, batch.records, counts))) {
-        // From the first record of this batch again, next time.
-        place.iterator = undefined;
-        return true;
+      const batch = await this.gather(shardId, place, place.failing?.size ?? BATCH_SIZE);
+      const accepted = batch.records.filter((record) => consumer.accepts(record));
+      const error = await this.hand(consumer, shardId, accepted, counts);
+      if (error !== undefined) {
+        const next = this.afterFailure(consumer.name, shardId, place, batch, accepted, error, counts);
+        // From the first record of this batch again: now (split), or next time (retried).
+        if (next !== 'given-up') place.iterator = undefined;
+        if (next === 'retry-later') return true;
+        if (next === 'split') continue;
+      } else {
+        place.after = batch.after;
+        place.iterator = batch.iterator;
+        if (place.failing && place.after !== undefined && notBefore(place.after, place.failing.until)) place.failing = undefined;
       }
-      place.after = batch.after;
-      place.iterator = batch.iterator;
-      if (!batch.iterator) {
+      if (!place.iterator) {
         place.closed = true;
         return false;
       }
@@ -91,29 +134,70 @@ export class ShardReader {
     }
   }
 
-  /** The records the consumer accepts, handed over as one event: whether it took them (a batch with none of them is taken). */
-  private async hand(consumer: StreamConsumer, shardId: string, records: DynamoDBRecord[], counts: ConsumerCounts): Promise<boolean> {
-    const accepted = records.filter((record) => consumer.accepts(record));
-    if (accepted.length === 0) return true;
+  /** The records the consumer accepts, handed over as one event: the error it failed with, if it did (a batch with none of them is taken). */
+  private async hand(consumer: StreamConsumer, shardId: string, accepted: DynamoDBRecord[], counts: ConsumerCounts): Promise<unknown> {
+    if (accepted.length === 0) return undefined;
     try {
       await consumer.handle({ Records: accepted, shardId, state: {} });
     } catch (error) {
-      counts.failures += 1;
-      this.onError?.(consumer.name, error);
-      return false;
+      return error ?? new Error('the consumer failed without an error');
     }
     counts.records += accepted.length;
     counts.batches += 1;
-    return true;
+    return undefined;
   }
 
-  /** Up to BATCH_SIZE records from the shard's place, page by page, until the batch is full or the shard has no more for now. */
-  private async gather(shardId: string, place: ShardPlace): Promise<Gathered> {
+  /** A failed batch: split it, try it again later, or give it up and move its consumer's place past it. */
+  private afterFailure(
+    consumer: string,
+    shardId: string,
+    place: ShardPlace,
+    batch: Gathered,
+    accepted: DynamoDBRecord[],
+    error: unknown,
+    counts: ConsumerCounts,
+  ): AfterFailure {
+    const { policy, now } = this.settings;
+    counts.failures += 1;
+    this.settings.onError?.(consumer, error);
+    const failing = place.failing ?? { size: batch.records.length, tries: 0, until: batch.after ?? '' };
+    const created = accepted[0]?.dynamodb?.ApproximateCreationDateTime;
+    const tooOld = created !== undefined && now() / 1000 - created > policy.maxRecordAgeSeconds;
+    if (!tooOld && policy.bisect && accepted.length > 1) {
+      place.failing = { ...failing, size: Math.ceil(batch.records.length / 2) };
+      return 'split';
+    }
+    const tries = failing.tries + 1;
+    if (!tooOld && tries <= policy.retryAttempts) {
+      place.failing = { ...failing, tries };
+      return 'retry-later';
+    }
+    const sequences = accepted.map((record) => record.dynamodb?.SequenceNumber ?? '');
+    counts.givenUp += accepted.length;
+    this.settings.onGiveUp?.({
+      consumer,
+      shardId,
+      startSequenceNumber: sequences[0] ?? '',
+      endSequenceNumber: sequences[sequences.length - 1] ?? '',
+      batchSize: accepted.length,
+      condition: tooOld ? 'RecordAgeExceeded' : 'RetryAttemptsExhausted',
+      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      at: new Date(now()).toISOString(),
+    });
+    place.after = batch.after;
+    place.iterator = batch.iterator;
+    // Still inside the batch that first failed: its rest is read as small as the split left it, each record with fresh tries.
+    place.failing = batch.after !== undefined && notBefore(batch.after, failing.until) ? undefined : { ...failing, tries: 0 };
+    return 'given-up';
+  }
+
+  /** Up to `size` records from the shard's place, page by page, until the batch is full or the shard has no more for now. */
+  private async gather(shardId: string, place: ShardPlace, size: number): Promise<Gathered> {
     const records: DynamoDBRecord[] = [];
     let iterator = place.iterator ?? (await this.iteratorFor(shardId, place));
     let after = place.after;
-    while (iterator && records.length < BATCH_SIZE) {
-      const page = await this.page(place, iterator, BATCH_SIZE - records.length);
+    while (iterator && records.length < size) {
+      const page = await this.page(place, iterator, size - records.length);
       if (!page) {
         iterator = await this.iteratorFor(shardId, place);
         continue;

@@ -1,7 +1,9 @@
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DescribeStreamCommand, DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import { appendFileSync } from 'node:fs';
+import { STREAM_FAILURES, type StreamFailurePolicy } from '../../../lib/stream-failures';
 import { saveCheckpoints, startingPlaces, type Places, type ShardPlace } from './checkpoints';
-import { ShardReader, type ConsumerCounts } from './shard-reader';
+import { ShardReader, type ConsumerCounts, type GivenUpBatch } from './shard-reader';
 import type { StreamConsumer } from './stream-consumer';
 
 /**
@@ -10,8 +12,10 @@ import type { StreamConsumer } from './stream-consumer';
  * every shard polled, records handed to each consumer in batches of one
  * shard, in order, with the shard's id (as a tumbling window gives it), the
  * same handler code that runs on AWS (shard-reader.ts). A batch whose
- * handler throws is handed over again, from the same record, until it
- * succeeds: as on AWS, a consumer must count a redelivered batch once. Each
+ * handler throws is handed over again from the same record, split down to
+ * the record that fails, which is tried a few times and then given up, as
+ * the stack's event source mappings do (lib/stream-failures.ts): as on AWS,
+ * a consumer must count a redelivered batch once. Each
  * consumer reads on its own (one event source mapping each), and where it
  * got to in each shard is kept in a file (checkpoints.ts), so `npm start`
  * stopped and started again goes on where it left off.
@@ -31,17 +35,26 @@ export interface StreamPollerOptions {
   streams?: DynamoDBStreamsClient;
   /** A batch failed: what to tell the console. */
   onError?: (consumer: string, error: unknown) => void;
+  /** What to do with a batch that keeps failing: the stack's (lib/stream-failures.ts) unless a test says otherwise. */
+  failures?: StreamFailurePolicy;
+  /** A batch was given up on: what to tell the console. */
+  onGiveUp?: (batch: GivenUpBatch) => void;
+  /** Where each batch given up on is kept, one JSON line each (`npm start`: beside the data), as a failure queue keeps them on AWS. */
+  failuresFile?: string;
+  /** The first pause after a failed pass (doubling up to RETRY_MAX_MS); the clock records' ages are read against. */
+  retryMs?: number;
+  now?: () => number;
 }
 
 export interface StreamPoller {
   /** Resolves once every record written before the call has been handed to every consumer that accepts it, successfully. */
   drain(timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
-  /** Records handed over and batches failed, per consumer. */
+  /** Records handed over, batches failed and records given up, per consumer. */
   stats(): Record<string, ConsumerCounts>;
 }
 
-/** A failed pass is tried again after this long, doubling up to RETRY_MAX_MS. */
+/** A failed pass is tried again after this long (by default), doubling up to RETRY_MAX_MS. */
 const RETRY_MS = 200;
 const RETRY_MAX_MS = 5000;
 
@@ -107,14 +120,14 @@ interface PassLoop {
  * The loop of passes. A drain waits for a pass that starts after it was
  * asked and fails nothing; while one waits, the next pass starts at once.
  */
-function passLoop(runPass: () => Promise<boolean>, pollMs: number, onError?: (consumer: string, error: unknown) => void): PassLoop {
+function passLoop(runPass: () => Promise<boolean>, pollMs: number, retryFirstMs: number, onError?: (consumer: string, error: unknown) => void): PassLoop {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let retryMs = 0;
   let passes = 0;
   let waiting: { resolve: () => void; startedAfter: number }[] = [];
-  const backOff = () => Math.min(RETRY_MAX_MS, Math.max(RETRY_MS, retryMs * 2));
+  const backOff = () => Math.min(RETRY_MAX_MS, Math.max(retryFirstMs, retryMs * 2));
 
   async function once(): Promise<void> {
     const started = ++passes;
@@ -177,18 +190,27 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
   const streamArn = await streamOf(options.client, options.tableName);
   const streams = options.streams ?? localStreams(options.endpoint);
   const names = options.consumers.map((consumer) => consumer.name);
-  const counts = Object.fromEntries(names.map((name) => [name, { records: 0, batches: 0, failures: 0 }]));
+  const counts = Object.fromEntries(names.map((name) => [name, { records: 0, batches: 0, failures: 0, givenUp: 0 }]));
+  const onGiveUp = (batch: GivenUpBatch) => {
+    if (options.failuresFile) appendFileSync(options.failuresFile, `${JSON.stringify(batch)}\n`);
+    options.onGiveUp?.(batch);
+  };
   const context: PassContext = {
     streams,
     streamArn,
-    reader: new ShardReader(streams, streamArn, options.onError),
+    reader: new ShardReader(streams, streamArn, {
+      policy: options.failures ?? STREAM_FAILURES,
+      now: options.now ?? Date.now,
+      onError: options.onError,
+      onGiveUp,
+    }),
     consumers: options.consumers,
     places: startingPlaces(options.checkpointFile, names, streamArn),
     counts,
     checkpointFile: options.checkpointFile,
     onError: options.onError,
   };
-  const loop = passLoop(() => pass(context), options.pollMs ?? 1000, options.onError);
+  const loop = passLoop(() => pass(context), options.pollMs ?? 1000, options.retryMs ?? RETRY_MS, options.onError);
   return {
     drain: (timeoutMs = 30_000) => loop.drain(timeoutMs),
     async stop() {

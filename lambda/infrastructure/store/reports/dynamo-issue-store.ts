@@ -8,6 +8,7 @@ import {
   type Issue,
   type IssueStatus,
   type IssueStore,
+  type SetAsideCounts,
   type StatusChange,
 } from '../../../ingest/issues/issue';
 import type { ListPosition } from '../../../ingest/issues/issue';
@@ -15,7 +16,7 @@ import type { EventView } from '../../../ingest/issues/stored-event';
 import { Expression } from '../expression';
 import { isConditionalCheckFailed, storageCall } from '../errors';
 import { eventViewOf } from './event-items';
-import { filteredKey, issueFeedOf, issueKey, itemToFilteredCounts, itemToIssue } from './issue-items';
+import { filteredKey, issueFeedOf, issueKey, itemToFilteredCounts, itemToIssue, itemToSetAsideCounts, setAsideKey } from './issue-items';
 import { newestItems } from './newest-first';
 import { REPORTS_BY_FEED, REPORTS_BY_ISSUE } from '../schema';
 
@@ -121,5 +122,12 @@ export class DynamoIssueStore implements IssueStore {
       this.doc.send(new GetCommand({ TableName: this.tableName, Key: { pk: filteredKey(factoryId) } })),
     );
     return itemToFilteredCounts(factoryId, found.Item);
+  }
+
+  async setAsideCounts(factoryId: string): Promise<SetAsideCounts> {
+    const found = await storageCall('GetItem (set-aside counts)', () =>
+      this.doc.send(new GetCommand({ TableName: this.tableName, Key: { pk: setAsideKey(factoryId) } })),
+    );
+    return itemToSetAsideCounts(factoryId, found.Item);
   }
 }

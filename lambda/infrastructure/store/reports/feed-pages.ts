@@ -13,9 +13,10 @@ import { EXPIRES_AT, REPORTS_BY_FEED, REPORTS_BY_ISSUE, feedOf } from '../schema
  *
  * A page spans at most MAX_PAGE_SPAN_MS of receive times (a batch is split
  * when it spans more), which bounds how far the readers look past a cursor.
- * A page is keyed by its stream shard and first record, so a redelivered
- * batch writes the same page again; a batch redelivered cut elsewhere may
- * list an event on two pages, which the readers read once.
+ * A page is keyed by its stream shard and its batch's first and last
+ * records, so a redelivered batch writes the same page again; a batch
+ * redelivered cut elsewhere lists an event on two pages, which the readers
+ * read once.
  */
 export const MAX_PAGE_SPAN_MS = 5 * 60_000;
 /** Refs per page at most: a page item stays far under DynamoDB's 400 KB. */
@@ -53,14 +54,19 @@ export function paginate(refs: readonly EventRef[]): EventRef[][] {
   return pages;
 }
 
-/** A page's item: its key (owner, stream shard, first record, part), its index keys and its refs. */
+/**
+ * A page's item: its key (owner, stream shard, first and last record of the batch, part), its index keys and its
+ * refs. The same batch delivered again writes the same pages; one cut otherwise (split in two after a failure, read
+ * by a second consumer) writes pages of its own beside them, never over them, so no event a count already holds
+ * drops off its lists when a shorter cut of its batch comes after it.
+ */
 export function pageItem(
   owner: PageOwner,
-  origin: { shardKey: string; firstSeq: string; part: number },
+  origin: { shardKey: string; firstSeq: string; lastSeq: string; part: number },
   refs: readonly EventRef[],
   expiresAt: number,
 ): Record<string, unknown> {
-  const where = `${origin.shardKey}#${origin.firstSeq}#${origin.part}`;
+  const where = `${origin.shardKey}#${origin.firstSeq}-${origin.lastSeq}#${origin.part}`;
   const newest = refs[0]?.receivedAt ?? '';
   const oldest = refs[refs.length - 1]?.receivedAt ?? '';
   const base = { receivedAt: newest, oldest, [EXPIRES_AT]: expiresAt, refs: refs.map(refText) };

@@ -1,5 +1,6 @@
 import { ISSUE_STATUSES } from '../../../../lambda/ingest/issues/issue';
-import type { IssueListItem } from '../../../../lambda/control/issue-operations';
+import { REPORT_ID_PATTERN } from '../../../../lambda/ingest/issues/stored-event';
+import type { IssueListAnswer, IssueListItem } from '../../../../lambda/control/issue-operations';
 import { REPORTS_DEFAULT } from '../../../../lambda/control/report-operations';
 import type { RouteContext } from '../context';
 import { appLink, errorBox, summary, text, time } from '../display';
@@ -61,7 +62,17 @@ export async function issueList(context: RouteContext, factoryId: string): Promi
 <td>${time(issue.firstSeen)}</td><td>${text(issue.lastRelease)}</td></tr>`,
         )}</tbody></table></div>${pager(base, query, pageNumberOf(url), reply.body.cursor)}`;
   const note = html`<p class="muted">Events grouped by fingerprint, with exact counts.${filteredTotal > 0 ? ` ${filteredTotal} filtered event${filteredTotal > 1 ? 's' : ''} (browser extensions, cross-origin "Script error.") opened no issue.` : ''}</p>`;
-  renderReportsPage(context, factoryId, 'issues', { title: 'Issues', body: html`${note}${filter}${list}` }, reply.status);
+  const aside = reply.ok ? setAsideNote(factoryId, reply.body.setAside) : '';
+  renderReportsPage(context, factoryId, 'issues', { title: 'Issues', body: html`${note}${aside}${filter}${list}` }, reply.status);
+}
+
+/** Events the tally could not count (docs/report-issues.md#events-set-aside): how many, why, and the latest one's id. */
+function setAsideNote(factoryId: string, setAside: IssueListAnswer['setAside'] | undefined) {
+  const counts = Object.entries(setAside?.counts ?? {}).filter(([, count]) => typeof count === 'number' && count > 0);
+  if (counts.length === 0) return '';
+  const total = counts.reduce((sum, [, count]) => sum + (count as number), 0);
+  const last = setAside?.last;
+  return html`<p class="set-aside" id="set-aside">${text(total)} stored event${total > 1 ? 's' : ''} could not be counted and ${total > 1 ? 'were' : 'was'} set aside: ${counts.map(([reason, count]) => `${reason} ${count}`).join(', ')}.${last ? html` The latest: event ${REPORT_ID_PATTERN.test(last.eventId) ? appLink(['f', factoryId, 'reports', 'events', last.eventId], last.eventId) : html`<code>${text(last.eventId)}</code>`} (${text(last.reason)}${last.detail ? html`: ${text(last.detail)}` : ''}).` : ''}</p>`;
 }
 
 /** Resolve, Ignore, Reopen: the buttons for the statuses the issue is not in (assets/issues.js runs them). */

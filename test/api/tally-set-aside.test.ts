@@ -1,0 +1,77 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
+import { controlDependencies } from '../../lambda/control/control-room-wiring';
+import { handleControlRequest } from '../../lambda/control/handle-request';
+import { dsnFor, sentryProjectId } from '../../lambda/ingest/sentry/dsn';
+import { eventKey } from '../../lambda/infrastructure/store/schema';
+import { ingestTenant, storedReports, validEvent } from '../support/ingest';
+import { issuePublishableKey, newFactoryId, realIngestDependencies, startLocalHost, tables, testDoc, type LocalApi } from '../support/local-api';
+import { tallied } from '../support/tally';
+
+/**
+ * No stored record can stop the counting (docs/report-issues.md#events-set-aside), through the local adapter and the
+ * run's tally on DynamoDB Local's real stream (test/support/run-tally.ts). `tallied()` waits for a pass of the tally
+ * that starts after the call and fails no batch: a record the tally threw on would be handed over again and again,
+ * and the wait would end in its timeout instead.
+ */
+let api: LocalApi;
+const doc = testDoc();
+const control = controlDependencies(doc, tables, 'Platform');
+const operator = { principal: 'arn:aws:sts::123456789012:assumed-role/ControlRoom/ada' };
+const issuesList = async (factoryId: string) =>
+  (await handleControlRequest({ ...control, now: () => new Date() }, { operation: 'issues.list', factoryId }, operator)).body as Record<string, any>;
+
+beforeAll(async () => {
+  api = await startLocalHost(realIngestDependencies());
+});
+afterAll(async () => {
+  await api.close();
+});
+
+test('a Sentry event whose only frame is {"lineno":-1} (stored with sdkFrames [{}], an empty map in the stream) is counted, and so is every event after it, by the next pass', async () => {
+  const factoryId = newFactoryId('aside');
+  const { key, keyId } = await issuePublishableKey(factoryId, ['https://app.example.com'], { servers: true });
+  const path = `/ingest/sentry/api/${sentryProjectId(keyId)}/envelope/?sentry_key=${new URL(dsnFor(api.baseUrl, key, keyId)).username}`;
+  const envelope = (eventId: string, event: Record<string, unknown>) =>
+    `${[{ event_id: eventId }, { type: 'event' }, { event_id: eventId, ...event }].map((part) => JSON.stringify(part)).join('\n')}\n`;
+  const poison = randomUUID().replace(/-/g, '');
+  const first = await api.request('POST', path, { body: envelope(poison, { exception: { values: [{ stacktrace: { frames: [{ lineno: -1 }] } }] } }) });
+  expect([first.status, first.json]).toEqual([200, { id: poison }]);
+  const stored = await storedReports(factoryId);
+  expect(stored).toEqual([expect.objectContaining({ sdkFrames: [{}] })]);
+  const after = randomUUID().replace(/-/g, '');
+  const second = await api.request('POST', path, { body: envelope(after, { message: 'after the odd frame', fingerprint: ['after'] }) });
+  expect(second.status).toBe(200);
+  await tallied();
+  const listed = await issuesList(factoryId);
+  expect(listed.issues.map((issue: { count: number }) => issue.count)).toEqual([1, 1]);
+  expect(listed.setAside).toEqual({ counts: {} });
+});
+
+test('an event item the tally cannot count (written by another version, its receive time unreadable) is set aside and shown; the events after it are counted', async () => {
+  const tenant = await ingestTenant(api, undefined, 'aside');
+  const odd = randomUUID();
+  await doc.send(
+    new PutCommand({
+      TableName: tables.reports,
+      Item: {
+        pk: eventKey(tenant.factoryId, odd),
+        factoryId: tenant.factoryId,
+        eventId: odd,
+        receivedAt: 'the day before',
+        expiresAt: 2_000_000_000,
+        issue: 'x',
+      },
+    }),
+  );
+  const events = [validEvent({ fingerprint: ['counted'] }), validEvent({ fingerprint: ['counted'] })];
+  expect((await tenant.events(events)).json).toEqual({ accepted: 2, duplicates: 0, rejected: [] });
+  await tallied();
+  const listed = await issuesList(tenant.factoryId);
+  expect(listed.issues).toEqual([expect.objectContaining({ count: 2 })]);
+  expect(listed.setAside).toEqual({ counts: { malformed: 1 }, last: { eventId: odd, reason: 'malformed', detail: 'receivedAt', at: expect.any(String) } });
+  // Counted once: the stream's record of it is set aside on every delivery, and the count is kept by the marks.
+  await tenant.events([validEvent({ fingerprint: ['counted'] })]);
+  await tallied();
+  expect((await issuesList(tenant.factoryId)).setAside.counts).toEqual({ malformed: 1 });
+});
