@@ -42,24 +42,24 @@ export function storedEvent(event: IngestEvent, receipt: RequestReceipt, index: 
   return { ...fields, ...event, writeToken: `${requestToken}#${index}` };
 }
 
-/** The event with the issue it belongs to (fingerprint.ts), or the reason it belongs to none. */
+/**
+ * The event with the issue it belongs to, or the reason it belongs to none (fingerprint.ts): the issue its first
+ * grouping candidate names (its resolved frames when a map resolved them). The tally counts it into the issue that
+ * candidate is tied to, and records this id as an alias of that issue when they differ (docs/report-issues.md#issue-ids).
+ */
 export function withGrouping(event: StoredEvent): StoredEvent {
   const grouping = groupEvent(event);
   if (!grouping.grouped) return { ...event, filtered: grouping.filtered };
-  return { ...event, issueId: issueIdOf(event.factoryId, grouping.fingerprint) };
+  const first = groupingCandidates(event)[0] ?? grouping.fingerprint;
+  return { ...event, issueId: issueIdOf(event.factoryId, first) };
 }
 
 /**
  * The issue limit an event takes (docs/capacity.md#fair-shares-per-issue-and-per-key): its bug's, named by its
- * first grouping candidate (its resolved frames when a map resolved them), so that one bug thrown by builds whose
- * minifier named things differently takes one limit, as it is counted in one issue. The issue it is filed under
- * stays the one of its frames as sent; the tally ties the two (lambda/ingest/tally/issue-of-event.ts).
+ * first grouping candidate (its resolved frames when a map resolved them, withGrouping's id), so that one bug thrown
+ * by builds whose minifier named things differently takes one limit, as it is counted in one issue.
  */
-export function issueLimitIdOf(event: StoredEvent): string | undefined {
-  if (event.issueId === undefined) return undefined;
-  const first = groupingCandidates(event)[0];
-  return first ? issueIdOf(event.factoryId, first) : event.issueId;
-}
+export const issueLimitIdOf = (event: StoredEvent): string | undefined => event.issueId;
 
 /**
  * Frames resolved through the factory's source maps (lambda/ingest/sourcemaps,

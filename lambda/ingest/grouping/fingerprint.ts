@@ -3,7 +3,18 @@ import type { FilterReason, SdkFrame } from '../issues/stored-event';
 import type { ResolvedFrame } from '../issues/resolved-frames';
 import { normalizeMessage } from './normalize-message';
 import { withoutGeneratedParts } from './generated-names';
-import { comparableFunctionName, isExtensionFrame, isInAppFrame, normalizeFile, parseStackFrames } from './stack-frames';
+import {
+  comparableFunctionName,
+  isExtensionFrame,
+  isInAppFrame,
+  normalizeFile,
+  parseStackFrames,
+  parseStackLocations,
+  v1FunctionName,
+  type LocatedFrame,
+} from './stack-frames';
+import { appFrameFlags, isServerFrame } from './app-frames';
+import { browserFramePart, comparableFrames, jsFunctionName, withoutRepeats } from './frame-names';
 
 /**
  * The grouping rule of the ingest API (docs/report-issues.md): which issue
@@ -12,17 +23,16 @@ import { comparableFunctionName, isExtensionFrame, isInAppFrame, normalizeFile, 
  *   1. The event's own `fingerprint` (1–10 strings) wins as sent.
  *   2. Cross-origin "Script error." (the browser hid everything) and events
  *      whose every frame is a browser extension's: filtered, no issue.
- *   3. With in-app frames: the exception type and the top IN_APP_FRAMES
- *      frames, each "function@file" with the file normalized (stack-frames.ts).
- *   4. Otherwise: the exception type and the message with its variable parts
- *      replaced (normalize-message.ts).
- * An event with structured frames (a Sentry SDK's: Python, Node, Go, Java,
- * browsers) groups at step 3 on the frames its SDK marked in_app, each
- * "function@module" (the file, normalized, when the SDK names no module; a
- * Java proxy's generated suffix left out: generated-names.ts), never a line
- * or column: one bug on several hosts, paths or versions is one issue. A
- * browser frame names no module, so it gives the same "function@file" as the
- * stack text of the own SDK.
+ *   3. With frames (version 3): the exception type and the top IN_APP_FRAMES
+ *      of the app's own frames (app-frames.ts; all frames when none is the
+ *      app's), each named as every engine names it (frame-names.ts): a
+ *      browser frame "function@file" (file without hashes), a server frame
+ *      "function@module" (or its last folder and file), a frame a map
+ *      resolved its source line at its source; never a line or column.
+ *   4. Without any frame: the exception type and the message with its
+ *      variable parts replaced (normalize-message.ts).
+ * Versions 1 and 2 (frames as the old in-app rule picked them, or the message
+ * when none was in-app) are kept, frozen, as the keys old issues are found by.
  */
 
 /** What the rule reads of an event: the fields as validated (payloads.ts). */
@@ -67,7 +77,8 @@ export function titleOf(event: FingerprintInput): string {
   return (title === '' ? '(no message)' : title).slice(0, TITLE_MAX);
 }
 
-export function groupEvent(event: FingerprintInput): Grouping {
+/** Rule version 1, frames as sent (frozen: the ids of the issues opened before version 3 come from it). */
+function groupEventV1(event: FingerprintInput): Grouping {
   if (event.fingerprint !== undefined && event.fingerprint.length > 0) {
     return { grouped: true, fingerprint: ['custom', ...event.fingerprint], title: titleOf(event) };
   }
@@ -125,7 +136,7 @@ export const issueIdOf = (factoryId: string, fingerprint: readonly string[]): st
  *      on those at this version. Version 2 reads the resolved frames of the stack text, which the Sentry
  *      reader writes from the same frames, so an event resolves and groups alike whichever SDK sent it.
  */
-export const GROUPING_RULE_VERSIONS = [2, 1] as const;
+export const GROUPING_RULE_VERSIONS = [3, 2, 1] as const;
 
 /** A map's source name as the fingerprint keeps it: the bundler's prefixes and leading ../ removed. */
 export function normalizeSource(source: string): string {
@@ -139,21 +150,148 @@ export function normalizeSource(source: string): string {
 /** One frame's part of the version 2 fingerprint. */
 function resolvedPart(frame: ResolvedFrame): string {
   const { original } = frame;
-  if (!original) return `${frame.fn || '?'}@${normalizeFile(frame.file)}`;
-  return `${original.contextLine || original.fn || '?'}@${normalizeSource(original.source)}`;
+  if (!original) return `${v1FunctionName(frame.fn) || '?'}@${normalizeFile(frame.file)}`;
+  return originalPart(original);
+}
+
+/** A resolved frame's part (versions 2 and 3): its source line, or its original name, at its source file. */
+const originalPart = (original: NonNullable<ResolvedFrame['original']>): string =>
+  `${original.contextLine || original.fn || '?'}@${normalizeSource(original.source)}`;
+
+/** Rule version 2's fingerprint (frozen), when a map resolved one of the top in-app frames as version 1 picked them. */
+function resolvedV2(event: GroupingInput, type: string | undefined): string[] | undefined {
+  const inApp = (event.frames ?? []).filter(isInAppFrame).slice(0, IN_APP_FRAMES);
+  if (!inApp.some((frame) => frame.original !== undefined)) return undefined;
+  return [`resolved:2`, event.type ?? 'error', type ?? '', ...inApp.map(resolvedPart)];
+}
+
+/** What the rules read of an event: the fields as validated, and its frames as the maps resolved them at ingest. */
+export type GroupingInput = FingerprintInput & { frames?: readonly ResolvedFrame[] };
+
+/** One frame as rule version 3 reads it, top first. */
+interface GroupingFrame {
+  fn: string;
+  file?: string;
+  module?: string;
+  inApp?: boolean;
+  original?: ResolvedFrame['original'];
 }
 
 /**
- * The fingerprints an event is grouped by, in the order they decide (newest rule first, frames as sent last):
- * version 2 when a map resolved one of the top in-app frames, then version 1. Empty for an event filtered out.
- * An event's own `fingerprint` is its only one.
+ * The event's frames, top first: a Sentry SDK's structured frames (with what the map resolved of the stack text the
+ * Sentry reader wrote from them, frame by frame), else the stack text's as resolved at ingest, else as sent;
+ * without eval'd code, engine glue and async continuations (frame-names.ts).
  */
-export function groupingCandidates(event: FingerprintInput & { frames?: readonly ResolvedFrame[] }): string[][] {
-  const grouping = groupEvent(event);
-  if (!grouping.grouped) return [];
-  if (event.fingerprint !== undefined && event.fingerprint.length > 0) return [grouping.fingerprint];
-  const inApp = (event.frames ?? []).filter(isInAppFrame).slice(0, IN_APP_FRAMES);
-  if (!inApp.some((frame) => frame.original !== undefined)) return [grouping.fingerprint];
+function groupingFrames(event: GroupingInput): GroupingFrame[] {
+  const { sdkFrames } = event;
+  if (sdkFrames !== undefined && sdkFrames.length > 0) {
+    return sdkFrames
+      .map((frame, index): GroupingFrame => {
+        const located = event.frames?.[index];
+        const aligned = located !== undefined && located.file === (frame.file ?? frame.module ?? '?');
+        return {
+          fn: frame.function ?? '',
+          ...(frame.file === undefined ? {} : { file: frame.file }),
+          ...(frame.module === undefined ? {} : { module: frame.module }),
+          ...(frame.inApp === undefined ? {} : { inApp: frame.inApp }),
+          ...(aligned && located.original ? { original: located.original } : {}),
+        };
+      })
+      .filter((frame) => isServerFrame(frame) || comparableFrames([{ fn: frame.fn, file: frame.file ?? '' }]).length > 0);
+  }
+  // The stack text as sent (V8's eval marks are read from it), each frame with what its map resolved at ingest.
+  const located = parseStackLocations(event.exception?.stack ?? '').map((frame, index) => {
+    const resolved = event.frames?.[index];
+    return resolved?.original && resolved.file === frame.file && resolved.line === frame.line ? { ...frame, original: resolved.original } : frame;
+  });
+  return comparableFrames<LocatedFrame & Pick<ResolvedFrame, 'original'>>(located).map((frame) => ({
+    fn: frame.fn,
+    file: frame.file,
+    ...(frame.original ? { original: frame.original } : {}),
+  }));
+}
+
+/** A server file as the fingerprint keeps it (when its SDK names no module): the last folder and the file, without release and build folders. */
+export function serverFile(file: string): string {
+  const segments = file.split(/[/\\]/).filter((segment) => segment !== '' && !/^(v?\d+([._-]\d+)*|[0-9a-f]{8,})$/i.test(segment));
+  return segments.slice(-2).join('/');
+}
+
+/** A structured frame's function as version 3 keeps it: a JavaScript file's as every engine would name it (frame-names.ts), others as sent. */
+const serverFunction = (frame: GroupingFrame): string =>
+  /\.(m|c)?[jt]sx?$/.test(frame.file ?? '') ? jsFunctionName(frame.fn) : comparableFunctionName(frame.fn);
+
+/** One frame's part of the version 3 fingerprint; `resolved`: read through its map when one resolved it. */
+function framePart(frame: GroupingFrame, resolved: boolean): string {
+  if (resolved && frame.original) return originalPart(frame.original);
+  if (isServerFrame(frame)) {
+    const where = frame.module ? withoutGeneratedParts(frame.module) : serverFile(frame.file ?? '');
+    return `${serverFunction(frame) || '?'}@${where}`;
+  }
+  return browserFramePart({ fn: frame.fn, file: frame.file ?? '' });
+}
+
+/**
+ * Rule version 3 on the event's frames: the app's own (app-frames.ts; every frame when none is), the top
+ * IN_APP_FRAMES of them, each named as every engine would name it. `resolved`: frames a map resolved count as
+ * their original (and the map's verdict on packages and ignored sources applies); otherwise every frame counts as
+ * sent. Undefined when the event has no frame at all (the message decides then).
+ */
+function appFramesFingerprint(event: GroupingInput, type: string | undefined, resolved: boolean): string[] | undefined {
+  const frames = groupingFrames(event);
+  if (frames.length === 0) return undefined;
+  const flags = appFrameFlags(frames.map((frame) => ({ ...frame, ...(resolved ? {} : { original: undefined }) })));
+  const app = frames.filter((_frame, index) => flags[index]);
+  const top = (app.length > 0 ? app : frames).slice(0, IN_APP_FRAMES * 2);
+  const anyResolved = resolved && top.slice(0, IN_APP_FRAMES).some((frame) => frame.original !== undefined);
+  if (resolved && !anyResolved) return undefined;
+  const parts = withoutRepeats(top.map((frame) => framePart(frame, resolved))).slice(0, IN_APP_FRAMES);
+  return [...(anyResolved ? ['resolved:2'] : []), event.type ?? 'error', type ?? '', ...parts];
+}
+
+/**
+ * The current rule (version 3) on the frames as sent: the event's own fingerprint, or filtered, or its app's
+ * frames (docs/report-issues.md#the-apps-own-frames), or the message when it has no stack.
+ */
+export function groupEvent(event: GroupingInput): Grouping {
+  const v1 = groupEventV1(event);
+  if (!v1.grouped || (event.fingerprint !== undefined && event.fingerprint.length > 0)) return v1;
   const type = event.exception?.type ?? typeOfMessage(event.message);
-  return [[`resolved:${GROUPING_RULE_VERSIONS[0]}`, event.type ?? 'error', type ?? '', ...inApp.map(resolvedPart)], grouping.fingerprint];
+  const fingerprint = appFramesFingerprint(event, type, false) ?? [event.type ?? 'error', type ?? '', normalizeMessage(exceptionValueOf(event, type).trim())];
+  return { grouped: true, fingerprint, title: titleOf(event) };
+}
+
+/**
+ * The fingerprints an event is grouped by (docs/report-issues.md#grouping-versions), in the order they decide:
+ * `current`, the rule in force (version 3: on the resolved frames when a map resolved one of the app's top frames,
+ * then on the frames as sent, which links a build's minified events to its resolved ones), whose hashes the tally
+ * ties to the event's issue; `legacy`, the older versions' (2, then 1), looked up only, so that an issue they
+ * opened keeps its id and its events. Both empty for a filtered event; an event's own `fingerprint` is its only one.
+ */
+export function groupingKeys(event: GroupingInput): { current: string[][]; legacy: string[][] } {
+  const grouping = groupEvent(event);
+  if (!grouping.grouped) return { current: [], legacy: [] };
+  if (event.fingerprint !== undefined && event.fingerprint.length > 0) return { current: [grouping.fingerprint], legacy: [] };
+  const type = event.exception?.type ?? typeOfMessage(event.message);
+  const resolved = appFramesFingerprint(event, type, true);
+  const v1 = groupEventV1(event);
+  const current = distinct([resolved, grouping.fingerprint]);
+  const legacy = distinct([resolvedV2(event, type), v1.grouped ? v1.fingerprint : undefined]).filter(
+    (fingerprint) => !current.some((kept) => sameFingerprint(kept, fingerprint)),
+  );
+  return { current, legacy };
+}
+
+const sameFingerprint = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((part, index) => part === b[index]);
+
+function distinct(list: readonly (string[] | undefined)[]): string[][] {
+  const kept: string[][] = [];
+  for (const fingerprint of list) if (fingerprint && !kept.some((other) => sameFingerprint(other, fingerprint))) kept.push(fingerprint);
+  return kept;
+}
+
+/** Every fingerprint of the event, current rule first (groupingKeys). Empty for an event filtered out. */
+export function groupingCandidates(event: GroupingInput): string[][] {
+  const { current, legacy } = groupingKeys(event);
+  return [...current, ...legacy];
 }

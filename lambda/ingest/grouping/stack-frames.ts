@@ -9,7 +9,11 @@
  */
 
 export interface StackFrame {
-  /** The function's name as the browser wrote it; empty for an anonymous function. */
+  /**
+   * The function's name: as the browser wrote it from parseStackLocations (`new Cart`, `Object.sum [as total]`,
+   * `outer/<`; frame-names.ts reads it as every engine would), as rule version 1 compared it from parseStackFrames
+   * (v1FunctionName). Empty for an anonymous function.
+   */
   fn: string;
   /** The script's URL (or "<anonymous>", "native", "[native code]"), without line and column. */
   file: string;
@@ -19,6 +23,8 @@ export interface StackFrame {
 export interface LocatedFrame extends StackFrame {
   line?: number;
   column?: number;
+  /** V8's frame of code run by eval or new Function (`fn (eval at caller (url:1:2), <anonymous>:1:5)`): its file is the caller's script. */
+  evalCode?: true;
 }
 
 /** ":line:column" or ":line" at the end of a location. */
@@ -52,25 +58,25 @@ function v8Location(location: string): string {
  */
 export const comparableFunctionName = (name: string): string => name.replace(/[/<]+$/, '').replace(/^global code$/, '');
 
+/** A name as rule version 1 compared it (frozen: every issue opened before version 3 has its id from it): V8's `new ` and `async ` left out, then comparableFunctionName. */
+export const v1FunctionName = (name: string): string => comparableFunctionName(name.replace(/^(async|new)\s+/, '').trim());
+
 function v8Frame(rest: string): LocatedFrame {
   const named = V8_NAMED.exec(rest);
   if (!named) return { fn: '', file: v8Location(rest), ...lineColumnOf(rest) };
-  const fn = comparableFunctionName((named[1] as string).replace(/^(async|new)\s+/, '').trim());
+  const fn = (named[1] as string).trim();
   const location = named[2] as string;
   // In an eval frame the position is in the eval'd code, not in the file: none kept.
-  return { fn, file: v8Location(location), ...(/^eval at /.test(location) ? {} : lineColumnOf(location)) };
+  if (/^eval at /.test(location)) return { fn, file: v8Location(location), evalCode: true };
+  return { fn, file: v8Location(location), ...lineColumnOf(location) };
 }
 
-function atSignFrame(name: string, location: string): LocatedFrame {
-  // Firefox writes "outer/inner<" and "fn/<" for nested functions, Safari "global code" for the top level.
-  const fn = comparableFunctionName(name);
-  return { fn, file: withoutLineColumn(location), ...lineColumnOf(location) };
-}
+const atSignFrame = (name: string, location: string): LocatedFrame => ({ fn: name, file: withoutLineColumn(location), ...lineColumnOf(location) });
 
-/** The frames of a stack text, top (where it was thrown) first. */
-export const parseStackFrames = (stack: string): StackFrame[] => parseStackLocations(stack).map(({ fn, file }) => ({ fn, file }));
+/** The frames of a stack text, top (where it was thrown) first, their names as rule version 1 compared them. */
+export const parseStackFrames = (stack: string): StackFrame[] => parseStackLocations(stack).map(({ fn, file }) => ({ fn: v1FunctionName(fn), file }));
 
-/** The frames of a stack text with their line and column, top first. */
+/** The frames of a stack text with their line and column, top first, each name as the engine wrote it. */
 export function parseStackLocations(stack: string): LocatedFrame[] {
   const frames: LocatedFrame[] = [];
   for (const line of stack.split('\n')) {

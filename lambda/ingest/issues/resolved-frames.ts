@@ -28,6 +28,8 @@ export interface OriginalPosition {
   fn?: string;
   /** The source line, whitespace collapsed and cut at 120, when the map carries the source (what the grouping keeps). */
   contextLine?: string;
+  /** The map's `ignoreList` (or `x_google_ignoreList`) names the source: not the app's code (lambda/ingest/grouping/app-frames.ts). */
+  ignored?: true;
 }
 
 /** One frame of an event's stack, top first. */

@@ -1,4 +1,4 @@
-import { originalPositionFor, sourceContentFor, type TraceMap } from '@jridgewell/trace-mapping';
+import { isIgnored, originalPositionFor, sourceContentFor, type TraceMap } from '@jridgewell/trace-mapping';
 import { isInAppFrame, type LocatedFrame } from '../grouping/stack-frames';
 import { MAX_RESOLVED_FRAMES, type ResolvedFrame, type UnresolvedReason } from '../issues/resolved-frames';
 import type { MapRef } from './ports';
@@ -85,6 +85,8 @@ export function resolveFrames(frames: readonly LocatedFrame[], event: EventMaps,
         line: position.line,
         column: position.column + 1,
         ...(line === undefined ? {} : { contextLine: groupingLine(line) }),
+        // A source the map's ignoreList names (a bundler marks its packages so) is not the app's: the grouping skips it.
+        ...(isIgnored(answer.map, position.source) ? { ignored: true as const } : {}),
       },
     };
   });

@@ -1,18 +1,24 @@
-import { fingerprintHash, groupingCandidates, titleOf } from '../grouping/fingerprint';
+import { fingerprintHash, groupingKeys, titleOf } from '../grouping/fingerprint';
 import type { IssueSeed } from '../issues/issue';
 import type { StoredEvent } from '../issues/stored-event';
 import type { IssueAliases, SequencedEvent, SetAsideRecord } from './ports';
 
 /**
  * Which issue each event of a batch is counted into (docs/source-maps.md#no-issue-splits). An event has
- * candidate fingerprints, newest rule first (resolved frames, then frames as sent: groupingCandidates). Its
- * issue is the one its first candidate's hash is tied to; a hash not tied yet is tied, once and for all, to the
- * issue of the event's first candidate that is tied, or, when none is, to the issue the ingest API named
- * (its id from the frames as sent: every issue opened before maps keeps its id). Ties are written before the
- * counts, so a batch delivered again finds the same ties and counts every event into the same issue.
+ * candidate fingerprints (groupingKeys): the current rule's (its resolved frames, then its frames as sent), then
+ * the older rules' (legacy). Its issue is the one its first candidate's hash is tied to; a current hash not tied
+ * yet is tied, once and for all, to the issue of the event's first candidate that is tied (a legacy one finds an
+ * issue an older rule opened, which so keeps its id), or, when none is, to the issue the ingest API named (its
+ * first candidate's id). Legacy hashes are never tied anew: an older, coarser rule (the message alone) must not
+ * gather what the current one tells apart. Ties are written before the counts, so a batch delivered again finds
+ * the same ties and counts every event into the same issue.
  *
- * Cost: one BatchGetItem per batch for the hashes this container has not seen (ties never change, so it keeps
- * them), and one conditional PutItem per hash the factory never had, ever: never a write per event.
+ * When the issue an event counts into is not the one the ingest API named (a later build's resolved frames
+ * found the issue an earlier build opened), that id is tied to it too, as an id alias: every id an event shows
+ * opens the issue that counts it (docs/report-issues.md#issue-ids).
+ *
+ * Cost: one BatchGetItem per batch for the hashes and ids this container has not seen (ties never change, so it
+ * keeps them), and one conditional PutItem per hash or id alias the factory never had, ever: never a write per event.
  *
  * Every event whose frames resolved is counted into the one issue its resolved hash is tied to, and every event
  * of a build whose map is known follows it. One race is left, and said in docs/source-maps.md: a resolved hash
@@ -23,9 +29,15 @@ import type { IssueAliases, SequencedEvent, SetAsideRecord } from './ports';
 interface Candidate {
   hash: string;
   fingerprint: string[];
+  /** The current rule's (tied when untied), not an older rule's (looked up only). */
+  current: boolean;
 }
 
-const candidatesOf = (event: StoredEvent): Candidate[] => groupingCandidates(event).map((fingerprint) => ({ fingerprint, hash: fingerprintHash(fingerprint) }));
+function candidatesOf(event: StoredEvent): Candidate[] {
+  const { current, legacy } = groupingKeys(event);
+  const of = (fingerprint: string[], isCurrent: boolean): Candidate => ({ fingerprint, hash: fingerprintHash(fingerprint), current: isCurrent });
+  return [...current.map((fingerprint) => of(fingerprint, true)), ...legacy.map((fingerprint) => of(fingerprint, false))];
+}
 
 /**
  * Ties the batch's untied hashes: each to the issue of the first event (in stream order) that has it, that
@@ -46,7 +58,7 @@ async function tieBatch(
     const known = candidates.find((candidate) => issueOf(candidate.hash) !== undefined);
     const issueId = known ? (issueOf(known.hash) as string) : (item.event.issueId as string);
     const decidedBy = (candidates[0] as Candidate).hash;
-    for (const candidate of candidates) if (issueOf(candidate.hash) === undefined) proposed.set(candidate.hash, { issueId, decidedBy });
+    for (const candidate of candidates) if (candidate.current && issueOf(candidate.hash) === undefined) proposed.set(candidate.hash, { issueId, decidedBy });
   }
   const deciding = new Set(list.map(({ candidates }) => (candidates[0] as Candidate).hash));
   const write = async (ties: Map<string, string>) => {
@@ -55,6 +67,14 @@ async function tieBatch(
   };
   await write(new Map([...proposed].filter(([hash]) => deciding.has(hash)).map(([hash, { issueId }]) => [hash, issueId])));
   await write(new Map([...proposed].filter(([hash]) => !deciding.has(hash)).map(([hash, { issueId, decidedBy }]) => [hash, tied.get(decidedBy) ?? issueId])));
+  // Id aliases: the id the ingest API named, when the event counts elsewhere (an issue id never collides with a hash).
+  const idAliases = new Map<string, string>();
+  for (const { item, candidates } of list) {
+    const named = item.event.issueId as string;
+    const counted = tied.get((candidates[0] as Candidate).hash);
+    if (counted !== undefined && counted !== named && !tied.has(named)) idAliases.set(named, counted);
+  }
+  await write(idAliases);
 }
 
 /** What the grouping rule makes of an event, or the name of the error it threw (never its message: it may quote the event). */
@@ -99,7 +119,7 @@ export async function issuesOfEvents(
   }
   await Promise.all(
     [...byFactory].map(async ([factoryId, list]) => {
-      const hashes = [...new Set(list.flatMap(({ candidates }) => candidates.map((candidate) => candidate.hash)))];
+      const hashes = [...new Set(list.flatMap(({ item, candidates }) => [...candidates.map((candidate) => candidate.hash), item.event.issueId as string]))];
       const tied = await aliases.issuesOfHashes(factoryId, hashes);
       await tieBatch(aliases, factoryId, tied, list);
       for (const { item, candidates } of list) {

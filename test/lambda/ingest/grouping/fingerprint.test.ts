@@ -1,4 +1,4 @@
-import { groupEvent, issueIdOf, titleOf } from '../../../../lambda/ingest/grouping/fingerprint';
+import { groupEvent, groupingCandidates, groupingKeys, issueIdOf, serverFile, titleOf } from '../../../../lambda/ingest/grouping/fingerprint';
 import { normalizeMessage } from '../../../../lambda/ingest/grouping/normalize-message';
 import { normalizeFile, parseStackFrames } from '../../../../lambda/ingest/grouping/stack-frames';
 
@@ -83,11 +83,11 @@ describe('normalizeMessage', () => {
 describe('groupEvent', () => {
   const chromium = { exception: { type: 'TypeError', value: "Cannot read properties of undefined (reading 'id')", stack: CHROMIUM } };
 
-  test('an exception with a stack: the type and the top in-app frames, function and normalized file', () => {
+  test('an exception with a stack: the type and the top app frames above the async continuation (WebKit keeps none), function and normalized file', () => {
     expect(groupEvent(chromium)).toEqual({
       grouped: true,
       title: "TypeError: Cannot read properties of undefined (reading 'id')",
-      fingerprint: ['error', 'TypeError', 'renderCart@/assets/app.js', 'loadPage@/assets/app.js', 'Checkout@/assets/vendor.js', '?@/assets/app.js'],
+      fingerprint: ['error', 'TypeError', 'renderCart@/assets/app.js'],
     });
   });
 
@@ -149,5 +149,76 @@ describe('titleOf and issueIdOf', () => {
     expect(issueIdOf('fac_a', ['error', 'TypeError', 'f@/a.js'])).toBe(id);
     expect(issueIdOf('fac_b', ['error', 'TypeError', 'f@/a.js'])).not.toBe(id);
     expect(issueIdOf('fac_a', ['error', 'TypeError', 'g@/a.js'])).not.toBe(id);
+  });
+});
+
+describe("rule version 3: the app's own frames", () => {
+  const resolvedAt = (source: string, contextLine: string, line: number) => ({ source, line, column: 1, contextLine });
+  const stack = `TypeError: x\n    at cartItems (https://h/assets/app-1a2b3c4d.js:2:10)\n    at c (https://h/assets/app-1a2b3c4d.js:2:40)\n    at sentryWrapped (https://h/assets/app-1a2b3c4d.js:2:90)`;
+  const frames = [
+    {
+      fn: 'cartItems',
+      file: 'https://h/assets/app-1a2b3c4d.js',
+      line: 2,
+      column: 10,
+      original: resolvedAt('../../src/cart.js', 'return session.cart.items;', 5),
+    },
+    { fn: 'c', file: 'https://h/assets/app-1a2b3c4d.js', line: 2, column: 40, original: resolvedAt('../../src/cart.js', 'return cartItems().length;', 9) },
+    {
+      fn: 'sentryWrapped',
+      file: 'https://h/assets/app-1a2b3c4d.js',
+      line: 2,
+      column: 90,
+      original: resolvedAt('../../node_modules/@sentry/browser/build/npm/esm/helpers.js', 'return fn.apply(this, wrappedArguments);', 70),
+    },
+  ];
+  const base = { type: 'error', exception: { type: 'TypeError', value: 'x', stack } };
+
+  test("a Sentry wrapper resolved into node_modules never enters the fingerprint: the own SDK's stack without it groups alike", () => {
+    const [withWrapper] = groupingCandidates({ ...base, frames });
+    const [without] = groupingCandidates({
+      ...base,
+      exception: { ...base.exception, stack: stack.split('\n').slice(0, 3).join('\n') },
+      frames: frames.slice(0, 2),
+    });
+    expect(withWrapper).toEqual(['resolved:2', 'error', 'TypeError', 'return session.cart.items;@src/cart.js', 'return cartItems().length;@src/cart.js']);
+    expect(without).toEqual(withWrapper);
+  });
+
+  test('the older rules stay candidates after the current one: an issue they opened keeps its id', () => {
+    const { current, legacy } = groupingKeys({ ...base, frames });
+    expect(current[0]?.[0]).toBe('resolved:2');
+    expect(legacy[0]).toContain('return fn.apply(this, wrappedArguments);@node_modules/@sentry/browser/build/npm/esm/helpers.js');
+  });
+
+  test('with no frame of the app, all frames group (never the message alone while there is a stack)', () => {
+    const python = (value: string) =>
+      groupEvent({
+        type: 'error',
+        exception: { type: 'ValueError', value },
+        sdkFrames: [
+          { function: 'parse', module: 'orders', file: '/srv/releases/123/orders.py', inApp: false },
+          { function: 'dispatch', module: 'flask.app', file: '/usr/lib/python3/dist-packages/flask/app.py', inApp: false },
+        ],
+      });
+    expect(python('order 1 is malformed')).toMatchObject({ fingerprint: ['error', 'ValueError', 'parse@orders', 'dispatch@flask.app'] });
+    expect(python('order 2 is malformed')).toEqual({ ...python('order 1 is malformed'), title: 'ValueError: order 2 is malformed' });
+  });
+
+  test('a server file without a module: two deploy paths of one file are one part', () => {
+    const on = (root: string) =>
+      groupEvent({
+        type: 'error',
+        exception: { type: 'RuntimeError', value: 'x' },
+        sdkFrames: [{ function: 'charge', file: `${root}/billing/charge.rb`, inApp: true }],
+      });
+    expect(on('/srv/releases/123')).toEqual(on('/srv/releases/124'));
+    expect(on('/srv/releases/123')).toMatchObject({ fingerprint: ['error', 'RuntimeError', 'charge@billing/charge.rb'] });
+    expect(serverFile('/srv/releases/20261205123000/app.py')).toBe('releases/app.py');
+  });
+
+  test('a map that marks a source ignored (ignoreList) keeps it out, as a package is', () => {
+    const ignored = frames.map((frame, index) => (index === 1 ? { ...frame, original: { ...frame.original, ignored: true as const } } : frame));
+    expect(groupingCandidates({ ...base, frames: ignored })[0]).toEqual(['resolved:2', 'error', 'TypeError', 'return session.cart.items;@src/cart.js']);
   });
 });
