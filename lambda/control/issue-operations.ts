@@ -18,6 +18,7 @@ import type { EventView } from '../ingest/issues/stored-event';
 import type { FilteredCounts, SetAsideCounts } from '../ingest/issues/issue';
 import type { IssueTrend } from '../ingest/issues/trend';
 import { withDisplayFrames } from './event-frames';
+import { countingIssueId, issueByAnyId } from './issue-ids';
 
 /** Issues per list, and an issue's latest events per page. */
 export const ISSUES_DEFAULT = 100;
@@ -36,7 +37,9 @@ function setStatus(status: IssueStatus) {
   return operation({
     request: z.strictObject({ factoryId, issueId }),
     run: async (request, { deps, caller, now }) => {
-      const change = await deps.issues.setIssueStatus(request.factoryId, request.issueId, {
+      // Any id an event or alert showed: its issue's (./issue-ids.ts).
+      const issueId = await countingIssueId(deps.issues, request.factoryId, request.issueId, now.getTime());
+      const change = await deps.issues.setIssueStatus(request.factoryId, issueId, {
         status,
         at: now.toISOString(),
         by: caller.principal,
@@ -120,12 +123,12 @@ export const ISSUE_OPERATIONS = {
     request: z.strictObject({ factoryId, issueId, limit: limit(ISSUE_EVENTS_MAX) }),
     defaults: (request) => ({ ...request, limit: request.limit ?? ISSUE_EVENTS_DEFAULT }),
     run: async (request, { deps, now }) => {
-      const [issue, events] = await Promise.all([
-        deps.issues.getIssue(request.factoryId, request.issueId, now.getTime()),
-        deps.issues.issueEvents(request.factoryId, request.issueId, request.limit, now.getTime()),
-      ]);
+      // Any id an event or alert showed opens the issue that counts it (./issue-ids.ts).
+      const issue = await issueByAnyId(deps.issues, request.factoryId, request.issueId, now.getTime());
       if (!issue) throw notFound(request);
-      const shown = await Promise.all(events.map((event) => withDisplayFrames(deps, event)));
+      const events = await deps.issues.issueEvents(request.factoryId, issue.issueId, request.limit, now.getTime());
+      // Listed under this issue, so counted in it, whatever id each was stored with.
+      const shown = await Promise.all(events.map((event) => withDisplayFrames(deps, { ...event, issueId: issue.issueId })));
       return { body: { issue: issueView(issue), trend: issueTrend(issue.counts, now.getTime()), events: shown }, audit: { events: events.length } };
     },
   }),

@@ -4,6 +4,7 @@ import { cursor, factoryId, limit, reportId } from './fields';
 import { ControlError, operation, withCursor } from './operation';
 import type { ControlDependencies } from './ports';
 import { withDisplayFrames } from './event-frames';
+import { withCountingIssue } from './issue-ids';
 
 /** Reports per page: at most REPORTS_MAX (BatchGetItem reads 100 at a time). */
 export const REPORTS_DEFAULT = 50;
@@ -57,7 +58,13 @@ export const REPORT_OPERATIONS = {
       cursor,
     }),
     defaults: (request) => ({ ...request, limit: request.limit ?? REPORTS_DEFAULT }),
-    run: (request, { deps, now }) => feed('events', 'events', request, deps, now),
+    run: async (request, { deps, now }) => {
+      const answer = await feed('events', 'events', request, deps, now);
+      // Each event's issueId: the issue that counts it (./issue-ids.ts).
+      const listed = (answer.body as { events?: StoredReport[] }).events ?? [];
+      const events = await withCountingIssue(deps.issues, request.factoryId, listed);
+      return { ...answer, body: { ...answer.body, events } };
+    },
   }),
 
   'reports.feature-requests': operation({
@@ -68,10 +75,10 @@ export const REPORT_OPERATIONS = {
 
   'reports.event': operation({
     request: z.strictObject({ factoryId, eventId: reportId('eventId') }),
-    run: async ({ factoryId, eventId }, { deps }) => ({
-      body: { event: await withDisplayFrames(deps, await one('events', 'event', factoryId, eventId, deps)) },
-      audit: { eventId },
-    }),
+    run: async ({ factoryId, eventId }, { deps }) => {
+      const [event] = await withCountingIssue(deps.issues, factoryId, [await one('events', 'event', factoryId, eventId, deps)]);
+      return { body: { event: await withDisplayFrames(deps, event as StoredReport) }, audit: { eventId } };
+    },
   }),
 
   'reports.feature-request': operation({

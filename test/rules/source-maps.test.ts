@@ -15,6 +15,7 @@ import { IngestFrameResolver } from '../../lambda/ingest/sourcemaps/ingest-frame
 import { MapCache, NEGATIVE_ANSWER_MS } from '../../lambda/ingest/sourcemaps/map-cache';
 import { SourceMapLoader } from '../../lambda/ingest/sourcemaps/map-loader';
 import { buildBoth, throwIn, type BuiltApp } from '../support/source-map-app';
+import { issueByAnyId, withCountingIssue } from '../../lambda/control/issue-ids';
 
 /**
  * Source maps on the in-memory ports (docs/source-maps.md): a real app built minified twice (the second build's
@@ -139,6 +140,29 @@ test("a map uploaded after an issue's first events splits nothing: later events 
   await send(build2);
   const list = await issues();
   expect(list.map((issue) => [issue.issueId, issue.count])).toEqual([[minifiedIssueOf(first.event), 4]]);
+});
+
+test('every issue id an event shows opens the issue that counts it: a later build\'s event stored under another id is found by it, and shows its issue', async () => {
+  let now = 0;
+  const maps = new MemorySourceMapStore();
+  const resolver = new IngestFrameResolver(new SourceMapLoader(maps, new MapCache(undefined, () => now)));
+  const { reports, send, upload, issues } = world({ resolver, maps });
+  const first = await send(build1);
+  upload(build1);
+  upload(build2);
+  now += NEGATIVE_ANSWER_MS + 1;
+  await send(build1);
+  const later = await send(build2);
+  const [issue] = await issues();
+  expect(issue?.count).toBe(3);
+  expect(issue?.issueId).toBe(first.event.issueId);
+  // Stored with the id its resolved frames name, which no issue has: the tally made it an alias of the one that counts it.
+  expect(later.event.issueId).not.toBe(issue?.issueId);
+  expect(await reports.getIssue(FACTORY, later.event.issueId as string, Date.now())).toBeUndefined();
+  expect((await issueByAnyId(reports, FACTORY, later.event.issueId as string, Date.now()))?.issueId).toBe(issue?.issueId);
+  const shown = await withCountingIssue(reports, FACTORY, [later.event, first.event] as unknown as Record<string, unknown>[]);
+  expect(shown.map((event) => event.issueId)).toEqual([issue?.issueId, issue?.issueId]);
+  expect(await issueByAnyId(reports, FACTORY, 'iss_00000000000000000000', Date.now())).toBeUndefined();
 });
 
 test('a broken map never fails the event: it is stored, grouped as sent, and each frame says the map is broken', async () => {

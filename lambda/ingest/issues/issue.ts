@@ -162,4 +162,9 @@ export interface IssueStore {
   setIssueStatus(factoryId: string, issueId: string, change: { status: IssueStatus; at: string; by: string; nowMs: number }): Promise<StatusChange | undefined>;
   filteredCounts(factoryId: string): Promise<FilteredCounts>;
   setAsideCounts(factoryId: string): Promise<SetAsideCounts>;
+  /**
+   * The issue each of these keys is tied to (docs/report-issues.md#issue-ids): fingerprint hashes, and issue ids an
+   * event was named with but counted elsewhere (the tally's id aliases). Keys tied to nothing are left out.
+   */
+  issuesOfHashes(factoryId: string, keys: readonly string[]): Promise<Map<string, string>>;
 }

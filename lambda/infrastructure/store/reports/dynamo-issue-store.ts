@@ -19,6 +19,7 @@ import { eventViewOf } from './event-items';
 import { filteredKey, issueFeedOf, issueKey, itemToFilteredCounts, itemToIssue, itemToSetAsideCounts, setAsideKey } from './issue-items';
 import { newestItems } from './newest-first';
 import { REPORTS_BY_FEED, REPORTS_BY_ISSUE } from '../schema';
+import { DynamoIssueAliases } from './issue-aliases';
 
 /** Items read at most: the list's length, BatchGetItem's most at once. */
 const chunkFor = (limit: number): number => Math.max(1, Math.min(100, limit));
@@ -32,10 +33,19 @@ const chunkFor = (limit: number): number => Math.max(1, Math.min(100, limit));
  * byIssue index, then the events they list.
  */
 export class DynamoIssueStore implements IssueStore {
+  private readonly aliases: DynamoIssueAliases;
+
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+  ) {
+    this.aliases = new DynamoIssueAliases(doc, tableName);
+  }
+
+  /** Read only (one BatchGetItem): the tally alone ties. */
+  issuesOfHashes(factoryId: string, keys: readonly string[]): Promise<Map<string, string>> {
+    return this.aliases.issuesOfHashes(factoryId, keys);
+  }
 
   async listIssues(factoryId: string, query: { status?: IssueStatus; limit: number; nowMs: number; after?: ListPosition }): Promise<Issue[]> {
     const statuses = query.status ? [query.status] : ISSUE_STATUSES;
