@@ -24,7 +24,11 @@ export function issueKeysOf(event: ShownEvent): string[] {
 }
 
 /** The events with the id of the issue that counts each (unchanged when no tie says otherwise). */
-export async function withCountingIssue<T extends ShownEvent>(issues: Pick<IssueStore, 'issuesOfHashes'>, factoryId: string, events: readonly T[]): Promise<T[]> {
+export async function withCountingIssue<T extends ShownEvent>(
+  issues: Pick<IssueStore, 'issuesOfHashes'>,
+  factoryId: string,
+  events: readonly T[],
+): Promise<T[]> {
   const keys = events.map(issueKeysOf);
   const wanted = [...new Set(keys.flat())];
   if (wanted.length === 0) return [...events];
@@ -36,7 +40,12 @@ export async function withCountingIssue<T extends ShownEvent>(issues: Pick<Issue
 }
 
 /** The issue an id opens: the issue of that id, else the one the id is an alias of; undefined when neither is there. */
-export async function issueByAnyId(issues: Pick<IssueStore, 'getIssue' | 'issuesOfHashes'>, factoryId: string, issueId: string, nowMs: number): Promise<Issue | undefined> {
+export async function issueByAnyId(
+  issues: Pick<IssueStore, 'getIssue' | 'issuesOfHashes'>,
+  factoryId: string,
+  issueId: string,
+  nowMs: number,
+): Promise<Issue | undefined> {
   const own = await issues.getIssue(factoryId, issueId, nowMs);
   if (own) return own;
   const alias = (await issues.issuesOfHashes(factoryId, [issueId])).get(issueId);
@@ -44,6 +53,11 @@ export async function issueByAnyId(issues: Pick<IssueStore, 'getIssue' | 'issues
 }
 
 /** The id of the issue an id opens, for a status change; the id itself when it has no alias. */
-export async function countingIssueId(issues: Pick<IssueStore, 'getIssue' | 'issuesOfHashes'>, factoryId: string, issueId: string, nowMs: number): Promise<string> {
+export async function countingIssueId(
+  issues: Pick<IssueStore, 'getIssue' | 'issuesOfHashes'>,
+  factoryId: string,
+  issueId: string,
+  nowMs: number,
+): Promise<string> {
   return (await issueByAnyId(issues, factoryId, issueId, nowMs))?.issueId ?? issueId;
 }

@@ -26,6 +26,7 @@ const EVENT = {
       line: 5,
       column: 23,
       context: { firstLine: 2, lines: ['', 'export function cartItems() {', `  // ${HOSTILE}`, '  return session.cart.items;', '}'] },
+      app: true,
       minified: { function: 'o', url: 'https://shop.example.com/assets/app-1.js', line: 2, column: 54, debugId: '3d11fdbb-678d-44ec-a3b6-b8f35ffebdb2' },
     },
     {
@@ -48,7 +49,7 @@ test("an event's page shows each original frame with its source lines, the frame
   expect(frames).toMatch(
     /<details class="minified-frame"><summary>minified frame<\/summary><code>o https:\/\/shop\.example\.com\/assets\/app-1\.js:2:54<\/code>/,
   );
-  expect(text).toContain('1 of 2 resolved through source maps');
+  expect(text).toContain('1 of 2 script frames resolved through source maps');
 });
 
 test('a frame not resolved says why', async () => {
@@ -63,4 +64,29 @@ test("a map's source names and source lines, and a page's function names, are sh
   expect(text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;');
   const tags = (text.match(/<[a-zA-Z][^>]*>/g) ?? []).filter((tag) => /^<(script|img)\b/i.test(tag) && !/\bsrc="\/assets\//.test(tag));
   expect(tags).toEqual([]);
+});
+
+test("a server's frames show as sent: function, module, file, line and the lines around, no source-map count and no reason; others' code dimmed", async () => {
+  const server = {
+    ...EVENT,
+    frames: [
+      {
+        function: 'parse_order',
+        module: 'orders',
+        source: '/srv/releases/124/orders.py',
+        line: 12,
+        context: { firstLine: 11, lines: ['def parse_order(raw):', '    return int(raw["id"])', ''] },
+        app: true,
+      },
+      { function: 'dispatch_request', module: 'flask.app', source: '/usr/lib/python3/dist-packages/flask/app.py', line: 880, app: false },
+    ],
+  };
+  answers.set('reports.event', { status: 200, body: { event: server } });
+  const text = (await room().get(`/f/fac_frames/reports/events/${EVENT.eventId}`)).text;
+  expect(text).toContain('2 frames as the SDK sent them');
+  expect(text).toContain('<li class="frame server"><strong>parse_order</strong> <code>orders · /srv/releases/124/orders.py:12</code>');
+  expect(text).toMatch(/<span class="frame-line">&gt;\s+12 \| {5}return int\(raw\[&quot;id&quot;\]\)/);
+  expect(text).toContain('<li class="frame server others-code"><strong>dispatch_request</strong>');
+  expect(text).not.toContain('Not resolved');
+  expect(text).not.toContain('resolved through source maps');
 });

@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { generateKey } from '../../lambda/kernel/api-key';
 import { parseStackFrames, parseStackLocations } from '../../lambda/ingest/grouping/stack-frames';
 import { groupEvent } from '../../lambda/ingest/grouping/fingerprint';
+import { framesForDisplay } from '../../lambda/ingest/sourcemaps/display-frames';
 import { MAX_DEBUG_IDS } from '../../lambda/ingest/limits';
 import { decodeBody } from '../../lambda/ingest/sentry/body-decoding';
 import { readSentryCredential } from '../../lambda/ingest/sentry/credentials';
@@ -196,4 +197,47 @@ test('Sentry debug ids reach the event through the own reader: the first 20, wit
   expect(Object.keys(ids)).toHaveLength(MAX_DEBUG_IDS);
   expect(ids['https://app.example.com/chunk-0.js']).toBe('aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaa0');
   expect(ids['https://app.example.com/bad.js']).toBeUndefined();
+});
+
+test("a Python frame keeps module, file, line and the lines around it (three each side, frames that may be the app's only), shown as sent with no source-map reason", async () => {
+  const reading = serverEvent([
+    {
+      function: 'dispatch_request',
+      module: 'flask.app',
+      abs_path: '/usr/lib/python3/dist-packages/flask/app.py',
+      lineno: 880,
+      context_line: '        return self.view_functions[rule.endpoint](**view_args)',
+      pre_context: ['a', 'b'],
+      post_context: ['c'],
+      in_app: false,
+    },
+    {
+      function: 'parse_order',
+      module: 'orders',
+      abs_path: '/srv/releases/124/orders.py',
+      lineno: 12,
+      context_line: '    return int(raw["id"])',
+      pre_context: ['', 'def parse_order(raw):', '    # the id is a number', '    token = "sk_live_0123456789abcdef01234567"'],
+      post_context: ['', '', 'def other():', '    pass'],
+      in_app: true,
+    },
+  ]);
+  if (!reading.ok) throw new Error('unreadable');
+  const [top, library] = reading.value.sdkFrames ?? [];
+  expect(top).toMatchObject({ function: 'parse_order', module: 'orders', file: '/srv/releases/124/orders.py', line: 12, inApp: true });
+  expect(top?.pre).toHaveLength(3);
+  expect(top?.pre?.[2]).not.toContain('sk_live_0123456789abcdef01234567');
+  expect(top?.post).toEqual(['', '', 'def other():']);
+  expect(library?.pre).toBeUndefined();
+  const shown = await framesForDisplay({ factoryId: 'fac_rules', ...reading.value });
+  expect(shown?.[0]).toEqual({
+    function: 'parse_order',
+    module: 'orders',
+    source: '/srv/releases/124/orders.py',
+    line: 12,
+    context: { firstLine: 9, lines: ['def parse_order(raw):', '    # the id is a number', top?.pre?.[2], '    return int(raw["id"])', '', '', 'def other():'] },
+    app: true,
+  });
+  expect(shown?.[1]).toMatchObject({ function: 'dispatch_request', line: 880, app: false });
+  expect(shown?.some((frame) => frame.whyNotResolved !== undefined)).toBe(false);
 });

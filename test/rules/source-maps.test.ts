@@ -142,7 +142,7 @@ test("a map uploaded after an issue's first events splits nothing: later events 
   expect(list.map((issue) => [issue.issueId, issue.count])).toEqual([[minifiedIssueOf(first.event), 4]]);
 });
 
-test('every issue id an event shows opens the issue that counts it: a later build\'s event stored under another id is found by it, and shows its issue', async () => {
+test("every issue id an event shows opens the issue that counts it: a later build's event stored under another id is found by it, and shows its issue", async () => {
   let now = 0;
   const maps = new MemorySourceMapStore();
   const resolver = new IngestFrameResolver(new SourceMapLoader(maps, new MapCache(undefined, () => now)));

@@ -133,7 +133,7 @@ test('Java (sentry-java): one bug from another release and host (other lines, an
   ]);
 });
 
-test('Java frames the SDK left unmarked (no inAppIncludes configured) are not in-app: such an event groups on its type and message', async () => {
+test("Java frames the SDK left unmarked (no inAppIncludes configured) group by their paths: the JVM's own left out, never the message alone; a redeploy is one issue", async () => {
   const java = await backend('sentryjavanoinapp');
   const unmarked = (event: SentryEventJson) =>
     withJavaFrames(
@@ -142,7 +142,9 @@ test('Java frames the SDK left unmarked (no inAppIncludes configured) are not in
     );
   await java.send(unmarked(JAVA_API_EXCEPTION));
   await java.send(unmarked(javaRedeployed(JAVA_API_EXCEPTION)));
-  expect(await countsByFingerprint(java.factoryId)).toEqual({ 'error | ApiException | Authentication failed, token expired!': 2 });
+  expect(await countsByFingerprint(java.factoryId)).toEqual({
+    'error | ApiException | perform@io.sentry.example.ApiRequest | fetch@io.sentry.example.Sidebar | home@io.sentry.example.Application | doInvoke@org.springframework.web.method.support.InvocableHandlerMethod | doDispatch@org.springframework.web.servlet.DispatcherServlet': 2,
+  });
 });
 
 test("Java: a Spring proxy class, whose generated name differs between builds, does not split an issue; the proxied class's name still counts", async () => {

@@ -35,7 +35,7 @@ const RUNTIME =
 
 /** An SDK's own wrapper around the app's callbacks: Sentry's (any SDK) and this service's browser SDK. */
 const SDK_WRAPPER =
-  /(^|[/\\])@sentry(-internal)?[/\\]|(^|[/\\.])sentry_sdk([/\\.]|$)|^io\.sentry\.|getsentry[/\\]sentry-go|(^|[/\\])@contacts-service[/\\]browser[/\\]|contacts-ingest(\.min)?\.js$/;
+  /(^|[/\\])@sentry(-internal)?[/\\]|(^|[/\\.])sentry_sdk([/\\.]|$)|getsentry[/\\]sentry-go|(^|[/\\])@contacts-service[/\\]browser[/\\]|contacts-ingest(\.min)?\.js$/;
 
 /** Path or module text that names code other than the app's. */
 export const isOthersCode = (text: string | undefined): boolean =>

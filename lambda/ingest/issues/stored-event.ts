@@ -50,9 +50,17 @@ export interface SdkFrame {
   line?: number;
   column?: number;
   contextLine?: string;
+  /** The source lines just before and after `contextLine` (at most SDK_CONTEXT_LINES each), for the frames that may be the app's. */
+  pre?: string[];
+  post?: string[];
   /** As the SDK marked it; absent when it did not say. */
   inApp?: boolean;
 }
+
+/** Source lines kept before and after a structured frame's line: what the event page shows around it. */
+export const SDK_CONTEXT_LINES = 3;
+/** Frames (from the top) whose lines around are kept: those the SDK did not mark `in_app: false`. */
+export const SDK_CONTEXT_FRAMES = 10;
 
 /** An event's (or a feature request's) id as stored and listed: a lowercase UUID (the ingest API lowercases what it is sent). */
 export const REPORT_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

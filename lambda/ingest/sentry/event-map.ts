@@ -1,4 +1,4 @@
-import type { SdkFrame } from '../issues/stored-event';
+import { SDK_CONTEXT_FRAMES, SDK_CONTEXT_LINES, type SdkFrame } from '../issues/stored-event';
 import { ISO_TIME, isObject } from '../payloads';
 import { MAX_DEBUG_IDS, MAX_FINGERPRINT_PARTS, MAX_TAGS } from '../limits';
 
@@ -67,15 +67,27 @@ interface SentryException {
   frames: RawFrame[];
 }
 
+/** `pre_context` / `post_context`: the SDK_CONTEXT_LINES lines nearest the frame's line, strings only. */
+function contextLines(value: unknown, nearestLast: boolean): string[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const lines = (value as unknown[]).filter((line): line is string => typeof line === 'string');
+  const kept = nearestLast ? lines.slice(-SDK_CONTEXT_LINES) : lines.slice(0, SDK_CONTEXT_LINES);
+  return kept.length === 0 ? undefined : kept;
+}
+
 function frameOf(raw: unknown): RawFrame | undefined {
   if (!isObject(raw)) return undefined;
+  const contextLine = str(raw.context_line);
   const frame: RawFrame = {
     function: str(raw.function),
     module: str(raw.module),
     file: str(raw.abs_path) ?? str(raw.filename),
     line: int(raw.lineno),
     column: int(raw.colno),
-    contextLine: str(raw.context_line),
+    contextLine,
+    // The lines around only with the line itself, as the page shows them together.
+    pre: contextLine === undefined ? undefined : contextLines(raw.pre_context, true),
+    post: contextLine === undefined ? undefined : contextLines(raw.post_context, false),
     inApp: typeof raw.in_app === 'boolean' ? raw.in_app : undefined,
   };
   for (const key of Object.keys(frame) as (keyof RawFrame)[]) if (frame[key] === undefined) delete frame[key];
@@ -197,5 +209,19 @@ export function mapSentryEvent(raw: Record<string, unknown>, fallbackId?: unknow
   };
   if (event.message === undefined && event.exception === undefined && thrown)
     event.message = [thrown.type, thrown.value].filter(Boolean).join(': ') || undefined;
-  return { event, frames: thrown && !synthetic ? thrown.frames.slice(0, MAX_FRAMES) : [] };
+  return { event, frames: thrown && !synthetic ? withContextWhereShown(thrown.frames.slice(0, MAX_FRAMES)) : [] };
+}
+
+/** The lines around are kept for the top SDK_CONTEXT_FRAMES frames the SDK did not mark `in_app: false`, and dropped elsewhere: what is shown, compactly. */
+function withContextWhereShown(frames: RawFrame[]): RawFrame[] {
+  let kept = 0;
+  return frames.map((frame) => {
+    if (frame.pre === undefined && frame.post === undefined) return frame;
+    if (frame.inApp !== false && kept < SDK_CONTEXT_FRAMES) {
+      kept++;
+      return frame;
+    }
+    const { pre: _pre, post: _post, ...rest } = frame;
+    return rest;
+  });
 }

@@ -16,6 +16,16 @@ function frameText(value: string | undefined, max: number, scrubber: Scrubber): 
   return checked.ok && checked.text !== '' ? checked.text : undefined;
 }
 
+/** A source line cleaned and scrubbed, its indentation (spaces and tabs, which cleaning trims) kept: the page shows code as written. */
+function sourceLine(line: string | undefined, scrubber: Scrubber): string | undefined {
+  if (line === undefined) return undefined;
+  const text = frameText(line, FRAME_TEXT.contextLine, scrubber);
+  return text === undefined ? undefined : `${/^[ \t]{0,40}/.exec(line)?.[0] ?? ''}${text}`;
+}
+
+/** Source lines around a frame's line, each as its line is (an unkeepable one kept empty, so lines stay in place). */
+const contextTexts = (lines: string[] | undefined, scrubber: Scrubber): string[] | undefined => lines?.map((line) => sourceLine(line, scrubber) ?? '');
+
 function cleanFrame(raw: RawFrame, scrubber: Scrubber): SdkFrame {
   const frame: SdkFrame = {
     function: frameText(raw.function, FRAME_TEXT.function, scrubber),
@@ -23,7 +33,9 @@ function cleanFrame(raw: RawFrame, scrubber: Scrubber): SdkFrame {
     file: frameText(raw.file, FRAME_TEXT.file, scrubber),
     line: raw.line,
     column: raw.column,
-    contextLine: frameText(raw.contextLine, FRAME_TEXT.contextLine, scrubber),
+    contextLine: sourceLine(raw.contextLine, scrubber),
+    pre: contextTexts(raw.pre, scrubber),
+    post: contextTexts(raw.post, scrubber),
     inApp: raw.inApp,
   };
   for (const key of Object.keys(frame) as (keyof SdkFrame)[]) if (frame[key] === undefined) delete frame[key];

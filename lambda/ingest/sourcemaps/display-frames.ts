@@ -1,5 +1,7 @@
 import { withResolvedFrames } from './event-frames';
 import { releasePathOf, whyNotResolved, type ResolvedFrame } from '../issues/resolved-frames';
+import type { SdkFrame } from '../issues/stored-event';
+import { appFrameFlags, isPageScript, type FrameFacts } from '../grouping/app-frames';
 import type { SourceMapLoader } from './map-loader';
 import { contextAround } from './resolve-frames';
 
@@ -16,13 +18,19 @@ export const CONTEXT_RADIUS = 3;
 
 export interface DisplayFrame {
   function?: string;
+  /** A server frame's module (Python's module, Java's class, Go's package), as its SDK sent it. */
+  module?: string;
+  /** The original source a map resolved a browser frame to, or a server frame's file. */
   source?: string;
   line?: number;
   column?: number;
-  /** The source lines around `line`, the first of them numbered `firstLine`. */
+  /** The source lines around `line`, the first of them numbered `firstLine`: from the map, or as a server SDK sent them. */
   context?: { firstLine: number; lines: string[] };
-  minified: { function: string; url: string; line?: number; column?: number; debugId?: string };
-  /** Why it was not resolved: absent when it was. */
+  /** The app's own code (docs/report-issues.md#the-apps-own-frames): the frames that group; the others are shown dimmed. */
+  app: boolean;
+  /** A browser frame as the browser wrote it; server frames have none. */
+  minified?: { function: string; url: string; line?: number; column?: number; debugId?: string };
+  /** Why a browser frame of the site's scripts was not resolved: absent when it was, and for frames that need no map. */
   whyNotResolved?: string;
 }
 
@@ -32,9 +40,46 @@ export interface DisplayEvent {
   debugIds?: Record<string, string>;
   exception?: { stack?: string };
   frames?: ResolvedFrame[];
+  /** A Sentry SDK's structured frames, top first (lambda/ingest/sentry/). */
+  sdkFrames?: SdkFrame[];
 }
 
-function displayFrame(frame: ResolvedFrame, event: DisplayEvent, context?: DisplayFrame['context']): DisplayFrame {
+/** A server SDK's frame as sent: module, file, line, column, function, and its source lines when the SDK sent them. */
+function serverFrame(frame: SdkFrame, app: boolean): DisplayFrame {
+  const pre = frame.pre ?? [];
+  const context =
+    frame.contextLine !== undefined && frame.line !== undefined && frame.line > pre.length
+      ? { firstLine: frame.line - pre.length, lines: [...pre, frame.contextLine, ...(frame.post ?? [])] }
+      : undefined;
+  return {
+    ...(frame.function === undefined ? {} : { function: frame.function }),
+    ...(frame.module === undefined ? {} : { module: frame.module }),
+    ...(frame.file === undefined ? {} : { source: frame.file }),
+    ...(frame.line === undefined ? {} : { line: frame.line }),
+    ...(frame.column === undefined ? {} : { column: frame.column }),
+    ...(context ? { context } : {}),
+    app,
+  };
+}
+
+/** A server event (no frame of a page's script): its SDK's frames as sent, no map looked for. */
+const isServerEvent = (event: DisplayEvent): event is DisplayEvent & { sdkFrames: SdkFrame[] } =>
+  event.sdkFrames !== undefined && event.sdkFrames.length > 0 && !event.sdkFrames.some((frame) => frame.file !== undefined && isPageScript(frame.file));
+
+/** What the app rule reads of a browser frame: its script, what its map said, and the in_app its SDK (a Sentry browser SDK) gave it. */
+function browserFacts(frames: readonly ResolvedFrame[], event: DisplayEvent): FrameFacts[] {
+  return frames.map((frame, index) => {
+    const sent = event.sdkFrames?.[index];
+    const inApp = sent !== undefined && sent.file === frame.file ? sent.inApp : undefined;
+    return {
+      file: frame.file,
+      ...(inApp === undefined ? {} : { inApp }),
+      ...(frame.original ? { original: { source: frame.original.source, ...(frame.original.ignored ? { ignored: true } : {}) } } : {}),
+    };
+  });
+}
+
+function displayFrame(frame: ResolvedFrame, event: DisplayEvent, app: boolean, context?: DisplayFrame['context']): DisplayFrame {
   const minified = {
     function: frame.fn,
     url: frame.file,
@@ -43,15 +88,28 @@ function displayFrame(frame: ResolvedFrame, event: DisplayEvent, context?: Displ
     ...(frame.debugId === undefined ? {} : { debugId: frame.debugId }),
   };
   const { original } = frame;
-  if (!original) return { minified, whyNotResolved: whyNotResolved(frame, event) ?? 'not resolved' };
+  // A frame that never needed a map (the engine's, an extension's, eval glue) is shown as written, with no reason.
+  if (!original && frame.unresolved === 'not-in-app') return { app, minified };
+  if (!original) return { app, minified, whyNotResolved: whyNotResolved(frame, event) ?? 'not resolved' };
   return {
     ...(original.fn === undefined ? {} : { function: original.fn }),
     source: original.source,
     line: original.line,
     column: original.column,
     ...(context ? { context } : {}),
+    app,
     minified,
   };
+}
+
+/** Browser frames as shown, each with its app verdict. */
+function displayFrames(
+  frames: readonly ResolvedFrame[],
+  event: DisplayEvent,
+  contextOfFrame: (frame: ResolvedFrame) => DisplayFrame['context'],
+): DisplayFrame[] {
+  const app = appFrameFlags(browserFacts(frames, event));
+  return frames.map((frame, index) => displayFrame(frame, event, app[index] ?? false, contextOfFrame(frame)));
 }
 
 /**
@@ -59,11 +117,16 @@ function displayFrame(frame: ResolvedFrame, event: DisplayEvent, context?: Displ
  * resolved at ingest. Undefined for an event without a stack.
  */
 export async function framesForDisplay(event: DisplayEvent, loader?: SourceMapLoader, signal?: AbortSignal): Promise<DisplayFrame[] | undefined> {
-  if (!loader) return event.frames?.map((frame) => displayFrame(frame, event));
+  if (isServerEvent(event)) {
+    const app = appFrameFlags(event.sdkFrames);
+    return event.sdkFrames.map((frame, index) => serverFrame(frame, app[index] ?? false));
+  }
+  const stored = (frames: readonly ResolvedFrame[]) => displayFrames(frames, event, () => undefined);
+  if (!loader) return event.frames && stored(event.frames);
   const [resolved] = await withResolvedFrames(loader, [{ ...event, factoryId: event.factoryId }], signal);
   const frames = resolved?.frames;
-  if (!frames) return event.frames?.map((frame) => displayFrame(frame, event));
-  return frames.map((frame) => displayFrame(frame, event, contextOf(loader, event, frame)));
+  if (!frames) return event.frames && stored(event.frames);
+  return displayFrames(frames, event, (frame) => contextOf(loader, event, frame));
 }
 
 /** The source lines around a resolved frame, from the map it resolved in (in the loader's cache by now). */

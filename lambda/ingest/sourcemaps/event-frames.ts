@@ -1,4 +1,4 @@
-import { parseStackLocations } from '../grouping/stack-frames';
+import { isInAppFrame, parseStackLocations } from '../grouping/stack-frames';
 import type { ResolvedFrame } from '../issues/resolved-frames';
 import type { SourceMapLoader } from './map-loader';
 import { refKey } from './map-refs';
@@ -36,10 +36,13 @@ export async function loadMapsFor(loader: SourceMapLoader, events: readonly Fram
   return new Map(answers);
 }
 
-/** One event's frames, given the answers loadMapsFor gave; undefined when its stack has no frame. */
+/**
+ * One event's frames, given the answers loadMapsFor gave; undefined when its stack has no frame of a page's script
+ * (a server's stack, an engine's frames alone): nothing there needs a map, nor a reason why it has none.
+ */
 export function framesOf(event: FramesInput, answers: ReadonlyMap<string, MapAnswer>): ResolvedFrame[] | undefined {
   const located = parseStackLocations(event.exception?.stack ?? '');
-  if (located.length === 0) return undefined;
+  if (!located.some(isInAppFrame)) return undefined;
   return resolveFrames(located, event, (ref) => answers.get(refKey(event.factoryId, ref)));
 }
 

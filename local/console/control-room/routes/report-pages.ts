@@ -77,7 +77,10 @@ const eventStored = ({ frames: _frames, ...stored }: Json): Json => stored;
 function eventBody(event: Json, heading: string): Html {
   const exception = (event.exception ?? {}) as Json;
   // The issue that counts it (issueId as reports.event answers it: lambda/control/issue-ids.ts).
-  const issue = typeof event.issueId === 'string' ? html`<p id="event-issue">Issue: ${appLink(['f', String(event.factoryId), 'reports', 'issues', event.issueId], html`<code>${text(event.issueId)}</code>`)}</p>` : '';
+  const issue =
+    typeof event.issueId === 'string'
+      ? html`<p id="event-issue">Issue: ${appLink(['f', String(event.factoryId), 'reports', 'issues', event.issueId], html`<code>${text(event.issueId)}</code>`)}</p>`
+      : '';
   return html`<h2 class="report-title">${heading}</h2>${issue}
 ${event.message !== undefined ? html`<h3>Message</h3><pre class="text" id="event-message">${text(event.message)}</pre>` : ''}
 ${event.exception !== undefined ? html`<h3>Exception</h3><p id="event-exception"><strong>${text(exception.type)}</strong>${exception.value !== undefined ? html`: ${text(exception.value)}` : ''}</p>` : ''}
