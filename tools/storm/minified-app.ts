@@ -145,7 +145,7 @@ export function throwInPage(code: string, url: string, site: string): PageError 
     const { name, message } = error as Error;
     const pageStack = pageStackOf(error as Error, site);
     const registry = (context as Record<string, Record<string, string> | undefined>)[DEBUG_ID_REGISTRY];
-    const debugIds = debugIdsOf(pageStack, registry);
+    const debugIds = debugIdsOf(pageStack, [registry]);
     return { type: name, value: message, stack: pageStack, ...(debugIds ? { debugIds } : {}) };
   }
   throw new Error(`${url} did not throw`);

@@ -79,7 +79,7 @@ export function whyNotResolved(frame: ResolvedFrame, event: { release?: string; 
     case 'no-map':
       return frame.debugId !== undefined
         ? `no map uploaded for debug id ${frame.debugId}: upload the build's maps (sourcemaps upload) — events are shown resolved once it is`
-        : `no map uploaded for release ${event.release ?? '?'} and path ${releasePathOf(frame.file) ?? frame.file}: upload with --release ${event.release ?? '<release>'} — events are shown resolved once it is`;
+        : `the event sent no debug id for this script, and no map was uploaded for release ${event.release ?? '?'} and path ${releasePathOf(frame.file) ?? frame.file}: if the build was injected (sourcemaps inject, sentry-cli or a Sentry bundler plugin), the page's SDK did not read its registry — report with this service's SDK or a Sentry SDK, which read both; otherwise upload with --release ${event.release ?? '<release>'} — events are shown resolved once the map is there`;
     case 'outside-map':
       return `line ${frame.line ?? '?'} column ${frame.column ?? '?'} is outside the map: the map is of another build of this file`;
     case 'map-refused':
