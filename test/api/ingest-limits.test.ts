@@ -1,6 +1,6 @@
 import { DEFAULT_ADDRESS_LIMITS } from '../../lambda/ingest/limits';
 import { featureRequest, ingestTenant, randomClient, SITE, validEvent } from '../support/ingest';
-import { realIngestDependencies, revokeKey, startLocalHost, type LocalApi } from '../support/local-api';
+import { issuePublishableKey, newFactoryId, realIngestDependencies, revokeKey, startLocalHost, type LocalApi } from '../support/local-api';
 
 /**
  * The ingest limits with a clock the test moves, on two handler instances
@@ -70,6 +70,45 @@ describe('per key and client address: 60 per minute', () => {
     expect((await eventFrom(apiB, tenant.key, from)).status).toBe(202);
     expect((await eventFrom(apiA, tenant.key, from)).status).toBe(429);
     clock.now = saved;
+  });
+});
+
+describe('a servers key: its backend is limited per key, not by the per-address rule', () => {
+  test("a backend's 15 requests from one address without Origin all pass (the key's limit holds them); the same key's pages from that address still meet the address rule", async () => {
+    const factoryId = newFactoryId('servers');
+    const { key } = await issuePublishableKey(factoryId, [SITE], { servers: true, rateLimit: 6000 });
+    const from = randomClient();
+    const fromBackend = (api: LocalApi) =>
+      api.request('POST', '/ingest/v1/events', {
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${key}` },
+        body: { events: [validEvent()] },
+        localAddress: from,
+      });
+    const statuses = [];
+    for (let i = 0; i < 15; i += 1) statuses.push((await fromBackend(i % 2 === 0 ? apiA : apiB)).status);
+    expect(statuses).toEqual(Array(15).fill(202));
+    const pages = [];
+    for (let i = 0; i < 8; i += 1) pages.push((await eventFrom(apiA, key, from)).status);
+    expect(pages).toEqual([...Array(7).fill(202), 429]);
+  });
+
+  test("past the key's own limit a backend gets 429 with Retry-After, never the address's words", async () => {
+    const factoryId = newFactoryId('servers');
+    const { key } = await issuePublishableKey(factoryId, [SITE], { servers: true, rateLimit: 20 });
+    const answers = [];
+    for (let i = 0; i < 5; i += 1) {
+      answers.push(
+        await apiA.request('POST', '/ingest/v1/events', {
+          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${key}` },
+          body: { events: [validEvent({ message: `${['cart', 'checkout', 'search', 'login', 'profile'][i]} failed` })] },
+          localAddress: '127.0.0.9',
+        }),
+      );
+    }
+    const refused = answers.find((answer) => answer.status === 429);
+    expect(refused?.headers['retry-after']).toMatch(/^\d+$/);
+    expect(refused?.json.error).toMatch(/for this key/);
+    expect(answers.map((answer) => answer.json.error ?? '').join(' ')).not.toMatch(/from your address/);
   });
 });
 

@@ -98,6 +98,14 @@ const refusedOrigin = (state: RequestState, origin: string | undefined) => {
  */
 export const SERVER_ORIGIN = 'server';
 
+/**
+ * The per-address limits a request is held to: a browser's all of them; a servers key's backend (no Origin) not the
+ * per-request one, which is meant for one visitor's browser, while a backend's many processes may share one
+ * address: its traffic is held by the key's own per-minute limit and each error's share (docs/keys.md#servers).
+ */
+export const addressLimitsFor = (from: string, limits: readonly AddressLimitName[]): readonly AddressLimitName[] =>
+  from === SERVER_ORIGIN ? limits.filter((limit) => limit !== 'requests') : limits;
+
 /** Where a route reads the key of a request: the ingest API's own places (Authorization, ?key=) unless the route says (the Sentry protocol's). */
 export interface AccessOptions {
   credential?: (event: ApiEvent, state: RequestState<IngestSlot>) => IngestCredential;
@@ -157,10 +165,14 @@ export function ingestAccess(deps: IngestAccessDependencies, limits: readonly Ad
     const sent = event.headers?.origin;
     const origin = sent === undefined ? undefined : normalizeRequestOrigin(sent);
     const at = now();
-    const count = (key: PublishableKey): Promise<AddressDecision> =>
-      deps.limiter.admit({ keyId: key.keyId, addressHash: addressHash(credential.key, sourceIp) }, limits, at);
+    const count = async (key: PublishableKey, from: string): Promise<AddressDecision> => {
+      const held = addressLimitsFor(from, limits);
+      if (held.length === 0) return { admitted: true };
+      return deps.limiter.admit({ keyId: key.keyId, addressHash: addressHash(credential.key, sourceIp) }, held, at);
+    };
     const known = deps.keys.knownKey(keyHash);
-    const early = known && allowedOrigin(known, origin) !== undefined ? count(known) : undefined;
+    const knownFrom = known && allowedOrigin(known, origin);
+    const early = known && knownFrom !== undefined ? count(known, knownFrom) : undefined;
     // Both calls settle before any answer: no write is left in flight.
     const [checked, counted] = await Promise.allSettled([deps.keys.authenticate(keyHash, at), early]);
     if (checked.status === 'rejected') throw checked.reason;
@@ -175,7 +187,7 @@ export function ingestAccess(deps: IngestAccessDependencies, limits: readonly Ad
     const from = allowedOrigin(key, origin);
     if (from === undefined) throw refusedOrigin(state, sent);
     if (counted.status === 'rejected') throw counted.reason;
-    const address = counted.value ?? (await count(key));
+    const address = counted.value ?? (await count(key, from));
     if (!address.admitted) {
       note(state, { limitedBy: address.limit });
       throw apiError(429, `${ADDRESS_LIMIT_TEXT[address.limit]}: retry after ${address.retryAfterSeconds} s.`, {
