@@ -14,7 +14,7 @@ import {
   type LocatedFrame,
 } from './stack-frames';
 import { appFrameFlags, isServerFrame } from './app-frames';
-import { browserFramePart, comparableFrames, jsFunctionName, withoutRepeats } from './frame-names';
+import { beforeAsync, browserFramePart, comparableFrames, isGlueFrame, jsFunctionName, withoutRepeats } from './frame-names';
 
 /**
  * The grouping rule of the ingest API (docs/report-issues.md): which issue
@@ -185,19 +185,19 @@ interface GroupingFrame {
 function groupingFrames(event: GroupingInput): GroupingFrame[] {
   const { sdkFrames } = event;
   if (sdkFrames !== undefined && sdkFrames.length > 0) {
-    return sdkFrames
-      .map((frame, index): GroupingFrame => {
-        const located = event.frames?.[index];
-        const aligned = located !== undefined && located.file === (frame.file ?? frame.module ?? '?');
-        return {
-          fn: frame.function ?? '',
-          ...(frame.file === undefined ? {} : { file: frame.file }),
-          ...(frame.module === undefined ? {} : { module: frame.module }),
-          ...(frame.inApp === undefined ? {} : { inApp: frame.inApp }),
-          ...(aligned && located.original ? { original: located.original } : {}),
-        };
-      })
-      .filter((frame) => isServerFrame(frame) || comparableFrames([{ fn: frame.fn, file: frame.file ?? '' }]).length > 0);
+    const frames = sdkFrames.map((frame, index): GroupingFrame => {
+      const located = event.frames?.[index];
+      const aligned = located !== undefined && located.file === (frame.file ?? frame.module ?? '?');
+      return {
+        fn: frame.function ?? '',
+        ...(frame.file === undefined ? {} : { file: frame.file }),
+        ...(frame.module === undefined ? {} : { module: frame.module }),
+        ...(frame.inApp === undefined ? {} : { inApp: frame.inApp }),
+        ...(aligned && located.original ? { original: located.original } : {}),
+      };
+    });
+    // A browser's frames as every engine writes them (the async continuation and glue left out); a server's as sent.
+    return beforeAsync(frames).filter((frame) => isServerFrame(frame) || !isGlueFrame({ file: frame.file ?? '' }));
   }
   // The stack text as sent (V8's eval marks are read from it), each frame with what its map resolved at ingest.
   const located = parseStackLocations(event.exception?.stack ?? '').map((frame, index) => {

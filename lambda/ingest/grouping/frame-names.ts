@@ -22,7 +22,7 @@ export function jsFunctionName(raw: string): string {
   let name = raw.trim().replace(/\s*\[as [^\]]*\]$/, '');
   for (let previous = ''; previous !== name; ) {
     previous = name;
-    name = name.replace(/^(?:async\*|async\s+|new\s+|get\s+|set\s+)/, '');
+    name = name.replace(/^(?:[^*@/<]*\*|async\s+|new\s+|get\s+|set\s+)/, '');
   }
   if (NO_NAME.has(name) || name.endsWith('<')) return '';
   const owned = name.slice(name.lastIndexOf('/') + 1);
@@ -39,16 +39,24 @@ export function isGlueFrame(frame: Pick<LocatedFrame, 'file' | 'evalCode'>): boo
   return !/[/:]/.test(frame.file) || frame.file === '[native code]';
 }
 
-/** An async continuation as V8 (`at async fn`) and Firefox (`async*fn@`) mark it; WebKit writes none. */
-const isAsyncMark = (name: string): boolean => /^async(?:\*|\s)/.test(name.trim());
+/**
+ * An async continuation as V8 (`at async fn`) and Firefox mark it (`async*fn@`, and for what a timer, a promise or a
+ * listener ran, the cause before a `*`: `setTimeout handler*checkout@`); WebKit writes none.
+ */
+const isAsyncMark = (name: string): boolean => /^(?:async\s|[^*@/<]*\*)/.test(name.trim());
 
 /**
  * The frames every engine writes for a stack, top first: eval'd code and engine glue left out, and the async
  * continuation (from its first marked frame down), which WebKit does not keep.
  */
 export function comparableFrames<T extends LocatedFrame>(frames: readonly T[]): T[] {
+  return beforeAsync(frames).filter((frame) => !isGlueFrame(frame));
+}
+
+/** The frames above the async continuation (any SDK's: a Sentry SDK sends Firefox's names as written). */
+export function beforeAsync<T extends { fn: string }>(frames: readonly T[]): T[] {
   const asyncAt = frames.findIndex((frame) => isAsyncMark(frame.fn));
-  return (asyncAt < 0 ? frames : frames.slice(0, asyncAt)).filter((frame) => !isGlueFrame(frame));
+  return asyncAt < 0 ? [...frames] : frames.slice(0, asyncAt);
 }
 
 /** An unresolved browser frame's part of the fingerprint: its name as every engine would write it, and its script's path without hashes. */

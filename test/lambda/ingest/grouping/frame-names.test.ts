@@ -66,6 +66,7 @@ describe('jsFunctionName', () => {
     ['set size', 'size'],
     ['async checkout', 'checkout'],
     ['async*checkout', 'checkout'],
+    ['setTimeout handler*checkout', 'checkout'],
     ['outer/<', ''],
     ['window.report/</<', ''],
     ['outer/inner', 'inner'],
@@ -97,6 +98,11 @@ describe('comparableFrames', () => {
       ].join('\n'),
     );
     expect(comparableFrames(frames).map((frame) => frame.fn)).toEqual(['thrower', 'load']);
+  });
+
+  test("Firefox's continuation after a timer (`setTimeout handler*`) is dropped with what follows", () => {
+    const frames = parseStackLocations('cartItems@https://h/app.js:1:1\nonCheckout@https://h/app.js:2:2\nsetTimeout handler*checkout@https://h/app.js:3:3\n@https://h/app.js:4:4');
+    expect(comparableFrames(frames).map((frame) => frame.fn)).toEqual(['cartItems', 'onCheckout']);
   });
 
   test("Firefox's eval and new Function locations are glue; a script URL is not", () => {
