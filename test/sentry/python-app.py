@@ -1,10 +1,11 @@
 # A customer's Python backend using Debian's unmodified python3-sentry-sdk (1.9.10 here), pointed at this service by
 # its DSN (SENTRY_DSN). It reports what test/sentry/sentry-python.test.ts counts: 3 x a ValueError raised in
-# parse_order (a chained cause each time), 2 x a KeyError raised in find_user, then flushes.
+# parse_order (a chained cause each time), 2 x a KeyError raised in find_user, then flushes. The test runs it from two
+# install paths (/…/releases/123/app.py, /…/releases/124/app.py), each a release of its own.
 import os
 import sentry_sdk
 
-sentry_sdk.init(dsn=os.environ["SENTRY_DSN"], release="orders@3.1.0", environment="test", default_integrations=False)
+sentry_sdk.init(dsn=os.environ["SENTRY_DSN"], release=os.environ.get("RELEASE", "orders@3.1.0"), environment="test", default_integrations=False)
 
 
 def parse_order(n):

@@ -14,3 +14,11 @@ export async function issuesOf(factoryId: string): Promise<Record<string, any>[]
     any
   >[];
 }
+
+const withReports = controlDependencies(testDoc(), tables, 'Platform', { reports: tables.reports });
+
+/** One event as the control room's event page reads it (reports.event: its frames as shown, its issue's id). */
+export async function eventAsShown(factoryId: string, eventId: string): Promise<Record<string, any>> {
+  const answer = await handleControlRequest({ ...withReports, now: () => new Date() }, { operation: 'reports.event', factoryId, eventId }, operator);
+  return answer.body.event as Record<string, any>;
+}
