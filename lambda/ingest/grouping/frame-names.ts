@@ -8,6 +8,16 @@ import { normalizeFile, type LocatedFrame } from './stack-frames';
  * (test/lambda/ingest/grouping/engine-stacks.json, tools/browsers/capture-stacks.ts). Pure; grouping rule version 3.
  */
 
+/** Prefix marks read off one name at most. */
+const MAX_MARKS = 3;
+
+/** V8's ` [as alias]` at the end of a name, found from the end (no regular expression to backtrack over a stranger's text). */
+function withoutAlias(name: string): string {
+  if (!name.endsWith(']')) return name;
+  const at = name.lastIndexOf('[as ');
+  return at < 0 || name.indexOf(']', at) !== name.length - 1 ? name : name.slice(0, at).trimEnd();
+}
+
 /** Names that stand for no function: engine glue, top-level code, anonymous functions. */
 const NO_NAME = new Set(['', '?', '<anonymous>', 'Object.<anonymous>', 'global code', 'eval code', 'module code']);
 
@@ -19,10 +29,12 @@ const NO_NAME = new Set(['', '?', '<anonymous>', 'Object.<anonymous>', 'global c
  * other two call `x.f`: that frame alone still differs in Safari's stacks unless a map resolves it.
  */
 export function jsFunctionName(raw: string): string {
-  let name = raw.trim().replace(/\s*\[as [^\]]*\]$/, '');
-  for (let previous = ''; previous !== name; ) {
-    previous = name;
-    name = name.replace(/^(?:[^*@/<]*\*|async\s+|new\s+|get\s+|set\s+)/, '');
+  let name = withoutAlias(raw.trim());
+  // A few marks at most (`async new`, `setTimeout handler*`): bounded, so a hostile name costs linear time.
+  for (let marks = 0; marks < MAX_MARKS; marks++) {
+    const next = name.replace(/^(?:[^*@/<]*\*|async\s+|new\s+|get\s+|set\s+)/, '');
+    if (next === name) break;
+    name = next;
   }
   if (NO_NAME.has(name) || name.endsWith('<')) return '';
   const owned = name.slice(name.lastIndexOf('/') + 1);

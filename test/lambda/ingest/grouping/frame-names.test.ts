@@ -84,6 +84,14 @@ test('withoutRepeats counts a part repeated next to itself once, not one repeate
   expect(withoutRepeats(['a', 'b', 'b', 'c', 'b'])).toEqual(['a', 'b', 'c', 'b']);
 });
 
+test('a hostile name costs linear time: 200,000 characters of marks and brackets are read at once', () => {
+  const started = process.cpuUsage();
+  for (const hostile of ['new '.repeat(50_000), '[as '.repeat(50_000), `${' '.repeat(200_000)}x`, 'a*'.repeat(100_000)]) jsFunctionName(hostile);
+  const { user } = process.cpuUsage(started);
+  // Quadratic work on these would take minutes; linear takes milliseconds. A CPU-time bound, not a wall-clock one.
+  expect(user / 1000).toBeLessThan(2000);
+});
+
 describe('comparableFrames', () => {
   test('drops eval code (V8 and Firefox), engine frames and the async continuation', () => {
     const frames = parseStackLocations(
@@ -101,7 +109,9 @@ describe('comparableFrames', () => {
   });
 
   test("Firefox's continuation after a timer (`setTimeout handler*`) is dropped with what follows", () => {
-    const frames = parseStackLocations('cartItems@https://h/app.js:1:1\nonCheckout@https://h/app.js:2:2\nsetTimeout handler*checkout@https://h/app.js:3:3\n@https://h/app.js:4:4');
+    const frames = parseStackLocations(
+      'cartItems@https://h/app.js:1:1\nonCheckout@https://h/app.js:2:2\nsetTimeout handler*checkout@https://h/app.js:3:3\n@https://h/app.js:4:4',
+    );
     expect(comparableFrames(frames).map((frame) => frame.fn)).toEqual(['cartItems', 'onCheckout']);
   });
 
