@@ -12,7 +12,8 @@ import { DynamoIssueStore } from '../../lambda/infrastructure/store/reports/dyna
 import { DynamoTallyStore } from '../../lambda/infrastructure/store/reports/tally-writes';
 import { padSequence } from '../../lambda/ingest/tally/exactly-once';
 import { DynamoIssueAliases } from '../../lambda/infrastructure/store/reports/issue-aliases';
-import { fingerprintHash, groupingCandidates } from '../../lambda/ingest/grouping/fingerprint';
+import { fingerprintHash, groupingCandidates, groupingKeys, issueIdOf } from '../../lambda/ingest/grouping/fingerprint';
+import { issueByAnyId, withCountingIssue } from '../../lambda/control/issue-ids';
 import { tallyBatch } from '../../lambda/ingest/tally/tally-batch';
 import { newFactoryId, tables, testDoc } from '../support/local-api';
 import { buildBoth, throwIn, type BuiltApp } from '../support/source-map-app';
@@ -126,3 +127,34 @@ test('over two shards and two consumers at once, whatever the deliveries: every 
     { numRuns: 6 },
   );
 }, 240_000);
+
+test('an issue an older grouping version opened keeps its id and its events, and every id an event of it showed opens it (version 3 ties its own hash and the ids as aliases)', async () => {
+  const factoryId = newFactoryId('alias');
+  const stack =
+    'TypeError: x\n    at Object.cartError (https://shop.example.com/assets/app-1a2b3c4d.js:1:2)\n    at async main (https://shop.example.com/assets/app-1a2b3c4d.js:2:2)';
+  const base = { factoryId, keyId: 'key_00000000000000aa', origin: 'https://shop.example.com', expiresAt: 2_000_000_000, writeToken: 't' };
+  const event = (n: number): StoredEvent => ({
+    ...base,
+    eventId: randomUUID(),
+    type: 'error',
+    receivedAt: new Date(Date.parse('2031-03-01T12:00:00Z') + n * 1000).toISOString(),
+    exception: { type: 'TypeError', value: 'x', stack },
+  });
+  const { current, legacy } = groupingKeys(event(0));
+  const v1 = legacy[legacy.length - 1] as string[];
+  expect(current[0]).not.toEqual(v1);
+  // As the tally before version 3 left it: the version 1 hash tied to the issue that counted its events.
+  const counting = 'iss_0123456789abcdef0123';
+  await new DynamoIssueAliases(doc, tables.reports).tieHashes(factoryId, new Map([[fingerprintHash(v1), counting]]));
+  const named = issueIdOf(factoryId, current[0] as string[]);
+  const events = [1, 2].map((n) => ({ ...event(n), issueId: named }));
+  await tallyBatch(
+    new DynamoTallyStore(doc, tables.reports),
+    'shard0',
+    events.map((item, i) => ({ seq: padSequence(String(1 + i)), event: item })),
+  );
+  expect((await issues.listIssues(factoryId, { limit: 10, nowMs: NOW_MS })).map((issue) => [issue.issueId, issue.count])).toEqual([[counting, 2]]);
+  // The id the events were stored with, and the id an event stored before version 3 showed (its version 1 id), both open it.
+  for (const shown of [named, issueIdOf(factoryId, v1)]) expect((await issueByAnyId(issues, factoryId, shown, NOW_MS))?.issueId).toBe(counting);
+  expect((await withCountingIssue(issues, factoryId, [events[0] as unknown as Record<string, unknown>]))[0]).toMatchObject({ issueId: counting });
+});

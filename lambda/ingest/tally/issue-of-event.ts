@@ -1,4 +1,4 @@
-import { fingerprintHash, groupingKeys, titleOf } from '../grouping/fingerprint';
+import { fingerprintHash, groupingKeys, issueIdOf, titleOf } from '../grouping/fingerprint';
 import type { IssueSeed } from '../issues/issue';
 import type { StoredEvent } from '../issues/stored-event';
 import type { IssueAliases, SequencedEvent, SetAsideRecord } from './ports';
@@ -14,11 +14,13 @@ import type { IssueAliases, SequencedEvent, SetAsideRecord } from './ports';
  * the same ties and counts every event into the same issue.
  *
  * When the issue an event counts into is not the one the ingest API named (a later build's resolved frames
- * found the issue an earlier build opened), that id is tied to it too, as an id alias: every id an event shows
- * opens the issue that counts it (docs/report-issues.md#issue-ids).
+ * found the issue an earlier build opened), that id is tied to it too, as an id alias, and so is the id an older
+ * rule named it by (what events stored before showed): every id an event shows opens the issue that counts it
+ * (docs/report-issues.md#issue-ids).
  *
- * Cost: one BatchGetItem per batch for the hashes and ids this container has not seen (ties never change, so it
- * keeps them), and one conditional PutItem per hash or id alias the factory never had, ever: never a write per event.
+ * Cost: one BatchGetItem per batch for the hashes and aliases this container has not seen (ties never change, so
+ * it keeps them), and one conditional PutItem per hash or id alias the factory never had, ever: never a write per
+ * event, and nothing at all for an event counted under the id it was named with.
  *
  * Every event whose frames resolved is counted into the one issue its resolved hash is tied to, and every event
  * of a build whose map is known follows it. One race is left, and said in docs/source-maps.md: a resolved hash
@@ -67,14 +69,21 @@ async function tieBatch(
   };
   await write(new Map([...proposed].filter(([hash]) => deciding.has(hash)).map(([hash, { issueId }]) => [hash, issueId])));
   await write(new Map([...proposed].filter(([hash]) => !deciding.has(hash)).map(([hash, { issueId, decidedBy }]) => [hash, tied.get(decidedBy) ?? issueId])));
-  // Id aliases: the id the ingest API named, when the event counts elsewhere (an issue id never collides with a hash).
-  const idAliases = new Map<string, string>();
+  // Id aliases (an issue id never collides with a hash): the id the ingest API named, and the id of each older rule's
+  // candidate tied to the same issue (what events stored before showed), when the event counts under another id.
+  const wanted = new Map<string, string>();
   for (const { item, candidates } of list) {
-    const named = item.event.issueId as string;
     const counted = tied.get((candidates[0] as Candidate).hash);
-    if (counted !== undefined && counted !== named && !tied.has(named)) idAliases.set(named, counted);
+    if (counted === undefined) continue;
+    const older = candidates.filter((candidate) => !candidate.current && tied.get(candidate.hash) === counted);
+    for (const id of [item.event.issueId as string, ...older.map((candidate) => issueIdOf(factoryId, candidate.fingerprint))]) {
+      if (id !== counted) wanted.set(id, counted);
+    }
   }
-  await write(idAliases);
+  if (wanted.size === 0) return;
+  // Read first (a container keeps what it read or wrote: no call once an alias is known), then write the missing.
+  const known = await aliases.issuesOfHashes(factoryId, [...wanted.keys()]);
+  await write(new Map([...wanted].filter(([id]) => !known.has(id))));
 }
 
 /** What the grouping rule makes of an event, or the name of the error it threw (never its message: it may quote the event). */
@@ -119,7 +128,7 @@ export async function issuesOfEvents(
   }
   await Promise.all(
     [...byFactory].map(async ([factoryId, list]) => {
-      const hashes = [...new Set(list.flatMap(({ item, candidates }) => [...candidates.map((candidate) => candidate.hash), item.event.issueId as string]))];
+      const hashes = [...new Set(list.flatMap(({ candidates }) => candidates.map((candidate) => candidate.hash)))];
       const tied = await aliases.issuesOfHashes(factoryId, hashes);
       await tieBatch(aliases, factoryId, tied, list);
       for (const { item, candidates } of list) {
