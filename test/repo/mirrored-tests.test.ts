@@ -191,7 +191,6 @@ const WAITING = new Set<string>([
   'lambda/kernel/sentry-project.ts',
   'browser-sdk/src/client.ts',
   'browser-sdk/src/console.ts',
-  'browser-sdk/src/debug-ids.ts',
   'browser-sdk/src/defaults.ts',
   'browser-sdk/src/describe.ts',
   'browser-sdk/src/transport.ts',
