@@ -13,6 +13,8 @@ import { testMapStore } from '../support/sourcemaps';
  */
 let scratch: string;
 let bin: string;
+/** The packed file, as a customer's repository keeps it. */
+let tarball: string;
 let manifest: { bin?: Record<string, string> };
 let api: LocalApi;
 
@@ -22,7 +24,8 @@ beforeAll(async () => {
   if (packing.status !== 0) throw new Error(`npm pack failed:\n${packing.stdout}${packing.stderr}`);
   const [packed] = JSON.parse(packing.stdout.slice(packing.stdout.indexOf('\n[') + 1)) as { filename: string }[];
   if (!packed) throw new Error(`npm pack printed no package:\n${packing.stdout}`);
-  const untar = spawnSync('tar', ['-xzf', join(scratch, packed.filename), '-C', scratch], { encoding: 'utf8' });
+  tarball = join(scratch, packed.filename);
+  const untar = spawnSync('tar', ['-xzf', tarball, '-C', scratch], { encoding: 'utf8' });
   if (untar.status !== 0) throw new Error(`tar failed: ${untar.stderr}`);
   manifest = JSON.parse(readFileSync(join(scratch, 'package', 'package.json'), 'utf8')) as typeof manifest;
   bin = join(scratch, 'package', manifest.bin?.['contacts-sourcemaps'] ?? 'missing');
@@ -66,6 +69,27 @@ test('run from outside the repository, it injects a build and uploads its maps w
   expect(await testMapStore().get(factoryId, { kind: 'debugId', debugId: files[0]?.debugId ?? '' })).toMatchObject({ bytes: expect.any(Number) });
   expect(JSON.parse((await run('upload', '--url', api.baseUrl, '--key', key, dist)).stdout)).toMatchObject({ uploaded: 0, alreadyStored: 1 });
 });
+
+test("the CI recipe as docs/source-maps.md writes it: npx runs the bin from the packed file in a customer's repository, nothing installed, offline", async () => {
+  const repository = mkdtempSync(join(tmpdir(), 'customer-repo-'));
+  try {
+    const dist = esbuildApp();
+    // A cache of its own and no registry: the file is all npx needs (the package has no dependencies).
+    const env = { PATH: process.env.PATH ?? '', HOME: repository, npm_config_cache: join(repository, '.npm'), npm_config_offline: 'true' };
+    const result = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn('npx', ['--yes', '--package', tarball, 'contacts-sourcemaps', 'inject', dist], { cwd: repository, env });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk) => (stdout += chunk));
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      child.on('close', (status) => resolve({ status, stdout, stderr }));
+    });
+    expect([result.status, result.stderr]).toEqual([0, expect.any(String)]);
+    expect(JSON.parse(result.stdout)).toMatchObject({ injected: 1, files: [expect.objectContaining({ debugId: expect.any(String) })] });
+  } finally {
+    rmSync(repository, { recursive: true, force: true });
+  }
+}, 60_000);
 
 test("an unknown key stops the upload with exit 1 and the service's reason", async () => {
   const dist = esbuildApp();

@@ -14,6 +14,8 @@ import { padSequence } from '../../lambda/ingest/tally/exactly-once';
 import { DynamoIssueAliases } from '../../lambda/infrastructure/store/reports/issue-aliases';
 import { fingerprintHash, groupingCandidates, groupingKeys, issueIdOf } from '../../lambda/ingest/grouping/fingerprint';
 import { issueByAnyId, withCountingIssue } from '../../lambda/control/issue-ids';
+import { controlDependencies } from '../../lambda/control/control-room-wiring';
+import { handleControlRequest } from '../../lambda/control/handle-request';
 import { tallyBatch } from '../../lambda/ingest/tally/tally-batch';
 import { newFactoryId, tables, testDoc } from '../support/local-api';
 import { buildBoth, throwIn, type BuiltApp } from '../support/source-map-app';
@@ -157,4 +159,13 @@ test('an issue an older grouping version opened keeps its id and its events, and
   // The id the events were stored with, and the id an event stored before version 3 showed (its version 1 id), both open it.
   for (const shown of [named, issueIdOf(factoryId, v1)]) expect((await issueByAnyId(issues, factoryId, shown, NOW_MS))?.issueId).toBe(counting);
   expect((await withCountingIssue(issues, factoryId, [events[0] as unknown as Record<string, unknown>]))[0]).toMatchObject({ issueId: counting });
+  // Through the control room's operations, as `reports issue --issue <id>` and `reports resolve` call them.
+  const control = { ...controlDependencies(doc, tables, 'Platform'), now: () => new Date(NOW_MS) };
+  const operator = { principal: 'arn:aws:sts::123456789012:assumed-role/ControlRoom/ada' };
+  const shown = await handleControlRequest(control, { operation: 'issues.show', factoryId, issueId: named }, operator);
+  expect([shown.status, (shown.body.issue as { issueId: string }).issueId]).toEqual([200, counting]);
+  const resolved = await handleControlRequest(control, { operation: 'issues.resolve', factoryId, issueId: issueIdOf(factoryId, v1) }, operator);
+  expect([resolved.status, (resolved.body.issue as { issueId: string; status: string }).status]).toEqual([200, 'resolved']);
+  const unknown = await handleControlRequest(control, { operation: 'issues.show', factoryId, issueId: 'iss_ffffffffffffffffffff' }, operator);
+  expect(unknown.status).toBe(404);
 });
