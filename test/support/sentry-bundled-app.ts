@@ -1,9 +1,6 @@
-import { buildSync } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inject } from './source-map-app';
+import { buildMinified, inject } from './source-map-app';
 
 /**
  * A customer's app bundled with the unmodified @sentry/browser, as a team on Sentry builds it: one minified script
@@ -50,33 +47,9 @@ export interface BundledApp {
 }
 
 export function sentryBundledApp(): BundledApp {
-  const dir = mkdtempSync(join(tmpdir(), 'sentry-app-'));
-  try {
-    mkdirSync(join(dir, 'src'));
-    for (const [name, text] of Object.entries(SOURCES)) writeFileSync(join(dir, name), text);
-    const result = buildSync({
-      absWorkingDir: dir,
-      entryPoints: ['src/main.js'],
-      bundle: true,
-      minify: true,
-      format: 'iife',
-      globalName: 'shop',
-      sourcemap: 'external',
-      sourcesContent: true,
-      // @sentry/browser from the repository's node_modules, as the customer's own would be.
-      nodePaths: [join(__dirname, '..', '..', 'node_modules')],
-      target: 'es2020',
-      outfile: 'dist/app.js',
-      write: false,
-      logLevel: 'silent',
-    });
-    const js = result.outputFiles.find((file) => file.path.endsWith('.js'));
-    const map = result.outputFiles.find((file) => file.path.endsWith('.js.map'));
-    if (!js || !map) throw new Error('esbuild wrote no script or no map');
-    return inject(js.text, map.text);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  // @sentry/browser from the repository's node_modules, as the customer's own would be.
+  const built = buildMinified(Object.entries(SOURCES), { globalName: 'shop', nodePaths: [join(__dirname, '..', '..', 'node_modules')], target: 'es2020' });
+  return inject(built.code, built.map);
 }
 
 /** The script's hashed name, as a bundler writes it. */

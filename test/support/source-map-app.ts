@@ -38,12 +38,15 @@ export function inject(code: string, map: string): { code: string; map: string; 
   return { code: injected, map: JSON.stringify({ ...json, mappings: `;${json.mappings}`, debugId, debug_id: debugId }), debugId };
 }
 
-/** The app built minified as esbuild writes it (not injected): build 1 as written, build 2 with the unrelated function added. */
-function compile(version: 1 | 2, options: { sourcesContent?: boolean } = {}): { code: string; map: string } {
+/** Sources (path → text, `src/main.js` the entry) built minified into one IIFE script and its external map, in a scratch folder. */
+export function buildMinified(
+  sources: Iterable<readonly [string, string]>,
+  options: { sourcesContent?: boolean; globalName?: string; nodePaths?: string[]; target?: string } = {},
+): { code: string; map: string } {
   const dir = mkdtempSync(join(tmpdir(), 'maps-app-'));
   try {
     mkdirSync(join(dir, 'src'));
-    for (const [name, text] of sourcesOfBuild(version)) writeFileSync(join(dir, name), text);
+    for (const [name, text] of sources) writeFileSync(join(dir, name), text);
     // Synchronous: no esbuild service left running after the test.
     const result = buildSync({
       absWorkingDir: dir,
@@ -53,6 +56,9 @@ function compile(version: 1 | 2, options: { sourcesContent?: boolean } = {}): { 
       format: 'iife',
       sourcemap: 'external',
       sourcesContent: options.sourcesContent ?? true,
+      ...(options.globalName === undefined ? {} : { globalName: options.globalName }),
+      ...(options.nodePaths === undefined ? {} : { nodePaths: options.nodePaths }),
+      ...(options.target === undefined ? {} : { target: options.target }),
       outfile: 'dist/app.js',
       write: false,
       logLevel: 'silent',
@@ -65,6 +71,9 @@ function compile(version: 1 | 2, options: { sourcesContent?: boolean } = {}): { 
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** The app built minified as esbuild writes it (not injected): build 1 as written, build 2 with the unrelated function added. */
+const compile = (version: 1 | 2, options: { sourcesContent?: boolean } = {}): { code: string; map: string } => buildMinified(sourcesOfBuild(version), options);
 
 /** The app built minified and injected (the helper's inject, above): build 1 as written, build 2 with the unrelated function added. */
 export async function buildApp(version: 1 | 2, options: { sourcesContent?: boolean } = {}): Promise<BuiltApp> {
