@@ -1,6 +1,6 @@
 import type { ReceiptFields, StoredEvent } from './issues/stored-event';
 import { InvalidReportError, KeyRevokedError, LimitedError } from './errors';
-import { groupEvent, groupingCandidates, issueIdOf } from './grouping/fingerprint';
+import { analyseGrouping, issueIdOf } from './grouping/fingerprint';
 import { MAX_EVENTS_PER_REQUEST } from './limits';
 import type { IngestEvent } from './issues/stored-event';
 import { isObject, readEvent } from './payloads';
@@ -48,10 +48,9 @@ export function storedEvent(event: IngestEvent, receipt: RequestReceipt, index: 
  * candidate is tied to, and records this id as an alias of that issue when they differ (docs/report-issues.md#issue-ids).
  */
 export function withGrouping(event: StoredEvent): StoredEvent {
-  const grouping = groupEvent(event);
+  const { grouping, current } = analyseGrouping(event);
   if (!grouping.grouped) return { ...event, filtered: grouping.filtered };
-  const first = groupingCandidates(event)[0] ?? grouping.fingerprint;
-  return { ...event, issueId: issueIdOf(event.factoryId, first) };
+  return { ...event, issueId: issueIdOf(event.factoryId, current[0] ?? grouping.fingerprint) };
 }
 
 /**

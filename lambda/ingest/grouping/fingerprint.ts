@@ -232,53 +232,57 @@ function framePart(frame: GroupingFrame, resolved: boolean): string {
 }
 
 /**
- * Rule version 3 on the event's frames: the app's own (app-frames.ts; every frame when none is), the top
- * IN_APP_FRAMES of them, each named as every engine would name it. `resolved`: frames a map resolved count as
- * their original (and the map's verdict on packages and ignored sources applies); otherwise every frame counts as
- * sent. Undefined when the event has no frame at all (the message decides then).
+ * Rule version 3 on the event's frames (groupingFrames, read once per event): the app's own (app-frames.ts; every
+ * frame when none is), the top IN_APP_FRAMES of them, each named as every engine names it. `resolved`: frames a map
+ * resolved count as their original (and the map's verdict on packages and ignored sources applies); otherwise every
+ * frame counts as sent. Undefined when the event has no frame at all (the message decides then), or, `resolved`,
+ * when no map resolved one of the frames that count.
  */
-function appFramesFingerprint(event: GroupingInput, type: string | undefined, resolved: boolean): string[] | undefined {
-  const frames = groupingFrames(event);
+function appFramesFingerprint(frames: readonly GroupingFrame[], kind: string, type: string | undefined, resolved: boolean): string[] | undefined {
   if (frames.length === 0) return undefined;
-  const flags = appFrameFlags(frames.map((frame) => ({ ...frame, ...(resolved ? {} : { original: undefined }) })));
+  const flags = appFrameFlags(resolved ? frames : frames.map(({ original: _original, ...frame }) => frame));
   const app = frames.filter((_frame, index) => flags[index]);
   const top = (app.length > 0 ? app : frames).slice(0, IN_APP_FRAMES * 2);
   const anyResolved = resolved && top.slice(0, IN_APP_FRAMES).some((frame) => frame.original !== undefined);
   if (resolved && !anyResolved) return undefined;
   const parts = withoutRepeats(top.map((frame) => framePart(frame, resolved))).slice(0, IN_APP_FRAMES);
-  return [...(anyResolved ? ['resolved:2'] : []), event.type ?? 'error', type ?? '', ...parts];
+  return [...(anyResolved ? ['resolved:2'] : []), kind, type ?? '', ...parts];
 }
 
-/**
- * The current rule (version 3) on the frames as sent: the event's own fingerprint, or filtered, or its app's
- * frames (docs/report-issues.md#the-apps-own-frames), or the message when it has no stack.
- */
-export function groupEvent(event: GroupingInput): Grouping {
+/** Everything the rules say of an event, each stack read once: the current rule's grouping as sent, and its candidates. */
+export interface GroupingAnalysis {
+  /** The current rule (version 3) on the frames as sent: the event's own fingerprint, or filtered, or the app's frames, or the message. */
+  grouping: Grouping;
+  /**
+   * The fingerprints it is grouped by (docs/report-issues.md#grouping-versions), in the order they decide: `current`,
+   * the rule in force (on the resolved frames when a map resolved one of the app's top frames, then on the frames
+   * as sent, which links a build's minified events to its resolved ones), whose hashes the tally ties to the
+   * event's issue; `legacy`, the older versions' (2, then 1), looked up only, so that an issue they opened keeps its
+   * id and its events. Both empty for a filtered event; an event's own `fingerprint` is its only one.
+   */
+  current: string[][];
+  legacy: string[][];
+}
+
+export function analyseGrouping(event: GroupingInput): GroupingAnalysis {
   const v1 = groupEventV1(event);
-  if (!v1.grouped || (event.fingerprint !== undefined && event.fingerprint.length > 0)) return v1;
+  if (!v1.grouped) return { grouping: v1, current: [], legacy: [] };
+  if (event.fingerprint !== undefined && event.fingerprint.length > 0) return { grouping: v1, current: [v1.fingerprint], legacy: [] };
   const type = event.exception?.type ?? typeOfMessage(event.message);
-  const fingerprint = appFramesFingerprint(event, type, false) ?? [event.type ?? 'error', type ?? '', normalizeMessage(exceptionValueOf(event, type).trim())];
-  return { grouped: true, fingerprint, title: titleOf(event) };
+  const kind = event.type ?? 'error';
+  const frames = groupingFrames(event);
+  const asSent = appFramesFingerprint(frames, kind, type, false) ?? [kind, type ?? '', normalizeMessage(exceptionValueOf(event, type).trim())];
+  const current = distinct([appFramesFingerprint(frames, kind, type, true), asSent]);
+  const legacy = distinct([resolvedV2(event, type), v1.fingerprint]).filter((fingerprint) => !current.some((kept) => sameFingerprint(kept, fingerprint)));
+  return { grouping: { grouped: true, fingerprint: asSent, title: v1.title }, current, legacy };
 }
 
-/**
- * The fingerprints an event is grouped by (docs/report-issues.md#grouping-versions), in the order they decide:
- * `current`, the rule in force (version 3: on the resolved frames when a map resolved one of the app's top frames,
- * then on the frames as sent, which links a build's minified events to its resolved ones), whose hashes the tally
- * ties to the event's issue; `legacy`, the older versions' (2, then 1), looked up only, so that an issue they
- * opened keeps its id and its events. Both empty for a filtered event; an event's own `fingerprint` is its only one.
- */
+/** The current rule (version 3) on the frames as sent (analyseGrouping). */
+export const groupEvent = (event: GroupingInput): Grouping => analyseGrouping(event).grouping;
+
+/** The event's candidates, current rule first, then the older ones' (analyseGrouping). */
 export function groupingKeys(event: GroupingInput): { current: string[][]; legacy: string[][] } {
-  const grouping = groupEvent(event);
-  if (!grouping.grouped) return { current: [], legacy: [] };
-  if (event.fingerprint !== undefined && event.fingerprint.length > 0) return { current: [grouping.fingerprint], legacy: [] };
-  const type = event.exception?.type ?? typeOfMessage(event.message);
-  const resolved = appFramesFingerprint(event, type, true);
-  const v1 = groupEventV1(event);
-  const current = distinct([resolved, grouping.fingerprint]);
-  const legacy = distinct([resolvedV2(event, type), v1.grouped ? v1.fingerprint : undefined]).filter(
-    (fingerprint) => !current.some((kept) => sameFingerprint(kept, fingerprint)),
-  );
+  const { current, legacy } = analyseGrouping(event);
   return { current, legacy };
 }
 
