@@ -69,6 +69,7 @@ test("a map's source names and source lines, and a page's function names, are sh
 test("a server's frames show as sent: function, module, file, line and the lines around, no source-map count and no reason; others' code dimmed", async () => {
   const server = {
     ...EVENT,
+    issueId: 'iss_0123456789abcdef0123',
     frames: [
       {
         function: 'parse_order',
@@ -89,4 +90,6 @@ test("a server's frames show as sent: function, module, file, line and the lines
   expect(text).toContain('<li class="frame server others-code"><strong>dispatch_request</strong>');
   expect(text).not.toContain('Not resolved');
   expect(text).not.toContain('resolved through source maps');
+  // The event page links to the issue that counts it (reports.event answers that issue's id).
+  expect(text).toMatch(/<p id="event-issue">Issue: <a href="[^"]*\/f\/fac_frames\/reports\/issues\/iss_0123456789abcdef0123"/);
 });
