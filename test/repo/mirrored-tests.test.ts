@@ -194,7 +194,6 @@ const WAITING = new Set<string>([
   'browser-sdk/src/debug-ids.ts',
   'browser-sdk/src/defaults.ts',
   'browser-sdk/src/describe.ts',
-  'browser-sdk/src/transport.ts',
 ]);
 
 describe('tests found by path', () => {
