@@ -7,6 +7,7 @@ import { appLink, errorBox, summary, text, time } from '../display';
 import { html, path } from '../html';
 import { cursorOf, pageNumberOf, pager } from '../pager';
 import { trendSection } from '../trend-chart';
+import { framesSection } from './event-frames';
 import { details, eventHeadline, renderReportsPage } from './report-layout';
 
 const STATUSES: readonly string[] = ISSUE_STATUSES;
@@ -94,6 +95,14 @@ export async function issuePage(context: RouteContext, factoryId: string, issueI
     return;
   }
   const { issue, events } = reply.body;
+  // The latest event's stack, as every issue page of the field shows it: its frames (resolved where maps allow), then its raw text.
+  const newest = events[0];
+  const stack = typeof newest?.exception?.stack === 'string' ? newest.exception.stack : undefined;
+  const latestStack = !newest
+    ? ''
+    : html`<section aria-labelledby="latest-stack"><h3 id="latest-stack">The latest event's stack</h3>
+<p class="muted">${appLink(['f', factoryId, 'reports', 'events', newest.eventId], eventHeadline(newest))}, ${time(newest.receivedAt)}</p>
+${framesSection(newest.frames)}${stack === undefined ? html`<p class="empty">It carries no stack.</p>` : html`<details${Array.isArray(newest.frames) && newest.frames.length > 0 ? '' : html` open`}><summary>Stack as sent</summary><pre class="text stack" id="issue-stack">${stack}</pre></details>`}</section>`;
   const latest =
     events.length === 0
       ? html`<p class="empty">No events kept (past their retention).</p>`
@@ -133,6 +142,7 @@ export async function issuePage(context: RouteContext, factoryId: string, issueI
       scripts: ['issues.js'],
       body: html`${back}<h2 class="report-title">${heading}</h2>${statusButtons(factoryId, issueId, text(issue.status))}
 ${facts}${trendSection(reply.body.trend)}
+${latestStack}
 <h3>Everything it holds</h3>${details(issue, order)}
 <h3>Latest events</h3>${latest}`,
     },

@@ -1,7 +1,7 @@
-import type { ApiHandler } from '../../../../lambda/infrastructure/http/pipeline';
-import { INGEST_SERVICE_NAME, SERVICE_NAME } from '../../../../lambda/infrastructure/observability/names';
-import { lambdaContext, proxyEvent } from '../../../support/events';
-import { linesWrittenBy } from '../../../support/output';
+import type { ApiHandler } from '../../lambda/infrastructure/http/pipeline';
+import { INGEST_SERVICE_NAME, SERVICE_NAME } from '../../lambda/infrastructure/observability/names';
+import { lambdaContext, proxyEvent } from '../support/events';
+import { linesWrittenBy } from '../support/output';
 
 /**
  * Which service a request's log line and metrics name. On AWS the stack sets
@@ -23,8 +23,8 @@ async function handlersWith(env: Record<string, string | undefined>): Promise<{ 
     let handlers: { contacts: ApiHandler; ingest: ApiHandler } | undefined;
     await jest.isolateModulesAsync(async () => {
       handlers = {
-        contacts: (await import('../../../../lambda/contacts/api/contacts-entry')).handler,
-        ingest: (await import('../../../../lambda/ingest/api/ingest-entry')).handler,
+        contacts: (await import('../../lambda/contacts/api/contacts-entry')).handler,
+        ingest: (await import('../../lambda/ingest/api/ingest-entry')).handler,
       };
     });
     return handlers!;
