@@ -1,11 +1,9 @@
 import fc from 'fast-check';
 import { createHash } from 'node:crypto';
-import { companyId } from '../../../../lambda/contacts/domain/company-id';
 import { contactId } from '../../../../lambda/contacts/domain/contact-id';
 import { isContactId } from '../../../../lambda/kernel/contact-id-digest';
-import { normalizeDomain } from '../../../../lambda/contacts/domain/normalize-domain';
 import { normalizeEmail } from '../../../../lambda/kernel/email';
-import { companyDomain, sentEmail, storedEmail, withCase } from '../../../../tools/fuzz/values';
+import { sentEmail, storedEmail, withCase } from '../../../../tools/fuzz/values';
 import { stored } from '../../../support/emails';
 
 const sha16 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
@@ -58,25 +56,6 @@ describe('contactId (property)', () => {
         fc.pre(/[a-f]/.test(id.slice(3)));
         expect(isContactId(id.toUpperCase())).toBe(false);
         expect(isContactId(`co_${id.slice(3)}`)).toBe(false);
-      }),
-    );
-  });
-});
-
-describe('companyId (property)', () => {
-  test('is co_ + the first 16 hex of sha256("<factoryId>:<domain>")', () => {
-    fc.assert(
-      fc.property(factoryId, companyDomain, (factory, { stored }) => {
-        expect(companyId(factory, stored)).toBe(`co_${sha16(`${factory}:${stored}`)}`);
-      }),
-    );
-  });
-
-  test('every way of writing a domain gives the same company id, and another factory another one', () => {
-    fc.assert(
-      fc.property(factoryId, factoryId, companyDomain, (a, b, { raw, stored }) => {
-        expect(companyId(a, normalizeDomain(raw) as string)).toBe(companyId(a, stored));
-        if (a !== b) expect(companyId(b, stored)).not.toBe(companyId(a, stored));
       }),
     );
   });

@@ -1,13 +1,12 @@
 import fc from 'fast-check';
-import { hashSecret } from '../../lambda/kernel/api-key';
-import { decideRate, intervalUs, perMinutePolicy, toleranceUs, toMicroseconds, type RateState } from '../../lambda/kernel/rate-limit';
-import { MemoryKeyAuthorizer } from '../../lambda/infrastructure/memory/memory-key-authorizer';
-import { arrivalsFrom, boundOf, gapArb, limitArb, MINUTE_US, mostInAnySpan, refusalOwed } from '../support/rate-model';
+import { decideRate, intervalUs, perMinutePolicy, toleranceUs, toMicroseconds, type RateState } from '../../../lambda/kernel/rate-limit';
+import { arrivalsFrom, boundOf, gapArb, limitArb, MINUTE_US, mostInAnySpan, refusalOwed } from '../../support/rate-model';
 
 /**
- * The limiter's rule (GCRA, lambda/kernel/rate-limit.ts) as a pure function
- * and behind the in-memory key authorizer: no DynamoDB. Times are given,
- * never read from the clock.
+ * The limiter's rule (GCRA, lambda/kernel/rate-limit.ts) as a pure function:
+ * its bound, its edges, where a caller stands, and a reference model of its
+ * promise. Times are given, never read from the clock. The in-memory key
+ * authorizer that applies it: test/rules/key-authorizer.test.ts.
  */
 const MINUTE = 60_000;
 /** Some instant, 20 s into a minute (ms since the epoch). */
@@ -215,29 +214,5 @@ describe('decideRate against a reference model of its promise (fast-check)', () 
       expect(mostInAnySpan(admitted)).toBeLessThanOrEqual(boundOf(limit));
       expect(mostInAnySpan(admitted, 2 * MINUTE_US)).toBeLessThanOrEqual(2 * limit + perMinutePolicy(limit).burst);
     }
-  });
-});
-
-describe('MemoryKeyAuthorizer', () => {
-  test('allows within the limit, throttles beyond it, and knows nothing of unknown keys', async () => {
-    const keys = new MemoryKeyAuthorizer();
-    keys.issue(hashSecret('dfsk_a'), { factoryId: 'fac_a', keyId: 'key_a', rateLimit: 1 });
-    expect(await keys.authorize(hashSecret('dfsk_a'), T0)).toMatchObject({
-      outcome: 'allowed',
-      factoryId: 'fac_a',
-      rate: { limit: 1, remaining: 0, windowSeconds: 60 },
-    });
-    expect(await keys.authorize(hashSecret('dfsk_a'), T0 + 1)).toMatchObject({ outcome: 'throttled', retryAfterSeconds: 60 });
-    expect(await keys.authorize(hashSecret('dfsk_b'), T0 + 1)).toEqual({ outcome: 'unknown' });
-  });
-
-  test('a revoked key is refused on its next request and forgotten by the container', async () => {
-    const keys = new MemoryKeyAuthorizer();
-    keys.issue('h', { factoryId: 'fac_a', keyId: 'key_a', rateLimit: 100 });
-    await keys.authorize('h', T0);
-    expect(keys.knownCaller('h')).toEqual({ factoryId: 'fac_a', keyId: 'key_a' });
-    keys.revoke('h');
-    expect(await keys.authorize('h', T0 + 1)).toEqual({ outcome: 'revoked' });
-    expect(keys.knownCaller('h')).toBeUndefined();
   });
 });
