@@ -1,7 +1,7 @@
-import { upsertContact } from '../../lambda/contacts/domain/upsert-contact';
-import { upsertBody, type UpsertInput } from '../../lambda/contacts/domain/upsert-input';
-import { companyId } from '../../lambda/contacts/domain/company-id';
-import { MemoryContactStore } from '../../lambda/infrastructure/memory/memory-contact-store';
+import { upsertContact } from '../../../../lambda/contacts/domain/upsert-contact';
+import { upsertBody, type UpsertInput } from '../../../../lambda/contacts/domain/upsert-input';
+import { companyId } from '../../../../lambda/contacts/domain/company-id';
+import { MemoryContactStore } from '../../../../lambda/infrastructure/memory/memory-contact-store';
 
 /**
  * The upsert's rules (docs/contacts-api.md#upsert-a-contact--post-apiv1contacts) on the in-memory store: no DynamoDB.

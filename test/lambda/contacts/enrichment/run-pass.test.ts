@@ -1,16 +1,15 @@
-import { upsertContact } from '../../lambda/contacts/domain/upsert-contact';
-import { upsertBody } from '../../lambda/contacts/domain/upsert-input';
-import { runBulk } from '../../lambda/contacts/enrichment/run-bulk';
-import { runPass, type EnrichmentContext } from '../../lambda/contacts/enrichment/run-pass';
-import type { EnrichmentStore } from '../../lambda/contacts/enrichment/ports';
-import { EmailNameHeuristic } from '../../lambda/contacts/enrichment/sources/email-name-heuristic';
-import { MemoryContactStore } from '../../lambda/infrastructure/memory/memory-contact-store';
-import { MemoryEnrichmentStore } from '../../lambda/infrastructure/memory/memory-enrichment-store';
-import { MemoryReferenceDataset } from '../../lambda/infrastructure/memory/memory-reference-dataset';
+import { upsertContact } from '../../../../lambda/contacts/domain/upsert-contact';
+import { upsertBody } from '../../../../lambda/contacts/domain/upsert-input';
+import { lookup, runPass, type EnrichmentContext } from '../../../../lambda/contacts/enrichment/run-pass';
+import type { EnrichmentStore } from '../../../../lambda/contacts/enrichment/ports';
+import { EmailNameHeuristic } from '../../../../lambda/contacts/enrichment/sources/email-name-heuristic';
+import { MemoryContactStore } from '../../../../lambda/infrastructure/memory/memory-contact-store';
+import { MemoryEnrichmentStore } from '../../../../lambda/infrastructure/memory/memory-enrichment-store';
+import { MemoryReferenceDataset } from '../../../../lambda/infrastructure/memory/memory-reference-dataset';
 
 /**
- * Enrichment's rules (docs/control-room.md#enrichment; planning, billing, skipping) on in-memory
- * ports: no DynamoDB. test/enrichment/*.test.ts hold them on DynamoDB Local.
+ * One enrichment pass (docs/control-room.md#enrichment: planning, billing, retries) on
+ * in-memory ports: no DynamoDB. test/enrichment/*.test.ts hold it on DynamoDB Local.
  */
 const FACTORY = 'fac_rules';
 let contacts: MemoryContactStore;
@@ -29,7 +28,7 @@ const upsert = async (body: Record<string, unknown>) =>
 const billed = async () => (await store.usage(FACTORY)).reduce((sum, usage) => sum + usage.billedPasses, 0);
 const stored = (id: string) => store.getContact(FACTORY, id);
 
-describe('enrichment rules', () => {
+describe('a pass', () => {
   test('fills only empty fields, records everything found, bills the pass', async () => {
     dataset.add('p1@example.com', { name: 'Vendor', title: 'CTO' });
     const contact = await upsert({ email: 'p1@example.com', name: 'Caller' });
@@ -78,17 +77,6 @@ describe('enrichment rules', () => {
     expect((await stored(contact.id))?.title).toBe('Caller title');
   });
 
-  test('bulk runs skip contacts already enriched or billed and never bill them again', async () => {
-    dataset.add('p4@example.com', { title: 'CTO' });
-    const enriched = await upsert({ email: 'p4@example.com' });
-    await runPass(context, FACTORY, enriched.id, { bulk: false });
-    await upsert({ email: 'nobody2@example.com' });
-    const { summary, done } = await runBulk(context, FACTORY, { pageSize: 1 });
-    expect(done).toBe(true);
-    expect(summary).toMatchObject({ seen: 2, skipped: 1, misses: 1, billed: 0 });
-    expect(await billed()).toBe(1);
-  });
-
   test('a pass retried with the same passId is applied and billed once', async () => {
     dataset.add('p5@example.com', { title: 'CTO' });
     const contact = await upsert({ email: 'p5@example.com' });
@@ -97,4 +85,37 @@ describe('enrichment rules', () => {
     expect(again.outcome).toBe('duplicate');
     expect(await billed()).toBe(1);
   });
+});
+
+describe('the sources, asked together', () => {
+  test('lookup merges sources in order, first value per field', async () => {
+    const findings = await lookup(
+      [
+        { name: 'first', lookup: async () => ({ name: 'From first' }) },
+        { name: 'second', lookup: async () => ({ name: 'From second', title: 'T' }) },
+      ],
+      'a@b.co',
+    );
+    expect(findings).toEqual({ found: { name: 'From first', title: 'T' }, lookedUp: true, fromData: ['name', 'title'] });
+  });
+
+  test('lookup tells whether a data source, not only a derived one, found something', async () => {
+    const derived = { name: 'heuristic', derived: true, lookup: async () => ({ name: 'Derived' }) };
+    const empty = { name: 'dataset', lookup: async () => ({}) };
+    expect(await lookup([empty, derived], 'a@b.co')).toEqual({ found: { name: 'Derived' }, lookedUp: false, fromData: [] });
+  });
+});
+
+test('a contact that is not there is not-found, billed nothing', async () => {
+  expect(await runPass(context, FACTORY, 'ct_0000000000000000', { bulk: false })).toMatchObject({ outcome: 'not-found', billed: false });
+  expect(await billed()).toBe(0);
+});
+
+test('a store that stays busy past every attempt is a storage failure, never a pass applied twice', async () => {
+  dataset.add('busy@example.com', { title: 'CTO' });
+  const contact = await upsert({ email: 'busy@example.com' });
+  const busy: EnrichmentStore = Object.create(store) as EnrichmentStore;
+  busy.applyPass = async () => ({ outcome: 'conflict', reason: 'busy' });
+  await expect(runPass({ ...context, store: busy }, FACTORY, contact.id, { bulk: false })).rejects.toThrow(/kept changing or stayed busy during 6 attempts/);
+  expect(await billed()).toBe(0);
 });
