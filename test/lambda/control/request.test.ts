@@ -1,20 +1,6 @@
-import { CSV_COLUMNS, csvCell, csvHeader, csvRow, jsonlRow } from '../../lambda/control/export-format';
-import { readUrlCall } from '../../lambda/control/function-url';
-import { ControlError } from '../../lambda/control/operation';
-import { parseControlRequest } from '../../lambda/control/request';
-import { controlView } from '../../lambda/control/view';
-import type { StoredContact } from '../../lambda/contacts/enrichment/ports';
-import { urlEvent } from '../support/control';
-
-const contact = (fields: Partial<StoredContact> = {}): StoredContact => ({
-  id: 'ct_0123456789abcdef',
-  factoryId: 'fac_u',
-  email: 'a@b.co',
-  source: 'api',
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-02T00:00:00.000Z',
-  ...fields,
-});
+import { ControlError } from '../../../lambda/control/operation';
+import { OPERATION_NAMES } from '../../../lambda/control/operations';
+import { parseControlRequest, readControlRequest } from '../../../lambda/control/request';
 
 describe('parseControlRequest', () => {
   test('names an operation and applies its defaults', () => {
@@ -79,73 +65,14 @@ describe('parseControlRequest', () => {
   });
 });
 
-describe('CSV export', () => {
-  test.each([
-    ['plain', 'plain'],
-    ['a, b', '"a, b"'],
-    ['say "hi"', '"say ""hi"""'],
-    ['two\nlines', '"two\nlines"'],
-    ['=HYPERLINK("http://evil","x")', `"'=HYPERLINK(""http://evil"",""x"")"`],
-    ['+1 555 0100', "'+1 555 0100"],
-    ['-2', "'-2"],
-    ['@SUM(A1)', "'@SUM(A1)"],
-    ['\t=1', "'\t=1"],
-    ['', ''],
-  ])('csvCell(%j) is %j', (value, cell) => {
-    expect(csvCell(value)).toBe(cell);
+describe('readControlRequest', () => {
+  test('names every operation when the one asked for is none of them', () => {
+    expect(() => readControlRequest({ operation: 'contacts.delete', factoryId: 'fac_a' })).toThrow(`operation must be one of ${OPERATION_NAMES.join(', ')}`);
   });
 
-  test('a row has one cell per column, objects as JSON text, absent values empty, CRLF at the end', () => {
-    const view = controlView(
-      contact({
-        name: 'Ada',
-        enriched: true,
-        enrichment: { provider: 'P', at: '2026-01-03T00:00:00.000Z', fields: { title: 'CTO' } },
-        cleared: { phone: { value: '1', at: '2026-01-04T00:00:00.000Z', by: 'arn' } },
-      }),
-    );
-    expect(csvHeader()).toBe(`${CSV_COLUMNS.join(',')}\r\n`);
-    expect(csvRow(view)).toBe(
-      'ct_0123456789abcdef,fac_u,a@b.co,Ada,,,,,api,,2026-01-01T00:00:00.000Z,2026-01-02T00:00:00.000Z,true,P,2026-01-03T00:00:00.000Z,' +
-        '"{""title"":""CTO""}",,"{""phone"":{""value"":""1"",""at"":""2026-01-04T00:00:00.000Z"",""by"":""arn""}}"\r\n',
-    );
-  });
-
-  test('a JSON Lines row is the contact as contacts list shows it', () => {
-    const view = controlView(contact({ title: 'x' }));
-    expect(JSON.parse(jsonlRow(view))).toEqual(view);
-    expect(jsonlRow(view).endsWith('\n')).toBe(true);
-  });
-});
-
-describe('controlView', () => {
-  test('is the public view followed by what only the control room sees, in a fixed order', () => {
-    const view = controlView(
-      contact({
-        title: 'T',
-        enrichmentCheckedAt: '2026-01-05T00:00:00.000Z',
-        cleared: { title: { reason: 'r', by: 'b', at: 'a', value: 'v' }, name: { by: 'b', value: 'n', at: 'a' } },
-        creationToken: 'never shown',
-      } as Partial<StoredContact>),
-    );
-    expect(Object.keys(view)).toEqual(['id', 'factoryId', 'email', 'title', 'source', 'createdAt', 'updatedAt', 'enrichmentCheckedAt', 'cleared']);
-    expect(JSON.stringify(view.cleared)).toBe('{"name":{"value":"n","at":"a","by":"b"},"title":{"value":"v","at":"a","by":"b","reason":"r"}}');
-  });
-});
-
-describe('readUrlCall', () => {
-  test('takes the caller from the IAM authorizer and the request from the JSON body', () => {
-    expect(readUrlCall(urlEvent({ operation: 'contacts.list' }))).toMatchObject({
-      ok: true,
-      request: { operation: 'contacts.list' },
-      principal: 'arn:aws:sts::123456789012:assumed-role/ControlRoom/operator-session',
-    });
-  });
-
-  test('refuses a body that is not UTF-8', () => {
-    const event = urlEvent({}, { raw: '' });
-    event.body = Buffer.from([0x7b, 0xff, 0x7d]).toString('base64');
-    event.isBase64Encoded = true;
-    expect(readUrlCall(event)).toMatchObject({ ok: false, result: { statusCode: 400 }, reason: 'the body is not UTF-8' });
+  test('a request it reads runs with the audit ids its fields name', () => {
+    const read = readControlRequest({ operation: 'contacts.show', factoryId: 'fac_a', contactId: 'ct_0123456789abcdef' });
+    expect(read.audit).toEqual({ contactId: 'ct_0123456789abcdef' });
+    expect(typeof read.run).toBe('function');
   });
 });
