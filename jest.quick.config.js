@@ -17,7 +17,6 @@ module.exports = {
     '<rootDir>/test/lambda/**/*.test.ts',
     '<rootDir>/test/client/{rate-limit,retry,same-rules}.test.ts',
     '<rootDir>/test/browser-sdk/src/**/*.test.ts',
-    '<rootDir>/test/alerts/{signature,triggers.property}.test.ts',
     '<rootDir>/test/semantics/model.test.ts',
     '<rootDir>/test/control-room/{pages,issue-pages,export-stream}.test.ts',
   ],

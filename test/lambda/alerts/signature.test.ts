@@ -1,5 +1,5 @@
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import { newWebhookSecret, webhookHeaders, webhookIdOf } from '../../lambda/alerts/signature';
+import { newWebhookSecret, testWebhookId, webhookHeaders, webhookIdOf } from '../../../lambda/alerts/signature';
 
 /**
  * Deliveries are signed as the Standard Webhooks specification says: the
@@ -35,4 +35,10 @@ test("an alert's webhook id is the same on every attempt and every destination (
   expect(webhookIdOf('new:iss_a:2026-11-25T14:02:00.000Z')).toBe(webhookIdOf('new:iss_a:2026-11-25T14:02:00.000Z'));
   expect(webhookIdOf('new:iss_a:2026-11-25T14:02:00.000Z')).not.toBe(webhookIdOf('regressed:iss_a:1'));
   expect(webhookIdOf('x')).toMatch(/^msg_[0-9a-f]{32}$/);
+});
+
+test("a test delivery's id is new every time, and says it is a test", () => {
+  const [a, b] = [testWebhookId(), testWebhookId()];
+  expect(a).toMatch(/^msg_test_[0-9a-f]{24}$/);
+  expect(a).not.toBe(b);
 });

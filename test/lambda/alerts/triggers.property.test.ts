@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import type { Alert, IssueSnapshot } from '../../lambda/alerts/alert';
-import { DEFAULT_ALERT_SETTINGS, type AlertSettings } from '../../lambda/alerts/settings';
-import { alertsOf, BASELINE_BUCKETS, BUCKET_MS, spikeThreshold } from '../../lambda/alerts/triggers';
+import type { Alert, IssueSnapshot } from '../../../lambda/alerts/alert';
+import { DEFAULT_ALERT_SETTINGS, type AlertSettings } from '../../../lambda/alerts/settings';
+import { alertsOf, BASELINE_BUCKETS, BUCKET_MS, spikeThreshold } from '../../../lambda/alerts/triggers';
 
 /**
  * The trigger rules (docs/alerts.md#what-triggers-an-alert) as properties:
