@@ -1,8 +1,8 @@
-import type { Clock } from '../../lambda/infrastructure/deploy/clock';
-import { ACCESS_DENIED_WINDOW_MS, DEADLINE_MARGIN_MS, REPORT_WINDOW_MS } from '../../lambda/infrastructure/deploy/hook-timing';
-import { createPreTrafficHook, type HookEvent, type HookStatus } from '../../lambda/infrastructure/deploy/pre-traffic-hook';
-import type { Invocation, Probe } from '../../lambda/infrastructure/deploy/probes';
-import { JsonLogger } from '../../lambda/infrastructure/observability/logger';
+import type { Clock } from '../../../../lambda/infrastructure/deploy/clock';
+import { ACCESS_DENIED_WINDOW_MS, DEADLINE_MARGIN_MS, REPORT_WINDOW_MS } from '../../../../lambda/infrastructure/deploy/hook-timing';
+import { createPreTrafficHook, type HookEvent, type HookStatus } from '../../../../lambda/infrastructure/deploy/pre-traffic-hook';
+import type { Invocation, Probe } from '../../../../lambda/infrastructure/deploy/probes';
+import { JsonLogger } from '../../../../lambda/infrastructure/observability/logger';
 
 /**
  * The hook's own logic, with the two AWS calls it makes (Lambda Invoke of the
