@@ -105,11 +105,6 @@ const WAITING = new Set<string>([
   'lambda/ingest/tally/tally-batch.ts',
   'lambda/ingest/tally/tally.ts',
   'lambda/ingest/visitor-hash.ts',
-  'browser-sdk/src/client.ts',
-  'browser-sdk/src/console.ts',
-  'browser-sdk/src/debug-ids.ts',
-  'browser-sdk/src/defaults.ts',
-  'browser-sdk/src/describe.ts',
 ]);
 
 describe('tests found by path', () => {
