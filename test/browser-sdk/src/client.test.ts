@@ -52,7 +52,12 @@ beforeEach(() => {
     sdk = jest.requireActual<Sdk>('../../../browser-sdk/src/client');
   });
 });
-afterEach(() => {
+// What a test captured and did not wait for goes out to the stand-in fetch before the next test, never to the network.
+afterEach(async () => {
+  status = 202;
+  await sdk.flush(5000);
+});
+afterAll(() => {
   for (const [name, descriptor] of saved) {
     if (descriptor) Object.defineProperty(globalThis, name, descriptor);
     else delete (globalThis as Record<string, unknown>)[name];
