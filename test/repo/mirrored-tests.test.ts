@@ -63,8 +63,6 @@ const WAITING = new Set<string>([
   'lambda/ingest/errors.ts',
   'lambda/ingest/grouping/normalize-message.ts',
   'lambda/ingest/grouping/stack-frames.ts',
-  'lambda/ingest/issues/apply-delta.ts',
-  'lambda/ingest/issues/deltas.ts',
   'lambda/ingest/limits.ts',
   'lambda/ingest/payloads.ts',
   'lambda/ingest/receive-events.ts',
@@ -77,9 +75,6 @@ const WAITING = new Set<string>([
   'lambda/ingest/sentry/sentry-event.ts',
   'lambda/ingest/sentry/sentry-request.ts',
   'lambda/ingest/submit-feature-request.ts',
-  'lambda/ingest/tally/issue-of-event.ts',
-  'lambda/ingest/tally/tally-batch.ts',
-  'lambda/ingest/tally/tally.ts',
   'lambda/ingest/visitor-hash.ts',
 ]);
 
