@@ -12,7 +12,7 @@ module.exports = {
   },
   // @middy/* ships ESM only: let swc turn it into CommonJS for jest.
   transformIgnorePatterns: ['/node_modules/(?!@middy/)'],
-  // The client's sources import each other as './x.js' (what its published ESM declarations need): the .ts file.
+  // The client's sources import each other as './<name>.js' (what its published ESM declarations need): the .ts file.
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   // Two test files at once, one per core. Each file keeps to its own factory ids, and whatever reads the run's one
   // stream or alerts table takes its own file's records only (test/alerts/two-containers, test/reliability/storm):

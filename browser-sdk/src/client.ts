@@ -1,4 +1,5 @@
 import { retried } from './backoff.js';
+import { browserRequests } from './browser-requests.js';
 import { tellOnce } from './console.js';
 import { configure } from './defaults.js';
 import { debugIdsOf } from './debug-ids.js';
@@ -93,7 +94,7 @@ export function init(options: InitOptions): void {
   // A second init() replaces the first: pending events go out under the old settings first.
   transport?.drain();
   config = configure(options);
-  transport = createTransport(config);
+  transport = createTransport(config, browserRequests());
   buckets = tokenBuckets(config.errorBurst, config.errorRefillMs);
   previous = '';
   sent = 0;

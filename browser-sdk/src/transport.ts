@@ -3,6 +3,17 @@ import { batches, byteLength, eventsBody, halves, nextBatchSize } from './batch.
 import { tellOnce } from './console.js';
 import type { Config, IngestEvent } from './types.js';
 
+/**
+ * The SDK's transport, in Sentry's shape (`createTransport(options,
+ * makeRequest)`): the logic here (batching, the retry rule, rate limits,
+ * refusals, beacons when the page goes) and the platform's requests in a
+ * `RequestMaker` given to it (browser-requests.ts: `fetch` and
+ * `sendBeacon`), so the logic runs in Node against a fake one
+ * (test/browser-sdk/src/transport.test.ts). Sentry's makeRequest is one
+ * function; here it has two, since a beacon's acceptance is known at once
+ * and a refused one is split while the page is still closing.
+ */
+
 /** An event waiting to be sent: its JSON text and size, made once, and the tries that failed so far. */
 interface Queued {
   json: string;
@@ -10,23 +21,45 @@ interface Queued {
   tries: number;
 }
 
-/** The API's answer to one request. */
-export interface Answer {
+/** One POST of a JSON string body, as the transport asks for it. */
+export interface TransportRequest {
+  url: string;
+  body: string;
+  /** Whether the request may outlive the page (fetch's `keepalive`). */
+  keepalive: boolean;
+}
+
+/** What came back: the status, the JSON body ({} when there is none) and `Retry-After`. */
+export interface TransportResponse {
   status: number;
   body: Record<string, unknown>;
+  retryAfter: string | null;
+}
+
+/** The platform's side of the transport: the only place a request is made. */
+export interface RequestMaker {
+  /** Sends the request now; rejects on a network failure, and when the browser refuses a keepalive body. */
+  send(request: TransportRequest): Promise<TransportResponse>;
+  /** Hands a body to the browser to send even once the page is gone (no answer is ever seen); false when it refuses it. */
+  beacon(url: string, body: string): boolean;
+  /** The origin the requests come from, as the API saw it in a 403. */
+  origin: string;
+}
+
+/** The API's answer to one request. */
+export interface Answer extends TransportResponse {
   /** The body's `error`, or the status when it has none. */
   error: string;
-  retryAfter: string | null;
 }
 
 /** Keepalive bodies in flight at once: under the browser's 64 KiB (docs/browser-sdk.md, "Transport"). */
 const KEEPALIVE_BUDGET = 60_000;
 
 /** What a refused key or origin means for the site's developer, in the API's words and what to do. */
-function refusal(status: number, error: string): string {
+function refusal(status: number, error: string, origin: string): string {
   return status === 401
     ? `The ingest API refused the key (401): ${error} Pass init() the publishable key (dfpk_…) issued for this website. Nothing more is sent from this page.`
-    : `The ingest API refused this page's origin ${location.origin} (403): ${error} Ask your platform team to add ${location.origin} to the origins of the key, or use the key issued for this website. Nothing more is sent from this page.`;
+    : `The ingest API refused this page's origin ${origin} (403): ${error} Ask your platform team to add ${origin} to the origins of the key, or use the key issued for this website. Nothing more is sent from this page.`;
 }
 
 export interface Transport {
@@ -73,8 +106,8 @@ function judge(batch: Queued[], res: Answer | undefined, config: Config, stopped
 
 /**
  * Sends queued events to `POST /ingest/v1/events`, one request at a time,
- * by fetch with keepalive while the page lives and by sendBeacon when it
- * goes away. The first event after a quiet moment leaves at once (a lone
+ * by a keepalive request while the page lives and by beacon when it goes
+ * away. The first event after a quiet moment leaves at once (a lone
  * error never waits for the page's close-time send, which some browsers
  * drop: docs/browser-sdk.md#what-survives-a-closing-tab); what follows
  * within `flushDelayMs` of a request goes as one batch when that window
@@ -95,7 +128,10 @@ class EventSender implements Transport {
   private keepaliveBytes = 0;
   private idle: (() => void)[] = [];
 
-  constructor(private readonly config: Config) {}
+  constructor(
+    private readonly config: Config,
+    private readonly requests: RequestMaker,
+  ) {}
 
   enqueue(event: IngestEvent): boolean {
     if (this.stopped) return false;
@@ -133,11 +169,10 @@ class EventSender implements Transport {
     const keepalive = mayKeepalive && this.keepaliveBytes + bytes <= KEEPALIVE_BUDGET;
     if (keepalive) this.keepaliveBytes += bytes;
     try {
-      const res = await fetch(this.endpoint(path), { method: 'POST', body, keepalive, credentials: 'omit' });
-      const answer: Record<string, unknown> = await res.json().catch(() => ({}));
-      const error = typeof answer.error === 'string' ? answer.error : `HTTP ${res.status}.`;
+      const res = await this.requests.send({ url: this.endpoint(path), body, keepalive });
+      const error = typeof res.body.error === 'string' ? res.body.error : `HTTP ${res.status}.`;
       if (res.status === 401 || res.status === 403) this.stop(res.status, error);
-      return { status: res.status, body: answer, error, retryAfter: res.headers.get('Retry-After') };
+      return { ...res, error };
     } catch {
       // The browser refuses a keepalive body when the page's other keepalive requests and beacons fill its
       // budget: while the page lives, a plain fetch still goes.
@@ -155,7 +190,7 @@ class EventSender implements Transport {
   private stop(status: number, error: string): void {
     this.stopped = true;
     this.queue = [];
-    tellOnce('refused', refusal(status, error), 'error');
+    tellOnce('refused', refusal(status, error, this.requests.origin), 'error');
   }
 
   private pending(): boolean {
@@ -214,7 +249,7 @@ class EventSender implements Transport {
   /** A beacon per batch; one the browser refuses is split in halves, and a single refused event goes by fetch. */
   private beacon(batch: Queued[]): void {
     const body = eventsBody(batch.map((item) => item.json));
-    if (navigator.sendBeacon?.(this.endpoint('events'), body)) return;
+    if (this.requests.beacon(this.endpoint('events'), body)) return;
     if (batch.length > 1) {
       for (const half of halves(batch)) this.beacon(half);
       return;
@@ -224,5 +259,5 @@ class EventSender implements Transport {
   }
 }
 
-/** The transport of one init(): see EventSender. */
-export const createTransport = (config: Config): Transport => new EventSender(config);
+/** The transport of one init(), its requests made by `makeRequest`: see EventSender. */
+export const createTransport = (config: Config, makeRequest: RequestMaker): Transport => new EventSender(config, makeRequest);

@@ -1,7 +1,7 @@
 import { periodStartMs } from '../ingest/issues/buckets';
 import type { Issue, IssueStatus } from '../ingest/issues/issue';
 
-/** What happened to an issue, as the webhook's `type` says it (../shared contract: "Alert deliveries"). */
+/** What happened to an issue, as the webhook's `type` says it (docs/alerts.md#the-payload). */
 export const ALERT_TYPES = ['issue.created', 'issue.regressed', 'issue.spiking'] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];
 

@@ -12,8 +12,16 @@
 const EMAIL = /[^\s@<>()"',;]+@[^\s@<>()"',;]+\.[^\s@<>()"',;]+/g;
 const IPV4 = /\b\d{1,3}(?:\.\d{1,3}){3}\b/g;
 const IPV6 = /\b(?:[0-9a-f]{1,4}:){2,7}[0-9a-f]{0,4}\b/gi;
+/** An IPv6 address written with `::` (2001:db8::1), which the full form's pattern misses. */
+const IPV6_COMPRESSED = /\b(?:[0-9a-f]{1,4}:){1,7}:(?:[0-9a-f]{1,4}(?::[0-9a-f]{1,4}){0,6})?/gi;
 const LONG_DIGITS = /\d[\d -]{5,}\d/g;
 
 export function scrubbedTitle(title: string): string {
-  return title.replace(EMAIL, '<email>').replace(IPV4, '<ip>').replace(IPV6, '<ip>').replace(LONG_DIGITS, '<number>').slice(0, 500);
+  return title
+    .replace(EMAIL, '<email>')
+    .replace(IPV4, '<ip>')
+    .replace(IPV6_COMPRESSED, '<ip>')
+    .replace(IPV6, '<ip>')
+    .replace(LONG_DIGITS, '<number>')
+    .slice(0, 500);
 }

@@ -148,7 +148,7 @@ export function destinationView(destination: Destination, lastDelivery?: Deliver
   };
 }
 
-/** The delivery log's cursor (../domain/cursor.ts): per destination, where its part of the log goes on; bound to the destination asked for, if any. */
+/** The delivery log's cursor (lambda/kernel/cursor.ts): per destination, where its part of the log goes on; bound to the destination asked for, if any. */
 const logList = (factoryId: string, destinationId: string | undefined): CursorScope => ({ factoryId, list: `deliveries ${destinationId ?? 'all'}` });
 
 const logPositions = (value: unknown): LogPositions | undefined =>

@@ -68,8 +68,13 @@ function withinBudget<T>(factoryId: string, page: Page<T>, size: (item: T) => nu
 
 const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value)) + 1;
 
-function contactPage(factoryId: string, page: Page<StoredContact>) {
-  const views = page.items.map(controlView);
+/** A page of contacts, each linked one with its company's domain (`domains`, by company id) after its id. */
+function contactPage(factoryId: string, page: Page<StoredContact>, domains: ReadonlyMap<string, string> = new Map()) {
+  const views = page.items.map((contact) => {
+    const view = controlView(contact);
+    const domain = contact.companyId === undefined ? undefined : domains.get(contact.companyId);
+    return domain === undefined ? view : { ...view, companyDomain: domain };
+  });
   const fitted = withinBudget<ControlContact>(factoryId, { items: views, next: page.next }, jsonBytes, (contact) => contact.id);
   return { contacts: fitted.items, ...withCursor(fitted.next) };
 }
@@ -128,7 +133,8 @@ export const CONTACT_OPERATIONS = {
     run: async (request, { deps }) => {
       const filter = { enriched: request.enriched, updatedSince: request.updatedSince };
       const page = await deps.store.listContacts(request.factoryId, { filter, cursor: request.cursor, limit: request.limit });
-      const body = contactPage(request.factoryId, page);
+      const linked = [...new Set(page.items.flatMap((contact) => (contact.companyId === undefined ? [] : [contact.companyId])))];
+      const body = contactPage(request.factoryId, page, linked.length === 0 ? undefined : await deps.store.companyDomains(request.factoryId, linked));
       return { body, audit: { count: body.contacts.length, more: body.cursor !== undefined } };
     },
   }),

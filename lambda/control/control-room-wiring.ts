@@ -36,6 +36,8 @@ export interface KeyAndReportTables {
   sourceMaps?: SourceMapStore;
   /** How long showing an event waits for maps, when not the default (sourceMapBudgetFromEnv). */
   sourceMapBudgetMs?: number;
+  /** Where a test alert's link points, read at each test: from the environment (ALERT_LINK_BASE) unless given. */
+  linkBase?: () => string;
 }
 
 /**
@@ -92,14 +94,17 @@ export function controlDependencies(
 export function alertDependencies(
   doc: DynamoDBDocumentClient,
   table: string,
-  wiring: Pick<KeyAndReportTables, 'alertPolicy' | 'resolve'> = {},
+  wiring: Pick<KeyAndReportTables, 'alertPolicy' | 'resolve' | 'linkBase'> = {},
 ): AlertOperationsDependencies {
   const policy = wiring.alertPolicy ?? addressPolicyFromEnv();
+  const linkBase = wiring.linkBase ?? (() => linkBaseFromEnv());
   return {
     store: alertStoreOf(doc, table),
     send: webhookSender({ policy, ...(wiring.resolve ? { resolve: wiring.resolve } : {}) }),
     policy,
     ...(wiring.resolve ? { resolve: wiring.resolve } : {}),
-    linkBase: linkBaseFromEnv(),
+    get linkBase() {
+      return linkBase();
+    },
   };
 }

@@ -26,6 +26,8 @@ export interface FieldMeta {
   placeholder?: string;
   /** The audit line names its value: the id of what the operation acts on (never free text, never a secret). */
   audited?: boolean;
+  /** A yes-or-no field whose flag is a switch: given means yes (`--servers`), left out means the default. */
+  switch?: boolean;
 }
 
 /** Each described field's metadata, by schema (optional fields are looked up through their inner schema). */

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { KeyType } from '../kernel/api-key';
 import { normalizeOriginList } from '../kernel/origins';
-import { factoryId, keyId, upTo } from './fields';
+import { described, factoryId, keyId, upTo } from './fields';
 import { ControlError, operation } from './operation';
 import type { ControlDependencies } from './ports';
 import { CANARY_KEY_REFUSED, isCanaryFactory } from '../kernel/canary';
@@ -44,6 +44,8 @@ export const KEY_OPERATIONS = {
       type: z.optional(z.enum(['secret', 'publishable'], { error: 'type must be "secret" or "publishable"' })),
       origins,
       rateLimit: upTo('rateLimit', KEY_RATE_LIMIT_MAX),
+      // A publishable key that requests without an Origin (a customer's servers) may use too (docs/sentry-sdks.md).
+      servers: z.optional(described(z.boolean({ error: 'servers must be true or false' }), { switch: true })),
     }),
     defaults: (request) => {
       if (isCanaryFactory(request.factoryId)) throw new ControlError(400, CANARY_KEY_REFUSED);
@@ -51,15 +53,20 @@ export const KEY_OPERATIONS = {
       const given = request.origins ?? [];
       if (type === 'secret' && given.length > 0) throw new ControlError(400, 'origins are only for publishable keys');
       if (type === 'publishable' && given.length === 0) throw new ControlError(400, 'a publishable key needs at least one origin (the website it is used on)');
-      return { factoryId: request.factoryId, type, origins: given, rateLimit: request.rateLimit };
+      if (type === 'secret' && request.servers) throw new ControlError(400, 'servers is only for publishable keys (a secret key is for servers already)');
+      return { factoryId: request.factoryId, type, origins: given, rateLimit: request.rateLimit, servers: request.servers === true };
     },
     run: async (request, { deps, now }) => {
       const { factoryId, type } = request;
       const { admin, defaultRateLimit } = keyAdmin(deps);
       const rateLimit = request.rateLimit ?? (type === 'secret' ? defaultRateLimit : undefined);
-      const created = await admin.create({ factoryId, type, rateLimit, ...(type === 'publishable' ? { origins: request.origins } : {}), now });
+      const publishable = type === 'publishable' ? { origins: request.origins, ...(request.servers ? { servers: true } : {}) } : {};
+      const created = await admin.create({ factoryId, type, rateLimit, ...publishable, now });
       // The secret goes to the caller once and never into the audit line.
-      return { body: { ...created }, audit: { keyId: created.keyId, type, rateLimit: created.rateLimit, origins: created.origins?.length } };
+      return {
+        body: { ...created },
+        audit: { keyId: created.keyId, type, rateLimit: created.rateLimit, origins: created.origins?.length, ...(request.servers ? { servers: true } : {}) },
+      };
     },
   }),
 

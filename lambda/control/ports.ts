@@ -81,6 +81,8 @@ export interface ControlStore {
   /** The contacts linked to one company, in id order. */
   contactsOfCompany(factoryId: string, companyId: string, cursor: string | undefined, limit: number): Promise<Page<StoredContact>>;
   findCompany(factoryId: string, companyId: string): Promise<Company | undefined>;
+  /** The domains of these companies of the factory, by id; a company not found (or written before it carried its id) is left out. */
+  companyDomains(factoryId: string, companyIds: readonly string[]): Promise<Map<string, string>>;
   passMarkers(factoryId: string, contactId: string): Promise<PassMarker[]>;
   /** Applies a planned clear if the contact still holds what the plan saw. */
   applyClear(write: ClearWrite): Promise<ClearOutcome>;
@@ -112,6 +114,8 @@ export interface NewKey {
   type: KeyType;
   rateLimit?: number;
   origins?: string[];
+  /** Publishable keys only: requests without an Origin (a customer's servers) may use it too. */
+  servers?: boolean;
   now?: Date;
 }
 

@@ -1,8 +1,8 @@
 import type * as z from 'zod/mini';
 import { FIELD_META, type FieldMeta } from './fields';
 
-/** How a field's value is written outside JSON: as text, a whole number, yes or no, or one value per repeat of its flag. */
-export type FieldKind = 'text' | 'number' | 'yes-no' | 'list';
+/** How a field's value is written outside JSON: as text, a whole number, yes or no, a switch (given: yes), or one value per repeat of its flag. */
+export type FieldKind = 'text' | 'number' | 'yes-no' | 'switch' | 'list';
 
 /**
  * One field of an operation's request, as its schema and its metadata
@@ -14,7 +14,7 @@ export interface RequestField {
   key: string;
   /** Its command-line flag, without dashes: `factory`. */
   flag: string;
-  /** What the usage shows as its value (`fac_id`); none for yes-no. */
+  /** What the usage shows as its value (`fac_id`); none for yes-no and a switch. */
   placeholder: string;
   kind: FieldKind;
   /** The request is refused without it (the operation may still fill in a default for the others). */
@@ -62,10 +62,13 @@ export function requestFields(shape: Record<string, Schema>): RequestField[] {
   return Object.entries(shape).map(([key, schema]) => {
     const { inner, required } = unwrapped(schema);
     const meta: FieldMeta = FIELD_META.get(inner) ?? FIELD_META.get(schema) ?? {};
-    const { kind, choices } = kindOf(inner);
+    const read = kindOf(inner);
+    const { choices } = read;
+    const kind: FieldKind = read.kind === 'yes-no' && meta.switch ? 'switch' : read.kind;
     // A list's flag is given once per item: named in the singular (--field name --field title).
     const flag = meta.flag ?? (kind === 'list' ? kebab(key).replace(/s$/, '') : kebab(key));
-    const placeholder = meta.placeholder ?? (choices && kind !== 'list' ? choices.join('|') : kind === 'number' ? 'N' : kind === 'yes-no' ? '' : flag);
+    const placeholder =
+      meta.placeholder ?? (choices && kind !== 'list' ? choices.join('|') : kind === 'number' ? 'N' : kind === 'yes-no' || kind === 'switch' ? '' : flag);
     return { key, flag, placeholder, kind, required, audited: meta.audited === true, ...(choices ? { choices } : {}) };
   });
 }

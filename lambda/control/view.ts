@@ -4,7 +4,10 @@ import type { StoredContact } from '../contacts/enrichment/ports';
 import type { Company } from './ports';
 
 /** A contact as the control room shows it: the public view, then what only the control room sees. */
-export type ControlContact = Contact & Pick<StoredContact, 'enrichmentCheckedAt' | 'cleared'>;
+export type ControlContact = Contact &
+  Pick<StoredContact, 'enrichmentCheckedAt' | 'cleared'> & {
+    /** A list's: the linked company's domain, which reads better than its id. */ companyDomain?: string;
+  };
 
 /** `cleared` in a fixed order (DynamoDB keeps none in maps): fields as CLEARABLE_FIELDS, each value, at, by, reason. */
 function orderedCleared(cleared: ClearedFields): ClearedFields {

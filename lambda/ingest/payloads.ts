@@ -11,7 +11,7 @@ import { Scrubber } from './scrub/scrubber';
  * checks one event or one feature request and turns it into what is stored.
  * Unknown fields are dropped; `null` counts as omitted for every optional
  * field (what a browser SDK sends for "not set"); free text goes through the
- * one free-text rule (../domain/free-text.ts) and is clipped, never refused for
+ * one free-text rule (../kernel/free-text.ts) and is clipped, never refused for
  * length; a field of the wrong type is a problem (422), and every problem of
  * a body is listed, in field order. Every free-text field but the reporter's
  * is scrubbed (scrub/: card numbers, tokens, keys, emails… replaced by a

@@ -11,7 +11,6 @@ import { createHmac } from 'node:crypto';
  * The audit line of an erasure names the person by it, never by the email.
  */
 export const PERSON_KEY_PREFIX = 'person_';
-export const PERSON_KEY_PATTERN = /^person_[0-9a-f]{32}$/;
 
 /** The form of an email every path keys on: a reporter's address is free text, a contact's is normalized already. */
 export const personEmailForm = (email: string): string => email.trim().normalize('NFC').toLowerCase();

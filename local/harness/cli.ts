@@ -35,12 +35,65 @@ export const COMMON_OPTIONS = {
   region: { type: 'string' },
 } as const;
 
+/** The number of single-character edits between two words (Levenshtein), for "did you mean". */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++)
+      current[j] = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return previous[b.length] as number;
+}
+
+/** The option `name` was most likely meant as: one a typo or two away, or one it begins; undefined when none is close. */
+export function closestOption(name: string, known: readonly string[]): string | undefined {
+  const ranked = known
+    .map((candidate) => ({ candidate, distance: candidate.startsWith(name) && name.length >= 2 ? 0 : editDistance(name, candidate) }))
+    .filter(({ candidate, distance }) => distance <= Math.min(2, Math.floor(candidate.length / 3)))
+    .sort((a, b) => a.distance - b.distance);
+  return ranked[0]?.candidate;
+}
+
 /**
- * Parses a command line. A parsing problem (unknown option, missing value),
- * an option given twice that takes one value, or --region without --stack
- * is a UsageError.
+ * The options npm kept for itself: `npm run keys create --factory fac_x`
+ * (without `--`) hands `--factory` to npm as its own setting (it shows as
+ * npm_config_factory in the environment) and only `fac_x` to the command.
  */
-export function parseCommandLine<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T) {
+function optionsNpmTook(args: readonly string[], names: readonly string[], env: NodeJS.ProcessEnv): string[] {
+  return names.filter(
+    (name) => env[`npm_config_${name.replace(/-/g, '_')}`] !== undefined && !args.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`)),
+  );
+}
+
+/**
+ * Parses a command line. A parsing problem is a UsageError in the
+ * command's words: an unknown option (with the one it was likely meant as),
+ * a value missing or given to a flag that takes none, an option given twice
+ * that takes one value, options npm took for itself (no `--` after the
+ * script's name), or --region without --stack.
+ */
+export function parseCommandLine<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T, env: NodeJS.ProcessEnv = process.env) {
+  const names = Object.keys(options);
+  const tookOver = optionsNpmTook(args, names, env);
+  if (tookOver.length > 0) {
+    const script = env.npm_lifecycle_event ?? '<script>';
+    throw new UsageError(
+      `npm kept ${tookOver.map((name) => `--${name}`).join(', ')} for itself: after npm run ${script}, options reach the command only past "--", as in npm run ${script} -- … --${tookOver[0]} …`,
+    );
+  }
+  const loose = parseArgs({ args, options, allowPositionals: true, strict: false, tokens: true });
+  for (const token of loose.tokens) {
+    if (token.kind !== 'option') continue;
+    const option = options[token.name];
+    if (option === undefined) {
+      const meant = closestOption(token.name, names);
+      throw new UsageError(`unknown option ${token.rawName}${meant ? `: did you mean --${meant}?` : ''} (the options are in the usage below)`);
+    }
+    if (option.type === 'string' && token.value === undefined) throw new UsageError(`${token.rawName} needs a value: ${token.rawName} <value>`);
+    if (option.type === 'boolean' && token.value !== undefined) throw new UsageError(`${token.rawName} takes no value (it is a switch), got "${token.value}"`);
+  }
   let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true; tokens: true }>>;
   try {
     parsed = parseArgs({ args, options, allowPositionals: true, strict: true, tokens: true });

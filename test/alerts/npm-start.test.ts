@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -69,11 +69,14 @@ const bodiesOf = (secret: string) =>
     .verifiedWith(secret)
     .map((entry) => ({ id: entry.headers['webhook-id'], ...(JSON.parse(entry.body) as { type: string; data: Record<string, any> }) }));
 
-test('a new bug gives one signed delivery; resolved and sent again, one regression; a burst, one spike', async () => {
+test('a new bug gives one signed delivery linking to the open control room; resolved and sent again, one regression; a burst, one spike', async () => {
   const factoryId = `fac_e2e_${randomUUID().slice(0, 8)}`;
   const { key } = await json('keys', 'create', '--factory', factoryId, '--type', 'publishable', '--origin', site.origin);
   const { secret } = await json('alerts', 'add', '--factory', factoryId, '--url', receiver.url);
   await json('alerts', 'settings', '--factory', factoryId, '--spike-floor', '10');
+  // A control room open on another port (this process stands in for it): the alerts link there.
+  const controlRoom = join(serversDir, `control-room-${process.pid}.json`);
+  writeFileSync(controlRoom, JSON.stringify({ pid: process.pid, url: 'http://127.0.0.1:4321' }));
 
   // The same new bug in three visitors' tabs at once, each sent by the SDK.
   pages.set('/cart', sdkPage({ key, baseUrl: server.baseUrl, release: 'shop@1.0.0', flushDelayMs: 50 }, '{}', THROWS));
@@ -89,6 +92,9 @@ test('a new bug gives one signed delivery; resolved and sent again, one regressi
   );
   expect(created!.data).toMatchObject({ factoryId, title: 'TypeError: cart is undefined', status: 'open', release: 'shop@1.0.0' });
   const issueId = created!.data.issueId as string;
+  expect(created!.data.link).toBe(`http://127.0.0.1:4321/f/${factoryId}/reports/issues/${issueId}`);
+  // That control room closed: the next alert links where npm run control-room starts by default.
+  rmSync(controlRoom);
   const sent = await until('the three events the SDK sent', async () => {
     const stored = jsonLines((await command('reports', 'events', '--factory', factoryId)).stdout);
     return stored.length >= 3 ? stored : undefined;
@@ -112,7 +118,8 @@ test('a new bug gives one signed delivery; resolved and sent again, one regressi
   const resolved = await command('reports', 'resolve', '--factory', factoryId, '--issue', issueId);
   expect(resolved.status).toBe(0);
   await send(key, bug);
-  await until('the issue.regressed delivery', () => (bodiesOf(secret).some((body) => body.type === 'issue.regressed') ? true : undefined), 60_000);
+  const regressed = await until('the issue.regressed delivery', () => bodiesOf(secret).find((body) => body.type === 'issue.regressed'), 60_000);
+  expect(regressed.data.link).toBe(`http://127.0.0.1:4000/f/${factoryId}/reports/issues/${issueId}`);
 
   // One request: its events share a receive time, so they land in one 5-minute bucket.
   await send(key, bug, MAX_EVENTS_PER_REQUEST);

@@ -1,4 +1,6 @@
-import { runScript } from '../support/commands';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, runScript } from '../support/commands';
 
 /** Size is a feature: `npm run sdk:size` fails above 5 KB gzipped, and `npm test` with it. */
 test('the one-file build stays within its 5 KB gzipped budget (npm run sdk:size)', async () => {
@@ -14,4 +16,16 @@ test('npm run sdk:size takes no arguments, and says so', async () => {
   const run = await runScript('sdk:size', ['--budget', '1']);
   expect(run.status).toBe(2);
   expect(run.stderr).toMatch(/^usage: npm run sdk:size/);
+});
+
+test("the size the docs state is the build's, to the tenth of a KB (README, docs/browser-sdk.md)", async () => {
+  const run = await runScript('sdk:size', []);
+  const [, minified, gzipped] = /([\d,]+) bytes minified, ([\d,]+) bytes gzipped/.exec(run.stdout) ?? [];
+  const kb = (bytes: string | undefined) => `${(Number(bytes?.replace(/,/g, '')) / 1024).toFixed(1)} KB`;
+  const docs = readFileSync(join(ROOT, 'docs', 'browser-sdk.md'), 'utf8');
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const stated = [...`${docs}\n${readme}`.matchAll(/(\d+\.\d) KB gzipped/g)].map((match) => `${match[1]} KB`);
+  expect(stated.length).toBeGreaterThanOrEqual(3);
+  expect(new Set(stated)).toEqual(new Set([kb(gzipped)]));
+  expect(docs).toContain(`(${kb(minified)} minified;`);
 });

@@ -2,7 +2,9 @@ import * as z from 'zod/mini';
 import { between, contactId, described, factoryId, keyId } from '../../lambda/control/fields';
 import { operation } from '../../lambda/control/operation';
 import { CONTROL_OPERATIONS } from '../../lambda/control/operations';
-import { UsageError } from '../../local/harness/cli';
+import { spawn } from 'node:child_process';
+import { closestOption, COMMON_OPTIONS, parseCommandLine, UsageError } from '../../local/harness/cli';
+import { ROOT } from '../support/commands';
 import { commandsOf, fieldOptions, requestFromFlags, usageLine, type TableCommand } from '../../local/console/control/command-line';
 
 /**
@@ -138,4 +140,60 @@ describe("the audit line's ids", () => {
     const revoke = operation({ request: z.strictObject({ factoryId, keyId }), run: done });
     expect(revoke.read('keys.revoke', { factoryId: 'fac_a', keyId: 'key_0123456789abcdef' }).audit).toEqual({});
   });
+});
+
+describe("a command line the parser refuses, in the command's words", () => {
+  const OPTIONS = { factory: { type: 'string' }, origin: { type: 'string', multiple: true }, all: { type: 'boolean' }, ...COMMON_OPTIONS } as const;
+  const refusalOf = (args: string[], env: NodeJS.ProcessEnv = {}) => {
+    try {
+      parseCommandLine(args, OPTIONS, env);
+    } catch (error) {
+      if (error instanceof UsageError) return error.message;
+      throw error;
+    }
+    return undefined;
+  };
+
+  test('a mistyped option names the one it was likely meant as', () => {
+    expect(refusalOf(['list', '--factroy', 'fac_demo'])).toBe('unknown option --factroy: did you mean --factory? (the options are in the usage below)');
+    expect(refusalOf(['list', '--orign', 'https://a.example'])).toMatch(/did you mean --origin\?/);
+    expect(refusalOf(['list', '--fac', 'fac_demo'])).toMatch(/did you mean --factory\?/);
+  });
+
+  test('an option like none of them says so, without a guess', () => {
+    expect(refusalOf(['--verbose'])).toBe('unknown option --verbose (the options are in the usage below)');
+  });
+
+  test('a value missing, or given to a switch, is named', () => {
+    expect(refusalOf(['list', '--factory'])).toBe('--factory needs a value: --factory <value>');
+    expect(refusalOf(['list', '--all=yes'])).toBe('--all takes no value (it is a switch), got "yes"');
+  });
+
+  test('options npm kept for itself (no "--" after the script) are explained with the command written right', () => {
+    // `npm run keys list --factory fac_demo`: npm sets npm_config_factory and passes only "list fac_demo" on.
+    const env = { npm_lifecycle_event: 'keys', npm_config_factory: 'true' };
+    expect(refusalOf(['list', 'fac_demo'], env)).toBe(
+      'npm kept --factory for itself: after npm run keys, options reach the command only past "--", as in npm run keys -- … --factory …',
+    );
+    expect(refusalOf(['list', '--factory', 'fac_demo'], env)).toBeUndefined();
+  });
+
+  test('closestOption guesses only near misses', () => {
+    expect(closestOption('stak', ['stack', 'region'])).toBe('stack');
+    expect(closestOption('x', ['stack', 'region'])).toBeUndefined();
+  });
+
+  test('run by npm without "--", the keys command says what npm did instead of asking for --factory', async () => {
+    const run = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
+      const child = spawn('npm', ['run', '--silent', 'keys', 'list', '--factory', 'fac_demo'], {
+        cwd: ROOT,
+        env: { ...process.env, DYNAMODB_ENDPOINT: 'http://127.0.0.1:9' },
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      child.on('close', (status) => resolve({ status, stderr }));
+    });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/^error: npm kept --factory for itself: after npm run keys, options reach the command only past "--"/);
+  }, 60_000);
 });

@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { freePort } from '../../local/harness/ports';
 import { rawCall } from '../support/control-room';
 import { runScript, startScript } from '../support/commands';
@@ -25,8 +27,16 @@ test.each([
   expect(result.stderr).toContain('usage: npm run control-room');
 });
 
+/** The URLs of the control rooms registered for alert links (local/harness/control-rooms.ts). */
+const registered = () => {
+  const dir = process.env.CONTACTS_SERVERS_DIR as string;
+  return readdirSync(dir)
+    .filter((file) => file.startsWith('control-room-'))
+    .map((file) => (JSON.parse(readFileSync(join(dir, file), 'utf8')) as { url: string }).url);
+};
+
 test.each(['SIGTERM', 'SIGINT'] as const)(
-  'prints exactly one line with the URL to open once it answers, and stops on %s',
+  'prints exactly one line with the URL to open once it answers, registers its address for alert links, and stops on %s, unregistered',
   async (signal) => {
     const port = await freePort();
     const run = startScript('control-room', { DYNAMODB_ENDPOINT: endpoint() }, /Control room: open \S+\n/, 60_000, ['--port', String(port)]);
@@ -34,8 +44,10 @@ test.each(['SIGTERM', 'SIGINT'] as const)(
     expect(run.output.stdout).toMatch(URL_LINE);
     expect(URL_LINE.exec(run.output.stdout)?.[2]).toBe(String(port));
     expect((await rawCall(port, 'GET', '/', { host: `127.0.0.1:${port}` })).status).toBe(401);
+    expect(registered()).toContain(`http://127.0.0.1:${port}`);
     run.child.kill(signal);
     expect(await run.exited).toBe(0);
+    expect(registered()).not.toContain(`http://127.0.0.1:${port}`);
   },
   90_000,
 );
@@ -85,7 +97,8 @@ describe('with --url: the deployed function, signed', () => {
       );
       expect(cleared.status).toBe(200);
       expect(JSON.parse(cleared.text).contact.cleared.title).toMatchObject({ value: 'Wrong', by: TEST_CALLER_ARN, reason: 'remote' });
-      expect(url.calls.map((call) => JSON.parse(call).operation)).toEqual(['contacts.list', 'contacts.clear']);
+      // The room asks first whether the factory exists (it has a key), then the page's own operation.
+      expect(url.calls.map((call) => JSON.parse(call).operation)).toEqual(['keys.list', 'contacts.list', 'contacts.clear']);
     } finally {
       run.child.kill('SIGTERM');
       await run.exited;

@@ -189,7 +189,7 @@ describe('errors', () => {
     [[], /say what to do/],
     [['contacts', 'delete', '--factory', 'fac_x'], /unknown command "contacts delete"/],
     [['contacts', 'list', '--factory', 'fac_x', '--enriched', 'maybe'], /--enriched must be yes or no/],
-    [['contacts', 'list', '--factory', 'fac_x', '--updated-since', 'last week'], /updatedSince must be an ISO 8601 date/],
+    [['contacts', 'list', '--factory', 'fac_x', '--updated-since', 'last week'], /--updated-since must be an ISO 8601 date/],
     [['contacts', 'list', '--factory', 'fac_x', '--format', 'csv'], /contacts list does not take --format/],
     [['contacts', 'clear', '--factory', 'fac_x', '--contact', 'ct_0000000000000000', '--field', 'email'], /field "email" cannot be cleared/],
     [['contacts', 'list', '--factory', 'fac_x', '--region', 'eu-west-1'], /--region goes with --stack/],
@@ -275,7 +275,7 @@ describe('keys, through the control-room function', () => {
     [['keys', 'create', '--factory', 'fac_x', '--type', 'publishable', '--origin', '*'], /--origin: /],
     [['keys', 'create', '--factory', 'fac_x', '--rate-limit', 'lots'], /--rate-limit must be a whole number/],
     [['keys', 'revoke', '--factory', 'fac_x'], /keys revoke needs --key/],
-    [['keys', 'revoke', '--factory', 'fac_x', '--key', 'dfsk_secret'], /keyId must be a key id/],
+    [['keys', 'revoke', '--factory', 'fac_x', '--key', 'dfsk_secret'], /--key must be a key id/],
     [['keys', 'list', '--factory', 'fac_x', '--origin', 'https://a.example'], /keys list does not take --origin/],
   ])('refuses %j with exit code 2, before any call', async (args, message) => {
     const result = await control(...args);

@@ -1,5 +1,5 @@
 import { bearer, endpoint, newFactoryId, startLocalApi, type LocalApi } from '../support/local-api';
-import { runScript, runScriptInProcess } from '../support/commands';
+import { jsonLines, runScript, runScriptInProcess } from '../support/commands';
 
 /**
  * The keys command against the run's DynamoDB Local, its entry file in this
@@ -8,6 +8,7 @@ import { runScript, runScriptInProcess } from '../support/commands';
  */
 const keys = (...args: string[]) => runScriptInProcess('keys', args, { DYNAMODB_ENDPOINT: endpoint() });
 const keysProcess = (...args: string[]) => runScript('keys', args, { DYNAMODB_ENDPOINT: endpoint() });
+const control = (...args: string[]) => runScriptInProcess('control', args, { DYNAMODB_ENDPOINT: endpoint() });
 
 let api: LocalApi;
 beforeAll(async () => {
@@ -101,16 +102,17 @@ describe('npm run keys -- create', () => {
   });
 
   test.each([
-    [['create'], /--factory <fac_id> is required/],
-    [['create', '--factory', 'acme'], /--factory must look like fac_/],
+    [['create'], /keys create needs --factory <fac_id>/],
+    [['create', '--factory', 'acme'], /--factory must look like "fac_acme"/],
     [['create', '--factory', 'fac_x', '--rate-limit', '0'], /--rate-limit must be a whole number/],
     [['create', '--factory', 'fac_x', '--type', 'publishable'], /needs at least one --origin/],
     [['create', '--factory', 'fac_x', '--type', 'publishable', '--origin', 'https://x.com/path'], /has a path/],
     [['create', '--factory', 'fac_x', '--type', 'admin'], /--type must be secret or publishable/],
     [['create', '--factory', 'fac_canary'], /fac_canary is reserved for the pre-traffic check of deployments .*: no key is issued for it/],
-    [['frobnicate'], /unknown command/],
-    [[], /a command is required/],
-    [['create', '--factory', 'fac_x', '--colour', 'red'], /Unknown option '--colour'/],
+    [['frobnicate'], /unknown action "frobnicate": list, create, revoke/],
+    [[], /an action is required/],
+    [['revoke', 'key_0123456789abcdef'], /revoke names the key with --key and its factory with --factory/],
+    [['create', '--factory', 'fac_x', '--colour', 'red'], /unknown option --colour/],
     [['create', '--factory', 'fac_x', '--factory', 'fac_y'], /--factory is given twice/],
     [['list', '--factory', 'fac_x', '--region', 'eu-west-1'], /--region goes with --stack/],
   ])('refuses %j with exit code 2, one error line and the usage', async (args, message) => {
@@ -125,7 +127,7 @@ describe('npm run keys -- create', () => {
   // The checks above run the entry file in this process; end to end, as a user runs it, one of each kind.
   test.each([
     [['create', '--factory', 'fac_x', '--type', 'publishable', '--origin', '*'], /origin \* \(any website\) is not allowed/],
-    [['frobnicate'], /unknown command/],
+    [['frobnicate'], /unknown action/],
   ])('as its own process, refuses %j with exit code 2, one error line and the usage', async (args, message) => {
     const result = await keys(...args);
     expect(result.status).toBe(2);
@@ -143,8 +145,8 @@ describe('npm run keys -- list', () => {
     const second = JSON.parse((await keys('create', '--factory', factoryId, '--rate-limit', '10')).stdout);
     const result = await keys('list', '--factory', factoryId);
     expect(result.status).toBe(0);
-    const listed = JSON.parse(result.stdout);
-    expect(listed.map((k: { keyId: string }) => k.keyId).sort()).toEqual([first.keyId, second.keyId].sort());
+    const listed = jsonLines(result.stdout);
+    expect(listed.map((k) => k.keyId).sort()).toEqual([first.keyId, second.keyId].sort());
     expect(result.stdout).not.toContain(first.key.slice(5));
     expect(result.stdout).not.toMatch(/keyHash|[0-9a-f]{64}/);
     expect(listed[0]).toMatchObject({ status: 'active', type: 'secret', hint: expect.any(String), createdAt: expect.any(String) });
@@ -159,7 +161,7 @@ describe('npm run keys -- list', () => {
       body: { events: [] },
     });
     expect(leaked.status).toBe(401);
-    const listed = JSON.parse((await keys('list', '--factory', factoryId)).stdout) as Record<string, any>[];
+    const listed = jsonLines((await keys('list', '--factory', factoryId)).stdout) as Record<string, any>[];
     const byType = Object.fromEntries(listed.map((k) => [k.type, k]));
     expect(byType.secret).toMatchObject({ status: 'active', exposed: { count: 1, firstSeenAt: expect.any(String), lastSeenAt: expect.any(String) } });
     expect(byType.publishable).toMatchObject({ status: 'active', origins: ['https://shop.example.com'], rateLimit: 600 });
@@ -168,7 +170,7 @@ describe('npm run keys -- list', () => {
 
   test('lists nothing for a factory without keys', async () => {
     const result = await keys('list', '--factory', newFactoryId('empty'));
-    expect(JSON.parse(result.stdout)).toEqual([]);
+    expect([result.status, result.stdout]).toEqual([0, '']);
   });
 });
 
@@ -176,27 +178,60 @@ describe('npm run keys -- revoke', () => {
   test('revokes: the key gets 401 from its next request, and the list shows it revoked', async () => {
     const factoryId = newFactoryId('cli');
     const created = JSON.parse((await keys('create', '--factory', factoryId)).stdout);
-    const result = await keys('revoke', created.keyId);
+    const result = await keys('revoke', '--factory', factoryId, '--key', created.keyId);
     expect(result.status).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ keyId: created.keyId, status: 'revoked', revokedAt: expect.any(String) });
     const res = await api.request('GET', '/api/v1/contacts?email=a%40b.co', { headers: bearer(created.key) });
     expect(res.status).toBe(401);
-    const listed = JSON.parse((await keys('list', '--factory', factoryId)).stdout);
-    expect(listed[0].status).toBe('revoked');
+    const listed = jsonLines((await keys('list', '--factory', factoryId)).stdout);
+    expect(listed[0]?.status).toBe('revoked');
   });
 
   test('revoking twice keeps the first revocation time', async () => {
-    const created = JSON.parse((await keys('create', '--factory', newFactoryId('cli'))).stdout);
-    const first = JSON.parse((await keys('revoke', created.keyId)).stdout);
-    const second = JSON.parse((await keys('revoke', created.keyId)).stdout);
+    const factoryId = newFactoryId('cli');
+    const created = JSON.parse((await keys('create', '--factory', factoryId)).stdout);
+    const first = JSON.parse((await keys('revoke', '--factory', factoryId, '--key', created.keyId)).stdout);
+    const second = JSON.parse((await keys('revoke', '--factory', factoryId, '--key', created.keyId)).stdout);
     expect(second.revokedAt).toBe(first.revokedAt);
   });
 
-  test('an unknown key id is a one-line error, exit code 1', async () => {
-    const result = await keys('revoke', 'key_0000000000000000');
-    expect(result.status).toBe(1);
-    expect(result.stderr.trim()).toMatch(/^error: no key with id key_0000000000000000/);
-    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  test("an unknown key id, or another factory's key, is a one-line error, exit code 1, and the key stays active", async () => {
+    const unknown = await keys('revoke', '--factory', 'fac_x', '--key', 'key_0000000000000000');
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr.trim()).toBe('error: no key key_0000000000000000 in fac_x');
+    const owner = newFactoryId('cli');
+    const created = JSON.parse((await keys('create', '--factory', owner)).stdout);
+    const other = await keys('revoke', '--factory', `${owner}_other`, '--key', created.keyId);
+    expect([other.status, other.stderr.trim()]).toEqual([1, `error: no key ${created.keyId} in ${owner}_other`]);
+    expect(jsonLines((await keys('list', '--factory', owner)).stdout)[0]?.status).toBe('active');
+  });
+});
+
+describe('one keys command: keys and control -- keys', () => {
+  test('list and revoke print the same lines whichever of the two runs them', async () => {
+    const factoryId = newFactoryId('cli');
+    const [a, b] = [
+      JSON.parse((await keys('create', '--factory', factoryId)).stdout),
+      JSON.parse((await control('keys', 'create', '--factory', factoryId)).stdout),
+    ];
+    expect(Object.keys(a).sort()).toEqual(Object.keys(b).sort());
+    const [listed, listedByControl] = [await keys('list', '--factory', factoryId), await control('keys', 'list', '--factory', factoryId)];
+    expect(listed.stdout).toBe(listedByControl.stdout);
+    expect(jsonLines(listed.stdout).map((key) => key.keyId)).toEqual([a.keyId, b.keyId]);
+    const revoked = await keys('revoke', '--factory', factoryId, '--key', a.keyId);
+    const revokedByControl = await control('keys', 'revoke', '--factory', factoryId, '--key', b.keyId);
+    const shape = (stdout: string) => Object.keys(JSON.parse(stdout)).sort();
+    expect(shape(revoked.stdout)).toEqual(shape(revokedByControl.stdout));
+    expect(jsonLines((await keys('list', '--factory', factoryId)).stdout).map((key) => key.status)).toEqual(['revoked', 'revoked']);
+  });
+
+  test('a publishable key for servers too, with its DSN, from either', async () => {
+    for (const run of [keys, (...args: string[]) => control('keys', ...args)]) {
+      const created = JSON.parse(
+        (await run('create', '--factory', newFactoryId('cli'), '--type', 'publishable', '--origin', 'https://app.example.com', '--servers')).stdout,
+      );
+      expect(created).toMatchObject({ servers: true, dsn: expect.stringMatching(/^http:\/\/[0-9a-f]{64}@localhost:\d+\/ingest\/sentry\/\d{15}$/) });
+    }
   });
 });
 

@@ -90,7 +90,7 @@ describe('npm run sourcemaps -- upload, against npm start', () => {
   const upload = (args: string[]) =>
     sourcemaps(['upload', ...args], { CONTACTS_SERVERS_DIR: serversDir, CONTACTS_DATA_DIR: env.CONTACTS_DATA_DIR, DYNAMODB_ENDPOINT: '' });
 
-  test("uploads an injected build's maps into the embedded store under the data folder; a repeat uploads nothing", async () => {
+  test("uploads an injected build's maps into the embedded store under the data folder, leaving no key behind; a repeat uploads nothing", async () => {
     const factoryId = newFactoryId('maps');
     const dist = esbuildApp();
     const { files } = JSON.parse((await sourcemaps(['inject', dist])).stdout);
@@ -98,6 +98,13 @@ describe('npm run sourcemaps -- upload, against npm start', () => {
     expect(first.status).toBe(0);
     expect(JSON.parse(first.stdout)).toMatchObject({ uploaded: 1, alreadyStored: 0 });
     expect(existsSync(join(maps(), factoryId, 'debug-id', `${files[0].debugId}._S3rver_object`))).toBe(true);
+    // The key it issued for the upload is gone: keys list shows no key the user never made.
+    const keys = await runScriptInProcess('keys', ['list', '--factory', factoryId], {
+      CONTACTS_SERVERS_DIR: serversDir,
+      CONTACTS_DATA_DIR: env.CONTACTS_DATA_DIR,
+      DYNAMODB_ENDPOINT: '',
+    });
+    expect([keys.status, keys.stdout]).toEqual([0, '']);
     const again = await upload(['--factory', factoryId, dist]);
     expect(again.status).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ uploaded: 0, alreadyStored: 1 });

@@ -186,7 +186,7 @@ describe('npm start', () => {
   test('an unknown option is a usage error, exit code 2', async () => {
     const result = await runScriptInProcess('start', ['--bundel'], env);
     expect(result.status).toBe(2);
-    expect(result.stderr).toMatch(/Unknown option '--bundel'[\s\S]*usage: npm start/);
+    expect(result.stderr).toMatch(/unknown option --bundel: did you mean --bundle\?[\s\S]*usage: npm start/);
   });
 });
 

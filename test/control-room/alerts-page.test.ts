@@ -17,8 +17,15 @@ afterAll(async () => {
   await Promise.all([room?.close(), receiver?.close()]);
 });
 
+/** A factory of its own, with a key: a factory exists once one was issued for it (its pages answer 404 before). */
+async function newFactory(label: string): Promise<string> {
+  const factoryId = newFactoryId(label);
+  expect((await room.operation({ operation: 'keys.create', factoryId })).status).toBe(200);
+  return factoryId;
+}
+
 test("a destination added, tested and disabled through the page's operations shows its state, its last delivery and the log; typed text is escaped", async () => {
-  const factoryId = newFactoryId('crall');
+  const factoryId = await newFactory('crall');
   const added = await room.operation({ operation: 'alerts.add', factoryId, url: receiver.url, description: '<script>alert(1)</script>' });
   expect(added.status).toBe(200);
   const { destinationId } = JSON.parse(added.text) as { destinationId: string };
@@ -40,6 +47,6 @@ test("a destination added, tested and disabled through the page's operations sho
 });
 
 test('a factory without destinations says where its alerts go', async () => {
-  const page = await room.get(`/f/${newFactoryId('crnone')}/alerts`);
+  const page = await room.get(`/f/${await newFactory('crnone')}/alerts`);
   expect(page.text).toContain('No webhook destination yet');
 });

@@ -9,6 +9,12 @@ import { controlRoomWithFixedAnswers } from '../support/control-room';
  */
 const { answers, asked, room } = controlRoomWithFixedAnswers();
 
+// fac_pages has a key, so its pages are a factory's (the room asks once, then knows it): what a page asks is its own.
+beforeAll(async () => {
+  answers.set('keys.list', { status: 200, body: { factoryId: 'fac_pages', keys: [{ keyId: 'key_0123456789abcdef', type: 'secret', status: 'active' }] } });
+  await room().get('/f/fac_pages/reports/issues');
+});
+
 const ISSUE = {
   issueId: 'iss_0123456789abcdef0123',
   title: 'TypeError: x is undefined',
@@ -145,4 +151,54 @@ test('an unknown order is last seen; a blank search is none; a search with marku
   expect(page).toContain('value="&quot;&gt;&lt;svg onload=&quot;window.__pwned=1&quot;&gt;"');
   expect(page).toContain('No open issues with that in their title.');
   expect(inlineCode(page)).toEqual([]);
+});
+
+describe('between an issue and its events', () => {
+  const EVENT = {
+    eventId: '3b0c1a52-3b6e-4c7e-9a43-2f5d1e0b7c11',
+    factoryId: 'fac_pages',
+    issueId: ISSUE.issueId,
+    type: 'error',
+    receivedAt: '2026-11-26T10:59:00.000Z',
+    message: 'TypeError: x is undefined',
+    exception: { type: 'TypeError', value: 'x is undefined', stack: 'TypeError: x is undefined\n    at o (https://shop.example.com/assets/app-1.js:2:54)' },
+    frames: [
+      {
+        function: 'cartItems',
+        source: '../src/cart.js',
+        line: 5,
+        column: 23,
+        minified: { function: 'o', url: 'https://shop.example.com/assets/app-1.js', line: 2, column: 54 },
+      },
+    ],
+  };
+  const trend = { hourly: hours([]), daily: days([]) };
+
+  test("an issue's page shows the latest event's stack: its frames as resolved, the stack as sent, and a link to that event", async () => {
+    const older = { ...EVENT, eventId: '4c1d2b63-8a1f-4b6f-8b54-4a2f3c9daf21', frames: [], exception: { ...EVENT.exception, stack: 'older stack' } };
+    answers.set('issues.show', { status: 200, body: { issue: ISSUE, trend, events: [EVENT, older] } });
+    const page = (await room().get(`/f/fac_pages/reports/issues/${ISSUE.issueId}`)).text;
+    const section = /<section aria-labelledby="latest-stack">([\s\S]*?)<\/section>/.exec(page)?.[1] ?? '';
+    expect(section).toContain(`href="/f/fac_pages/reports/events/${EVENT.eventId}"`);
+    expect(section).toMatch(/<strong>cartItems<\/strong> <code>\.\.\/src\/cart\.js:5:23<\/code>/);
+    expect(section).toContain('at o (https://shop.example.com/assets/app-1.js:2:54)');
+    expect(section).not.toContain('older stack');
+  });
+
+  test('an issue whose latest event has no frames shows its stack as sent, open; one with no events kept shows no stack section', async () => {
+    answers.set('issues.show', { status: 200, body: { issue: ISSUE, trend, events: [{ ...EVENT, frames: undefined }] } });
+    const page = (await room().get(`/f/fac_pages/reports/issues/${ISSUE.issueId}`)).text;
+    expect(page).toMatch(/<details open><summary>Stack as sent<\/summary><pre class="text stack" id="issue-stack">TypeError: x is undefined/);
+    answers.set('issues.show', { status: 200, body: { issue: ISSUE, trend, events: [] } });
+    expect((await room().get(`/f/fac_pages/reports/issues/${ISSUE.issueId}`)).text).not.toContain('latest-stack');
+  });
+
+  test("an event's page links back to its issue, and still to the list of events", async () => {
+    answers.set('reports.event', { status: 200, body: { event: EVENT } });
+    const page = (await room().get(`/f/fac_pages/reports/events/${EVENT.eventId}`)).text;
+    expect(page).toContain(`<a href="/f/fac_pages/reports/issues/${ISSUE.issueId}" id="event-issue">Its issue</a>`);
+    expect(page).toContain('<a href="/f/fac_pages/reports/events">Back to the list</a>');
+    answers.set('reports.event', { status: 200, body: { event: { ...EVENT, issueId: undefined } } });
+    expect((await room().get(`/f/fac_pages/reports/events/${EVENT.eventId}`)).text).not.toContain('event-issue');
+  });
 });

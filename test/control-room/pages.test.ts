@@ -38,6 +38,21 @@ test('a value that is not text shows the same on every page: a number as written
   expect(`${page.text}${list.text}`).not.toMatch(/>null</);
 });
 
+test("the contacts list names a linked company by its domain, linking to the company's page; by its id when no domain came", async () => {
+  answers.set('contacts.list', {
+    status: 200,
+    body: {
+      contacts: [
+        { ...CONTACT, companyId: 'co_0123456789abcdef', companyDomain: 'acme.io' },
+        { ...CONTACT, id: 'ct_0123456789abcde0', email: 'bo@example.com', companyId: 'co_fedcba9876543210' },
+      ],
+    },
+  });
+  const list = (await room().get('/f/fac_pages/contacts')).text;
+  expect(list).toContain('<a href="/f/fac_pages/companies/co_0123456789abcdef">acme.io</a>');
+  expect(list).toContain('<a href="/f/fac_pages/companies/co_fedcba9876543210">co_fedcba9876543210</a>');
+});
+
 test('a path parameter that does not have its shape is no page (404), and no operation is asked', async () => {
   answers.clear();
   asked.length = 0;
@@ -92,4 +107,43 @@ test('the erasure page takes only a well-formed contact id from its address into
   expect(named).toContain('ada@example.com');
   expect(forged).toContain('name="who" required value=""');
   expect(forged).not.toMatch(/<script>alert/);
+});
+
+describe('a factory that does not exist (no key was ever issued for it)', () => {
+  test("its pages answer 404 with a page that says so and where to go, without asking the page's own operations", async () => {
+    answers.clear();
+    asked.length = 0;
+    answers.set('keys.list', { status: 200, body: { factoryId: 'fac_typo', keys: [] } });
+    for (const path of ['/f/fac_typo/contacts', '/f/fac_typo/reports/issues', '/f/fac_typo/alerts']) {
+      const answer = await room().get(path);
+      expect(answer.status).toBe(404);
+      expect(answer.text).toContain('<h1>No factory fac_typo</h1>');
+      expect(answer.text).toContain('href="/"');
+      expect(answer.text).toContain('href="/f/fac_typo/keys"');
+    }
+    expect(asked.map((request) => request.operation)).toEqual(['keys.list', 'keys.list', 'keys.list']);
+  });
+
+  test('its keys page still opens, where a new factory gets its first key, and says what to check', async () => {
+    answers.set('keys.list', { status: 200, body: { factoryId: 'fac_new', keys: [] } });
+    const answer = await room().get('/f/fac_new/keys');
+    expect(answer.status).toBe(200);
+    expect(answer.text).toContain('No key was ever issued for fac_new');
+    expect(answer.text).toContain('id="create-key"');
+  });
+
+  test('a factory with a key is known from then on: its pages are asked for once, not checked again', async () => {
+    asked.length = 0;
+    answers.set('keys.list', { status: 200, body: { factoryId: 'fac_known', keys: [{ keyId: 'key_0123456789abcdef', type: 'secret', status: 'active' }] } });
+    answers.set('contacts.list', { status: 200, body: { contacts: [] } });
+    expect((await room().get('/f/fac_known/contacts')).status).toBe(200);
+    expect((await room().get('/f/fac_known/contacts')).status).toBe(200);
+    expect(asked.map((request) => request.operation)).toEqual(['keys.list', 'contacts.list', 'contacts.list']);
+  });
+
+  test('when the keys cannot be listed the page answers as it would', async () => {
+    answers.set('keys.list', { status: 503, body: { error: 'storage unavailable' } });
+    answers.set('contacts.list', { status: 200, body: { contacts: [] } });
+    expect((await room().get('/f/fac_unsure/contacts')).status).toBe(200);
+  });
 });

@@ -87,6 +87,17 @@ describe('documentation', () => {
     expect(broken).toEqual([]);
   });
 
+  test('every silent curl shown still shows its errors (-sS): a tour step against a server that is not there says so', () => {
+    const mute = pages.flatMap((page) =>
+      shownCommands(readFileSync(join(ROOT, page), 'utf8')).flatMap(({ line, command }) =>
+        [...command.matchAll(/\bcurl((?:\s+-[A-Za-z]+)+)/g)]
+          .filter((match) => /s/.test((match[1] as string).replace(/\s+-/g, '')) && !/S/.test((match[1] as string).replace(/\s+-/g, '')))
+          .map(() => `${page}:${line}: ${command.trim()}`),
+      ),
+    );
+    expect(mute).toEqual([]);
+  });
+
   test('every npm command shown names a script of package.json', () => {
     const missing = commandsShown().flatMap(({ where, command }) => {
       const call = scriptCall(command);

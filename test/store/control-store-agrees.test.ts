@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 import { applyClearTo, clearStillApplies } from '../../lambda/control/apply-clear';
 import { DynamoControlStore } from '../../lambda/infrastructure/store/contacts/dynamo-control-store';
+import { DynamoContactStore } from '../../lambda/infrastructure/store/contacts/dynamo-contact-store';
+import { MemoryContactStore } from '../../lambda/infrastructure/memory/memory-contact-store';
+import { MemoryControlStore } from '../../lambda/infrastructure/memory/memory-control-store';
+import { companyId } from '../../lambda/contacts/domain/company-id';
 import { planClear } from '../../lambda/control/plan-clear';
 import type { ClearableField } from '../../lambda/contacts/domain/cleared';
 import type { StoredContact } from '../../lambda/contacts/enrichment/ports';
@@ -82,4 +86,28 @@ test("the DynamoDB store applies a planned clear exactly when clearStillApplies 
     ),
     { numRuns: 60 },
   );
+});
+
+test('the DynamoDB store and the in-memory twin give the same company domains by id, and leave out an id of no company or of another factory', async () => {
+  const factoryId = newFactoryId('domains');
+  const other = newFactoryId('domains');
+  const memoryContacts = new MemoryContactStore();
+  const memory = new MemoryControlStore(memoryContacts);
+  const contacts = new DynamoContactStore(testDoc(), tables.contacts);
+  const companies = [
+    { factoryId, domain: 'acme.io' },
+    { factoryId, domain: 'xn--mnchen-3ya.de' },
+    { factoryId: other, domain: 'other.example' },
+  ].map(({ factoryId: owner, domain }) => ({ factoryId: owner, id: companyId(owner, domain), domain, name: domain, createdAt: '2026-11-01T00:00:00.000Z' }));
+  for (const company of companies) {
+    await contacts.createCompanyIfMissing(company);
+    await memoryContacts.createCompanyIfMissing(company);
+  }
+  const asked = [...companies.map((company) => company.id), 'co_0000000000000000'];
+  const expected = new Map([
+    [companies[0]!.id, 'acme.io'],
+    [companies[1]!.id, 'xn--mnchen-3ya.de'],
+  ]);
+  expect(await store.companyDomains(factoryId, asked)).toEqual(expected);
+  expect(await memory.companyDomains(factoryId, asked)).toEqual(expected);
 });

@@ -164,7 +164,7 @@ test('issues: DynamoDB (counted by the tally from the stream) and memory agree o
 test("the ingest key calls: DynamoDB and memory agree on active, unknown and revoked keys, on the key's limit, and on exposure", async () => {
   const admin = new KeyAdmin(doc, tables.keys);
   const factoryId = newFactoryId('agree');
-  // Leases of no life: every request writes, as the in-memory twin counts (leases are held to the limit in test/store/rate-leases.test.ts).
+  // Leases of no life: every request writes, as the in-memory twin counts (leases are held to the limit in test/api/ingest-limits.test.ts).
   const dynamo = new DynamoIngestKeys(doc, tables.keys, 0);
   const memory = new MemoryIngestKeys();
   const publishable = await admin.create({ factoryId, type: 'publishable', origins: ['https://a.com'], rateLimit: 2 });

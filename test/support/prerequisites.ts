@@ -1,7 +1,7 @@
 /**
  * What `npm test` needs before it starts, checked in its first second:
  * Node.js as package.json's `engines` asks, Java 17+ for DynamoDB Local, and
- * the three browser engines the browser tests drive (test/support/engines.ts),
+ * the three browser engines the browser tests drive (tools/browsers/engines.ts),
  * each from a Debian package. Without this a missing piece shows
  * up minutes later as failing tests. Run first by the `test` script; prints
  * one problem and the one line that fixes it per missing piece, exit code 1.

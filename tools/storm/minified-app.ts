@@ -32,9 +32,6 @@ export interface PageError {
   debugIds?: Record<string, string>;
 }
 
-/** The bug's functions as written: what the resolved frames must name. */
-export const ORIGINAL_FUNCTIONS = ['cartItems', 'countItems', 'renderBadge'] as const;
-
 /** The app's sources: the bug is in src/cart.js (the browser test's app is this one too: test/support/source-map-app.ts). */
 export const BUG_APP_SOURCES: Readonly<Record<string, string>> = {
   'src/session.js': 'export const session = { user: { id: 7 } };\n',

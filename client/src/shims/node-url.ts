@@ -3,7 +3,7 @@
  * service's email rule (lambda/kernel/email.ts) compiled into the client:
  * the client runs wherever `fetch` does, not only on Node. Node computes it
  * the same way (its host parser on a special-scheme URL, '' when the host is
- * refused); test/client/node-url-shim.test.ts holds the two together.
+ * refused); test/client/same-rules.test.ts holds the two together.
  */
 export function domainToASCII(domain: string): string {
   if (domain === '') return '';

@@ -62,7 +62,7 @@ export const CONTACTS_API: ApiSpec<ContactsDependencies, ContactsSlot> = {
   ],
 };
 
-/** The contacts API's handler on the dependencies given: the Lambda entry's (handler.ts), the tests' and the tools'. */
+/** The contacts API's handler on the dependencies given: the Lambda entry's (contacts-entry.ts), the tests' and the tools'. */
 export function createContactsHandler(deps: ContactsDependencies): ApiHandler {
   return createHandler(CONTACTS_API, deps);
 }

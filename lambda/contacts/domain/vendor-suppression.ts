@@ -12,7 +12,6 @@ import { personEmailForm } from '../../kernel/person-key';
  * Without the secret the key cannot be tested against a list of addresses.
  */
 export const SUPPRESSION_PREFIX = 'suppressed#';
-export const SUPPRESSION_KEY_PATTERN = /^suppressed#[0-9a-f]{32}$/;
 
 export function suppressionKey(secret: Uint8Array, email: string): string {
   return SUPPRESSION_PREFIX + createHmac('sha256', secret).update(personEmailForm(email)).digest('hex').slice(0, 32);

@@ -69,6 +69,15 @@ export class MemoryControlStore implements ControlStore {
     return company && { id: company.id, domain: company.domain, name: company.name, createdAt: company.createdAt };
   }
 
+  async companyDomains(factoryId: string, companyIds: readonly string[]): Promise<Map<string, string>> {
+    const wanted = new Set(companyIds);
+    return new Map(
+      [...this.contacts.companies.values()]
+        .filter((company) => company.factoryId === factoryId && wanted.has(company.id))
+        .map((company) => [company.id, company.domain]),
+    );
+  }
+
   async passMarkers(factoryId: string, contactId: string): Promise<PassMarker[]> {
     const prefix = `${factoryId}/${contactId}#`;
     return [...(this.enrichment?.passIds.entries() ?? [])].filter(([key]) => key.startsWith(prefix)).map(([, marker]) => ({ ...marker }));

@@ -74,7 +74,7 @@ interface CursorScope {
   search?: string;
 }
 
-/** The list a cursor is bound to (../domain/cursor.ts): another factory, status, order or search cannot go on from it. */
+/** The list a cursor is bound to (../../kernel/cursor.ts): another factory, status, order or search cannot go on from it. */
 const listOf = ({ factoryId, status, sort, search }: CursorScope) => ({ factoryId, list: `issues ${JSON.stringify([status ?? null, sort, search ?? null])}` });
 
 export function encodeIssueCursor(scope: CursorScope, position: ListPosition): string {

@@ -69,7 +69,7 @@ export const REPORT_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 export type FilterReason = 'browser-extension' | 'script-error';
 export const FILTER_REASONS: readonly FilterReason[] = ['browser-extension', 'script-error'];
 
-/** Events newest first; one instant's by eventId, descending: the order of every event list, on every store (../domain/descending.ts). */
+/** Events newest first; one instant's by eventId, descending: the order of every event list, on every store (../../kernel/descending.ts). */
 export const newestEventFirst = descending<Pick<StoredEvent, 'receivedAt' | 'eventId'>>(
   (event) => event.receivedAt,
   (event) => event.eventId,

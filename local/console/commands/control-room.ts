@@ -13,6 +13,7 @@ import { createSession } from '../control-room/security';
 import { createControlRoomServer, listenLocal } from '../control-room/server';
 import { SetupError } from '../../harness/setup-error';
 import { onStopRequest } from '../../harness/stop-signals';
+import { registerControlRoom, unregisterControlRoom } from '../../harness/control-rooms';
 
 export const DEFAULT_CONTROL_ROOM_PORT = 4000;
 
@@ -53,6 +54,7 @@ runCommand(USAGE, async (argv) => {
   const stop = async () => {
     if (stopping) process.exit(1);
     stopping = true;
+    unregisterControlRoom();
     server.close();
     server.closeAllConnections();
     await client.close();
@@ -60,6 +62,9 @@ runCommand(USAGE, async (argv) => {
   };
   onStopRequest(stop);
 
+  // On the local store, alerts sent under npm start link here (local/harness/control-rooms.ts).
+  const local = values.stack === undefined && values.url === undefined;
+  if (local) registerControlRoom(`http://127.0.0.1:${port}`);
   process.stderr.write(`operations run on ${client.where}\n`);
   process.stdout.write(`Control room: open ${session.loginUrl()}\n`);
 });

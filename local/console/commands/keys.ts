@@ -1,115 +1,70 @@
 /**
- * Key management: npm run --silent keys -- <command> [options]
+ * Key management: npm run --silent keys -- <action> [options]
  *
- *   create --factory fac_… [--rate-limit N]                      a secret key (dfsk_…)
- *   create --factory fac_… --type publishable --origin URL … [--servers]
- *                                                                a publishable key (dfpk_…) and its Sentry DSN
- *   list   --factory fac_…                                       the factory's keys, never secrets
- *   revoke <keyId>                                               from now on the key gives 401
- *
- * With no flags it works on the same store as `npm start`; add
- * --stack <name> [--region <region>] for a deployed stack.
+ * The control room's key operations (lambda/control/key-operations.ts),
+ * checked, run and printed as `control -- keys <action>` runs them
+ * (local/console/control/table-commands.ts): one implementation, so the two
+ * print and revoke alike. What differs is where they run: this command
+ * always in this process, on the store `npm start` uses or with --stack on
+ * a deployed stack's tables with your own AWS credentials (the way in when
+ * the control-room function is not reachable, say for the first key);
+ * `control --stack` through the deployed function, which audits the call.
  */
-import { KEY_ID_PATTERN } from '../../../lambda/kernel/api-key';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../../../lambda/kernel/limits';
 import { DEFAULT_PUBLISHABLE_RATE_LIMIT } from '../../../lambda/kernel/limits';
-import { KeyAdmin } from '../../../lambda/infrastructure/store/keys/key-admin';
-import { COMMON_OPTIONS, factoryIdArg, parseCommandLine, printJson, runCommand, UsageError } from '../../harness/cli';
-import { dsnFor } from '../../../lambda/ingest/sentry/dsn';
-import { keyArgs } from '../key-args';
-import { DEFAULT_API_PORT } from '../../harness/paths';
-import { SetupError } from '../../harness/setup-error';
-import { connectStore, type StoreConnection } from '../../harness/store';
+import { COMMON_OPTIONS, parseCommandLine, runCommand, UsageError } from '../../harness/cli';
+import { storeClient } from '../control/client';
+import { fieldOptions, usageLine } from '../control/command-line';
+import { plan, printingOf, tableCommands } from '../control/table-commands';
 
-const USAGE = `usage: npm run --silent keys -- <command> [options]
+const COMMANDS = tableCommands(['keys']);
 
-  create --factory <fac_id> [--rate-limit <requests per minute>]   issue a secret key (dfsk_…)
-  create --factory <fac_id> --type publishable --origin <origin> [--origin <origin> …] [--servers]
-                                                                   issue a publishable key (dfpk_…); the JSON also
-                                                                   carries dsn, for Sentry SDKs (docs/sentry-sdks.md);
-                                                                   --servers: requests without an Origin (a customer's
-                                                                   servers) may report with it too
-  list --factory <fac_id>                                          list a factory's keys (never the secrets): type,
-                                                                   origins, status, and for a secret key seen at the
-                                                                   ingest API its exposed record (rotate it)
-  revoke <keyId>                                                   revoke a key: it gives 401 from then on
+/** Flags every action takes: where it runs. */
+const WHERE = ['stack', 'region'];
 
-options for every command:
-  --stack <name> [--region <region>]   work on a deployed stack's tables instead of the local store
+const USAGE = `usage: npm run --silent keys -- <action> [options]
 
-Without --rate-limit a secret key gets ${DEFAULT_RATE_LIMIT_PER_MINUTE} requests per minute, or with --stack
-the stack's defaultRateLimit (its DefaultRateLimit output); a publishable key ${DEFAULT_PUBLISHABLE_RATE_LIMIT}.
+${COMMANDS.map((command) => `  ${usageLine(command, printingOf(command)).replace(/^keys /, '')}`).join('\n')}
+
+create issues a key and prints it once, secret included (dfsk_… for servers; with --type publishable
+a dfpk_… key for the websites of its --origin, and a "dsn" for Sentry SDKs, docs/sentry-sdks.md;
+--servers: requests without an Origin, a customer's servers, may report with it too). list prints
+one key per line, never a secret: type, origins, status, and for a secret key seen at the ingest
+API its exposed record (rotate it). revoke makes the key answer 401 from its next request on.
+
+Without --rate-limit a secret key gets ${DEFAULT_RATE_LIMIT_PER_MINUTE} requests per minute, or with --stack the stack's
+defaultRateLimit (its DefaultRateLimit output); a publishable key ${DEFAULT_PUBLISHABLE_RATE_LIMIT}.
 
 An origin is scheme://host[:port] (http or https, no path): https://app.example.com,
 http://localhost:5173, or https://*.example.com for every subdomain of example.com (not
-example.com itself). At most 50; * and null are refused.`;
+example.com itself). At most 50; * and null are refused.
 
-/** Where a DSN points when no running server or stack says: npm start's default port. */
-const DEFAULT_LOCAL_API = `http://localhost:${process.env.PORT ?? DEFAULT_API_PORT}`;
+The same actions, audited by the control-room function on a deployed stack: npm run control -- keys <action>.
 
-async function main(argv: string[]) {
-  const parsed = parseCommandLine(argv, {
-    factory: { type: 'string' },
-    type: { type: 'string' },
-    origin: { type: 'string', multiple: true },
-    'rate-limit': { type: 'string' },
-    servers: { type: 'boolean' },
-    ...COMMON_OPTIONS,
-  });
-  const { values, positionals } = parsed;
-  const [command, ...rest] = positionals;
-  if (!command) throw new UsageError('a command is required: create, list or revoke');
+where it runs:
+  (no flag)                            the store npm start uses (or DYNAMODB_ENDPOINT)
+  --stack <name> [--region <region>]   a deployed stack's keys table, with your AWS credentials`;
 
-  // Check every argument before touching the store.
-  let run: (admin: KeyAdmin, store: StoreConnection) => Promise<void>;
-  switch (command) {
-    case 'create': {
-      const factoryId = factoryIdArg(values.factory);
-      const { type, origins, rateLimit, servers } = keyArgs(values);
-      if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
-      // Otherwise a secret key gets the deployed stack's default (locally KeyAdmin's); a publishable key KeyAdmin's.
-      run = async (admin, store) => {
-        const created = await admin.create({
-          factoryId,
-          type,
-          rateLimit: rateLimit ?? (type === 'secret' ? store.defaultRateLimit : undefined),
-          origins,
-          servers,
-        });
-        printJson(type === 'publishable' ? { ...created, dsn: dsnFor(store.apiUrl ?? DEFAULT_LOCAL_API, created.key, created.keyId) } : created);
-      };
-      break;
-    }
-    case 'list': {
-      const factoryId = factoryIdArg(values.factory);
-      if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
-      run = async (admin) => printJson(await admin.list(factoryId));
-      break;
-    }
-    case 'revoke': {
-      const [keyId, extra] = rest;
-      if (!keyId) throw new UsageError('revoke needs the key id: keys -- revoke key_…');
-      if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
-      if (!KEY_ID_PATTERN.test(keyId)) {
-        throw new UsageError(`"${keyId}" is not a key id (key_ + 16 hex characters); find it with keys -- list --factory fac_…`);
-      }
-      run = async (admin) => {
-        const revoked = await admin.revoke(keyId);
-        if (!revoked) throw new SetupError(`no key with id ${keyId}: list a factory's keys with keys -- list --factory fac_…`);
-        printJson(revoked);
-      };
-      break;
-    }
-    default:
-      throw new UsageError(`unknown command "${command}": use create, list or revoke`);
+const OPTIONS = { ...fieldOptions(COMMANDS), ...COMMON_OPTIONS } as const;
+
+runCommand(USAGE, async (argv) => {
+  const { values, positionals } = parseCommandLine(argv, OPTIONS);
+  const [action, extra] = positionals;
+  if (action === undefined) throw new UsageError('an action is required: create, list or revoke (see below)');
+  if (extra !== undefined) {
+    throw new UsageError(
+      /^key_/.test(extra) && action === 'revoke'
+        ? `revoke names the key with --key and its factory with --factory: keys -- revoke --factory <fac_id> --key ${extra}`
+        : `unexpected argument "${extra}"`,
+    );
   }
-
-  const store = await connectStore({ stack: values.stack, region: values.region });
+  const actions = COMMANDS.map((command) => command.words.replace(/^keys /, ''));
+  if (!actions.includes(action)) throw new UsageError(`unknown action "${action}": ${actions.join(', ')}`);
+  const run = plan(COMMANDS, 'keys', action, values, WHERE);
+  const client = await storeClient({ stack: values.stack, region: values.region }, ['keys']);
   try {
-    await run(new KeyAdmin(store.doc, store.tables.keys), store);
+    await run(client);
   } finally {
-    await store.close();
+    await client.close();
   }
-}
-
-runCommand(USAGE, main);
+});

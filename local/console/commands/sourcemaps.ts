@@ -7,7 +7,8 @@
  * The same code as the SDK package's bin (browser-sdk/cli), which a
  * customer's CI runs with `npx`. Without --key, upload issues a secret key of
  * the factory through the store (as `keys create` does), uses it for this
- * upload only, and revokes it at the end: no key to copy, none left behind.
+ * upload only, and removes it at the end: no key to copy, and none left in
+ * `keys list` that the user never made.
  */
 import { KeyAdmin } from '../../../lambda/infrastructure/store/keys/key-admin';
 import { buildDir, CommandLineError, runInject, runUpload, type CommandResult } from '../../../browser-sdk/cli/commands';
@@ -29,7 +30,7 @@ const USAGE = `usage: npm run --silent sourcemaps -- <command> [options]
 
 Each command prints one JSON object; upload exits 1, saying why, when a map was not uploaded.
 For example, after a build into dist/: inject dist, then upload --factory fac_demo dist.
-Without --key, upload issues a secret key of the factory for this upload and revokes it when done.`;
+Without --key, upload issues a secret key of the factory for this upload and removes it when done.`;
 
 /** The API of the running npm start this command works with (the one on CONTACTS_DATA_DIR when set). */
 function runningApi(): string {
@@ -56,7 +57,7 @@ async function upload(values: Record<string, string | boolean | undefined>, dir:
     try {
       return await runUpload(dir, { ...options, url, key });
     } finally {
-      await admin.revoke(keyId);
+      await admin.remove(keyId, factoryId);
     }
   } finally {
     await store.close();

@@ -4,7 +4,8 @@ import { typedReply } from '../control/typed-reply';
 import { loadAssets } from './assets';
 import type { OperationName } from '../../../lambda/control/answers';
 import type { OperationRequest, Route, RouteContext } from './context';
-import { html } from './html';
+import { html, path } from './html';
+import { CANARY_FACTORY_ID } from '../../../lambda/kernel/canary';
 import { renderPage } from './layout';
 import { redirect, sendJson, sendText } from './respond';
 import { alertRoutes } from './routes/alerts';
@@ -31,6 +32,28 @@ const ROUTES: Route[] = [
   ...alertRoutes,
   ...apiRoutes,
 ];
+
+/**
+ * Which factories exist, as far as the control room can tell: a factory
+ * exists once a key was issued for it (nothing is stored for a factory
+ * without one), and the canary factory, which has data but never a key.
+ * Known ones are remembered for this run; an
+ * unknown one is asked again each time, as its first key may come.
+ */
+function knownFactories() {
+  const known = new Set<string>([CANARY_FACTORY_ID]);
+  return {
+    /** True or false; undefined when the keys cannot be listed (the page then answers as it would). */
+    async known(context: RouteContext, factoryId: string): Promise<boolean | undefined> {
+      if (known.has(factoryId)) return true;
+      const reply = await context.ask({ operation: 'keys.list', factoryId });
+      if (!reply.ok) return undefined;
+      if (reply.body.keys.length === 0) return false;
+      known.add(factoryId);
+      return true;
+    },
+  };
+}
 
 export interface ControlRoomOptions {
   client: ControlClient;
@@ -75,6 +98,7 @@ export function createControlRoomServer(options: ControlRoomOptions): Server {
   };
 
   const ask = <N extends OperationName>(request: OperationRequest<N>) => run(request).then((reply) => typedReply<N>(reply));
+  const factories = knownFactories();
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!session.hostAllowed(req.headers.host)) {
@@ -122,6 +146,17 @@ export function createControlRoomServer(options: ControlRoomOptions): Server {
     const found = matchRoute(method, url.pathname);
     if (!found) {
       renderPage(context, 404, { title: 'Not found', body: html`<h1>Not found</h1><p>No page at this address. <a href="/">Choose a factory</a>.</p>` });
+      return;
+    }
+    const { factoryId } = found.parameters;
+    // A factory's pages, bar its keys page (where a new factory's first key is issued), are for a factory that exists.
+    if (factoryId !== undefined && !/\/keys$/.test(found.route.path) && (await factories.known(context, factoryId)) === false) {
+      renderPage(context, 404, {
+        title: 'No such factory',
+        body: html`<h1>No factory ${factoryId}</h1>
+<p>No key was ever issued for ${factoryId}, so nothing is stored for it: check the id in the address (ids are exact, <code>fac_</code> then lowercase letters, digits, <code>_</code> or <code>-</code>).</p>
+<p><a href="/">Choose a factory</a>, or, if ${factoryId} is a new factory, <a href="${path`/f/${factoryId}/keys`}">issue its first key</a>.</p>`,
+      });
       return;
     }
     await found.route.handle(context, found.parameters);

@@ -10,7 +10,10 @@ import { platformName } from '../../../lambda/contacts/enrichment/config';
 import { OUTPUTS } from '../../../lib/outputs';
 import { UsageError } from '../../harness/cli';
 import { SetupError } from '../../harness/setup-error';
-import { connectStore, stackOutputs } from '../../harness/store';
+import { localLinkBase } from '../../harness/control-rooms';
+import { connectStore, stackOutputs, type StoreTarget } from '../../harness/store';
+import { DEFAULT_API_PORT } from '../../harness/paths';
+import type { TableNames } from '../../../lambda/infrastructure/store/schema';
 import { functionUrlRegion, signedPost } from './signed-post';
 
 /** A control-room request, as the function takes it: `{"operation": "contacts.list", "factoryId": …}`. */
@@ -25,6 +28,8 @@ export type ControlCall = { operation: string; factoryId: string } & Record<stri
 export interface ControlClient {
   /** For messages: the local store, or the function URL. */
   where: string;
+  /** The service's API, when known (the running npm start's, a stack's ApiUrl output): where a new key's Sentry DSN points. */
+  apiUrl?: string;
   /** The answer's JSON object; an error answer is thrown as a one-line SetupError. */
   call(request: ControlCall): Promise<Record<string, unknown>>;
   /** The answer as it is, error or not: its status and JSON object (`{"error"}` in the operation's words). */
@@ -71,13 +76,21 @@ export interface ControlTarget {
 /** The principal of a local run, written into `cleared` records: there is no IAM caller on one machine. */
 export const localPrincipal = (): string => `local:${userInfo().username}`;
 
+/** Where a DSN points when no running server or stack says: npm start's default port. */
+const DEFAULT_LOCAL_API = `http://localhost:${process.env.PORT ?? DEFAULT_API_PORT}`;
+
 /**
- * The control room on the store `npm start` uses (or DYNAMODB_ENDPOINT): the
- * function's own request handling, in this process, with the local user as
- * the principal.
+ * The control room on a store: the one `npm start` uses (or DYNAMODB_ENDPOINT),
+ * or with `stack` a deployed stack's tables, reached with your own AWS
+ * credentials (the keys command's way when the control-room function is
+ * not reachable). The function's own request handling, in this process,
+ * with the local user as the principal.
  */
-async function localClient(): Promise<ControlClient> {
-  const store = await connectStore({}, ['contacts', 'reference', 'keys', 'reports', 'alerts']);
+export async function storeClient(
+  target: StoreTarget = {},
+  need: (keyof TableNames)[] = ['contacts', 'reference', 'keys', 'reports', 'alerts'],
+): Promise<ControlClient> {
+  const store = await connectStore(target, need);
   const deps = controlDependencies(store.doc, store.tables, platformName(), {
     keys: store.tables.keys,
     reports: store.tables.reports,
@@ -88,6 +101,8 @@ async function localClient(): Promise<ControlClient> {
     // The maps npm start's functions read (its embedded store), else the environment's (S3_ENDPOINT, SOURCE_MAPS_BUCKET).
     sourceMaps: mapReaderFromEnv(store.maps ?? process.env),
     sourceMapBudgetMs: sourceMapBudgetFromEnv(process.env),
+    // A test alert links to the control room open on this machine, whatever its port.
+    linkBase: localLinkBase,
   });
   const caller = { principal: localPrincipal() };
   const send = async (request: unknown): Promise<ControlReply> => {
@@ -98,6 +113,7 @@ async function localClient(): Promise<ControlClient> {
   };
   return {
     where: store.where,
+    apiUrl: store.apiUrl ?? (target.stack === undefined ? DEFAULT_LOCAL_API : undefined),
     send,
     call: throwingCall(send, (reply) => String(reply.body.error)),
     close: () => store.close(),
@@ -105,7 +121,7 @@ async function localClient(): Promise<ControlClient> {
 }
 
 /** The deployed function, through its URL, each call SigV4-signed with your AWS credentials. */
-function remoteClient(url: URL, region: string | undefined): ControlClient {
+function remoteClient(url: URL, region: string | undefined, apiUrl?: string): ControlClient {
   const signingRegion = functionUrlRegion(url) ?? region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION;
   if (!signingRegion) throw new SetupError(`cannot tell the region of ${url.href}: add --region`);
   const send = async (request: unknown): Promise<ControlReply> => {
@@ -129,6 +145,7 @@ function remoteClient(url: URL, region: string | undefined): ControlClient {
   };
   return {
     where: url.href,
+    ...(apiUrl === undefined ? {} : { apiUrl }),
     send,
     call: throwingCall(send, (reply) => `the control room answered ${reply.status}: ${String(reply.body.error)}`),
     close: async () => undefined,
@@ -142,7 +159,7 @@ export async function connectControl(target: ControlTarget): Promise<ControlClie
     const outputs = await stackOutputs(target.stack, target.region);
     const url = outputs[OUTPUTS.controlRoomUrl];
     if (!url) throw new SetupError(`stack "${target.stack}" has no ${OUTPUTS.controlRoomUrl} output: deploy this version of the service first`);
-    return remoteClient(new URL(url), target.region);
+    return remoteClient(new URL(url), target.region, outputs[OUTPUTS.apiUrl]);
   }
-  return localClient();
+  return storeClient();
 }

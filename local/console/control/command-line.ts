@@ -58,9 +58,13 @@ const flagFields = (command: TableCommand, shape: CommandShape) => command.field
  * flag may be repeated (and where one command's list is another's single
  * value, as alerts' --type, the single one refuses a repeat: fieldValue).
  */
-export function fieldOptions(commands: readonly TableCommand[]): Record<string, { type: 'string'; multiple?: true }> {
-  const options: Record<string, { type: 'string'; multiple?: true }> = {};
+export function fieldOptions(commands: readonly TableCommand[]): Record<string, { type: 'string' | 'boolean'; multiple?: true }> {
+  const options: Record<string, { type: 'string' | 'boolean'; multiple?: true }> = {};
   for (const field of commands.flatMap((command) => command.fields)) {
+    if (field.kind === 'switch') {
+      options[field.flag] = { type: 'boolean' };
+      continue;
+    }
     const multiple = field.kind === 'list' || options[field.flag]?.multiple === true;
     options[field.flag] = multiple ? { type: 'string', multiple: true } : { type: 'string' };
   }
@@ -70,8 +74,9 @@ export function fieldOptions(commands: readonly TableCommand[]): Record<string, 
 /** "red or blue", "one of matt, satin, gloss". */
 const oneOf = (choices: readonly string[]) => (choices.length === 2 ? choices.join(' or ') : `one of ${choices.join(', ')}`);
 
-/** A flag's text as its field takes it: a whole number, yes or no, a list, or one of its choices. */
-function fieldValue(field: RequestField, raw: string | string[]): unknown {
+/** A flag's text as its field takes it: a whole number, yes or no, a list, or one of its choices (a switch: given, so yes). */
+function fieldValue(field: RequestField, raw: string | string[] | boolean): unknown {
+  if (typeof raw === 'boolean') return raw;
   if (Array.isArray(raw) && field.kind !== 'list' && raw.length > 1) throw new UsageError(`--${field.flag} is given twice: give it once`);
   const one = Array.isArray(raw) ? (raw[0] as string) : raw;
   switch (field.kind) {
@@ -89,6 +94,8 @@ function fieldValue(field: RequestField, raw: string | string[]): unknown {
     case 'yes-no':
       if (one !== 'yes' && one !== 'no') throw new UsageError(`--${field.flag} must be yes or no, got "${one}"`);
       return one === 'yes';
+    case 'switch':
+      return true;
     case 'text':
       if (field.choices && !field.choices.includes(one)) throw new UsageError(`--${field.flag} must be ${oneOf(field.choices)}, got "${one}"`);
       return one;
@@ -112,7 +119,7 @@ export function requestFromFlags(command: TableCommand, shape: CommandShape, val
   for (const name of Object.keys(values)) if (values[name] !== undefined && !takes.has(name)) throw new UsageError(`${command.words} does not take --${name}`);
   const request: Record<string, unknown> = {};
   for (const field of fields) {
-    const raw = values[field.flag] as string | string[] | undefined;
+    const raw = values[field.flag] as string | string[] | boolean | undefined;
     const alternative = alternatives[field.key];
     const other = alternative ? (values[alternative.flag] as string | undefined) : undefined;
     if (raw !== undefined && other !== undefined) throw new UsageError(`give --${field.flag} or --${alternative?.flag}, not both`);
@@ -134,11 +141,13 @@ export function inFlagWords(command: TableCommand): (message: string) => string 
 /** `--contact <ct_id>`, `--enriched yes|no`, `--contact <ct_id>|--email <address>`. */
 function flagUsage(field: RequestField, alternative?: Alternative): string {
   const own =
-    field.kind === 'yes-no'
-      ? `--${field.flag} yes|no`
-      : field.choices && field.kind !== 'list'
-        ? `--${field.flag} ${field.placeholder}`
-        : `--${field.flag} <${field.placeholder}>`;
+    field.kind === 'switch'
+      ? `--${field.flag}`
+      : field.kind === 'yes-no'
+        ? `--${field.flag} yes|no`
+        : field.choices && field.kind !== 'list'
+          ? `--${field.flag} ${field.placeholder}`
+          : `--${field.flag} <${field.placeholder}>`;
   return alternative ? `${own}|--${alternative.flag} <${alternative.placeholder}>` : own;
 }
 

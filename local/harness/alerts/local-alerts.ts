@@ -10,7 +10,7 @@
 import type { DynamoDBStreamEvent, DynamoDBBatchResponse, SQSEvent, SQSBatchResponse } from 'aws-lambda';
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { LOCAL_POLICY } from '../../../lambda/alerts/address-policy';
-import { alertStoreOf, linkBaseFromEnv } from '../../../lambda/alerts/alerts-wiring';
+import { alertStoreOf } from '../../../lambda/alerts/alerts-wiring';
 import { MAX_HOP_SECONDS } from '../../../lambda/alerts/deliver';
 import { createDelivererHandler } from '../../../lambda/alerts/deliverer';
 import { createNotifierHandler } from '../../../lambda/alerts/notifier';
@@ -19,6 +19,7 @@ import { webhookSender } from '../../../lambda/alerts/webhook-sender';
 import { loggerFromEnv } from '../../../lambda/infrastructure/observability/logger';
 import { DELIVERER_SERVICE_NAME, NOTIFIER_SERVICE_NAME } from '../../../lambda/infrastructure/observability/names';
 import { issueChangeOf } from '../../../lambda/infrastructure/store/reports/stream-images';
+import { localLinkBase } from '../control-rooms';
 
 /** A message whose attempt could not be recorded is offered again after this, as SQS would after its visibility timeout. */
 const REDELIVER_AFTER_MS = 30_000;
@@ -131,7 +132,18 @@ export async function startLocalAlerts(doc: DynamoDBDocumentClient, alertsTable:
     { store, queue, send: webhookSender({ policy: LOCAL_POLICY, ...(sendTimeoutMs === undefined ? {} : { timeoutMs: sendTimeoutMs }) }) },
     loggerFromEnv(process.env, DELIVERER_SERVICE_NAME),
   );
-  const notifier = createNotifierHandler({ store, queue, linkBase: linkBaseFromEnv() }, issueChangeOf, loggerFromEnv(process.env, NOTIFIER_SERVICE_NAME));
+  const notifier = createNotifierHandler(
+    {
+      store,
+      queue,
+      // Read at each alert: the control room open now, on whatever port (control-rooms.ts).
+      get linkBase() {
+        return localLinkBase();
+      },
+    },
+    issueChangeOf,
+    loggerFromEnv(process.env, NOTIFIER_SERVICE_NAME),
+  );
   const pending = resumePending ? await pendingDeliveries(doc, alertsTable) : [];
   for (const { message, dueAt } of pending) {
     const waitSeconds = dueAt === undefined ? 0 : Math.max(0, (Date.parse(dueAt) - now()) / 1000);

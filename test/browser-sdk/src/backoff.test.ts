@@ -1,18 +1,5 @@
 import fc from 'fast-check';
 import { backoffDelay, retried, retryable, retryAfterJitter, retryAfterMs, retryWait } from '../../../browser-sdk/src/backoff';
-import { configure } from '../../../browser-sdk/src/defaults';
-import type { Config, IngestEvent } from '../../../browser-sdk/src/types';
-
-/**
- * The SDK's transport, the part this file drives. Loaded by path: its module
- * uses the page's globals (location, navigator), type-checked with the SDK's
- * own DOM configuration (browser-sdk/tsconfig.json), not this project's.
- */
-interface SdkTransport {
-  enqueue(event: IngestEvent): boolean;
-  flush(timeoutMs: number): Promise<boolean>;
-}
-const { createTransport } = jest.requireActual<{ createTransport: (config: Config) => SdkTransport }>('../../../browser-sdk/src/transport');
 
 describe('retry waits of the browser SDK', () => {
   test('the backoff doubles from the base, jittered between half and all of it', () => {
@@ -48,35 +35,6 @@ describe('retry waits of the browser SDK', () => {
   test('every refusal counts toward the tries: 429, 503, 408, other 5xx and network failures are retried; other answers are not', () => {
     expect([undefined, 408, 429, 500, 502, 503, 504].map(retryable)).toEqual([true, true, true, true, true, true, true]);
     expect([200, 202, 400, 401, 403, 413, 415, 422].map(retryable)).toEqual([false, false, false, false, false, false, false, false]);
-  });
-
-  test('by default a batch is tried at most 4 times in all', async () => {
-    // The SDK's transport as init() makes it, on a fetch that refuses every request with a 503, on jest's clock.
-    jest.useFakeTimers();
-    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-    const sent: string[] = [];
-    const refuse = jest.fn(async (_url: string, init: { body: string }) => {
-      sent.push(init.body);
-      return new Response(JSON.stringify({ error: 'busy' }), { status: 503, headers: { 'Content-Type': 'application/json' } });
-    });
-    const realFetch = globalThis.fetch;
-    globalThis.fetch = refuse as unknown as typeof fetch;
-    try {
-      const transport = createTransport(configure({ key: 'dfpk_test', baseUrl: 'https://api.example.com' }));
-      const event: IngestEvent = { eventId: 'e1', type: 'error', timestamp: '2026-11-27T12:00:00.000Z', message: 'boom' };
-      transport.enqueue(event);
-      const flushed = transport.flush(600_000);
-      // Far past every backoff of four tries (at most 1 + 2 + 4 s): a fifth try would have gone by now.
-      await jest.advanceTimersByTimeAsync(300_000);
-      expect(await flushed).toBe(true);
-      expect(sent).toHaveLength(4);
-      expect(new Set(sent).size).toBe(1);
-      expect(warn).toHaveBeenCalledWith(expect.stringContaining('after 4 attempts'));
-    } finally {
-      globalThis.fetch = realFetch;
-      warn.mockRestore();
-      jest.useRealTimers();
-    }
   });
 
   test('a 429 waits its Retry-After plus a jitter of up to half of it, or up to 1 s when that is more', () => {

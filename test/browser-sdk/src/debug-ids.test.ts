@@ -32,3 +32,9 @@ test('the default reads the globals a page has', () => {
     delete global._sentryDebugIds;
   }
 });
+
+test("Firefox's and Safari's stacks too, every script of the stack named", () => {
+  const firefox = 'o@https://h/assets/app-1.js:2:54\nn@https://cdn.h/vendor-2.js:1:9';
+  const own = { [recorded('https://h/assets/app-1.js')]: OWN, [recorded('https://cdn.h/vendor-2.js')]: SENTRY };
+  expect(Object.keys(debugIdsOf(firefox, [own]) ?? {})).toEqual(['https://h/assets/app-1.js', 'https://cdn.h/vendor-2.js']);
+});

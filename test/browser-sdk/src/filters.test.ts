@@ -1,4 +1,3 @@
-import { clip, describeError, describeMessage, stringify } from '../../../browser-sdk/src/describe';
 import { ALWAYS_IGNORED, isExtensionUrl, matches, topFrameUrl } from '../../../browser-sdk/src/filters';
 
 describe('what the browser SDK reads from an error', () => {
@@ -25,23 +24,5 @@ describe('what the browser SDK reads from an error', () => {
     expect(matches('Error: flaky widget', ['flaky', /^nope/])).toBe(true);
     expect(matches('Error: flaky widget', [/^Error: f/])).toBe(true);
     expect(matches('Error: stable', ['flaky'])).toBe(false);
-  });
-
-  test('an Error becomes "Type: message" with its stack as written; other values become text', () => {
-    const error = new RangeError('too far');
-    expect(describeError(error)).toEqual({ message: 'RangeError: too far', exception: { type: 'RangeError', value: 'too far', stack: error.stack } });
-    expect(describeError({ code: 42 }, 'Unhandled promise rejection: ')).toEqual({
-      message: 'Unhandled promise rejection: {"code":42}',
-      exception: { type: 'UnhandledRejection', value: '{"code":42}' },
-    });
-    expect(describeError('plain text')).toEqual({ message: 'plain text', exception: { type: 'Error', value: 'plain text' } });
-    expect(describeMessage('hello')).toEqual({ message: 'hello' });
-    expect([stringify(undefined), stringify(10n), stringify({})]).toEqual(['undefined', '10', '[object Object]']);
-  });
-
-  test('clipping never leaves half of a surrogate pair (the API refuses lone surrogates)', () => {
-    expect(clip('ab😀', 3)).toBe('ab');
-    expect(clip('abc', 3)).toBe('abc');
-    expect(clip('x'.repeat(20_000), 16_384)).toHaveLength(16_384);
   });
 });

@@ -17,7 +17,7 @@ import { isConditionalCheckFailed, itemOfFailure, storageCall } from '../errors'
 import { Expression, Operand, QueryExpression, type Condition } from '../expression';
 
 /**
- * Alerts in their table (layout in ./schema.ts): a factory's settings and
+ * Alerts in their table (layout in ../schema.ts): a factory's settings and
  * destinations share its partition (`factory#<fac>`, read together, written
  * rarely); each alert and each destination's deliveries have partitions of
  * their own, so no item is written for a whole factory per alert, and a

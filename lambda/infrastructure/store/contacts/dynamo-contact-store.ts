@@ -9,7 +9,7 @@ import { companySortKey } from '../schema';
 /** Companies a container remembers as existing, at most; then it starts over (a forgotten one costs one refused write). */
 const KNOWN_COMPANIES_MAX = 10_000;
 
-/** ContactStore on one DynamoDB table (key schema in ./schema). */
+/** ContactStore on one DynamoDB table (key schema in ../schema.ts). */
 export class DynamoContactStore extends ContactsTable implements ContactStore {
   /**
    * Companies this container has seen exist: created by it, or found

@@ -149,6 +149,24 @@ export class DynamoControlStore extends ContactsTable implements ControlStore {
     return this.searchCompany(factoryId, companyId);
   }
 
+  /**
+   * One Query per company on the byCompany index (keys only): a company's
+   * entry there is its item's key, `company#<domain>`, so the domain needs
+   * no read of the item. All at once; a list page names at most its limit.
+   */
+  async companyDomains(factoryId: string, companyIds: readonly string[]): Promise<Map<string, string>> {
+    const found = await Promise.all(
+      companyIds.map(async (companyId) => {
+        const indexed = await storageCall('Query (company by id)', () =>
+          this.doc.send(new QueryCommand(companyQuery(this.tableName, factoryId, companyId, COMPANY_SK_PREFIX))),
+        );
+        const sk = indexed.Items?.[0]?.sk;
+        return typeof sk === 'string' ? ([companyId, sk.slice(COMPANY_SK_PREFIX.length)] as const) : undefined;
+      }),
+    );
+    return new Map(found.filter((entry) => entry !== undefined));
+  }
+
   private async searchCompany(factoryId: string, companyId: string): Promise<Company | undefined> {
     const companies = factoryQuery(this.tableName, factoryId, COMPANY_SK_PREFIX, (expression) => expression.filter(expression.is('id', '=', companyId)));
     let start: Record<string, unknown> | undefined;

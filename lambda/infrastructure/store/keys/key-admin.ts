@@ -1,4 +1,4 @@
-import { PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { generateKey, type KeyType } from '../../../kernel/api-key';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../../../kernel/limits';
 import { intervalUs, perMinutePolicy } from '../../../kernel/rate-limit';
@@ -144,6 +144,28 @@ export class KeyAdmin {
       return summarize(result.Attributes as KeyItem);
     } catch (error) {
       if (isConditionalCheckFailed(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * Removes a key a command issued for its own use (`sourcemaps upload`
+   * without --key) once it is done: gone from `keys list`, unknown from its
+   * next request on. Only a key of `factoryId`; false when there was none.
+   */
+  async remove(keyId: string, factoryId: string): Promise<boolean> {
+    const withId = new QueryExpression();
+    withId.key(withId.is(KEYS_BY_KEY_ID.partitionKey, '=', keyId));
+    const found = await this.doc.send(new QueryCommand({ TableName: this.tableName, IndexName: KEYS_BY_KEY_ID.indexName, ...withId.forQuery() }));
+    const keyHash = found.Items?.[0]?.keyHash as string | undefined;
+    if (!keyHash) return false;
+    const ours = new Expression();
+    ours.when(ours.is('keyId', '=', keyId), ours.is('factoryId', '=', factoryId));
+    try {
+      await this.doc.send(new DeleteCommand({ TableName: this.tableName, Key: { keyHash }, ...ours.forCondition() }));
+      return true;
+    } catch (error) {
+      if (isConditionalCheckFailed(error)) return false;
       throw error;
     }
   }

@@ -15,7 +15,7 @@ import { canonical, type VisitorSample } from '../../../ingest/issues/visitors';
 import type { Condition, Expression } from '../expression';
 
 /**
- * How issues sit in the reports table (key layout in ./schema.ts): one item
+ * How issues sit in the reports table (key layout in ../schema.ts): one item
  * per factory and issue, keyed `issue#<factory>#<iss_…>`, in the byFeed
  * index under `<factory>#issues#<status>` sorted by `receivedAt` (the last
  * event's receive time), so that listing one status most recently seen first
@@ -27,7 +27,7 @@ import type { Condition, Expression } from '../expression';
  * shard, the last record counted), which are bookkeeping, not the issue.
  */
 export const MARKS_ATTRIBUTE = 'marks';
-/** The visitor sample (../issues/visitors.ts): a string set of hashes, and the level they pass (absent: 0). */
+/** The visitor sample (lambda/ingest/issues/visitors.ts): a string set of hashes, and the level they pass (absent: 0). */
 export const VISITORS_ATTRIBUTE = 'visitors';
 export const VISITOR_LEVEL_ATTRIBUTE = 'vlevel';
 const ISSUE_PREFIX = 'issue#';

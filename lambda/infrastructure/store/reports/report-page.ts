@@ -7,7 +7,7 @@ import { feedPartition, reportOf } from './report-reader';
 import type { ReportKind } from '../../../ingest/issues/stored-event';
 import { eventKey, featureRequestKey } from '../schema';
 
-/** Where a page of events or feature requests ended (../../domain/cursor.ts): the last item's receive time and key. */
+/** Where a page of events or feature requests ended (lambda/kernel/cursor.ts): the last item's receive time and key. */
 const reportCursor = (kind: ReportKind) =>
   listCursor(kind, (value): Position | undefined => {
     const { pk, receivedAt } = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;

@@ -37,8 +37,3 @@ export function readMapRef(value: unknown): MapRef | { error: string } {
   }
   return { kind: 'release', release, path };
 }
-
-/** The ref as a message names it. */
-export function describeRef(ref: MapRef): string {
-  return ref.kind === 'debugId' ? `debug id ${ref.debugId}` : `release ${JSON.stringify(ref.release)} path ${ref.path}`;
-}

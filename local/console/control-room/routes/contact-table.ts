@@ -16,7 +16,7 @@ export function contactTable(factoryId: string, contacts: ContactRow[], caption:
 <td>${appLink(['f', factoryId, 'contacts', contact.id], text(contact.email))}</td>
 <td>${text(contact.name)}</td>
 <td>${text(contact.title)}</td>
-<td>${contact.companyId ? appLink(['f', factoryId, 'companies', contact.companyId], text(contact.companyId)) : ''}</td>
+<td>${contact.companyId ? appLink(['f', factoryId, 'companies', contact.companyId], text(contact.companyDomain ?? contact.companyId)) : ''}</td>
 <td>${contact.enriched === true ? 'yes' : 'no'}</td>
 <td>${time(contact.updatedAt)}</td>
 </tr>`,

@@ -1,13 +1,14 @@
 import { ISSUE_STATUSES } from '../../../../lambda/ingest/issues/issue';
-import { REPORT_ID_PATTERN } from '../../../../lambda/ingest/issues/stored-event';
-import type { IssueListAnswer, IssueListItem } from '../../../../lambda/control/issue-operations';
+import type { IssueListItem } from '../../../../lambda/control/issue-operations';
 import { REPORTS_DEFAULT } from '../../../../lambda/control/report-operations';
 import type { RouteContext } from '../context';
 import { appLink, errorBox, summary, text, time } from '../display';
 import { html, path } from '../html';
 import { cursorOf, pageNumberOf, pager } from '../pager';
 import { trendSection } from '../trend-chart';
+import { framesSection } from './event-frames';
 import { details, eventHeadline, renderReportsPage } from './report-layout';
+import { setAsideNote } from './set-aside-note';
 
 const STATUSES: readonly string[] = ISSUE_STATUSES;
 
@@ -66,15 +67,6 @@ export async function issueList(context: RouteContext, factoryId: string): Promi
   renderReportsPage(context, factoryId, 'issues', { title: 'Issues', body: html`${note}${aside}${filter}${list}` }, reply.status);
 }
 
-/** Events the tally could not count (docs/report-issues.md#events-set-aside): how many, why, and the latest one's id. */
-function setAsideNote(factoryId: string, setAside: IssueListAnswer['setAside'] | undefined) {
-  const counts = Object.entries(setAside?.counts ?? {}).filter(([, count]) => typeof count === 'number' && count > 0);
-  if (counts.length === 0) return '';
-  const total = counts.reduce((sum, [, count]) => sum + (count as number), 0);
-  const last = setAside?.last;
-  return html`<p class="set-aside" id="set-aside">${text(total)} stored event${total > 1 ? 's' : ''} could not be counted and ${total > 1 ? 'were' : 'was'} set aside: ${counts.map(([reason, count]) => `${reason} ${count}`).join(', ')}.${last ? html` The latest: event ${REPORT_ID_PATTERN.test(last.eventId) ? appLink(['f', factoryId, 'reports', 'events', last.eventId], last.eventId) : html`<code>${text(last.eventId)}</code>`} (${text(last.reason)}${last.detail ? html`: ${text(last.detail)}` : ''}).` : ''}</p>`;
-}
-
 /** Resolve, Ignore, Reopen: the buttons for the statuses the issue is not in (assets/issues.js runs them). */
 // Disabled until issues.js has wired them: a click before the script runs would otherwise do nothing at all.
 function statusButtons(factoryId: string, issueId: string, current: string) {
@@ -94,6 +86,14 @@ export async function issuePage(context: RouteContext, factoryId: string, issueI
     return;
   }
   const { issue, events } = reply.body;
+  // The latest event's stack, as every issue page of the field shows it: its frames (resolved where maps allow), then its raw text.
+  const newest = events[0];
+  const stack = typeof newest?.exception?.stack === 'string' ? newest.exception.stack : undefined;
+  const latestStack = !newest
+    ? ''
+    : html`<section aria-labelledby="latest-stack"><h3 id="latest-stack">The latest event's stack</h3>
+<p class="muted">${appLink(['f', factoryId, 'reports', 'events', newest.eventId], eventHeadline(newest))}, ${time(newest.receivedAt)}</p>
+${framesSection(newest.frames)}${stack === undefined ? html`<p class="empty">It carries no stack.</p>` : html`<details${Array.isArray(newest.frames) && newest.frames.length > 0 ? '' : html` open`}><summary>Stack as sent</summary><pre class="text stack" id="issue-stack">${stack}</pre></details>`}</section>`;
   const latest =
     events.length === 0
       ? html`<p class="empty">No events kept (past their retention).</p>`
@@ -133,6 +133,7 @@ export async function issuePage(context: RouteContext, factoryId: string, issueI
       scripts: ['issues.js'],
       body: html`${back}<h2 class="report-title">${heading}</h2>${statusButtons(factoryId, issueId, text(issue.status))}
 ${facts}${trendSection(reply.body.trend)}
+${latestStack}
 <h3>Everything it holds</h3>${details(issue, order)}
 <h3>Latest events</h3>${latest}`,
     },

@@ -59,7 +59,7 @@ export const keyRoutes: Route[] = [
     const list = !reply.ok
       ? errorBox(reply.status, reply.body.error)
       : keys.length === 0
-        ? html`<p class="empty">This factory has no keys yet.</p>`
+        ? html`<p class="empty">No key was ever issued for ${factoryId}, so nothing is stored for it: if it is a new factory, issue its first key below; if not, check the id in the address (<a href="/">choose a factory</a>).</p>`
         : html`${exposed > 0 ? html`<p class="error" role="alert">${exposed} active secret key${exposed > 1 ? 's were' : ' was'} seen at the ingest API (in a web page): revoke and replace ${exposed > 1 ? 'them' : 'it'}.</p>` : ''}
 <div class="table-wrap"><table class="list" id="keys"><thead><tr><th scope="col">Key id</th><th scope="col">Type</th><th scope="col">Hint</th><th scope="col">Status</th><th scope="col">Rate limit</th><th scope="col">Origins</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Exposed</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${keys.map(keyRow)}</tbody></table></div>`;

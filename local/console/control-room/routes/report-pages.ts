@@ -102,18 +102,24 @@ export async function reportPage(context: RouteContext, factoryId: string, tab: 
   const reply = events
     ? await context.ask({ operation: 'reports.event', factoryId, eventId: id })
     : await context.ask({ operation: 'reports.feature-request', factoryId, requestId: id });
-  const back = html`<p><a href="${path`/f/${factoryId}/reports/${tab}`}">Back to the list</a></p>`;
+  const list = html`<a href="${path`/f/${factoryId}/reports/${tab}`}">Back to the list</a>`;
+  const back = html`<p>${list}</p>`;
   if (!reply.ok) {
     renderReportsPage(context, factoryId, tab, { title: id, body: html`${back}${errorBox(reply.status, reply.body.error)}` }, reply.status);
     return;
   }
   const report = 'event' in reply.body ? reply.body.event : reply.body.featureRequest;
   const heading = events ? eventHeadline(report, 200) : summary(report.title, 200);
+  // An event counted into an issue links back to it (an issue's page lists its events).
+  const issue = events && typeof report.issueId === 'string' ? report.issueId : undefined;
+  const links = issue
+    ? html`<p class="report-links"><a href="${path`/f/${factoryId}/reports/issues/${issue}`}" id="event-issue">Its issue</a> · ${list}</p>`
+    : back;
   renderReportsPage(
     context,
     factoryId,
     tab,
-    { title: heading, body: html`${back}${events ? eventBody(report, heading) : featureRequestBody(report, heading)}` },
+    { title: heading, body: html`${links}${events ? eventBody(report, heading) : featureRequestBody(report, heading)}` },
     200,
   );
 }

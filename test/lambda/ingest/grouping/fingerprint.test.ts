@@ -1,4 +1,6 @@
-import { groupEvent, groupingCandidates, groupingKeys, issueIdOf, serverFile, titleOf } from '../../../../lambda/ingest/grouping/fingerprint';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { GROUPING_RULE_VERSIONS, groupEvent, groupingCandidates, groupingKeys, issueIdOf, serverFile, titleOf } from '../../../../lambda/ingest/grouping/fingerprint';
 import { normalizeMessage } from '../../../../lambda/ingest/grouping/normalize-message';
 import { normalizeFile, parseStackFrames } from '../../../../lambda/ingest/grouping/stack-frames';
 
@@ -221,4 +223,11 @@ describe("rule version 3: the app's own frames", () => {
     const ignored = frames.map((frame, index) => (index === 1 ? { ...frame, original: { ...frame.original, ignored: true as const } } : frame));
     expect(groupingCandidates({ ...base, frames: ignored })[0]).toEqual(['resolved:2', 'error', 'TypeError', 'return session.cart.items;@src/cart.js']);
   });
+});
+
+test('the grouping versions the docs name are the ones the code hashes by, the current one first', () => {
+  const docs = readFileSync(join(__dirname, '..', '..', '..', '..', 'docs', 'report-issues.md'), 'utf8');
+  const section = docs.slice(docs.indexOf('### Grouping versions'), docs.indexOf('### Issue ids'));
+  const named = [...section.matchAll(/\(version (\d+)\)|\((\d+): |; (\d+): /g)].map((match) => Number(match[1] ?? match[2] ?? match[3]));
+  expect(named).toEqual([...GROUPING_RULE_VERSIONS]);
 });

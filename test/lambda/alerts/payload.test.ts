@@ -1,0 +1,59 @@
+import type { Alert } from '../../../lambda/alerts/alert';
+import { alertPayload, DEFAULT_LINK_BASE, issueLink, testPayload } from '../../../lambda/alerts/payload';
+
+const ISSUE = {
+  factoryId: 'fac_a',
+  issueId: 'iss_00000000000000000001',
+  title: 'TypeError: failed for ada@example.com',
+  status: 'open' as const,
+  count: 3,
+  firstSeen: '2026-11-21T09:00:00.000Z',
+  lastSeen: '2026-11-21T09:10:00.000Z',
+  regressions: 1,
+  regressedAt: '2026-11-21T09:10:00.000Z',
+  fiveMinute: {},
+};
+
+describe("an alert's payload", () => {
+  test("the type, when it happened, and the issue with its title scrubbed and a link to its page: never a visitor's data", () => {
+    const alert: Alert = { alertId: 'new:x', type: 'issue.created', occurredAt: ISSUE.firstSeen, issue: ISSUE };
+    expect(JSON.parse(alertPayload(alert, 'https://control.example.com/'))).toEqual({
+      type: 'issue.created',
+      timestamp: ISSUE.firstSeen,
+      data: {
+        issueId: ISSUE.issueId,
+        factoryId: 'fac_a',
+        title: 'TypeError: failed for <email>',
+        count: 3,
+        status: 'open',
+        release: null,
+        firstRelease: null,
+        firstSeen: ISSUE.firstSeen,
+        lastSeen: ISSUE.lastSeen,
+        link: 'https://control.example.com/f/fac_a/reports/issues/iss_00000000000000000001',
+      },
+    });
+  });
+
+  test('a regression adds how many and when; a spike its facts', () => {
+    const regressed = JSON.parse(alertPayload({ alertId: 'r', type: 'issue.regressed', occurredAt: ISSUE.lastSeen, issue: ISSUE }, DEFAULT_LINK_BASE));
+    expect(regressed.data).toMatchObject({ regressions: 1, regressedAt: ISSUE.regressedAt });
+    const spike = { bucketStart: ISSUE.lastSeen, events: 240, threshold: 20, baselinePerFiveMinutes: 2 };
+    expect(
+      JSON.parse(alertPayload({ alertId: 's', type: 'issue.spiking', occurredAt: ISSUE.lastSeen, issue: ISSUE, spike }, DEFAULT_LINK_BASE)).data.spike,
+    ).toEqual(spike);
+  });
+
+  test('a link escapes what it is made of, and takes a base with or without its slash', () => {
+    expect(issueLink('http://127.0.0.1:4000//', { factoryId: 'fac_a', issueId: 'iss_1' })).toBe('http://127.0.0.1:4000/f/fac_a/reports/issues/iss_1');
+    expect(issueLink('http://h', { factoryId: 'fac_a b', issueId: 'iss/1' })).toBe('http://h/f/fac_a%20b/reports/issues/iss%2F1');
+  });
+
+  test('a test payload is the type asked for on a made-up issue, marked as a test', () => {
+    const body = JSON.parse(testPayload('issue.spiking', 'fac_a', new Date(ISSUE.firstSeen), DEFAULT_LINK_BASE));
+    expect(body).toMatchObject({
+      type: 'issue.spiking',
+      data: { factoryId: 'fac_a', issueId: 'iss_00000000000000000000', test: true, spike: { events: 240 } },
+    });
+  });
+});
