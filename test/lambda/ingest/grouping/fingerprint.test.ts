@@ -1,6 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GROUPING_RULE_VERSIONS, groupEvent, groupingCandidates, groupingKeys, issueIdOf, serverFile, titleOf } from '../../../../lambda/ingest/grouping/fingerprint';
+import {
+  GROUPING_RULE_VERSIONS,
+  groupEvent,
+  groupingCandidates,
+  groupingKeys,
+  issueIdOf,
+  serverFile,
+  titleOf,
+} from '../../../../lambda/ingest/grouping/fingerprint';
 import { normalizeMessage } from '../../../../lambda/ingest/grouping/normalize-message';
 import { normalizeFile, parseStackFrames } from '../../../../lambda/ingest/grouping/stack-frames';
 
