@@ -2,6 +2,8 @@
 import { App } from 'aws-cdk-lib';
 import { ContactsStack } from '../lib/contacts-stack';
 import { DEPLOY_OPTION_NAMES, resolveDeployOptions } from '../lib/deploy-options';
+import { PROJECT_ROOT } from '../lib/service-function';
+import { sourceCommit } from '../lib/source-commit';
 
 /**
  * The CDK app. A platform team sets options with `cdk deploy -c name=value`
@@ -19,4 +21,5 @@ new ContactsStack(app, typeof stackName === 'string' && stackName ? stackName : 
   description: 'Contacts service: API Gateway, Lambda and DynamoDB',
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
   ...resolveDeployOptions(context),
+  commit: sourceCommit(PROJECT_ROOT),
 });

@@ -11,13 +11,17 @@ import { ServiceDashboard } from './dashboard';
 import { resolveDeployOptions, type DeployOptions } from './deploy-options';
 import { IngestApi } from './ingest-api';
 import { OUTPUTS } from './outputs';
+import { UNKNOWN_COMMIT } from './release-commit';
 import type { ReleaseSettings } from './released-function';
 import { SourceMaps } from './source-maps';
 import { ContactsTables } from './tables';
 import { Tally } from './tally';
 
 /** The deploy options (lib/deploy-options.ts), each optional: defaults fill the rest. */
-export interface ContactsStackProps extends StackProps, Partial<DeployOptions> {}
+export interface ContactsStackProps extends StackProps, Partial<DeployOptions> {
+  /** The commit the functions are built from (bin/contacts.ts reads it from git): named in each version's description. */
+  commit?: string;
+}
 
 /** CloudWatch Logs' retention values are the numbers of days themselves. */
 const retention = (days: number): RetentionDays => days as RetentionDays;
@@ -58,6 +62,7 @@ export class ContactsStack extends Stack {
       logRetention: retention(options.logRetentionDays),
       logRemovalPolicy: removalPolicy,
       metricsNamespace: stackMetricsNamespace(this.stackName),
+      commit: props.commit ?? UNKNOWN_COMMIT,
     };
     this.api = new ContactsApi(this, 'ContactsApi', {
       contactsTable: this.tables.contacts,
@@ -153,8 +158,13 @@ export class ContactsStack extends Stack {
       value: this.alerts.topic.topicArn,
       description: 'SNS topic of every issue alert of every factory, for the platform team (the alertEmails option subscribes addresses)',
     });
+    // Every released function by name: `npm run status` reads which version of each runs, and its commit.
     new CfnOutput(this, OUTPUTS.ingestFunction, { value: this.ingest.handler.functionName });
     new CfnOutput(this, OUTPUTS.apiFunction, { value: this.api.handler.functionName });
+    new CfnOutput(this, OUTPUTS.sourceMapsFunction, { value: this.sourceMaps.handler.functionName });
+    new CfnOutput(this, OUTPUTS.tallyFunction, { value: this.tally.handler.functionName });
+    new CfnOutput(this, OUTPUTS.alertNotifierFunction, { value: this.alerts.notifier.functionName });
+    new CfnOutput(this, OUTPUTS.alertDelivererFunction, { value: this.alerts.deliverer.functionName });
     new CfnOutput(this, OUTPUTS.platformName, {
       value: options.platformName,
       description: 'enrichment.provider on enriched contacts; the enrich command uses it with --stack',
@@ -186,5 +196,8 @@ export class ContactsStack extends Stack {
     new CfnOutput(this, OUTPUTS.controlRoomLogGroup, { value: this.controlRoom.handler.logGroup.logGroupName });
     new CfnOutput(this, OUTPUTS.ingestLogGroup, { value: this.ingest.handler.logGroup.logGroupName });
     new CfnOutput(this, OUTPUTS.tallyLogGroup, { value: this.tally.handler.logGroup.logGroupName });
+    new CfnOutput(this, OUTPUTS.sourceMapsLogGroup, { value: this.sourceMaps.handler.logGroup.logGroupName });
+    new CfnOutput(this, OUTPUTS.alertNotifierLogGroup, { value: this.alerts.notifier.logGroup.logGroupName });
+    new CfnOutput(this, OUTPUTS.alertDelivererLogGroup, { value: this.alerts.deliverer.logGroup.logGroupName });
   }
 }

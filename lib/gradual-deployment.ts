@@ -10,6 +10,7 @@ import { hookTimeoutSeconds } from '../lambda/infrastructure/deploy/hook-timing'
 import type { Probe } from '../lambda/infrastructure/deploy/probes';
 import { DIMENSIONS, METRIC } from '../lambda/infrastructure/observability/names';
 import { failureRate, RUNBOOK } from './alarms';
+import { LIVE_ALIAS } from './live-alias';
 import type { LogLevel, TrafficShift } from './deploy-options';
 import { BUNDLING, NO_ASYNC_DESTINATION, ServiceFunction } from './service-function';
 
@@ -23,8 +24,7 @@ const HOOK_BUNDLING = {
   esbuildArgs: Object.fromEntries(Object.entries(BUNDLING.esbuildArgs ?? {}).filter(([flag]) => !flag.includes('event-streams'))),
 };
 
-/** The alias every caller (API Gateway, a function URL, an event source mapping) invokes. */
-export const LIVE_ALIAS = 'live';
+export { LIVE_ALIAS };
 
 /** The runbook section every deployment alarm links. */
 export const ROLLBACK_RUNBOOK = `${RUNBOOK}#a-deployment-was-rolled-back`;
@@ -45,6 +45,8 @@ export interface ReleaseSettings {
   logRemovalPolicy: RemovalPolicy;
   /** The stack's own metrics namespace (stackMetricsNamespace): what its functions write in, and its alarms read. */
   metricsNamespace: string;
+  /** The commit the release is built from (lib/release-commit.ts): in every released function's description, so in each version's. */
+  commit: string;
 }
 
 /**

@@ -22,10 +22,32 @@ export const OUTPUTS = {
   accessLogGroup: 'AccessLogGroupName',
   ingestFunction: 'IngestFunctionName',
   apiFunction: 'ApiFunctionName',
+  sourceMapsFunction: 'SourceMapsFunctionName',
+  tallyFunction: 'TallyFunctionName',
+  alertNotifierFunction: 'AlertNotifierFunctionName',
+  alertDelivererFunction: 'AlertDelivererFunctionName',
   ingestLogGroup: 'IngestLogGroupName',
   tallyLogGroup: 'TallyLogGroupName',
+  sourceMapsLogGroup: 'SourceMapsLogGroupName',
+  alertNotifierLogGroup: 'AlertNotifierLogGroupName',
+  alertDelivererLogGroup: 'AlertDelivererLogGroupName',
   controlRoomLogGroup: 'ControlRoomLogGroupName',
   sourceMapsBucket: 'SourceMapsBucket',
+} as const;
+
+/**
+ * Every released function (a version behind `live`, lib/released-function.ts),
+ * by the short name its deployment alarms carry, with the output naming it:
+ * what `npm run status` reads.
+ */
+export const RELEASED_FUNCTION_OUTPUTS = {
+  api: OUTPUTS.apiFunction,
+  ingest: OUTPUTS.ingestFunction,
+  sourcemaps: OUTPUTS.sourceMapsFunction,
+  'control-room': OUTPUTS.controlRoomFunction,
+  tally: OUTPUTS.tallyFunction,
+  'alert-notifier': OUTPUTS.alertNotifierFunction,
+  'alert-deliverer': OUTPUTS.alertDelivererFunction,
 } as const;
 
 /**

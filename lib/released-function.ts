@@ -1,6 +1,7 @@
 import type { Duration } from 'aws-cdk-lib';
 import type { Alias } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
+import { describedRelease } from './release-commit';
 import { GradualDeployment, type GradualDeploymentProps, type ReleaseSettings } from './gradual-deployment';
 import { ServiceFunction, type ServiceFunctionProps } from './service-function';
 
@@ -49,7 +50,8 @@ export interface ReleasedFunction {
 export function releasedFunction(scope: Construct, id: string, props: ReleasedFunctionProps): ReleasedFunction {
   const { settings } = props;
   const handler = new ServiceFunction(scope, id, {
-    description: props.description,
+    // The commit in the description: each version names what it was built from, and every commit is a new version.
+    description: describedRelease(props.description, settings.commit),
     entry: props.entry,
     timeout: props.timeout,
     memorySize: props.memorySize,

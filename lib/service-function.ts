@@ -89,9 +89,10 @@ export class ServiceFunction extends NodejsFunction {
       retryAttempts: NO_ASYNC_RETRIES,
       role,
       logGroup,
-      // Every published version is kept (DeletionPolicy and UpdateReplacePolicy Retain): a release does not
-      // delete the one before it, which stays there to point `live` back at (docs/runbook.md#going-back-to-an-earlier-version).
-      currentVersionOptions: { removalPolicy: RemovalPolicy.RETAIN },
+      // Every version a release replaced is kept (DeletionPolicy RetainExceptOnCreate, UpdateReplacePolicy Retain), to point
+      // `live` back at (docs/runbook.md#going-back-to-an-earlier-version); the version of a release that was rolled back is
+      // deleted with its rollback, so that Lambda publishes the same code again at the next deploy (docs/deploying.md#every-version-is-kept).
+      currentVersionOptions: { removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE },
     });
     this.title = titleOf(props.description);
 

@@ -11,6 +11,7 @@ import {
   stackMetricsNamespace,
 } from '../../lambda/infrastructure/observability/names';
 import { OUTPUTS } from '../../lib/outputs';
+import { commitOfDescription } from '../../lib/release-commit';
 import { contactsProbes, controlRoomProbes, delivererProbes, ingestProbes, notifierProbes, sourceMapsProbes, tallyProbes } from '../../lib/pre-traffic-probes';
 import { resourcesOf, synthStack } from './synth';
 
@@ -21,11 +22,12 @@ import { resourcesOf, synthStack } from './synth';
  * do, and every caller pointed at the alias.
  */
 const STACK = 'TestDeploys';
+const COMMIT = '0123456789abcdef0123456789abcdef01234567';
 type Resource = { Properties: Record<string, any>; UpdatePolicy?: any; DependsOn?: unknown };
 
 let template: Template;
 beforeAll(() => {
-  ({ template } = synthStack({ controlRoomRoleArn: 'arn:aws:iam::123456789012:role/ControlRoom' }, STACK));
+  ({ template } = synthStack({ controlRoomRoleArn: 'arn:aws:iam::123456789012:role/ControlRoom', commit: COMMIT }, STACK));
 }, 60_000);
 
 const all = (t: Template, type: string, props: object = {}) => resourcesOf(t, type, props) as Record<string, Resource>;
@@ -156,9 +158,14 @@ describe.each(FUNCTIONS)('the $description function', ({ description, name, http
     expect(Object.keys(alarms).sort()).toEqual(expected.sort());
   });
 
-  test('its version is kept when a release replaces it (DeletionPolicy and UpdateReplacePolicy Retain)', () => {
+  test('its version is kept when a later release replaces it, and deleted when its own release is rolled back (DeletionPolicy RetainExceptOnCreate, UpdateReplacePolicy Retain)', () => {
     const version = all(template, 'AWS::Lambda::Version')[d.versionId] as Resource & { DeletionPolicy?: string; UpdateReplacePolicy?: string };
-    expect([version.DeletionPolicy, version.UpdateReplacePolicy]).toEqual(['Retain', 'Retain']);
+    expect([version.DeletionPolicy, version.UpdateReplacePolicy]).toEqual(['RetainExceptOnCreate', 'Retain']);
+  });
+
+  test('its description, and so each version it publishes, names the commit it was built from', () => {
+    expect(d.fn.Properties.Description).toMatch(new RegExp(`^${description}.+ \\(commit ${COMMIT}\\)$`));
+    expect(commitOfDescription(d.fn.Properties.Description)).toBe(COMMIT);
   });
 
   test("each of its alarms is named after the version it judges, so a release's alarms are new ones, with no state carried over", () => {
@@ -357,7 +364,7 @@ describe('callers invoke the aliases, never $LATEST', () => {
 
 describe('fresh alarms per release', () => {
   test('a changed function is a new version, and its deployment alarms get new names with it: CloudFormation makes new alarms, which start from no state', () => {
-    const { template: changed } = synthStack({ controlRoomRoleArn: 'arn:aws:iam::123456789012:role/ControlRoom', logLevel: 'DEBUG' }, STACK);
+    const { template: changed } = synthStack({ controlRoomRoleArn: 'arn:aws:iam::123456789012:role/ControlRoom', commit: COMMIT, logLevel: 'DEBUG' }, STACK);
     const before = deploymentOf(template, 'Contacts API');
     const after = deploymentOf(changed, 'Contacts API');
     expect(after.versionId).not.toBe(before.versionId);
@@ -365,6 +372,16 @@ describe('fresh alarms per release', () => {
     const [old, fresh] = [names(template, before), names(changed, after)];
     expect(fresh).toHaveLength(old.length);
     for (const name of fresh) expect(old).not.toContain(name);
+  }, 60_000);
+
+  test('another commit is a new version of every released function: each version names the commit it runs', () => {
+    const other = 'f'.repeat(40);
+    const { template: next } = synthStack({ controlRoomRoleArn: 'arn:aws:iam::123456789012:role/ControlRoom', commit: other }, STACK);
+    for (const { description } of FUNCTIONS) {
+      const [before, after] = [deploymentOf(template, description), deploymentOf(next, description)];
+      expect(after.versionId).not.toBe(before.versionId);
+      expect(commitOfDescription(after.fn.Properties.Description)).toBe(other);
+    }
   }, 60_000);
 });
 
