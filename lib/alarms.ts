@@ -52,6 +52,8 @@ export interface ServiceAlarmsProps {
   reportsTable: Table;
   /** Issue alerts' functions and failure queues (lib/alerts.ts), when the stack has them. */
   alerts?: AlertParts;
+  /** Every deployment hook's on-failure destination (lib/hook-failures.ts): invoked only when a hook failed before it reported. */
+  hookFailures?: IFunction;
   /** Subscribed to the topic when given. */
   alarmEmail?: string;
   /** The stack's metrics namespace (stackMetricsNamespace): where its functions write. */
@@ -143,6 +145,7 @@ export class ServiceAlarms extends Construct {
       ...functionSpecs('control-room', props.controlRoomFunction, 'control room', CONTROL_ROOM_FUNCTION),
       ...tallySpecs(props.tallyFunction, props.tallyFailures),
       ...(props.alerts ? alertSpecs(props.alerts) : []),
+      ...(props.hookFailures ? [hookFailureSpec(props.hookFailures)] : []),
       ...tableSpecs('contacts', props.contactsTable, CONTACTS_OPERATIONS),
       ...tableSpecs('keys', props.keysTable, KEYS_OPERATIONS),
       ...tableSpecs('reports', props.reportsTable, REPORTS_OPERATIONS),
@@ -397,4 +400,28 @@ function alertSpecs(alerts: AlertParts): AlarmSpec[] {
       evaluationPeriods: 1,
     },
   ];
+}
+
+/**
+ * A deployment hook that failed before it reported: its failure destination was invoked (and reported Failed for
+ * it, so the release rolled back), or the destination itself failed (then CodeDeploy waits out the hook's hour).
+ */
+function hookFailureSpec(reporter: IFunction): AlarmSpec {
+  return {
+    slug: 'release-hook-failed',
+    meaning:
+      'A pre- or post-traffic hook failed before it reported to CodeDeploy (its bundle, memory or timeout): its release was reported Failed and rolled back, unless the reporter failed too.',
+    metric: new MathExpression({
+      expression: 'FILL(failed, 0) + FILL(reporterErrors, 0)',
+      usingMetrics: {
+        failed: reporter.metricInvocations({ statistic: 'Sum', period: PERIOD }),
+        reporterErrors: reporter.metricErrors({ statistic: 'Sum', period: PERIOD }),
+      },
+      period: PERIOD,
+      label: 'hooks failed before reporting',
+    }),
+    threshold: 1,
+    datapointsToAlarm: 1,
+    evaluationPeriods: 1,
+  };
 }

@@ -107,6 +107,7 @@ export class Alerts extends Construct {
         // A batch of 100 issue changes with a few alerts each: seconds. Ten means something is wrong.
         p99DurationMs: 10_000,
         ownMetrics: 'batch-items',
+        consumer: true,
       },
     }));
     this.notifierDeployment.alias.addEventSource(
@@ -145,6 +146,7 @@ export class Alerts extends Construct {
         // Five POSTs side by side, 5 s each at most, with their writes.
         p99DurationMs: 15_000,
         ownMetrics: 'batch-items',
+        consumer: true,
       },
     }));
     // A few at a time: a receiver that is down for a while is not hammered by every pending retry at once.

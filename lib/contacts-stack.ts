@@ -9,10 +9,12 @@ import { ContactsApi } from './contacts-api';
 import { ControlRoom } from './control-room';
 import { ServiceDashboard } from './dashboard';
 import { resolveDeployOptions, type DeployOptions } from './deploy-options';
+import { HookFailures } from './hook-failures';
 import { IngestApi } from './ingest-api';
 import { OUTPUTS } from './outputs';
 import { UNKNOWN_COMMIT } from './release-commit';
 import type { ReleaseSettings } from './released-function';
+import type { ServiceFunction } from './service-function';
 import { SourceMaps } from './source-maps';
 import { ContactsTables } from './tables';
 import { Tally } from './tally';
@@ -37,6 +39,8 @@ export class ContactsStack extends Stack {
   readonly tables: ContactsTables;
   /** The CodeDeploy application of every function's gradual deployment (lib/gradual-deployment.ts). */
   readonly deployments: LambdaApplication;
+  /** Every deployment hook's on-failure destination (lib/hook-failures.ts). */
+  readonly hookFailures: ServiceFunction;
   readonly api: ContactsApi;
   readonly ingest: IngestApi;
   readonly tally: Tally;
@@ -54,6 +58,12 @@ export class ContactsStack extends Stack {
 
     this.tables = new ContactsTables(this, 'Tables', { removalPolicy });
     this.deployments = new LambdaApplication(this, 'Deployments');
+    const hookFailures = new HookFailures(this, 'HookFailures', {
+      application: this.deployments,
+      logRetention: retention(options.logRetentionDays),
+      logRemovalPolicy: removalPolicy,
+    });
+    this.hookFailures = hookFailures.handler;
     // What every function shares, given once to each construct that has one (lib/released-function.ts).
     const release: ReleaseSettings = {
       application: this.deployments,
@@ -63,6 +73,8 @@ export class ContactsStack extends Stack {
       logRemovalPolicy: removalPolicy,
       metricsNamespace: stackMetricsNamespace(this.stackName),
       commit: props.commit ?? UNKNOWN_COMMIT,
+      bakeMinutes: options.bakeMinutes,
+      hookFailures: hookFailures.handler,
     };
     this.api = new ContactsApi(this, 'ContactsApi', {
       contactsTable: this.tables.contacts,
@@ -130,6 +142,7 @@ export class ContactsStack extends Stack {
       keysTable: this.tables.keys,
       reportsTable: this.tables.reports,
       alerts: this.alerts,
+      hookFailures: this.hookFailures,
       alarmEmail: options.alarmEmail,
       metricsNamespace: release.metricsNamespace,
     });

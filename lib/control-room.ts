@@ -2,6 +2,7 @@ import { Duration } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { ArnPrincipal } from 'aws-cdk-lib/aws-iam';
 import { FunctionUrlAuthType, type FunctionUrl } from 'aws-cdk-lib/aws-lambda';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { CONTROL_ROOM_SERVICE_NAME } from '../lambda/infrastructure/observability/names';
 import { SUPPRESSION_PREFIX } from '../lambda/contacts/domain/vendor-suppression';
@@ -43,6 +44,13 @@ export interface ControlRoomProps {
 const CONTROL_ROOM_MEMORY_MB = 1024;
 
 /**
+ * Days the control room's log group (its audit lines) is kept at least, whatever logRetentionDays says: past the
+ * 35 days a point-in-time restore reaches back, so that every erasure since the moment restored to can be found
+ * and applied again (docs/runbook.md#after-a-restore-erase-again). A value CloudWatch Logs accepts.
+ */
+export const AUDIT_LOG_MIN_DAYS = 60;
+
+/**
  * The internal control-room Lambda (the enrichment function grown into it):
  * lists, exports, clears, companies, and enrichment refresh/bulk/usage.
  * Reached only through its function URL with AWS_IAM auth, so every call
@@ -57,8 +65,10 @@ export class ControlRoom extends Construct {
 
   constructor(scope: Construct, id: string, props: ControlRoomProps) {
     super(scope, id);
+    // Its audit lines outlive the tables' backups: an erasure a restore undoes can be found again in them.
+    const logRetention = Math.max(props.release.logRetention, AUDIT_LOG_MIN_DAYS) as RetentionDays;
     ({ handler: this.handler, deployment: this.deployment } = releasedFunction(this, 'Handler', {
-      settings: props.release,
+      settings: { ...props.release, logRetention },
       description: 'Contacts control room (internal): lists, exports, clears, companies, enrichment refresh and bulk runs, keys, reports, alerts',
       entry: 'control/control-room-entry.ts',
       // A bulk invocation stops taking pages a minute before this and returns a cursor.

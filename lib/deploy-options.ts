@@ -8,6 +8,7 @@ import { DEFAULT_PLATFORM_NAME } from '../lambda/contacts/enrichment/config';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../lambda/kernel/limits';
 import { DEFAULT_REPORT_RETENTION_DAYS } from '../lambda/ingest/limits';
 import { LOG_LEVELS, type LogLevel } from '../lambda/infrastructure/observability/names';
+import { MAX_BAKE_MINUTES } from '../lambda/infrastructure/deploy/hook-timing';
 
 export { LOG_LEVELS, type LogLevel };
 
@@ -21,6 +22,9 @@ export type RemovalPolicyOption = (typeof REMOVAL_POLICIES)[number];
  */
 export const TRAFFIC_SHIFTS = ['canary', 'all-at-once'] as const;
 export type TrafficShift = (typeof TRAFFIC_SHIFTS)[number];
+
+/** Minutes a release is watched after all traffic moved to it (lib/gradual-deployment.ts): 0 (none, off production) to what a hook can hold. */
+export const BAKE_MINUTES_RANGE = { min: 0, max: MAX_BAKE_MINUTES } as const;
 
 /** Provisioned concurrency of the contacts API's alias: none (0) up to Lambda's default account concurrency. */
 export const PROVISIONED_CONCURRENCY_RANGE = { min: 0, max: 1000 } as const;
@@ -71,6 +75,8 @@ export interface DeployOptions {
   reportRetentionDays: number;
   /** How a new version of each function takes traffic. */
   trafficShift: TrafficShift;
+  /** Minutes each release is watched by its own alarms after all traffic moved to it; 0 only off production. */
+  bakeMinutes: number;
   /** Execution environments kept initialized on the contacts API's `live` alias; 0: none. */
   provisionedConcurrency: number;
   /** Subscribed to the platform team's issue-alert topic (comma-separated; SNS asks each to confirm). */
@@ -93,6 +99,7 @@ export const DEFAULT_DEPLOY_OPTIONS: Readonly<DeployOptions> = {
   removalPolicy: 'retain',
   reportRetentionDays: DEFAULT_REPORT_RETENTION_DAYS,
   trafficShift: 'canary',
+  bakeMinutes: 10,
   provisionedConcurrency: 0,
   alertEmails: [],
   alertLinkBase: DEFAULT_LINK_BASE,
@@ -212,6 +219,7 @@ const PARSERS: { [K in keyof OptionValues]: Parser<OptionValues[K]> } = {
   removalPolicy: oneOf(REMOVAL_POLICIES, (value) => value.toLowerCase()),
   reportRetentionDays: wholeNumber(REPORT_RETENTION_RANGE.min, REPORT_RETENTION_RANGE.max),
   trafficShift: oneOf(TRAFFIC_SHIFTS, (value) => value.toLowerCase()),
+  bakeMinutes: wholeNumber(BAKE_MINUTES_RANGE.min, BAKE_MINUTES_RANGE.max),
   provisionedConcurrency: wholeNumber(PROVISIONED_CONCURRENCY_RANGE.min, PROVISIONED_CONCURRENCY_RANGE.max),
   alertEmails: emailList,
   alertLinkBase: httpUrl,
@@ -241,6 +249,13 @@ export function resolveDeployOptions(given: { [K in keyof DeployOptions]?: unkno
       'removalPolicy',
       'destroy',
       `retain on the production stage (stageName ${PRODUCTION_STAGE}): destroy is for a non-production stage, e.g. -c stageName=dev`,
+    );
+  }
+  if (options.bakeMinutes === 0 && options.stageName === PRODUCTION_STAGE) {
+    throw new DeployOptionError(
+      'bakeMinutes',
+      0,
+      `at least 1 on the production stage (stageName ${PRODUCTION_STAGE}): every production release is watched after the switch; 0 is for a non-production stage`,
     );
   }
   return options;

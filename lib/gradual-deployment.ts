@@ -1,12 +1,13 @@
-import { Duration, Stack, type RemovalPolicy } from 'aws-cdk-lib';
+import { ArnFormat, Duration, Stack, type RemovalPolicy } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, Metric, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { LambdaDeploymentConfig, LambdaDeploymentGroup, type ILambdaDeploymentConfig, type LambdaApplication } from 'aws-cdk-lib/aws-codedeploy';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { Alias, type Version } from 'aws-cdk-lib/aws-lambda';
+import { Alias, type IFunction, type Version } from 'aws-cdk-lib/aws-lambda';
+import { LambdaDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { hookTimeoutSeconds } from '../lambda/infrastructure/deploy/hook-timing';
+import { hookTimeoutSeconds, postTrafficHookTimeoutSeconds } from '../lambda/infrastructure/deploy/hook-timing';
 import type { Probe } from '../lambda/infrastructure/deploy/probes';
 import { DIMENSIONS, METRIC } from '../lambda/infrastructure/observability/names';
 import { failureRate, RUNBOOK } from './alarms';
@@ -47,6 +48,10 @@ export interface ReleaseSettings {
   metricsNamespace: string;
   /** The commit the release is built from (lib/release-commit.ts): in every released function's description, so in each version's. */
   commit: string;
+  /** Minutes the post-traffic hook watches a release's alarms after all traffic moved to it; 0: no bake. */
+  bakeMinutes: number;
+  /** Where a hook that fails before it reports is handed (lib/hook-failures.ts): it reports Failed for it at once. */
+  hookFailures: IFunction;
 }
 
 /**
@@ -69,6 +74,11 @@ export interface GradualDeploymentProps {
   /** The function's `service` (POWERTOOLS_SERVICE_NAME): the dimension its own metrics carry. */
   service: string;
   ownMetrics?: OwnMetrics;
+  /**
+   * A stream or queue consumer: a store's hiccup fails a batch now and then (retried, nothing lost), so its errors,
+   * throttles and failed items judge it as a share of its batches over 3 of 5 minutes, never on one minute's blip.
+   */
+  consumer?: boolean;
   /** Execution environments kept initialized on the alias; none when absent or 0. */
   provisionedConcurrency?: number;
 }
@@ -82,6 +92,9 @@ interface VersionAlarmSpec {
   datapoints: number;
   periods: number;
 }
+
+/** The start of the names of a function's release alarms: `<stack>-deploy-<name>`. */
+export const releaseAlarmPrefix = (stackName: string, name: string): string => `${stackName}-deploy-${name}`;
 
 /** A deployment alarm: what it means, and the alarm. */
 export interface DeploymentAlarm {
@@ -98,6 +111,14 @@ const MINUTE = Duration.minutes(1);
  * three are asked for instead, so that a lone 503 does not stop a release.
  */
 export const VERSION_5XX_FLOOR = 1;
+
+/**
+ * How a consumer's release is judged (GradualDeploymentProps.consumer): its failures as a share of its work, at
+ * least CONSUMER_FAILURE_PERCENT and from one failure, in CONSUMER_DATAPOINTS of CONSUMER_PERIODS minutes.
+ */
+export const CONSUMER_FAILURE_PERCENT = 10;
+export const CONSUMER_DATAPOINTS = 3;
+export const CONSUMER_PERIODS = 5;
 
 /** A principal that stands in for the hook's role when the probes are only counted and timed. */
 const ANY_PRINCIPAL = 'arn:aws:iam::000000000000:role/pre-traffic-hook';
@@ -134,6 +155,8 @@ export class GradualDeployment extends Construct {
   readonly alias: Alias;
   readonly group: LambdaDeploymentGroup;
   readonly hook: ServiceFunction;
+  /** The bake's hook (AfterAllowTraffic), unless the stack bakes for 0 minutes. */
+  readonly bake?: ServiceFunction;
   readonly alarms: DeploymentAlarm[];
 
   constructor(scope: Construct, id: string, fn: ServiceFunction, props: GradualDeploymentProps) {
@@ -161,6 +184,8 @@ export class GradualDeployment extends Construct {
       logRetention: props.settings.logRetention,
       logRemovalPolicy: props.settings.logRemovalPolicy,
       environment: { TARGET_VERSION_ARN: this.version.functionArn, LOG_LEVEL: 'INFO' },
+      // CodeDeploy invokes hooks asynchronously: one that fails before it reports is handed over, and reported Failed at once.
+      onFailure: new LambdaDestination(props.settings.hookFailures),
     });
     const hookRole = this.hook.role;
     if (!hookRole) throw new Error('the pre-traffic hook function has no role');
@@ -169,22 +194,63 @@ export class GradualDeployment extends Construct {
     hookRole.addToPrincipalPolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.version.functionArn] }));
 
     this.alarms = this.versionAlarms(fn, props);
+    this.bake = props.settings.bakeMinutes > 0 ? this.bakeHook(fn, props) : undefined;
     this.group = new LambdaDeploymentGroup(this, 'Group', {
       application: props.settings.application,
       alias: this.alias,
       deploymentConfig: CONFIGS[props.settings.trafficShift],
       alarms: this.alarms.map(({ alarm }) => alarm),
-      // Grants the hook codedeploy:PutLifecycleEventHookExecutionStatus on this group only, and CodeDeploy the hook's invocation.
+      // Grants each hook codedeploy:PutLifecycleEventHookExecutionStatus on this group only, and CodeDeploy the hooks' invocation.
       preHook: this.hook,
+      ...(this.bake ? { postHook: this.bake } : {}),
       autoRollback: { failedDeployment: true, stoppedDeployment: true, deploymentInAlarm: true },
     });
     this.suppressNagFindings();
   }
 
+  /**
+   * The bake (docs/deploying.md#the-bake): after all traffic moved to the new version, its post-traffic hook watches
+   * the version's own alarms for bakeMinutes and reports Failed at the first in ALARM, which rolls the release back.
+   * Least privilege: it may read this function's release alarms and report to its own group (granted by the group).
+   */
+  private bakeHook(fn: ServiceFunction, props: GradualDeploymentProps): ServiceFunction {
+    const stack = Stack.of(this);
+    const bakeSeconds = props.settings.bakeMinutes * 60;
+    const bake = new ServiceFunction(this, 'PostTrafficHook', {
+      description: `Bake of the ${fn.title} function: watches its new version's alarms for ${props.settings.bakeMinutes} minutes after CodeDeploy shifted all traffic`,
+      entry: 'infrastructure/deploy/post-traffic-hook-entry.ts',
+      bundling: HOOK_BUNDLING,
+      timeout: Duration.seconds(postTrafficHookTimeoutSeconds(bakeSeconds)),
+      memorySize: 256,
+      logRetention: props.settings.logRetention,
+      logRemovalPolicy: props.settings.logRemovalPolicy,
+      environment: {
+        ALARM_NAMES: stack.toJsonString(this.alarms.map(({ alarm }) => alarm.alarmName)),
+        BAKE_SECONDS: String(bakeSeconds),
+        LOG_LEVEL: 'INFO',
+      },
+      onFailure: new LambdaDestination(props.settings.hookFailures),
+    });
+    bake.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['cloudwatch:DescribeAlarms'],
+        resources: [
+          stack.formatArn({
+            service: 'cloudwatch',
+            resource: 'alarm',
+            resourceName: `${releaseAlarmPrefix(stack.stackName, props.name)}-*`,
+            arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+          }),
+        ],
+      }),
+    );
+    return bake;
+  }
+
   /** Errors, throttles and p99 duration of the new version, and its 5xx rate or its failed items by its own metrics. */
   private versionAlarms(fn: ServiceFunction, props: GradualDeploymentProps): DeploymentAlarm[] {
-    const specs = [...this.lambdaSpecs(fn, props.p99DurationMs), ...this.ownMetricSpecs(props)];
-    const prefix = `${Stack.of(this).stackName}-deploy-${props.name}`;
+    const specs = [...this.lambdaSpecs(fn, props), ...this.ownMetricSpecs(props)];
+    const prefix = releaseAlarmPrefix(Stack.of(this).stackName, props.name);
     return specs.map((spec) => ({
       slug: spec.slug,
       alarm: new Alarm(this, `Alarm-${spec.slug}`, {
@@ -203,8 +269,12 @@ export class GradualDeployment extends Construct {
     }));
   }
 
-  /** Lambda's own metrics of the new version: invocations through the alias, counted for the version that ran them. */
-  private lambdaSpecs(fn: ServiceFunction, p99DurationMs: number): VersionAlarmSpec[] {
+  /**
+   * Lambda's own metrics of the new version: invocations through the alias, counted for the version that ran them.
+   * A request-serving function answers every error it handles, so one failed invocation judges it; a consumer's
+   * failures judge it as a share of its invocations over 3 of 5 minutes (GradualDeploymentProps.consumer).
+   */
+  private lambdaSpecs(fn: ServiceFunction, props: GradualDeploymentProps): VersionAlarmSpec[] {
     const lambdaMetric = (metricName: string, statistic: string, label: string) =>
       new Metric({
         namespace: 'AWS/Lambda',
@@ -214,6 +284,35 @@ export class GradualDeployment extends Construct {
         period: MINUTE,
         label,
       });
+    const latency: VersionAlarmSpec = {
+      slug: 'latency-p99',
+      meaning: `The new version's duration p99 reached ${props.p99DurationMs} ms in 2 of 3 minutes.`,
+      metric: lambdaMetric('Duration', 'p99', 'new version duration p99 (ms)'),
+      threshold: props.p99DurationMs,
+      datapoints: 2,
+      periods: 3,
+    };
+    if (props.consumer) {
+      const invocations = lambdaMetric('Invocations', 'Sum', 'new version invocations');
+      const share = (metricName: string, what: string) =>
+        failureRate(lambdaMetric(metricName, 'Sum', what), invocations, 1, `new version ${what}, % of invocations`, MINUTE);
+      const sustained = { threshold: CONSUMER_FAILURE_PERCENT, datapoints: CONSUMER_DATAPOINTS, periods: CONSUMER_PERIODS };
+      return [
+        {
+          slug: 'errors',
+          meaning: `The new version failed ${CONSUMER_FAILURE_PERCENT} % or more of its batches in ${CONSUMER_DATAPOINTS} of ${CONSUMER_PERIODS} minutes (a crash, a timeout, or a store failing for minutes, not one retried hiccup).`,
+          metric: share('Errors', 'errors'),
+          ...sustained,
+        },
+        {
+          slug: 'throttles',
+          meaning: `Lambda refused ${CONSUMER_FAILURE_PERCENT} % or more of the new version's batches in ${CONSUMER_DATAPOINTS} of ${CONSUMER_PERIODS} minutes (concurrency exhausted; the batches are retried).`,
+          metric: share('Throttles', 'throttles'),
+          ...sustained,
+        },
+        latency,
+      ];
+    }
     return [
       {
         slug: 'errors',
@@ -231,14 +330,7 @@ export class GradualDeployment extends Construct {
         datapoints: 1,
         periods: 1,
       },
-      {
-        slug: 'latency-p99',
-        meaning: `The new version's duration p99 reached ${p99DurationMs} ms in 2 of 3 minutes.`,
-        metric: lambdaMetric('Duration', 'p99', 'new version duration p99 (ms)'),
-        threshold: p99DurationMs,
-        datapoints: 2,
-        periods: 3,
-      },
+      latency,
     ];
   }
 
@@ -268,12 +360,11 @@ export class GradualDeployment extends Construct {
       return [
         {
           slug: 'failed-items',
-          meaning:
-            'The new version answered a record of its batch as failed (it catches its errors, so Lambda counts none: Lambda hands the record over again, to either version).',
-          metric: byVersion(METRIC.failedBatchItems).with({ label: 'new version failed batch items' }),
-          threshold: 1,
-          datapoints: 1,
-          periods: 1,
+          meaning: `The new version answered ${CONSUMER_FAILURE_PERCENT} % or more of its batch items as failed in ${CONSUMER_DATAPOINTS} of ${CONSUMER_PERIODS} minutes (it catches its errors, so Lambda counts none: Lambda hands the records over again, to either version).`,
+          metric: failureRate(byVersion(METRIC.failedBatchItems), byVersion(METRIC.batchItems), 1, 'new version failed batch items, % of items', MINUTE),
+          threshold: CONSUMER_FAILURE_PERCENT,
+          datapoints: CONSUMER_DATAPOINTS,
+          periods: CONSUMER_PERIODS,
         },
       ];
     }
@@ -282,6 +373,21 @@ export class GradualDeployment extends Construct {
 
   /** cdk-nag findings of the deployment's own resources, each with its reason. */
   private suppressNagFindings(): void {
+    for (const hook of [this.hook, this.bake]) {
+      const policy = hook?.role?.node.tryFindChild('DefaultPolicy');
+      if (!policy) continue;
+      NagSuppressions.addResourceSuppressions(policy, [
+        {
+          id: 'AwsSolutions-IAM5',
+          reason:
+            "Lambda's on-failure destination grant is lambda:InvokeFunction on the stack's hook-failure reporter as `<ARN>` and `<ARN>:*` (a version or alias of that one function); the bake's cloudwatch:DescribeAlarms names this function's release alarms by their prefix, `<stack>-deploy-<function>-*`, since each release's alarms are named after its version.",
+          appliesTo: [
+            { regex: '/^Resource::<HookFailuresHandler[0-9A-F]{8}\\.Arn>:\\*$/g' },
+            { regex: '/^Resource::arn:<AWS::Partition>:cloudwatch:.*:alarm:.*-deploy-.*-\\*$/g' },
+          ],
+        },
+      ]);
+    }
     const asyncConfig = this.alias.node.tryFindChild('EventInvokeConfig');
     if (asyncConfig) NagSuppressions.addResourceSuppressions(asyncConfig, [NO_ASYNC_DESTINATION]);
     const codeDeployRole = this.group.role;
@@ -299,8 +405,8 @@ export class GradualDeployment extends Construct {
         {
           id: 'AwsSolutions-IAM5',
           reason:
-            "CDK grants CodeDeploy's role lambda:InvokeFunction on this deployment's pre-traffic hook as `<hook ARN>` and `<hook ARN>:*`: the wildcard is a version or alias of that one function, not other functions.",
-          appliesTo: [{ regex: '/^Resource::<.*PreTrafficHook[0-9A-F]{8}\\.Arn>:\\*$/g' }],
+            "CDK grants CodeDeploy's role lambda:InvokeFunction on this deployment's pre- and post-traffic hooks as `<hook ARN>` and `<hook ARN>:*`: the wildcard is a version or alias of those functions, not other functions.",
+          appliesTo: [{ regex: '/^Resource::<.*(Pre|Post)TrafficHook[0-9A-F]{8}\\.Arn>:\\*$/g' }],
         },
       ]);
     }

@@ -1,6 +1,6 @@
 import { RemovalPolicy, type Duration } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Runtime, type IDestination } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
@@ -47,6 +47,8 @@ export interface ServiceFunctionProps {
   logRemovalPolicy: RemovalPolicy;
   /** How it is bundled; BUNDLING above when absent. */
   bundling?: BundlingOptions;
+  /** Where a failed asynchronous invocation is handed (a deployment hook's: lib/hook-failures.ts); none when absent. */
+  onFailure?: IDestination;
 }
 
 /** Async invocations are never retried by Lambda: a retry could run a pass twice. Callers retry, with a passId. */
@@ -87,6 +89,7 @@ export class ServiceFunction extends NodejsFunction {
       bundling: props.bundling ?? BUNDLING,
       environment: props.environment,
       retryAttempts: NO_ASYNC_RETRIES,
+      ...(props.onFailure ? { onFailure: props.onFailure } : {}),
       role,
       logGroup,
       // Every version a release replaced is kept (DeletionPolicy RetainExceptOnCreate, UpdateReplacePolicy Retain), to point
@@ -119,7 +122,7 @@ export class ServiceFunction extends NodejsFunction {
       },
     ]);
     const asyncConfig = this.node.tryFindChild('EventInvokeConfig');
-    if (asyncConfig) NagSuppressions.addResourceSuppressions(asyncConfig, [NO_ASYNC_DESTINATION]);
+    if (asyncConfig && !props.onFailure) NagSuppressions.addResourceSuppressions(asyncConfig, [NO_ASYNC_DESTINATION]);
   }
 }
 

@@ -69,7 +69,7 @@ export class Tally extends Construct {
       deploymentId: 'Deployment',
       // A full batch of 1,000 records takes a second or two; ten means something is wrong. A failed batch
       // throws (Lambda's Errors): it answers no failed items, so it needs no failed-items alarm.
-      release: { name: 'tally', probes: tallyProbes, p99DurationMs: 10_000 },
+      release: { name: 'tally', probes: tallyProbes, p99DurationMs: 10_000, consumer: true },
     }));
     grantTableCalls(props.reportsTable, this.handler, 'dynamodb:PutItem', 'dynamodb:UpdateItem');
 

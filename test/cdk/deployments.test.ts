@@ -1,7 +1,14 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hookTimeoutSeconds, probeBudgetMs, ACCESS_DENIED_WINDOW_MS, REPORT_WINDOW_MS } from '../../lambda/infrastructure/deploy/hook-timing';
+import {
+  hookTimeoutSeconds,
+  postTrafficHookTimeoutSeconds,
+  probeBudgetMs,
+  ACCESS_DENIED_WINDOW_MS,
+  REPORT_WINDOW_MS,
+} from '../../lambda/infrastructure/deploy/hook-timing';
+import { CONSUMER_DATAPOINTS, CONSUMER_FAILURE_PERCENT, CONSUMER_PERIODS } from '../../lib/gradual-deployment';
 import {
   DELIVERER_SERVICE_NAME,
   INGEST_SERVICE_NAME,
@@ -43,10 +50,12 @@ function deploymentOf(t: Template, description: string) {
   const [versionId] = only(t, 'AWS::Lambda::Version', { FunctionName: { Ref: fnId } });
   const [aliasId, alias] = only(t, 'AWS::Lambda::Alias', { FunctionName: { Ref: fnId } });
   const [hookId, hook] = only(t, 'AWS::Lambda::Function', { Description: Match.stringLikeRegexp(`^Pre-traffic check of the ${description}`) });
+  const bakes = Object.entries(all(t, 'AWS::Lambda::Function', { Description: Match.stringLikeRegexp(`^Bake of the ${description}`) }));
+  const [bakeId, bake] = bakes[0] ?? [undefined, undefined];
   const groupId = alias.UpdatePolicy.CodeDeployLambdaAliasUpdate.DeploymentGroupName.Ref as string;
   const group = all(t, 'AWS::CodeDeploy::DeploymentGroup')[groupId]!;
   const fn = all(t, 'AWS::Lambda::Function')[fnId]!;
-  return { fnId, fn, versionId, aliasId, alias, hookId, hook, groupId, group };
+  return { fnId, fn, versionId, aliasId, alias, hookId, hook, bakeId, bake, groupId, group };
 }
 
 /**
@@ -79,6 +88,9 @@ function metricOf(alarm: Record<string, any>) {
   };
 }
 
+/** The hooks' failure destination (lib/hook-failures.ts): its function's logical id. */
+const reporterOf = (t: Template): string => only(t, 'AWS::Lambda::Function', { Description: Match.stringLikeRegexp('^Deployment hook failures') })[0];
+
 /** Every statement of the policies attached to a role, by the role's logical id. */
 function statementsOf(t: Template, roleId: string): Record<string, unknown>[] {
   return Object.values(all(t, 'AWS::IAM::Policy'))
@@ -91,17 +103,42 @@ function statementsOf(t: Template, roleId: string): Record<string, unknown>[] {
  * `consumer`, the service of a stream or queue consumer's batch counts (its failed-items alarm).
  */
 const FUNCTIONS = [
-  { description: 'Contacts API', name: 'api', http: SERVICE_NAME, consumer: undefined, p99: 2000, probes: contactsProbes() },
-  { description: 'Contacts ingest API', name: 'ingest', http: INGEST_SERVICE_NAME, consumer: undefined, p99: 2000, probes: ingestProbes() },
-  { description: 'Contacts source maps API', name: 'sourcemaps', http: SOURCEMAPS_SERVICE_NAME, consumer: undefined, p99: 20_000, probes: sourceMapsProbes() },
-  { description: 'Contacts control room', name: 'control-room', http: undefined, consumer: undefined, p99: 280_000, probes: controlRoomProbes('ROLE') },
-  { description: 'Contacts tally', name: 'tally', http: undefined, consumer: undefined, p99: 10_000, probes: tallyProbes() },
-  { description: 'Contacts alert notifier', name: 'alert-notifier', http: undefined, consumer: NOTIFIER_SERVICE_NAME, p99: 10_000, probes: notifierProbes() },
+  { description: 'Contacts API', name: 'api', http: SERVICE_NAME, consumer: undefined, sustained: false, p99: 2000, probes: contactsProbes() },
+  { description: 'Contacts ingest API', name: 'ingest', http: INGEST_SERVICE_NAME, consumer: undefined, sustained: false, p99: 2000, probes: ingestProbes() },
+  {
+    description: 'Contacts source maps API',
+    name: 'sourcemaps',
+    http: SOURCEMAPS_SERVICE_NAME,
+    consumer: undefined,
+    sustained: false,
+    p99: 20_000,
+    probes: sourceMapsProbes(),
+  },
+  {
+    description: 'Contacts control room',
+    name: 'control-room',
+    http: undefined,
+    consumer: undefined,
+    sustained: false,
+    p99: 280_000,
+    probes: controlRoomProbes('ROLE'),
+  },
+  { description: 'Contacts tally', name: 'tally', http: undefined, consumer: undefined, sustained: true, p99: 10_000, probes: tallyProbes() },
+  {
+    description: 'Contacts alert notifier',
+    name: 'alert-notifier',
+    http: undefined,
+    consumer: NOTIFIER_SERVICE_NAME,
+    sustained: true,
+    p99: 10_000,
+    probes: notifierProbes(),
+  },
   {
     description: 'Contacts alert deliverer',
     name: 'alert-deliverer',
     http: undefined,
     consumer: DELIVERER_SERVICE_NAME,
+    sustained: true,
     p99: 15_000,
     probes: delivererProbes(),
   },
@@ -119,7 +156,7 @@ test('the releases need no custom resource: CodeDeploy runs the hooks, and the s
   expect([...types].filter((type) => type.startsWith('Custom::') || type === 'AWS::CloudFormation::CustomResource')).toEqual([]);
 });
 
-describe.each(FUNCTIONS)('the $description function', ({ description, name, http, consumer, p99, probes }) => {
+describe.each(FUNCTIONS)('the $description function', ({ description, name, http, consumer, sustained, p99, probes }) => {
   let d: ReturnType<typeof deploymentOf>;
   let alarms: Record<string, Record<string, any>>;
   beforeAll(() => {
@@ -127,12 +164,13 @@ describe.each(FUNCTIONS)('the $description function', ({ description, name, http
     alarms = groupAlarms(template, d.group);
   });
 
-  test('is published as a version behind a "live" alias that CodeDeploy moves through its deployment group, after its pre-traffic hook', () => {
+  test('is published as a version behind a "live" alias that CodeDeploy moves through its deployment group, after its pre-traffic hook and before its bake', () => {
     expect(d.alias.Properties).toMatchObject({ Name: 'live', FunctionVersion: { 'Fn::GetAtt': [d.versionId, 'Version'] } });
     expect(d.alias.UpdatePolicy.CodeDeployLambdaAliasUpdate).toEqual({
       ApplicationName: d.group.Properties.ApplicationName,
       DeploymentGroupName: { Ref: d.groupId },
       BeforeAllowTrafficHook: { Ref: d.hookId },
+      AfterAllowTrafficHook: { Ref: d.bakeId },
     });
     expect(d.alias.Properties).not.toHaveProperty('ProvisionedConcurrencyConfig');
   });
@@ -172,28 +210,57 @@ describe.each(FUNCTIONS)('the $description function', ({ description, name, http
     for (const alarm of Object.values(alarms)) expect(alarm.namedVersion).toEqual({ 'Fn::GetAtt': [d.versionId, 'Version'] });
   });
 
-  test('its Lambda alarms judge the new version alone: invocations through the alias, by ExecutedVersion, minute by minute', () => {
-    const newVersion = {
-      FunctionName: { Ref: d.fnId },
-      Resource: { 'Fn::Join': ['', [{ Ref: d.fnId }, ':live']] },
-      ExecutedVersion: { 'Fn::GetAtt': [d.versionId, 'Version'] },
-    };
-    for (const [what, metricName, stat, threshold, datapoints, periods] of [
-      ['errors', 'Errors', 'Sum', 1, 1, 1],
-      ['throttles', 'Throttles', 'Sum', 1, 1, 1],
-      ['latency-p99', 'Duration', 'p99', p99, 2, 3],
-    ] as const) {
-      const alarm = alarms[`${name}-${what}`]!;
-      expect(metricOf(alarm)).toEqual({ namespace: 'AWS/Lambda', name: metricName, stat, period: 60, dimensions: newVersion });
-      expect(alarm).toMatchObject({
-        Threshold: threshold,
-        DatapointsToAlarm: datapoints,
-        EvaluationPeriods: periods,
-        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-        TreatMissingData: 'notBreaching',
-      });
-    }
+  const newVersion = () => ({
+    FunctionName: { Ref: d.fnId },
+    Resource: { 'Fn::Join': ['', [{ Ref: d.fnId }, ':live']] },
+    ExecutedVersion: { 'Fn::GetAtt': [d.versionId, 'Version'] },
   });
+
+  test('its p99 latency alarm judges the new version alone: its invocations through the alias, by ExecutedVersion, in 2 of 3 minutes', () => {
+    const alarm = alarms[`${name}-latency-p99`]!;
+    expect(metricOf(alarm)).toEqual({ namespace: 'AWS/Lambda', name: 'Duration', stat: 'p99', period: 60, dimensions: newVersion() });
+    expect(alarm).toMatchObject({
+      Threshold: p99,
+      DatapointsToAlarm: 2,
+      EvaluationPeriods: 3,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+    });
+  });
+
+  if (sustained) {
+    test(`its errors and throttles alarms need a sustained failure: ${CONSUMER_FAILURE_PERCENT} % of the new version's invocations, from one, in ${CONSUMER_DATAPOINTS} of ${CONSUMER_PERIODS} minutes`, () => {
+      for (const [what, metricName] of [
+        ['errors', 'Errors'],
+        ['throttles', 'Throttles'],
+      ] as const) {
+        const alarm = alarms[`${name}-${what}`]!;
+        expect(alarm.Metrics.find((m: { Expression?: string }) => m.Expression).Expression).toBe(
+          'IF(FILL(failures, 0) >= 1, 100 * FILL(failures, 0) / requests, 0)',
+        );
+        for (const [id, metric] of [
+          ['failures', metricName],
+          ['requests', 'Invocations'],
+        ]) {
+          const { MetricStat } = alarm.Metrics.find((m: { Id: string }) => m.Id === id);
+          expect(MetricStat).toMatchObject({ Period: 60, Stat: 'Sum', Metric: { Namespace: 'AWS/Lambda', MetricName: metric } });
+          expect(Object.fromEntries(MetricStat.Metric.Dimensions.map((x: { Name: string; Value: unknown }) => [x.Name, x.Value]))).toEqual(newVersion());
+        }
+        expect(alarm).toMatchObject({ Threshold: CONSUMER_FAILURE_PERCENT, DatapointsToAlarm: CONSUMER_DATAPOINTS, EvaluationPeriods: CONSUMER_PERIODS });
+      }
+    });
+  } else {
+    test('its errors and throttles alarms fire on one failed or refused invocation of the new version (it answers every error it handles)', () => {
+      for (const [what, metricName] of [
+        ['errors', 'Errors'],
+        ['throttles', 'Throttles'],
+      ] as const) {
+        const alarm = alarms[`${name}-${what}`]!;
+        expect(metricOf(alarm)).toEqual({ namespace: 'AWS/Lambda', name: metricName, stat: 'Sum', period: 60, dimensions: newVersion() });
+        expect(alarm).toMatchObject({ Threshold: 1, DatapointsToAlarm: 1, EvaluationPeriods: 1 });
+      }
+    });
+  }
 
   if (http) {
     test("its 5xx-rate alarm divides the new version's ServerErrors by its RequestsTotal (request metrics by functionVersion, in the stack's namespace), from 1 in a minute, in 2 of 3 minutes", () => {
@@ -217,19 +284,26 @@ describe.each(FUNCTIONS)('the $description function', ({ description, name, http
   }
 
   if (consumer) {
-    test("its failed-items alarm fires on one batch item the new version answered as failed (its FailedBatchItems by functionVersion, in the stack's namespace)", () => {
+    test(`its failed-items alarm needs ${CONSUMER_FAILURE_PERCENT} % of the new version's batch items failed, from one, in ${CONSUMER_DATAPOINTS} of ${CONSUMER_PERIODS} minutes (FailedBatchItems over BatchItems by functionVersion)`, () => {
       const alarm = alarms[`${name}-failed-items`]!;
-      expect(metricOf(alarm)).toEqual({
-        namespace: stackMetricsNamespace(STACK),
-        name: 'FailedBatchItems',
-        stat: 'Sum',
-        period: 60,
-        dimensions: { functionVersion: { 'Fn::GetAtt': [d.versionId, 'Version'] }, service: consumer },
-      });
+      expect(alarm.Metrics.find((m: { Expression?: string }) => m.Expression).Expression).toBe(
+        'IF(FILL(failures, 0) >= 1, 100 * FILL(failures, 0) / requests, 0)',
+      );
+      for (const [id, metricName] of [
+        ['failures', 'FailedBatchItems'],
+        ['requests', 'BatchItems'],
+      ]) {
+        const { MetricStat } = alarm.Metrics.find((m: { Id: string }) => m.Id === id);
+        expect(MetricStat).toMatchObject({ Period: 60, Stat: 'Sum', Metric: { Namespace: stackMetricsNamespace(STACK), MetricName: metricName } });
+        expect(MetricStat.Metric.Dimensions).toEqual([
+          { Name: 'functionVersion', Value: { 'Fn::GetAtt': [d.versionId, 'Version'] } },
+          { Name: 'service', Value: consumer },
+        ]);
+      }
       expect(alarm).toMatchObject({
-        Threshold: 1,
-        DatapointsToAlarm: 1,
-        EvaluationPeriods: 1,
+        Threshold: CONSUMER_FAILURE_PERCENT,
+        DatapointsToAlarm: CONSUMER_DATAPOINTS,
+        EvaluationPeriods: CONSUMER_PERIODS,
         ComparisonOperator: 'GreaterThanOrEqualToThreshold',
         TreatMissingData: 'notBreaching',
       });
@@ -272,18 +346,19 @@ describe.each(FUNCTIONS)('the $description function', ({ description, name, http
     expect(d.hook.Properties.Timeout).toBeLessThanOrEqual(900);
   });
 
-  test('its pre-traffic hook writes to a log group of its own, kept 30 days, and to no other', () => {
+  test("its pre-traffic hook writes to a log group of its own, kept as long as the function's (30 days; the control room's 60), and to no other", () => {
     const logGroupId = d.hook.Properties.LoggingConfig.LogGroup.Ref as string;
-    expect(all(template, 'AWS::Logs::LogGroup')[logGroupId]!.Properties.RetentionInDays).toBe(30);
+    expect(all(template, 'AWS::Logs::LogGroup')[logGroupId]!.Properties.RetentionInDays).toBe(name === 'control-room' ? 60 : 30);
     const [fn] = Object.values(all(template, 'AWS::Lambda::Function')).filter((f) => f.Properties.Description?.startsWith(description));
     expect(fn!.Properties.LoggingConfig.LogGroup.Ref).not.toBe(logGroupId);
   });
 
-  test('its pre-traffic hook may invoke only the new version and report only to its own deployment group, and write its logs', () => {
+  test('its pre-traffic hook may invoke only the new version, report only to its own deployment group, hand a failure to the reporter, and write its logs', () => {
+    const reporterId = reporterOf(template);
     const roleId = d.hook.Properties.Role['Fn::GetAtt'][0] as string;
     expect(all(template, 'AWS::IAM::Role')[roleId]!.Properties.ManagedPolicyArns).toBeUndefined();
     const statements = statementsOf(template, roleId);
-    expect(statements).toHaveLength(3);
+    expect(statements).toHaveLength(4);
     expect(statements).toEqual(
       expect.arrayContaining([
         {
@@ -292,6 +367,11 @@ describe.each(FUNCTIONS)('the $description function', ({ description, name, http
           Resource: { 'Fn::GetAtt': [d.hook.Properties.LoggingConfig.LogGroup.Ref, 'Arn'] },
         },
         { Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: { Ref: d.versionId } },
+        {
+          Effect: 'Allow',
+          Action: 'lambda:InvokeFunction',
+          Resource: [{ 'Fn::GetAtt': [reporterId, 'Arn'] }, { 'Fn::Join': ['', [{ 'Fn::GetAtt': [reporterId, 'Arn'] }, ':*']] }],
+        },
         {
           Effect: 'Allow',
           Action: 'codedeploy:PutLifecycleEventHookExecutionStatus',
@@ -313,6 +393,41 @@ describe.each(FUNCTIONS)('the $description function', ({ description, name, http
     );
   });
 
+  test("its bake: a hook of its own watches exactly this release's alarms for 10 minutes after the switch, its timeout covering the bake, a last read and the report", () => {
+    const env = d.bake!.Properties.Environment.Variables;
+    expect(env.BAKE_SECONDS).toBe('600');
+    const names = JSON.stringify(env.ALARM_NAMES);
+    const groupAlarmIds = (d.group.Properties.AlarmConfiguration.Alarms as { Name: { Ref: string } }[]).map(({ Name }) => Name.Ref).sort();
+    expect([...names.matchAll(/"Ref":"(\w+)"/g)].map((m) => m[1]).sort()).toEqual(groupAlarmIds);
+    expect(d.bake!.Properties.Timeout).toBe(postTrafficHookTimeoutSeconds(600));
+    expect(d.bake!.Properties.Timeout).toBeLessThanOrEqual(900);
+    expect(d.bake!.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'] });
+  });
+
+  test("its bake may read only this function's release alarms, report only to its own deployment group, hand a failure to the reporter, and write its logs", () => {
+    const roleId = d.bake!.Properties.Role['Fn::GetAtt'][0] as string;
+    const statements = statementsOf(template, roleId);
+    expect(statements).toHaveLength(4);
+    expect(statements).toContainEqual({
+      Effect: 'Allow',
+      Action: 'cloudwatch:DescribeAlarms',
+      Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, `:cloudwatch:eu-west-1:123456789012:alarm:${STACK}-deploy-${name}-*`]] },
+    });
+    expect(JSON.stringify(statements)).toContain('codedeploy:PutLifecycleEventHookExecutionStatus');
+    expect(JSON.stringify(statements)).toContain(`{"Ref":"${d.groupId}"}`);
+  });
+
+  test('its hooks hand an invocation that failed before reporting to the reporter, which reports Failed at once instead of CodeDeploy waiting an hour', () => {
+    const reporterId = reporterOf(template);
+    for (const hookId of [d.hookId, d.bakeId]) {
+      template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+        FunctionName: { Ref: hookId },
+        MaximumRetryAttempts: 0,
+        DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [reporterId, 'Arn'] } } },
+      });
+    }
+  });
+
   test("only CodeDeploy's role for this group may invoke the hook: no API route, URL or permission reaches it", () => {
     const serviceRoleId = d.group.Properties.ServiceRoleArn['Fn::GetAtt'][0] as string;
     const invokers = Object.values(all(template, 'AWS::IAM::Policy')).filter((p) => JSON.stringify(p.Properties.PolicyDocument).includes(`"${d.hookId}"`));
@@ -320,6 +435,32 @@ describe.each(FUNCTIONS)('the $description function', ({ description, name, http
     for (const type of ['AWS::ApiGateway::Method', 'AWS::Lambda::Url', 'AWS::Lambda::Permission']) {
       expect(JSON.stringify(all(template, type))).not.toContain(`"${d.hookId}"`);
     }
+  });
+});
+
+describe('when a hook cannot run', () => {
+  test("the reporter may only report to the stack's own deployment groups, and write its logs", () => {
+    const reporterId = reporterOf(template);
+    const fn = all(template, 'AWS::Lambda::Function')[reporterId]!;
+    const statements = statementsOf(template, fn.Properties.Role['Fn::GetAtt'][0] as string);
+    const [appId] = only(template, 'AWS::CodeDeploy::Application', { ComputePlatform: 'Lambda' });
+    expect(statements).toHaveLength(2);
+    expect(statements).toContainEqual({
+      Effect: 'Allow',
+      Action: 'codedeploy:PutLifecycleEventHookExecutionStatus',
+      Resource: {
+        'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':codedeploy:eu-west-1:123456789012:deploymentgroup:', { Ref: appId }, '/*']],
+      },
+    });
+  });
+
+  test('the release-hook-failed alarm pages on-call when the reporter was invoked or failed', () => {
+    const reporterId = reporterOf(template);
+    const [, alarm] = only(template, 'AWS::CloudWatch::Alarm', { AlarmName: `${STACK}-release-hook-failed` });
+    expect(alarm.Properties.AlarmActions).toHaveLength(1);
+    expect(alarm.Properties.Metrics.find((m: { Expression?: string }) => m.Expression).Expression).toBe('FILL(failed, 0) + FILL(reporterErrors, 0)');
+    expect(JSON.stringify(alarm.Properties.Metrics)).toContain(`{"Name":"FunctionName","Value":{"Ref":"${reporterId}"}}`);
+    expect(alarm.Properties).toMatchObject({ Threshold: 1, EvaluationPeriods: 1 });
   });
 });
 
@@ -394,8 +535,21 @@ describe('deploy options', () => {
       expect(group.Properties.DeploymentConfigName).toBe('CodeDeployDefault.LambdaAllAtOnce');
       expect(group.Properties.AlarmConfiguration.Alarms.length).toBeGreaterThanOrEqual(3);
     }
-    for (const alias of Object.values(all(dev, 'AWS::Lambda::Alias')))
+    for (const alias of Object.values(all(dev, 'AWS::Lambda::Alias'))) {
       expect(alias.UpdatePolicy.CodeDeployLambdaAliasUpdate.BeforeAllowTrafficHook).toBeDefined();
+      // All at once still bakes: the alarms get their minutes of metrics after the switch.
+      expect(alias.UpdatePolicy.CodeDeployLambdaAliasUpdate.AfterAllowTrafficHook).toBeDefined();
+    }
+  }, 60_000);
+
+  test('bakeMinutes=N: every bake watches N minutes; 0 on a development stage: no bake hook at all', () => {
+    const { template: quick } = synthStack({ stageName: 'dev', bakeMinutes: 3 }, 'TestBake3');
+    const bakes = Object.values(all(quick, 'AWS::Lambda::Function', { Description: Match.stringLikeRegexp('^Bake of the ') }));
+    expect(bakes.map((fn) => fn.Properties.Environment.Variables.BAKE_SECONDS)).toEqual(Array(FUNCTIONS.length).fill('180'));
+    const { template: none } = synthStack({ stageName: 'dev', bakeMinutes: 0 }, 'TestBake0');
+    expect(all(none, 'AWS::Lambda::Function', { Description: Match.stringLikeRegexp('^Bake of the ') })).toEqual({});
+    for (const alias of Object.values(all(none, 'AWS::Lambda::Alias')))
+      expect(alias.UpdatePolicy.CodeDeployLambdaAliasUpdate.AfterAllowTrafficHook).toBeUndefined();
   }, 60_000);
 
   test("provisionedConcurrency=N: the contacts API's alias keeps N environments initialized, the other aliases none", () => {

@@ -26,6 +26,7 @@ describe('resolveDeployOptions', () => {
       removalPolicy: 'retain',
       reportRetentionDays: 90,
       trafficShift: 'canary',
+      bakeMinutes: 10,
       provisionedConcurrency: 0,
       alertEmails: [],
       alertLinkBase: 'http://127.0.0.1:4000',
@@ -49,6 +50,7 @@ describe('resolveDeployOptions', () => {
         controlRoomRoleArn: 'arn:aws:iam::123456789012:role/ControlRoom',
         reportRetentionDays: '30',
         trafficShift: 'All-At-Once',
+        bakeMinutes: '0',
         provisionedConcurrency: '5',
       }),
     ).toEqual({
@@ -67,6 +69,7 @@ describe('resolveDeployOptions', () => {
       controlRoomRoleArn: 'arn:aws:iam::123456789012:role/ControlRoom',
       reportRetentionDays: 30,
       trafficShift: 'all-at-once',
+      bakeMinutes: 0,
       provisionedConcurrency: 5,
     });
   });
@@ -91,9 +94,15 @@ describe('resolveDeployOptions', () => {
     ['trafficShift', 'linear', /one of canary, all-at-once/],
     ['provisionedConcurrency', '-1', /a whole number from 0 to 1000/],
     ['provisionedConcurrency', '2.5', /a whole number from 0 to 1000/],
+    ['bakeMinutes', '15', /a whole number from 0 to 14/],
+    ['bakeMinutes', '-1', /a whole number from 0 to 14/],
   ])('refuses %s=%j with a message naming the option and what it accepts', (name, value, expected) => {
     expect(() => resolveDeployOptions({ stageName: 'dev', [name]: value })).toThrow(`-c ${name}=${value}: expected `);
     expect(() => resolveDeployOptions({ stageName: 'dev', [name]: value })).toThrow(expected);
+  });
+
+  test('refuses bakeMinutes=0 on the production stage: every production release is watched after the switch', () => {
+    expect(() => resolveDeployOptions({ bakeMinutes: '0' })).toThrow(/-c bakeMinutes=0: expected at least 1 on the production stage/);
   });
 
   test('refuses removalPolicy=destroy on the production stage', () => {
@@ -133,10 +142,12 @@ describe('a stack deployed with options', () => {
     const functions = Object.values(resourcesOf(template, 'AWS::Lambda::Function')) as {
       Properties: { Description: string; Environment: { Variables: Record<string, unknown> } };
     }[];
+    const isHook = (description: string) => /^(Pre-traffic check|Bake) of |^Deployment hook failures/.test(description);
     const level = (hook: boolean) =>
-      functions.filter((f) => f.Properties.Description.startsWith('Pre-traffic check') === hook).map((f) => f.Properties.Environment.Variables.LOG_LEVEL);
+      functions.filter((f) => isHook(f.Properties.Description) === hook).map((f) => f.Properties.Environment.Variables.LOG_LEVEL);
     expect(level(false)).toEqual(['WARN', 'WARN', 'WARN', 'WARN', 'WARN', 'WARN', 'WARN', 'WARN']);
-    expect(level(true)).toEqual(['INFO', 'INFO', 'INFO', 'INFO', 'INFO', 'INFO', 'INFO']);
+    // Seven pre-traffic checks, seven bakes and the hooks' failure reporter.
+    expect(level(true)).toEqual(Array(15).fill('INFO'));
   });
 
   test('gives the ingest function the report retention, in days', () => {
@@ -146,11 +157,11 @@ describe('a stack deployed with options', () => {
     });
   });
 
-  test("keeps the functions' logs (the hooks' too) logRetentionDays and the access logs accessLogRetentionDays", () => {
+  test("keeps the functions' logs (the hooks' too) logRetentionDays, the control room's at least 60 days (its audit lines), and the access logs accessLogRetentionDays", () => {
     const days = Object.values(resourcesOf(template, 'AWS::Logs::LogGroup'))
       .map((g) => g.Properties.RetentionInDays)
-      .sort();
-    expect(days).toEqual([365, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7]);
+      .sort((a, b) => Number(a) - Number(b));
+    expect(days).toEqual([...Array(20).fill(7), 60, 60, 60, 365]);
   });
 
   test('removalPolicy=destroy: tables and logs go with the stack, and deletion protection is off', () => {

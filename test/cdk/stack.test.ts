@@ -82,7 +82,8 @@ describe('Lambda (issue point 5)', () => {
   test('the API function: Node.js 22, arm64, bundled handler, bounded timeout, table names in env', () => {
     // Seven functions of the service (the API, ingest, source maps, control room, tally, alert notifier and deliverer), a pre-traffic
     // hook for each (test/cdk/deployments.test.ts), and the canary receiver the deliverer's hook delivers to (lib/canary-receiver.ts).
-    template.resourceCountIs('AWS::Lambda::Function', 15);
+    // And a bake hook for each, and the hooks' failure reporter (lib/hook-failures.ts).
+    template.resourceCountIs('AWS::Lambda::Function', 23);
     template.hasResourceProperties('AWS::Lambda::Function', {
       Description: Match.stringLikeRegexp('^Contacts API'),
       Runtime: 'nodejs22.x',
@@ -433,9 +434,12 @@ describe('Lambda (issue point 5)', () => {
 });
 
 describe('logs', () => {
-  test("function logs (the pre-traffic hooks' and the canary receiver's too) are kept 30 days and access logs 90 by default, and kept when the stack is deleted", () => {
+  test("function logs (the hooks' and the canary receiver's too) are kept 30 days, the control room's audit lines 60 (past the tables' 35 days of backups), access logs 90 by default, all kept when the stack is deleted", () => {
     const groups = Object.values(template.findResources('AWS::Logs::LogGroup')) as any[];
-    expect(groups.map((g) => g.Properties.RetentionInDays).sort()).toEqual([30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 90]);
+    // The control room's function and its two hooks keep 60 days.
+    expect(groups.map((g) => g.Properties.RetentionInDays).sort()).toEqual([...Array(20).fill(30), 60, 60, 60, 90]);
+    const controlRoomLogs = template.toJSON().Outputs[OUTPUTS.controlRoomLogGroup].Value.Ref as string;
+    expect(template.toJSON().Resources[controlRoomLogs].Properties.RetentionInDays).toBe(60);
     for (const group of groups) expect(group.DeletionPolicy).toBe('Retain');
   });
 });

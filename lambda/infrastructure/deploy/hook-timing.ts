@@ -42,3 +42,27 @@ export function hookTimeoutSeconds(probeTimeoutsMs: readonly number[]): number {
   }
   return Math.ceil(total / 1000);
 }
+
+/** How often the post-traffic hook reads the release's alarms during its bake. */
+export const BAKE_POLL_MS = 30_000;
+
+/** One read of the alarms is given up after this long (and tried again at the next poll). */
+export const ALARM_READ_MS = 10_000;
+
+/** The longest bake a post-traffic hook can hold within Lambda's 15 minutes, with its last read and its report. */
+export const MAX_BAKE_MINUTES = 14;
+
+/**
+ * The post-traffic hook's timeout, in whole seconds: the bake, one more read
+ * of the alarms after it, the report's window and the margin. Throws when
+ * that is past Lambda's longest timeout.
+ */
+export function postTrafficHookTimeoutSeconds(bakeSeconds: number): number {
+  const total = bakeSeconds * 1000 + ALARM_READ_MS + REPORT_WINDOW_MS + DEADLINE_MARGIN_MS;
+  if (total > LAMBDA_MAX_TIMEOUT_MS) {
+    throw new Error(
+      `a bake of ${bakeSeconds} s needs a hook of ${Math.ceil(total / 1000)} s, past Lambda's ${LAMBDA_MAX_TIMEOUT_MS / 1000} s: at most ${MAX_BAKE_MINUTES} minutes`,
+    );
+  }
+  return Math.ceil(total / 1000);
+}

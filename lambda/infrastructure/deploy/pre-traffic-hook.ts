@@ -1,70 +1,18 @@
-import type { JsonLogger } from '../observability/logger';
-import { withinLimit, type Clock } from './clock';
-import { ACCESS_DENIED_WINDOW_MS, DEADLINE_MARGIN_MS, REPORT_WINDOW_MS } from './hook-timing';
+import { DEADLINE_MARGIN_MS, ACCESS_DENIED_WINDOW_MS, REPORT_WINDOW_MS } from './hook-timing';
+import { isHookEvent, reportBy, type HookContext, type HookEvent, type HookStatus, type ReportPorts } from './hook-report';
 import { probesFromJson, runProbes, type Invoke, type ProbeOutcome } from './probes';
 
-/** What CodeDeploy invokes a BeforeAllowTraffic hook with. */
-export interface HookEvent {
-  DeploymentId: string;
-  LifecycleEventHookExecutionId: string;
-}
-
-export type HookStatus = 'Succeeded' | 'Failed';
-
-/** What the hook reads of its Lambda context: how long it has left. */
-export interface HookContext {
-  getRemainingTimeInMillis(): number;
-}
+export type { HookContext, HookEvent, HookStatus };
 
 /** What the hook reaches outside itself: the new version, CodeDeploy, and the time. */
-export interface HookPorts {
+export interface HookPorts extends ReportPorts {
   /** Invokes the new version (its ARN is the hook's TARGET_VERSION_ARN) with one payload. */
   invoke: Invoke;
-  /** Tells CodeDeploy the outcome of this hook run (PutLifecycleEventHookExecutionStatus). */
-  report(event: HookEvent, status: HookStatus, signal?: AbortSignal): Promise<void>;
-  logger: Pick<JsonLogger, 'info' | 'warn' | 'error'>;
-  clock: Clock;
 }
 
 export interface HookResult {
   status: HookStatus;
   outcomes: ProbeOutcome[];
-}
-
-function isHookEvent(event: unknown): event is HookEvent {
-  const e = event as Partial<HookEvent> | null;
-  return (
-    typeof e?.DeploymentId === 'string' &&
-    e.DeploymentId !== '' &&
-    typeof e.LifecycleEventHookExecutionId === 'string' &&
-    e.LifecycleEventHookExecutionId !== ''
-  );
-}
-
-const messageOf = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
-
-/**
- * Reports to CodeDeploy, trying again after any failure (a throttle, the
- * network, an AccessDenied while IAM applies the hook's grant) until
- * `deadline`; then the last failure is thrown, so Lambda records it.
- */
-async function reportBy(ports: HookPorts, event: HookEvent, status: HookStatus, deadline: number): Promise<number> {
-  const { clock } = ports;
-  let pause = 250;
-  for (let attempt = 1; ; attempt++) {
-    let failure: unknown;
-    try {
-      const answer = await withinLimit(clock, Math.max(1, deadline - clock.now()), (signal) => ports.report(event, status, signal));
-      if (!answer.timedOut) return attempt;
-      failure = new Error("no answer from CodeDeploy before the hook's deadline");
-    } catch (error) {
-      failure = error;
-    }
-    if (clock.now() + pause >= deadline) throw failure;
-    ports.logger.warn('pre-traffic report failed: tried again', { deploymentId: event.DeploymentId, status, attempt, error: messageOf(failure) });
-    await clock.sleep(pause);
-    pause = Math.min(pause * 2, 4000);
-  }
 }
 
 /**
@@ -104,7 +52,7 @@ export function createPreTrafficHook(ports: HookPorts, probesJson: string | unde
     } catch (error) {
       ports.logger.error('pre-traffic check could not run', { ...deployment, error: error instanceof Error ? error.message : String(error) });
     }
-    const attempts = await reportBy(ports, event, status, deadline);
+    const { attempts, alreadyClosed } = await reportBy(ports, event, status, deadline, 'pre-traffic');
     const failed = outcomes.filter((outcome) => !outcome.passed).map((outcome) => outcome.name);
     ports.logger.info('pre-traffic check', {
       ...deployment,
@@ -112,6 +60,7 @@ export function createPreTrafficHook(ports: HookPorts, probesJson: string | unde
       probes: outcomes.length,
       failed,
       reportAttempts: attempts,
+      ...(alreadyClosed ? { alreadyClosed } : {}),
       ms: Math.round(clock.now() - started),
     });
     return { status, outcomes };
