@@ -11,6 +11,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { DIMENSIONS, INGEST_SERVICE_NAME, METRIC, SERVICE_NAME } from '../lambda/infrastructure/observability/names';
+import { API_RESOURCES, GATEWAY_THROTTLED_DIMENSION, GATEWAY_THROTTLED_METRIC, type ApiName } from './route-throttles';
 
 /** Where each alarm's description points: docs/runbook.md has one section per alarm, titled by its slug. */
 export const RUNBOOK = 'docs/runbook.md';
@@ -44,12 +45,16 @@ export interface ServiceAlarmsProps {
   apiFunction: IFunction;
   ingestFunction: IFunction;
   controlRoomFunction: IFunction;
+  /** The source maps upload API's function (lib/source-maps.ts). */
+  sourceMapsFunction?: IFunction;
   /** The stream consumer that counts events into issues (lib/tally.ts), and where its failed batches are described. */
   tallyFunction: IFunction;
   tallyFailures: IQueue;
   contactsTable: Table;
   keysTable: Table;
   reportsTable: Table;
+  /** Issue alerts' settings, destinations and deliveries (lib/tables.ts). */
+  alertsTable?: Table;
   /** Issue alerts' functions and failure queues (lib/alerts.ts), when the stack has them. */
   alerts?: AlertParts;
   /** Every deployment hook's on-failure destination (lib/hook-failures.ts): invoked only when a hook failed before it reported. */
@@ -122,6 +127,15 @@ export function tableOperationsSum(table: Table, metricName: string, operations:
 const CONTACTS_OPERATIONS = [Operation.GET_ITEM, Operation.UPDATE_ITEM, Operation.QUERY, Operation.TRANSACT_WRITE_ITEMS, Operation.BATCH_GET_ITEM];
 const KEYS_OPERATIONS = [Operation.UPDATE_ITEM, Operation.PUT_ITEM, Operation.QUERY, Operation.BATCH_GET_ITEM];
 const REPORTS_OPERATIONS = [Operation.PUT_ITEM, Operation.UPDATE_ITEM, Operation.QUERY, Operation.BATCH_GET_ITEM];
+/** The notifier, the deliverer and the control room's alerts operations (a destination added or removed in a transaction). */
+const ALERTS_OPERATIONS = [
+  Operation.GET_ITEM,
+  Operation.QUERY,
+  Operation.PUT_ITEM,
+  Operation.UPDATE_ITEM,
+  Operation.DELETE_ITEM,
+  Operation.TRANSACT_WRITE_ITEMS,
+];
 
 /**
  * The service's alarms and the SNS topic they notify (on ALARM and on OK).
@@ -138,17 +152,20 @@ export class ServiceAlarms extends Construct {
     this.topic = this.alarmTopic(namePrefix, props.alarmEmail);
     const metrics = new StackMetrics(props.metricsNamespace);
     const specs: AlarmSpec[] = [
-      ...apiSpecs(props.stage, metrics),
+      ...apiSpecs(props.stage, props.apiFunction, metrics),
+      ...gatewayThrottleSpecs(metrics),
       ...functionSpecs('api', props.apiFunction, 'API', API_FUNCTION),
       ...functionSpecs('ingest', props.ingestFunction, 'ingest', INGEST_FUNCTION),
       secretKeySpec(metrics),
       ...functionSpecs('control-room', props.controlRoomFunction, 'control room', CONTROL_ROOM_FUNCTION),
+      ...(props.sourceMapsFunction ? functionSpecs('sourcemaps', props.sourceMapsFunction, 'source maps', SOURCE_MAPS_FUNCTION) : []),
       ...tallySpecs(props.tallyFunction, props.tallyFailures),
       ...(props.alerts ? alertSpecs(props.alerts) : []),
       ...(props.hookFailures ? [hookFailureSpec(props.hookFailures)] : []),
       ...tableSpecs('contacts', props.contactsTable, CONTACTS_OPERATIONS),
       ...tableSpecs('keys', props.keysTable, KEYS_OPERATIONS),
       ...tableSpecs('reports', props.reportsTable, REPORTS_OPERATIONS),
+      ...(props.alertsTable ? tableSpecs('alerts', props.alertsTable, ALERTS_OPERATIONS) : []),
     ];
     const action = new SnsAction(this.topic);
     this.alarms = specs.map((spec) => ({ spec, alarm: this.alarmOf(spec, namePrefix, action) }));
@@ -205,8 +222,8 @@ export class ServiceAlarms extends Construct {
   }
 }
 
-/** The REST API's own answers: its 5xx rate and latency (API Gateway), and the 503s the API function counts. */
-function apiSpecs(stage: Stage, metrics: StackMetrics): AlarmSpec[] {
+/** The REST API's own answers: its 5xx rate (API Gateway), the 503s the API function counts, and the contacts function's latency. */
+function apiSpecs(stage: Stage, apiFunction: IFunction, metrics: StackMetrics): AlarmSpec[] {
   const requests = stage.metricCount({ statistic: 'Sum', period: PERIOD });
   return [
     {
@@ -227,13 +244,74 @@ function apiSpecs(stage: Stage, metrics: StackMetrics): AlarmSpec[] {
     },
     {
       slug: 'api-latency-p99',
-      meaning: 'API Gateway latency p99 at or above 2 s for 15 minutes: requests are waiting on retried DynamoDB calls or timeouts.',
-      metric: stage.metricLatency({ statistic: 'p99', period: PERIOD, label: 'latency p99 (ms)' }),
+      // The contacts function's own duration: the stage's latency would also count source-map uploads, which take seconds by design.
+      meaning: "The contacts API function's duration p99 at or above 2 s for 15 minutes: requests are waiting on retried DynamoDB calls or timeouts.",
+      metric: apiFunction.metricDuration({ statistic: 'p99', period: PERIOD, label: 'contacts API duration p99 (ms)' }),
       threshold: 2000,
       datapointsToAlarm: 3,
       evaluationPeriods: 3,
     },
   ];
+}
+
+/** When each API's gateway throttle refuses requests (429 before any function): how many, and for how long, is an incident. */
+const GATEWAY_THROTTLE_ALARMS: Record<ApiName, { slug: string; threshold: number; datapoints: number; periods: number; meaning: string }> = {
+  contacts: {
+    slug: 'api-gateway-429',
+    threshold: 10,
+    datapoints: 1,
+    periods: 1,
+    meaning:
+      "The gateway refused 10 or more contacts API requests with 429 in 5 minutes: the API's own throttle (throttleRate) or the account's was reached, whatever the keys' limits.",
+  },
+  ingest: {
+    slug: 'ingest-gateway-429',
+    threshold: 100,
+    datapoints: 2,
+    periods: 3,
+    meaning:
+      "The gateway refused 100 or more ingest requests with 429 in 2 of the last 3 five-minute periods: a storm past the ingest API's own throttle (ingestThrottleRate); reports beyond it are refused, the contacts API is not affected.",
+  },
+  sourcemaps: {
+    slug: 'sourcemaps-gateway-429',
+    threshold: 10,
+    datapoints: 1,
+    periods: 1,
+    meaning:
+      "The gateway refused 10 or more source map upload requests with 429 in 5 minutes: CI uploads past the upload API's throttle (sourceMapsThrottleRate).",
+  },
+};
+
+/** One API's gateway 429s: the access log's GatewayThrottled count summed over the API's resources (lib/route-throttles.ts). */
+export function gateway429(metrics: StackMetrics, api: ApiName): MathExpression {
+  const usingMetrics = Object.fromEntries(
+    API_RESOURCES[api].map((resource, i) => [
+      `${api}${i}`,
+      new Metric({
+        namespace: metrics.namespace,
+        metricName: GATEWAY_THROTTLED_METRIC,
+        dimensionsMap: { [GATEWAY_THROTTLED_DIMENSION]: resource },
+        statistic: 'Sum',
+        period: PERIOD,
+      }),
+    ]),
+  );
+  return new MathExpression({
+    expression: Object.keys(usingMetrics)
+      .map((id) => `FILL(${id}, 0)`)
+      .join(' + '),
+    usingMetrics,
+    period: PERIOD,
+    label: `${api} API: 429 from the gateway`,
+  });
+}
+
+/** Each API's gateway 429s, alarmed apart. */
+function gatewayThrottleSpecs(metrics: StackMetrics): AlarmSpec[] {
+  return (Object.keys(GATEWAY_THROTTLE_ALARMS) as ApiName[]).map((api) => {
+    const { slug, threshold, datapoints, periods, meaning } = GATEWAY_THROTTLE_ALARMS[api];
+    return { slug, meaning, metric: gateway429(metrics, api), threshold, datapointsToAlarm: datapoints, evaluationPeriods: periods };
+  });
 }
 
 /** What an HTTP function's errors and throttles alarms say of it. */
@@ -252,6 +330,11 @@ const INGEST_FUNCTION: FunctionWords = {
   errors:
     'The ingest Lambda (browser bug reports) failed 3 or more invocations in 5 minutes (crash, timeout or out of memory: the handler answers every handled error itself).',
   throttles: 'Lambda refused to run the ingest function (concurrency exhausted) at least once in 5 minutes: those reports were lost unless the page retries.',
+};
+const SOURCE_MAPS_FUNCTION: FunctionWords = {
+  errors:
+    'The source maps upload Lambda failed 3 or more invocations in 5 minutes (crash, timeout or out of memory: it answers every handled error itself); CI uploads failed with a 5xx.',
+  throttles: 'Lambda refused to run the source maps upload function (concurrency exhausted) at least once in 5 minutes: those CI uploads failed.',
 };
 const CONTROL_ROOM_FUNCTION: FunctionWords = {
   errors: 'The control-room Lambda failed 3 or more invocations in 5 minutes (crash, timeout or out of memory: it answers bad requests itself).',
@@ -357,6 +440,7 @@ function tableSpecs(name: string, table: Table, operations: Operation[]): AlarmS
 export interface AlertParts {
   notifier: IFunction;
   deliverer: IFunction;
+  deliveryQueue: IQueue;
   streamFailures: IQueue;
   deliveryDeadLetters: IQueue;
 }

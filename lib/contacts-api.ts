@@ -9,7 +9,7 @@ import {
   RestApi,
 } from 'aws-cdk-lib/aws-apigateway';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
-import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { FilterPattern, LogGroup, MetricFilter, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { SERVICE_NAME } from '../lambda/infrastructure/observability/names';
@@ -17,14 +17,17 @@ import { grantTableCalls } from './grants';
 import type { GradualDeployment } from './gradual-deployment';
 import { contactsProbes } from './pre-traffic-probes';
 import { releasedFunction, type ReleaseSettings } from './released-function';
+import { GATEWAY_THROTTLED_DIMENSION, GATEWAY_THROTTLED_METRIC, type Throttle } from './route-throttles';
 import type { ServiceFunction } from './service-function';
 
 export interface ContactsApiProps {
   contactsTable: Table;
   keysTable: Table;
-  /** Stage-wide throttling, requests per second: account protection above the per-key limits. */
+  /** The contacts API's throttle at the gateway (the stage's default, applied to each of its methods), above the per-key limits. */
   throttleRatePerSecond: number;
   throttleBurst: number;
+  /** The public APIs' own throttles at the gateway, per route (lib/route-throttles.ts): their storms stop there. */
+  routeThrottles: Record<string, Throttle>;
   /**
    * Create the account-wide role API Gateway needs to write access logs. Turn
    * off when the account (region) already has one set.
@@ -104,6 +107,13 @@ export class ContactsApi extends Construct {
         stageName: props.stageName,
         throttlingRateLimit: props.throttleRatePerSecond,
         throttlingBurstLimit: props.throttleBurst,
+        methodOptions: Object.fromEntries(
+          Object.entries(props.routeThrottles).map(([path, { rate, burst }]) => [
+            path,
+            // Each route's setting is whole: execution logs stay off there too (they would record keys).
+            { throttlingRateLimit: rate, throttlingBurstLimit: burst, loggingLevel: MethodLoggingLevel.OFF, dataTraceEnabled: false, metricsEnabled: true },
+          ]),
+        ),
         metricsEnabled: true,
         // Execution logs could record headers (keys): access logs only, without query strings.
         loggingLevel: MethodLoggingLevel.OFF,
@@ -121,6 +131,9 @@ export class ContactsApi extends Construct {
             latencyMs: '$context.responseLatency',
             integrationLatencyMs: '$context.integrationLatency',
             error: '$context.error.message',
+            // Which API a request reached (lib/route-throttles.ts), and what the gateway answered itself (THROTTLED, …).
+            resourcePath: '$context.resourcePath',
+            responseType: '$context.error.responseType',
           }),
         ),
       },
@@ -128,6 +141,16 @@ export class ContactsApi extends Construct {
 
     // The stack outputs the URL under its own name (ApiUrl).
     this.api.node.tryRemoveChild('Endpoint');
+
+    // The gateway's own 429s, by resource: each API's are alarmed apart (lib/alarms.ts).
+    new MetricFilter(this, 'GatewayThrottled', {
+      logGroup: this.accessLogs,
+      metricNamespace: props.release.metricsNamespace,
+      metricName: GATEWAY_THROTTLED_METRIC,
+      filterPattern: FilterPattern.stringValue('$.responseType', '=', 'THROTTLED'),
+      metricValue: '1',
+      dimensions: { [GATEWAY_THROTTLED_DIMENSION]: '$.resourcePath' },
+    });
 
     const integration = new LambdaIntegration(this.deployment.alias, { proxy: true, allowTestInvoke: false });
     this.integration = integration;
@@ -147,7 +170,8 @@ export class ContactsApi extends Construct {
     this.api.addGatewayResponse('RequestTooLarge', {
       type: ResponseType.REQUEST_TOO_LARGE,
       statusCode: '413',
-      templates: errorBody('Request body too large: the limit is 512 KiB.'),
+      // Only bodies past API Gateway's own 10 MB reach this answer; each API refuses far smaller ones itself, naming its limit.
+      templates: errorBody('Request body too large for this service: each API names its own body limit (the contacts API 512 KiB, the ingest API 64 KiB).'),
     });
     this.api.addGatewayResponse('MissingAuthenticationToken', {
       type: ResponseType.MISSING_AUTHENTICATION_TOKEN,
@@ -189,7 +213,7 @@ export class ContactsApi extends Construct {
       {
         id: 'AwsSolutions-APIG3',
         reason:
-          'No WAF web ACL: out of scope for this service for now. Protection in place: every route needs a valid secret key, each key has an exact per-minute limit, and the stage throttle caps all keys together. A web ACL can be associated with the stage later.',
+          "No WAF web ACL: the routes' own limits stand in front, without a web ACL's per-request charge. Each API has its own gateway throttle per route (throttleRate for the contacts API, ingestThrottleRate for the public ingest routes, sourceMapsThrottleRate), applied before the account's shared limit, so a storm on the public routes is refused there (429, alarmed per API) and never reaches the contacts API's limit; behind it, every request needs a key the function checks (the ingest routes a public, origin-bound one), with an exact per-key limit and, on the ingest routes, a per-address limit. What a web ACL would add is a per-address rate rule before any function runs: docs/deploying.md#one-api-cannot-starve-the-other gives its cost; a web ACL can be associated with the stage then.",
       },
       {
         id: 'AwsSolutions-APIG6',

@@ -13,6 +13,7 @@ import { HookFailures } from './hook-failures';
 import { IngestApi } from './ingest-api';
 import { OUTPUTS } from './outputs';
 import { UNKNOWN_COMMIT } from './release-commit';
+import { routeThrottles } from './route-throttles';
 import type { ReleaseSettings } from './released-function';
 import type { ServiceFunction } from './service-function';
 import { SourceMaps } from './source-maps';
@@ -81,6 +82,10 @@ export class ContactsStack extends Stack {
       keysTable: this.tables.keys,
       throttleRatePerSecond: options.throttleRate,
       throttleBurst: options.throttleBurst,
+      routeThrottles: routeThrottles({
+        ingest: { rate: options.ingestThrottleRate, burst: options.ingestThrottleBurst },
+        sourcemaps: { rate: options.sourceMapsThrottleRate, burst: options.sourceMapsThrottleBurst },
+      }),
       createCloudWatchRole: options.cloudWatchRole,
       stageName: options.stageName,
       memorySize: options.apiMemoryMb,
@@ -136,11 +141,13 @@ export class ContactsStack extends Stack {
       apiFunction: this.api.handler,
       ingestFunction: this.ingest.handler,
       controlRoomFunction: this.controlRoom.handler,
+      sourceMapsFunction: this.sourceMaps.handler,
       tallyFunction: this.tally.handler,
       tallyFailures: this.tally.failures,
       contactsTable: this.tables.contacts,
       keysTable: this.tables.keys,
       reportsTable: this.tables.reports,
+      alertsTable: this.tables.alerts,
       alerts: this.alerts,
       hookFailures: this.hookFailures,
       alarmEmail: options.alarmEmail,
@@ -151,6 +158,9 @@ export class ContactsStack extends Stack {
       apiFunction: this.api.handler,
       ingestFunction: this.ingest.handler,
       controlRoomFunction: this.controlRoom.handler,
+      sourceMapsFunction: this.sourceMaps.handler,
+      tallyFunction: this.tally.handler,
+      alerts: this.alerts,
       alarms: this.alarms.alarms,
       metricsNamespace: release.metricsNamespace,
     });

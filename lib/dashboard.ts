@@ -3,14 +3,19 @@ import type { Stage } from 'aws-cdk-lib/aws-apigateway';
 import { AlarmStatusWidget, AlarmWidget, Dashboard, GraphWidget, MathExpression, TextWidget, type IWidget } from 'aws-cdk-lib/aws-cloudwatch';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { DIMENSIONS, METRIC } from '../lambda/infrastructure/observability/names';
-import { RUNBOOK, StackMetrics, type ServiceAlarm } from './alarms';
+import { DELIVERER_SERVICE_NAME, DIMENSIONS, METRIC, NOTIFIER_SERVICE_NAME, SOURCEMAPS_SERVICE_NAME } from '../lambda/infrastructure/observability/names';
+import { gateway429, RUNBOOK, StackMetrics, type AlertParts, type ServiceAlarm } from './alarms';
+import { API_RESOURCES, type ApiName } from './route-throttles';
 
 export interface ServiceDashboardProps {
   stage: Stage;
   apiFunction: IFunction;
   ingestFunction: IFunction;
   controlRoomFunction: IFunction;
+  /** The rows after the ingest API's: source map uploads, the tally, issue alerts. */
+  sourceMapsFunction: IFunction;
+  tallyFunction: IFunction;
+  alerts: AlertParts;
   /** Shown first, each as a graph with its threshold. */
   alarms: ServiceAlarm[];
   /** The stack's metrics namespace (stackMetricsNamespace). */
@@ -135,6 +140,47 @@ export class ServiceDashboard extends Construct {
       }),
     ];
 
+    // Each API's own 429s at the gateway (its route throttle), beside the functions' own (a key's limit).
+    const gateway = new GraphWidget({
+      title: 'Each API: 429 from the gateway (its own throttle)',
+      width: third,
+      left: (Object.keys(API_RESOURCES) as ApiName[]).map((api) => gateway429(metrics, api)),
+    });
+
+    // Source map uploads (CI), the tally and issue alerts: the rows the runbook's sections for them point to.
+    const { tallyFunction, sourceMapsFunction, alerts } = props;
+    const fnMetric = (fn: IFunction, metricName: string, statistic: string, label: string) => fn.metric(metricName, { statistic, period: PERIOD, label });
+    const own = (service: string, metricName: string, label: string) => metrics.service(metricName, 'Sum', service).with({ label });
+    const later: IWidget[] = [
+      new GraphWidget({
+        title: 'Source maps: uploads, 5xx and duration p99 (ms)',
+        width: third,
+        left: [own(SOURCEMAPS_SERVICE_NAME, METRIC.requestsTotal, 'requests'), own(SOURCEMAPS_SERVICE_NAME, METRIC.serverErrors, '5xx')],
+        right: [fnMetric(sourceMapsFunction, 'Duration', 'p99', 'duration p99')],
+      }),
+      new GraphWidget({
+        title: 'Tally: how far behind the stream (ms), batches and errors',
+        width: third,
+        left: [fnMetric(tallyFunction, 'IteratorAge', 'Maximum', 'iterator age')],
+        right: [fnMetric(tallyFunction, 'Invocations', 'Sum', 'batches'), fnMetric(tallyFunction, 'Errors', 'Sum', 'failed batches')],
+      }),
+      new GraphWidget({
+        title: 'Alerts: items and failed items, queue waiting, errors',
+        width: third,
+        left: [
+          own(NOTIFIER_SERVICE_NAME, METRIC.batchItems, 'notifier: issue changes'),
+          own(NOTIFIER_SERVICE_NAME, METRIC.failedBatchItems, 'notifier: failed'),
+          own(DELIVERER_SERVICE_NAME, METRIC.batchItems, 'deliverer: deliveries'),
+          own(DELIVERER_SERVICE_NAME, METRIC.failedBatchItems, 'deliverer: failed'),
+        ],
+        right: [
+          alerts.deliveryQueue.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: PERIOD, label: 'deliveries waiting' }),
+          fnMetric(alerts.notifier, 'Errors', 'Sum', 'notifier errors'),
+          fnMetric(alerts.deliverer, 'Errors', 'Sum', 'deliverer errors'),
+        ],
+      }),
+    ];
+
     this.dashboard.addWidgets(
       new TextWidget({
         markdown: `# Contacts service: ${name}\nEach alarm is explained, with what to do, in \`${RUNBOOK}\` (section = alarm name after \`${name}-\`).`,
@@ -146,5 +192,7 @@ export class ServiceDashboard extends Construct {
     for (const row of rows(alarmGraphs, 3)) this.dashboard.addWidgets(...row);
     for (const row of rows(context, 3)) this.dashboard.addWidgets(...row);
     this.dashboard.addWidgets(...ingest);
+    this.dashboard.addWidgets(gateway, ...later.slice(0, 2));
+    this.dashboard.addWidgets(...later.slice(2));
   }
 }

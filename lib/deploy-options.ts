@@ -47,10 +47,16 @@ export const PRODUCTION_STAGE = 'prod';
 export interface DeployOptions {
   /** API Gateway stage, the last segment of the API URL. */
   stageName: string;
-  /** Stage-wide requests per second, all keys together: account protection. */
+  /** The contacts API's requests per second at the gateway, all keys together (each of its methods: lib/route-throttles.ts). */
   throttleRate: number;
-  /** Stage-wide burst. */
+  /** The contacts API's burst at the gateway. */
   throttleBurst: number;
+  /** The ingest API's requests per second at the gateway (each of its two routes, the own and the Sentry protocol): its storms stop there. */
+  ingestThrottleRate: number;
+  ingestThrottleBurst: number;
+  /** The source maps upload API's requests per second at the gateway. */
+  sourceMapsThrottleRate: number;
+  sourceMapsThrottleBurst: number;
   /** Create the account-level role API Gateway writes access logs with (one per account and region). */
   cloudWatchRole: boolean;
   /** `enrichment.provider` on enriched contacts: the platform's own name. */
@@ -89,6 +95,10 @@ export const DEFAULT_DEPLOY_OPTIONS: Readonly<DeployOptions> = {
   stageName: PRODUCTION_STAGE,
   throttleRate: 1000,
   throttleBurst: 2000,
+  ingestThrottleRate: 500,
+  ingestThrottleBurst: 1000,
+  sourceMapsThrottleRate: 20,
+  sourceMapsThrottleBurst: 40,
   cloudWatchRole: true,
   platformName: DEFAULT_PLATFORM_NAME,
   defaultRateLimit: DEFAULT_RATE_LIMIT_PER_MINUTE,
@@ -207,6 +217,10 @@ const PARSERS: { [K in keyof OptionValues]: Parser<OptionValues[K]> } = {
   stageName: matching(/^[A-Za-z0-9_-]{1,128}$/, 'letters, digits, - or _ (at most 128)'),
   throttleRate: positiveNumber,
   throttleBurst: positiveInteger,
+  ingestThrottleRate: positiveNumber,
+  ingestThrottleBurst: positiveInteger,
+  sourceMapsThrottleRate: positiveNumber,
+  sourceMapsThrottleBurst: positiveInteger,
   cloudWatchRole: bool,
   platformName: matching(/^\S(.{0,98}\S)?$/, 'a name of 1 to 100 characters'),
   controlRoomRoleArn: matching(/^arn:aws[a-z-]*:iam::\d{12}:role\/\S+$/, 'an IAM role ARN (arn:aws:iam::<account>:role/<name>)'),

@@ -618,10 +618,13 @@ describe('API Gateway (issue point 6)', () => {
     });
   });
 
-  test('the stage throttles as account protection, writes access logs and no execution logs', () => {
+  test('the stage throttles the contacts API by default and the public routes apart (test/cdk/api-limits.test.ts), writes access logs and no execution logs', () => {
     template.hasResourceProperties('AWS::ApiGateway::Stage', {
       AccessLogSetting: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') },
-      MethodSettings: [Match.objectLike({ ThrottlingRateLimit: 1000, ThrottlingBurstLimit: 2000, LoggingLevel: 'OFF', DataTraceEnabled: false })],
+      MethodSettings: Match.arrayWith([
+        Match.objectLike({ ResourcePath: '/*', ThrottlingRateLimit: 1000, ThrottlingBurstLimit: 2000, LoggingLevel: 'OFF', DataTraceEnabled: false }),
+        Match.objectLike({ ResourcePath: '/~1ingest~1v1~1{proxy+}', ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000, LoggingLevel: 'OFF' }),
+      ]),
     });
   });
 
