@@ -526,7 +526,7 @@ describe('the control-room function (internal)', () => {
 });
 
 describe("the canary receiver (the deliverer's pre-traffic destination)", () => {
-  test('is a function URL verifying signatures itself, whose role may write its log group and nothing else, and whose address and secret only the deliverer is given', () => {
+  test("is a function URL verifying signatures itself, capped at 2 invocations at once, whose role may write its log group and nothing else, and whose address and secret (the stack's random id) only the deliverer is given", () => {
     const receiver = functionId('Contacts canary receiver');
     const [url] = Object.values(resources('AWS::Lambda::Url', { TargetFunctionArn: { 'Fn::GetAtt': [receiver, 'Arn'] } })) as any[];
     expect(url.Properties).toEqual({ AuthType: 'NONE', TargetFunctionArn: { 'Fn::GetAtt': [receiver, 'Arn'] } });
@@ -537,10 +537,14 @@ describe("the canary receiver (the deliverer's pre-traffic destination)", () => 
       .flatMap((p) => p.Properties.PolicyDocument.Statement)
       .flatMap((st: any) => [st.Action].flat());
     expect(actions.sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
-    const secret = fn.Properties.Environment.Variables.CANARY_WEBHOOK_SECRET as string;
-    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const secret = fn.Properties.Environment.Variables.CANARY_WEBHOOK_SECRET;
+    // The random id CloudFormation gives the stack at its creation: nothing in the source or the stack's name derives it.
+    expect(secret).toEqual({
+      'Fn::Join': ['', ['whsec_', { 'Fn::Join': ['', { 'Fn::Split': ['-', { 'Fn::Select': [2, { 'Fn::Split': ['/', { Ref: 'AWS::StackId' }] }] }] }] }]],
+    });
+    expect(fn.Properties.ReservedConcurrentExecutions).toBe(2);
     const holders = (Object.values(resources('AWS::Lambda::Function')) as any[])
-      .filter((f) => JSON.stringify(f.Properties.Environment ?? {}).includes(secret))
+      .filter((f) => JSON.stringify(f.Properties.Environment ?? {}).includes(JSON.stringify(secret)))
       .map((f) => String(f.Properties.Description).split(':')[0]);
     expect(holders.sort()).toEqual(['Contacts alert deliverer', 'Contacts canary receiver']);
     const deliverer = (resources('AWS::Lambda::Function') as any)[functionId('Contacts alert deliverer')];
