@@ -5,8 +5,8 @@ import type { StoredContact } from '../contacts/enrichment/ports';
 import type { ReferenceRecord } from '../contacts/enrichment/sources/reference-dataset';
 import { csvHeader, EXPORT_FORMATS, exportRow } from './export-format';
 import { normalizeEmail } from '../kernel/email';
-import { erasePerson, type Erasure } from './erase-person';
-import { companyId, contactId, cursor, described, email, factoryId, limit } from './fields';
+import { erasePerson, type Erasure, type ErasureRef } from './erase-person';
+import { companyId, contactId, cursor, described, email, factoryId, limit, personKey } from './fields';
 import { findPerson, passesOf, reportPage, reportViews, vendorRecordOf, type PersonRef } from './person-data';
 import { ControlError, operation, withCursor } from './operation';
 import type { ControlDependencies, Page, PersonStore } from './ports';
@@ -84,6 +84,14 @@ export const REPORTS_SHOWN = 20;
 export const PERSON_REPORTS_MAX = 500;
 
 /** The person a request names: exactly one of email and contactId; the email normalized as the contacts API does. */
+/** An erasure's person: by email or contact id, or by the person key an earlier erasure audited (its reports only). */
+function erasureRef(request: { email?: string; contactId?: string; personKey?: string }): ErasureRef {
+  if (request.personKey === undefined) return personRef(request);
+  if (request.email !== undefined || request.contactId !== undefined)
+    throw new ControlError(400, 'name the person: email, contactId or personKey, one of them');
+  return { personKey: request.personKey };
+}
+
 function personRef(request: { email?: string; contactId?: string }): PersonRef {
   if ((request.email === undefined) === (request.contactId === undefined)) throw new ControlError(400, 'name the person: email or contactId, one of them');
   if (request.contactId !== undefined) return { contactId: request.contactId };
@@ -164,16 +172,17 @@ export const CONTACT_OPERATIONS = {
   }),
 
   'contacts.erase': operation({
-    request: z.strictObject({ factoryId, email, contactId: z.optional(contactId) }),
-    defaults: (request) => ({ factoryId: request.factoryId, person: personRef(request) }),
+    request: z.strictObject({ factoryId, email, contactId: z.optional(contactId), personKey }),
+    defaults: (request) => ({ factoryId: request.factoryId, person: erasureRef(request) }),
     run: async ({ factoryId, person }, { deps, now, keepGoing }) => {
       const erased = await erasePerson(deps, factoryId, person, now, keepGoing);
-      const { contactId: id, personKey, ...found } = erased;
+      const { contactId: id, personKey: key, ...found } = erased;
       const removed = found.contact || found.vendorRecord || found.passMarkers + found.events + found.featureRequests > 0;
+      const ids = { ...(id ? { contactId: id } : {}), ...(key ? { personKey: key } : {}) };
       return {
-        body: { factoryId, contactId: id, ...(personKey ? { personKey } : {}), erased: removed, ...found },
+        body: { factoryId, ...ids, erased: removed, ...found },
         // That an erasure happened, by whom (the principal, added by the handler), and the email's keyed hash: never the email.
-        audit: { erasure: true, contactId: id, ...(personKey ? { personKey } : {}), ...found },
+        audit: { erasure: true, ...ids, ...found },
       };
     },
   }),

@@ -7,9 +7,16 @@ const CONTACT_ATTEMPTS = 5;
 /** Index entries read per page while forgetting a person's reports. */
 const REPORT_PAGE = 100;
 
+/**
+ * Whom an erasure names: an email or a contact id (PersonRef), or a person key alone, which an erasure's audit line
+ * records: how the erasure of a person known only from bug reports is applied again after a restore.
+ */
+export type ErasureRef = PersonRef | { personKey: string };
+
 /** What an erasure found and removed: counts and ids only, never a value or the email. */
 export interface Erasure {
-  contactId: string;
+  /** The contact's id; none when the person was named by their person key alone (no email to derive it from). */
+  contactId?: string;
   /** The person key of the email (a keyed hash), when an email was known. */
   personKey?: string;
   contact: boolean;
@@ -34,7 +41,12 @@ export interface Erasure {
  * creates a new one (201). Companies stay. Each step is idempotent: an erasure cut short is finished by the
  * next; erasing someone unknown finds nothing and removes nothing.
  */
-export async function erasePerson(deps: ControlDependencies, factoryId: string, ref: PersonRef, now: Date, keepGoing: () => boolean): Promise<Erasure> {
+export async function erasePerson(deps: ControlDependencies, factoryId: string, ref: ErasureRef, now: Date, keepGoing: () => boolean): Promise<Erasure> {
+  if ('personKey' in ref) {
+    // By the key alone there is no email: no contact id to derive, no vendor record to find; the reports carry the key.
+    const forgotten = await forgetReports(deps, factoryId, ref.personKey, keepGoing);
+    return { personKey: ref.personKey, contact: false, passMarkers: 0, vendorRecord: false, ...forgotten };
+  }
   const people = peopleOf(deps);
   let found = await findPerson(deps, factoryId, ref);
   let contact = false;
@@ -58,24 +70,7 @@ export async function erasePerson(deps: ControlDependencies, factoryId: string, 
     passes.map((pass) => pass.passId),
   );
   const vendorRecord = found.email === undefined ? false : await people.vendor.erase(found.email, now.toISOString());
-
-  let events = 0;
-  let featureRequests = 0;
-  let cursor: string | undefined;
-  let complete = true;
-  do {
-    if (!keepGoing()) {
-      complete = false;
-      break;
-    }
-    const page = await reportPage(deps, factoryId, found.person, cursor, REPORT_PAGE);
-    const forgotten = await Promise.all(
-      page.items.map(async (report) => ((await people.forgetReporter(factoryId, report, found.person as string)) ? report.kind : undefined)),
-    );
-    events += forgotten.filter((kind) => kind === 'events').length;
-    featureRequests += forgotten.filter((kind) => kind === 'feature-requests').length;
-    cursor = page.next;
-  } while (cursor !== undefined);
+  const forgotten = await forgetReports(deps, factoryId, found.person, keepGoing);
 
   return {
     contactId: found.contactId,
@@ -83,8 +78,30 @@ export async function erasePerson(deps: ControlDependencies, factoryId: string, 
     contact,
     passMarkers: passes.length,
     vendorRecord,
-    events,
-    featureRequests,
-    complete,
+    ...forgotten,
   };
+}
+
+/** Removes the reporter from every report carrying `person`, page after page while there is time; none without a key. */
+async function forgetReports(
+  deps: ControlDependencies,
+  factoryId: string,
+  person: string | undefined,
+  keepGoing: () => boolean,
+): Promise<Pick<Erasure, 'events' | 'featureRequests' | 'complete'>> {
+  const people = peopleOf(deps);
+  let events = 0;
+  let featureRequests = 0;
+  let cursor: string | undefined;
+  do {
+    if (!keepGoing()) return { events, featureRequests, complete: false };
+    const page = await reportPage(deps, factoryId, person, cursor, REPORT_PAGE);
+    const forgotten = await Promise.all(
+      page.items.map(async (report) => ((await people.forgetReporter(factoryId, report, person as string)) ? report.kind : undefined)),
+    );
+    events += forgotten.filter((kind) => kind === 'events').length;
+    featureRequests += forgotten.filter((kind) => kind === 'feature-requests').length;
+    cursor = page.next;
+  } while (cursor !== undefined);
+  return { events, featureRequests, complete: true };
 }

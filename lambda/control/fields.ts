@@ -3,6 +3,7 @@ import { KEY_ID_PATTERN } from '../kernel/api-key';
 import { COMPANY_ID_PATTERN } from '../contacts/domain/company-id';
 import { CONTACT_ID_PATTERN } from '../kernel/contact-id-digest';
 import { FACTORY_ID_PATTERN } from '../kernel/factory-id';
+import { PERSON_KEY_PATTERN } from '../kernel/person-key';
 import { ISSUE_ID_PATTERN } from '../ingest/issues/issue';
 import { REPORT_ID_PATTERN } from '../ingest/issues/stored-event';
 
@@ -74,6 +75,18 @@ export function upTo(name: string, max: number) {
 
 /** A page size: `limit`, at most `max`. */
 export const limit = (max: number) => upTo('limit', max);
+
+/**
+ * A person named by their person key (an erasure's audit line records it): how an erasure is applied again to a
+ * person known only from bug reports, after a restore brought their reports back (docs/runbook.md#after-a-restore-erase-again).
+ */
+export const personKey = z.optional(
+  id('personKey', PERSON_KEY_PATTERN, 'a person key: person_ + 32 hex characters, as an erasure answers and audits it', {
+    flag: 'person-key',
+    placeholder: 'person_key',
+    audited: true,
+  }),
+);
 
 /** An email naming a person (erasure, export): checked and normalized by the operation, as the contacts API does. */
 export const email = z.optional(described(z.string({ error: 'email must be a string' }), { placeholder: 'address' }));

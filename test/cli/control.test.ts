@@ -165,6 +165,14 @@ describe('erasure and export of a person', () => {
   test.each([
     [['contacts', 'erase', '--factory', 'fac_x'], /name the person: --email <address> or --contact <ct_id>/],
     [['contacts', 'erase', '--factory', 'fac_x', '--email', 'a@example.com', '--contact', 'ct_0000000000000000'], /name the person/],
+    [
+      ['contacts', 'erase', '--factory', 'fac_x', '--email', 'a@example.com', '--person-key', `person_${'0'.repeat(32)}`],
+      /name the person: --email <address>, --contact <ct_id> or --person-key <person_key>, one of them/,
+    ],
+    [
+      ['contacts', 'export-person', '--factory', 'fac_x', '--person-key', `person_${'0'.repeat(32)}`],
+      /name the person: --email <address> or --contact <ct_id>$/,
+    ],
     [['contacts', 'erase', '--factory', 'fac_x', '--email', 'no-at-sign'], /^error: --email: /],
     [['contacts', 'erase', '--factory', 'fac_x', '--contact', 'ct_xyz'], /--contact must be a contact id/],
     [['contacts', 'erase', '--email', 'a@example.com'], /contacts erase needs --factory <fac_id>/],

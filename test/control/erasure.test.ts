@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ScanCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, ScanCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { controlDependencies } from '../../lambda/control/control-room-wiring';
 import { handleControlRequest } from '../../lambda/control/handle-request';
 import type { ControlDependencies } from '../../lambda/control/ports';
@@ -183,6 +183,55 @@ test('erasing the same person again, or someone unknown, finds nothing, removes 
   const nothing = { erased: false, contact: false, passMarkers: 0, vendorRecord: false, events: 0, featureRequests: 0, complete: true };
   expect(again).toMatchObject({ status: 200, body: nothing, audit: { erasure: true, contact: false, principal: BY.principal } });
   expect(unknown).toMatchObject({ status: 200, body: { ...nothing, contactId: 'ct_0123456789abcdef' }, audit: { erasure: true, contact: false } });
+});
+
+test('after a restore brings back a person known only from bug reports, the person key their erasure audited erases them again', async () => {
+  const site = await tenant();
+  const email = `grace.hopper@${randomUUID().slice(0, 8)}.example`;
+  expect((await site.events([validEvent({ message: 'cobol crashed', reporter: { email, name: 'Grace' } })])).status).toBe(202);
+  const ofFactory = async () => (await scan(tables.reports)).filter((item) => String(item.pk).startsWith(`event#${site.factoryId}#`));
+  // The backup a point-in-time restore would bring back: the reports as they were before the erasure.
+  const backup = await ofFactory();
+  expect(backup).toHaveLength(1);
+
+  const first = await ok({ operation: 'contacts.erase', factoryId: site.factoryId, email });
+  expect(first.body).toMatchObject({ contact: false, events: 1 });
+  const personKey = first.audit.personKey as string;
+  expect(personKey).toMatch(/^person_[0-9a-f]{32}$/);
+
+  // The runbook's copy back from a restored table: the reporter is back.
+  for (const item of backup) await testDoc().send(new PutCommand({ TableName: tables.reports, Item: item }));
+  expect(await tablesHolding(email)).toEqual([expect.stringMatching(/^reports: /)]);
+
+  const again = await ok({ operation: 'contacts.erase', factoryId: site.factoryId, personKey });
+  expect(again.body).toEqual({
+    factoryId: site.factoryId,
+    personKey,
+    erased: true,
+    contact: false,
+    passMarkers: 0,
+    vendorRecord: false,
+    events: 1,
+    featureRequests: 0,
+    complete: true,
+  });
+  expect(again.audit).toMatchObject({ erasure: true, personKey, events: 1 });
+  expect(again.audit).not.toHaveProperty('contactId');
+  expect(await tablesHolding(email)).toEqual([]);
+});
+
+test('a person key with an email or a contact id, or a malformed person key, is refused with 400', async () => {
+  const factoryId = newFactoryId('erase-key');
+  const key = `person_${'a'.repeat(32)}`;
+  expect(await call({ operation: 'contacts.erase', factoryId, personKey: key, email: 'a@example.com' })).toMatchObject({
+    status: 400,
+    body: { error: 'name the person: email, contactId or personKey, one of them' },
+  });
+  expect(await call({ operation: 'contacts.erase', factoryId, personKey: key, contactId: 'ct_0123456789abcdef' })).toMatchObject({ status: 400 });
+  expect(await call({ operation: 'contacts.erase', factoryId, personKey: 'person_xyz' })).toMatchObject({
+    status: 400,
+    body: { error: expect.stringMatching(/personKey must be a person key: person_ \+ 32 hex characters/) },
+  });
 });
 
 test('an erasure by contact id finds the reports through the email the contact held', async () => {

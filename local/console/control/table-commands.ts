@@ -159,6 +159,18 @@ type Values = Record<string, unknown>;
 /** A person is named by one of these (checkPerson refuses both or neither). */
 const PERSON = ['email', 'contactId'];
 
+/** An erasure may also name the person by the person key an earlier erasure audited (docs/runbook.md#after-a-restore-erase-again). */
+const ERASED_PERSON = [...PERSON, 'personKey'];
+
+function checkErasedPerson(values: Values): void {
+  if (values['person-key'] === undefined) {
+    checkPerson(values);
+    return;
+  }
+  if (values.contact !== undefined || values.email !== undefined)
+    throw new UsageError('name the person: --email <address>, --contact <ct_id> or --person-key <person_key>, one of them');
+}
+
 function checkPerson(values: Values): void {
   if ((values.contact === undefined) === (values.email === undefined)) throw new UsageError('name the person: --email <address> or --contact <ct_id>');
   if (values.contact !== undefined && !CONTACT_ID_PATTERN.test(String(values.contact))) {
@@ -200,7 +212,7 @@ const PRINTS: Record<string, Omit<Printing, 'alternatives'>> = {
   'enrichment.refresh': { run: refreshed },
   'keys.list': { run: lines('keys') },
   'keys.create': { check: (values) => void keyArgs(values), run: newKey },
-  'contacts.erase': { check: checkPerson, oneOf: PERSON, run: printed },
+  'contacts.erase': { check: checkErasedPerson, oneOf: ERASED_PERSON, run: printed },
   'contacts.export-person': { check: checkPerson, oneOf: PERSON, drives: ['cursor', 'limit'], run: exportingPerson },
 };
 
