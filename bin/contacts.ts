@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { App } from 'aws-cdk-lib';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ContactsStack } from '../lib/contacts-stack';
 import { DEPLOY_OPTION_NAMES, resolveDeployOptions } from '../lib/deploy-options';
@@ -20,7 +20,9 @@ const app = new App();
 
 const stackName: unknown = app.node.tryGetContext('stackName');
 const name = typeof stackName === 'string' && stackName ? stackName : 'ContactsService';
-const configured = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context?: Record<string, unknown> }).context ?? {};
+// The cdk.json the CLI runs the app from (its working directory), as the CLI itself reads it.
+const cdkJson = join(process.cwd(), 'cdk.json');
+const configured = existsSync(cdkJson) ? ((JSON.parse(readFileSync(cdkJson, 'utf8')) as { context?: Record<string, unknown> }).context ?? {}) : {};
 const given = Object.fromEntries(DEPLOY_OPTION_NAMES.map((option) => [option, app.node.tryGetContext(option) as unknown]));
 
 new ContactsStack(app, name, {

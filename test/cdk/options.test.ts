@@ -1,8 +1,9 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../../lambda/kernel/limits';
 import { DEFAULT_DEPLOY_OPTIONS, resolveDeployOptions } from '../../lib/deploy-options';
 import { OUTPUTS, rateLimitFromOutput } from '../../lib/outputs';
@@ -194,33 +195,41 @@ describe('rateLimitFromOutput (what keys --stack create uses without --rate-limi
 });
 
 describe('bin/contacts.ts (what cdk synth and cdk deploy run)', () => {
-  const synthApp = (context: Record<string, string>) => {
+  /**
+   * Runs the app as the CLI does: from the folder of a cdk.json (`fileContext` its context; the checkout's own when
+   * absent), with that context and the -c values merged into CDK_CONTEXT_JSON, the -c values winning.
+   */
+  const synthApp = (context: Record<string, string>, fileContext?: Record<string, unknown>) => {
     const outdir = mkdtempSync(join(tmpdir(), 'contacts-bin-'));
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'bin/contacts.ts'], {
-      cwd: PROJECT_ROOT,
+    if (fileContext) writeFileSync(join(outdir, 'cdk.json'), JSON.stringify({ context: fileContext }));
+    // tsx by its path: the working directory may be another folder than the project's.
+    const tsx = pathToFileURL(join(PROJECT_ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+    const run = spawnSync(process.execPath, ['--import', tsx, join(PROJECT_ROOT, 'bin', 'contacts.ts')], {
+      cwd: fileContext ? outdir : PROJECT_ROOT,
       encoding: 'utf8',
       env: {
         ...process.env,
         CDK_OUTDIR: outdir,
         CDK_VALIDATION: 'false',
         // As `cdk synth -c …` passes them; bundling skipped, the template is what matters here.
-        CDK_CONTEXT_JSON: JSON.stringify({ ...context, 'aws:cdk:bundling-stacks': [] }),
+        CDK_CONTEXT_JSON: JSON.stringify({ ...fileContext, ...context, 'aws:cdk:bundling-stacks': [] }),
       },
     });
     const read = (file: string) => JSON.parse(readFileSync(join(outdir, file), 'utf8'));
     return { run, read, cleanup: () => rmSync(outdir, { recursive: true, force: true }) };
   };
+  const DEV = { stacks: { ContactsDev: { stageName: 'dev', removalPolicy: 'destroy', alarmEmail: 'oncall@example.com' } } };
 
-  test('reads every option from -c context', () => {
-    const { run, read, cleanup } = synthApp({
-      stackName: 'ContactsDev',
-      stageName: 'dev',
-      removalPolicy: 'destroy',
-      alarmEmail: 'oncall@example.com',
-      defaultRateLimit: '120',
-      trafficShift: 'all-at-once',
-      provisionedConcurrency: '2',
-    });
+  test("reads the stack's options from its section of cdk.json, and the others from -c", () => {
+    const { run, read, cleanup } = synthApp(
+      {
+        stackName: 'ContactsDev',
+        defaultRateLimit: '120',
+        trafficShift: 'all-at-once',
+        provisionedConcurrency: '2',
+      },
+      DEV,
+    );
     try {
       expect(run.stderr).not.toMatch(/Error/);
       expect(run.status).toBe(0);
@@ -237,6 +246,15 @@ describe('bin/contacts.ts (what cdk synth and cdk deploy run)', () => {
     } finally {
       cleanup();
     }
+  }, 60_000);
+
+  test('stops, saying where to write it, when -c gives an option that must persist', () => {
+    const { run, cleanup } = synthApp({ stackName: 'ContactsDev', alarmEmail: 'me@example.com' }, DEV);
+    cleanup();
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toContain(
+      '-c alarmEmail=me@example.com: alarmEmail must persist from deploy to deploy: write it in cdk.json under context.stacks.ContactsDev.alarmEmail',
+    );
   }, 60_000);
 
   test('stops with the option named when a value is bad', () => {
