@@ -99,11 +99,22 @@ export function failureRate(failures: IMetric, requests: IMetric, minFailures: n
 }
 
 /**
- * A DynamoDB per-operation metric (ThrottledRequests, SystemErrors) summed
- * over the operations this service calls. Each term is FILLed: these
- * metrics exist only when non-zero, and a plain `a + b` has no value when
- * either term is missing, so it would never alarm on one operation alone.
+ * The sum of counts that exist only when non-zero (a DynamoDB operation's
+ * throttles, a resource's 429s). Each term is FILLed: a plain `a + b` has no
+ * value when either term is missing, so it would never alarm on one alone.
  */
+function filledSum(usingMetrics: Record<string, IMetric>, label: string): MathExpression {
+  return new MathExpression({
+    expression: Object.keys(usingMetrics)
+      .map((id) => `FILL(${id}, 0)`)
+      .join(' + '),
+    usingMetrics,
+    period: PERIOD,
+    label,
+  });
+}
+
+/** A DynamoDB per-operation metric (ThrottledRequests, SystemErrors) summed over the operations this service calls. */
 export function tableOperationsSum(table: Table, metricName: string, operations: Operation[], label: string): MathExpression {
   const usingMetrics: Record<string, IMetric> = {};
   for (const operation of operations) {
@@ -113,14 +124,7 @@ export function tableOperationsSum(table: Table, metricName: string, operations:
       period: PERIOD,
     });
   }
-  return new MathExpression({
-    expression: Object.keys(usingMetrics)
-      .map((id) => `FILL(${id}, 0)`)
-      .join(' + '),
-    usingMetrics,
-    period: PERIOD,
-    label,
-  });
+  return filledSum(usingMetrics, label);
 }
 
 /** The calls made on each table: the API, ingest and control-room functions, and the keys and reports commands. */
@@ -296,14 +300,7 @@ export function gateway429(metrics: StackMetrics, api: ApiName): MathExpression 
       }),
     ]),
   );
-  return new MathExpression({
-    expression: Object.keys(usingMetrics)
-      .map((id) => `FILL(${id}, 0)`)
-      .join(' + '),
-    usingMetrics,
-    period: PERIOD,
-    label: `${api} API: 429 from the gateway`,
-  });
+  return filledSum(usingMetrics, `${api} API: 429 from the gateway`);
 }
 
 /** Each API's gateway 429s, alarmed apart. */

@@ -209,18 +209,24 @@ describe('Lambda (issue point 5)', () => {
     return findFunctionAsset(assemblyDir, description).file;
   };
 
-  test("a pre-traffic hook's bundle loads on its own (the Lambda client's imports resolve) and refuses an event that is not CodeDeploy's", () => {
-    const hook = bundleOf('Pre-traffic check of the Contacts API');
+  test.each([
+    ['a pre-traffic hook', 'Pre-traffic check of the Contacts API', /^REFUSED expected a CodeDeploy lifecycle hook event/m],
+    ['a bake', 'Bake of the Contacts API', /^REFUSED expected a CodeDeploy lifecycle hook event/m],
+    // The reporter logs a record that names no hook event and returns: it never throws on what Lambda hands it.
+    ["the hooks' failure reporter", 'Deployment hook failures', /^ANSWERED \{"reported":false\}/m],
+  ])("%s: its bundle loads on its own (its SDK clients' imports resolve) and refuses an event that is not CodeDeploy's", (_, description, expected) => {
+    const hook = bundleOf(description);
     const script = `
       const { handler } = await import(${JSON.stringify(hook)});
-      try { await handler({}); } catch (error) { process.stdout.write('REFUSED ' + error.message + '\\n'); }`;
+      try { process.stdout.write('ANSWERED ' + JSON.stringify(await handler({}, { getRemainingTimeInMillis: () => 30000 })) + '\\n'); }
+      catch (error) { process.stdout.write('REFUSED ' + error.message + '\\n'); }`;
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
       encoding: 'utf8',
       cwd: join(hook, '..'),
       env: { PATH: process.env.PATH, AWS_REGION: 'eu-west-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVEL: 'SILENT' },
     });
     expect(run.stderr).toBe('');
-    expect(run.stdout).toMatch(/^REFUSED expected a CodeDeploy lifecycle hook event/m);
+    expect(run.stdout).toMatch(expected);
   });
 
   // Each asset carries only its own API (bench/asset-sizes.md): zod's classes name themselves `$Zod…` in the bundle,

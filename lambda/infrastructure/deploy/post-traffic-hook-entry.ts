@@ -1,7 +1,7 @@
 import { CloudWatchClient, DescribeAlarmsCommand } from '@aws-sdk/client-cloudwatch';
-import { CodeDeployClient, PutLifecycleEventHookExecutionStatusCommand } from '@aws-sdk/client-codedeploy';
 import { loggerFromEnv } from '../observability/logger';
 import { systemClock } from './clock';
+import { reportToCodeDeploy } from './codedeploy-report';
 import { createPostTrafficHook } from './post-traffic-hook';
 
 /** The `service` of the bake's log lines. */
@@ -9,7 +9,6 @@ export const POST_TRAFFIC_SERVICE_NAME = 'contacts-bake';
 
 // Each call is bounded by the hook itself (an abort signal); it reads again at its next poll and retries its report.
 const cloudWatch = new CloudWatchClient({ maxAttempts: 2 });
-const codeDeploy = new CodeDeployClient({ maxAttempts: 1, requestHandler: { connectionTimeout: 2000, requestTimeout: 5000 } });
 
 /**
  * The post-traffic hook's entry point (lib/gradual-deployment.ts): one per
@@ -24,16 +23,7 @@ export const handler = createPostTrafficHook(
         (answer.MetricAlarms ?? []).flatMap((alarm) => (alarm.AlarmName && alarm.StateValue ? [[alarm.AlarmName, alarm.StateValue]] : [])),
       );
     },
-    report: async (event, status, signal) => {
-      await codeDeploy.send(
-        new PutLifecycleEventHookExecutionStatusCommand({
-          deploymentId: event.DeploymentId,
-          lifecycleEventHookExecutionId: event.LifecycleEventHookExecutionId,
-          status,
-        }),
-        { abortSignal: signal },
-      );
-    },
+    report: reportToCodeDeploy,
     logger: loggerFromEnv(process.env, POST_TRAFFIC_SERVICE_NAME),
     clock: systemClock,
   },

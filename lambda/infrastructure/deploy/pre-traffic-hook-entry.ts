@@ -1,7 +1,7 @@
-import { CodeDeployClient, PutLifecycleEventHookExecutionStatusCommand } from '@aws-sdk/client-codedeploy';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { loggerFromEnv } from '../observability/logger';
 import { systemClock } from './clock';
+import { reportToCodeDeploy } from './codedeploy-report';
 import { createPreTrafficHook } from './pre-traffic-hook';
 
 /** The `service` of the hook's log lines. */
@@ -11,7 +11,6 @@ const target = process.env.TARGET_VERSION_ARN;
 // The hook bounds each call by its own deadline (an abort signal: lambda/infrastructure/deploy/pre-traffic-hook.ts). Invoke keeps the
 // SDK's retries of a throttled or dropped call (a probe is safe to send twice); the report is retried by the hook itself.
 const lambda = new LambdaClient({});
-const codeDeploy = new CodeDeployClient({ maxAttempts: 1, requestHandler: { connectionTimeout: 2000, requestTimeout: 5000 } });
 const decoder = new TextDecoder();
 
 /**
@@ -25,16 +24,7 @@ export const handler = createPreTrafficHook(
       const answer = await lambda.send(new InvokeCommand({ FunctionName: target, Payload: new TextEncoder().encode(payload) }), { abortSignal: signal });
       return { functionError: answer.FunctionError, payload: answer.Payload ? decoder.decode(answer.Payload) : '' };
     },
-    report: async (event, status, signal) => {
-      await codeDeploy.send(
-        new PutLifecycleEventHookExecutionStatusCommand({
-          deploymentId: event.DeploymentId,
-          lifecycleEventHookExecutionId: event.LifecycleEventHookExecutionId,
-          status,
-        }),
-        { abortSignal: signal },
-      );
-    },
+    report: reportToCodeDeploy,
     logger: loggerFromEnv(process.env, PRE_TRAFFIC_SERVICE_NAME),
     clock: systemClock,
   },

@@ -1,8 +1,8 @@
-import type { Clock } from '../../../../lambda/infrastructure/deploy/clock';
 import { ACCESS_DENIED_WINDOW_MS, DEADLINE_MARGIN_MS, REPORT_WINDOW_MS } from '../../../../lambda/infrastructure/deploy/hook-timing';
 import { createPreTrafficHook, type HookEvent, type HookStatus } from '../../../../lambda/infrastructure/deploy/pre-traffic-hook';
 import type { Invocation, Probe } from '../../../../lambda/infrastructure/deploy/probes';
 import { JsonLogger } from '../../../../lambda/infrastructure/observability/logger';
+import { fakeClock, T0 } from '../../../support/hook-clock';
 
 /**
  * The hook's own logic, with the two AWS calls it makes (Lambda Invoke of the
@@ -16,33 +16,12 @@ const EVENT: HookEvent = { DeploymentId: 'd-ABC123', LifecycleEventHookExecution
 const TARGET = 'arn:aws:lambda:eu-west-1:123456789012:function:ContactsService-Api:7';
 /** The hook's remaining time when CodeDeploy invokes it: as the stack sizes it for two 10 s probes. */
 const REMAINING_MS = 2 * 20_000 + ACCESS_DENIED_WINDOW_MS + REPORT_WINDOW_MS + DEADLINE_MARGIN_MS;
-const T0 = Date.parse('2026-11-27T12:00:00Z');
 const DEADLINE = T0 + REMAINING_MS - DEADLINE_MARGIN_MS;
 
 const PROBES: Probe[] = [
   { name: 'no key: 401', event: { path: '/a' }, expectStatus: 401, timeoutMs: 10_000 },
   { name: 'canary: 200', event: { path: '/b' }, expectStatus: 200, timeoutMs: 10_000 },
 ];
-
-/**
- * A clock whose waits end on the event loop's next turn, after every answer
- * already on its way (promise callbacks run first), and move the time on by
- * what they waited, unless cancelled first.
- */
-function fakeClock(): Clock & { time: number } {
-  const clock = {
-    time: T0,
-    now: () => clock.time,
-    sleep: (ms: number, signal?: AbortSignal) =>
-      new Promise<void>((resolve) =>
-        setImmediate(() => {
-          if (!signal?.aborted) clock.time += ms;
-          resolve();
-        }),
-      ),
-  };
-  return clock;
-}
 
 const denied = () => Object.assign(new Error('User is not authorized to perform: lambda:InvokeFunction'), { name: 'AccessDeniedException' });
 
