@@ -12,6 +12,9 @@ import { createHmac } from 'node:crypto';
  */
 export const PERSON_KEY_PREFIX = 'person_';
 
+/** A person key's form: how an erasure named by it (after a restore: docs/runbook.md#after-a-restore-erase-again) is checked. */
+export const PERSON_KEY_PATTERN = /^person_[0-9a-f]{32}$/;
+
 /** The form of an email every path keys on: a reporter's address is free text, a contact's is normalized already. */
 export const personEmailForm = (email: string): string => email.trim().normalize('NFC').toLowerCase();
 

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { personEmailForm, personKey, PersonKeys, PERSON_KEY_PREFIX } from '../../../lambda/kernel/person-key';
+import { personEmailForm, personKey, PersonKeys, PERSON_KEY_PATTERN, PERSON_KEY_PREFIX } from '../../../lambda/kernel/person-key';
 
 const SECRET = new Uint8Array(32).fill(7);
 
@@ -8,6 +8,12 @@ describe("a person's key", () => {
     const expected = createHmac('sha256', SECRET).update('fac_a\nada@example.com').digest('hex').slice(0, 32);
     expect(personKey(SECRET, 'fac_a', 'ada@example.com')).toBe(`${PERSON_KEY_PREFIX}${expected}`);
     expect(personKey(SECRET, 'fac_a', 'ada@example.com')).toMatch(/^person_[0-9a-f]{32}$/);
+  });
+
+  test('PERSON_KEY_PATTERN, which an erasure by person key is checked with, takes every key and nothing else', () => {
+    expect(PERSON_KEY_PATTERN.test(personKey(SECRET, 'fac_a', 'ada@example.com'))).toBe(true);
+    for (const wrong of ['person_', `person_${'A'.repeat(32)}`, `person_${'a'.repeat(31)}`, `ct_${'a'.repeat(32)}`])
+      expect(PERSON_KEY_PATTERN.test(wrong)).toBe(false);
   });
 
   test("the email's form: trimmed, NFC, lowercase, so every way of writing one address gives one key", () => {
