@@ -238,7 +238,7 @@ describe('keys, through the control-room function', () => {
 
     const listed = await control('keys', 'list', '--factory', factoryId);
     expect(listed.status).toBe(0);
-    expect(jsonLines(listed.stdout)).toEqual([expect.objectContaining({ keyId: key.keyId, type: 'secret', status: 'active' })]);
+    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ keyId: key.keyId, type: 'secret', status: 'active' })]);
     expect(listed.stdout).not.toContain(key.key);
 
     const revoked = await control('keys', 'revoke', '--factory', factoryId, '--key', key.keyId);

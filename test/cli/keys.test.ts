@@ -1,5 +1,5 @@
 import { bearer, endpoint, newFactoryId, startLocalApi, type LocalApi } from '../support/local-api';
-import { jsonLines, runScript, runScriptInProcess } from '../support/commands';
+import { runScript, runScriptInProcess } from '../support/commands';
 
 /**
  * The keys command against the run's DynamoDB Local, its entry file in this
@@ -111,7 +111,9 @@ describe('npm run keys -- create', () => {
     [['create', '--factory', 'fac_canary'], /fac_canary is reserved for the pre-traffic check of deployments .*: no key is issued for it/],
     [['frobnicate'], /unknown action "frobnicate": list, create, revoke/],
     [[], /an action is required/],
-    [['revoke', 'key_0123456789abcdef'], /revoke names the key with --key and its factory with --factory/],
+    [['revoke', 'dfsk_secret'], /revoke takes a key id \(key_ \+ 16 hex/],
+    [['revoke', 'key_0123456789abcdef', '--factory', 'fac_x'], /name the key once/],
+    [['list', 'key_0123456789abcdef'], /unexpected argument "key_0123456789abcdef"/],
     [['create', '--factory', 'fac_x', '--colour', 'red'], /unknown option --colour/],
     [['create', '--factory', 'fac_x', '--factory', 'fac_y'], /--factory is given twice/],
     [['list', '--factory', 'fac_x', '--region', 'eu-west-1'], /--region goes with --stack/],
@@ -145,7 +147,7 @@ describe('npm run keys -- list', () => {
     const second = JSON.parse((await keys('create', '--factory', factoryId, '--rate-limit', '10')).stdout);
     const result = await keys('list', '--factory', factoryId);
     expect(result.status).toBe(0);
-    const listed = jsonLines(result.stdout);
+    const listed = JSON.parse(result.stdout) as Record<string, unknown>[];
     expect(listed.map((k) => k.keyId).sort()).toEqual([first.keyId, second.keyId].sort());
     expect(result.stdout).not.toContain(first.key.slice(5));
     expect(result.stdout).not.toMatch(/keyHash|[0-9a-f]{64}/);
@@ -161,7 +163,7 @@ describe('npm run keys -- list', () => {
       body: { events: [] },
     });
     expect(leaked.status).toBe(401);
-    const listed = jsonLines((await keys('list', '--factory', factoryId)).stdout) as Record<string, any>[];
+    const listed = JSON.parse((await keys('list', '--factory', factoryId)).stdout) as Record<string, any>[];
     const byType = Object.fromEntries(listed.map((k) => [k.type, k]));
     expect(byType.secret).toMatchObject({ status: 'active', exposed: { count: 1, firstSeenAt: expect.any(String), lastSeenAt: expect.any(String) } });
     expect(byType.publishable).toMatchObject({ status: 'active', origins: ['https://shop.example.com'], rateLimit: 600 });
@@ -170,7 +172,7 @@ describe('npm run keys -- list', () => {
 
   test('lists nothing for a factory without keys', async () => {
     const result = await keys('list', '--factory', newFactoryId('empty'));
-    expect([result.status, result.stdout]).toEqual([0, '']);
+    expect([result.status, JSON.parse(result.stdout)]).toEqual([0, []]);
   });
 });
 
@@ -183,8 +185,26 @@ describe('npm run keys -- revoke', () => {
     expect(JSON.parse(result.stdout)).toMatchObject({ keyId: created.keyId, status: 'revoked', revokedAt: expect.any(String) });
     const res = await api.request('GET', '/api/v1/contacts?email=a%40b.co', { headers: bearer(created.key) });
     expect(res.status).toBe(401);
-    const listed = jsonLines((await keys('list', '--factory', factoryId)).stdout);
+    const listed = JSON.parse((await keys('list', '--factory', factoryId)).stdout) as Record<string, any>[];
     expect(listed[0]?.status).toBe('revoked');
+  });
+
+  test('revokes by the key id alone, as the local contract spells it: keys -- revoke <keyId>', async () => {
+    const factoryId = newFactoryId('cli');
+    const created = JSON.parse((await keys('create', '--factory', factoryId)).stdout);
+    const result = await keys('revoke', created.keyId);
+    expect(result.status).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ keyId: created.keyId, factoryId, status: 'revoked' });
+    const res = await api.request('GET', '/api/v1/contacts?email=a%40b.co', { headers: bearer(created.key) });
+    expect(res.status).toBe(401);
+  });
+
+  test('an unknown key id alone is a one-line error, exit code 1', async () => {
+    const unknown = await keys('revoke', 'key_0000000000000000');
+    expect([unknown.status, unknown.stderr.split('\n')[0]]).toEqual([
+      1,
+      "error: no key key_0000000000000000 (keys -- list --factory <fac_id> shows a factory's keys)",
+    ]);
   });
 
   test('revoking twice keeps the first revocation time', async () => {
@@ -203,12 +223,12 @@ describe('npm run keys -- revoke', () => {
     const created = JSON.parse((await keys('create', '--factory', owner)).stdout);
     const other = await keys('revoke', '--factory', `${owner}_other`, '--key', created.keyId);
     expect([other.status, other.stderr.trim()]).toEqual([1, `error: no key ${created.keyId} in ${owner}_other`]);
-    expect(jsonLines((await keys('list', '--factory', owner)).stdout)[0]?.status).toBe('active');
+    expect((JSON.parse((await keys('list', '--factory', owner)).stdout) as Record<string, any>[])[0]?.status).toBe('active');
   });
 });
 
 describe('one keys command: keys and control -- keys', () => {
-  test('list and revoke print the same lines whichever of the two runs them', async () => {
+  test('list and revoke print the same whichever of the two runs them', async () => {
     const factoryId = newFactoryId('cli');
     const [a, b] = [
       JSON.parse((await keys('create', '--factory', factoryId)).stdout),
@@ -217,12 +237,12 @@ describe('one keys command: keys and control -- keys', () => {
     expect(Object.keys(a).sort()).toEqual(Object.keys(b).sort());
     const [listed, listedByControl] = [await keys('list', '--factory', factoryId), await control('keys', 'list', '--factory', factoryId)];
     expect(listed.stdout).toBe(listedByControl.stdout);
-    expect(jsonLines(listed.stdout).map((key) => key.keyId)).toEqual([a.keyId, b.keyId]);
+    expect((JSON.parse(listed.stdout) as { keyId: string }[]).map((key) => key.keyId)).toEqual([a.keyId, b.keyId]);
     const revoked = await keys('revoke', '--factory', factoryId, '--key', a.keyId);
     const revokedByControl = await control('keys', 'revoke', '--factory', factoryId, '--key', b.keyId);
     const shape = (stdout: string) => Object.keys(JSON.parse(stdout)).sort();
     expect(shape(revoked.stdout)).toEqual(shape(revokedByControl.stdout));
-    expect(jsonLines((await keys('list', '--factory', factoryId)).stdout).map((key) => key.status)).toEqual(['revoked', 'revoked']);
+    expect((JSON.parse((await keys('list', '--factory', factoryId)).stdout) as Record<string, any>[]).map((key) => key.status)).toEqual(['revoked', 'revoked']);
   });
 
   test('a publishable key for servers too, with its DSN, from either', async () => {

@@ -104,7 +104,7 @@ describe('npm run sourcemaps -- upload, against npm start', () => {
       CONTACTS_DATA_DIR: env.CONTACTS_DATA_DIR,
       DYNAMODB_ENDPOINT: '',
     });
-    expect([keys.status, keys.stdout]).toEqual([0, '']);
+    expect([keys.status, JSON.parse(keys.stdout)]).toEqual([0, []]);
     const again = await upload(['--factory', factoryId, dist]);
     expect(again.status).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ uploaded: 0, alreadyStored: 1 });

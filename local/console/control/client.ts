@@ -11,7 +11,7 @@ import { OUTPUTS } from '../../../lib/outputs';
 import { UsageError } from '../../harness/cli';
 import { SetupError } from '../../harness/setup-error';
 import { localLinkBase } from '../../harness/control-rooms';
-import { connectStore, stackOutputs, type StoreTarget } from '../../harness/store';
+import { connectStore, stackOutputs, type StoreConnection, type StoreTarget } from '../../harness/store';
 import { DEFAULT_API_PORT } from '../../harness/paths';
 import type { TableNames } from '../../../lambda/infrastructure/store/schema';
 import { functionUrlRegion, signedPost } from './signed-post';
@@ -90,7 +90,11 @@ export async function storeClient(
   target: StoreTarget = {},
   need: (keyof TableNames)[] = ['contacts', 'reference', 'keys', 'reports', 'alerts'],
 ): Promise<ControlClient> {
-  const store = await connectStore(target, need);
+  return clientOfStore(await connectStore(target, need), target);
+}
+
+/** The operations run in this process on a connected store (closing the client closes the store). */
+export function clientOfStore(store: StoreConnection, target: StoreTarget = {}): ControlClient {
   const deps = controlDependencies(store.doc, store.tables, platformName(), {
     keys: store.tables.keys,
     reports: store.tables.reports,

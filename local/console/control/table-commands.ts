@@ -123,12 +123,12 @@ const printed =
   async (client) =>
     printJson(await client.call(request));
 
-/** One line per item of the answer's `key` (a list with no pages). */
-const lines =
+/** The answer's `key` as one JSON array (a list with no pages: `keys list`, as the local contract prints it). */
+const array =
   (key: string) =>
   (request: ControlCall): Run =>
   async (client) =>
-    write((((await client.call(request))[key] ?? []) as unknown[]).map((item) => `${JSON.stringify(item)}\n`).join(''));
+    printJson(((await client.call(request))[key] ?? []) as unknown[]);
 
 /** A new key, shown once; a publishable key with its Sentry DSN when the client knows where the API is (docs/sentry-sdks.md). */
 const newKey =
@@ -210,7 +210,7 @@ const PRINTS: Record<string, Omit<Printing, 'alternatives'>> = {
   'contacts.export': { drives: ['cursor'], run: exporting },
   'enrichment.bulk': { drives: ['cursor', 'pages'], run: bulk },
   'enrichment.refresh': { run: refreshed },
-  'keys.list': { run: lines('keys') },
+  'keys.list': { run: array('keys') },
   'keys.create': { check: (values) => void keyArgs(values), run: newKey },
   'contacts.erase': { check: checkErasedPerson, oneOf: ERASED_PERSON, run: printed },
   'contacts.export-person': { check: checkPerson, oneOf: PERSON, drives: ['cursor', 'limit'], run: exportingPerson },

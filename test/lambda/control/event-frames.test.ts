@@ -12,7 +12,7 @@ describe('an event as shown', () => {
   test('without maps to read, its frames as resolved at ingest, each with its minified frame and why it was not resolved', async () => {
     const shown = await withDisplayFrames({}, STORED);
     expect(shown.frames).toEqual([
-      { minified: { function: 'o', url: 'https://shop.example.com/assets/app.js', line: 2, column: 54 }, whyNotResolved: expect.any(String) },
+      { app: true, minified: { function: 'o', url: 'https://shop.example.com/assets/app.js', line: 2, column: 54 }, whyNotResolved: expect.any(String) },
     ]);
     expect(shown).toMatchObject({ eventId: STORED.eventId, exception: STORED.exception });
   });

@@ -1,4 +1,4 @@
-import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { generateKey, type KeyType } from '../../../kernel/api-key';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../../../kernel/limits';
 import { intervalUs, perMinutePolicy } from '../../../kernel/rate-limit';
@@ -120,6 +120,17 @@ export class KeyAdmin {
       { operation: 'BatchGetItem (keys)' },
     );
     return items.map(summarize).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.keyId.localeCompare(b.keyId));
+  }
+
+  /** The factory a key belongs to (what `keys -- revoke <keyId>` needs to name it), undefined when there is no such key. */
+  async factoryOf(keyId: string): Promise<string | undefined> {
+    const withId = new QueryExpression();
+    withId.key(withId.is(KEYS_BY_KEY_ID.partitionKey, '=', keyId));
+    const found = await this.doc.send(new QueryCommand({ TableName: this.tableName, IndexName: KEYS_BY_KEY_ID.indexName, ...withId.forQuery() }));
+    const keyHash = found.Items?.[0]?.keyHash as string | undefined;
+    if (!keyHash) return undefined;
+    const item = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: { keyHash }, ProjectionExpression: 'factoryId' }));
+    return item.Item?.factoryId as string | undefined;
   }
 
   /**

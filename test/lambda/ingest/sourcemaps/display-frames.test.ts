@@ -29,6 +29,7 @@ describe('frames as shown', () => {
   test('without a loader, as resolved at ingest: each unresolved frame says why', async () => {
     const [frame] = (await framesForDisplay(EVENT)) ?? [];
     expect(frame).toEqual({
+      app: true,
       minified: { function: 'u', url: APP, line: reduce.line, column: reduce.column + 1, debugId: ID },
       whyNotResolved: expect.stringMatching(/^no map uploaded for debug id/),
     });
