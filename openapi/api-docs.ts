@@ -1,7 +1,7 @@
 import { CONTACT_ID_PATTERN } from '../lambda/kernel/contact-id-digest';
 import { EMAIL_MAX_CHARS, TEXT_LIMITS } from '../lambda/kernel/limits';
 import type { Method } from '../lambda/infrastructure/http/router';
-import { FEATURE_REQUEST_TEXT, INGEST_BODY_LIMIT_BYTES, MAX_EVENTS_PER_REQUEST } from '../lambda/ingest/limits';
+import { FEATURE_REQUEST_TEXT, INGEST_BODY_LIMIT_BYTES, MAX_EVENTS_PER_REQUEST, SENTRY_LIMITS } from '../lambda/ingest/limits';
 import type { API_TABLE } from './api-table';
 import { INGEST_CORS_HEADERS, RATE_LIMIT_HEADERS, type ErrorResponseName, type HeaderName, type JsonSchema } from './http-docs';
 
@@ -54,7 +54,13 @@ export interface RouteDoc {
   description: string;
   parameters?: ParameterDoc[];
   /** The body's component name and fields; its schema is the route's body schema (lambda/contacts/api/routes.ts, lambda/ingest/api/routes.ts). */
-  requestBody?: { schemaName: string; description: string; fields: Record<string, FieldDoc> };
+  requestBody?: {
+    schemaName: string;
+    description: string;
+    fields: Record<string, FieldDoc>;
+    /** The media types the body is documented under; JSON when not said. */
+    contentTypes?: readonly string[];
+  };
   /** Status → the success answer, or a shared error answer (http-docs.ts). The API's guards' answers are added. */
   responses: Record<number, SuccessDoc | ErrorResponseName>;
 }
@@ -216,12 +222,13 @@ const SENTRY_PROJECT: ParameterDoc = {
   schema: { type: 'string', pattern: '^[0-9]+$' },
 };
 
-function sentryRoute(operationId: string, summary: string, description: string): RouteDoc {
+function sentryRoute(operationId: string, summary: string, description: string, requestBody: RouteDoc['requestBody']): RouteDoc {
   return {
     operationId,
     summary,
     description,
     parameters: [SENTRY_PROJECT],
+    requestBody,
     responses: {
       200: {
         description: 'Taken: its events stored (or already stored), its other items dropped.',
@@ -234,6 +241,43 @@ function sentryRoute(operationId: string, summary: string, description: string):
     },
   };
 }
+
+const sentryField = (description: string): FieldDoc => ({ description });
+
+/** A Sentry envelope as the document shows it: text, its lines described. */
+const SENTRY_ENVELOPE_BODY: RouteDoc['requestBody'] = {
+  schemaName: 'SentryEnvelope',
+  description: [
+    'A Sentry envelope (https://develop.sentry.dev/sdk/envelopes/): a JSON header line (`event_id`, `dsn`, `sent_at`), then items, each a JSON header line',
+    '(`type`, optional `length` in bytes) and its payload. Items of type `event` are stored as events; every other item is dropped and counted.',
+    'An event item that is not a JSON object refuses the whole envelope (400): nothing of it is stored.',
+    `At most ${SENTRY_LIMITS.bodyBytes / 1024} KiB as sent and ${SENTRY_LIMITS.decodedBytes / 1024} KiB once decoded (413); gzip, deflate or br as its Content-Encoding says;`,
+    'any Content-Type is taken (the browser SDK sends text/plain, so that it needs no preflight).',
+  ].join(' '),
+  fields: {},
+  contentTypes: ['application/x-sentry-envelope', 'text/plain'],
+};
+
+/** The store endpoint's one event (Python sentry-sdk 1.x). */
+const SENTRY_STORE_BODY: RouteDoc['requestBody'] = {
+  schemaName: 'SentryStoreEvent',
+  description:
+    'One Sentry event as JSON (https://develop.sentry.dev/sdk/data-model/event-payloads/), mapped to an own event: the fields listed are read, the others ignored.',
+  fields: {
+    event_id: sentryField("32 hex digits (or a UUID): the dedupe key, as an own event's `eventId`."),
+    timestamp: sentryField('Seconds since the epoch, or an RFC 3339 time.'),
+    message: sentryField('The message: a string, or `{formatted, message}`.'),
+    logentry: sentryField('`{formatted, message}`: the message when `message` is absent.'),
+    exception: sentryField('`{values: [...]}` (or the list itself): the exception chain, causes first, each with its `stacktrace.frames`.'),
+    release: sentryField('The release.'),
+    environment: sentryField('Stored as the tag `environment`.'),
+    tags: sentryField('An object of tags, or a list of `[name, value]` pairs: strings, numbers and booleans kept as text.'),
+    user: sentryField('The person: `email`, and `name` (else `username`), as the reporter.'),
+    request: sentryField('`url`, stored as the page URL.'),
+    fingerprint: sentryField("The grouping fingerprint, as the own API's; `{{ default }}` stands for the service's own rule."),
+    debug_meta: sentryField("`images` of type `sourcemap` (`code_file`, `debug_id`): the scripts' debug ids for source maps."),
+  },
+};
 
 /** The browser-side bug-reporting API (docs/ingest-api.md): lambda/ingest/api/routes.ts, INGEST_API. */
 const INGEST_DOC: ApiDoc = {
@@ -316,11 +360,13 @@ const INGEST_DOC: ApiDoc = {
       'sentryEnvelope',
       'Sentry SDKs: an envelope',
       "A Sentry envelope (docs/sentry-sdks.md): its events stored as own events, other items dropped. The key from X-Sentry-Auth, ?sentry_key= or the envelope header's dsn; any content type; gzip, deflate or br.",
+      SENTRY_ENVELOPE_BODY,
     ),
     'POST /ingest/sentry/api/{projectId}/store': sentryRoute(
       'sentryStore',
       'Sentry SDKs: one event (legacy store)',
       'One Sentry event as JSON (Python sentry-sdk 1.x), stored as an own event (docs/sentry-sdks.md).',
+      SENTRY_STORE_BODY,
     ),
     'OPTIONS /ingest/sentry/api/{projectId}/envelope': { ...PREFLIGHT, operationId: 'preflightSentryEnvelope', parameters: [SENTRY_PROJECT] },
     'OPTIONS /ingest/sentry/api/{projectId}/store': { ...PREFLIGHT, operationId: 'preflightSentryStore', parameters: [SENTRY_PROJECT] },

@@ -160,7 +160,12 @@ export function buildOpenApiDocument(): Json {
           ? {
               requestBody: {
                 required: true,
-                content: { 'application/json': { schema: { $ref: `${SCHEMAS}${routeDoc.requestBody.schemaName}` } } },
+                content: Object.fromEntries(
+                  (routeDoc.requestBody.contentTypes ?? ['application/json']).map((type) => [
+                    type,
+                    { schema: { $ref: `${SCHEMAS}${routeDoc.requestBody?.schemaName}` } },
+                  ]),
+                ),
               },
             }
           : {}),

@@ -4,6 +4,7 @@ import { cleanText, type TextLines } from '../lambda/kernel/free-text';
 import { EVENT_TEXT, FEATURE_REQUEST_TEXT, MAX_DEBUG_IDS, MAX_FINGERPRINT_PARTS, MAX_TAGS } from '../lambda/ingest/limits';
 import { ISO_TIME, quote, UUID } from '../lambda/ingest/payloads';
 import { EVENT_TYPES, type EventType } from '../lambda/ingest/issues/stored-event';
+import { sentryEnvelopeSchema, sentryStoreEventSchema } from './sentry-bodies';
 
 /**
  * The ingest API's bodies as zod schemas, for the OpenAPI document only
@@ -264,4 +265,6 @@ export const featureRequestSchema = z.object(
 export const DOCUMENTED_BODIES: Readonly<Record<string, z.ZodMiniType>> = {
   'POST /ingest/v1/events': eventsRequestSchema,
   'POST /ingest/v1/feature-requests': featureRequestSchema,
+  'POST /ingest/sentry/api/{projectId}/envelope': sentryEnvelopeSchema,
+  'POST /ingest/sentry/api/{projectId}/store': sentryStoreEventSchema,
 };

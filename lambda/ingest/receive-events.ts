@@ -149,24 +149,24 @@ async function admit(deps: ReceiveDependencies, events: StoredEvent[], sender: S
   return { admitted, heldBack, retryAfterSeconds };
 }
 
+/** A request's events once read: the valid ones as they will be stored, and the invalid ones with their index and why. */
+export interface ReadEvents {
+  valid: StoredEvent[];
+  rejected: EventsReceipt['rejected'];
+}
+
 /**
- * `POST /ingest/v1/events` (docs/ingest-api.md): each event is validated on
- * its own and grouped into its issue (docs/report-issues.md); the limits
- * decide which may be stored (admit, above); those are written, each on its
- * own, and counted as accepted (stored now, filtered ones included) or
- * duplicates (the factory already has that eventId); the invalid ones are
- * listed with their index. A body without a valid event is refused whole
- * (InvalidReportError). A failed write, or events held back by an issue's
- * limit, refuse the call (503, 429) after the others were stored: the same
- * request may be sent again, the stored ones then count as duplicates. The
- * tally counts stored events into their issues (docs/report-issues.md#exact-counts).
+ * The events of a `POST /ingest/v1/events` body (docs/ingest-api.md), each
+ * validated on its own (read, cleaned and scrubbed: step 1 of
+ * prepareEvents' order): the valid ones with what the server adds, the
+ * invalid ones listed with their index. A body without a valid event is
+ * refused whole (InvalidReportError).
  */
-export async function receiveEvents(deps: ReceiveDependencies, body: unknown, receipt: RequestReceipt, sender: Sender, nowMs: number): Promise<EventsOutcome> {
+export function readEvents(body: unknown, receipt: RequestReceipt): ReadEvents {
   const events = eventsOf(body);
   const rejected: EventsReceipt['rejected'] = [];
   const valid: StoredEvent[] = [];
   events.forEach((raw, index) => {
-    // Read, cleaned and scrubbed (step 1 of prepareEvents' order).
     const reading = readEvent(raw);
     if (reading.ok) valid.push(storedEvent(reading.value, receipt, index));
     else rejected.push({ index, error: reading.problems.join('; ') });
@@ -175,6 +175,23 @@ export async function receiveEvents(deps: ReceiveDependencies, body: unknown, re
     const reasons = rejected.map(({ index, error }) => `events[${index}]: ${error}`).join('; ');
     throw new InvalidReportError(`no valid event in this request: ${reasons}`, rejected.length);
   }
+  return { valid, rejected };
+}
+
+/**
+ * `POST /ingest/v1/events` (docs/ingest-api.md): the body's events read
+ * (readEvents), grouped into their issues (docs/report-issues.md); the
+ * limits decide which may be stored (admit, above); those are written, each
+ * on its own, and counted as accepted (stored now, filtered ones included)
+ * or duplicates (the factory already has that eventId); the invalid ones
+ * are listed with their index. A failed write, or events held back by an
+ * issue's limit, refuse the call (503, 429) after the others were stored:
+ * the same request may be sent again, the stored ones then count as
+ * duplicates. The tally counts stored events into their issues
+ * (docs/report-issues.md#exact-counts).
+ */
+export async function receiveEvents(deps: ReceiveDependencies, body: unknown, receipt: RequestReceipt, sender: Sender, nowMs: number): Promise<EventsOutcome> {
+  const { valid, rejected } = readEvents(body, receipt);
   return storeEvents(deps, valid, rejected, sender, nowMs);
 }
 

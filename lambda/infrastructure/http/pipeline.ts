@@ -25,7 +25,10 @@ export type ApiMiddleware<Slot extends object = object> = MiddlewareObj<ApiEvent
 /** A check of a route, run before its body is read: refuses the request by throwing its answer, or lets it through. */
 export type Check<Slot extends object = object> = (event: ApiEvent, state: RequestState<Slot>) => void | Promise<void>;
 
-/** How a route reads its body once its checks passed (JSON 400, content 422): what its operation receives. */
+/** A check of a body-first route (BodyFirstRouteSpec), run once the body is read: it sees the body too. */
+export type BodyCheck<Slot extends object, Body> = (event: ApiEvent, state: RequestState<Slot>, body: Body) => void | Promise<void>;
+
+/** How a route reads its body (JSON 400, content 422; a body-first route's own refusals): what its operation receives. */
 export interface BodyReader<Body> {
   read(event: ApiEvent): Body;
   /** What the OpenAPI document says the body is. */
@@ -45,14 +48,35 @@ export type Operation<Body = undefined, Slot extends object = object> = (input: 
 /** For a route without a body (GET, OPTIONS). */
 export const NO_BODY: BodyReader<undefined> = { read: () => undefined };
 
+/** Checks as a route's table writes them: in order, built from the dependencies when they need them. */
+type Checks<Deps, C> = readonly C[] | ((deps: Deps) => readonly C[]);
+
 /** One route as its API's table writes it: where, what it checks (in order), how it reads its body, and its operation. */
 export interface RouteSpec<Deps, Body, Slot extends object = object> {
   method: Method;
   /** Path pattern, parameters in braces: `/api/v1/contacts/{id}`. */
   path: string;
-  /** In order, before the body is read; built from the dependencies when they need them. */
-  checks?: readonly Check<Slot>[] | ((deps: Deps) => readonly Check<Slot>[]);
+  /** The usual order: the checks (key, size, limits) before the body is read. */
+  bodyFirst?: false;
+  /** In order, before the body is read. */
+  checks?: Checks<Deps, Check<Slot>>;
   body: BodyReader<Body>;
+  operation: (deps: Deps) => Operation<Body, Slot>;
+}
+
+/**
+ * A route whose body is read before its checks, because they need what is
+ * in it (the Sentry protocol: the key may travel in the envelope's header).
+ * The reader's refusals (413, 415, 400) then come before the key's (401);
+ * the checks and the operation receive the body read once.
+ */
+export interface BodyFirstRouteSpec<Deps, Body, Slot extends object = object> {
+  method: Method;
+  path: string;
+  bodyFirst: true;
+  body: BodyReader<Body>;
+  /** In order, once the body is read. */
+  checks?: Checks<Deps, BodyCheck<Slot, Body>>;
   operation: (deps: Deps) => Operation<Body, Slot>;
 }
 
@@ -62,30 +86,51 @@ export interface ApiRoute<Deps, Slot extends object = object> {
   path: string;
   /** The route reads a body (every route but GET and OPTIONS ones). */
   readsBody: boolean;
+  /** The body is read before the route's checks (BodyFirstRouteSpec). */
+  bodyFirst: boolean;
   /** The body's zod schema for the OpenAPI document, when its reader is one (openapi/ingest-bodies.ts has the others). */
   body?: z.ZodMiniType;
   compile(deps: Deps): Route<Slot>;
 }
 
+const checksOf = <Deps, C>(checks: Checks<Deps, C> | undefined, deps: Deps): readonly C[] => (typeof checks === 'function' ? checks(deps) : (checks ?? []));
+
 /**
  * A route for an API's table. The body its reader gives is the body its
- * operation takes (the type checker holds the two together here); the route
- * runs its checks in order, reads the body, then runs the operation.
+ * operation takes (the type checker holds the two together here). A route
+ * runs its checks in order, reads the body, then runs the operation; a
+ * body-first route reads the body, runs its checks on it, then the operation.
  */
-export function route<Deps, Body, Slot extends object = object>(spec: RouteSpec<Deps, Body, Slot>): ApiRoute<Deps, Slot> {
+export function route<Deps, Body, Slot extends object = object>(spec: RouteSpec<Deps, Body, Slot>): ApiRoute<Deps, Slot>;
+export function route<Deps, Body, Slot extends object = object>(spec: BodyFirstRouteSpec<Deps, Body, Slot>): ApiRoute<Deps, Slot>;
+export function route<Deps, Body, Slot extends object = object>(
+  spec: RouteSpec<Deps, Body, Slot> | BodyFirstRouteSpec<Deps, Body, Slot>,
+): ApiRoute<Deps, Slot> {
   const { method, path, body } = spec;
+  const bodyFirst = spec.bodyFirst === true;
   return {
     method,
     path,
     readsBody: body !== NO_BODY,
+    bodyFirst,
     body: body.schema,
     compile: (deps) => {
-      const checks = typeof spec.checks === 'function' ? spec.checks(deps) : (spec.checks ?? []);
       const operation = spec.operation(deps);
-      const handler: RouteHandler<Slot> = async (event, { state }) => {
-        for (const check of checks) await check(event, state);
-        return operation({ event, state, body: body.read(event) });
-      };
+      let handler: RouteHandler<Slot>;
+      if (spec.bodyFirst === true) {
+        const checks = checksOf(spec.checks, deps);
+        handler = async (event, { state }) => {
+          const read = body.read(event);
+          for (const check of checks) await check(event, state, read);
+          return operation({ event, state, body: read });
+        };
+      } else {
+        const checks = checksOf(spec.checks, deps);
+        handler = async (event, { state }) => {
+          for (const check of checks) await check(event, state);
+          return operation({ event, state, body: body.read(event) });
+        };
+      }
       return { method, path, handler };
     },
   };

@@ -8,7 +8,7 @@ import { normalizeRequestOrigin, originAllowed } from '../../kernel/origins';
 import type { AddressDecision, AddressLimiter, AddressLimitName, IngestKeyAuthorizer, PublishableKey, VisitorSalts } from '../ports';
 import { saltDay, visitorHash } from '../visitor-hash';
 import { METRIC } from '../../infrastructure/observability/names';
-import type { Check } from '../../infrastructure/http/pipeline';
+import type { BodyCheck, Check } from '../../infrastructure/http/pipeline';
 import { note, type RequestState } from '../../infrastructure/http/request-state';
 import { apiError } from '../../infrastructure/http/responses';
 import type { ApiEvent } from '../../infrastructure/http/types';
@@ -107,8 +107,9 @@ export const addressLimitsFor = (from: string, limits: readonly AddressLimitName
   from === SERVER_ORIGIN ? limits.filter((limit) => limit !== 'requests') : limits;
 
 /** Where a route reads the key of a request: the ingest API's own places (Authorization, ?key=) unless the route says (the Sentry protocol's). */
-export interface AccessOptions {
-  credential?: (event: ApiEvent, state: RequestState<IngestSlot>) => IngestCredential;
+export interface AccessOptions<Body> {
+  /** Reads the key from the request and, on a body-first route, its body. */
+  credential?: (event: ApiEvent, body: Body | undefined) => IngestCredential;
   /** The messages of the credential problems, when the route's places differ from the ingest API's. */
   rejections?: Partial<typeof REJECTIONS>;
 }
@@ -141,12 +142,16 @@ function allowedOrigin(key: PublishableKey, origin: string | undefined): string 
  * only), and in its slot `sender` (the key, for its limit) and `client` (the origin and user
  * agent the reports record).
  */
-export function ingestAccess(deps: IngestAccessDependencies, limits: readonly AddressLimitName[], options: AccessOptions = {}): Check<IngestSlot> {
+export function ingestAccess<Body = undefined>(
+  deps: IngestAccessDependencies,
+  limits: readonly AddressLimitName[],
+  options: AccessOptions<Body> = {},
+): Check<IngestSlot> & BodyCheck<IngestSlot, Body> {
   const now = deps.now ?? Date.now;
   const rejections = { ...REJECTIONS, ...options.rejections };
-  return async (event, state) => {
+  return async (event: ApiEvent, state: RequestState<IngestSlot>, body?: Body) => {
     const credential = options.credential
-      ? options.credential(event, state)
+      ? options.credential(event, body)
       : readIngestCredential(
           valuesOf(event.headers, event.multiValueHeaders, 'authorization'),
           valuesOf(event.queryStringParameters, event.multiValueQueryStringParameters, 'key'),

@@ -8,7 +8,7 @@ import { readBody } from '../../infrastructure/http/steps/read-body';
 import { notedCounts } from '../../infrastructure/http/middleware/request-metrics';
 import { receiveEventsOperation } from './receive-events';
 import { submitFeatureRequestOperation } from './submit-feature-request';
-import { createHandler, NO_BODY, route, type ApiHandler, type ApiSpec, type Check } from '../../infrastructure/http/pipeline';
+import { createHandler, NO_BODY, route, type ApiHandler, type ApiSpec, type BodyCheck, type Check } from '../../infrastructure/http/pipeline';
 import { API_PREFIXES } from '../../infrastructure/http/prefixes';
 import { requireContentType } from './content-type';
 import { corsHeaders } from './cors-headers';
@@ -18,6 +18,7 @@ import { preflightOperation } from './preflight';
 import { receiveSentryOperation, sentryProjectMatches } from './receive-sentry';
 import { sentryAnswers } from './sentry-answers';
 import { SENTRY_KEY_REJECTIONS, sentryBody, sentryCredential } from './sentry-body';
+import type { SentryRequest } from '../sentry/sentry-request';
 
 /** What the ingest API needs: the key calls, the per-address and per-issue limiters, the reports, retention, and a clock the tests can move. */
 export interface IngestDependencies {
@@ -45,13 +46,13 @@ const ingestChecks = (deps: IngestDependencies, limits: readonly AddressLimitNam
 ];
 
 /**
- * A Sentry route's checks (docs/sentry-sdks.md): the body first (413, 415,
- * 400: the key may be in the envelope), then the key from the Sentry places,
- * the origin (none only for a servers key) and the per-address limits, as
- * ingestAccess does them, then the DSN's project.
+ * A Sentry route's checks (docs/sentry-sdks.md), once its body is read (the
+ * route is body-first: 413, 415, 400 come before the key, which may be in
+ * the envelope): the key from the Sentry places, the origin (none only for a
+ * servers key) and the per-address limits, as ingestAccess does them, then
+ * the DSN's project.
  */
-const sentryChecks = (deps: IngestDependencies, kind: 'envelope' | 'store'): Check<IngestSlot>[] => [
-  sentryBody(kind),
+const sentryChecks = (deps: IngestDependencies): BodyCheck<IngestSlot, SentryRequest>[] => [
   ingestAccess(deps, ['requests'], { credential: sentryCredential, rejections: SENTRY_KEY_REJECTIONS }),
   sentryProjectMatches(),
 ];
@@ -113,8 +114,9 @@ export const INGEST_API: ApiSpec<IngestDependencies, IngestSlot> = {
       route({
         method: 'POST',
         path: `${API_PREFIXES.sentry}api/{projectId}/${kind}`,
-        checks: (deps: IngestDependencies) => sentryChecks(deps, kind),
-        body: NO_BODY,
+        bodyFirst: true,
+        body: sentryBody(kind),
+        checks: (deps: IngestDependencies) => sentryChecks(deps),
         operation: (deps: IngestDependencies) => receiveSentryOperation(deps),
       }),
       route({ method: 'OPTIONS', path: `${API_PREFIXES.sentry}api/{projectId}/${kind}`, body: NO_BODY, operation: () => preflightOperation() }),

@@ -4,12 +4,10 @@ import { readSentryCredential } from '../sentry/credentials';
 import { SentryProtocolError, type SentryRefusal } from '../sentry/protocol-error';
 import { readEnvelopeRequest, readStoreRequest, type SentryRequest } from '../sentry/sentry-request';
 import type { IngestCredential } from '../credentials';
-import type { Check } from '../../infrastructure/http/pipeline';
-import type { RequestState } from '../../infrastructure/http/request-state';
+import type { BodyReader } from '../../infrastructure/http/pipeline';
 import { apiError } from '../../infrastructure/http/responses';
 import type { ApiEvent } from '../../infrastructure/http/types';
 import { valuesOf } from './ingest-access';
-import type { IngestSlot } from './ingest-slot';
 
 const STATUS: Record<SentryRefusal, number> = { 'too-large': 413, encoding: 415, malformed: 400 };
 
@@ -17,41 +15,38 @@ const STATUS: Record<SentryRefusal, number> = { 'too-large': 413, encoding: 415,
 const bytesOf = (event: ApiEvent): Buffer => (event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0));
 
 /**
- * A Sentry route's body, read before its key is checked because the key may
- * be in the envelope's header: decoded per its Content-Encoding within the
- * decoded-size limit (a zip bomb is 413 before it fills memory), then framed
- * (`kind`: an envelope, or the store endpoint's one event). Any content type
- * is taken (the browser SDK sends text/plain to avoid a preflight, Node none).
- * Kept in the request's ingest slot for the key check and the operation.
+ * A Sentry route's body, read before its key is checked (the route is
+ * body-first) because the key may be in the envelope's header: decoded per
+ * its Content-Encoding within the decoded-size limit (a zip bomb is 413
+ * before it fills memory), then framed (`kind`: an envelope, or the store
+ * endpoint's one event). Any content type is taken (the browser SDK sends
+ * text/plain to avoid a preflight, Node none). The route's checks and its
+ * operation receive what it read.
  */
-export function sentryBody(kind: 'envelope' | 'store'): Check<IngestSlot> {
-  return (event, state) => {
-    const bytes = bytesOf(event);
-    if (bytes.length > SENTRY_LIMITS.bodyBytes) {
-      throw apiError(413, `Request body is ${bytes.length} bytes; the limit is ${SENTRY_LIMITS.bodyBytes} bytes (${SENTRY_LIMITS.bodyBytes / 1024} KiB).`);
-    }
-    try {
-      const body = decodeBody(bytes, event.headers?.['content-encoding'], SENTRY_LIMITS.decodedBytes);
-      state.slot.sentry = kind === 'envelope' ? readEnvelopeRequest(body) : readStoreRequest(body);
-    } catch (error) {
-      if (error instanceof SentryProtocolError) throw apiError(STATUS[error.refusal], error.message);
-      throw error;
-    }
+export function sentryBody(kind: 'envelope' | 'store'): BodyReader<SentryRequest> {
+  return {
+    read: (event) => {
+      const bytes = bytesOf(event);
+      if (bytes.length > SENTRY_LIMITS.bodyBytes) {
+        throw apiError(413, `Request body is ${bytes.length} bytes; the limit is ${SENTRY_LIMITS.bodyBytes} bytes (${SENTRY_LIMITS.bodyBytes / 1024} KiB).`);
+      }
+      try {
+        const body = decodeBody(bytes, event.headers?.['content-encoding'], SENTRY_LIMITS.decodedBytes);
+        return kind === 'envelope' ? readEnvelopeRequest(body) : readStoreRequest(body);
+      } catch (error) {
+        if (error instanceof SentryProtocolError) throw apiError(STATUS[error.refusal], error.message);
+        throw error;
+      }
+    },
   };
 }
 
-/** The request's framed body; Sentry routes read it first (sentryBody). */
-export function sentryRequestOf(state: RequestState<IngestSlot>): SentryRequest {
-  if (!state.slot.sentry) throw new Error('Sentry route reached without its body read');
-  return state.slot.sentry;
-}
-
 /** Where a Sentry request's key is (credentials.ts): X-Sentry-Auth, ?sentry_key=, the envelope header's dsn. */
-export function sentryCredential(event: ApiEvent, state: RequestState<IngestSlot>): IngestCredential {
+export function sentryCredential(event: ApiEvent, body: SentryRequest | undefined): IngestCredential {
   return readSentryCredential({
     auth: valuesOf(event.headers, event.multiValueHeaders, 'x-sentry-auth'),
     query: valuesOf(event.queryStringParameters, event.multiValueQueryStringParameters, 'sentry_key'),
-    dsn: sentryRequestOf(state).header.dsn,
+    dsn: body?.header.dsn,
   });
 }
 

@@ -10,7 +10,7 @@ import { note } from '../../infrastructure/http/request-state';
 import { receiptOf } from './ingest-receipt';
 import type { IngestSlot } from './ingest-slot';
 import { scrubbedLogField, scrubbedMetrics } from './scrubbed-metrics';
-import { limited, senderOf } from './receive-events';
+import { limited, senderOf } from './store-and-answer';
 
 /**
  * POST /ingest/v1/feature-requests, once the route's steps have checked
