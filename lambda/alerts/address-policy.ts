@@ -79,10 +79,11 @@ function groupsOf(text: string): number[] {
   let address = text.toLowerCase();
   const zone = address.indexOf('%');
   if (zone !== -1) address = address.slice(0, zone);
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(address);
-  if (dotted) {
-    const value = v4(dotted[1] as string);
-    address = `${address.slice(0, dotted.index)}${(value >>> 16).toString(16)}:${(value & 0xffff).toString(16)}`;
+  // The dotted part follows the last colon (anchored at both ends: a pattern searching for it was quadratic in a long dotted run).
+  const dotted = address.slice(address.lastIndexOf(':') + 1);
+  if (/^\d+\.\d+\.\d+\.\d+$/.test(dotted)) {
+    const value = v4(dotted);
+    address = `${address.slice(0, address.length - dotted.length)}${(value >>> 16).toString(16)}:${(value & 0xffff).toString(16)}`;
   }
   const [head = '', tail] = address.split('::');
   const parse = (part: string) => (part === '' ? [] : part.split(':').map((group) => parseInt(group, 16)));

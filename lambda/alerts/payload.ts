@@ -1,3 +1,4 @@
+import { trimEndOf } from '../kernel/text-ends';
 import type { Alert, AlertType, IssueSnapshot } from './alert';
 import { scrubbedTitle } from './scrub';
 
@@ -6,7 +7,7 @@ export const DEFAULT_LINK_BASE = 'http://127.0.0.1:4000';
 
 /** An issue's page in the control room's web app. */
 export function issueLink(linkBase: string, issue: Pick<IssueSnapshot, 'factoryId' | 'issueId'>): string {
-  return `${linkBase.replace(/\/+$/, '')}/f/${encodeURIComponent(issue.factoryId)}/reports/issues/${encodeURIComponent(issue.issueId)}`;
+  return `${trimEndOf(linkBase, '/')}/f/${encodeURIComponent(issue.factoryId)}/reports/issues/${encodeURIComponent(issue.issueId)}`;
 }
 
 /**

@@ -36,7 +36,7 @@ const SECRET = {
   cardCompact: '5555555555554444',
   email: 'grace.hopper@example.org',
   encodedEmail: 'grace%40example.org',
-  bearer: 'gho_16C7e42F292c6912E7710c838347Ae178B4a',
+  bearer: 'opaque-16C7e42F292c6912E7710c838347Ae178B4a',
   jwtPayload: 'eyJzdWIiOiJncmFjZSIsInJvbGUiOiJhZG1pbiJ9',
   secretKey: 'dfsk_leakedLeakedLeaked0123456789',
   webhookSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',

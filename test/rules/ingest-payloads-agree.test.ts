@@ -11,9 +11,13 @@ import { eventSchema, featureRequestSchema } from '../../openapi/ingest-bodies';
  * and list the same problems, word for word and in the same order.
  */
 
-/** Characters that exercise the free-text rule: controls, bidi overrides, line breaks, a lone surrogate, an emoji. */
+/**
+ * Characters that exercise the free-text rule: controls, bidi overrides, line breaks, a lone surrogate, an emoji.
+ * Punctuation that no scrubbing rule reads (`;`, `,`): the readers also scrub (an address such as `0.0.0.0` or
+ * `0::1` becomes a marker), which the schemas, documenting the validation only, do not.
+ */
 const character = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom('a', 'Z', '0', ' ', '-', ':', '.', 'é') },
+  { weight: 6, arbitrary: fc.constantFrom('a', 'Z', '0', ' ', '-', ';', ',', 'é') },
   { weight: 1, arbitrary: fc.constantFrom('\u0000', '\u0007', '\t', '\n', '\r\n', '\u2028', '\u200b', '\u202e', '\ufeff', '\ud800', '\udfff', '😀') },
 );
 /** The same without a lone surrogate: text the free-text rule cleans and keeps. */

@@ -2,7 +2,8 @@ import { domainToASCII } from 'node:url';
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//;
 const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
-const HOSTNAME = new RegExp(`^(?=.{1,253}$)${LABEL}(?:\\.${LABEL})+$`);
+/** A host name of two labels or more (exported for the linear-time check of every pattern, test/repo/linear-regexes.test.ts). */
+export const HOSTNAME = new RegExp(`^(?=.{1,253}$)${LABEL}(?:\\.${LABEL})+$`);
 
 /**
  * Normalizes a company domain to a bare lowercase host (docs/contacts-api.md#upsert-a-contact--post-apiv1contacts): scheme,

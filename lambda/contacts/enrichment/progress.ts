@@ -3,7 +3,8 @@ import { contactCursor } from '../../kernel/cursor';
 
 /** Hex digits of a contact id read: 12 (48 bits) say the share to far better than a percent. */
 const DIGITS = 12;
-const HEX = new RegExp(`^[0-9a-f]{${DIGITS}}$`);
+/** Exported for the linear-time check of every pattern (test/repo/linear-regexes.test.ts). */
+export const HEX = new RegExp(`^[0-9a-f]{${DIGITS}}$`);
 
 /**
  * How far a bulk run is (0 to 1), from its cursor alone: contacts are read in

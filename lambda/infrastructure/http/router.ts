@@ -13,8 +13,8 @@ export interface Route<Slot extends object = object> {
 }
 
 /** The matching of @middy/http-router, which this replaces: `{name}` is one segment (captured by name), a trailing slash is optional. */
-function pattern(path: string): RegExp {
-  const body = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([^/}]+?)\\?\}/g, (_match, name: string) => `(?<${name.replace(/\\/g, '')}>[^/]+)`);
+export function routePattern(path: string): RegExp {
+  const body = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{([^/{}]+)\}/g, (_match, name: string) => `(?<${name.replace(/\\/g, '')}>[^/]+)`);
   return new RegExp(`^${body}/?$`);
 }
 
@@ -25,7 +25,7 @@ function pattern(path: string): RegExp {
  * the raw path: it could hold an email or a key, and it is unbounded.
  */
 export function routeLabeler(routes: Pick<Route, 'method' | 'path'>[]): (method: string, path: string) => string {
-  const patterns = routes.map((route) => ({ route, regexp: pattern(route.path) }));
+  const patterns = routes.map((route) => ({ route, regexp: routePattern(route.path) }));
   return (method, path) => {
     const onPath = patterns.filter(({ regexp }) => regexp.test(path));
     const exact = onPath.find(({ route }) => route.method === method);
@@ -42,7 +42,7 @@ export function routeLabeler(routes: Pick<Route, 'method' | 'path'>[]): (method:
  * when the path exists under other methods (docs/contacts-api.md#not-in-this-api), 404 otherwise.
  */
 export function createRouter<Slot extends object>(routes: Route<Slot>[], home: string): RouteHandler<Slot> {
-  const patterns = routes.map((route) => ({ route, regexp: pattern(route.path) }));
+  const patterns = routes.map((route) => ({ route, regexp: routePattern(route.path) }));
   const ordered = [...patterns.filter(({ route }) => !route.path.includes('{')), ...patterns.filter(({ route }) => route.path.includes('{'))];
   return async (event: ApiEvent, context) => {
     const { httpMethod: method, path } = event;

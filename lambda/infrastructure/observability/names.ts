@@ -99,11 +99,14 @@ export const SCRUBBED_METRIC = {
   pem: 'ScrubbedPem',
   jwt: 'ScrubbedJwt',
   'service-key': 'ScrubbedServiceKey',
+  token: 'ScrubbedToken',
+  'aws-key': 'ScrubbedAwsKey',
   bearer: 'ScrubbedBearer',
   'url-password': 'ScrubbedUrlPassword',
   email: 'ScrubbedEmail',
   iban: 'ScrubbedIban',
   card: 'ScrubbedCard',
+  ip: 'ScrubbedIp',
   secret: 'ScrubbedSecret',
 } as const;
 

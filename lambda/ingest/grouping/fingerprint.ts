@@ -15,6 +15,7 @@ import {
 } from './stack-frames';
 import { appFrameFlags, isServerFrame } from './app-frames';
 import { beforeAsync, browserFramePart, comparableFrames, isGlueFrame, jsFunctionName, withoutRepeats } from './frame-names';
+import { withoutQueryOrFragment } from '../../kernel/text-ends';
 
 /**
  * The grouping rule of the ingest API (docs/report-issues.md): which issue
@@ -140,8 +141,7 @@ export const GROUPING_RULE_VERSIONS = [3, 2, 1] as const;
 
 /** A map's source name as the fingerprint keeps it: the bundler's prefixes and leading ../ removed. */
 export function normalizeSource(source: string): string {
-  return source
-    .replace(/[?#].*$/, '')
+  return withoutQueryOrFragment(source)
     .replace(/^webpack:\/\/[^/]*\//, '')
     .replace(/^[a-z][a-z0-9+.-]*:\/\/\/?/i, '')
     .replace(/^(\.{1,2}\/)+/, '');

@@ -6,10 +6,12 @@
  * hex digits holding a digit), then numbers. Whitespace runs become one
  * space. Pure; the fingerprint rule (fingerprint.ts) uses it.
  */
+// Each pattern starts where its run of characters starts (the lookbehinds), never inside one: searched from
+// every position, a long run without the rest of the match took quadratic time (test/repo/linear-regexes.test.ts).
 const RULES: readonly [RegExp, string][] = [
-  [/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'`<>)]+/gi, '<url>'],
-  [/[\w.+-]+@[\w-]+(\.[\w-]+)+/g, '<email>'],
-  [/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`\n]*`/g, '<str>'],
+  [/(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,31}:\/\/[^\s"'`<>)]+/gi, '<url>'],
+  [/(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g, '<email>'],
+  [/(?<!\\)(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`\n]*`)/g, '<str>'],
   [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<uuid>'],
   [/\b0x[0-9a-f]+\b/gi, '<hex>'],
   [/\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{8,}\b/gi, '<hex>'],

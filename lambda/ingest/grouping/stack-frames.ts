@@ -8,6 +8,8 @@
  * skipped. Pure: the fingerprint rule (lambda/ingest/grouping/fingerprint.ts), the source-map resolver (lambda/ingest/sourcemaps) and their tests use it.
  */
 
+import { trimEndOf, withoutQueryOrFragment } from '../../kernel/text-ends';
+
 export interface StackFrame {
   /**
    * The function's name: as the browser wrote it from parseStackLocations (`new Cart`, `Object.sum [as total]`,
@@ -29,11 +31,42 @@ export interface LocatedFrame extends StackFrame {
 
 /** ":line:column" or ":line" at the end of a location. */
 const LINE_COLUMN = /(?::\d+){1,2}$/;
-const V8_LINE = /^\s*at\s+(.*)$/;
-/** `fn (location)`: the location is the text inside the last parentheses. */
-const V8_NAMED = /^(.*?)\s+\((.*)\)$/;
-/** Gecko and JavaScriptCore: `name@location`; the name may itself hold "@" (a rare eval name), the location never does before "://". */
-const AT_SIGN_LINE = /^\s*([^@]*(?:@(?![a-z][a-z0-9+.-]*:\/\/)[^@]*)*)@(.+)$/i;
+/** "at" then the frame; what follows the spaces starts with a non-space, so the two never trade characters (linear time). */
+const V8_LINE = /^\s*at\s+(\S.*)$/;
+/** A run of spaces then "(": found from the run's start only, so each run is read once. */
+const SPACES_THEN_PAREN = /(?<!\s)\s+\(/;
+/** An "@" that starts a URL: `@https://`. */
+const AT_SCHEME = /@[a-z][a-z0-9+.-]*:\/\//i;
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
+
+/**
+ * V8's `fn (location)`: the name up to the first spaces followed by "(",
+ * the location the rest inside the parentheses that close the line. Split by
+ * hand: the pattern that said it (`^(.*?)\s+\((.*)\)$`) took quadratic time
+ * on a line of many " (" that does not end in ")".
+ */
+function v8Named(rest: string): { name: string; location: string } | undefined {
+  if (!rest.endsWith(')')) return undefined;
+  const open = SPACES_THEN_PAREN.exec(rest);
+  if (!open || open.index === 0) return undefined;
+  return { name: rest.slice(0, open.index), location: rest.slice(open.index + open[0].length, -1) };
+}
+
+/**
+ * Gecko and JavaScriptCore: `name@location`. The name may itself hold "@" (a
+ * rare eval name), the location never does before "://": split at the first
+ * "@" that starts a URL, else at the last "@". By hand: the one pattern that
+ * said it was quadratic in the "@"s of a line.
+ */
+function atSignParts(line: string): { name: string; location: string } | undefined {
+  const text = line.trimStart();
+  const url = AT_SCHEME.exec(text);
+  const at = url ? url.index : text.lastIndexOf('@');
+  if (at === -1) return undefined;
+  const location = text.slice(at + 1);
+  if (location === '' || LINE_BREAK.test(location)) return undefined;
+  return { name: text.slice(0, at), location };
+}
 
 /** The location without its line and column. */
 const withoutLineColumn = (location: string): string => location.trim().replace(LINE_COLUMN, '');
@@ -56,16 +89,16 @@ function v8Location(location: string): string {
  * SDK sends the name as Firefox wrote it, and its stack text is written in V8's shape (lambda/ingest/sentry/event-map.ts),
  * so one bug groups alike whichever SDK sent it. No V8, Python, Go or Java name ends in "/" or "<".
  */
-export const comparableFunctionName = (name: string): string => name.replace(/[/<]+$/, '').replace(/^global code$/, '');
+export const comparableFunctionName = (name: string): string => trimEndOf(name, '/<').replace(/^global code$/, '');
 
 /** A name as rule version 1 compared it (frozen: every issue opened before version 3 has its id from it): V8's `new ` and `async ` left out, then comparableFunctionName. */
 export const v1FunctionName = (name: string): string => comparableFunctionName(name.replace(/^(async|new)\s+/, '').trim());
 
 function v8Frame(rest: string): LocatedFrame {
-  const named = V8_NAMED.exec(rest);
+  const named = v8Named(rest);
   if (!named) return { fn: '', file: v8Location(rest), ...lineColumnOf(rest) };
-  const fn = (named[1] as string).trim();
-  const location = named[2] as string;
+  const fn = named.name.trim();
+  const { location } = named;
   // In an eval frame the position is in the eval'd code, not in the file: none kept.
   if (/^eval at /.test(location)) return { fn, file: v8Location(location), evalCode: true };
   return { fn, file: v8Location(location), ...lineColumnOf(location) };
@@ -85,8 +118,8 @@ export function parseStackLocations(stack: string): LocatedFrame[] {
       frames.push(v8Frame((v8[1] as string).trim()));
       continue;
     }
-    const atSign = AT_SIGN_LINE.exec(line);
-    if (atSign && /[:/]|\[native code\]/.test(atSign[2] as string)) frames.push(atSignFrame((atSign[1] as string).trim(), atSign[2] as string));
+    const atSign = atSignParts(line);
+    if (atSign && /[:/]|\[native code\]/.test(atSign.location)) frames.push(atSignFrame(atSign.name.trim(), atSign.location));
   }
   return frames;
 }
@@ -126,7 +159,7 @@ const isVersionSegment = (segment: string): boolean => isHashToken(segment) || /
  * both become "/assets/app.js".
  */
 export function normalizeFile(file: string): string {
-  let path = file.replace(/[?#].*$/, '');
+  let path = withoutQueryOrFragment(file);
   const url = /^[a-z][a-z0-9+.-]*:\/\/[^/]*(\/.*)?$/i.exec(path);
   if (url) path = url[1] ?? '/';
   const segments = path.split('/');

@@ -2,14 +2,16 @@ import { marker, type ScrubRule } from './rule';
 
 /**
  * Payment card numbers: 13 to 19 digits, together or in groups separated by
- * single spaces or dashes, that start like a card network's numbers (Visa 4,
- * Mastercard 2 and 5, Amex and Diners 3, Discover, UnionPay and Maestro 6)
- * and pass the Luhn check. A longer run of groups ("4111 1111 1111 1111 2")
- * gives up its card and keeps the rest. Not taken: a digit run inside a word
- * or a hex id, a UUID's groups, and numbers that fail either check (an
- * epoch in milliseconds starts with 1).
+ * single spaces, dashes or dots, that start like a card network's numbers
+ * (Visa 4, Mastercard 2 and 5, Amex and Diners 3, Discover, UnionPay and
+ * Maestro 6) and pass the Luhn check, also right after an underscore
+ * (`card_4111…`, a field name glued to its value). A longer run of groups
+ * ("4111 1111 1111 1111 2") gives up its card and keeps the rest. Not taken:
+ * a digit run inside a word or a hex id, a UUID's groups, dotted numbers
+ * whose groups are short (a version, a date, a decimal), and numbers that
+ * fail either check (an epoch in milliseconds starts with 1).
  */
-const CANDIDATE = /(?<![A-Za-z0-9_]|[0-9A-Fa-f]-)\d(?:[ -]?\d){12,40}(?![A-Za-z0-9_]|-[0-9A-Fa-f])/g;
+const CANDIDATE = /(?<![A-Za-z0-9]|[0-9A-Fa-f]-)\d(?:[ .-]?\d){12,40}(?![A-Za-z0-9]|-[0-9A-Fa-f])/g;
 const UUID_SHAPE = /^\d{8}-\d{4}-\d{4}-\d{4}-\d{12}$/;
 const NETWORK = /^(?:4|5[1-5]|2[2-7]|3[0-9]|6)/;
 
@@ -32,16 +34,30 @@ const isCard = (digits: string): boolean => digits.length >= 13 && digits.length
 /** A run of digit groups with each card in it replaced: the whole run, or the longest card from each group on. */
 function scrubRun(run: string, replaced: () => void): string {
   if (UUID_SHAPE.test(run)) return run;
-  if (isCard(run.replace(/[ -]/g, ''))) {
+  // Dots group a card as spaces do (4111.1111.1111.1111), but they also join versions, dates and decimals: a dot
+  // next to a group of one or two digits breaks the run there, and each piece is read on its own.
+  if (run.includes('.') && /(?:^|[ .-])\d{1,2}\.|\.\d{1,2}(?:$|[ .-])/.test(run)) {
+    return run
+      .split('.')
+      .map((piece) => scrubRun(piece, replaced))
+      .join('.');
+  }
+  if (isCard(run.replace(/[ .-]/g, ''))) {
     replaced();
     return marker('card');
   }
-  const parts = run.split(/([ -])/);
+  const parts = run.split(/([ .-])/);
   const groups = parts.filter((_, i) => i % 2 === 0);
   if (groups.length < 2) return run;
   const out: string[] = [];
   let i = 0;
   while (i < groups.length) {
+    // No card is written starting with a lone digit ("1 1 1 1 …" would otherwise try each as a start).
+    if ((groups[i] as string).length === 1 && i + 1 < groups.length) {
+      out.push(groups[i] as string, parts[2 * i + 1] as string);
+      i += 1;
+      continue;
+    }
     let found = -1;
     let digits = '';
     for (let j = i; j < groups.length && digits.length + (groups[j] as string).length <= 19; j += 1) {
@@ -64,5 +80,5 @@ function scrubRun(run: string, replaced: () => void): string {
 
 export const cardRule: ScrubRule = {
   name: 'card',
-  apply: (text, replaced) => (/\d{4}/.test(text) || /\d[ -]\d/.test(text) ? text.replace(CANDIDATE, (run) => scrubRun(run, replaced)) : text),
+  apply: (text, replaced) => (/\d{4}/.test(text) || /\d[ .-]\d/.test(text) ? text.replace(CANDIDATE, (run) => scrubRun(run, replaced)) : text),
 };

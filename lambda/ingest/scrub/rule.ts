@@ -5,7 +5,7 @@
  */
 
 /** The rules, in the order the scrubber applies them (scrubber.ts). */
-export const SCRUB_RULE_NAMES = ['pem', 'jwt', 'service-key', 'bearer', 'url-password', 'email', 'iban', 'card', 'secret'] as const;
+export const SCRUB_RULE_NAMES = ['pem', 'jwt', 'service-key', 'token', 'bearer', 'url-password', 'aws-key', 'email', 'iban', 'card', 'ip', 'secret'] as const;
 export type ScrubRuleName = (typeof SCRUB_RULE_NAMES)[number];
 
 /** Replacements made, per rule; a rule that made none is absent. */

@@ -1,31 +1,38 @@
+import { awsKeyRule } from './aws-key';
 import { bearerRule } from './bearer';
 import { cardRule } from './card';
 import { emailRule } from './email';
 import { ibanRule } from './iban';
+import { ipRule } from './ip';
 import { jwtRule } from './jwt';
 import { pemRule } from './pem';
 import { marker, type ScrubCounts, type ScrubRule } from './rule';
 import { isSensitiveKey, secretValueRule } from './secret-value';
 import { serviceKeyRule } from './service-key';
+import { tokenRule } from './token';
 import { urlPasswordRule } from './url-password';
 
 /**
  * The scrubbing of everything the ingest API stores from a browser
  * (docs/privacy.md#scrubbing). The most specific rules first, so that a
  * later, broader one meets their markers, not the secret: a PEM block before
- * anything reads its base64, a JWT or a service key before "Bearer" takes
- * it, a URL's password before the email rule reads `user:pw@host`, and the
- * key=value rule last, leaving values already replaced alone.
+ * anything reads its base64, a JWT, a service key or a provider's token
+ * before "Bearer" takes it, a URL's password before the email rule reads
+ * `user:pw@host`, and the key=value rule last, leaving values already
+ * replaced alone.
  */
 export const SCRUB_RULES: readonly ScrubRule[] = [
   pemRule,
   jwtRule,
   serviceKeyRule,
+  tokenRule,
   bearerRule,
   urlPasswordRule,
+  awsKeyRule,
   emailRule,
   ibanRule,
   cardRule,
+  ipRule,
   secretValueRule,
 ];
 

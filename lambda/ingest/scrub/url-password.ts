@@ -12,7 +12,9 @@ export const urlPasswordRule: ScrubRule = {
   name: 'url-password',
   apply: (text, replaced) =>
     text.includes('://')
-      ? text.replace(URL_PASSWORD, (_whole, head: string) => {
+      ? text.replace(URL_PASSWORD, (whole, head: string) => {
+          // A marker an earlier rule left there (`https://[Filtered:token]@github.com`) is not a user and a password.
+          if (whole.includes('[Filtered:')) return whole;
           replaced();
           return `${head}${marker('url-password')}@`;
         })

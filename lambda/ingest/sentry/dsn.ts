@@ -1,3 +1,4 @@
+import { trimEndOf } from '../../kernel/text-ends';
 import { sentryProjectId } from '../../kernel/sentry-project';
 import { PUBLISHABLE_KEY_PREFIX, PUBLISHABLE_SHAPE } from '../../kernel/api-key';
 
@@ -36,6 +37,6 @@ export const SENTRY_PATH = '/ingest/sentry';
 /** The DSN for a publishable key: `<scheme>://<public key>@<host>[:port]/ingest/sentry/<project id>`, from the API's base URL. */
 export function dsnFor(apiBaseUrl: string, publishableKey: string, keyId: string): string {
   const base = new URL(apiBaseUrl);
-  const prefix = base.pathname.replace(/\/+$/, '');
+  const prefix = trimEndOf(base.pathname, '/');
   return `${base.protocol}//${sentryPublicKey(publishableKey)}@${base.host}${prefix}${SENTRY_PATH}/${sentryProjectId(keyId)}`;
 }

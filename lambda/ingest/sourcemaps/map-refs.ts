@@ -1,5 +1,6 @@
 import type { MapRef } from './ports';
 import { releasePathOf, type UnresolvedReason } from '../issues/resolved-frames';
+import { withoutQueryOrFragment } from '../../kernel/text-ends';
 
 /**
  * Which stored map a frame's script asks for (docs/source-maps.md): by the debug id the page registered for
@@ -7,13 +8,11 @@ import { releasePathOf, type UnresolvedReason } from '../issues/resolved-frames'
  * the id); without one, by the event's release and the URL's path. Pure.
  */
 
-const withoutQuery = (url: string): string => url.replace(/[?#].*$/, '');
-
 export type RefOrReason = { ref: MapRef; debugId?: string } | { unresolved: Extract<UnresolvedReason, 'no-debug-id' | 'url-mismatch'> };
 
 export function mapRefOf(file: string, event: { release?: string; debugIds?: Record<string, string> }): RefOrReason {
   const ids = event.debugIds ?? {};
-  const debugId = Object.hasOwn(ids, file) ? ids[file] : Object.entries(ids).find(([url]) => withoutQuery(url) === withoutQuery(file))?.[1];
+  const debugId = Object.hasOwn(ids, file) ? ids[file] : Object.entries(ids).find(([url]) => withoutQueryOrFragment(url) === withoutQueryOrFragment(file))?.[1];
   if (debugId !== undefined) return { ref: { kind: 'debugId', debugId }, debugId };
   const path = releasePathOf(file);
   if (event.release !== undefined && path !== undefined) return { ref: { kind: 'release', release: event.release, path } };

@@ -1,4 +1,5 @@
 import type { MapRef } from '../ports';
+import { withoutQueryOrFragment } from '../../../kernel/text-ends';
 
 /** Why a map is refused, in words the uploader can act on; undefined when it is accepted. */
 export type MapRefusal = string | undefined;
@@ -85,11 +86,7 @@ const isStringOrNullList = (value: unknown): value is (string | null)[] =>
   Array.isArray(value) && value.every((item) => item === null || typeof item === 'string');
 
 /** The last segment of a path or URL, without query or fragment. */
-export const baseName = (path: string): string =>
-  path
-    .replace(/[?#].*$/, '')
-    .split('/')
-    .pop() ?? '';
+export const baseName = (path: string): string => withoutQueryOrFragment(path).split('/').pop() ?? '';
 
 /**
  * Whether an uploaded map's text is a source map (version 3, sane

@@ -9,6 +9,9 @@ describe('card rule', () => {
     ['amex 3782 822463 10005 declined', 'amex [Filtered:card] declined'],
     ['5555555555554444', '[Filtered:card]'],
     ['{"pan":"6011111111111117"}', '{"pan":"[Filtered:card]"}'],
+    ['4111.1111.1111.1111', '[Filtered:card]'],
+    ['card_4111111111111111', 'card_[Filtered:card]'],
+    ['on 2026.11.25 4111111111111111', 'on 2026.11.25 [Filtered:card]'],
   ])('replaces a Luhn-valid card number: %s', (text, expected) => {
     expect(applied(cardRule, text)).toEqual({ text: expected, count: 1 });
   });
@@ -25,6 +28,8 @@ describe('card rule', () => {
     ['digits inside a hex id', 'id a4111111111111111f'],
     ['a phone number', '+49 30 1234567'],
     ['a short order number', 'order 123456789012'],
+    ['a dotted version', 'build 4.1.11.1111111111'],
+    ['a decimal', 'pi is 3.14159265358979'],
   ])('keeps %s', (_, text) => {
     expect(applied(cardRule, text)).toEqual({ text, count: 0 });
   });

@@ -8,6 +8,9 @@ describe('iban rule', () => {
     ['GB82 WEST 1234 5698 7654 32', '[Filtered:iban]'],
     ['iban=FR1420041010050500013M02606&x', 'iban=[Filtered:iban]&x'],
     ['NO9386011117947', '[Filtered:iban]'],
+    ['de89370400440532013000', '[Filtered:iban]'],
+    ['refund de89 3704 0044 0532 0130 00 now', 'refund [Filtered:iban] now'],
+    ['NL03 UKSO PVWF ZXYQ 5A2F QCY7 GK3M a', '[Filtered:iban] a'],
   ])('replaces an IBAN whose check digits hold: %s', (text, expected) => {
     expect(applied(ibanRule, text)).toEqual({ text: expected, count: 1 });
   });
@@ -15,7 +18,8 @@ describe('iban rule', () => {
   test.each([
     ['wrong check digits', 'DE88370400440532013000'],
     ['a country without IBANs', 'ZZ89370400440532013000'],
-    ['lowercase', 'de89370400440532013000'],
+    ['small letters without the length of its country (a hex id)', 'de89370400440532013000ab'],
+    ['a digest that starts like one', 'be71096123456769deadbeefdeadbeef'],
     ['a word that starts like one', 'AB12CDEFGHIJKLMNOP'],
     ['a version', 'RC12 build'],
   ])('keeps %s', (_, text) => {

@@ -1,6 +1,7 @@
-import { SCRUB_RULE_NAMES } from '../../../../lambda/ingest/scrub/rule';
+import { SCRUB_RULE_NAMES, type ScrubCounts } from '../../../../lambda/ingest/scrub/rule';
 import { SCRUB_RULES, Scrubber, scrubText } from '../../../../lambda/ingest/scrub/scrubber';
 import { SCRUBBED_METRIC } from '../../../../lambda/infrastructure/observability/names';
+import { LOOK_ALIKES, POSITIVES } from '../../../support/scrub-corpus';
 
 describe('scrubber', () => {
   test('applies every rule, in the order the rule names list them, and each rule has its metric', () => {
@@ -22,5 +23,25 @@ describe('scrubber', () => {
     expect(scrubber.tagValue('plan', 'pro')).toBe('pro');
     expect(scrubber.replaced).toEqual({ email: 2, secret: 1 });
     expect(new Scrubber().replaced).toBeUndefined();
+  });
+});
+
+describe('the corpus (docs/privacy.md#scrubbing)', () => {
+  test.each(POSITIVES.map((positive) => [positive.rule, positive.text, positive]))('%s: %s', (_rule, _text, positive) => {
+    const counts: ScrubCounts = {};
+    const out = scrubText(positive.text, counts);
+    expect(out).not.toContain(positive.secret);
+    expect(out).toContain(`[Filtered:${positive.rule}]`);
+    expect(counts[positive.rule]).toBeGreaterThan(0);
+  });
+
+  test.each(LOOK_ALIKES.map((text) => [text]))('stays: %s', (text) => {
+    const counts: ScrubCounts = {};
+    expect(scrubText(text, counts)).toBe(text);
+    expect(counts).toEqual({});
+  });
+
+  test('every rule has positives in the corpus', () => {
+    expect(new Set(POSITIVES.map((positive) => positive.rule))).toEqual(new Set(SCRUB_RULE_NAMES));
   });
 });
