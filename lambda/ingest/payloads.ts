@@ -1,5 +1,6 @@
 import { charCount } from '../kernel/clip';
 import type { Reading } from '../kernel/reading';
+import { normalizeEmail } from '../kernel/email';
 import { cleanText, type TextLines } from '../kernel/free-text';
 import { EVENT_TYPES, type EventType, type IngestEvent } from './issues/stored-event';
 import { EVENT_TEXT, FEATURE_REQUEST_TEXT, MAX_DEBUG_IDS, MAX_FINGERPRINT_PARTS, MAX_TAGS } from './limits';
@@ -129,10 +130,28 @@ function textObject<Key extends string>(field: string, shape: Record<Key, FieldR
 }
 
 /** Who sent the report, as they gave it: identity belongs here, so it is not scrubbed. */
-const reporter = textObject('reporter', {
+const reporterFields = textObject('reporter', {
   email: text('reporter.email', EVENT_TEXT.reporterEmail, 'single-line', 'kept'),
   name: text('reporter.name', EVENT_TEXT.reporterName, 'single-line', 'kept'),
 });
+
+/**
+ * The reporter as stored: an address in any of its fields is the person's
+ * (docs/privacy.md#a-person-in-any-field). A name that is an address and no
+ * email given: it is the email (keyed to the person, erased and exported with
+ * them). A name that is the email again: dropped. An address inside a name
+ * that is not the reporter's: scrubbed, as in any other field.
+ */
+const reporter: FieldReader<{ email?: string; name?: string }> = (value, body) => {
+  const read = reporterFields(value, body);
+  const name = read?.name;
+  if (!read || name === undefined || !/@|%40|\uff20|\ufe6b/.test(name)) return read;
+  const { email } = read;
+  if (email === undefined && normalizeEmail(name).ok) return { email: name };
+  if (email !== undefined && name.toLowerCase() === email.toLowerCase()) return { email };
+  const scrubbed = body.scrubber.emailsIn(name);
+  return { ...(email === undefined ? {} : { email }), ...(scrubbed === '' ? {} : { name: scrubbed }) };
+};
 
 const exception = textObject('exception', {
   type: text('exception.type', EVENT_TEXT.exceptionType),

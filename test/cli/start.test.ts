@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { connect, createServer } from 'node:net';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { freePort, isPortInUse } from '../../local/harness/ports';
 import { dynamoDbLocalPids, isAlive, NODE_TS, ROOT, runScript, runScriptInProcess, startScript } from '../support/commands';
@@ -225,6 +225,26 @@ describe('one running npm start', () => {
   test('a relative CONTACTS_DATA_DIR is a folder of the project root, for npm start and its DynamoDB Local', () => {
     expect(existsSync(join(sharedDir, 'store.json'))).toBe(true);
     expect(dynamoDbLocalPids(sharedDir)).toHaveLength(1);
+  });
+
+  test('listens on loopback only unless HOST says otherwise, and says so', async () => {
+    await until('the listening line', () => shared.output.stdout.includes('listening on 127.0.0.1 only'), 10_000);
+    expect(shared.output.stdout).toContain('HOST=0.0.0.0 npm start');
+    // Another address of this machine, when it has one, finds nothing listening there.
+    const outside = Object.values(networkInterfaces())
+      .flat()
+      .find((address) => address?.family === 'IPv4' && !address.internal)?.address;
+    const port = Number(sharedEnv.PORT);
+    const refused = (host: string) =>
+      new Promise<string>((resolve) => {
+        const socket = connect({ host, port }, () => {
+          socket.destroy();
+          resolve('connected');
+        });
+        socket.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+      });
+    expect(await refused('127.0.0.1')).toBe('connected');
+    if (outside !== undefined) expect(await refused(outside)).toBe('ECONNREFUSED');
   });
 
   test('applies the request time limits the contacts API reference documents, and says them', () => {

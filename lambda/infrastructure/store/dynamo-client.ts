@@ -59,9 +59,14 @@ export function createDocumentClient(config: DynamoConfig): DynamoDBDocumentClie
   return documentClientOf(createDynamoClient(config));
 }
 
-/** The document client over a low-level one, with the marshalling every store here expects. */
+/**
+ * The document client over a low-level one, with the marshalling every store here expects. A map whose keys a
+ * sender chose (an event's tags, its debug ids) may hold a key named `constructor`: the marshaller tells a plain
+ * object from a class instance by that property, and refused such a map as "Unsupported type" (a 503 any page
+ * could cause at will); `convertClassInstanceToMap` marshals it as the map it is. No store passes a class instance.
+ */
 export function documentClientOf(client: DynamoDBClient): DynamoDBDocumentClient {
-  return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true } });
 }
 
 /**

@@ -59,6 +59,13 @@ export class Scrubber {
     return scrubText(value, this.counts);
   }
 
+  /** The e-mail addresses of a text replaced, nothing else: a reporter's name that holds someone's address. */
+  emailsIn(value: string): string {
+    return emailRule.apply(value, () => {
+      this.counts.email = (this.counts.email ?? 0) + 1;
+    });
+  }
+
   /** A tag's value: replaced whole when its name is a credential's (`{"authToken": "…"}`), else scrubbed as text. */
   tagValue(name: string, value: string): string {
     if (value.trim() !== '' && isSensitiveKey(name)) {

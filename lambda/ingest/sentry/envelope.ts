@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { isObject } from '../payloads';
 import { SentryProtocolError } from './protocol-error';
 
@@ -14,8 +15,9 @@ export interface Envelope {
 
 const NEWLINE = 0x0a;
 
-/** A JSON object from bytes, or a malformed-envelope error naming `what`. */
+/** A JSON object from bytes, or a malformed-envelope error naming `what`: JSON is UTF-8, so other bytes are refused, not read as U+FFFD. */
 export function jsonObjectOf(bytes: Buffer, what: string): Record<string, unknown> {
+  if (!isUtf8(bytes)) throw new SentryProtocolError('malformed', `${what} is not valid UTF-8: send JSON text in UTF-8.`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(bytes.toString('utf8'));

@@ -1,6 +1,7 @@
 import { SDK_CONTEXT_FRAMES, SDK_CONTEXT_LINES, type SdkFrame } from '../issues/stored-event';
 import { ISO_TIME, isObject } from '../payloads';
 import { MAX_DEBUG_IDS, MAX_FINGERPRINT_PARTS, MAX_TAGS } from '../limits';
+import { normalizeEmail } from '../../kernel/email';
 
 /**
  * A Sentry event (https://develop.sentry.dev/sdk/data-model/event-payloads/)
@@ -146,11 +147,23 @@ function tagsOf(raw: Record<string, unknown>): Record<string, string> | undefine
   return entries.length === 0 ? undefined : Object.fromEntries(entries.slice(0, MAX_TAGS));
 }
 
-/** `user` as the reporter: email and name (or username) only; its id, address and the rest are dropped. */
+/** A user field that is an e-mail address as a whole (`username: "ada@example.com"`), else undefined. */
+const asEmail = (value: unknown): string | undefined => {
+  const text = typeof value === 'number' ? String(value) : str(value);
+  return text !== undefined && normalizeEmail(text).ok ? text : undefined;
+};
+
+/**
+ * `user` as the reporter: its email, else the first of username, id and
+ * name that is an e-mail address (any of them can be: the person is keyed to
+ * it, docs/privacy.md#a-person-in-any-field), and its name (or username);
+ * its address and the rest are dropped. A name that is an address is read
+ * as such by the payload reader (payloads.ts).
+ */
 function reporterOf(raw: Record<string, unknown>): Record<string, string> | undefined {
   const user = raw.user;
   if (!isObject(user)) return undefined;
-  const email = str(user.email);
+  const email = str(user.email) ?? [user.username, user.id, user.name].map(asEmail).find((found) => found !== undefined);
   const name = str(user.name) ?? str(user.username);
   const reporter = { ...(email ? { email } : {}), ...(name ? { name } : {}) };
   return Object.keys(reporter).length === 0 ? undefined : reporter;

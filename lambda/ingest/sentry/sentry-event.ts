@@ -61,7 +61,8 @@ export function readSentryEvent(raw: Record<string, unknown>, fallbackId?: unkno
   const reading = readEvent(mapped.event);
   if (!reading.ok) return reading;
   const scrubber = new Scrubber();
-  const frames = mapped.frames.map((frame) => cleanFrame(frame, scrubber));
+  // A frame with nothing left once read (`{"lineno": -1}`: no text, no valid position) says nothing: not stored.
+  const frames = mapped.frames.map((frame) => cleanFrame(frame, scrubber)).filter((frame) => Object.keys(frame).length > 0);
   const event: IngestEvent = { ...reading.value };
   if (frames.length > 0) event.sdkFrames = frames;
   const scrubbed = addCounts(event.scrubbed, scrubber.replaced);

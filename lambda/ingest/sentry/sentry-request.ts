@@ -39,9 +39,20 @@ export const DROPPED_ITEM_TYPES = [
 const droppedName = (type: string): string => ((DROPPED_ITEM_TYPES as readonly string[]).includes(type) ? type : 'other');
 
 /**
- * An envelope's body (already decoded): framed (envelope.ts), every event
- * item parsed as a JSON object before anything is used, so bad JSON in one
- * item refuses the envelope whole and nothing of it is stored.
+ * The dropped types whose payload is a JSON object: each must be one, or
+ * the envelope is refused whole (docs/sentry-sdks.md#kept-and-dropped).
+ * Binary ones (attachments, recordings), statsd lines and a type not listed
+ * (a newer SDK's) are dropped unread.
+ */
+const JSON_ITEM_TYPES: ReadonlySet<string> = new Set(
+  DROPPED_ITEM_TYPES.filter((type) => !['attachment', 'replay_recording', 'replay_video', 'statsd'].includes(type)),
+);
+
+/**
+ * An envelope's body (already decoded): framed (envelope.ts), every item
+ * that should be JSON parsed as a JSON object in UTF-8 before anything is
+ * used, the dropped ones too, so bad JSON or bad UTF-8 in one item refuses
+ * the envelope whole (400) and nothing of it is stored.
  */
 export function readEnvelopeRequest(body: Buffer): SentryRequest {
   const { header, items } = parseEnvelope(body, SENTRY_LIMITS.envelopeItems);
@@ -49,6 +60,8 @@ export function readEnvelopeRequest(body: Buffer): SentryRequest {
   const dropped: Record<string, number> = {};
   items.forEach((item, index) => {
     if (item.type !== 'event') {
+      // Read to be refused when broken, never used: a transaction of `{bad` refuses the event beside it too.
+      if (JSON_ITEM_TYPES.has(item.type)) jsonObjectOf(item.payload, `Item ${index + 1} (${item.type.slice(0, 40)})`);
       const name = droppedName(item.type);
       dropped[name] = (dropped[name] ?? 0) + 1;
       return;

@@ -37,6 +37,9 @@ import type { StreamPoller } from '../streams/stream-poller';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
+/** Where `npm start` listens unless HOST says otherwise. */
+const LOOPBACK_HOST = '127.0.0.1';
+
 const USAGE = `usage: npm start [-- --bundle]
 
 Starts the contacts API, under /ingest/v1/ the ingest API and under
@@ -50,7 +53,8 @@ minute it stops instead, with the reason and exit code 1.
   --bundle   serve the Lambda assets that \`cdk synth\` builds (cdk.out/asset.…/index.mjs),
              the files \`cdk deploy\` uploads, instead of the TypeScript sources
 
-Environment: PORT, DYNAMODB_PORT (default 8000), DYNAMODB_ENDPOINT, S3_ENDPOINT, LOG_LEVEL
+Environment: PORT, HOST (the address to listen on; default 127.0.0.1, this machine
+only: HOST=0.0.0.0 for every interface), DYNAMODB_PORT (default 8000), DYNAMODB_ENDPOINT, S3_ENDPOINT, LOG_LEVEL
 (DEBUG, INFO, WARN, ERROR, SILENT; default INFO: one JSON line per request),
 LOCAL_CONCURRENCY (handler calls at once, default 8).`;
 
@@ -95,6 +99,8 @@ runCommand(USAGE, async (argv) => {
   // Metrics are for CloudWatch; locally they would only bury the request log.
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   const port = portFromEnv('PORT', DEFAULT_API_PORT);
+  // Loopback unless told otherwise: a development server with test keys is nothing to offer the network.
+  const host = process.env.HOST?.trim() || LOOPBACK_HOST;
   const dynamoPort = portFromEnv('DYNAMODB_PORT', DEFAULT_DYNAMODB_PORT);
   const busy = () => new SetupError(`port ${port} is already in use: stop what listens there, or pick another port (PORT=${port + 1} npm start)`);
   if (await isPortInUse(port)) throw busy();
@@ -173,13 +179,18 @@ runCommand(USAGE, async (argv) => {
       consumers: [alertConsumer(alerts.notifier)],
     });
     server = createHttpAdapter(hostHandler(handlers), { invocations: invocationLimitsFromEnv() });
-    await listen(server, port).catch((error: NodeJS.ErrnoException) => {
+    await listen(server, port, host).catch((error: NodeJS.ErrnoException) => {
       throw error.code === 'EADDRINUSE' ? busy() : error;
     });
     say(
       `slow clients: the request headers must arrive within ${server.headersTimeout / 1000} s and the whole request within ${server.requestTimeout / 1000} s, or the answer is 408`,
     );
     say(`Contacts API listening on http://localhost:${port}`);
+    say(
+      host === LOOPBACK_HOST
+        ? `listening on ${host} only (this machine): HOST=0.0.0.0 npm start to take requests from other machines too`
+        : `listening on ${host}: reachable from other machines; anyone who can reach it can use the keys you issue`,
+    );
     say(`Ingest API (browsers, publishable keys) on http://localhost:${port}${API_PREFIXES.ingest}`);
     say(
       `Source maps API (CI uploads, secret keys) on http://localhost:${port}${API_PREFIXES.sourcemaps}, maps kept at ${maps ? `${relative(process.cwd(), LOCAL_S3_DIR) || '.'} (${maps.endpoint})` : process.env.S3_ENDPOINT}`,
