@@ -137,11 +137,12 @@ test.each([
   },
 );
 
-test('the Sentry frame {"lineno": -1} alone, stored as sdkFrames [{}], reads back from DynamoDB Local as it was stored', async () => {
+test('the Sentry frame {"lineno": -1} alone: the ingest no longer stores it, and one stored as sdkFrames [{}] before reads back from DynamoDB Local as it was stored', async () => {
   const reading = readSentryEvent({ event_id: '8f0c1a523b6e4c7e9a432f5d1e0b7c11', exception: { values: [{ stacktrace: { frames: [{ lineno: -1 }] } }] } });
   if (!reading.ok) throw new Error('the event was refused');
-  const stored = storedOf(reading.value);
-  expect(stored.sdkFrames).toEqual([{}]);
+  // The ingest drops a frame with nothing left once read (issue 48); an event stored by an earlier version still has one.
+  expect(reading.value.sdkFrames).toBeUndefined();
+  const stored = { ...storedOf(reading.value), sdkFrames: [{}] };
   await readBack([stored], true);
 });
 
