@@ -1,4 +1,4 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { controlDependencies } from '../../lambda/control/control-room-wiring';
 import { handleControlRequest } from '../../lambda/control/handle-request';
@@ -28,7 +28,7 @@ afterAll(async () => {
   await api.close();
 });
 
-test('a Sentry event whose only frame is {"lineno":-1} (stored with sdkFrames [{}], an empty map in the stream) is counted, and so is every event after it, by the next pass', async () => {
+test('a Sentry event whose only frame is {"lineno":-1} (stored without it now; stored with sdkFrames [{}], an empty map in the stream, by an earlier version) is counted, and so is every event after it, by the next pass', async () => {
   const factoryId = newFactoryId('aside');
   const { key, keyId } = await issuePublishableKey(factoryId, ['https://app.example.com'], { servers: true });
   const path = `/ingest/sentry/api/${sentryProjectId(keyId)}/envelope/?sentry_key=${new URL(dsnFor(api.baseUrl, key, keyId)).username}`;
@@ -38,13 +38,17 @@ test('a Sentry event whose only frame is {"lineno":-1} (stored with sdkFrames [{
   const first = await api.request('POST', path, { body: envelope(poison, { exception: { values: [{ stacktrace: { frames: [{ lineno: -1 }] } }] } }) });
   expect([first.status, first.json]).toEqual([200, { id: poison }]);
   const stored = await storedReports(factoryId);
-  expect(stored).toEqual([expect.objectContaining({ sdkFrames: [{}] })]);
+  // The ingest drops a frame with nothing left once read (issue 48); an event an earlier version stored has it still.
+  expect(stored.map((event) => event.sdkFrames)).toEqual([undefined]);
+  const { Item: item } = await doc.send(new GetCommand({ TableName: tables.reports, Key: { pk: eventKey(factoryId, stored[0]?.eventId) } }));
+  const earlier = randomUUID();
+  await doc.send(new PutCommand({ TableName: tables.reports, Item: { ...item, pk: eventKey(factoryId, earlier), eventId: earlier, sdkFrames: [{}] } }));
   const after = randomUUID().replace(/-/g, '');
   const second = await api.request('POST', path, { body: envelope(after, { message: 'after the odd frame', fingerprint: ['after'] }) });
   expect(second.status).toBe(200);
   await tallied();
   const listed = await issuesList(factoryId);
-  expect(listed.issues.map((issue: { count: number }) => issue.count)).toEqual([1, 1]);
+  expect(listed.issues.map((issue: { count: number }) => issue.count).sort()).toEqual([1, 2]);
   expect(listed.setAside).toEqual({ counts: {} });
 });
 
