@@ -2,15 +2,17 @@
  * The embedded S3-compatible store of `npm start` and the tests (s3rver, in
  * this process): the source maps bucket, its objects as files under a data
  * folder. The service reaches it through S3_ENDPOINT with the same adapter
- * as on AWS (lambda/infrastructure/store/source-maps). It does not check request
- * signatures (only the access key id): a presigned URL that S3 would refuse
- * can pass here (docs/source-maps.md#under-npm-start; the resolvers' signed
- * GET is checked by test/sourcemaps/map-reader-signature.test.ts).
+ * as on AWS (lambda/infrastructure/store/source-maps). s3rver checks no
+ * signature (only the access key id): the layer in front of it
+ * (s3-verifying.ts) checks each request's signature, a presigned URL's
+ * expiry and an upload's signed checksum as S3 does
+ * (docs/source-maps.md#under-npm-start).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import S3rver from 's3rver';
 import { LOCAL_DATA_DIR, PROJECT_ROOT, CHOSEN_DATA_DIR } from './paths';
+import { startVerifyingS3 } from './s3-verifying';
 
 /** The bucket's name locally (the stack names its own); SOURCE_MAPS_BUCKET carries it to the functions. */
 export const LOCAL_SOURCE_MAPS_BUCKET = 'contacts-source-maps';
@@ -19,7 +21,10 @@ export const LOCAL_SOURCE_MAPS_BUCKET = 'contacts-source-maps';
 export const LOCAL_S3_DIR = CHOSEN_DATA_DIR ? join(LOCAL_DATA_DIR, 's3') : join(PROJECT_ROOT, '.data', 's3');
 
 export interface S3Local {
+  /** Where the service and uploaders reach the store: through the layer that checks signatures (s3-verifying.ts). */
   endpoint: string;
+  /** s3rver itself, behind that layer: for a test that checks signatures of its own in front of it. */
+  storeEndpoint: string;
   bucket: string;
   stop(): Promise<void>;
 }
@@ -36,10 +41,14 @@ export async function startS3Local(options: { directory: string; port?: number; 
     configureBuckets: [{ name: bucket }],
   });
   const { port } = await server.run();
+  // The service and uploaders reach the store through the layer that checks signatures and expiry as S3 does.
+  const verifying = await startVerifyingS3(`http://127.0.0.1:${port}`);
   return {
-    endpoint: `http://127.0.0.1:${port}`,
+    endpoint: verifying.endpoint,
+    storeEndpoint: `http://127.0.0.1:${port}`,
     bucket,
     stop: async () => {
+      await verifying.close();
       server.httpServer?.closeAllConnections();
       await server.close();
     },

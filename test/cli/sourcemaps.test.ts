@@ -165,7 +165,9 @@ describe('npm run sourcemaps -- upload, against npm start', () => {
   test('npm start said where its S3 store keeps the maps, and the store stops when npm start stops', async () => {
     const [, endpoint] = /maps kept at \S+ \((http:\/\/127\.0\.0\.1:\d+)\)/.exec(server.output.stdout) ?? [];
     expect(endpoint).toBeDefined();
-    expect((await fetch(`${endpoint}/contacts-source-maps/none`)).status).toBe(404);
+    // It answers as S3 does: an unsigned request is refused.
+    const unsigned = await fetch(`${endpoint}/contacts-source-maps/none`);
+    expect([unsigned.status, await unsigned.text()]).toEqual([403, expect.stringContaining('<Code>AccessDenied</Code>')]);
     expect(await server.stop()).toBe(0);
     await expect(fetch(`${endpoint}/contacts-source-maps/none`)).rejects.toThrow();
   }, 60_000);

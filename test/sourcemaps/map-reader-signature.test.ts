@@ -2,7 +2,8 @@ import { StorageUnavailableError } from '../../lambda/kernel/errors';
 import { S3MapReader } from '../../lambda/infrastructure/store/source-maps/s3-map-reader';
 import type { MapRef } from '../../lambda/ingest/sourcemaps/ports';
 import { newFactoryId } from '../support/local-api';
-import { canonicalPath, startSigV4CheckingProxy } from '../support/sigv4-checking-proxy';
+import { canonicalPath } from '../../local/harness/s3-verifying';
+import { startSigV4CheckingProxy } from '../support/sigv4-checking-proxy';
 import { newDebugId, sha256Hex, smallMap, testMapStore } from '../support/sourcemaps';
 
 /**
@@ -24,7 +25,12 @@ const readerWith = (credentials: ConstructorParameters<typeof S3MapReader>[1]) =
   new S3MapReader({ bucket: process.env.SOURCE_MAPS_BUCKET as string, endpoint: proxy.endpoint, region: REGION }, credentials);
 
 beforeAll(async () => {
-  proxy = await startSigV4CheckingProxy({ target: process.env.S3_ENDPOINT as string, credentials: CREDENTIALS, region: REGION });
+  // Its own check with these credentials, in front of the store itself (the run's S3_ENDPOINT checks the local ones).
+  proxy = await startSigV4CheckingProxy({
+    target: (process.env.S3_STORE_ENDPOINT ?? process.env.S3_ENDPOINT) as string,
+    credentials: CREDENTIALS,
+    region: REGION,
+  });
 });
 afterAll(() => proxy?.close());
 

@@ -98,7 +98,7 @@ test('a map announced over the size limit is refused with 413 before any byte is
   expect(((await response.json()) as { error: string }).error).toMatch(/over the limit/);
 });
 
-test('a map PUT far over the size limit after a small announcement is refused at completion and removed', async () => {
+test('a map PUT far over the size limit after a small announcement is refused by the store (the URL is signed for the size announced), and nothing is stored', async () => {
   const { factoryId, key } = await tenant();
   const debugId = newDebugId();
   const big = Buffer.alloc(MAX_MAP_BYTES + 1024 * 1024, 0x20);
@@ -108,14 +108,14 @@ test('a map PUT far over the size limit after a small announcement is refused at
     body: JSON.stringify({ ref: { debugId }, sha256: sha256Hex(big), bytes: 100 }),
   });
   const { upload, complete } = (await announced.json()) as { upload: { url: string }; complete: string };
-  expect((await fetch(upload.url, { method: 'PUT', body: big })).status).toBe(200);
+  const put = await fetch(upload.url, { method: 'PUT', body: big });
+  expect([put.status, await put.text()]).toEqual([403, expect.stringContaining('SignatureDoesNotMatch')]);
   const completed = await fetch(new URL(complete, api.baseUrl), {
     method: 'POST',
     headers: { Authorization: `Bearer ${key}` },
     body: JSON.stringify({ ref: { debugId }, sha256: sha256Hex(big) }),
   });
-  expect(completed.status).toBe(422);
-  expect(((await completed.json()) as { error: string }).error).toMatch(/over the limit/);
+  expect(completed.status).toBe(404);
   expect(await store.get(factoryId, { kind: 'debugId', debugId })).toBeUndefined();
 });
 
@@ -161,4 +161,74 @@ test('the source maps API refuses a request with an Origin header, sends no CORS
   expect([...withOrigin.headers.keys()].filter((name) => name.startsWith('access-control-'))).toEqual([]);
   const noKey = await fetch(new URL('/sourcemaps/v1/uploads', api.baseUrl), { method: 'POST', body: '{}' });
   expect(noKey.status).toBe(401);
+});
+
+describe('an upload URL stores exactly what it was issued for, once (issue 48)', () => {
+  /** An announcement of `text` for `debugId`: the answer's upload target and completion path. */
+  async function announce(key: string, debugId: string, text: string) {
+    const answer = await fetch(new URL('/sourcemaps/v1/uploads', api.baseUrl), {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}` },
+      body: JSON.stringify({ ref: { debugId }, sha256: sha256Hex(text), bytes: Buffer.byteLength(text) }),
+    });
+    expect(answer.status).toBe(201);
+    return (await answer.json()) as { upload: { url: string; headers: Record<string, string> }; complete: string };
+  }
+  const complete = (key: string, path: string, debugId: string, text: string) =>
+    fetch(new URL(path, api.baseUrl), {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}` },
+      body: JSON.stringify({ ref: { debugId }, sha256: sha256Hex(text) }),
+    });
+
+  test('a used URL, replayed and completed for another debug id of the same factory, stores nothing under that id', async () => {
+    const { factoryId, key } = await tenant();
+    const [first, second] = [newDebugId(), newDebugId()];
+    const text = smallMap({ debugId: first });
+    const target = await announce(key, first, text);
+    expect((await fetch(target.upload.url, { method: 'PUT', headers: target.upload.headers, body: text })).status).toBe(200);
+    expect((await complete(key, target.complete, first, text)).status).toBe(201);
+    // The same URL again: the bytes land in pending/ once more, but the upload was completed: nothing completes it for another id.
+    expect((await fetch(target.upload.url, { method: 'PUT', headers: target.upload.headers, body: text })).status).toBe(200);
+    const replay = await complete(key, target.complete, second, text);
+    expect(replay.status).toBe(404);
+    expect(await store.get(factoryId, { kind: 'debugId', debugId: second })).toBeUndefined();
+  });
+
+  test('a completion naming another debug id than the one announced is refused, and the upload is gone', async () => {
+    const { factoryId, key } = await tenant();
+    const [announced, other] = [newDebugId(), newDebugId()];
+    const text = smallMap({ debugId: other });
+    const target = await announce(key, announced, text);
+    expect((await fetch(target.upload.url, { method: 'PUT', headers: target.upload.headers, body: text })).status).toBe(200);
+    const wrong = await complete(key, target.complete, other, text);
+    expect(wrong.status).toBe(422);
+    expect(((await wrong.json()) as { error: string }).error).toMatch(new RegExp(`requested for debug id ${announced}`));
+    expect(await store.get(factoryId, { kind: 'debugId', debugId: other })).toBeUndefined();
+    expect((await complete(key, target.complete, announced, text)).status).toBe(404);
+  });
+
+  test('the embedded store checks as S3 does: other bytes of the same size, an edited URL, an expired one', async () => {
+    const { key } = await tenant();
+    const debugId = newDebugId();
+    const text = smallMap({ debugId });
+    const target = await announce(key, debugId, text);
+    const otherBytes = await fetch(target.upload.url, { method: 'PUT', headers: target.upload.headers, body: text.replace(/"/, "'") });
+    expect([otherBytes.status, await otherBytes.text()]).toEqual([400, expect.stringContaining('BadDigest')]);
+    const edited = await fetch(target.upload.url.replace(/pending\/[^/]+\//, 'pending/fac_someone_else/'), {
+      method: 'PUT',
+      headers: target.upload.headers,
+      body: text,
+    });
+    expect([edited.status, await edited.text()]).toEqual([403, expect.stringContaining('SignatureDoesNotMatch')]);
+    // Signed an hour ago for 15 minutes: expired, whatever else holds.
+    const url = new URL(target.upload.url);
+    const signedAt = new Date(Date.now() - 3_600_000)
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d{3}/, '');
+    url.searchParams.set('X-Amz-Date', signedAt);
+    const expired = await fetch(url, { method: 'PUT', headers: target.upload.headers, body: text });
+    expect([expired.status, await expired.text()]).toEqual([403, expect.stringContaining('Request has expired')]);
+  });
 });

@@ -47,6 +47,8 @@ export default async function globalSetup(): Promise<void> {
   const [store, s3] = await Promise.all([openScratchStore({ fastStart: true }), startS3Local({ directory: s3Dir })]);
   globalThis.__s3Local = { store: s3, dir: s3Dir };
   Object.assign(process.env, s3Environment(s3));
+  // The store behind its signature check, for the test that checks signatures made with other credentials itself.
+  process.env.S3_STORE_ENDPOINT = s3.storeEndpoint;
   globalThis.__scratchStore = store;
   process.env.DYNAMODB_ENDPOINT = store.endpoint;
   process.stdout.write(`\nDynamoDB Local ready at ${store.endpoint} in ${Date.now() - started} ms\n`);

@@ -1,14 +1,18 @@
 import type { MapRef } from '../../lambda/ingest/sourcemaps/ports';
 import type { MapUploads, StoredMapInfo } from '../../lambda/ingest/sourcemaps/upload/ports';
 
+/** What an upload was announced for. */
+type Announced = { ref: MapRef; sha256: string; bytes: number };
+
 /**
- * The upload port in memory, for the upload steps' own tests: pending
- * uploads the test PUTs itself (put), stored maps by factory and ref. The S3
+ * The upload port in memory, for the upload steps' own tests: announcements,
+ * pending uploads the test PUTs itself (put), stored maps by factory and ref. The S3
  * adapter is held to the same steps over HTTP in test/sourcemaps/upload-api.test.ts.
  */
 export class MemoryMapUploads implements MapUploads {
   readonly pending = new Map<string, Uint8Array>();
   readonly maps = new Map<string, { body: Uint8Array; info: StoredMapInfo }>();
+  readonly announced = new Map<string, Announced>();
   private readonly key = (factoryId: string, ref: MapRef) => `${factoryId}\n${ref.kind === 'debugId' ? ref.debugId : `${ref.release}\n${ref.path}`}`;
 
   /** The uploader's PUT of a pending upload's bytes. */
@@ -20,7 +24,15 @@ export class MemoryMapUploads implements MapUploads {
     return this.maps.get(this.key(factoryId, ref))?.info;
   }
 
-  async target(factoryId: string, uploadId: string) {
+  async announce(factoryId: string, uploadId: string, announced: Announced): Promise<void> {
+    this.announced.set(`${factoryId}/${uploadId}`, announced);
+  }
+
+  async announcement(factoryId: string, uploadId: string): Promise<Announced | undefined> {
+    return this.announced.get(`${factoryId}/${uploadId}`);
+  }
+
+  async target(factoryId: string, uploadId: string, _announced: { bytes: number; sha256: string }) {
     return { url: `https://maps.example.com/${factoryId}/${uploadId}`, method: 'PUT' as const, headers: {}, expiresAt: '2026-11-22T09:00:00.000Z' };
   }
 
@@ -38,5 +50,6 @@ export class MemoryMapUploads implements MapUploads {
 
   async discard(factoryId: string, uploadId: string): Promise<void> {
     this.pending.delete(`${factoryId}/${uploadId}`);
+    this.announced.delete(`${factoryId}/${uploadId}`);
   }
 }

@@ -1,7 +1,8 @@
 import { SignatureV4 } from '@smithy/signature-v4';
-import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import { NodeSha256 } from '../../lambda/infrastructure/store/source-maps/s3-map-reader';
 import { freePort } from '../../local/harness/ports';
+import { canonicalPath } from '../../local/harness/s3-verifying';
 
 /**
  * A stand-in for S3's signature check in front of the embedded store (s3rver checks none): each request's
@@ -26,41 +27,6 @@ export interface Checked {
   verdict: 'ok' | 'SignatureDoesNotMatch' | 'InvalidToken' | 'MissingSecurityHeader';
 }
 
-type SourceData = string | ArrayBuffer | ArrayBufferView;
-const bytesOf = (data: SourceData) =>
-  typeof data === 'string' ? data : ArrayBuffer.isView(data) ? Buffer.from(data.buffer, data.byteOffset, data.byteLength) : Buffer.from(data);
-
-/** SHA-256, or its HMAC given a secret, as the signer asks for them. */
-class Sha256 {
-  private readonly hash: Hash | Hmac;
-  constructor(secret?: SourceData) {
-    this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', bytesOf(secret));
-  }
-  update(data: SourceData): void {
-    this.hash.update(bytesOf(data));
-  }
-  async digest(): Promise<Uint8Array> {
-    return this.hash.digest();
-  }
-}
-
-/** RFC 3986 encoding of one path segment as SigV4 defines it for S3: every UTF-8 byte but the unreserved ones as %XX. */
-function uriEncode(segment: string): string {
-  let out = '';
-  for (const byte of Buffer.from(segment, 'utf8')) {
-    const char = String.fromCharCode(byte);
-    out += /[A-Za-z0-9\-._~]/.test(char) ? char : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-  }
-  return out;
-}
-
-/** The canonical URI S3 computes for a request path: what the path means, encoded once. */
-export const canonicalPath = (rawPath: string): string =>
-  rawPath
-    .split('/')
-    .map((segment) => uriEncode(decodeURIComponent(segment)))
-    .join('/');
-
 /** X-Amz-Date (20261127T101500Z) as a date. */
 function amzDate(value: string): Date {
   const match = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(value);
@@ -83,7 +49,7 @@ async function check(req: IncomingMessage, credentials: Credentials, region: str
   const date = header(req, 'x-amz-date');
   if (!authorization.startsWith('AWS4-HMAC-SHA256 ') || !date) return { ...seen, verdict: 'MissingSecurityHeader' };
   if (credentials.sessionToken !== undefined && header(req, 'x-amz-security-token') !== credentials.sessionToken) return { ...seen, verdict: 'InvalidToken' };
-  const signer = new SignatureV4({ service: 's3', region, credentials, sha256: Sha256, uriEscapePath: false });
+  const signer = new SignatureV4({ service: 's3', region, credentials, sha256: NodeSha256, uriEscapePath: false });
   const headers = Object.fromEntries(signedHeaders.map((name) => [name, header(req, name) ?? '']));
   const query: Record<string, string> = {};
   url.searchParams.forEach((value, name) => (query[name] = value));

@@ -9,6 +9,7 @@ import type { MapRef } from '../../../ingest/sourcemaps/ports';
  *   maps/<factoryId>/release/<release>/<path>                a map found by release and URL path (each URL-encoded:
  *                                                            one segment each, whatever slashes they hold)
  *   pending/<factoryId>/<uploadId>                           bytes PUT by an uploader, not yet checked (expire after a day)
+ *   pending/<factoryId>/<uploadId>.announced                 what the upload was requested for: ref, sha256, size (the same)
  */
 export const MAPS_PREFIX = 'maps/';
 export const PENDING_PREFIX = 'pending/';
@@ -21,4 +22,9 @@ export function mapKey(factoryId: string, ref: MapRef): string {
 
 export function pendingKey(factoryId: string, uploadId: string): string {
   return `${PENDING_PREFIX}${factoryId}/${uploadId}`;
+}
+
+/** What an upload was requested for, beside its pending bytes (under the same expiry). */
+export function announcementKey(factoryId: string, uploadId: string): string {
+  return `${pendingKey(factoryId, uploadId)}.announced`;
 }

@@ -28,8 +28,8 @@ type SourceData = string | ArrayBuffer | ArrayBufferView;
 const bytesOf = (data: SourceData): string | Uint8Array =>
   typeof data === 'string' ? data : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
 
-/** SHA-256 and its HMAC, as the signer asks for them (a secret makes it an HMAC). */
-class NodeSha256 {
+/** SHA-256 and its HMAC, as the signer asks for them (a secret makes it an HMAC); the local store's checking layer signs with it too. */
+export class NodeSha256 {
   private readonly hash: Hash | Hmac;
   constructor(secret?: SourceData) {
     this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', bytesOf(secret));

@@ -27,14 +27,21 @@ export interface UploadTarget {
 export interface MapUploads {
   /** The map stored for this ref, or undefined. */
   stored(factoryId: string, ref: MapRef): Promise<StoredMapInfo | undefined>;
-  /** A URL the uploader may PUT one pending upload's bytes to, for a while. */
-  target(factoryId: string, uploadId: string): Promise<UploadTarget>;
+  /**
+   * A URL the uploader may PUT one pending upload's bytes to, for a while: signed for exactly `bytes` bytes whose
+   * sha256 is `sha256` (hex), so the store itself refuses other bytes.
+   */
+  target(factoryId: string, uploadId: string, announced: { bytes: number; sha256: string }): Promise<UploadTarget>;
+  /** Records what an upload was announced for (its ref, size and digest), beside its pending bytes. */
+  announce(factoryId: string, uploadId: string, announced: { ref: MapRef; sha256: string; bytes: number }): Promise<void>;
+  /** What an upload was announced for, or undefined when it never was, or was completed (or expired). */
+  announcement(factoryId: string, uploadId: string): Promise<{ ref: MapRef; sha256: string; bytes: number } | undefined>;
   /** The size of a pending upload's bytes, or undefined when nothing was PUT there (or it expired). */
   pendingBytes(factoryId: string, uploadId: string): Promise<number | undefined>;
   /** A pending upload's bytes (the caller checked their size first), or undefined when gone. */
   readPending(factoryId: string, uploadId: string): Promise<Uint8Array | undefined>;
   /** Stores checked bytes as the map of `ref` (replacing any earlier map of that ref). */
   store(factoryId: string, ref: MapRef, body: Uint8Array, info: StoredMapInfo): Promise<void>;
-  /** Removes a pending upload (a no-op when it is gone). */
+  /** Removes a pending upload and its announcement (a no-op when they are gone): the upload cannot be completed again. */
   discard(factoryId: string, uploadId: string): Promise<void>;
 }

@@ -9,6 +9,7 @@ const ID = '3d11fdbb-678d-44ec-a3b6-b8f35ffebdb2';
 const MAP = JSON.stringify({ ...JSON.parse(tinyBuild().map), debugId: ID });
 const SHA = createHash('sha256').update(MAP).digest('hex');
 const UPLOAD = 'e'.repeat(32);
+const ANNOUNCED = { ref: { kind: 'debugId' as const, debugId: ID }, sha256: SHA, bytes: MAP.length };
 const state = () => ({ ...newRequestState({}), caller: { factoryId: 'fac_maps', keyId: 'key_maps' } });
 const complete = (uploads: MemoryMapUploads, uploadId = UPLOAD, request = state()) =>
   completeUploadOperation(uploads)({
@@ -20,6 +21,7 @@ const complete = (uploads: MemoryMapUploads, uploadId = UPLOAD, request = state(
 describe('POST /sourcemaps/v1/uploads/{uploadId}/complete, once its body is read', () => {
   test('201 when it stored the map now, 200 when it was stored already; the log line notes which and the size', async () => {
     const uploads = new MemoryMapUploads();
+    await uploads.announce('fac_maps', UPLOAD, ANNOUNCED);
     uploads.put('fac_maps', UPLOAD, MAP);
     const first = state();
     expect((await complete(uploads, UPLOAD, first)).statusCode).toBe(201);
@@ -31,6 +33,7 @@ describe('POST /sourcemaps/v1/uploads/{uploadId}/complete, once its body is read
     const uploads = new MemoryMapUploads();
     await expect(complete(uploads, 'nope')).rejects.toMatchObject({ statusCode: 404 });
     await expect(complete(uploads)).rejects.toMatchObject({ statusCode: 404 });
+    await uploads.announce('fac_maps', UPLOAD, ANNOUNCED);
     uploads.put('fac_maps', UPLOAD, `${MAP} `);
     const refusal = await complete(uploads).catch((error: unknown) => error);
     expect([(refusal as { statusCode: number }).statusCode, errorMessage(refusal)]).toEqual([

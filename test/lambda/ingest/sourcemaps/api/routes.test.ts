@@ -48,11 +48,11 @@ describe('the source maps API', () => {
 
   test('a refused map is a 422 naming why; an upload id of nothing a 404', async () => {
     const { uploads, post } = api();
-    uploads.put('fac_maps', 'f'.repeat(32), '{"version":3,"sources":[],"mappings":""}');
-    const refused = await post(`/sourcemaps/v1/uploads/${'f'.repeat(32)}/complete`, {
-      ref: { debugId: ID },
-      sha256: createHash('sha256').update('{"version":3,"sources":[],"mappings":""}').digest('hex'),
-    });
+    const noDebugId = '{"version":3,"sources":[],"mappings":""}';
+    const sha256 = createHash('sha256').update(noDebugId).digest('hex');
+    const announced = await post('/sourcemaps/v1/uploads', { ref: { debugId: ID }, sha256, bytes: noDebugId.length });
+    uploads.put('fac_maps', announced.body.uploadId, noDebugId);
+    const refused = await post(`/sourcemaps/v1/uploads/${announced.body.uploadId}/complete`, { ref: { debugId: ID }, sha256 });
     expect(refused).toMatchObject({ status: 422, body: { error: expect.stringMatching(/^The map was refused and not stored: the map carries no debugId/) } });
     expect((await post('/sourcemaps/v1/uploads/not-an-id/complete', { ref: { debugId: ID }, sha256: SHA })).status).toBe(404);
   });
