@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
+import { controlDependencies } from '../../lambda/control/control-room-wiring';
+import { handleControlRequest } from '../../lambda/control/handle-request';
 import { dsnFor, sentryProjectId } from '../../lambda/ingest/sentry/dsn';
 import type { HttpResponse } from '../support/http';
 import { EVENTS, ingestTenant, randomClient, storedReports } from '../support/ingest';
 import { tableItems } from '../support/items';
-import { realIngestDependencies, startLocalHost, tables, type LocalApi } from '../support/local-api';
+import { realIngestDependencies, startLocalHost, tables, testDoc, type LocalApi } from '../support/local-api';
 import { POSITIVES } from '../support/scrub-corpus';
 
 /**
@@ -75,6 +77,9 @@ const envelopeOf = (event: Record<string, unknown>, ...more: string[]) => {
   const lines = [JSON.stringify({ event_id: eventId }), JSON.stringify({ type: 'event' }), JSON.stringify({ ...event, event_id: eventId }), ...more];
   return { eventId, body: `${lines.join('\n')}\n` };
 };
+
+/** The operator the control room's calls come from. */
+const BY = { principal: 'arn:aws:sts::123456789012:assumed-role/ControlRoom/dpo' };
 
 const dashed = (hex: string) => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 
@@ -160,6 +165,28 @@ describe('the ingest under hostile input: each answered quickly, none holding th
     expect((await page.envelope(body)).status).toBe(200);
     const stored = (await storedReports(page.factoryId)).find((event) => event.eventId === dashed(eventId));
     expect(stored?.reporter).toEqual({ email: 'grace.h@example.org' });
+  });
+
+  test('a person named only by their address in a user id, a username or a reporter name is exported, then erased from every table', async () => {
+    const page = await site('hany');
+    const email = `grace.${randomUUID().slice(0, 8)}@example.org`;
+    const byId = envelopeOf({ message: 'by id', user: { id: email } });
+    const byUsername = envelopeOf({ message: 'by username', user: { username: email.toUpperCase(), name: 'Grace' } });
+    expect((await page.envelope(byId.body)).status).toBe(200);
+    expect((await page.envelope(byUsername.body)).status).toBe(200);
+    expect((await page.events([{ eventId: randomUUID(), message: 'by name', reporter: { name: email } }])).status).toBe(202);
+    expect(await storedReports(page.factoryId)).toHaveLength(3);
+    const control = controlDependencies(testDoc(), tables, 'Test Platform', { keys: tables.keys, reports: tables.reports });
+    const call = (operation: string) => handleControlRequest(control, { operation, factoryId: page.factoryId, email }, BY);
+
+    const exported = await call('contacts.export-person');
+    expect(exported.status).toBe(200);
+    expect((exported.body.reports as { reporter: { email: string } }[]).map((report) => report.reporter.email.toLowerCase())).toEqual([email, email, email]);
+    const erased = await call('contacts.erase');
+    expect([erased.status, erased.body.events]).toEqual([200, 3]);
+    const holding = [];
+    for (const table of Object.values(tables)) holding.push(...(await tableItems(table)).filter((item) => JSON.stringify(item).toLowerCase().includes(email)));
+    expect(holding).toEqual([]);
   });
 
   test('the secrets of the corpus, sent in every field of both protocols, are in no item of any table', async () => {

@@ -1,10 +1,11 @@
 import fc from 'fast-check';
-import { groupEvent, issueIdOf } from '../../../../lambda/ingest/grouping/fingerprint';
+import { analyseGrouping, groupEvent, issueIdOf } from '../../../../lambda/ingest/grouping/fingerprint';
 import { readEvent, readFeatureRequest } from '../../../../lambda/ingest/payloads';
 import { luhnHolds } from '../../../../lambda/ingest/scrub/card';
 import type { ScrubRuleName } from '../../../../lambda/ingest/scrub/rule';
 import { scrubText } from '../../../../lambda/ingest/scrub/scrubber';
 import { cardNumber, iban } from '../../../support/scrub';
+import { POSITIVES } from '../../../support/scrub-corpus';
 
 /**
  * The scrubber as a whole, over generated text: no secret of any kind
@@ -290,6 +291,25 @@ describe('grouping reads the scrubbed text', () => {
     expect(issueOf({ ...base, message: 'x', fingerprint: ['login', 'dfsk_AAAAAAAAAAAAAAAAAAAA'] })).toBe(
       issueOf({ ...base, message: 'x', fingerprint: ['login', 'dfsk_BBBBBBBBBBBBBBBBBBBB'] }),
     );
+  });
+
+  test('no secret of the corpus reaches a fingerprint of any grouping version, from a message, an exception, a stack or a custom fingerprint', () => {
+    const eventId = '8f0c1a52-3b6e-4c7e-9a43-2f5d1e0b7c11';
+    for (const { text, secret } of POSITIVES) {
+      const stack = `Error: ${text}\n    at ${text} (https://app.example.com/${text}.js:1:2)`;
+      const events = [
+        { eventId, message: text },
+        { eventId, exception: { type: text.slice(0, 100), value: text, stack } },
+        { eventId, message: 'x', fingerprint: ['login', text.slice(0, 200)] },
+      ];
+      for (const raw of events) {
+        const reading = readEvent(raw);
+        if (!reading.ok) throw new Error(reading.problems.join('; '));
+        const { grouping, current, legacy } = analyseGrouping(reading.value);
+        const fingerprints = JSON.stringify([grouping, current, legacy]);
+        expect({ secret, fingerprints: fingerprints.includes(secret) }).toEqual({ secret, fingerprints: false });
+      }
+    }
   });
 });
 
