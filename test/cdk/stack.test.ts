@@ -342,7 +342,13 @@ describe('Lambda (issue point 5)', () => {
       eventSource: 'aws:dynamodb',
       dynamodb: {
         Keys: { pk: { S: `event#${factoryId}#${event.eventId}` } },
-        NewImage: marshall(eventItemOf(event), { removeUndefinedValues: true }),
+        // As Lambda hands the image over (JSON): binary values in base64.
+        NewImage: JSON.parse(
+          JSON.stringify(marshall(eventItemOf(event), { removeUndefinedValues: true }), function (this: Record<string, unknown>, key, value) {
+            const own = this[key];
+            return own instanceof Uint8Array ? Buffer.from(own).toString('base64') : value;
+          }),
+        ),
         SequenceNumber: String(100 + i),
       },
     }));
