@@ -129,6 +129,7 @@ export class DynamoDBClient {
   private readonly retry: RetryStrategy;
   private readonly connectionTimeout: number;
   private readonly requestTimeout: number;
+  private credentials: AwsCredentials | undefined;
 
   constructor(private readonly config: DynamoDBClientConfig = {}) {
     this.region = config.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? '';
@@ -186,7 +187,8 @@ export class DynamoDBClient {
       region: this.region || 'us-east-1',
       headers: { 'content-type': JSON_CONTENT, 'x-amz-target': TARGET_PREFIX + operation },
       body,
-      credentials: this.config.credentials ?? environmentCredentials(),
+      // Read once and kept, as the SDK's environment provider memoizes them (process.env is slow to read per call).
+      credentials: (this.credentials ??= this.config.credentials ?? environmentCredentials()),
     });
     headers['content-length'] = String(Buffer.byteLength(body));
     return new Promise((resolve, reject) => {
