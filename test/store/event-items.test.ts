@@ -97,7 +97,7 @@ async function mappedApp(): Promise<{ error: PageError; debugId: string; map: st
       const { name, message } = thrown as Error;
       // The app's own frames, from the "TypeError: …" line (not the page's inline caller, nor vm's decoration).
       const pageStack = pageStackOf(thrown as Error, url);
-      const debugIds = debugIdsOf(pageStack, (context as Record<string, Record<string, string> | undefined>)[DEBUG_ID_REGISTRY]);
+      const debugIds = debugIdsOf(pageStack, [(context as Record<string, Record<string, string> | undefined>)[DEBUG_ID_REGISTRY]]);
       return { error: { type: name, value: message, stack: pageStack, ...(debugIds ? { debugIds } : {}) }, debugId: built.debugId, map: built.map };
     }
     throw new Error('the app did not throw');
