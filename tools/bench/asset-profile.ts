@@ -23,7 +23,7 @@ export interface TimedProfile extends CpuProfile {
 /** The monotonic clock in microseconds, as V8's profiles time their samples. */
 export const monotonicUs = (): number => Number(process.hrtime.bigint() / 1000n);
 
-/** The entries lib/ bundles (`entry: '…-entry.ts'`), as files of the project. */
+/** The entries lib/ bundles (each `entry:` of a function), as files of the project. */
 function bundledEntries(root: string): string[] {
   const entries = new Set<string>();
   for (const file of readdirSync(join(root, 'lib'))) {

@@ -292,6 +292,12 @@ function report(options: {
     '',
     "Server CPU: npm start's process tree (the HTTP adapter, the ingest function, the stream poller and the tally, the alert notifier), user + system, from /proc; DynamoDB Local's is not counted. A batch ends when the tally has counted all its events.",
     '',
+    ...(options.profile.length > 0
+      ? [
+          "Profiled: this design's server ran under V8's sampling profiler, whose own CPU (about 75 ms a second even idle) is in its figures and not in the other design's: compare designs from a run without --profile.",
+          '',
+        ]
+      : []),
     '| protocol | design | events stored | not acknowledged | server CPU ms per event (per batch) | events per CPU-second | events per wall-second |',
     '|---|---|---:|---:|---|---:|---:|',
     ...rows,

@@ -672,7 +672,16 @@ function report(settings: Settings, baseline: string, machine: Machine, runs: Ru
     ],
     ['5xx answers', (r) => cell(r.serverErrors)],
     ['answers by status', (r) => count(r.answers)],
-    ["the storm's answers other than 2xx, by error", (r) => count(r.refusals.storm ?? {}) || 'none'],
+    [
+      "the storm's answers other than 2xx, by error",
+      (r) => {
+        // The storm's bugs (one, or the mix's two), without the other bug's.
+        const reasons: Record<string, number> = {};
+        for (const [bug, byReason] of Object.entries(r.refusals))
+          if (bug !== 'other') for (const [reason, n] of Object.entries(byReason)) reasons[reason] = (reasons[reason] ?? 0) + n;
+        return count(reasons) || 'none';
+      },
+    ],
     [`429 answers without Retry-After${sentry ? ' or X-Sentry-Rate-Limits' : ''}`, (r) => cell(r.bare429)],
     ["events stored / the issues' counts", (r) => `${cell(r.stored)} / ${cell(r.counted)}`],
     [
