@@ -32,10 +32,19 @@ import { endpoint, newFactoryId, tables, testDoc } from '../support/local-api';
  * request, throttling, a server error, a timeout) reaches them in the SDK's shape, retried as the SDK retries it.
  */
 
+/**
+ * The deployed configuration with patient timeouts: on a loaded machine DynamoDB Local may take seconds, and a timed-out
+ * attempt retried (a conditional put that had been applied, a fault proxy's count of requests) is not what these tests read.
+ */
 const lean = (config: Partial<DynamoConfig> = {}) =>
-  DynamoDBDocumentClient.from(new DynamoDBClient(dynamoClientOptions({ ...DEFAULT_DYNAMO_CONFIG, endpoint: endpoint(), ...config })), {
-    marshallOptions: { removeUndefinedValues: true },
-  });
+  DynamoDBDocumentClient.from(
+    new DynamoDBClient(
+      dynamoClientOptions({ ...DEFAULT_DYNAMO_CONFIG, connectionTimeoutMs: 10_000, requestTimeoutMs: 30_000, endpoint: endpoint(), ...config }),
+    ),
+    {
+      marshallOptions: { removeUndefinedValues: true },
+    },
+  );
 const sdk = testDoc();
 
 /** An output without its metadata (request ids and attempts differ by nature). */
@@ -220,8 +229,11 @@ describe('failures reach the stores in the SDK shape', () => {
   });
 });
 
-/** A proxy in front of DynamoDB Local that answers the next `faults` requests itself (DynamoDB's error bodies, or silence), then forwards. */
-type Fault = 'throttling' | 'internal-error' | 'silence';
+/**
+ * A proxy in front of DynamoDB Local that answers the next `faults` requests itself (DynamoDB's error bodies, silence,
+ * or a given body at once), then forwards.
+ */
+type Fault = 'throttling' | 'internal-error' | 'silence' | { answer: unknown };
 interface FaultProxy {
   url: string;
   faults: Fault[];
@@ -239,6 +251,11 @@ async function faultProxy(): Promise<FaultProxy> {
     req.on('end', () => {
       const fault = state.faults.shift();
       if (fault === 'silence') return; // accepted, never answered: only the client's timer ends it
+      if (typeof fault === 'object') {
+        res.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' });
+        res.end(JSON.stringify(fault.answer));
+        return;
+      }
       if (fault) {
         const [status, type] = fault === 'throttling' ? [400, 'ThrottlingException'] : [500, 'InternalServerError'];
         res.writeHead(status, { 'content-type': 'application/x-amz-json-1.0' });
@@ -265,18 +282,22 @@ async function faultProxy(): Promise<FaultProxy> {
 describe('retries, as the SDK retry strategy the configuration passes', () => {
   test('throttling, a server error and a silent socket are retried within the attempts, and the call then succeeds', async () => {
     const proxy = await faultProxy();
-    const client = lean({ endpoint: proxy.url, requestTimeoutMs: 300 });
+    // The default timeout for the calls DynamoDB Local answers (a loaded machine may take seconds); a short one only
+    // where the proxy answers the retry itself at once, so that no attempt but the silent one can run out of time.
+    const client = lean({ endpoint: proxy.url });
+    const impatient = lean({ endpoint: proxy.url, requestTimeoutMs: 1000 });
     try {
       const pk = `lean#retry#${newFactoryId()}`;
       proxy.faults.push('throttling', 'internal-error');
       const answer = await client.send(new PutCommand({ TableName: reports, Item: { pk } }));
       expect(answer.$metadata.attempts).toBe(3);
-      proxy.faults.push('silence');
-      const found = await client.send(new GetCommand({ TableName: reports, Key: { pk }, ConsistentRead: true }));
+      proxy.faults.push('silence', { answer: { Item: { pk: { S: pk } } } });
+      const found = await impatient.send(new GetCommand({ TableName: reports, Key: { pk }, ConsistentRead: true }));
       expect(withoutMetadata(found)).toEqual({ Item: { pk } });
       expect(found.$metadata.attempts).toBe(2);
     } finally {
       client.destroy();
+      impatient.destroy();
       await proxy.close();
     }
   });
