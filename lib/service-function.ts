@@ -13,7 +13,8 @@ export const PROJECT_ROOT = join(__dirname, '..');
  * esbuild on this machine (no Docker): one minified ESM file per function,
  * the AWS SDK bundled in (pinned, and tree-shaken via its ESM builds), no
  * source maps to load at cold start, the SDK's credential chain reduced
- * to the environment credentials Lambda provides, and no event-stream codec.
+ * to the environment credentials Lambda provides, no event-stream codec, and
+ * DynamoDB reached through the lean client instead of the SDK's.
  */
 export const BUNDLING: BundlingOptions = {
   minify: true,
@@ -31,6 +32,9 @@ export const BUNDLING: BundlingOptions = {
     '--alias:@aws-sdk/credential-provider-node': './lambda/infrastructure/aws-sdk/lambda-credentials.ts',
     // See lambda/infrastructure/aws-sdk/no-event-streams.ts: DynamoDB streams no events, so the codec is left out.
     '--alias:@smithy/core/event-streams': './lambda/infrastructure/aws-sdk/no-event-streams.ts',
+    // See lambda/infrastructure/store/lean-dynamodb/: the SDK's DynamoDB clients replaced by one signed POST per call.
+    '--alias:@aws-sdk/client-dynamodb': './lambda/infrastructure/store/lean-dynamodb/dynamodb-client.ts',
+    '--alias:@aws-sdk/lib-dynamodb': './lambda/infrastructure/store/lean-dynamodb/document-client.ts',
   },
 };
 

@@ -91,7 +91,7 @@ export function incomingMessageOf(method: string, url: string, rawHeaders: strin
 }
 
 /** The API Gateway REST (v1) proxy event for a request: what `{proxy+}` with Lambda proxy integration sends. */
-export function toProxyEvent(req: IncomingMessage, body: Buffer, requestId: string): APIGatewayProxyEvent {
+export function toProxyEvent(req: IncomingMessage, body: Buffer, requestId: string, sourceIp = req.socket.remoteAddress): APIGatewayProxyEvent {
   let url = req.url ?? '/';
   // An absolute-form target ("GET http://host/path") names the same resource.
   // One that is no URL ("http://a:99999/") is kept as sent, a path of no
@@ -118,7 +118,6 @@ export function toProxyEvent(req: IncomingMessage, body: Buffer, requestId: stri
     (multiValueHeaders[name] ??= []).push(value);
   }
   const method = req.method ?? 'GET';
-  const sourceIp = req.socket.remoteAddress ?? '127.0.0.1';
   return {
     resource: '/{proxy+}',
     path,
@@ -156,7 +155,7 @@ export function toProxyEvent(req: IncomingMessage, body: Buffer, requestId: stri
         cognitoIdentityId: null,
         cognitoIdentityPoolId: null,
         principalOrgId: null,
-        sourceIp,
+        sourceIp: sourceIp ?? '127.0.0.1',
         user: null,
         userAgent: headers['User-Agent'] ?? headers['user-agent'] ?? null,
         userArn: null,
@@ -244,6 +243,7 @@ function answerConnect(handler: ProxyHandler, timeoutMs: number, invocations: In
     // and paused: read and drop what follows, or the client's close is never seen and the socket lingers.
     socket.on('error', () => socket.destroy());
     socket.resume();
+    const sourceIp = req.socket.remoteAddress;
     const requestId = randomUUID();
     const reply = (result: APIGatewayProxyResult) => {
       const body = Buffer.from(result.body ?? '', result.isBase64Encoded ? 'base64' : 'utf8');
@@ -257,7 +257,7 @@ function answerConnect(handler: ProxyHandler, timeoutMs: number, invocations: In
       );
     };
     invocations
-      .run(() => handler(toProxyEvent(req, Buffer.alloc(0), requestId), lambdaContext(requestId, timeoutMs)))
+      .run(() => handler(toProxyEvent(req, Buffer.alloc(0), requestId, sourceIp), lambdaContext(requestId, timeoutMs)))
       .then(reply, (error: unknown) => reply(failedInvocation(error)));
   };
 }
@@ -285,6 +285,8 @@ export function createHttpAdapter(handler: ProxyHandler, options: AdapterOptions
     connectionsCheckingInterval: Math.min(1000, Math.max(10, limits.headersMs / 10)),
   };
   const server = createServer(timing, (req, res) => {
+    // Read now: a request that waits for a handler call may have lost its socket (its client gone) by the time it runs.
+    const sourceIp = req.socket.remoteAddress;
     const chunks: Buffer[] = [];
     let size = 0;
     let refused = false;
@@ -306,7 +308,7 @@ export function createHttpAdapter(handler: ProxyHandler, options: AdapterOptions
       const requestId = randomUUID();
       // Inside the queued call: a throw while building the event is a 502 for this request, not a crashed server.
       invocations
-        .run(() => handler(toProxyEvent(req, Buffer.concat(chunks), requestId), lambdaContext(requestId, timeoutMs)))
+        .run(() => handler(toProxyEvent(req, Buffer.concat(chunks), requestId, sourceIp), lambdaContext(requestId, timeoutMs)))
         .then(
           (result) => send(res, result),
           (error: unknown) => send(res, failedInvocation(error)),

@@ -1,8 +1,13 @@
-import type { Server } from 'node:http';
+import { request as httpRequest, type Server } from 'node:http';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { createHttpAdapter, listen } from '../../local/harness/http-adapter';
 import { burstPassed, burstReport, concurrently, pipelined, runBurst } from '../../tools/load/burst';
 import { issueKey, newFactoryId, startLocalApi, tables, testDoc } from '../support/local-api';
+import { until } from '../support/until';
+
+/** The connections a server holds open now. */
+const connections = (server: Server): Promise<number> =>
+  new Promise((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
 
 /**
  * A burst against the local server must not turn into 5xx: the adapter runs
@@ -68,6 +73,46 @@ describe('the local adapter under a burst', () => {
       expect(server.started).toEqual(requests.map((r) => r.path));
     } finally {
       await server.close();
+    }
+  });
+
+  test("a request that waited for a handler call keeps its client's address, even once the client has gone", async () => {
+    const seen: string[] = [];
+    const gates: (() => void)[] = [];
+    const server: Server = createHttpAdapter(
+      async (event) => {
+        seen.push(event.requestContext.identity.sourceIp);
+        await new Promise<void>((resolve) => gates.push(resolve));
+        return { statusCode: 200, body: '{}' } satisfies APIGatewayProxyResult;
+      },
+      { invocations: { concurrency: 1, maxWaiting: 10 } },
+    );
+    const port = await listen(server, 0, '127.0.0.1');
+    const call = (localAddress: string) => {
+      const req = httpRequest({ host: '127.0.0.1', port, path: '/', method: 'POST', localAddress, agent: false });
+      req.on('error', () => {});
+      req.end('{}');
+      return req;
+    };
+    try {
+      call('127.0.0.2');
+      await until('the first call to run', () => seen.length === 1);
+      // The second waits behind it; its client gives up before its turn comes.
+      let arrived = false;
+      server.once('request', () => {
+        arrived = true;
+      });
+      const second = call('127.0.0.3');
+      await until('the second request to arrive', () => arrived);
+      second.destroy();
+      await until('the second socket to close on the server', async () => (await connections(server)) === 1);
+      gates.splice(0).forEach((open) => open());
+      await until('the second call to run', () => seen.length === 2);
+      expect(seen).toEqual(['127.0.0.2', '127.0.0.3']);
+    } finally {
+      gates.splice(0).forEach((open) => open());
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 

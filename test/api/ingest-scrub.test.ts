@@ -14,6 +14,7 @@ import { createHttpAdapter, listen } from '../../local/harness/http-adapter';
 import { send } from '../support/http';
 import { ingestEntryWith } from '../support/ingest-entry';
 import { EVENTS, FEATURE_REQUESTS, randomClient, validEvent } from '../support/ingest';
+import { readableItem } from '../support/items';
 import { issuePublishableKey, newFactoryId, tables, testDoc } from '../support/local-api';
 import { linesWrittenBy } from '../support/output';
 import { tallied } from '../support/tally';
@@ -146,7 +147,8 @@ test('hostile reports are stored, and no stored item of the factory holds any of
   expect(answers[0]?.json).toMatchObject({ accepted: 3, rejected: [] });
   await tallied();
 
-  const items = await reportItems(factoryId);
+  // Each event's detail expanded (readableItem): what is looked for is what the item holds.
+  const items = (await reportItems(factoryId)).map(readableItem);
   const eventItems = items.filter((item) => String(item.pk).startsWith('event#'));
   expect(eventItems).toHaveLength(3);
   expect(items.some((item) => String(item.pk).startsWith('issue#'))).toBe(true);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PutCommand, ScanCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { controlDependencies } from '../../lambda/control/control-room-wiring';
 import { handleControlRequest } from '../../lambda/control/handle-request';
 import type { ControlDependencies } from '../../lambda/control/ports';
@@ -11,6 +11,7 @@ import { DynamoSuppressionSecret } from '../../lambda/infrastructure/store/keys/
 import { ReferenceWriter } from '../../lambda/infrastructure/store/reference/reference-writer';
 import { loadDataset } from '../../local/console/load-dataset';
 import { EVENTS, FEATURE_REQUESTS, randomClient, SITE, validEvent } from '../support/ingest';
+import { tableItems } from '../support/items';
 import {
   bearer,
   issueKey,
@@ -79,17 +80,8 @@ async function tenant() {
   };
 }
 
-/** Every item of a table, whole. */
-async function scan(table: string): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let start: ScanCommandOutput['LastEvaluatedKey'];
-  do {
-    const page: ScanCommandOutput = await testDoc().send(new ScanCommand({ TableName: table, ExclusiveStartKey: start, ConsistentRead: true }));
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return items;
-}
+/** Every item of a table, whole (an event's detail expanded: readableItem). */
+const scan = (table: string): Promise<Record<string, unknown>[]> => tableItems(table);
 
 /** Every table's items holding the text in any attribute, any letter case. */
 async function tablesHolding(text: string): Promise<string[]> {

@@ -77,7 +77,12 @@ const storedOf = (event: IngestEvent) => withGrouping(storedEvent(event, RECEIPT
 /** An item's stream record, as DynamoDB writes it, or as DynamoDB Local does (its untyped empty maps). */
 function recordOf(item: Record<string, unknown>, sequence: number, local: boolean): DynamoDBRecord {
   const image = marshall(item, { removeUndefinedValues: true }) as Record<string, AttributeValue>;
-  const NewImage = local ? (JSON.parse(JSON.stringify(image).replaceAll('{"M":{}}', '{}')) as typeof image) : image;
+  // On the wire (DynamoDB Local's JSON, as DynamoDB's) a binary value is base64.
+  const wire = JSON.stringify(image, function (this: Record<string, unknown>, key, value) {
+    const own = this[key];
+    return own instanceof Uint8Array ? Buffer.from(own).toString('base64') : value;
+  });
+  const NewImage = local ? (JSON.parse(wire.replaceAll('{"M":{}}', '{}')) as typeof image) : image;
   return {
     eventName: 'INSERT',
     dynamodb: {

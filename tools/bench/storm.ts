@@ -18,9 +18,9 @@
  */
 import './env';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
@@ -40,7 +40,9 @@ import { buildStormApp, throwIn, type PageError } from '../storm/minified-app';
 import { sendAsTheSdk, type TryAnswer } from '../storm/sdk-retry';
 import { envelopeUrlOf, eventEnvelope, sentryBrowserEvent, sentryPage, type SentryOutcome } from '../storm/sentry-page';
 import { checkStorm, type ScannedEvent, type ScannedIssue, type StormCheck } from '../storm/storm-check';
+import { typicalError } from '../storm/typical-error';
 import { describeMachine, finishMachine, type Machine } from './machine';
+import { postFrom, startChild, stopChild, visitorAddress, worktreeOf } from './served';
 import { percentile } from './stats';
 
 const USAGE = `usage: npm run bench:storm [-- options]
@@ -60,6 +62,10 @@ then the same storm on the design of --baseline, for comparison.
   --protocol P       own (default): the browser SDK's requests to /ingest/v1/events, retried as it retries;
                      sentry: Sentry's browser SDK (11) with the key's DSN, one envelope per event, from pages on the
                      key's origin; the SDK drops an event answered 429 (never sent again), reported apart
+  --mix              the event mix sites send: the pages take turns as own-SDK and Sentry-SDK pages, and as pages of
+                     the mapped app (its maps uploaded first, as --source-maps) and of an unmapped one (the typical
+                     5-frame error, no map): two bugs, each its own issue; a page reports --events errors, the own
+                     SDK in one request, Sentry's SDK in an envelope each
   --key-limit N      the key's limit in requests a minute (default 1,000,000: no limit; each issue may take half)
   --other-rate N     events a second of a second bug on the same key during the storm (default 0): its share
   --baseline REF     the git commit of the design to compare with (default ${'24ff828'}, before issue 29), or
@@ -91,6 +97,18 @@ function setOf(sets: Map<string, Set<string>>, key: string): Set<string> {
   return set;
 }
 
+/**
+ * What a storm's write units went to, by the partitions written (the proxy's stats filter, schema.ts's keys): each
+ * event's own item, each visitor's limiter, the issue and key limits' leases, and the tally's per-batch writes.
+ */
+const WRITE_KINDS: Record<string, string> = {
+  'event items': `table=${LOCAL_TABLE_NAMES.reports}&index=&prefix=event%23`,
+  "visitors' limiters": `table=${LOCAL_TABLE_NAMES.reports}&index=&prefix=limit%23`,
+  'issue limits': `table=${LOCAL_TABLE_NAMES.reports}&index=&prefix=ilimit%23`,
+  'key leases and salts': `table=${LOCAL_TABLE_NAMES.keys}`,
+  'the tally (issues, feed pages, aliases, their index entries)': `table=${LOCAL_TABLE_NAMES.reports}&prefix=issue%23&prefix=page%23&prefix=ipage%23&prefix=alias%23&prefix=filtered%23&prefix=fac_&prefix=iss_`,
+};
+
 /** --key-limit's default: a limit no storm reaches, so that only DynamoDB's ceilings answer. */
 const NO_KEY_LIMIT = 1_000_000;
 
@@ -112,6 +130,8 @@ interface Settings {
   concurrency: number;
   protocol: 'own' | 'sentry';
   sourceMaps: boolean;
+  /** Pages alternate protocols and mapped or unmapped builds (--mix). */
+  mix: boolean;
   /** The key's requests a minute. */
   keyLimit: number;
   /** Events a second of the second bug (0: none). */
@@ -127,6 +147,25 @@ interface BugResult {
   /** Own SDK: events of requests it gave up on after its tries. Sentry SDK: by outcome (never sent again). */
   notAcknowledged: number;
   sentry?: Record<Exclude<SentryOutcome, 'acknowledged'>, number>;
+  /** Of notAcknowledged, those the own SDK gave up on (the rest: the Sentry SDK's drops). */
+  ownGaveUp?: number;
+}
+
+/** Several bugs' pages as one. */
+function sumBugs(results: (BugResult | undefined)[]): BugResult | undefined {
+  const present = results.filter((result): result is BugResult => result !== undefined);
+  if (present.length === 0) return undefined;
+  const total = (field: 'pages' | 'eventsSent' | 'acknowledged' | 'notAcknowledged' | 'ownGaveUp') => present.reduce((sum, bug) => sum + (bug[field] ?? 0), 0);
+  const sentry = { 'dropped-on-429': 0, 'held-back': 0, failed: 0 };
+  for (const bug of present) for (const outcome of Object.keys(sentry) as (keyof typeof sentry)[]) sentry[outcome] += bug.sentry?.[outcome] ?? 0;
+  return {
+    pages: total('pages'),
+    eventsSent: total('eventsSent'),
+    acknowledged: total('acknowledged'),
+    notAcknowledged: total('notAcknowledged'),
+    ownGaveUp: total('ownGaveUp'),
+    sentry,
+  };
 }
 
 interface RunResult {
@@ -156,48 +195,11 @@ interface RunResult {
   exactAfterS?: number;
   calls: number;
   units: number;
+  /** Write units by what was written (WRITE_KINDS). */
+  unitsByKind: Record<string, number>;
   throttles: number;
   conflicts: number;
   hottest: { key: string; units: number; throttles: number }[];
-}
-
-/** Runs a child process until `ready` shows on its stdout; answers the match. */
-function startChild(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; ready: RegExp; timeoutMs: number }) {
-  const child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const ready = new Promise<RegExpMatchArray>((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${args.join(' ')} not ready in ${options.timeoutMs} ms:\n${output.slice(-2000)}`)), options.timeoutMs);
-    const look = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = options.ready.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolvePromise(match);
-      }
-    };
-    child.stdout?.on('data', look);
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${args.join(' ')} exited (${code}) before it was ready:\n${output.slice(-2000)}`));
-    });
-  });
-  return { child, ready };
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolvePromise) => child.on('exit', resolvePromise));
-  process.kill(-(child.pid as number), 'SIGTERM');
-  const timer = setTimeout(() => {
-    try {
-      process.kill(-(child.pid as number), 'SIGKILL');
-    } catch {
-      // gone
-    }
-  }, 15_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 /** GET or POST on the proxy's stats endpoint. */
@@ -217,31 +219,10 @@ function proxyCall(endpoint: string, method: 'GET' | 'POST', path: string): Prom
 type PostAnswer = TryAnswer<{ ms: number; rateLimits: string | null; error?: string }>;
 
 /** One POST from a visitor's address; its status (undefined: no answer in time), Retry-After, X-Sentry-Rate-Limits, and the `error` of a refusal. */
-function post(url: string, headers: Record<string, string>, body: string, localAddress: string): Promise<PostAnswer> {
-  const started = performance.now();
-  return new Promise((resolvePromise) => {
-    const req = httpRequest(
-      url,
-      { method: 'POST', localAddress, agent: false, headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) }, timeout: CLIENT_TIMEOUT_MS },
-      (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += text.length < 2_000 ? chunk.toString() : ''));
-        const header = (name: string) => (typeof res.headers[name] === 'string' ? (res.headers[name] as string) : null);
-        res.on('end', () => {
-          const status = res.statusCode;
-          const error = status !== undefined && status >= 400 ? errorOf(text) : undefined;
-          resolvePromise({
-            status,
-            retryAfter: header('retry-after'),
-            value: { ms: performance.now() - started, rateLimits: header('x-sentry-rate-limits'), ...(error ? { error } : {}) },
-          });
-        });
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.on('error', () => resolvePromise({ status: undefined, retryAfter: null, value: { ms: performance.now() - started, rateLimits: null } }));
-    req.end(body);
-  });
+async function post(url: string, headers: Record<string, string>, body: string, localAddress: string): Promise<PostAnswer> {
+  const { status, ms, retryAfter, rateLimits, text } = await postFrom(url, headers, body, localAddress, CLIENT_TIMEOUT_MS);
+  const error = status !== undefined && status >= 400 ? errorOf(text) : undefined;
+  return { status, retryAfter, value: { ms, rateLimits, ...(error ? { error } : {}) } };
 }
 
 /** A refusal's `error`, its numbers blanked (so that refusals group by kind). */
@@ -254,8 +235,6 @@ function errorOf(text: string): string {
   }
 }
 
-/** The i-th visitor's address on loopback: each a client of its own to the per-address limiter. */
-const visitorAddress = (i: number): string => `127.${1 + (Math.floor(i / 62_500) % 254)}.${Math.floor(i / 250) % 250}.${1 + (i % 250)}`;
 /** The second bug's visitors: addresses no storm page takes. */
 const OTHER_VISITORS = 5_000_000;
 
@@ -392,6 +371,7 @@ async function runStorm(design: string, root: string, settings: Settings): Promi
       },
       ready: /Contacts API listening on (http:\/\/localhost:\d+)/,
       timeoutMs: 120_000,
+      ...(process.env.STORM_SERVER_LOG ? { log: (text: string) => appendFileSync(process.env.STORM_SERVER_LOG as string, text) } : {}),
     });
     children.push(server.child);
     const baseUrl = ((await server.ready)[1] as string).replace('localhost', '127.0.0.1');
@@ -401,7 +381,7 @@ async function runStorm(design: string, root: string, settings: Settings): Promi
     const { key, keyId } = await admin.create({ factoryId, type: 'publishable', origins: [SITE], rateLimit: settings.keyLimit });
     let upload: RunResult['upload'];
     let mappedErrors: PageError[] | undefined;
-    if (settings.sourceMaps) {
+    if (settings.sourceMaps || settings.mix) {
       const app = await uploadApp(baseUrl, admin, factoryId);
       mappedErrors = app.errors;
       upload = { maps: app.maps, ms: app.ms };
@@ -409,10 +389,10 @@ async function runStorm(design: string, root: string, settings: Settings): Promi
     }
     await proxyCall(proxyEndpoint, 'POST', '/__semantics/reset');
     say(
-      `storm: ${settings.rate} events/s for ${settings.durationS}s, ${settings.protocol} protocol${settings.sourceMaps ? ', source-mapped' : ''}, ${settings.eventsPerRequest} per request, ceiling ${settings.ceiling} WCU/s`,
+      `storm: ${settings.rate} events/s for ${settings.durationS}s, ${settings.mix ? 'the mix' : `${settings.protocol} protocol${settings.sourceMaps ? ', source-mapped' : ''}`}, ${settings.eventsPerRequest} per page, ceiling ${settings.ceiling} WCU/s`,
     );
 
-    const sentryUrl = settings.protocol === 'sentry' ? envelopeUrlOf(dsnFor(baseUrl, key, keyId)) : undefined;
+    const sentryUrl = envelopeUrlOf(dsnFor(baseUrl, key, keyId));
     const tryLatencies: number[] = [];
     const deliveries: number[] = [];
     const answers: Record<string, number> = {};
@@ -435,8 +415,16 @@ async function runStorm(design: string, root: string, settings: Settings): Promi
       if (status === 429 && (!retryAfter || (settings.protocol === 'sentry' && !rateLimits))) bare429 += 1;
     };
 
+    /** A page's errors, the release it runs and the SDK it reports with. */
+    interface Page {
+      bug: string;
+      errors: PageError[];
+      release: string;
+      protocol: 'own' | 'sentry';
+    }
+
     /** One page of `bug` reports its errors; answers when its SDK is done with them. */
-    const page = async (bug: string, index: number, errors: PageError[], release: string): Promise<void> => {
+    const page = async (index: number, { bug, errors, release, protocol }: Page): Promise<void> => {
       const from = visitorAddress(index);
       const result = (bugs[bug] ??= { pages: 0, eventsSent: 0, acknowledged: 0, notAcknowledged: 0 });
       const ids = setOf(sent, bug);
@@ -444,7 +432,7 @@ async function runStorm(design: string, root: string, settings: Settings): Promi
       result.pages += 1;
       result.eventsSent += errors.length;
       const first = performance.now();
-      if (sentryUrl === undefined) {
+      if (protocol === 'own') {
         const events = errors.map((error) => ownEvent(error, release));
         for (const event of events) ids.add(event.eventId as string);
         const body = JSON.stringify({ events });
@@ -455,7 +443,10 @@ async function runStorm(design: string, root: string, settings: Settings): Promi
           result.acknowledged += events.length;
           for (const event of events) acked.add(event.eventId as string);
           deliveries.push(performance.now() - first);
-        } else result.notAcknowledged += events.length;
+        } else {
+          result.notAcknowledged += events.length;
+          result.ownGaveUp = (result.ownGaveUp ?? 0) + events.length;
+        }
         return;
       }
       // Sentry's SDK: one envelope per event, through its own transport; the page's fetch is the bench's (its address, its Origin).
@@ -483,31 +474,51 @@ async function runStorm(design: string, root: string, settings: Settings): Promi
       }
     };
 
-    /** The pages of one bug at `rate` events a second: an open arrival schedule, each page at its time whatever the answers before it. */
-    const schedule = async (bug: string, rate: number, firstVisitor: number, errorsOf: (i: number) => { errors: PageError[]; release: string }) => {
-      const perPage = settings.protocol === 'own' ? settings.eventsPerRequest : 1;
+    /** Errors a page reports: one per Sentry page alone (one envelope each); otherwise --events (the own SDK's one request, or the mix's envelopes). */
+    const perPage = settings.protocol === 'own' || settings.mix ? settings.eventsPerRequest : 1;
+    /** The pages of `rate` events a second: an open arrival schedule, each page at its time whatever the answers before it. */
+    const schedule = async (rate: number, firstVisitor: number, pageOf: (i: number) => Page) => {
       const pagesPerSecond = rate / perPage;
       const total = Math.round(pagesPerSecond * settings.durationS);
       const pages: Promise<void>[] = [];
       for (let i = 0; i < total; i += 1) {
         const wait = started + (i * 1000) / pagesPerSecond - performance.now();
         if (wait > 0) await new Promise((resolvePromise) => setTimeout(resolvePromise, wait));
-        const { errors, release } = errorsOf(i);
-        pages.push(page(bug, firstVisitor + i, errors, release));
+        pages.push(page(firstVisitor + i, pageOf(i)));
       }
       await Promise.all(pages);
       return total;
     };
-    const perPage = settings.protocol === 'own' ? settings.eventsPerRequest : 1;
+    const errorsOf = (make: () => PageError) => Array.from({ length: perPage }, make);
+    /** The storm's page i: one bug from a build with maps (half the pages each build) or without, through its SDK. */
+    const stormPage = (i: number): Page => {
+      if (settings.mix) {
+        // Four kinds in turn: own mapped, Sentry mapped, own unmapped, Sentry unmapped.
+        const protocol = i % 2 === 0 ? 'own' : 'sentry';
+        const mapped = Math.floor(i / 2) % 2 === 0;
+        if (!mapped || !mappedErrors) return { bug: 'unmapped', errors: errorsOf(() => typicalError()), release: 'web@4.2.0', protocol };
+        const build = Math.floor(i / 4) % mappedErrors.length;
+        return { bug: 'mapped', errors: errorsOf(() => mappedErrors[build] as PageError), release: `web@4.${2 + build}.0`, protocol };
+      }
+      // Source-mapped: half the pages run build 1, half build 2 (the minifier's names differ): one bug, one issue.
+      const error = (): PageError => (mappedErrors ? (mappedErrors[i % mappedErrors.length] as PageError) : unmappedError());
+      return {
+        bug: 'storm',
+        errors: errorsOf(error),
+        release: mappedErrors ? `web@4.${2 + (i % mappedErrors.length)}.0` : 'web@4.2.0',
+        protocol: settings.protocol,
+      };
+    };
     const started = performance.now();
     const [requests] = await Promise.all([
-      schedule('storm', settings.rate, 0, (i) => {
-        // Source-mapped: half the pages run build 1, half build 2 (the minifier's names differ): one bug, one issue.
-        const error = (): PageError => (mappedErrors ? (mappedErrors[i % mappedErrors.length] as PageError) : unmappedError());
-        return { errors: Array.from({ length: perPage }, error), release: mappedErrors ? `web@4.${2 + (i % mappedErrors.length)}.0` : 'web@4.2.0' };
-      }),
+      schedule(settings.rate, 0, stormPage),
       settings.otherRate > 0
-        ? schedule('other', settings.otherRate, OTHER_VISITORS, () => ({ errors: Array.from({ length: perPage }, otherError), release: 'web@4.2.0' }))
+        ? schedule(settings.otherRate, OTHER_VISITORS, () => ({
+            bug: 'other',
+            errors: errorsOf(otherError),
+            release: 'web@4.2.0',
+            protocol: settings.protocol,
+          }))
         : Promise.resolve(0),
     ]);
     const ended = performance.now();
@@ -520,7 +531,7 @@ async function runStorm(design: string, root: string, settings: Settings): Promi
         issues: (await scanItems(raw, `issue#${factoryId}#`, ['pk', 'count'])).items as unknown as ScannedIssue[],
         sent,
         acknowledged: acknowledgedIds,
-        ...(settings.sourceMaps ? { mapped: { bug: 'storm', appPrefix: `${SITE}/assets/` } } : {}),
+        ...(settings.sourceMaps || settings.mix ? { mapped: { bug: settings.mix ? 'mapped' : 'storm', appPrefix: `${SITE}/assets/app-` } } : {}),
       });
     // Requests a client gave up on may still be served after the storm (npm start's queue): the counts are judged once
     // the events stored stay the same for STABLE_POLLS polls and every issue's count equals them.
@@ -547,6 +558,11 @@ async function runStorm(design: string, root: string, settings: Settings): Promi
     const exactAfterS = exactSince === undefined ? undefined : Math.round((exactSince - ended) / 100) / 10;
     check ??= await judge();
     const stats = JSON.parse(await proxyCall(proxyEndpoint, 'GET', '/__semantics/stats?limit=5')) as StatsSnapshot;
+    const unitsByKind: Record<string, number> = {};
+    for (const [kind, query] of Object.entries(WRITE_KINDS)) {
+      const matched = JSON.parse(await proxyCall(proxyEndpoint, 'GET', `/__semantics/stats?${query}&limit=0`)) as StatsSnapshot;
+      unitsByKind[kind] = matched.matched.units;
+    }
     const sum = (field: 'units' | 'throttles' | 'conflicts') => Object.values(stats.totals).reduce((total, table) => total + table[field], 0);
     const serverErrors = Object.entries(answers)
       .filter(([status]) => status.startsWith('5'))
@@ -574,6 +590,7 @@ async function runStorm(design: string, root: string, settings: Settings): Promi
       exactAfterS,
       calls: Object.values(stats.operations).reduce((total, operation) => total + operation.requests, 0),
       units: sum('units'),
+      unitsByKind,
       throttles: sum('throttles'),
       conflicts: sum('conflicts'),
       hottest: stats.partitions.map((partition) => ({
@@ -590,28 +607,17 @@ async function runStorm(design: string, root: string, settings: Settings): Promi
 }
 
 /**
- * A worktree of `ref` beside this project, its node_modules this project's
- * (the baseline needs nothing this one lacks), its npm start given the same
- * handler calls at once as this design's (a design that predates
- * LOCAL_CONCURRENCY has the number in its adapter: edited there, in the
- * worktree only), so that both meet the storm with the same containers.
+ * A worktree of `ref` (served.ts), its npm start given the same handler calls at once as this design's (a design
+ * that predates LOCAL_CONCURRENCY has the number in its adapter: edited there, in the worktree only), so that both
+ * meet the storm with the same containers.
  */
 function baselineTree(ref: string, concurrency: number): { root: string; remove: () => void } {
-  const root = mkdtempSync(join(tmpdir(), 'storm-baseline-'));
-  rmSync(root, { recursive: true, force: true });
-  const added = spawnSync('git', ['worktree', 'add', '--detach', root, ref], { cwd: PROJECT_ROOT, encoding: 'utf8' });
-  if (added.status !== 0) throw new UsageError(`--baseline ${ref}: git worktree add failed: ${added.stderr.trim()}`);
-  symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(root, 'node_modules'));
-  const adapter = join(root, 'local', 'http-adapter.ts');
-  const text = readFileSync(adapter, 'utf8');
-  if (!text.includes('LOCAL_CONCURRENCY')) writeFileSync(adapter, text.replace(/concurrency: \d+, maxWaiting/, `concurrency: ${concurrency}, maxWaiting`));
-  return {
-    root,
-    remove: () => {
-      spawnSync('git', ['worktree', 'remove', '--force', root], { cwd: PROJECT_ROOT });
-      if (existsSync(root)) rmSync(root, { recursive: true, force: true });
-    },
-  };
+  return worktreeOf(ref, (root) => {
+    const adapter = join(root, 'local', 'http-adapter.ts');
+    if (!existsSync(adapter)) return;
+    const text = readFileSync(adapter, 'utf8');
+    if (!text.includes('LOCAL_CONCURRENCY')) writeFileSync(adapter, text.replace(/concurrency: \d+, maxWaiting/, `concurrency: ${concurrency}, maxWaiting`));
+  });
 }
 
 const cell = (value: number | string | undefined) => (value === undefined ? '—' : typeof value === 'number' ? value.toLocaleString('en-US') : value);
@@ -620,9 +626,10 @@ const perEvent = (value: number, events: number) => (events === 0 ? '—' : (val
 /** The command that repeats a run. */
 function commandOf(settings: Settings, baseline: string): string {
   const options = [`--rate ${settings.rate}`, `--duration ${settings.durationS}`];
-  if (settings.protocol === 'own') options.push(`--events ${settings.eventsPerRequest}`);
+  if (settings.mix) options.push('--mix', `--events ${settings.eventsPerRequest}`);
+  else if (settings.protocol === 'own') options.push(`--events ${settings.eventsPerRequest}`);
   else options.push(`--protocol ${settings.protocol}`);
-  if (settings.sourceMaps) options.push('--source-maps');
+  if (settings.sourceMaps && !settings.mix) options.push('--source-maps');
   if (settings.keyLimit !== NO_KEY_LIMIT) options.push(`--key-limit ${settings.keyLimit}`);
   if (settings.otherRate > 0) options.push(`--other-rate ${settings.otherRate}`);
   options.push(`--ceiling ${settings.ceiling}`, `--concurrency ${settings.concurrency}`);
@@ -636,8 +643,10 @@ const count = (values: Record<string, number>) =>
     .join(', ');
 
 function report(settings: Settings, baseline: string, machine: Machine, runs: RunResult[]): string {
-  const sentry = settings.protocol === 'sentry';
-  const storm = (r: RunResult) => r.bugs.storm;
+  const sentry = settings.protocol === 'sentry' || settings.mix;
+  // The storm's pages: its one bug, or under --mix both of its bugs together.
+  const storm = (r: RunResult): BugResult | undefined => (settings.mix ? sumBugs([r.bugs.mapped, r.bugs.unmapped]) : r.bugs.storm);
+  const stormCheck = (r: RunResult) => (settings.mix ? [r.check.bugs.mapped, r.check.bugs.unmapped] : [r.check.bugs.storm]);
   const rows: [string, (run: RunResult) => string][] = [
     [sentry ? 'pages (one envelope each)' : 'requests sent (pages)', (r) => cell(r.requests)],
     ['events sent', (r) => cell(storm(r)?.eventsSent)],
@@ -649,16 +658,30 @@ function report(settings: Settings, baseline: string, machine: Machine, runs: Ru
       ['held back by the SDK after a 429 (not sent)', (r) => cell(storm(r)?.sentry?.['held-back'] ?? 0)],
       ['dropped by the SDK on a 5xx or no answer', (r) => cell(storm(r)?.sentry?.failed ?? 0)],
     );
-  } else rows.push(["events not acknowledged after the SDK's retries (it gave up)", (r) => cell(storm(r)?.notAcknowledged)]);
+  }
+  if (settings.protocol === 'own' || settings.mix)
+    rows.push([
+      "events not acknowledged after the own SDK's retries (it gave up)",
+      (r) => cell(settings.mix ? storm(r)?.ownGaveUp : storm(r)?.notAcknowledged),
+    ]);
   rows.push(
     ['**lost after acknowledgment** (acknowledged, not stored)', (r) => cell(r.check.lostAfterAcknowledgment)],
     [
       'stored though not acknowledged (served after the client gave up, or answered 429 after storing)',
-      (r) => cell(r.check.bugs.storm ? r.check.bugs.storm.stored - r.check.bugs.storm.acknowledgedStored : undefined),
+      (r) => cell(stormCheck(r).reduce((sum, bug) => sum + (bug ? bug.stored - bug.acknowledgedStored : 0), 0)),
     ],
     ['5xx answers', (r) => cell(r.serverErrors)],
     ['answers by status', (r) => count(r.answers)],
-    ["the storm's answers other than 2xx, by error", (r) => count(r.refusals.storm ?? {}) || 'none'],
+    [
+      "the storm's answers other than 2xx, by error",
+      (r) => {
+        // The storm's bugs (one, or the mix's two), without the other bug's.
+        const reasons: Record<string, number> = {};
+        for (const [bug, byReason] of Object.entries(r.refusals))
+          if (bug !== 'other') for (const [reason, n] of Object.entries(byReason)) reasons[reason] = (reasons[reason] ?? 0) + n;
+        return count(reasons) || 'none';
+      },
+    ],
     [`429 answers without Retry-After${sentry ? ' or X-Sentry-Rate-Limits' : ''}`, (r) => cell(r.bare429)],
     ["events stored / the issues' counts", (r) => `${cell(r.stored)} / ${cell(r.counted)}`],
     [
@@ -666,7 +689,13 @@ function report(settings: Settings, baseline: string, machine: Machine, runs: Ru
       (r) =>
         `${r.check.issues.length}: ${r.check.issues.map((issue) => `${cell(issue.count)} = ${cell(issue.stored)}`).join(', ')}${r.check.exact ? ' (exact)' : ' (**not exact**)'}`,
     ],
-    ["the storm's issues", (r) => cell(r.check.bugs.storm?.issues.length)],
+    [
+      settings.mix ? 'issues of the mapped bug / of the unmapped bug' : "the storm's issues",
+      (r) =>
+        stormCheck(r)
+          .map((bug) => cell(bug?.issues.length))
+          .join(' / '),
+    ],
     ["count exact (and staying so) after the storm's end (s)", (r) => cell(r.exactAfterS)],
   );
   if (settings.sourceMaps) {
@@ -694,6 +723,14 @@ function report(settings: Settings, baseline: string, machine: Machine, runs: Ru
     ['first try to acknowledgment p50 / p99 (ms)', (r) => `${cell(r.deliveryLatency.p50)} / ${cell(r.deliveryLatency.p99)}`],
     ['DynamoDB calls per stored event', (r) => perEvent(r.calls, r.stored)],
     ['write units per stored event', (r) => perEvent(r.units, r.stored)],
+    [
+      'of which (per stored event)',
+      (r) =>
+        Object.entries(r.unitsByKind)
+          .filter(([, units]) => units > 0)
+          .map(([kind, units]) => `${kind} ${perEvent(units, r.stored)}`)
+          .join(', '),
+    ],
     ['throttled writes / conflicts', (r) => `${cell(r.throttles)} / ${cell(r.conflicts)}`],
     [
       'most charged partitions (units, throttles)',
@@ -705,8 +742,12 @@ function report(settings: Settings, baseline: string, machine: Machine, runs: Ru
     ],
   );
   const kind = [
-    sentry ? 'Sentry browser SDK envelopes' : `${settings.eventsPerRequest} event(s) a request`,
-    settings.sourceMaps ? 'source-mapped' : '',
+    settings.mix
+      ? `the mix: pages of the own SDK (${settings.eventsPerRequest} events a request) and of Sentry's (an envelope each), of a mapped build and of an unmapped one, in turn`
+      : sentry
+        ? 'Sentry browser SDK envelopes'
+        : `${settings.eventsPerRequest} event(s) a request`,
+    settings.sourceMaps && !settings.mix ? 'source-mapped' : '',
     settings.keyLimit !== NO_KEY_LIMIT ? `key limit ${settings.keyLimit}/min` : '',
     settings.otherRate > 0 ? `another bug at ${settings.otherRate}/s` : '',
   ]
@@ -735,6 +776,7 @@ runCommand(USAGE, async (argv) => {
     settle: { type: 'string' },
     concurrency: { type: 'string' },
     'source-maps': { type: 'boolean' },
+    mix: { type: 'boolean' },
     protocol: { type: 'string' },
     'key-limit': { type: 'string' },
     'other-rate': { type: 'string' },
@@ -750,13 +792,15 @@ runCommand(USAGE, async (argv) => {
     settleS: positiveIntArg('--settle', values.settle, 3_600) ?? 60,
     concurrency: positiveIntArg('--concurrency', values.concurrency, 1_000) ?? 64,
     protocol: protocolArg(values.protocol),
-    sourceMaps: values['source-maps'] === true,
+    sourceMaps: values['source-maps'] === true || values.mix === true,
+    mix: values.mix === true,
     keyLimit: positiveIntArg('--key-limit', values['key-limit'], NO_KEY_LIMIT) ?? NO_KEY_LIMIT,
     otherRate: positiveIntArg('--other-rate', values['other-rate'], 5_000) ?? 0,
   };
   if (settings.protocol === 'sentry' && values.events !== undefined)
     throw new UsageError("--events is for the own protocol: Sentry's SDK sends one event an envelope");
-  const newMode = settings.protocol !== 'own' || settings.sourceMaps;
+  if (settings.mix && values.protocol !== undefined) throw new UsageError('--mix sends through both protocols: leave out --protocol');
+  const newMode = settings.protocol !== 'own' || settings.sourceMaps || settings.mix;
   const baseline = values.baseline ?? (newMode ? 'none' : DEFAULT_BASELINE);
   if (newMode && baseline !== 'none')
     throw new UsageError(`--baseline ${baseline}: the design before issue 29 had no source maps and no Sentry protocol; use --baseline none`);

@@ -79,11 +79,14 @@ export function documentClientOf(client: DynamoDBClient): DynamoDBDocumentClient
  */
 export const retryDelayMs = (attempt: number): number => Math.round(25 * 2 ** Math.max(0, attempt - 1) * (0.5 + Math.random() / 2));
 
-/** The low-level client under the document client (table administration). */
-export function createDynamoClient(config: DynamoConfig): DynamoDBClient {
+/**
+ * What the DynamoDB client is made with: the SDK's in the sources, the lean
+ * client's in the Lambda assets (lambda/infrastructure/store/lean-dynamodb/, which reads the same options).
+ */
+export function dynamoClientOptions(config: DynamoConfig) {
   const agent = { keepAlive: true, maxSockets: 50 };
   const local = config.endpoint !== undefined;
-  const client = new DynamoDBClient({
+  return {
     endpoint: config.endpoint,
     // DynamoDB Local accepts any region and credentials (it runs with -sharedDb).
     region: config.region ?? (local ? 'us-east-1' : undefined),
@@ -96,6 +99,10 @@ export function createDynamoClient(config: DynamoConfig): DynamoDBClient {
       httpAgent: agent,
       httpsAgent: agent,
     },
-  });
-  return client;
+  };
+}
+
+/** The low-level client under the document client (table administration). */
+export function createDynamoClient(config: DynamoConfig): DynamoDBClient {
+  return new DynamoDBClient(dynamoClientOptions(config));
 }

@@ -33,7 +33,7 @@ export interface IngestWiring {
 
 /** The resolve step's resolver on a map store: one per container, so its parsed maps are kept between requests. */
 export function frameResolverOf(store: SourceMapStore, cacheBytes?: number, budgetMs = RESOLVE_BUDGET_MS): IngestFrameResolver {
-  return new IngestFrameResolver(new SourceMapLoader(store, new MapCache(cacheBytes)), () => AbortSignal.timeout(budgetMs));
+  return new IngestFrameResolver(new SourceMapLoader(store, new MapCache(cacheBytes)), budgetMs);
 }
 
 /**

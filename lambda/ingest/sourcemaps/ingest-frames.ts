@@ -15,12 +15,23 @@ export const RESOLVE_BUDGET_MS = 1_000;
 export class IngestFrameResolver {
   constructor(
     private readonly loader: SourceMapLoader,
-    /** The signal that ends the wait (tests abort their own). */
-    private readonly budget: () => AbortSignal = () => AbortSignal.timeout(RESOLVE_BUDGET_MS),
+    /**
+     * How long a request waits for maps: milliseconds (a timer the request clears when it is done, so a request that
+     * finds its maps in the cache leaves nothing behind), or the signal that ends the wait (tests abort their own).
+     */
+    private readonly budget: number | (() => AbortSignal) = RESOLVE_BUDGET_MS,
   ) {}
 
   async resolve<T extends StoredEvent>(events: readonly T[]): Promise<T[]> {
     if (!events.some((event) => event.exception?.stack)) return [...events];
-    return withResolvedFrames(this.loader, events, this.budget());
+    if (typeof this.budget === 'function') return withResolvedFrames(this.loader, events, this.budget());
+    // Not AbortSignal.timeout: its timer outlives the request and, firing, builds a DOMException for nobody.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), this.budget);
+    try {
+      return await withResolvedFrames(this.loader, events, deadline.signal);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }

@@ -85,7 +85,8 @@ export class DynamoIssueStore implements IssueStore {
     if (limit <= 0) return events;
     const reading = newestItems(this.doc, this.tableName, { ...REPORTS_BY_ISSUE, value: issueId }, { nowMs, chunk: chunkFor(limit) });
     for await (const { item } of reading) {
-      if (item.factoryId === factoryId) events.push(eventViewOf(item) as unknown as EventView);
+      const event = eventViewOf(item) as unknown as EventView;
+      if (event.factoryId === factoryId) events.push(event);
       if (events.length >= limit) break;
     }
     return events;

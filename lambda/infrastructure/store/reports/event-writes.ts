@@ -2,7 +2,7 @@ import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { EventOutcome } from '../../../ingest/ports';
 import type { StoredEvent } from '../../../ingest/issues/stored-event';
 import { isConditionalCheckFailed, itemOfFailure, storageCall } from '../errors';
-import { eventItemOf } from './event-items';
+import { eventItemOf, storedEventOf } from './event-items';
 
 /**
  * The events of one ingest request, each its own conditional PutItem, all
@@ -40,7 +40,10 @@ export async function writeEvents(
         );
         return 'stored';
       } catch (error) {
-        if (isConditionalCheckFailed(error)) return itemOfFailure<StoredEvent>(error)?.writeToken === event.writeToken ? 'stored' : 'duplicate';
+        if (isConditionalCheckFailed(error)) {
+          const found = itemOfFailure(error);
+          return found && storedEventOf(found).writeToken === event.writeToken ? 'stored' : 'duplicate';
+        }
         failure ??= error;
         return 'failed';
       }
