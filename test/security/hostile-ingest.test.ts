@@ -215,6 +215,8 @@ describe('the ingest under hostile input: each answered quickly, none holding th
     const items = [...(await tableItems(tables.reports)), ...(await tableItems(tables.keys))].map((item) => JSON.stringify(item));
     const ours = items.filter((text) => text.includes(page.factoryId));
     expect(ours.length).toBeGreaterThan(2);
+    // The scan reads inside the events' compressed detail (tableItems expands it): the message stored is there, scrubbed.
+    expect(ours.some((text) => text.includes('[Filtered:aws-key]'))).toBe(true);
     const found = POSITIVES.filter((positive) =>
       items.some((text) => text.includes(positive.secret) || text.includes(JSON.stringify(positive.secret).slice(1, -1))),
     );
