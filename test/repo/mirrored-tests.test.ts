@@ -59,11 +59,8 @@ const WAITING = new Set<string>([
   'lambda/ingest/api/scrubbed-metrics.ts',
   'lambda/ingest/api/sentry-body.ts',
   'lambda/ingest/api/submit-feature-request.ts',
-  'lambda/ingest/credentials.ts',
-  'lambda/ingest/errors.ts',
   'lambda/ingest/grouping/normalize-message.ts',
   'lambda/ingest/grouping/stack-frames.ts',
-  'lambda/ingest/limits.ts',
   'lambda/ingest/payloads.ts',
   'lambda/ingest/receive-events.ts',
   'lambda/ingest/sentry/body-decoding.ts',
@@ -74,8 +71,6 @@ const WAITING = new Set<string>([
   'lambda/ingest/sentry/protocol-error.ts',
   'lambda/ingest/sentry/sentry-event.ts',
   'lambda/ingest/sentry/sentry-request.ts',
-  'lambda/ingest/submit-feature-request.ts',
-  'lambda/ingest/visitor-hash.ts',
 ]);
 
 describe('tests found by path', () => {

@@ -2,24 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { hashSecret } from '../../lambda/kernel/api-key';
 import { StorageUnavailableError } from '../../lambda/kernel/errors';
 import { addressHash, clientNetwork, clientSubject } from '../../lambda/ingest/address';
-import { readIngestCredential } from '../../lambda/ingest/credentials';
 import { InvalidReportError, LimitedError } from '../../lambda/ingest/errors';
 import { DEFAULT_ADDRESS_LIMITS } from '../../lambda/ingest/limits';
-import { readFeatureRequest, type FeatureRequestInput } from '../../lambda/ingest/payloads';
 import { receiveEvents as receive, type ReceiveDependencies, type RequestReceipt } from '../../lambda/ingest/receive-events';
 import type { PublishableKey } from '../../lambda/ingest/ports';
-import { featureRequestId, submitFeatureRequest } from '../../lambda/ingest/submit-feature-request';
 import { MemoryAddressLimiter } from '../../lambda/infrastructure/memory/memory-address-limiter';
 import { MemoryIngestKeys } from '../../lambda/infrastructure/memory/memory-ingest-keys';
 import { MemoryIssueLimiter } from '../../lambda/infrastructure/memory/memory-issue-limiter';
 import { MemoryReportStore } from '../../lambda/infrastructure/memory/memory-report-store';
-
-/** A valid feature request's body as its reader gives it. */
-function featureRequest(raw: unknown): FeatureRequestInput {
-  const reading = readFeatureRequest(raw);
-  if (!reading.ok) throw new Error(reading.problems.join('; '));
-  return reading.value;
-}
 
 /**
  * The ingest API's rules on the in-memory ports: no DynamoDB. test/api/
@@ -192,26 +182,6 @@ describe('the per-issue and per-key limits of receiveEvents', () => {
   });
 });
 
-describe('submitFeatureRequest', () => {
-  test('creates with a derived id; the same requestId again answers the request as first stored', async () => {
-    const store = new MemoryReportStore();
-    const requestId = randomUUID();
-    const first = await submitFeatureRequest(store, featureRequest({ requestId, title: 'Dark mode' }), receipt());
-    const again = await submitFeatureRequest(store, featureRequest({ requestId, title: 'Light mode' }), receipt({ receivedAt: '2026-11-26T00:00:00.000Z' }));
-    expect(first).toEqual({
-      created: true,
-      featureRequest: { id: featureRequestId('fac_rules', requestId), title: 'Dark mode', createdAt: '2026-11-25T10:00:00.000Z' },
-    });
-    expect(again).toEqual({ created: false, featureRequest: first.featureRequest });
-  });
-
-  test('the id is the same for the same factory and requestId, and differs between factories', () => {
-    const requestId = randomUUID();
-    expect(featureRequestId('fac_a', requestId)).toBe(featureRequestId('fac_a', requestId));
-    expect(featureRequestId('fac_a', requestId)).not.toBe(featureRequestId('fac_b', requestId));
-  });
-});
-
 describe('the per-address limits (GCRA, lambda/kernel/rate-limit.ts)', () => {
   const subject = { keyId: 'key_1', addressHash: 'a'.repeat(32) };
   const T0 = Date.parse('2026-11-25T10:00:00Z');
@@ -267,26 +237,6 @@ describe('keys at the ingest API', () => {
     expect(keys.exposureOf(hashSecret('dfsk_s'))).toEqual({ firstSeenAt: '2026-11-25T10:00:00.000Z', lastSeenAt: '2026-11-25T11:00:00.000Z', count: 2 });
     expect(await keys.markExposed(hashSecret('dfsk_unknown'), 0)).toEqual({ marked: false });
     expect(await keys.markExposed(hashSecret('dfpk_p'), 0)).toEqual({ marked: false });
-  });
-});
-
-describe('the credential of an ingest request', () => {
-  const pk = `dfpk_${'a'.repeat(43)}`;
-  const sk = `dfsk_${'b'.repeat(43)}`;
-  test.each([
-    [[], [], 'missing'],
-    [[`Bearer ${pk}`], [], 'publishable'],
-    [[], [pk], 'publishable'],
-    [[`Bearer ${pk}`], [pk], 'publishable'],
-    [[`Bearer ${pk}`], [`dfpk_${'c'.repeat(43)}`], 'conflicting'],
-    [[`Bearer ${pk}`, `Bearer ${pk}`], [], 'repeated'],
-    [[], [pk, pk], 'repeated'],
-    [[`Basic ${pk}`], [], 'not-bearer'],
-    [['Bearer dfpk_short'], [], 'malformed'],
-    [[`Bearer ${sk}`], [], 'secret'],
-    [[`Bearer ${pk}`], [sk], 'secret'],
-  ])('Authorization %j, ?key= %j: %s', (authorization, key, kind) => {
-    expect(readIngestCredential(authorization, key).kind).toBe(kind);
   });
 });
 
