@@ -59,8 +59,6 @@ const WAITING = new Set<string>([
   'lambda/ingest/api/scrubbed-metrics.ts',
   'lambda/ingest/api/sentry-body.ts',
   'lambda/ingest/api/submit-feature-request.ts',
-  'lambda/ingest/grouping/normalize-message.ts',
-  'lambda/ingest/grouping/stack-frames.ts',
   'lambda/ingest/payloads.ts',
   'lambda/ingest/receive-events.ts',
   'lambda/ingest/sentry/body-decoding.ts',

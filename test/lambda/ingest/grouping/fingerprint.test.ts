@@ -9,8 +9,6 @@ import {
   serverFile,
   titleOf,
 } from '../../../../lambda/ingest/grouping/fingerprint';
-import { normalizeMessage } from '../../../../lambda/ingest/grouping/normalize-message';
-import { normalizeFile, parseStackFrames } from '../../../../lambda/ingest/grouping/stack-frames';
 
 /** The grouping rule (docs/report-issues.md) on its own: no store, no HTTP. */
 
@@ -20,75 +18,6 @@ const CHROMIUM = `TypeError: Cannot read properties of undefined (reading 'id')
     at new Checkout (https://shop.example.com/assets/vendor-3F9A1C2B.js:1:99)
     at https://shop.example.com/assets/app.3f9a1c.js:90:1
     at Array.map (<anonymous>)`;
-const FIREFOX = `renderCart@https://shop.example.com/assets/app.3f9a1c.js:12:345
-loadPage/<@https://shop.example.com/assets/app.3f9a1c.js:40:7
-@https://shop.example.com/assets/app.3f9a1c.js:90:1`;
-const SAFARI = `renderCart@https://shop.example.com/assets/app.3f9a1c.js:12:345
-loadPage@https://shop.example.com/assets/app.3f9a1c.js:40:7
-map@[native code]
-global code@https://shop.example.com/assets/app.3f9a1c.js:90:1`;
-
-describe('parseStackFrames', () => {
-  test('reads Chromium frames: named, async, new, anonymous and native, top first, without line and column', () => {
-    expect(parseStackFrames(CHROMIUM)).toEqual([
-      { fn: 'renderCart', file: 'https://shop.example.com/assets/app.3f9a1c.js' },
-      { fn: 'loadPage', file: 'https://shop.example.com/assets/app.3f9a1c.js' },
-      { fn: 'Checkout', file: 'https://shop.example.com/assets/vendor-3F9A1C2B.js' },
-      { fn: '', file: 'https://shop.example.com/assets/app.3f9a1c.js' },
-      { fn: 'Array.map', file: '<anonymous>' },
-    ]);
-  });
-
-  test('reads Firefox frames, nested-function markers dropped', () => {
-    expect(parseStackFrames(FIREFOX).map((frame) => frame.fn)).toEqual(['renderCart', 'loadPage', '']);
-  });
-
-  test('reads Safari frames, "global code" as anonymous and native code kept as such', () => {
-    expect(parseStackFrames(SAFARI)).toEqual([
-      { fn: 'renderCart', file: 'https://shop.example.com/assets/app.3f9a1c.js' },
-      { fn: 'loadPage', file: 'https://shop.example.com/assets/app.3f9a1c.js' },
-      { fn: 'map', file: '[native code]' },
-      { fn: '', file: 'https://shop.example.com/assets/app.3f9a1c.js' },
-    ]);
-  });
-
-  test('an eval frame is the script that called eval', () => {
-    expect(parseStackFrames('    at run (eval at boot (https://h.com/app.js:3:9), <anonymous>:1:5)')).toEqual([{ fn: 'run', file: 'https://h.com/app.js' }]);
-  });
-
-  test('text that is no frame gives no frame', () => {
-    expect(parseStackFrames('TypeError: x\nsomething else\n')).toEqual([]);
-  });
-});
-
-describe('normalizeFile', () => {
-  test.each([
-    ['https://h.com/assets/app.3f9a1c.js', '/assets/app.js'],
-    ['https://cdn.h.com/assets/app-3F9A1C2B.js?v=12#x', '/assets/app.js'],
-    ['https://h.com/assets/index-BxK3aZ9q.js', '/assets/index.js'],
-    ['https://h.com/static/js/main.3f9a1c2b.chunk.js', '/static/js/main.chunk.js'],
-    ['https://h.com/_next/static/3f9a1c2b7e/pages/cart.js', '/_next/static/pages/cart.js'],
-    ['https://h.com/js/jquery-3.6.0.min.js', '/js/jquery-3.6.0.min.js'],
-    ['https://h.com/js/vendor-react.js', '/js/vendor-react.js'],
-    ['https://h.com/js/app.deadbeef.js', '/js/app.js'],
-    ['https://h.com/js/app.facade.js', '/js/app.facade.js'],
-  ])('%s → %s', (file, normalized) => {
-    expect(normalizeFile(file)).toBe(normalized);
-  });
-});
-
-describe('normalizeMessage', () => {
-  test.each([
-    ['Order 1234 not found', 'Order <n> not found'],
-    ["Cannot read properties of undefined (reading 'id')", 'Cannot read properties of undefined (reading <str>)'],
-    ['User 8f0c1a52-3b6e-4c7e-9a43-2f5d1e0b7c11 has no cart', 'User <uuid> has no cart'],
-    ['Failed to fetch https://api.h.com/v1/carts/77?x=1', 'Failed to fetch <url>'],
-    ['object 0x7ffee3b0 and deadbeef42 gone', 'object <hex> and <hex> gone'],
-    ['mail ada@example.com   bounced', 'mail <email> bounced'],
-  ])('%s → %s', (message, normalized) => {
-    expect(normalizeMessage(message)).toBe(normalized);
-  });
-});
 
 describe('groupEvent', () => {
   const chromium = { exception: { type: 'TypeError', value: "Cannot read properties of undefined (reading 'id')", stack: CHROMIUM } };
