@@ -61,14 +61,6 @@ const WAITING = new Set<string>([
   'lambda/ingest/api/submit-feature-request.ts',
   'lambda/ingest/payloads.ts',
   'lambda/ingest/receive-events.ts',
-  'lambda/ingest/sentry/body-decoding.ts',
-  'lambda/ingest/sentry/credentials.ts',
-  'lambda/ingest/sentry/dsn.ts',
-  'lambda/ingest/sentry/envelope.ts',
-  'lambda/ingest/sentry/event-map.ts',
-  'lambda/ingest/sentry/protocol-error.ts',
-  'lambda/ingest/sentry/sentry-event.ts',
-  'lambda/ingest/sentry/sentry-request.ts',
 ]);
 
 describe('tests found by path', () => {

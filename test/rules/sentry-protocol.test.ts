@@ -1,65 +1,10 @@
-import { gzipSync } from 'node:zlib';
-import { generateKey } from '../../lambda/kernel/api-key';
 import { parseStackFrames, parseStackLocations } from '../../lambda/ingest/grouping/stack-frames';
 import { groupEvent } from '../../lambda/ingest/grouping/fingerprint';
 import { framesForDisplay } from '../../lambda/ingest/sourcemaps/display-frames';
 import { MAX_DEBUG_IDS } from '../../lambda/ingest/limits';
-import { decodeBody } from '../../lambda/ingest/sentry/body-decoding';
-import { readSentryCredential } from '../../lambda/ingest/sentry/credentials';
-import { dsnFor, keyOfSentryPublicKey, sentryProjectId } from '../../lambda/ingest/sentry/dsn';
-import { parseEnvelope } from '../../lambda/ingest/sentry/envelope';
 import { readSentryEvent } from '../../lambda/ingest/sentry/sentry-event';
 
-/** The Sentry protocol's pure parts (lambda/ingest/sentry/, the grouping of structured frames): no I/O. */
-
-/** The DSN parser of @sentry/core 11 (dsn.ts): the public key must be word characters. */
-const SENTRY_JS_DSN = /^(?:(\w+):)\/\/(?:(\w+)(?::(\w+)?)?@)((?:\[[:.%\w]+\]|[\w.-]+))(?::(\d+))?\/(.+)/;
-
-test('every publishable key gives a DSN the Sentry JavaScript parser takes, whose public key turns back into the key', () => {
-  for (let i = 0; i < 200; i += 1) {
-    const { secret, keyId } = generateKey('publishable');
-    const dsn = dsnFor('http://localhost:3000', secret, keyId);
-    const match = SENTRY_JS_DSN.exec(dsn);
-    expect(match?.[6]).toBe(`ingest/sentry/${sentryProjectId(keyId)}`);
-    expect(keyOfSentryPublicKey(match?.[2] ?? '')).toBe(secret);
-  }
-});
-
-test('the project id is 15 digits, the same for the same key id', () => {
-  expect(sentryProjectId('key_0123456789abcdef')).toMatch(/^[1-9]\d{14}$/);
-  expect(sentryProjectId('key_0123456789abcdef')).toBe(sentryProjectId('key_0123456789abcdef'));
-});
-
-test('a secret key in X-Sentry-Auth wins over a publishable one in the query, to be marked exposed', () => {
-  const secret = generateKey('secret').secret;
-  const publishable = generateKey('publishable').secret;
-  expect(readSentryCredential({ auth: [`Sentry sentry_key=${secret}`], query: [publishable] })).toEqual({ kind: 'secret', secret });
-});
-
-test('the same key in the header, the query and the envelope dsn is one key; an empty sentry_key is missing', () => {
-  const { secret, keyId } = generateKey('publishable');
-  const dsn = dsnFor('https://api.example.com', secret, keyId);
-  const publicKey = new URL(dsn).username;
-  expect(readSentryCredential({ auth: [`Sentry sentry_key=${publicKey}, sentry_version=7`], query: [publicKey], dsn })).toEqual({
-    kind: 'publishable',
-    key: secret,
-  });
-  expect(readSentryCredential({ auth: [], query: [''] })).toEqual({ kind: 'missing' });
-});
-
-test('an envelope item without a length ends at its newline; one with a length may hold newlines', () => {
-  const payload = '{"a":\n1}';
-  const envelope = parseEnvelope(Buffer.from(`{"event_id":"x"}\n{"type":"session"}\n{"s":1}\n{"type":"event","length":${payload.length}}\n${payload}`), 10);
-  expect(envelope.items.map((item) => [item.type, item.payload.toString()])).toEqual([
-    ['session', '{"s":1}'],
-    ['event', payload],
-  ]);
-});
-
-test('a body decoded past its limit is refused as too large, having inflated no more than the limit', () => {
-  expect(() => decodeBody(gzipSync(Buffer.alloc(2_000_000)), 'gzip', 1_000_000)).toThrow(expect.objectContaining({ refusal: 'too-large' }));
-  expect(decodeBody(gzipSync('ok'), 'gzip', 10).toString()).toBe('ok');
-});
+/** Sentry events read into the own shape and grouped with the own SDK's (lambda/ingest/sentry/, the grouping of structured frames): no I/O. Each piece of the protocol has its own test under test/lambda/ingest/sentry/. */
 
 const serverEvent = (frames: Record<string, unknown>[], value = 'order 1 is malformed') =>
   readSentryEvent({ event_id: 'a'.repeat(32), exception: { values: [{ type: 'ValueError', value, stacktrace: { frames } }] } });

@@ -1,0 +1,43 @@
+import { MAX_EVENTS_PER_REQUEST } from '../../../../lambda/ingest/limits';
+import { readEnvelopeRequest, readStoreRequest } from '../../../../lambda/ingest/sentry/sentry-request';
+
+const envelope = (...items: [string, string][]) =>
+  Buffer.from(`{"event_id":"${'a'.repeat(32)}"}\n${items.map(([type, payload]) => `{"type":"${type}"}\n${payload}\n`).join('')}`);
+const refusal = (run: () => unknown) => {
+  try {
+    run();
+  } catch (error) {
+    return { refusal: (error as { refusal: string }).refusal, message: (error as Error).message };
+  }
+  return undefined;
+};
+
+describe('a Sentry envelope, framed', () => {
+  test('its events are kept as sent; every other item is dropped and counted by its type', () => {
+    const request = readEnvelopeRequest(envelope(['event', '{"message":"hi"}'], ['session', '{}'], ['session', '{}'], ['mystery', '{}']));
+    expect(request).toEqual({ header: { event_id: 'a'.repeat(32) }, events: [{ message: 'hi' }], dropped: { session: 2, other: 1 } });
+  });
+
+  test('more events than one own-SDK request may carry is too large', () => {
+    const many = Array.from({ length: MAX_EVENTS_PER_REQUEST + 1 }, (): [string, string] => ['event', '{}']);
+    expect(refusal(() => readEnvelopeRequest(envelope(...many)))).toMatchObject({ refusal: 'too-large' });
+  });
+
+  test('an event item that is not a JSON object is refused, naming the item', () => {
+    expect(refusal(() => readEnvelopeRequest(envelope(['session', '{}'], ['event', '[1]'])))).toMatchObject({
+      refusal: 'malformed',
+      message: 'Item 2 (event) must be a JSON object.',
+    });
+  });
+});
+
+describe("the legacy store endpoint's body", () => {
+  test('is one event as JSON', () => {
+    expect(readStoreRequest(Buffer.from('{"message":"hi"}'))).toEqual({ header: {}, events: [{ message: 'hi' }], dropped: {} });
+  });
+
+  test('empty or not JSON is refused in words', () => {
+    expect(refusal(() => readStoreRequest(Buffer.alloc(0)))).toMatchObject({ message: 'The body is empty: send one event as JSON.' });
+    expect(refusal(() => readStoreRequest(Buffer.from('nope')))).toMatchObject({ refusal: 'malformed' });
+  });
+});
