@@ -46,23 +46,6 @@ const pureModules = (): string[] =>
 
 const testsOf = (module: string) => ['.test.ts', '.property.test.ts'].map((suffix) => `test/${module.replace(/\.ts$/, suffix)}`);
 
-/** Pure modules still without a mirrored test of their own: this list only shrinks. */
-const WAITING = new Set<string>([
-  'lambda/ingest/api/content-type.ts',
-  'lambda/ingest/api/ingest-access.ts',
-  'lambda/ingest/api/ingest-receipt.ts',
-  'lambda/ingest/api/ingest-slot.ts',
-  'lambda/ingest/api/preflight.ts',
-  'lambda/ingest/api/receive-events.ts',
-  'lambda/ingest/api/receive-sentry.ts',
-  'lambda/ingest/api/routes.ts',
-  'lambda/ingest/api/scrubbed-metrics.ts',
-  'lambda/ingest/api/sentry-body.ts',
-  'lambda/ingest/api/submit-feature-request.ts',
-  'lambda/ingest/payloads.ts',
-  'lambda/ingest/receive-events.ts',
-]);
-
 describe('tests found by path', () => {
   const modules = pureModules();
 
@@ -73,23 +56,13 @@ describe('tests found by path', () => {
   });
 
   test('every pure module has its own test at test/<its path>.test.ts', () => {
-    const missing = modules.filter((module) => !WAITING.has(module) && !testsOf(module).some((test) => existsSync(join(ROOT, test))));
+    const missing = modules.filter((module) => !testsOf(module).some((test) => existsSync(join(ROOT, test))));
     expect(missing).toEqual([]);
   });
 
-  test('the waiting list names only pure modules that still lack a test (it only shrinks)', () => {
-    const stale = [...WAITING].filter((module) => !modules.includes(module) || testsOf(module).some((test) => existsSync(join(ROOT, test))));
-    expect(stale).toEqual([]);
-  });
-
-  /** Tests of several modules at once, still to be split into one per module: this list only shrinks. */
-  const SHARED_TESTS = new Set<string>([]);
-
   test('every mirrored test names a module that exists', () => {
     const tests = ['test/lambda', 'test/browser-sdk/src'].flatMap((dir) => sourceFiles(ROOT, dir)).filter((file) => file.endsWith('.test.ts'));
-    const orphans = tests.filter(
-      (file) => !SHARED_TESTS.has(file) && !existsSync(join(ROOT, file.replace(/^test\//, '').replace(/(\.property)?\.test\.ts$/, '.ts'))),
-    );
+    const orphans = tests.filter((file) => !existsSync(join(ROOT, file.replace(/^test\//, '').replace(/(\.property)?\.test\.ts$/, '.ts'))));
     expect(orphans).toEqual([]);
   });
 });

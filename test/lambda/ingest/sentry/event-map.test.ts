@@ -1,6 +1,6 @@
 import { debugIdsOf, eventUuidOf, mapSentryEvent, MAX_FRAMES } from '../../../../lambda/ingest/sentry/event-map';
 
-/** A Sentry event in the own shape (docs/sentry-sdks.md#what-is-kept): its public behaviour, what the own reader then checks. */
+/** A Sentry event in the own shape (docs/sentry-sdks.md#what-is-kept-and-what-is-dropped): its public behaviour, what the own reader then checks. */
 const ID = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
 
 describe('a Sentry event mapped onto an own event', () => {
