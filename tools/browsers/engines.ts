@@ -72,12 +72,17 @@ async function launchChromium(): Promise<Engine> {
     name: 'chromium',
     version: browser.version(),
     async newTab() {
-      const page = await browser.newPage();
+      // A browser context of its own (nothing shared with other tabs), kept until the engine closes. A page made by
+      // browser.newPage() is closed by disposing its context, which cancels the close-time requests (sendBeacon,
+      // keepalive fetch) the network service has not sent yet: a race a loaded machine loses, and no visitor's
+      // closed tab does that (docs/development.md#a-closed-tab-in-chromium).
+      const page = await (await browser.newContext()).newPage();
       return {
         goto: async (url) => void (await page.goto(url)),
         evaluate: (script) => page.evaluate(script),
         url: async () => page.url(),
-        // Playwright's close without runBeforeUnload tears the target down without the page's pagehide.
+        // Closed as a visitor closes it (CDP's Page.close: beforeunload, then pagehide); without runBeforeUnload
+        // Playwright tears the target down without the page's pagehide.
         close: () => page.close({ runBeforeUnload: true }),
       };
     },
