@@ -10,7 +10,9 @@
  * Two workers, one per core. Three were faster (fresh clones: `npm test` 335 to 359 s, against 356 to 371 s), but
  * a closing tab starves: in two of nine fresh-clone runs with three (one of them limited to two browser files at
  * once), Chromium lost the close-time beacons of capture.test.ts's two-beacons case
- * (docs/development.md#where-the-time-goes).
+ * (docs/development.md#where-the-time-goes). Those lost beacons were, at least in part, the harness's: a Chromium tab
+ * was closed by disposing its browser context, which cancels unsent beacons (docs/development.md#a-closed-tab-in-chromium,
+ * fixed); three workers are worth measuring again.
  * @type {import('jest').Config}
  */
 // maxWorkers is the run's, not a project's: kept out of the settings the projects share.
