@@ -113,6 +113,7 @@ export class ContactsStack extends Stack {
     this.sourceMaps.grantResolver(this.ingest.handler);
     this.tally = new Tally(this, 'Tally', {
       reportsTable: this.tables.reports,
+      contactsTable: this.tables.contacts,
       release,
     });
     this.alerts = new Alerts(this, 'Alerts', {

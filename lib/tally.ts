@@ -16,6 +16,8 @@ import { STREAM_FAILURES } from './stream-failures';
 
 export interface TallyProps {
   reportsTable: Table;
+  /** Where a person newly counted into an issue is looked up, once (docs/report-issues.md#who-is-affected). */
+  contactsTable: Table;
   release: ReleaseSettings;
 }
 
@@ -47,7 +49,8 @@ export const TALLY_STREAM = {
  * on; a batch that fails anyway is split down to the record that fails, tried
  * a few times and given up, its place sent to a queue that alarms
  * (./stream-failures.ts): no record holds its shard for more than minutes.
- * Least privilege: PutItem and UpdateItem on the reports table, nothing else.
+ * Least privilege: PutItem, UpdateItem and GetItem on the reports table, GetItem on the contacts table (a newly
+ * counted person's company), nothing else.
  */
 export class Tally extends Construct {
   readonly handler: ServiceFunction;
@@ -64,14 +67,15 @@ export class Tally extends Construct {
       entry: 'ingest/tally/tally-entry.ts',
       timeout: Duration.seconds(60),
       memorySize: 512,
-      environment: { REPORTS_TABLE_NAME: props.reportsTable.tableName },
+      environment: { REPORTS_TABLE_NAME: props.reportsTable.tableName, CONTACTS_TABLE_NAME: props.contactsTable.tableName },
       service: TALLY_SERVICE_NAME,
       deploymentId: 'Deployment',
       // A full batch of 1,000 records takes a second or two; ten means something is wrong. A failed batch
       // throws (Lambda's Errors): it answers no failed items, so it needs no failed-items alarm.
       release: { name: 'tally', probes: tallyProbes, p99DurationMs: 10_000, consumer: true },
     }));
-    grantTableCalls(props.reportsTable, this.handler, 'dynamodb:PutItem', 'dynamodb:UpdateItem');
+    grantTableCalls(props.reportsTable, this.handler, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:GetItem');
+    grantTableCalls(props.contactsTable, this.handler, 'dynamodb:GetItem');
 
     this.failures = new Queue(this, 'Failures', {
       retentionPeriod: Duration.days(14),

@@ -1,3 +1,4 @@
+import type { AFFECTED_OPERATIONS, CompanyIssuesAnswer } from './affected-operations';
 import type {
   AlertConfigureAnswer,
   AlertDeliveriesAnswer,
@@ -39,6 +40,7 @@ export interface ControlAnswers {
   'contacts.export-person': ContactExportPersonAnswer;
   'companies.list': CompanyListAnswer;
   'companies.contacts': ContactListAnswer;
+  'companies.issues': CompanyIssuesAnswer;
   'enrichment.refresh': RefreshAnswer;
   'enrichment.bulk': BulkAnswer;
   'enrichment.usage': UsageAnswer;
@@ -75,7 +77,8 @@ type TableNames =
   | keyof typeof ISSUE_OPERATIONS
   | keyof typeof KEY_OPERATIONS
   | keyof typeof REPORT_OPERATIONS
-  | keyof typeof ALERT_OPERATIONS;
+  | keyof typeof ALERT_OPERATIONS
+  | keyof typeof AFFECTED_OPERATIONS;
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Holds<T extends true> = T;

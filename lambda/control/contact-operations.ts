@@ -3,6 +3,7 @@ import { clearableField, type ClearableField } from '../contacts/domain/cleared'
 import { contactCursor } from '../kernel/cursor';
 import type { StoredContact } from '../contacts/enrichment/ports';
 import type { ReferenceRecord } from '../contacts/enrichment/sources/reference-dataset';
+import { contactIssues, type ContactIssue } from './affected-operations';
 import { csvHeader, EXPORT_FORMATS, exportRow } from './export-format';
 import { normalizeEmail } from '../kernel/email';
 import { erasePerson, type Erasure, type ErasureRef } from './erase-person';
@@ -159,13 +160,14 @@ export const CONTACT_OPERATIONS = {
     run: async ({ factoryId, contactId, reportsCursor }, { deps, now }) => {
       const contact = await deps.store.getContact(factoryId, contactId);
       if (!contact) throw notFound(factoryId, contactId);
-      const [company, passes, reports] = await Promise.all([
+      const [company, passes, reports, issues] = await Promise.all([
         contact.companyId === undefined ? undefined : deps.store.findCompany(factoryId, contact.companyId),
         deps.store.passMarkers(factoryId, contact.id),
         personReports(deps.people ? { ...deps, people: deps.people } : undefined, factoryId, contact.email, reportsCursor, now),
+        contactIssues(deps.issues, factoryId, contact.id, now.getTime()),
       ]);
       return {
-        body: { contact: controlView(contact), ...(company ? { company: companyView(company) } : {}), passes, ...reports },
+        body: { contact: controlView(contact), ...(company ? { company: companyView(company) } : {}), passes, issues: issues.issues, ...reports },
         audit: reports.reports ? { reports: reports.reports.length } : {},
       };
     },
@@ -177,7 +179,7 @@ export const CONTACT_OPERATIONS = {
     run: async ({ factoryId, person }, { deps, now, keepGoing }) => {
       const erased = await erasePerson(deps, factoryId, person, now, keepGoing);
       const { contactId: id, personKey: key, ...found } = erased;
-      const removed = found.contact || found.vendorRecord || found.passMarkers + found.events + found.featureRequests > 0;
+      const removed = found.contact || found.vendorRecord || found.passMarkers + found.events + found.featureRequests + found.issues > 0;
       const ids = { ...(id ? { contactId: id } : {}), ...(key ? { personKey: key } : {}) };
       return {
         body: { factoryId, ...ids, erased: removed, ...found },
@@ -193,10 +195,11 @@ export const CONTACT_OPERATIONS = {
     run: async ({ factoryId, person, limit: pageSize, cursor: after }, { deps, now }) => {
       const found = await findPerson(deps, factoryId, person);
       const first = after === undefined;
-      const [passes, page, vendorRecord] = await Promise.all([
+      const [passes, page, vendorRecord, issues] = await Promise.all([
         passesOf(deps, factoryId, found.contactId),
         reportPage(deps, factoryId, found.person, after, pageSize),
         first ? vendorRecordOf(deps, found) : undefined,
+        first ? contactIssues(deps.issues, factoryId, found.contactId, now.getTime()) : undefined,
       ]);
       const reports = await reportViews(deps, factoryId, page.items, now);
       return {
@@ -209,6 +212,8 @@ export const CONTACT_OPERATIONS = {
           ...(after === undefined ? { passes } : {}),
           // The vendor's record of the email, as the reference table holds it (shared by every factory).
           ...(vendorRecord ? { vendorRecord } : {}),
+          // The issues the person was counted in (first page only), with their share of each.
+          ...(issues ? { issues: issues.issues } : {}),
           reports,
           ...withCursor(page.next),
         },
@@ -314,6 +319,8 @@ export interface ContactShowAnswer {
   /** The linked company, when the contact has one and it is found. */
   company?: Company;
   passes: PassMarker[];
+  /** The issues the contact was counted in, open first, with their status and the contact's share (docs/report-issues.md#who-is-affected). */
+  issues: ContactIssue[];
   /** The bug reports and feature requests the contact's email sent, newest first (a page); absent without a person store. */
   reports?: Record<string, unknown>[];
   /** The next page of `reports`, when more remain. */
@@ -333,6 +340,8 @@ export interface ContactExportPersonAnswer {
   passes?: PassMarker[];
   /** The vendor's record of the email (first page only), when the vendor knows them. */
   vendorRecord?: ReferenceRecord;
+  /** The issues the person was counted in (first page only). */
+  issues?: ContactIssue[];
   reports: Record<string, unknown>[];
   cursor?: string;
 }

@@ -25,6 +25,8 @@ export interface Erasure {
   vendorRecord: boolean;
   events: number;
   featureRequests: number;
+  /** The issues the person was counted in and taken out of (docs/report-issues.md#who-is-affected); 0 when named by person key alone (no contact id to find them by). */
+  issues: number;
   /** False when the call ran out of time before every report was seen: erasing again finishes (the forgotten ones are no longer found). */
   complete: boolean;
 }
@@ -45,7 +47,7 @@ export async function erasePerson(deps: ControlDependencies, factoryId: string, 
   if ('personKey' in ref) {
     // By the key alone there is no email: no contact id to derive, no vendor record to find; the reports carry the key.
     const forgotten = await forgetReports(deps, factoryId, ref.personKey, keepGoing);
-    return { personKey: ref.personKey, contact: false, passMarkers: 0, vendorRecord: false, ...forgotten };
+    return { personKey: ref.personKey, contact: false, passMarkers: 0, vendorRecord: false, issues: 0, ...forgotten };
   }
   const people = peopleOf(deps);
   let found = await findPerson(deps, factoryId, ref);
@@ -71,6 +73,8 @@ export async function erasePerson(deps: ControlDependencies, factoryId: string, 
   );
   const vendorRecord = found.email === undefined ? false : await people.vendor.erase(found.email, now.toISOString());
   const forgotten = await forgetReports(deps, factoryId, found.person, keepGoing);
+  // Out of every issue's people (the counts taken down by one): the contact id is the person there, email or not.
+  const issues = (await deps.issues.forgetPerson(factoryId, found.contactId, now.getTime())).length;
 
   return {
     contactId: found.contactId,
@@ -78,6 +82,7 @@ export async function erasePerson(deps: ControlDependencies, factoryId: string, 
     contact,
     passMarkers: passes.length,
     vendorRecord,
+    issues,
     ...forgotten,
   };
 }

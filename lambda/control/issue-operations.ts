@@ -11,6 +11,7 @@ import {
   type IssueListQuery,
 } from '../ingest/issues/issue-list';
 import { issueTrend } from '../ingest/issues/trend';
+import { companiesOfPeople, type AffectedCompany, type AffectedPerson } from '../ingest/issues/affected';
 import { cursor, described, factoryId, issueId, limit } from './fields';
 import { ControlError, operation, withCursor } from './operation';
 import type { ControlDependencies } from './ports';
@@ -25,6 +26,8 @@ export const ISSUES_DEFAULT = 100;
 export const ISSUES_MAX = 1000;
 export const ISSUE_EVENTS_DEFAULT = 10;
 export const ISSUE_EVENTS_MAX = 100;
+/** People an issue's page lists at most (its companies are summed from them): the bound on what one page reads. */
+export const AFFECTED_SHOWN = 500;
 
 const notFound = (request: { factoryId: string; issueId: string }) =>
   new ControlError(
@@ -126,10 +129,18 @@ export const ISSUE_OPERATIONS = {
       // Any id an event or alert showed opens the issue that counts it (./issue-ids.ts).
       const issue = await issueByAnyId(deps.issues, request.factoryId, request.issueId, now.getTime());
       if (!issue) throw notFound(request);
-      const events = await deps.issues.issueEvents(request.factoryId, issue.issueId, request.limit, now.getTime());
+      const [events, people] = await Promise.all([
+        deps.issues.issueEvents(request.factoryId, issue.issueId, request.limit, now.getTime()),
+        deps.issues.peopleOf(request.factoryId, issue.issueId, AFFECTED_SHOWN, now.getTime()),
+      ]);
       // Listed under this issue, so counted in it, whatever id each was stored with.
       const shown = await Promise.all(events.map((event) => withDisplayFrames(deps, { ...event, issueId: issue.issueId })));
-      return { body: { issue: issueView(issue), trend: issueTrend(issue.counts, now.getTime()), events: shown }, audit: { events: events.length } };
+      // Who it affects (docs/report-issues.md#who-is-affected): companies biggest first, then the people; ids, never an email.
+      const affected = { companies: companiesOfPeople(people.items), people: people.items, complete: people.complete };
+      return {
+        body: { issue: issueView(issue), trend: issueTrend(issue.counts, now.getTime()), affected, events: shown },
+        audit: { events: events.length, people: people.items.length },
+      };
     },
   }),
 
@@ -153,6 +164,8 @@ export interface IssueListAnswer {
 export interface IssueShowAnswer {
   issue: IssueListItem;
   trend: IssueTrend;
+  /** The issue's companies (summed from its people) and people, and whether the people were read whole. */
+  affected: { companies: AffectedCompany[]; people: AffectedPerson[]; complete: boolean };
   events: EventView[];
 }
 /** issues.resolve, issues.ignore, issues.reopen. */

@@ -1,3 +1,4 @@
+import { AFFECTED_OPERATIONS } from './affected-operations';
 import { ALERT_OPERATIONS } from './alert-operations';
 import { CONTACT_OPERATIONS } from './contact-operations';
 import { ENRICHMENT_OPERATIONS } from './enrichment-operations';
@@ -12,7 +13,15 @@ import { REPORT_OPERATIONS } from './report-operations';
  * and its test); a new group is one table more here.
  */
 export const CONTROL_OPERATIONS: ReadonlyMap<string, ControlOperation> = new Map(
-  Object.entries({ ...CONTACT_OPERATIONS, ...ENRICHMENT_OPERATIONS, ...ISSUE_OPERATIONS, ...KEY_OPERATIONS, ...REPORT_OPERATIONS, ...ALERT_OPERATIONS }),
+  Object.entries({
+    ...CONTACT_OPERATIONS,
+    ...ENRICHMENT_OPERATIONS,
+    ...ISSUE_OPERATIONS,
+    ...KEY_OPERATIONS,
+    ...REPORT_OPERATIONS,
+    ...ALERT_OPERATIONS,
+    ...AFFECTED_OPERATIONS,
+  }),
 );
 
 export const OPERATION_NAMES: readonly string[] = [...CONTROL_OPERATIONS.keys()];

@@ -73,6 +73,7 @@ class LosesAnswerOnce implements TallyStore {
   }
   writePages: TallyStore['writePages'] = (...args) => this.store.writePages(...args);
   addFiltered: TallyStore['addFiltered'] = (...args) => this.store.addFiltered(...args);
+  addToPerson: TallyStore['addToPerson'] = (...args) => this.store.addToPerson(...args);
   addSetAside: TallyStore['addSetAside'] = (...args) => this.store.addSetAside(...args);
   issuesOfHashes: TallyStore['issuesOfHashes'] = (...args) => this.store.issuesOfHashes(...args);
   tieHashes: TallyStore['tieHashes'] = (...args) => this.store.tieHashes(...args);

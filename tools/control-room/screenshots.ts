@@ -24,6 +24,7 @@ import { PROJECT_ROOT } from '../../local/harness/paths';
 import { freePort } from '../../local/harness/ports';
 import { openScratchStore } from '../../local/harness/store';
 import { startReportStreams } from '../../local/harness/streams/report-streams';
+import { seedAffectedDemo } from './affected-demo';
 import { seedDemo } from './demo-data';
 import { seedTrendDemo } from './trend-demo';
 
@@ -102,6 +103,7 @@ runCommand(USAGE, async (argv) => {
     });
     await reportsFrom(String(demo.contacts.find((contact) => contact.id === ada)?.email), `http://127.0.0.1:${apiPort}`, client);
     const trendIssue = await seedTrendDemo(store.doc, store.tables.reports, FACTORY);
+    const affectedIssue = await seedAffectedDemo(`http://127.0.0.1:${apiPort}`, client, FACTORY, async () => streams?.drain(60_000));
     // A receiver that takes every delivery, so the alerts page shows a test delivery in its log.
     receiver = createServer((req, res) => req.resume().on('end', () => res.end()));
     const receiverPort = await listen(receiver, 0, '127.0.0.1');
@@ -139,6 +141,7 @@ runCommand(USAGE, async (argv) => {
       ['control-room-keys', `/f/${FACTORY}/keys`],
       ['control-room-issues', `/f/${FACTORY}/reports/issues`],
       ['control-room-issue-trend', `/f/${FACTORY}/reports/issues/${trendIssue}`],
+      ['control-room-issue-affected', `/f/${FACTORY}/reports/issues/${affectedIssue}`],
       ['control-room-alerts', `/f/${FACTORY}/alerts`],
       ['control-room-events', `/f/${FACTORY}/reports/events`],
       ['control-room-event', `/f/${FACTORY}/reports/events/${demo.eventIds[0]}`],

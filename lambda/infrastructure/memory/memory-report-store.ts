@@ -1,3 +1,12 @@
+import {
+  addAffected,
+  peopleBusiestFirst,
+  type AffectedEraser,
+  type AffectedPerson,
+  type AffectedReader,
+  type Bounded,
+  type CrmLink,
+} from '../../ingest/issues/affected';
 import { applyDelta } from '../../ingest/issues/apply-delta';
 import { filteredDeltas, issueDeltas } from '../../ingest/issues/deltas';
 import {
@@ -15,7 +24,7 @@ import {
 import type { ListPosition } from '../../ingest/issues/issue';
 import { newestEventFirst, type EventView, type StoredEvent } from '../../ingest/issues/stored-event';
 import type { EventOutcome, ReportStore, StoredFeatureRequest } from '../../ingest/ports';
-import type { FilteredEvent, IssueEvent, PageBatch, SequencedEvent, SetAsideRecord, TallyStore } from '../../ingest/tally/ports';
+import type { FilteredEvent, IssueEvent, PageBatch, PersonEvents, PersonPair, SequencedEvent, SetAsideRecord, TallyStore } from '../../ingest/tally/ports';
 import { tallyBatch } from '../../ingest/tally/tally-batch';
 
 /**
@@ -27,7 +36,25 @@ import { tallyBatch } from '../../ingest/tally/tally-batch';
  * shard of its own. Marks per shard make a batch tallied again count once,
  * as on DynamoDB.
  */
-export class MemoryReportStore implements ReportStore, IssueStore, TallyStore {
+/** What the CRM says of a contact id: the in-memory twin of the tally's one read of a new person. */
+export type CrmLookup = (factoryId: string, contactId: string) => Promise<CrmLink>;
+
+/** An (issue, person) pair in memory, as its DynamoDB item keeps it (lambda/infrastructure/store/reports/affected-items.ts). */
+interface MemoryPair extends AffectedPerson {
+  factoryId: string;
+  issueId: string;
+  openedBy: string;
+  expiresAt: number;
+}
+
+export class MemoryReportStore implements ReportStore, IssueStore, TallyStore, AffectedReader, AffectedEraser {
+  /** (issue, person) pairs by factory, issue and contact; (issue, company) pairs by factory, issue and company, with the contact that opened each. */
+  readonly pairs = new Map<string, MemoryPair>();
+  readonly companyPairs = new Map<string, { factoryId: string; issueId: string; companyId: string; openedBy: string; expiresAt: number }>();
+
+  /** `crm`: what the CRM says of a person (none: nobody is a contact). */
+  constructor(private readonly crm: CrmLookup = async () => ({ inCrm: false })) {}
+
   readonly events = new Map<string, StoredEvent>();
   readonly featureRequests = new Map<string, StoredFeatureRequest>();
   readonly issues = new Map<string, Issue>();
@@ -72,6 +99,85 @@ export class MemoryReportStore implements ReportStore, IssueStore, TallyStore {
     for (const { event, issue } of fresh) this.countedIn.set(`${event.factoryId}#${event.eventId}`, issue.issueId);
     const delta = issueDeltas(fresh)[0];
     if (delta) this.issues.set(key, applyDelta(this.issues.get(key), delta).issue);
+  }
+
+  async addToPerson(shardKey: string, batch: PersonEvents): Promise<PersonPair> {
+    const { factoryId, issueId, contactId } = batch;
+    const key = `${factoryId}#${issueId}#${contactId}`;
+    const fresh = this.uncounted(`person#${key}`, shardKey, batch.events);
+    let pair = this.pairs.get(key);
+    const first = fresh[0];
+    if (!pair && first) {
+      const link = await this.crm(factoryId, contactId);
+      pair = {
+        factoryId,
+        issueId,
+        contactId,
+        openedBy: first.event.eventId,
+        events: 0,
+        firstSeen: first.event.receivedAt,
+        lastSeen: first.event.receivedAt,
+        expiresAt: 0,
+        ...link,
+      };
+      this.pairs.set(key, pair);
+      if (link.companyId !== undefined) {
+        const companyKey = `${factoryId}#${issueId}#${link.companyId}`;
+        if (!this.companyPairs.has(companyKey))
+          this.companyPairs.set(companyKey, { factoryId, issueId, companyId: link.companyId, openedBy: contactId, expiresAt: 0 });
+      }
+    }
+    if (!pair) return { openedBy: '', inCrm: false, opensCompany: false };
+    for (const { event } of fresh) {
+      pair.events += 1;
+      if (event.receivedAt < pair.firstSeen) pair.firstSeen = event.receivedAt;
+      if (event.receivedAt > pair.lastSeen) pair.lastSeen = event.receivedAt;
+      pair.expiresAt = Math.max(pair.expiresAt, event.expiresAt);
+    }
+    const company = pair.companyId === undefined ? undefined : this.companyPairs.get(`${factoryId}#${issueId}#${pair.companyId}`);
+    if (company) company.expiresAt = Math.max(company.expiresAt, pair.expiresAt);
+    return {
+      openedBy: pair.openedBy,
+      inCrm: pair.inCrm,
+      ...(pair.companyId === undefined ? {} : { companyId: pair.companyId }),
+      opensCompany: company?.openedBy === contactId,
+    };
+  }
+
+  async peopleOf(factoryId: string, issueId: string, limit: number, nowMs: number): Promise<Bounded<AffectedPerson>> {
+    const all = [...this.pairs.values()].filter((pair) => pair.factoryId === factoryId && pair.issueId === issueId && pair.expiresAt > nowMs / 1000);
+    return { items: all.map(personOf).sort(peopleBusiestFirst).slice(0, limit), complete: all.length <= limit };
+  }
+
+  async issuesOfContact(factoryId: string, contactId: string, limit: number, nowMs: number): Promise<Bounded<AffectedPerson & { issueId: string }>> {
+    const all = [...this.pairs.values()].filter((pair) => pair.factoryId === factoryId && pair.contactId === contactId && pair.expiresAt > nowMs / 1000);
+    return { items: all.map((pair) => ({ issueId: pair.issueId, ...personOf(pair) })).slice(0, limit), complete: all.length <= limit };
+  }
+
+  async issuesOfCompany(factoryId: string, companyId: string, limit: number, nowMs: number): Promise<Bounded<string>> {
+    const all = [...this.companyPairs.values()].filter((pair) => pair.factoryId === factoryId && pair.companyId === companyId && pair.expiresAt > nowMs / 1000);
+    return { items: all.map((pair) => pair.issueId).slice(0, limit), complete: all.length <= limit };
+  }
+
+  async forgetPerson(factoryId: string, contactId: string, _nowMs: number): Promise<string[]> {
+    const forgotten: string[] = [];
+    for (const [key, pair] of this.pairs) {
+      if (pair.factoryId !== factoryId || pair.contactId !== contactId) continue;
+      this.pairs.delete(key);
+      forgotten.push(pair.issueId);
+      const issueKey = `${factoryId}#${pair.issueId}`;
+      const issue = this.issues.get(issueKey);
+      // The person's company leaves the issue with its last person counted in it.
+      const companyLeft =
+        pair.companyId !== undefined &&
+        ![...this.pairs.values()].some((other) => other.factoryId === factoryId && other.issueId === pair.issueId && other.companyId === pair.companyId);
+      if (companyLeft) this.companyPairs.delete(`${factoryId}#${pair.issueId}#${pair.companyId}`);
+      if (issue) {
+        const taken = { contacts: pair.inCrm ? -1 : 0, notInCrm: pair.inCrm ? 0 : -1, companies: companyLeft ? -1 : 0 };
+        this.issues.set(issueKey, { ...issue, affected: addAffected(issue.affected, taken) });
+      }
+    }
+    return forgotten;
   }
 
   async issuesOfHashes(factoryId: string, hashes: readonly string[]): Promise<Map<string, string>> {
@@ -185,4 +291,10 @@ export class MemoryReportStore implements ReportStore, IssueStore, TallyStore {
   async setAsideCounts(factoryId: string): Promise<SetAsideCounts> {
     return this.setAside.get(factoryId) ?? { factoryId, counts: {} };
   }
+}
+
+/** A pair as a page lists its person. */
+function personOf(pair: MemoryPair): AffectedPerson {
+  const { contactId, events, firstSeen, lastSeen, inCrm, companyId } = pair;
+  return { contactId, events, firstSeen, lastSeen, inCrm, ...(companyId === undefined ? {} : { companyId }) };
 }

@@ -1,6 +1,7 @@
 import { addCounts, compareSeen, epochSeconds, type IssueDelta } from './deltas';
 import type { Issue } from './issue';
 import { DECISIONS, itemStateOf } from './lifecycle';
+import { addAffected, affectsCounts } from './affected';
 import { addVisitors } from './visitors';
 
 /**
@@ -27,8 +28,9 @@ export function movesOf(
  *   none, or expired  → a new open issue, with these events only;
  *   resolved          → open again, its count carried on, and a regression recorded;
  *   open or ignored   → the same status, counted.
- * Its visitors' hashes join its sample (./visitors.ts), which depends on the
- * hashes only, never on their order or repeats.
+ * Its visitors' hashes join its sketch (./visitors.ts), which depends on the
+ * hashes only, never on their order or repeats; the people and companies its
+ * events counted first join its counts (./affected.ts).
  * First and last seen are the earliest and the latest receive times of all
  * the events counted, in whatever order they are counted (the tally counts
  * each stream shard on its own): last seen, the last event, the last release
@@ -52,6 +54,7 @@ export function applyDelta(existing: Issue | undefined, delta: IssueDelta): { is
     count: existing.count + count,
     counts: addCounts(existing.counts, counts),
     ...(delta.visitors.length > 0 ? { visitors: addVisitors(existing.visitors, delta.visitors) } : {}),
+    ...(affectsCounts(delta.affected) ? { affected: addAffected(existing.affected, delta.affected) } : {}),
     ...(movesLast ? { lastSeen: lastSeenAt, lastEventId, expiresAt } : {}),
     ...(lastRelease !== undefined && (movesLast || existing.lastRelease === undefined) ? { lastRelease } : {}),
     ...(movesFirst ? { firstSeen: firstSeenAt, firstEventId, title } : {}),
@@ -80,6 +83,7 @@ function openedIssue(delta: IssueDelta): Issue {
     counts,
   };
   if (delta.visitors.length > 0) issue.visitors = addVisitors(undefined, delta.visitors);
+  if (affectsCounts(delta.affected)) issue.affected = addAffected(undefined, delta.affected);
   if (firstRelease !== undefined) issue.firstRelease = firstRelease;
   if (lastRelease !== undefined) issue.lastRelease = lastRelease;
   return issue;

@@ -1,3 +1,4 @@
+import { affectedOf, contactOfEvent, type EventPerson, type IssueAffected } from './affected';
 import { countInPeriods, emptyCounts, PERIOD_NAMES, type PeriodCounts } from './buckets';
 import type { IssueSeed } from './issue';
 import type { FilterReason, StoredEvent } from './stored-event';
@@ -11,8 +12,11 @@ import type { FilterReason, StoredEvent } from './stored-event';
  * filtered by the store's marks before it gets here).
  */
 
-/** A stored event with the issue it belongs to (the grouping rule's seed), or with the reason it belongs to none. */
-export type GroupedEvent = { event: StoredEvent; issue: IssueSeed } | { event: StoredEvent; filtered: FilterReason };
+/**
+ * A stored event with the issue it belongs to (the grouping rule's seed) and, when it names a person, how it counts
+ * into the issue's people (./affected.ts); or with the reason it belongs to no issue.
+ */
+export type GroupedEvent = { event: StoredEvent; issue: IssueSeed; person?: EventPerson } | { event: StoredEvent; filtered: FilterReason };
 
 /** What some new events add to one issue. */
 export interface IssueDelta extends IssueSeed {
@@ -32,8 +36,10 @@ export interface IssueDelta extends IssueSeed {
   expiresAt: number;
   /** The same events per 5 minutes, hour and day (./buckets.ts). */
   counts: PeriodCounts;
-  /** Their visitors' hashes, each once (./visitors.ts). */
+  /** Their anonymous visitors' hashes, each once (./visitors.ts): an event naming a person counts among the people instead. */
   visitors: string[];
+  /** The people and companies they count into the issue for the first time, and its biggest companies as they know them. */
+  affected: IssueAffected;
 }
 
 /** Filtered events of one factory, counted apart per reason. */
@@ -64,6 +70,7 @@ export function compareSeen(a: readonly [string, string], b: readonly [string, s
 /** One delta per issue, in the order the issues first appear. */
 export function issueDeltas(events: readonly GroupedEvent[]): IssueDelta[] {
   const byIssue = new Map<string, IssueDelta>();
+  const people = new Map<string, (EventPerson | undefined)[]>();
   for (const item of byReceiveTime(events)) {
     if (!('issue' in item)) continue;
     const { event, issue } = item;
@@ -80,9 +87,12 @@ export function issueDeltas(events: readonly GroupedEvent[]): IssueDelta[] {
         expiresAt: event.expiresAt,
         counts: emptyCounts(),
         visitors: [],
+        affected: affectedOf([]),
       };
       byIssue.set(issue.issueId, delta);
+      people.set(issue.issueId, []);
     }
+    people.get(issue.issueId)?.push(item.person);
     delta.count += 1;
     delta.lastEventId = event.eventId;
     delta.firstSeenAt = earlier(delta.firstSeenAt, event.receivedAt);
@@ -93,8 +103,9 @@ export function issueDeltas(events: readonly GroupedEvent[]): IssueDelta[] {
       delta.lastRelease = event.release;
     }
     countInPeriods(delta.counts, Date.parse(event.receivedAt));
-    if (event.visitor !== undefined && !delta.visitors.includes(event.visitor)) delta.visitors.push(event.visitor);
+    if (event.visitor !== undefined && contactOfEvent(event) === undefined && !delta.visitors.includes(event.visitor)) delta.visitors.push(event.visitor);
   }
+  for (const [issueId, delta] of byIssue) delta.affected = affectedOf(people.get(issueId) ?? []);
   return [...byIssue.values()];
 }
 

@@ -2,6 +2,7 @@ import { descending } from '../../kernel/descending';
 import { decodeCursor, encodeCursor } from '../../kernel/cursor';
 import type { Issue, IssueStatus, ListPosition } from './issue';
 import { visitorCount } from './visitors';
+import { noneAffected } from './affected';
 
 /**
  * The issue list's orders, title search and cursor
@@ -9,22 +10,26 @@ import { visitorCount } from './visitors';
  * operation pages the same way on every store.
  *
  * Most recently seen first is the index's own order: a page is read from
- * the cursor on, at the cost of the page. Most events, most visitors and a
- * title search have no index: they read the factory's issues most recently
+ * the cursor on, at the cost of the page. Most events, most visitors, most
+ * people (the contacts counted, ./affected.ts) and a title search have no index: they read the factory's issues most recently
  * seen first, at most ISSUES_SCAN_MAX of them, and sort or filter those.
  */
-export const ISSUE_SORTS = ['lastSeen', 'events', 'visitors'] as const;
+export const ISSUE_SORTS = ['lastSeen', 'events', 'visitors', 'people'] as const;
 export type IssueSort = (typeof ISSUE_SORTS)[number];
 
-/** Issues read at most for a sort by events or visitors, or a title search: the bound on what one such page costs. */
+/** Issues read at most for a sort by events, visitors or people, or a title search: the bound on what one such page costs. */
 export const ISSUES_SCAN_MAX = 2000;
 /** A title search: at most this many characters. */
 export const SEARCH_MAX = 200;
 
-/** The value an issue sorts by: last seen (ISO time), its count, or its visitors. */
-export function sortValue(issue: Pick<Issue, 'lastSeen' | 'count' | 'visitors'>, sort: IssueSort): string | number {
+/** The value an issue sorts by: last seen (ISO time), its count, its visitors, or its people (contacts, and those not in the CRM). */
+export function sortValue(issue: Pick<Issue, 'lastSeen' | 'count' | 'visitors' | 'affected'>, sort: IssueSort): string | number {
   if (sort === 'lastSeen') return issue.lastSeen;
   if (sort === 'events') return issue.count;
+  if (sort === 'people') {
+    const { contacts, notInCrm } = issue.affected ?? noneAffected();
+    return contacts + notInCrm;
+  }
   return visitorCount(issue.visitors).count;
 }
 

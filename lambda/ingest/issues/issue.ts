@@ -1,6 +1,7 @@
 import { descending } from '../../kernel/descending';
 import { recentCounts, type PeriodCounts } from './buckets';
-import { visitorCount, type VisitorSample } from './visitors';
+import { noneAffected, type AffectedEraser, type AffectedReader, type IssueAffected } from './affected';
+import { visitorCount, type IssueVisitors } from './visitors';
 import type { EventView, FilterReason } from './stored-event';
 
 /**
@@ -50,8 +51,10 @@ export interface Issue extends IssueSeed {
   expiresAt: number;
   /** Its events per 5 minutes, hour and day, the recent ones (./buckets.ts). */
   counts?: Partial<PeriodCounts>;
-  /** A sample of its visitors' daily hashes (./visitors.ts); absent on issues counted before visitors were. */
-  visitors?: VisitorSample;
+  /** Its anonymous visitors' daily hashes, as a distinct sketch (./visitors.ts); absent on issues counted before visitors were. */
+  visitors?: IssueVisitors;
+  /** The people and companies counted into it (./affected.ts); absent until an event names someone. */
+  affected?: IssueAffected;
 }
 
 /** The events filtered for a factory, counted apart: never an issue. */
@@ -118,8 +121,9 @@ export function issueView(issue: Issue) {
     fingerprint,
     factoryId,
   } = issue;
-  // Visitors as a count, never the hashes (docs/report-issues.md#visitors-affected).
+  // Visitors as a count, never the hashes (docs/report-issues.md#visitors-affected); people and companies as counts too.
   const { count: visitors, exact: visitorsExact } = visitorCount(issue.visitors);
+  const { contacts, companies, notInCrm } = issue.affected ?? noneAffected();
   return {
     issueId,
     title,
@@ -127,6 +131,7 @@ export function issueView(issue: Issue) {
     count,
     visitors,
     visitorsExact,
+    affected: { contacts, companies, visitors, notInCrm },
     firstSeen,
     lastSeen,
     firstRelease,
@@ -152,7 +157,8 @@ export interface StatusChange {
  * status. Past their expiry, issues and events are gone for every call, even
  * before DynamoDB's time to live removes them.
  */
-export interface IssueStore {
+/** The issues, and who they affect (./affected.ts). */
+export interface IssueStore extends AffectedReader, AffectedEraser {
   /** The factory's issues, most recently seen first (byLastSeen), at most `limit`, after `after` (a last seen and an id); of one status, or of all. */
   listIssues(factoryId: string, query: { status?: IssueStatus; limit: number; nowMs: number; after?: ListPosition }): Promise<Issue[]>;
   getIssue(factoryId: string, issueId: string, nowMs: number): Promise<Issue | undefined>;

@@ -1,4 +1,5 @@
 import type { FilterReason, StoredEvent } from '../issues/stored-event';
+import type { EventPerson } from '../issues/affected';
 import type { IssueSeed, SetAsideReason } from '../issues/issue';
 
 /**
@@ -16,7 +17,8 @@ export interface SequencedEvent {
   event: StoredEvent;
 }
 
-export type IssueEvent = SequencedEvent & { issue: IssueSeed };
+/** A grouped event; `person` when it names someone (./count-people.ts). */
+export type IssueEvent = SequencedEvent & { issue: IssueSeed; person?: EventPerson };
 export type FilteredEvent = SequencedEvent & { filtered: FilterReason };
 
 /**
@@ -44,6 +46,22 @@ export interface PageBatch {
   events: SequencedEvent[];
 }
 
+/** The events of one batch that name one person in one issue, in stream order (./count-people.ts). */
+export interface PersonEvents {
+  factoryId: string;
+  issueId: string;
+  contactId: string;
+  events: readonly IssueEvent[];
+}
+
+/** The (issue, person) pair as its write left it: the event that opened it, what the CRM said, and whether it opened its company's pair. */
+export interface PersonPair {
+  openedBy: string;
+  inCrm: boolean;
+  companyId?: string;
+  opensCompany: boolean;
+}
+
 export interface TallyStore extends IssueAliases {
   /** Lists the events on their pages (idempotent: a page written again is the same page). */
   writePages(shardKey: string, pages: readonly PageBatch[]): Promise<void>;
@@ -53,6 +71,12 @@ export interface TallyStore extends IssueAliases {
    * counted, and counts only later ones, in the same write.
    */
   addToIssue(shardKey: string, events: readonly IssueEvent[]): Promise<void>;
+  /**
+   * Adds the events of one person to their (issue, person) pair, exactly once (marks per shard, as for issues),
+   * opening it on its first event; a new pair reads the person's company from the CRM once and opens the
+   * (issue, company) pair. Answers the pair, so that the issue's write counts the person with the event that opened it.
+   */
+  addToPerson(shardKey: string, batch: PersonEvents): Promise<PersonPair>;
   /** Adds filtered events (all of one factory, in stream order) to the factory's filtered counts, exactly once likewise. */
   addFiltered(shardKey: string, events: readonly FilteredEvent[]): Promise<void>;
   /** Adds records set aside (all of one factory, in stream order) to the factory's set-aside counts, exactly once likewise. */

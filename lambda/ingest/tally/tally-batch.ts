@@ -1,4 +1,5 @@
 import type { IssueSeed, SetAsideReason } from '../issues/issue';
+import { countPeople } from './count-people';
 import { issuesOfEvents } from './issue-of-event';
 import type { FilteredEvent, IssueEvent, PageBatch, SequencedEvent, SetAsideRecord, TallyStore } from './ports';
 
@@ -46,7 +47,8 @@ function withSeed(item: SequencedEvent, seeds: ReadonlyMap<SequencedEvent, Issue
  * One stream batch of newly stored events (docs/report-issues.md#exact-counts),
  * in stream order, all of one shard: first each event's issue (its aliases,
  * issue-of-event.ts), then their feed pages (so that a count
- * never shows events that cannot be listed), then one write per issue, one
+ * never shows events that cannot be listed), then one write per (issue, person)
+ * pair the events name (./count-people.ts), then one write per issue, one
  * per factory with filtered events and one per factory with records set
  * aside (the store could not read them, or they cannot be counted:
  * ./countable.ts), each counting only the records its item has not counted
@@ -64,15 +66,19 @@ export async function tallyBatch(
   const kept = events.filter((item) => !dropped.has(item.seq));
   const setAside = [...unread, ...ungroupable].sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
   const seeded = kept.map((item) => withSeed(item, seeds)).filter((item): item is IssueEvent | FilteredEvent => item !== undefined);
-  const grouped = seeded.filter((item): item is IssueEvent => 'issue' in item);
   const filtered = seeded.filter((item): item is FilteredEvent => 'filtered' in item);
   const byFactory = groupBy(kept, (item) => item.event.factoryId);
-  const byIssue = groupBy(grouped, (item) => item.issue.issueId);
+  const byIssueSeeded = groupBy(
+    seeded.filter((item): item is IssueEvent => 'issue' in item),
+    (item) => item.issue.issueId,
+  );
   const pages: PageBatch[] = [
     ...[...byFactory].map(([factoryId, list]) => ({ factoryId, events: list })),
-    ...[...byIssue].map(([issueId, list]) => ({ factoryId: (list[0] as IssueEvent).event.factoryId, issueId, events: list })),
+    ...[...byIssueSeeded].map(([issueId, list]) => ({ factoryId: (list[0] as IssueEvent).event.factoryId, issueId, events: list })),
   ];
   await store.writePages(shardKey, pages);
+  // The people before the issues: an issue's write counts the people its events opened (./count-people.ts).
+  const byIssue = groupBy(await countPeople(store, shardKey, [...byIssueSeeded.values()].flat()), (item) => item.issue.issueId);
   const filteredByFactory = groupBy(filtered, (item) => item.event.factoryId);
   // Every write settles before the batch ends (none left in flight when the function is frozen); the first failure fails the batch, which is delivered again.
   const writes = await Promise.allSettled([

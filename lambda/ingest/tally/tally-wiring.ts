@@ -6,5 +6,6 @@ import type { TallyDependencies } from './tally';
 
 /** The tally's dependencies from the function's environment, wired once per container. */
 export function tallyFromEnv(env: NodeJS.ProcessEnv = process.env): TallyDependencies {
-  return { store: new DynamoTallyStore(createDocumentClient(dynamoConfigFromEnv(env)), tableNamesFromEnv(env).reports), insertedEvents };
+  const tables = tableNamesFromEnv(env);
+  return { store: new DynamoTallyStore(createDocumentClient(dynamoConfigFromEnv(env)), tables.reports, Date.now, tables.contacts), insertedEvents };
 }

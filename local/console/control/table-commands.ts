@@ -123,6 +123,13 @@ const printed =
   async (client) =>
     printJson(await client.call(request));
 
+/** One line per item of the answer's `key` (a list with no pages the contract prints one JSON object a line: `companies issues`). */
+const lines =
+  (key: string) =>
+  (request: ControlCall): Run =>
+  async (client) =>
+    write((((await client.call(request))[key] ?? []) as unknown[]).map((item) => `${JSON.stringify(item)}\n`).join(''));
+
 /** The answer's `key` as one JSON array (a list with no pages: `keys list`, as the local contract prints it). */
 const array =
   (key: string) =>
@@ -211,6 +218,7 @@ const PRINTS: Record<string, Omit<Printing, 'alternatives'>> = {
   'enrichment.bulk': { drives: ['cursor', 'pages'], run: bulk },
   'enrichment.refresh': { run: refreshed },
   'keys.list': { run: array('keys') },
+  'companies.issues': { run: lines('issues') },
   'keys.create': { check: (values) => void keyArgs(values), run: newKey },
   'contacts.erase': { check: checkErasedPerson, oneOf: ERASED_PERSON, run: printed },
   'contacts.export-person': { check: checkPerson, oneOf: PERSON, drives: ['cursor', 'limit'], run: exportingPerson },

@@ -17,10 +17,10 @@ export type StreamHandler = (event: LocalStreamEvent) => Promise<unknown>;
  */
 export function reportStreamConsumers(
   doc: DynamoDBDocumentClient,
-  tables: Pick<TableNames, 'reports'>,
+  tables: Pick<TableNames, 'reports' | 'contacts'>,
   handlers: { tally?: StreamHandler } = {},
 ): StreamConsumer[] {
-  const tally = handlers.tally ?? createTallyHandler({ store: new DynamoTallyStore(doc, tables.reports), insertedEvents });
+  const tally = handlers.tally ?? createTallyHandler({ store: new DynamoTallyStore(doc, tables.reports, Date.now, tables.contacts), insertedEvents });
   return [{ name: 'tally', accepts: isTalliedRecord, handle: (event) => tally(event) }];
 }
 

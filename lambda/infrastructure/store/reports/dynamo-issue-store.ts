@@ -20,6 +20,8 @@ import { filteredKey, issueFeedOf, issueKey, itemToFilteredCounts, itemToIssue, 
 import { newestItems } from './newest-first';
 import { REPORTS_BY_FEED, REPORTS_BY_ISSUE } from '../schema';
 import { DynamoIssueAliases } from './issue-aliases';
+import { DynamoAffectedPairs } from './affected-items';
+import type { AffectedPerson, Bounded } from '../../../ingest/issues/affected';
 
 /** Items read at most: the list's length, BatchGetItem's most at once. */
 const chunkFor = (limit: number): number => Math.max(1, Math.min(100, limit));
@@ -34,12 +36,30 @@ const chunkFor = (limit: number): number => Math.max(1, Math.min(100, limit));
  */
 export class DynamoIssueStore implements IssueStore {
   private readonly aliases: DynamoIssueAliases;
+  private readonly affected: DynamoAffectedPairs;
 
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly tableName: string,
   ) {
     this.aliases = new DynamoIssueAliases(doc, tableName);
+    this.affected = new DynamoAffectedPairs(doc, { reports: tableName });
+  }
+
+  peopleOf(factoryId: string, issueId: string, limit: number, nowMs: number): Promise<Bounded<AffectedPerson>> {
+    return this.affected.peopleOf(factoryId, issueId, limit, nowMs);
+  }
+
+  issuesOfContact(factoryId: string, contactId: string, limit: number, nowMs: number): Promise<Bounded<AffectedPerson & { issueId: string }>> {
+    return this.affected.issuesOfContact(factoryId, contactId, limit, nowMs);
+  }
+
+  issuesOfCompany(factoryId: string, companyId: string, limit: number, nowMs: number): Promise<Bounded<string>> {
+    return this.affected.issuesOfCompany(factoryId, companyId, limit, nowMs);
+  }
+
+  forgetPerson(factoryId: string, contactId: string, nowMs: number): Promise<string[]> {
+    return this.affected.forgetPerson(factoryId, contactId, nowMs);
   }
 
   /** Read only (one BatchGetItem): the tally alone ties. */

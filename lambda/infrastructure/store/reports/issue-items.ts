@@ -11,8 +11,9 @@ import {
 } from '../../../ingest/issues/issue';
 import type { ItemFacts, ItemState } from '../../../ingest/issues/lifecycle';
 import { FILTER_REASONS, type FilterReason } from '../../../ingest/issues/stored-event';
-import { canonical, type VisitorSample } from '../../../ingest/issues/visitors';
 import type { Condition, Expression } from '../expression';
+import { AFFECTED_ATTRIBUTES, affectedOfItem } from './issue-affected';
+import { VISITOR_ATTRIBUTES, visitorsOfItem } from './visitor-items';
 
 /**
  * How issues sit in the reports table (key layout in ../schema.ts): one item
@@ -24,12 +25,10 @@ import type { Condition, Expression } from '../expression';
  *
  * The tally (tally-writes.ts) also keeps on it the counts per period (maps
  * `m5`, `h1`, `d1`: lambda/ingest/issues/buckets.ts) and its marks (`marks`: per stream
- * shard, the last record counted), which are bookkeeping, not the issue.
+ * shard, the last record counted), which are bookkeeping, not the issue; its
+ * visitors (visitor-items.ts) and who it affects (issue-affected.ts).
  */
 export const MARKS_ATTRIBUTE = 'marks';
-/** The visitor sample (lambda/ingest/issues/visitors.ts): a string set of hashes, and the level they pass (absent: 0). */
-export const VISITORS_ATTRIBUTE = 'visitors';
-export const VISITOR_LEVEL_ATTRIBUTE = 'vlevel';
 const ISSUE_PREFIX = 'issue#';
 export const issueKey = (factoryId: string, issueId: string): string => `${ISSUE_PREFIX}${factoryId}#${issueId}`;
 
@@ -108,10 +107,12 @@ export function stateCondition(expression: Expression, kind: ItemKind, state: It
   }
 }
 
-/** An issue item as the control room reads it; its id from its key, its counts per period together. */
+/** An issue item as the control room reads it; its id from its key, its counts per period together, its visitors and people as counts. */
 export function itemToIssue(item: Record<string, unknown>): Issue {
-  const { pk, feed: _feed, receivedAt: _receivedAt, [MARKS_ATTRIBUTE]: _marks, [VISITORS_ATTRIBUTE]: hashes, [VISITOR_LEVEL_ATTRIBUTE]: level, ...rest } = item;
-  const visitors = visitorSampleOf(hashes, level);
+  const visitors = visitorsOfItem(item);
+  const affected = affectedOfItem(item);
+  const { pk, feed: _feed, receivedAt: _receivedAt, [MARKS_ATTRIBUTE]: _marks, ...rest } = item;
+  for (const name of [...VISITOR_ATTRIBUTES, ...AFFECTED_ATTRIBUTES]) delete rest[name];
   const issueId = String(pk).slice(String(pk).lastIndexOf('#') + 1);
   const counts: Partial<PeriodCounts> = {};
   for (const period of PERIOD_NAMES) {
@@ -119,7 +120,13 @@ export function itemToIssue(item: Record<string, unknown>): Issue {
     delete rest[countsAttribute(period)];
     if (map && typeof map === 'object') counts[period] = map as Record<string, number>;
   }
-  return { issueId, ...rest, ...(Object.keys(counts).length > 0 ? { counts } : {}), ...(visitors ? { visitors } : {}) } as Issue;
+  return {
+    issueId,
+    ...rest,
+    ...(Object.keys(counts).length > 0 ? { counts } : {}),
+    ...(visitors ? { visitors } : {}),
+    ...(affected ? { affected } : {}),
+  } as Issue;
 }
 
 /**
@@ -139,18 +146,6 @@ export function issueOfImage(image: Record<string, unknown> | undefined): Issue 
     count: typeof issue.count === 'number' ? issue.count : 0,
     lastSeen: typeof issue.lastSeen === 'string' ? issue.lastSeen : image.firstSeen,
   };
-}
-
-/**
- * The stored sample, as every store keeps it (canonical): the set may hold
- * more than the sample keeps for a moment (two shards' writes at once) until
- * the tally raises its level; read here as it will be.
- */
-export function visitorSampleOf(hashes: unknown, level: unknown): VisitorSample | undefined {
-  const list =
-    hashes instanceof Set || Array.isArray(hashes) ? [...(hashes as Iterable<unknown>)].filter((hash): hash is string => typeof hash === 'string') : [];
-  if (list.length === 0) return undefined;
-  return canonical({ level: typeof level === 'number' && Number.isInteger(level) && level >= 0 ? level : 0, hashes: list });
 }
 
 /** The set-aside item as the control room reads it: counts per reason and the latest one, when there is one. */

@@ -2,7 +2,7 @@ import { PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk
 import { epochSeconds, filteredDeltas, issueDeltas, type FilteredDelta, type IssueDelta } from '../../../ingest/issues/deltas';
 import { itemStateOf, type ItemState } from '../../../ingest/issues/lifecycle';
 import { countExactlyOnce, markOf, type FoundItem, type Round, type WriteOutcome } from '../../../ingest/tally/exactly-once';
-import type { FilteredEvent, IssueEvent, PageBatch, SequencedEvent, SetAsideRecord, TallyStore } from '../../../ingest/tally/ports';
+import type { FilteredEvent, IssueEvent, PageBatch, PersonEvents, PersonPair, SequencedEvent, SetAsideRecord, TallyStore } from '../../../ingest/tally/ports';
 import { isConditionalCheckFailed, itemOfFailure, storageCall } from '../errors';
 import { Expression, type Condition } from '../expression';
 import { pageItem, paginate } from './feed-pages';
@@ -21,6 +21,7 @@ import {
 } from './issue-items';
 import { countIssue, foundOf, newIssueItem, openedFound, pruneIssue, type IssueFound } from './issue-writes';
 import { DynamoIssueAliases } from './issue-aliases';
+import { DynamoAffectedPairs } from './affected-items';
 
 type Item = Record<string, unknown>;
 
@@ -58,11 +59,22 @@ export class DynamoTallyStore implements TallyStore {
   /** What this container last found each issue to be. */
   private readonly guesses = new Map<string, IssueGuess>();
 
+  /** The (issue, person) pairs (affected-items.ts). */
+  private readonly people: DynamoAffectedPairs;
+
+  /** `contactsTable`: where the tally reads a new person's company (none: nobody is taken for a contact). */
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly tableName: string,
     private readonly now: () => number = Date.now,
-  ) {}
+    contactsTable?: string,
+  ) {
+    this.people = new DynamoAffectedPairs(doc, { reports: tableName, ...(contactsTable === undefined ? {} : { contacts: contactsTable }) }, now);
+  }
+
+  addToPerson(shardKey: string, batch: PersonEvents): Promise<PersonPair> {
+    return this.people.add(shardKey, batch);
+  }
 
   /** The issues' aliases (issue-aliases.ts): which issue an event is counted into; made on first use. */
   private aliasStore?: DynamoIssueAliases;

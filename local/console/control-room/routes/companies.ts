@@ -6,6 +6,7 @@ import { html, path, withQuery } from '../html';
 import { renderPage } from '../layout';
 import { cursorOf, pageNumberOf, pager } from '../pager';
 import { redirect } from '../respond';
+import { affectedIssuesSection } from './affected-section';
 import { contactTable } from './contact-table';
 import { CONTACTS_PAGE } from './contacts';
 
@@ -41,7 +42,12 @@ ${list}`,
 
 async function companyContacts(context: RouteContext, factoryId: string, id: string): Promise<void> {
   const { url } = context;
-  const reply = await context.ask({ operation: 'companies.contacts', factoryId, companyId: id, limit: CONTACTS_PAGE, ...cursorOf(url) });
+  const [reply, issues] = await Promise.all([
+    context.ask({ operation: 'companies.contacts', factoryId, companyId: id, limit: CONTACTS_PAGE, ...cursorOf(url) }),
+    context.ask({ operation: 'companies.issues', factoryId, companyId: id }),
+  ]);
+  // The open issues its people hit first (docs/control-room-app.md#who-is-affected), then its contacts.
+  const hit = issues.ok ? affectedIssuesSection(factoryId, id, issues.body.issues) : errorBox(issues.status, issues.body.error);
   const body = reply.ok
     ? html`${contactTable(factoryId, reply.body.contacts, `Contacts of company ${id}`)}${pager(path`/f/${factoryId}/companies/${id}`, {}, pageNumberOf(url), reply.body.cursor)}`
     : errorBox(reply.status, reply.body.error);
@@ -49,7 +55,7 @@ async function companyContacts(context: RouteContext, factoryId: string, id: str
     title: `Company ${id}`,
     factoryId,
     section: 'companies',
-    body: html`<h1>Contacts of company ${id}</h1><p><a href="${path`/f/${factoryId}/companies`}">All companies</a></p>${body}`,
+    body: html`<h1>Company ${id}</h1><p><a href="${path`/f/${factoryId}/companies`}">All companies</a></p>${hit}<h2>Its contacts</h2>${body}`,
   });
 }
 

@@ -6,6 +6,7 @@ import { appLink, errorBox, text, time } from '../display';
 import { html, path, withQuery, type Html } from '../html';
 import { renderPage } from '../layout';
 import { cursorOf, pageNumberOf } from '../pager';
+import { affectedIssuesSection } from './affected-section';
 import { personReportsSection } from './person-reports';
 
 type Json = Record<string, unknown>;
@@ -142,8 +143,7 @@ export async function contactPage(context: RouteContext, factoryId: string, cont
 <div class="columns">
 <div>${fieldsSection(factoryId, contact)}${companySection(factoryId, company)}</div>
 <div>${enrichmentSection(contact, passes)}${clearedSection(contact)}</div>
-</div>
-${personReportsSection(factoryId, contactId, reply.body.reports, reply.body.reportsCursor, pageNumberOf(context.url))}
+</div>${affectedIssuesSection(factoryId, contactId, reply.body.issues)}${personReportsSection(factoryId, contactId, reply.body.reports, reply.body.reportsCursor, pageNumberOf(context.url))}
 ${actions(factoryId, contact)}`;
   renderPage(context, reply.status, { title: text(contact.email), factoryId, section: 'contacts', scripts: ['contact.js'], body });
 }

@@ -6,6 +6,7 @@ import { appLink, errorBox, summary, text, time } from '../display';
 import { html, path } from '../html';
 import { cursorOf, pageNumberOf, pager } from '../pager';
 import { trendSection } from '../trend-chart';
+import { affectedSection, peopleText } from './affected-section';
 import { framesSection } from './event-frames';
 import { details, eventHeadline, renderReportsPage } from './report-layout';
 import { setAsideNote } from './set-aside-note';
@@ -16,6 +17,7 @@ const SORTS = [
   { id: 'lastSeen', label: 'last seen' },
   { id: 'events', label: 'most events' },
   { id: 'visitors', label: 'most visitors' },
+  { id: 'people', label: 'most people' },
 ] as const;
 
 /** Visitors as a page shows them: the count, "about" when it is an estimate (docs/report-issues.md#visitors-affected). */
@@ -55,11 +57,11 @@ export async function issueList(context: RouteContext, factoryId: string): Promi
     ? errorBox(reply.status, reply.body.error)
     : issues.length === 0
       ? html`<p class="empty">No ${STATUSES.includes(status) ? status : ''} issues${search === '' ? '' : ' with that in their title'}.</p>`
-      : html`${partial}<div class="table-wrap"><table class="list" id="issues"><thead><tr><th scope="col">Last seen</th><th scope="col">Issue</th><th scope="col">Events</th><th scope="col">Visitors</th><th scope="col">Status</th><th scope="col">First seen</th><th scope="col">Last release</th></tr></thead>
+      : html`${partial}<div class="table-wrap"><table class="list" id="issues"><thead><tr><th scope="col">Last seen</th><th scope="col">Issue</th><th scope="col">Events</th><th scope="col">Visitors</th><th scope="col">People</th><th scope="col">Status</th><th scope="col">First seen</th><th scope="col">Last release</th></tr></thead>
 <tbody>${issues.map(
           (issue) => html`<tr><td>${time(issue.lastSeen)}</td>
 <td>${appLink(['f', factoryId, 'reports', 'issues', issue.issueId], summary(issue.title) || '(no title)')}</td>
-<td>${text(issue.count)}</td><td>${visitorsText(issue)}</td><td>${text(issue.status)}${typeof issue.regressions === 'number' && issue.regressions > 0 ? ' (regressed)' : ''}</td>
+<td>${text(issue.count)}</td><td>${visitorsText(issue)}</td><td>${peopleText(issue)}</td><td>${text(issue.status)}${typeof issue.regressions === 'number' && issue.regressions > 0 ? ' (regressed)' : ''}</td>
 <td>${time(issue.firstSeen)}</td><td>${text(issue.lastRelease)}</td></tr>`,
         )}</tbody></table></div>${pager(base, query, pageNumberOf(url), reply.body.cursor)}`;
   const note = html`<p class="muted">Events grouped by fingerprint, with exact counts.${filteredTotal > 0 ? ` ${filteredTotal} filtered event${filteredTotal > 1 ? 's' : ''} (browser extensions, cross-origin "Script error.") opened no issue.` : ''}</p>`;
@@ -85,7 +87,7 @@ export async function issuePage(context: RouteContext, factoryId: string, issueI
     renderReportsPage(context, factoryId, 'issues', { title: issueId, body: html`${back}${errorBox(reply.status, reply.body.error)}` }, reply.status);
     return;
   }
-  const { issue, events } = reply.body;
+  const { issue, events, affected } = reply.body;
   // The latest event's stack, as every issue page of the field shows it: its frames (resolved where maps allow), then its raw text.
   const newest = events[0];
   const stack = typeof newest?.exception?.stack === 'string' ? newest.exception.stack : undefined;
@@ -122,7 +124,7 @@ ${framesSection(newest.frames)}${stack === undefined ? html`<p class="empty">It 
     'fingerprint',
   ];
   const facts = html`<ul class="facts" aria-label="At a glance">
-<li><strong>${text(issue.count)}</strong> events</li><li><strong>${visitorsText(issue) || '0'}</strong> visitors affected</li>
+<li><strong>${text(issue.count)}</strong> events</li><li><strong>${peopleText(issue)}</strong> people</li><li><strong>${text(issue.affected.companies)}</strong> companies</li><li><strong>${visitorsText(issue) || '0'}</strong> visitors affected</li>
 <li><strong>${text(issue.firstRelease) || '—'}</strong> first release</li><li><strong>${text(issue.lastRelease) || '—'}</strong> last release</li></ul>`;
   renderReportsPage(
     context,
@@ -133,6 +135,7 @@ ${framesSection(newest.frames)}${stack === undefined ? html`<p class="empty">It 
       scripts: ['issues.js'],
       body: html`${back}<h2 class="report-title">${heading}</h2>${statusButtons(factoryId, issueId, text(issue.status))}
 ${facts}${trendSection(reply.body.trend)}
+${affectedSection(factoryId, issue, affected)}
 ${latestStack}
 <h3>Everything it holds</h3>${details(issue, order)}
 <h3>Latest events</h3>${latest}`,

@@ -9,7 +9,7 @@ const issue = (n: number, fields: Partial<Issue> = {}): Issue =>
     title: `Error ${n}`,
     count: n,
     lastSeen: `2026-11-${String(10 + (n % 5)).padStart(2, '0')}T00:00:00.000Z`,
-    visitors: { level: 0, hashes: Array.from({ length: n % 3 }, (_, k) => `h${k}`) },
+    visitors: { sketch: { kind: 'exact', hashes: Array.from({ length: n % 3 }, (_, k) => `h${k}`) } },
     ...fields,
   }) as Issue;
 const ISSUES = Array.from({ length: 12 }, (_, n) => issue(n + 1));

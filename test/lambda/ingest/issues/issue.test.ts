@@ -12,7 +12,7 @@ const ISSUE: Issue = {
   status: 'open',
   expiresAt: 1_800_000_000,
   counts: { d1: { '2026-11-26': 2, '2026-10-01': 1 } },
-  visitors: { level: 0, hashes: ['aaaaaaaa', 'bbbbbbbb'] },
+  visitors: { sketch: { kind: 'exact', hashes: ['aaaaaaaa', 'bbbbbbbb'] } },
 };
 
 describe('an issue', () => {

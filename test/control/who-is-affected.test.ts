@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import { controlDependencies } from '../../lambda/control/control-room-wiring';
+import { handleControlRequest } from '../../lambda/control/handle-request';
+import type { ControlDependencies } from '../../lambda/control/ports';
+import { EVENTS, randomClient, SITE, validEvent } from '../support/ingest';
+import {
+  bearer,
+  issueKey,
+  issuePublishableKey,
+  newFactoryId,
+  realIngestDependencies,
+  startLocalHost,
+  tables,
+  testDoc,
+  type LocalApi,
+} from '../support/local-api';
+import { tallied } from '../support/tally';
+
+/**
+ * Who is affected (issue 51, docs/report-issues.md#who-is-affected), end to end on DynamoDB Local: contacts created
+ * through the contacts API with their company's domain, bug reports sent to the ingest API over HTTP, counted by the
+ * run's tally (the stream consumer `npm start` runs), read through the control room's operations.
+ */
+const BY = { principal: 'arn:aws:sts::123456789012:assumed-role/ControlRoom/operator' };
+
+let api: LocalApi;
+let control: ControlDependencies;
+beforeAll(async () => {
+  api = await startLocalHost(realIngestDependencies());
+  control = controlDependencies(testDoc(), tables, 'Test Platform', { keys: tables.keys, reports: tables.reports });
+});
+afterAll(() => api.close());
+
+async function ok(request: Record<string, unknown>) {
+  const answer = await handleControlRequest(control, request, BY);
+  expect([answer.status, answer.body.error]).toEqual([200, undefined]);
+  return answer.body as Record<string, any>;
+}
+
+/** A factory whose backend pushes contacts (secret key) and whose site sends reports (publishable key). */
+async function tenant() {
+  const factoryId = newFactoryId('who');
+  const auth = bearer((await issueKey(factoryId)).key);
+  const { key } = await issuePublishableKey(factoryId, [SITE]);
+  const page = { Origin: SITE, 'Content-Type': 'application/json', Authorization: `Bearer ${key}` };
+  return {
+    factoryId,
+    upsert: async (body: Record<string, unknown>) => {
+      const created = await api.request('POST', '/api/v1/contacts', { headers: auth, body });
+      expect(created.status).toBe(201);
+      return created.json.contact as { id: string; companyId: string };
+    },
+    events: async (events: unknown[], from = randomClient()) =>
+      expect((await api.request('POST', EVENTS, { headers: page, body: JSON.stringify({ events }), localAddress: from })).status).toBe(202),
+  };
+}
+
+test('three contacts at two companies and one visitor hit a bug: 3 people, 2 companies, 1 visitor on the issue, its companies and contacts; erasing one leaves 2 everywhere', async () => {
+  const site = await tenant();
+  const tag = randomUUID().slice(0, 8);
+  const [ada, grace, linus] = [
+    await site.upsert({ email: `ada@engines-${tag}.example`, companyDomain: `engines-${tag}.example` }),
+    await site.upsert({ email: `grace@engines-${tag}.example`, companyDomain: `engines-${tag}.example` }),
+    await site.upsert({ email: `linus@kernel-${tag}.example`, companyDomain: `kernel-${tag}.example` }),
+  ];
+  const bug = { message: `TypeError: cart is undefined ${tag}` };
+  // Ada three times (two requests), the others once, an anonymous visitor twice from one address.
+  await site.events([
+    validEvent({ ...bug, reporter: { email: `ada@engines-${tag}.example` } }),
+    validEvent({ ...bug, reporter: { email: `ADA@engines-${tag}.example` } }),
+  ]);
+  await site.events([
+    validEvent({ ...bug, reporter: { email: `ada@engines-${tag}.example` } }),
+    validEvent({ ...bug, reporter: { email: `grace@engines-${tag}.example` } }),
+    validEvent({ ...bug, reporter: { email: `linus@kernel-${tag}.example`, name: 'Linus' } }),
+  ]);
+  const visitor = randomClient();
+  await site.events([validEvent(bug), validEvent(bug)], visitor);
+  await tallied();
+
+  const { issues } = await ok({ operation: 'issues.list', factoryId: site.factoryId });
+  expect(issues).toHaveLength(1);
+  const issueId = issues[0].issueId as string;
+  expect(issues[0]).toMatchObject({ count: 7, affected: { contacts: 3, companies: 2, visitors: 1, notInCrm: 0 } });
+
+  const shown = await ok({ operation: 'issues.show', factoryId: site.factoryId, issueId });
+  expect(shown.affected.companies).toEqual([
+    { companyId: ada?.companyId, people: 2, events: 4, lastSeen: expect.any(String) },
+    { companyId: linus?.companyId, people: 1, events: 1, lastSeen: expect.any(String) },
+  ]);
+  expect(shown.affected.people.map((person: { contactId: string; events: number; inCrm: boolean }) => [person.contactId, person.events, person.inCrm])).toEqual(
+    [
+      [ada?.id, 3, true],
+      ...[
+        [grace?.id, 1, true],
+        [linus?.id, 1, true],
+      ].sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1)),
+    ],
+  );
+  expect(JSON.stringify(shown.affected)).not.toContain('@');
+
+  // The CRM's side: each company lists the issue, each contact shows it with its status and their share.
+  for (const company of [ada?.companyId, linus?.companyId])
+    expect(
+      (await ok({ operation: 'companies.issues', factoryId: site.factoryId, companyId: company })).issues.map((issue: { issueId: string }) => issue.issueId),
+    ).toEqual([issueId]);
+  const adaPage = await ok({ operation: 'contacts.show', factoryId: site.factoryId, contactId: ada?.id });
+  expect(adaPage.issues).toEqual([expect.objectContaining({ issueId, status: 'open', person: expect.objectContaining({ events: 3 }) })]);
+  const exported = await ok({ operation: 'contacts.export-person', factoryId: site.factoryId, contactId: grace?.id });
+  expect(exported.issues.map((issue: { issueId: string }) => issue.issueId)).toEqual([issueId]);
+
+  // Erasing Linus: off every list, out of the counts; his company, whose only person he was, leaves the issue too.
+  expect(await ok({ operation: 'contacts.erase', factoryId: site.factoryId, contactId: linus?.id })).toMatchObject({ erased: true, issues: 1 });
+  const after = await ok({ operation: 'issues.show', factoryId: site.factoryId, issueId });
+  expect(after.issue.affected).toEqual({ contacts: 2, companies: 1, visitors: 1, notInCrm: 0 });
+  expect(after.affected.people.map((person: { contactId: string }) => person.contactId)).not.toContain(linus?.id);
+  expect(after.affected.companies.map((company: { companyId: string }) => company.companyId)).toEqual([ada?.companyId]);
+  expect((await ok({ operation: 'companies.issues', factoryId: site.factoryId, companyId: linus?.companyId })).issues).toEqual([]);
+  expect((await ok({ operation: 'issues.list', factoryId: site.factoryId })).issues[0].affected).toMatchObject({ contacts: 2, companies: 1 });
+});
