@@ -8,7 +8,8 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { DELIVERER_SERVICE_NAME, NOTIFIER_SERVICE_NAME } from '../lambda/infrastructure/observability/names';
-import { grantTableCalls } from './grants';
+import { REPORTS_BY_FEED } from '../lambda/infrastructure/store/schema';
+import { grantIndexCalls, grantTableCalls } from './grants';
 import type { GradualDeployment } from './gradual-deployment';
 import { delivererProbes, notifierProbes } from './pre-traffic-probes';
 import { CanaryReceiver } from './canary-receiver';
@@ -89,6 +90,7 @@ export class Alerts extends Construct {
 
     const environment = {
       ALERTS_TABLE_NAME: props.alertsTable.tableName,
+      REPORTS_TABLE_NAME: props.reportsTable.tableName,
       DELIVERY_QUEUE_URL: this.deliveryQueue.queueUrl,
       ALERT_LINK_BASE: props.linkBase,
     };
@@ -169,6 +171,9 @@ export class Alerts extends Construct {
     // granted by its event source. The deliverer: a delivery and its destination (GetItem), the attempt's
     // writes (UpdateItem); the delivery queue for the next attempt (SendMessage; receiving and deleting is the event source's).
     grantTableCalls(props.alertsTable, this.notifier, 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem');
+    // Who an alert's issue affects (docs/alerts.md#the-payload): its people's entries in byFeed, then the pairs.
+    grantIndexCalls(props.reportsTable, REPORTS_BY_FEED.indexName, this.notifier, 'dynamodb:Query');
+    grantTableCalls(props.reportsTable, this.notifier, 'dynamodb:BatchGetItem');
     this.deliveryQueue.grantSendMessages(this.notifier);
     this.topic.grantPublish(this.notifier);
     grantTableCalls(props.alertsTable, this.deliverer, 'dynamodb:GetItem', 'dynamodb:UpdateItem');

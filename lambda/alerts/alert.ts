@@ -1,8 +1,10 @@
 import { periodStartMs } from '../ingest/issues/buckets';
+import { noneAffected } from '../ingest/issues/affected';
 import type { Issue, IssueStatus } from '../ingest/issues/issue';
+import { visitorCount } from '../ingest/issues/visitors';
 
 /** What happened to an issue, as the webhook's `type` says it (docs/alerts.md#the-payload). */
-export const ALERT_TYPES = ['issue.created', 'issue.regressed', 'issue.spiking'] as const;
+export const ALERT_TYPES = ['issue.created', 'issue.regressed', 'issue.spiking', 'issue.resolved'] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];
 
 /** An issue as an alert reads it (snapshotOf): what the payload shows, and its events per 5 minutes by the bucket's start. */
@@ -18,13 +20,17 @@ export interface IssueSnapshot {
   lastRelease?: string;
   regressions: number;
   regressedAt?: string;
+  statusChangedAt?: string;
+  /** Who it affects, as counts (docs/report-issues.md#who-is-affected): the payload's `affected`, as `reports issues` has it (none: zeros). */
+  affected?: { contacts: number; companies: number; visitors: number; notInCrm: number };
   /** Events per 5-minute bucket: bucket start (epoch ms, UTC) → count. Empty where the item keeps none. */
   fiveMinute: Record<number, number>;
 }
 
 /** The issue as an alert reads it: its 5-minute counts keyed by their start (epoch ms), what it never had at zero. */
 export function snapshotOf(issue: Issue): IssueSnapshot {
-  const { factoryId, issueId, title, status, count, firstSeen, lastSeen, firstRelease, lastRelease, regressedAt } = issue;
+  const { factoryId, issueId, title, status, count, firstSeen, lastSeen, firstRelease, lastRelease, regressedAt, statusChangedAt } = issue;
+  const { contacts, companies, notInCrm } = issue.affected ?? noneAffected();
   const fiveMinute: Record<number, number> = {};
   for (const [key, events] of Object.entries(issue.counts?.m5 ?? {})) {
     const start = periodStartMs(key);
@@ -42,6 +48,8 @@ export function snapshotOf(issue: Issue): IssueSnapshot {
     ...(lastRelease === undefined ? {} : { lastRelease }),
     regressions: issue.regressions ?? 0,
     ...(regressedAt === undefined ? {} : { regressedAt }),
+    ...(statusChangedAt === undefined ? {} : { statusChangedAt }),
+    affected: { contacts, companies, visitors: visitorCount(issue.visitors).count, notInCrm },
     fiveMinute,
   };
 }
@@ -68,4 +76,9 @@ export interface Alert {
   occurredAt: string;
   issue: IssueSnapshot;
   spike?: SpikeFacts;
+  /**
+   * Who, read when the alert is first sent (./notify.ts): for issue.resolved the affected people's contact ids (so a
+   * customer's backend can tell them it is fixed; ids, never emails), for the others the biggest companies by people.
+   */
+  people?: { contactIds?: string[]; topCompanies?: { companyId: string; people: number }[] };
 }

@@ -7,6 +7,11 @@ import { webhookIdOf } from './signature';
 import { alertsOf } from './triggers';
 import { isCanaryFactory } from '../kernel/canary';
 import { scrubbedTitle } from './scrub';
+import { companiesOfPeople, type AffectedReader } from '../ingest/issues/affected';
+
+/** Contact ids an issue.resolved alert lists at most; companies the others list. */
+export const ALERT_CONTACT_IDS_MAX = 1000;
+export const ALERT_TOP_COMPANIES = 5;
 
 export interface NotifierDependencies {
   store: AlertStore;
@@ -16,6 +21,23 @@ export interface NotifierDependencies {
   /** Where payload links point: the control room's web app. */
   linkBase: string;
   now?: () => Date;
+  /** Who an issue affects (lambda/infrastructure/store/reports/affected-items.ts); without it alerts carry the counts only. */
+  affected?: Pick<AffectedReader, 'peopleOf'>;
+}
+
+/**
+ * The alert with who it is about (docs/alerts.md#the-payload), read once when it is first sent: for issue.resolved
+ * the affected people's contact ids, for the others the biggest companies by people. Ids and counts only.
+ */
+async function withPeople(alert: Alert, deps: NotifierDependencies, nowMs: number): Promise<Alert> {
+  if (!deps.affected) return alert;
+  const { factoryId, issueId } = alert.issue;
+  const people = await deps.affected.peopleOf(factoryId, issueId, ALERT_CONTACT_IDS_MAX, nowMs);
+  if (alert.type === 'issue.resolved') return { ...alert, people: { contactIds: people.items.map((person) => person.contactId).sort() } };
+  const topCompanies = companiesOfPeople(people.items)
+    .slice(0, ALERT_TOP_COMPANIES)
+    .map(({ companyId, people: count }) => ({ companyId, people: count }));
+  return { ...alert, people: { topCompanies } };
 }
 
 /** One write of an issue, as its stream record shows it (the store reads it: lambda/infrastructure/store/reports/stream-images.ts). */
@@ -59,7 +81,7 @@ const receives = (destination: Destination, alert: Alert) =>
 
 /** The platform topic's line for an alert: what happened, to which issue of which factory. */
 function topicMessage(alert: Alert, body: string): { subject: string; message: string } {
-  const what = { 'issue.created': 'New issue', 'issue.regressed': 'Regression', 'issue.spiking': 'Spike' }[alert.type];
+  const what = { 'issue.created': 'New issue', 'issue.regressed': 'Regression', 'issue.spiking': 'Spike', 'issue.resolved': 'Resolved' }[alert.type];
   const title = scrubbedTitle(alert.issue.title);
   return { subject: `${what} in ${alert.issue.factoryId}: ${title}`.slice(0, 99), message: body };
 }
@@ -74,13 +96,14 @@ function topicMessage(alert: Alert, body: string): { subject: string; message: s
  * conditional writes keep it to one per destination, and an attempt is
  * taken once whatever the number of queued messages (./deliver.ts).
  */
-export async function fanOut(alert: Alert, deps: NotifierDependencies, lookups: FactoryLookups): Promise<boolean> {
+export async function fanOut(found: Alert, deps: NotifierDependencies, lookups: FactoryLookups): Promise<boolean> {
   const now = deps.now?.() ?? new Date();
   const at = now.toISOString();
   const expiresAt = Math.floor(now.getTime() / 1000) + ALERT_RETENTION_DAYS * 86_400;
-  const { factoryId, issueId } = alert.issue;
-  const recorded = await deps.store.recordAlert({ factoryId, alertId: alert.alertId, type: alert.type, issueId, occurredAt: alert.occurredAt, at, expiresAt });
+  const { factoryId, issueId } = found.issue;
+  const recorded = await deps.store.recordAlert({ factoryId, alertId: found.alertId, type: found.type, issueId, occurredAt: found.occurredAt, at, expiresAt });
   if (recorded.fannedOut) return false;
+  const alert = await withPeople(found, deps, now.getTime());
 
   const body = alertPayload(alert, deps.linkBase);
   const webhookId = webhookIdOf(alert.alertId);

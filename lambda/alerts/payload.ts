@@ -32,6 +32,9 @@ export function alertPayload(alert: Alert, linkBase: string): string {
       firstSeen: issue.firstSeen,
       lastSeen: issue.lastSeen,
       link: issueLink(linkBase, issue),
+      affected: issue.affected ?? { contacts: 0, companies: 0, visitors: 0, notInCrm: 0 },
+      ...(alert.people?.topCompanies ? { topCompanies: alert.people.topCompanies } : {}),
+      ...(alert.people?.contactIds ? { contactIds: alert.people.contactIds } : {}),
       ...(alert.type === 'issue.regressed' ? { regressions: issue.regressions, regressedAt: issue.regressedAt ?? issue.lastSeen } : {}),
       ...(alert.spike ? { spike: alert.spike } : {}),
     },
@@ -52,10 +55,15 @@ export function testPayload(type: AlertType, factoryId: string, at: Date, linkBa
     lastRelease: 'test',
     regressions: type === 'issue.regressed' ? 1 : 0,
     ...(type === 'issue.regressed' ? { regressedAt: iso } : {}),
+    affected: { contacts: 2, companies: 1, visitors: 3, notInCrm: 0 },
     fiveMinute: {},
   };
+  const people =
+    type === 'issue.resolved'
+      ? { contactIds: ['ct_0000000000000001', 'ct_0000000000000002'] }
+      : { topCompanies: [{ companyId: 'co_0000000000000001', people: 2 }] };
   const spike = type === 'issue.spiking' ? { bucketStart: iso, events: 240, threshold: 20, baselinePerFiveMinutes: 0 } : undefined;
-  const body = JSON.parse(alertPayload({ alertId: 'test', type, occurredAt: iso, issue, ...(spike ? { spike } : {}) }, linkBase)) as {
+  const body = JSON.parse(alertPayload({ alertId: 'test', type, occurredAt: iso, issue, people, ...(spike ? { spike } : {}) }, linkBase)) as {
     data: Record<string, unknown>;
   };
   return JSON.stringify({ ...body, data: { ...body.data, test: true } });

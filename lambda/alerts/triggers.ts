@@ -29,7 +29,8 @@ export function spikeThreshold(counts: Record<number, number>, bucket: number, s
  * - issue.regressed: `regressions` grew (a resolved issue got an event), one per step (the
  *   id names the issue's life by its firstSeen: an issue that expired and came back counts anew);
  * - issue.spiking: a 5-minute bucket reaches its threshold in this write and
- *   was under it before; never for an ignored issue.
+ *   was under it before; never for an ignored issue;
+ * - issue.resolved: the write resolved it (an operator's status change).
  */
 export function alertsOf(before: IssueSnapshot | undefined, after: IssueSnapshot | undefined, settings: AlertSettings): Alert[] {
   if (!after) return [];
@@ -46,6 +47,12 @@ export function alertsOf(before: IssueSnapshot | undefined, after: IssueSnapshot
       occurredAt: after.regressedAt ?? after.lastSeen,
       issue: after,
     });
+  }
+
+  // Resolved by an operator in this write: the people affected can be told it is fixed.
+  if (before && before.status !== 'resolved' && after.status === 'resolved') {
+    const at = after.statusChangedAt ?? after.lastSeen;
+    alerts.push({ alertId: `resolved:${issueId}:${after.firstSeen}:${at}`, type: 'issue.resolved', occurredAt: at, issue: after });
   }
 
   if (after.status !== 'ignored') {

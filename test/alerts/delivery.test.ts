@@ -109,6 +109,8 @@ describe('alerts from stream records to signed deliveries', () => {
         firstSeen: '2026-11-25T14:02:00.000Z',
         lastSeen: '2026-11-25T14:02:00.000Z',
         link: `http://127.0.0.1:4000/f/${factoryId}/reports/issues/${ISSUE}`,
+        // Nobody counted into it (no event of it named a person): counts of zero, and no companies read.
+        affected: { contacts: 0, companies: 0, visitors: 0, notInCrm: 0 },
       },
     });
     const log = await control()({ operation: 'alerts.deliveries', factoryId });
@@ -268,7 +270,7 @@ describe('alerts from stream records to signed deliveries', () => {
       issueChangeOf,
       silent,
     );
-    const quiet = streamRecord(issueItem(factoryId, ISSUE), { ...issueItem(factoryId, ISSUE), status: 'resolved' });
+    const quiet = streamRecord(issueItem(factoryId, ISSUE), { ...issueItem(factoryId, ISSUE), status: 'ignored' });
     const fresh = streamRecord(undefined, issueItem(factoryId, 'iss_11111111111111111111'));
     const answer = await failing(streamEvent(quiet, fresh));
     expect(answer).toEqual({ batchItemFailures: [{ itemIdentifier: fresh.dynamodb!.SequenceNumber }] });

@@ -127,12 +127,13 @@ test('a new bug gives one signed delivery linking to the open control room; reso
 
   // Every record of the issue has been through the notifier by now (one shard, in order): each alert came once.
   const types = bodiesOf(secret).map((body) => body.type);
-  expect(types.sort()).toEqual(['issue.created', 'issue.regressed', 'issue.spiking']);
-  expect(receiver.received).toHaveLength(3);
+  expect(types.sort()).toEqual(['issue.created', 'issue.regressed', 'issue.resolved', 'issue.spiking']);
+  expect(receiver.received).toHaveLength(4);
   const log = jsonLines((await command('alerts', 'deliveries', '--factory', factoryId)).stdout);
   expect(log.map((delivery) => [delivery.type, delivery.status, delivery.attempts])).toEqual(
     expect.arrayContaining([
       ['issue.created', 'delivered', 1],
+      ['issue.resolved', 'delivered', 1],
       ['issue.regressed', 'delivered', 1],
       ['issue.spiking', 'delivered', 1],
     ]),

@@ -92,11 +92,12 @@ test('the delivery queue feeds the deliverer a few messages at a time, gives up 
   for (const [, policy] of policies) expect(JSON.stringify(policy.Properties.PolicyDocument)).toContain('"aws:SecureTransport":"false"');
 });
 
-test('least privilege: the notifier writes alerts and deliveries, queues, publishes; the deliverer reads and updates; neither touches another table', () => {
+test('least privilege: the notifier writes alerts and deliveries, queues, publishes, and reads who an issue affects; the deliverer reads and updates; neither writes another table', () => {
   const [notifierId] = functionNamed('Contacts alert notifier');
   const [delivererId] = functionNamed('Contacts alert deliverer');
   const dynamoOf = (id: string) => actionsOf(id).filter((action) => action.startsWith('dynamodb:'));
   expect(dynamoOf(notifierId)).toEqual([
+    'dynamodb:BatchGetItem',
     'dynamodb:DescribeStream',
     'dynamodb:GetItem',
     'dynamodb:GetRecords',

@@ -54,7 +54,7 @@ test('bad input: a usage error (exit 2) before anything connects; a refused URL 
   const badType = await alerts('add', '--factory', factoryId, '--url', receiver.url, '--type', 'issue.sneezed');
   expect([badType.status, badType.stderr.split('\n')[0]]).toEqual([
     2,
-    'error: --type must be one of issue.created, issue.regressed, issue.spiking, got "issue.sneezed"',
+    'error: --type must be one of issue.created, issue.regressed, issue.spiking, issue.resolved, got "issue.sneezed"',
   ]);
   const badDestination = await alerts('remove', '--factory', factoryId, '--destination', 'nope');
   expect(badDestination.status).toBe(2);

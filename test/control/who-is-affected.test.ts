@@ -14,6 +14,11 @@ import {
   testDoc,
   type LocalApi,
 } from '../support/local-api';
+import { FactoryLookups, notifyIssueChange, type NotifierDependencies } from '../../lambda/alerts/notify';
+import { newWebhookSecret } from '../../lambda/alerts/signature';
+import { MemoryAlertStore } from '../../lambda/infrastructure/memory/memory-alert-store';
+import { DynamoIssueStore } from '../../lambda/infrastructure/store/reports/dynamo-issue-store';
+import { CapturingQueue } from '../support/alerts';
 import { tallied } from '../support/tally';
 
 /**
@@ -55,7 +60,7 @@ async function tenant() {
   };
 }
 
-test('three contacts at two companies and one visitor hit a bug: 3 people, 2 companies, 1 visitor on the issue, its companies and contacts; erasing one leaves 2 everywhere', async () => {
+test('three contacts at two companies and one visitor hit a bug: 3 people, 2 companies, 1 visitor on the issue, its companies, its contacts and its alerts; resolving tells the three; erasing one leaves 2 everywhere', async () => {
   const site = await tenant();
   const tag = randomUUID().slice(0, 8);
   const [ada, grace, linus] = [
@@ -108,6 +113,38 @@ test('three contacts at two companies and one visitor hit a bug: 3 people, 2 com
   expect(adaPage.issues).toEqual([expect.objectContaining({ issueId, status: 'open', person: expect.objectContaining({ events: 3 }) })]);
   const exported = await ok({ operation: 'contacts.export-person', factoryId: site.factoryId, contactId: grace?.id });
   expect(exported.issues.map((issue: { issueId: string }) => issue.issueId)).toEqual([issueId]);
+
+  // The alerts, as the notifier makes them from the issue's writes: issue.created with the counts and the biggest
+  // companies; resolving sends issue.resolved with the three contact ids (ids, never emails).
+  const alerts = new MemoryAlertStore();
+  const destinationId = 'dst_0000000000000001';
+  await alerts.addDestination({
+    factoryId: site.factoryId,
+    destinationId,
+    url: 'https://hooks.example.com/in',
+    types: [],
+    createdAt: 'x',
+    createdBy: 'arn:op',
+    secret: newWebhookSecret(),
+  });
+  const issueStore = new DynamoIssueStore(testDoc(), tables.reports);
+  const notifier: NotifierDependencies = { store: alerts, queue: new CapturingQueue(), linkBase: 'http://127.0.0.1:4000', affected: issueStore };
+  const open = await issueStore.getIssue(site.factoryId, issueId, Date.now());
+  await notifyIssueChange({ after: open }, notifier, new FactoryLookups(alerts));
+  await ok({ operation: 'issues.resolve', factoryId: site.factoryId, issueId });
+  await notifyIssueChange({ before: open, after: await issueStore.getIssue(site.factoryId, issueId, Date.now()) }, notifier, new FactoryLookups(alerts));
+  const bodies = (await alerts.deliveries(site.factoryId, destinationId, { limit: 10 })).deliveries.map((delivery) => JSON.parse(delivery.body));
+  const byType = new Map(bodies.map((body) => [body.type, body.data]));
+  expect(byType.get('issue.created')).toMatchObject({
+    affected: { contacts: 3, companies: 2, visitors: 1 },
+    topCompanies: [
+      { companyId: ada?.companyId, people: 2 },
+      { companyId: linus?.companyId, people: 1 },
+    ],
+  });
+  expect(byType.get('issue.resolved')?.contactIds).toEqual([ada?.id, grace?.id, linus?.id].sort());
+  expect(JSON.stringify(bodies)).not.toContain('@');
+  await ok({ operation: 'issues.reopen', factoryId: site.factoryId, issueId });
 
   // Erasing Linus: off every list, out of the counts; his company, whose only person he was, leaves the issue too.
   expect(await ok({ operation: 'contacts.erase', factoryId: site.factoryId, contactId: linus?.id })).toMatchObject({ erased: true, issues: 1 });

@@ -10,6 +10,7 @@
 import type { DynamoDBStreamEvent, DynamoDBBatchResponse, SQSEvent, SQSBatchResponse } from 'aws-lambda';
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { LOCAL_POLICY } from '../../../lambda/alerts/address-policy';
+import { DynamoAffectedPairs } from '../../../lambda/infrastructure/store/reports/affected-items';
 import { alertStoreOf } from '../../../lambda/alerts/alerts-wiring';
 import { MAX_HOP_SECONDS } from '../../../lambda/alerts/deliver';
 import { createDelivererHandler } from '../../../lambda/alerts/deliverer';
@@ -120,11 +121,13 @@ export interface LocalAlertsOptions {
   sendTimeoutMs?: number;
   /** Queue again the deliveries the table holds as pending (default): npm start resumes what it left; a test's own runner leaves other files' deliveries alone. */
   resumePending?: boolean;
+  /** The reports table, where an alert reads who its issue affects (none: alerts carry the counts only). */
+  reportsTable?: string;
 }
 
 /** Starts the local alert runner on the store npm start serves. */
 export async function startLocalAlerts(doc: DynamoDBDocumentClient, alertsTable: string, options: LocalAlertsOptions = {}): Promise<LocalAlerts> {
-  const { now = Date.now, sendTimeoutMs, resumePending = true } = options;
+  const { now = Date.now, sendTimeoutMs, resumePending = true, reportsTable } = options;
   const store = alertStoreOf(doc, alertsTable);
   let deliverer: LocalAlerts['deliverer'] | undefined;
   const queue = new TimerDeliveryQueue(() => deliverer as LocalAlerts['deliverer']);
@@ -140,6 +143,7 @@ export async function startLocalAlerts(doc: DynamoDBDocumentClient, alertsTable:
       get linkBase() {
         return localLinkBase();
       },
+      ...(reportsTable === undefined ? {} : { affected: new DynamoAffectedPairs(doc, { reports: reportsTable }) }),
     },
     issueChangeOf,
     loggerFromEnv(process.env, NOTIFIER_SERVICE_NAME),

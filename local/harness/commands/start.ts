@@ -168,7 +168,7 @@ runCommand(USAGE, async (argv) => {
     });
     const handlers = await loadHandlers(values.bundle === true);
     // Webhook deliveries (docs/alerts.md#under-npm-start): the deliverer's code on timers; pending ones resume.
-    alerts = await startLocalAlerts(createDocumentClient(dynamoConfigFromEnv()), tableNamesFromEnv().alerts);
+    alerts = await startLocalAlerts(createDocumentClient(dynamoConfigFromEnv()), tableNamesFromEnv().alerts, { reportsTable: tableNamesFromEnv().reports });
     if (alerts.resumed > 0) say(`alerts: ${alerts.resumed} pending webhook deliveries queued again`);
     // The tally (events counted into their issues) and the alert notifier, from the reports table's stream, as on AWS.
     streams = await startReportStreams({

@@ -109,3 +109,49 @@ test("a batch reads a factory's settings and destinations once", async () => {
   await Promise.all([lookups.destinations('fac_a'), lookups.destinations('fac_a'), lookups.settings('fac_a'), lookups.settings('fac_a')]);
   expect(reads).toBe(1);
 });
+
+describe('alerts that say who', () => {
+  const people = [
+    { contactId: 'ct_000000000000000b', inCrm: true, companyId: 'co_0000000000000001', events: 3, firstSeen: 'x', lastSeen: 'x' },
+    { contactId: 'ct_000000000000000a', inCrm: true, companyId: 'co_0000000000000001', events: 1, firstSeen: 'x', lastSeen: 'x' },
+    { contactId: 'ct_000000000000000c', inCrm: true, companyId: 'co_0000000000000002', events: 1, firstSeen: 'x', lastSeen: 'x' },
+  ];
+  const reader = { peopleOf: async () => ({ items: people, complete: true }) };
+  const affected = { contacts: 3, notInCrm: 0, companies: 2 };
+
+  test('a new issue carries its affected counts and its biggest companies by people; no email', async () => {
+    const { store, deps, lookups } = await notifier(destination('fac_w', '1'));
+    await notifyIssueChange({ after: issue('fac_w', { affected }) }, { ...deps, affected: reader }, lookups);
+    const { deliveries } = await store.deliveries('fac_w', destination('fac_w', '1').destinationId, { limit: 10 });
+    const { data } = JSON.parse(deliveries[0]!.body);
+    expect([data.affected, data.topCompanies, data.contactIds]).toEqual([
+      { contacts: 3, companies: 2, visitors: 0, notInCrm: 0 },
+      [
+        { companyId: 'co_0000000000000001', people: 2 },
+        { companyId: 'co_0000000000000002', people: 1 },
+      ],
+      undefined,
+    ]);
+  });
+
+  test('resolving an issue sends issue.resolved once, with the affected contact ids', async () => {
+    const { store, deps, published, lookups } = await notifier(destination('fac_r', '1'));
+    const open = issue('fac_r', { affected, count: 4 });
+    const resolved = { ...open, status: 'resolved' as const, statusChangedAt: '2026-11-21T09:04:00.000Z', statusChangedBy: 'arn:op' };
+    const stored = await notifyIssueChange({ before: open, after: resolved }, { ...deps, affected: reader }, lookups);
+    expect(stored).toEqual(['resolved:iss_00000000000000000001:2026-11-21T09:00:00.000Z:2026-11-21T09:04:00.000Z']);
+    // The same write seen again, or a later write of the resolved issue: nothing more.
+    expect(await notifyIssueChange({ before: open, after: resolved }, { ...deps, affected: reader }, lookups)).toEqual([]);
+    expect(await notifyIssueChange({ before: resolved, after: { ...resolved, count: 4 } }, { ...deps, affected: reader }, lookups)).toEqual([]);
+    const { deliveries } = await store.deliveries('fac_r', destination('fac_r', '1').destinationId, { limit: 10 });
+    expect(deliveries.map((delivery) => delivery.type)).toEqual(['issue.resolved']);
+    const body = JSON.parse(deliveries[0]!.body);
+    expect([body.type, body.data.status, body.data.contactIds, body.data.affected.contacts]).toEqual([
+      'issue.resolved',
+      'resolved',
+      ['ct_000000000000000a', 'ct_000000000000000b', 'ct_000000000000000c'],
+      3,
+    ]);
+    expect(published[0]?.subject).toBe('Resolved in fac_r: TypeError: x is undefined');
+  });
+});

@@ -31,8 +31,34 @@ describe("an alert's payload", () => {
         firstSeen: ISSUE.firstSeen,
         lastSeen: ISSUE.lastSeen,
         link: 'https://control.example.com/f/fac_a/reports/issues/iss_00000000000000000001',
+        // Who it affects: counts (an issue counted before them, zeros), never a person's data.
+        affected: { contacts: 0, companies: 0, visitors: 0, notInCrm: 0 },
       },
     });
+  });
+
+  test('issue.resolved lists the affected contact ids; the others their biggest companies; both the counts', () => {
+    const affected = { contacts: 2, companies: 1, visitors: 5, notInCrm: 0 };
+    const resolved = JSON.parse(
+      alertPayload(
+        { alertId: 'x', type: 'issue.resolved', occurredAt: ISSUE.lastSeen, issue: { ...ISSUE, affected }, people: { contactIds: ['ct_0000000000000001'] } },
+        DEFAULT_LINK_BASE,
+      ),
+    ).data;
+    expect([resolved.affected, resolved.contactIds, resolved.topCompanies]).toEqual([affected, ['ct_0000000000000001'], undefined]);
+    const created = JSON.parse(
+      alertPayload(
+        {
+          alertId: 'y',
+          type: 'issue.created',
+          occurredAt: ISSUE.firstSeen,
+          issue: ISSUE,
+          people: { topCompanies: [{ companyId: 'co_0000000000000001', people: 2 }] },
+        },
+        DEFAULT_LINK_BASE,
+      ),
+    ).data;
+    expect([created.topCompanies, created.contactIds]).toEqual([[{ companyId: 'co_0000000000000001', people: 2 }], undefined]);
   });
 
   test('a regression adds how many and when; a spike its facts', () => {

@@ -227,9 +227,14 @@ describe('trigger rules: exactly one alert per occurrence over any redelivery an
     ]);
   });
 
-  test('a status change, a removal (time to live) or an item of another kind alerts nothing', () => {
+  test('a status change other than resolving, a removal (time to live) or an item of another kind alerts nothing; resolving alerts once', () => {
     const open = snapshot('iss_eeeeeeeeeeeeeeeeeeee', { count: 40, fiveMinute: { [START]: 40 } });
-    expect(alertsOf(open, { ...open, status: 'resolved' }, DEFAULT_ALERT_SETTINGS)).toEqual([]);
+    expect(alertsOf(open, { ...open, status: 'ignored' }, DEFAULT_ALERT_SETTINGS)).toEqual([]);
+    const resolved = { ...open, status: 'resolved' as const, statusChangedAt: '2026-11-25T12:30:00.000Z' };
+    expect(alertsOf(open, resolved, DEFAULT_ALERT_SETTINGS).map((alert) => [alert.type, alert.occurredAt])).toEqual([
+      ['issue.resolved', resolved.statusChangedAt],
+    ]);
+    expect(alertsOf(resolved, resolved, DEFAULT_ALERT_SETTINGS)).toEqual([]);
     expect(alertsOf(open, undefined, DEFAULT_ALERT_SETTINGS)).toEqual([]);
     expect(alertsOf(undefined, undefined, DEFAULT_ALERT_SETTINGS)).toEqual([]);
   });
