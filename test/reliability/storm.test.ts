@@ -122,12 +122,13 @@ async function outcome(w: World, factoryId: string) {
   return { issues, stored };
 }
 
-test("two containers racing on one issue, on the service's transaction semantics: no transaction, no conflict, no 5xx; every event stored once and counted once", async () => {
+test("two containers racing on one issue, on the service's transaction semantics: no transaction, no conflict, no 5xx; every event stored once and counted once, and each of its 160 people once", async () => {
   const factoryId = newFactoryId('race');
   const w = await world({ factories: [factoryId] });
   try {
     const { key } = await issuePublishableKey(factoryId, [SITE], { rateLimit: 1_000_000 });
-    const events = Array.from({ length: 240 }, stormEvent);
+    // 160 distinct people (none a contact), 80 of them twice: one (issue, person) item each (docs/report-issues.md#who-is-affected).
+    const events = Array.from({ length: 240 }, (_, i) => ({ ...stormEvent(), reporter: { email: `person${i % 160}@storm.example` } }));
     // Each container sends every event (a retried beacon from another tab), in its own batches of 1 to 5, 6 at a time.
     const answers: HttpResponse[] = [];
     await Promise.all(
@@ -149,7 +150,9 @@ test("two containers racing on one issue, on the service's transaction semantics
     const { issues, stored } = await outcome(w, factoryId);
     expect(new Set(stored.map((event) => event.eventId)).size).toBe(240);
     expect(stored).toHaveLength(240);
-    expect(issues.map((issue) => issue.count)).toEqual([240]);
+    expect(issues.map((issue) => [issue.count, issue.affected])).toEqual([[240, { contacts: 0, notInCrm: 160, companies: 0 }]]);
+    const people = await new DynamoIssueStore(testDoc(), tables.reports).peopleOf(factoryId, issues[0]?.issueId as string, 1000, Date.now());
+    expect([people.items.length, people.items.reduce((sum, person) => sum + person.events, 0), people.complete]).toEqual([160, 240, true]);
     const stats = w.proxy.stats();
     expect(stats.operations.TransactWriteItems?.requests ?? 0).toBe(0);
     expect(Object.values(stats.totals).reduce((sum, table) => sum + table.conflicts, 0)).toBe(0);
