@@ -81,6 +81,9 @@ describe("from a clean start: upsert, list, export, clear what enrichment filled
     expect(companies).toEqual([{ id: target.companyId, domain: 'acme.example', name: 'Acme', createdAt: target.createdAt }]);
     const linked = jsonLines((await control('companies', 'contacts', '--factory', factoryId, '--company', target.companyId)).stdout);
     expect(linked.map((contact) => contact.id).sort()).toEqual([contacts[0]?.id, contacts[1]?.id].sort());
+    // The issues its people hit (test/control/who-is-affected.test.ts has some): none yet, so no line, and success.
+    const hit = await control('companies', 'issues', '--factory', factoryId, '--company', target.companyId);
+    expect([hit.status, hit.stdout]).toEqual([0, '']);
   }, 90_000);
 });
 
@@ -118,6 +121,8 @@ describe('show and export', () => {
       contact: contacts[0],
       company: { id: contacts[0]?.companyId, domain: 'show.example', name: 'show.example', createdAt: contacts[0]?.createdAt },
       passes: [],
+      // The issues they were counted in (docs/report-issues.md#who-is-affected): none, as they sent no report.
+      issues: [],
       reports: [],
     });
   }, 30_000);
@@ -158,6 +163,7 @@ describe('erasure and export of a person', () => {
       contactId: contacts[0]?.id,
       personKey: expect.stringMatching(/^person_/),
       passes: [],
+      issues: [],
       reports: [],
     });
   }, 60_000);
