@@ -9,18 +9,32 @@ import { html } from '../html';
  * company's or a contact's page, the issues they were counted in. Ids and counts only: the contact's page has the rest.
  */
 
+/** A count as a page reads it from an answer: a number, or 0 for anything else (an older answer, a hostile one). */
+const count = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0);
+
+/** An issue's affected counts as a page reads them; zeros where the answer has none. */
+function countsOf(issue: Partial<Pick<IssueListItem, 'affected'>>) {
+  const affected: Partial<IssueListItem['affected']> = issue.affected ?? {};
+  return { contacts: count(affected.contacts), notInCrm: count(affected.notInCrm), companies: count(affected.companies), visitors: count(affected.visitors) };
+}
+
 /** People as a page counts them: contacts, and those not (yet) in the CRM. */
-export const peopleText = (issue: Pick<IssueListItem, 'affected'>): string => {
-  const { contacts, notInCrm } = issue.affected;
+export const peopleText = (issue: Partial<Pick<IssueListItem, 'affected'>>): string => {
+  const { contacts, notInCrm } = countsOf(issue);
   return notInCrm > 0 ? `${contacts + notInCrm} (${notInCrm} not in the CRM)` : String(contacts);
 };
 
+/** Companies as a page counts them. */
+export const companiesText = (issue: Partial<Pick<IssueListItem, 'affected'>>): string => String(countsOf(issue).companies);
+
 /** An issue page's section: its counts, its companies, then its people. */
-export function affectedSection(factoryId: string, issue: IssueListItem, affected: IssueShowAnswer['affected']) {
-  const { companies, people } = affected;
-  const counts = html`<p id="affected-counts"><strong>${text(issue.affected.contacts + issue.affected.notInCrm)}</strong> people${
-    issue.affected.notInCrm > 0 ? ` (${issue.affected.notInCrm} not in the CRM)` : ''
-  } at <strong>${text(issue.affected.companies)}</strong> companies, and <strong>${text(issue.affected.visitors)}</strong> anonymous visitors.</p>`;
+export function affectedSection(factoryId: string, issue: IssueListItem, affected: Partial<IssueShowAnswer['affected']> | undefined) {
+  const companies = Array.isArray(affected?.companies) ? affected.companies : [];
+  const people = Array.isArray(affected?.people) ? affected.people : [];
+  const { contacts, notInCrm, visitors } = countsOf(issue);
+  const counts = html`<p id="affected-counts"><strong>${text(contacts + notInCrm)}</strong> people${
+    notInCrm > 0 ? ` (${notInCrm} not in the CRM)` : ''
+  } at <strong>${companiesText(issue)}</strong> companies, and <strong>${text(visitors)}</strong> anonymous visitors.</p>`;
   const companyTable =
     companies.length === 0
       ? html`<p class="empty">No company of the CRM.</p>`
@@ -38,12 +52,13 @@ export function affectedSection(factoryId: string, issue: IssueListItem, affecte
             html`<tr><td>${person.inCrm ? appLink(['f', factoryId, 'contacts', person.contactId], person.contactId) : html`${person.contactId} <span class="muted">(not in the CRM)</span>`}</td>
 <td>${person.companyId === undefined ? '' : appLink(['f', factoryId, 'companies', person.companyId], person.companyId)}</td><td>${text(person.events)}</td><td>${time(person.lastSeen)}</td></tr>`,
         )}</tbody></table></div>`;
-  const partial = affected.complete ? '' : html`<p class="muted">The ${text(people.length)} busiest people only (and their companies).</p>`;
+  const partial = affected?.complete !== false ? '' : html`<p class="muted">The ${text(people.length)} busiest people only (and their companies).</p>`;
   return html`<section aria-labelledby="affected"><h3 id="affected">Who is affected</h3>${counts}${partial}<h4>Companies</h4>${companyTable}<h4>People</h4>${peopleTable}</section>`;
 }
 
 /** The issues a company's people or a contact were counted in, open first. */
-export function affectedIssuesSection(factoryId: string, id: string, issues: readonly (IssueListItem | ContactIssue)[]) {
+export function affectedIssuesSection(factoryId: string, id: string, answered: readonly (IssueListItem | ContactIssue)[] | undefined) {
+  const issues = Array.isArray(answered) ? answered : [];
   const list =
     issues.length === 0
       ? html`<p class="empty">No issue counts them.</p>`
@@ -51,7 +66,7 @@ export function affectedIssuesSection(factoryId: string, id: string, issues: rea
 <tbody>${issues.map(
           (issue) =>
             html`<tr><td>${appLink(['f', factoryId, 'reports', 'issues', issue.issueId], summary(issue.title) || '(no title)')}</td><td>${text(issue.status)}</td>
-<td>${text('person' in issue ? issue.person.events : issue.count)}</td><td>${peopleText(issue)}</td><td>${time('person' in issue ? issue.person.lastSeen : issue.lastSeen)}</td></tr>`,
+<td>${text('person' in issue ? issue.person?.events : issue.count)}</td><td>${peopleText(issue)}</td><td>${time('person' in issue ? issue.person?.lastSeen : issue.lastSeen)}</td></tr>`,
         )}</tbody></table></div>`;
   return html`<section aria-labelledby="affected-issues-${id}"><h2 id="affected-issues-${id}">Issues they hit</h2>${list}</section>`;
 }

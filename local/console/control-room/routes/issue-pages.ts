@@ -6,7 +6,7 @@ import { appLink, errorBox, summary, text, time } from '../display';
 import { html, path } from '../html';
 import { cursorOf, pageNumberOf, pager } from '../pager';
 import { trendSection } from '../trend-chart';
-import { affectedSection, peopleText } from './affected-section';
+import { affectedSection, companiesText, peopleText } from './affected-section';
 import { framesSection } from './event-frames';
 import { details, eventHeadline, renderReportsPage } from './report-layout';
 import { setAsideNote } from './set-aside-note';
@@ -124,7 +124,7 @@ ${framesSection(newest.frames)}${stack === undefined ? html`<p class="empty">It 
     'fingerprint',
   ];
   const facts = html`<ul class="facts" aria-label="At a glance">
-<li><strong>${text(issue.count)}</strong> events</li><li><strong>${peopleText(issue)}</strong> people</li><li><strong>${text(issue.affected.companies)}</strong> companies</li><li><strong>${visitorsText(issue) || '0'}</strong> visitors affected</li>
+<li><strong>${text(issue.count)}</strong> events</li><li><strong>${peopleText(issue)}</strong> people</li><li><strong>${companiesText(issue)}</strong> companies</li><li><strong>${visitorsText(issue) || '0'}</strong> visitors affected</li>
 <li><strong>${text(issue.firstRelease) || '—'}</strong> first release</li><li><strong>${text(issue.lastRelease) || '—'}</strong> last release</li></ul>`;
   renderReportsPage(
     context,
