@@ -1,6 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoEnrichmentStore } from '../infrastructure/store/contacts/dynamo-enrichment-store';
 import { configuredSources } from '../contacts/enrichment/sources/sources-wiring';
+import { DynamoReleaseReader } from '../infrastructure/store/reports/release-reader';
 import { DynamoIssueStore } from '../infrastructure/store/reports/dynamo-issue-store';
 import { KeyAdmin } from '../infrastructure/store/keys/key-admin';
 import { readReport, readReportPage } from '../infrastructure/store/reports/report-page';
@@ -62,6 +63,7 @@ export function controlDependencies(
       provider,
     },
     issues: new DynamoIssueStore(doc, tables.reports),
+    releases: new DynamoReleaseReader(doc, tables.reports),
     ...(keys ? { keys: { admin: new KeyAdmin(doc, keys), defaultRateLimit } } : {}),
     ...(reports
       ? {

@@ -4,6 +4,7 @@ import { ENRICHMENT_OPERATIONS } from './enrichment-operations';
 import { ISSUE_OPERATIONS } from './issue-operations';
 import { KEY_OPERATIONS } from './key-operations';
 import type { ControlOperation } from './operation';
+import { RELEASE_OPERATIONS } from './release-operations';
 import { REPORT_OPERATIONS } from './report-operations';
 
 /**
@@ -12,7 +13,15 @@ import { REPORT_OPERATIONS } from './report-operations';
  * and its test); a new group is one table more here.
  */
 export const CONTROL_OPERATIONS: ReadonlyMap<string, ControlOperation> = new Map(
-  Object.entries({ ...CONTACT_OPERATIONS, ...ENRICHMENT_OPERATIONS, ...ISSUE_OPERATIONS, ...KEY_OPERATIONS, ...REPORT_OPERATIONS, ...ALERT_OPERATIONS }),
+  Object.entries({
+    ...CONTACT_OPERATIONS,
+    ...ENRICHMENT_OPERATIONS,
+    ...ISSUE_OPERATIONS,
+    ...KEY_OPERATIONS,
+    ...REPORT_OPERATIONS,
+    ...RELEASE_OPERATIONS,
+    ...ALERT_OPERATIONS,
+  }),
 );
 
 export const OPERATION_NAMES: readonly string[] = [...CONTROL_OPERATIONS.keys()];

@@ -1,3 +1,4 @@
+import type { ReleaseStore } from '../ingest/sessions/ports';
 import type { AddressPolicy } from '../alerts/address-policy';
 import type { Resolve } from '../alerts/guarded-lookup';
 import type { AlertStore } from '../alerts/ports';
@@ -212,6 +213,8 @@ export interface ControlDependencies {
     defaultRateLimit?: number;
   };
   reports?: ReportFeedPort;
+  /** Release health (docs/release-health.md): the releases' counters (there when the reports table is). */
+  releases?: ReleaseStore;
   /** A person's data across the tables: erasure, export, a contact's reports (there when the keys and reports tables are). */
   people?: PersonStore;
   /** The factories' source maps, to show events' original frames (docs/source-maps.md#reading-original-frames); without, frames as resolved at ingest. */

@@ -1,4 +1,6 @@
 import { createDocumentClient, dynamoConfigFromEnv } from '../../infrastructure/store/dynamo-client';
+import { DynamoReleaseStore } from '../../infrastructure/store/reports/release-writes';
+import { sessionCounts } from '../../infrastructure/store/reports/session-records';
 import { insertedEvents } from '../../infrastructure/store/reports/stream-records';
 import { DynamoTallyStore } from '../../infrastructure/store/reports/tally-writes';
 import { tableNamesFromEnv } from '../../infrastructure/store/schema';
@@ -6,5 +8,7 @@ import type { TallyDependencies } from './tally';
 
 /** The tally's dependencies from the function's environment, wired once per container. */
 export function tallyFromEnv(env: NodeJS.ProcessEnv = process.env): TallyDependencies {
-  return { store: new DynamoTallyStore(createDocumentClient(dynamoConfigFromEnv(env)), tableNamesFromEnv(env).reports), insertedEvents };
+  const doc = createDocumentClient(dynamoConfigFromEnv(env));
+  const table = tableNamesFromEnv(env).reports;
+  return { store: new DynamoTallyStore(doc, table), insertedEvents, sessions: { store: new DynamoReleaseStore(doc, table), counts: sessionCounts } };
 }
