@@ -48,6 +48,8 @@ export interface KeyAndReportTables {
  * when `optional` names them (key and report operations). The function, the
  * `control` command, the control-room app and the tests all wire it here.
  */
+const releaseReaders = (reader: DynamoReleaseReader) => ({ releases: reader, clientReports: reader });
+
 export function controlDependencies(
   doc: DynamoDBDocumentClient,
   tables: Pick<TableNames, 'contacts' | 'reference' | 'reports'>,
@@ -63,7 +65,7 @@ export function controlDependencies(
       provider,
     },
     issues: new DynamoIssueStore(doc, tables.reports),
-    releases: new DynamoReleaseReader(doc, tables.reports),
+    ...releaseReaders(new DynamoReleaseReader(doc, tables.reports)),
     ...(keys ? { keys: { admin: new KeyAdmin(doc, keys), defaultRateLimit } } : {}),
     ...(reports
       ? {

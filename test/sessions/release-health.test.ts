@@ -123,3 +123,34 @@ test('releases are listed newest first, a page at a time with a cursor', async (
   expect((second.body.releases as { release: string }[]).map((r) => r.release)).toEqual(['r1']);
   expect(second.body.cursor).toBeUndefined();
 });
+
+test("what an SDK says it discarded (client_report) is kept per key and day and shown beside the key's rate limit; transactions and spans are answered 200, not stored", async () => {
+  const { factoryId, send, call } = await tenant('relcr');
+  const report = (quantity: number) =>
+    [
+      'client_report',
+      {
+        timestamp: Date.now() / 1000,
+        discarded_events: [
+          { reason: 'ratelimit_backoff', category: 'error', quantity },
+          { reason: 'sample_rate', category: 'span', quantity: 1 },
+        ],
+      },
+    ] as [string, unknown];
+  expect((await send([report(3)])).status).toBe(200);
+  expect((await send([report(2), ['transaction', { type: 'transaction', spans: [] }], ['span', { span_id: 'a' }]])).status).toBe(200);
+  await tallied();
+  const keys = await call({ operation: 'keys.list' });
+  const [key] = keys.body.keys as Record<string, unknown>[];
+  expect(key).toMatchObject({
+    rateLimit: expect.any(Number),
+    discarded: {
+      days: 7,
+      counts: [
+        { reason: 'ratelimit_backoff', category: 'error', quantity: 5 },
+        { reason: 'sample_rate', category: 'span', quantity: 2 },
+      ],
+    },
+  });
+  expect(factoryId).toMatch(/^fac_relcr/);
+});

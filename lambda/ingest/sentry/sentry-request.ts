@@ -64,6 +64,8 @@ export function readEnvelopeRequest(body: Buffer): SentryRequest {
       addSessionItem(sessions, item.type, jsonObjectOf(item.payload, `Item ${index + 1} (${item.type})`));
       return;
     }
+    // A client report is read (docs/release-health.md#what-the-sdks-dropped) and still counted among the items not stored.
+    if (item.type === 'client_report') addSessionItem(sessions, item.type, jsonObjectOf(item.payload, `Item ${index + 1} (${item.type})`));
     if (item.type !== 'event') {
       // Read to be refused when broken, never used: a transaction of `{bad` refuses the event beside it too.
       if (JSON_ITEM_TYPES.has(item.type)) jsonObjectOf(item.payload, `Item ${index + 1} (${item.type.slice(0, 40)})`);

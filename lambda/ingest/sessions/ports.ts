@@ -27,3 +27,15 @@ export interface ReleaseStore {
   /** Sessions started in the factory per hour (all releases); hours with none are absent. */
   factoryHours(factoryId: string, hours: readonly number[]): Promise<Map<number, number>>;
 }
+
+/** What a key's SDKs said they discarded over some days: per reason and category, summed. */
+export interface DiscardedByKey {
+  keyId: string;
+  days: number;
+  discarded: { reason: string; category: string; quantity: number }[];
+}
+
+/** Reads the client report counts kept per key and day (docs/release-health.md#what-the-sdks-dropped). */
+export interface ClientReportStore {
+  discardedByKeys(keyIds: readonly string[], days: readonly string[]): Promise<DiscardedByKey[]>;
+}

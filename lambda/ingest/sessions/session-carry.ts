@@ -40,6 +40,8 @@ export const SLOT_CAP = 60;
 /** Session updates and aggregate rows one request may carry; more are dropped and counted. */
 export const UPDATES_PER_REQUEST = 20;
 export const AGGREGATES_PER_REQUEST = 100;
+/** Discarded-count rows (reason and category pairs) one request may carry. */
+export const DISCARDS_PER_REQUEST = 50;
 /** A session's start further from its receipt than this is read as started at receipt (a client's clock can be anything). */
 const START_SKEW_MS = 5 * 24 * 3600_000;
 const HOUR_MS = 3600_000;
@@ -50,12 +52,14 @@ export const sessionKeyOf = (sid: string): string => createHash('sha256').update
 /** A user's hash for the release's distinct users: the factory's own, so one id in two factories is two users. Never the id itself. */
 export const userHashOf = (factoryId: string, did: string): string => sketchHashOf(`${factoryId}\n${did}`);
 
-/** The statuses one update says its session reached: `init` starts it; an error, or a crash, makes it errored; an end names its end. */
+/** The statuses one update says its session reached: `init` starts it; an error, or a crash, makes it errored; an end names its end; an unhandled error is a crash. */
 export function statusesReached(update: Pick<SessionUpdate, 'init' | 'status' | 'errors'>): ReachedStatus[] {
   const reached: ReachedStatus[] = [];
   if (update.init) reached.push('started');
-  if (update.errors > 0 || update.status === 'errored' || update.status === 'crashed') reached.push('errored');
-  if (update.status === 'crashed' || update.status === 'abnormal' || update.status === 'exited') reached.push(update.status);
+  const crashed = update.status === 'crashed' || update.status === 'unhandled';
+  if (update.errors > 0 || update.status === 'errored' || crashed) reached.push('errored');
+  if (crashed) reached.push('crashed');
+  if (update.status === 'abnormal' || update.status === 'exited') reached.push(update.status);
   return reached;
 }
 
@@ -89,6 +93,8 @@ export interface SessionCarry {
   details: Record<string, string>;
   /** Aggregate rows, encoded. */
   aggregates: string[];
+  /** What the SDK said it discarded: rows `[day, reason, category, quantity]`, encoded (counted per key and day). */
+  discards: string[];
   /** Updates and rows over the request's caps, dropped. */
   dropped: number;
 }
@@ -131,7 +137,7 @@ export function decodeRow(text: unknown): AggregateRow | undefined {
 
 /** The carry of a request's sessions for one factory at `nowMs`; undefined when it has none. */
 export function carryOf(report: SessionReport, factoryId: string, nowMs: number): SessionCarry | undefined {
-  if (report.updates.length === 0 && report.aggregates.length === 0) return undefined;
+  if (report.updates.length === 0 && report.aggregates.length === 0 && report.discarded.length === 0) return undefined;
   const elements = new Set<string>();
   const details: Record<string, string> = {};
   for (const update of report.updates.slice(0, UPDATES_PER_REQUEST)) {
@@ -153,7 +159,25 @@ export function carryOf(report: SessionReport, factoryId: string, nowMs: number)
     }),
   );
   const dropped = Math.max(0, report.updates.length - UPDATES_PER_REQUEST) + Math.max(0, report.aggregates.length - AGGREGATES_PER_REQUEST);
-  return { factoryId, slot: slotAt(nowMs), elements: [...elements].sort(), details, aggregates, dropped };
+  const day = new Date(nowMs).toISOString().slice(0, 10);
+  const discards = report.discarded.slice(0, DISCARDS_PER_REQUEST).map(({ reason, category, quantity }) => JSON.stringify([day, reason, category, quantity]));
+  return { factoryId, slot: slotAt(nowMs), elements: [...elements].sort(), details, aggregates, discards, dropped };
+}
+
+/** A discarded-count row as carried: the key's UTC day, reason, category, quantity; undefined for anything else. */
+export function decodeDiscard(text: unknown): { day: string; reason: string; category: string; quantity: number } | undefined {
+  if (typeof text !== 'string') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(value) || value.length !== 4) return undefined;
+  const [day, reason, category, quantity] = value as unknown[];
+  if (typeof day !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(day) || typeof reason !== 'string' || typeof category !== 'string') return undefined;
+  if (!Number.isSafeInteger(quantity) || (quantity as number) <= 0) return undefined;
+  return { day, reason, category, quantity: quantity as number };
 }
 
 /** One status newly reached by one session (or a row's count of them), under its detail: what the tally counts. */

@@ -10,7 +10,7 @@ import { RELEASE_MAX } from './release-name';
  */
 
 /** A session's status as an update states it (Sentry's protocol: `ok` while it lives). */
-export type UpdateStatus = 'ok' | 'exited' | 'crashed' | 'abnormal' | 'errored';
+export type UpdateStatus = 'ok' | 'exited' | 'crashed' | 'abnormal' | 'errored' | 'unhandled';
 
 /** One update of one session (Sentry's `session` item). */
 export interface SessionUpdate {
@@ -39,14 +39,74 @@ export interface SessionAggregate {
   environment: string;
 }
 
-/** A request's sessions, and how many it sent that could not be read (dropped, counted for the log line). */
+/** What an SDK says it discarded (a `client_report` item's `discarded_events`), by reason and category. */
+export interface DiscardedCount {
+  reason: string;
+  category: string;
+  quantity: number;
+}
+
+/** A request's sessions and client reports, and how many session items it sent that could not be read (dropped, counted for the log line). */
 export interface SessionReport {
   updates: SessionUpdate[];
   aggregates: SessionAggregate[];
+  discarded: DiscardedCount[];
   invalid: number;
 }
 
-export const emptySessionReport = (): SessionReport => ({ updates: [], aggregates: [], invalid: 0 });
+export const emptySessionReport = (): SessionReport => ({ updates: [], aggregates: [], discarded: [], invalid: 0 });
+
+/** The reasons and categories Sentry's SDKs name (develop.sentry.dev, client reports); anything else is counted as `other`, so a sender cannot make names up. */
+export const DISCARD_REASONS: readonly string[] = [
+  'queue_overflow',
+  'cache_overflow',
+  'buffer_overflow',
+  'ratelimit_backoff',
+  'network_error',
+  'sample_rate',
+  'before_send',
+  'event_processor',
+  'insufficient_data',
+  'backpressure',
+  'send_error',
+  'internal_sdk_error',
+];
+export const DISCARD_CATEGORIES: readonly string[] = [
+  'error',
+  'default',
+  'transaction',
+  'span',
+  'session',
+  'attachment',
+  'profile',
+  'replay',
+  'security',
+  'monitor',
+  'feedback',
+  'log_item',
+  'log_byte',
+];
+/** Rows read from one client report, and the largest quantity one row may say. */
+const DISCARDS_PER_ITEM = 50;
+const DISCARD_QUANTITY_MAX = 1_000_000;
+
+const known = (value: unknown, list: readonly string[]): string => (typeof value === 'string' && list.includes(value) ? value : 'other');
+
+/** A `client_report` item's discarded counts, one row per reason and category (summed); unreadable rows are left out. */
+export function readClientReport(raw: unknown): DiscardedCount[] {
+  if (!isObject(raw) || !Array.isArray(raw.discarded_events)) return [];
+  const sums = new Map<string, DiscardedCount>();
+  for (const row of (raw.discarded_events as unknown[]).slice(0, DISCARDS_PER_ITEM)) {
+    if (!isObject(row) || !Number.isSafeInteger(row.quantity) || (row.quantity as number) <= 0 || (row.quantity as number) > DISCARD_QUANTITY_MAX) continue;
+    const reason = known(row.reason, DISCARD_REASONS);
+    const category = known(row.category, DISCARD_CATEGORIES);
+    const id = `${reason} ${category}`;
+    const sum = sums.get(id) ?? { reason, category, quantity: 0 };
+    sum.quantity += row.quantity as number;
+    sums.set(id, sum);
+  }
+  return [...sums.values()];
+}
 
 /** Sentry's default environment, which its SDKs send when none is set. */
 export const DEFAULT_ENVIRONMENT = 'production';
@@ -62,7 +122,11 @@ export const AGGREGATES_PER_ITEM = 100;
 /** A count in one aggregate row: more sessions than this in one minute of one server is not a count. */
 const AGGREGATE_COUNT_MAX = 1_000_000;
 
-const UPDATE_STATUSES: ReadonlySet<string> = new Set(['ok', 'exited', 'crashed', 'abnormal', 'errored']);
+/**
+ * `unhandled`: @sentry/browser 10 and later say so of a session with an unhandled error that did not end the page
+ * (older SDKs, and the own SDK, say `crashed`); counted as a crash here (session-carry.ts, statusesReached).
+ */
+const UPDATE_STATUSES: ReadonlySet<string> = new Set(['ok', 'exited', 'crashed', 'abnormal', 'errored', 'unhandled']);
 
 /** A release or environment as stored: one line, controls out, scrubbed as any text an SDK sends, clipped; undefined when blank or not text. */
 function label(value: unknown, field: string, max: number): string | undefined {
@@ -125,12 +189,14 @@ export function readSessionAggregates(raw: unknown): { aggregates: SessionAggreg
   let invalid = Math.max(0, raw.aggregates.length - AGGREGATES_PER_ITEM);
   for (const row of (raw.aggregates as unknown[]).slice(0, AGGREGATES_PER_ITEM)) {
     const startedMs = isObject(row) ? timeOf(row.started) : undefined;
-    const counts = isObject(row) ? [row.exited, row.errored, row.crashed, row.abnormal].map(countOf) : [];
+    const counts = isObject(row) ? [row.exited, row.errored, row.crashed, row.abnormal, row.unhandled].map(countOf) : [];
     if (!isObject(row) || startedMs === undefined || counts.some((count) => count === undefined)) {
       invalid += 1;
       continue;
     }
-    const [exited = 0, errored = 0, crashed = 0, abnormal = 0] = counts as number[];
+    // Sessions ended by an unhandled error (`unhandled`, SDKs 10 and later) count as crashed, as a `session` item's.
+    const [exited = 0, errored = 0, crashedOnly = 0, abnormal = 0, unhandled = 0] = counts as number[];
+    const crashed = crashedOnly + unhandled;
     if (exited + errored + crashed + abnormal === 0) continue;
     const did = idOf(row.did);
     aggregates.push({ startedMs, exited, errored, crashed, abnormal, ...attrs, ...(did === undefined ? {} : { did }) });
@@ -138,8 +204,12 @@ export function readSessionAggregates(raw: unknown): { aggregates: SessionAggreg
   return { aggregates, invalid };
 }
 
-/** Adds one item's sessions to a request's report (`type`: the envelope item's, `session` or `sessions`). */
-export function addSessionItem(report: SessionReport, type: 'session' | 'sessions', payload: unknown): void {
+/** Adds one item's sessions or client report to a request's report (`type`: the envelope item's). */
+export function addSessionItem(report: SessionReport, type: 'session' | 'sessions' | 'client_report', payload: unknown): void {
+  if (type === 'client_report') {
+    report.discarded.push(...readClientReport(payload));
+    return;
+  }
   if (type === 'session') {
     const update = readSessionUpdate(payload);
     if (update) report.updates.push(update);

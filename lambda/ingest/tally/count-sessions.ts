@@ -1,4 +1,4 @@
-import type { ReleaseCounts, ReleaseCountsStore, SequencedSessionCount } from './ports';
+import type { ReleaseCounts, ReleaseCountsStore, SequencedDiscardCount, SequencedSessionCount } from './ports';
 
 /** What one batch's sessions did: for the log line. */
 export interface SessionsOutcome {
@@ -40,4 +40,19 @@ export async function countSessions(store: ReleaseCountsStore, shardKey: string,
   const failed = writes.find((write): write is PromiseRejectedResult => write.status === 'rejected');
   if (failed) throw failed.reason;
   return { sessionCounts: counts.length, releases: releases.length };
+}
+
+/** One batch's client report rows counted per key and day: one write per key and day, exactly once. */
+export async function countDiscards(store: ReleaseCountsStore, shardKey: string, discards: readonly SequencedDiscardCount[]): Promise<{ discardRows: number }> {
+  const groups = new Map<string, SequencedDiscardCount[]>();
+  for (const row of discards) {
+    const id = `${row.keyId} ${row.day}`;
+    groups.set(id, [...(groups.get(id) ?? []), row]);
+  }
+  const writes = await Promise.allSettled(
+    [...groups.values()].map((rows) => store.addDiscards(shardKey, (rows[0] as SequencedDiscardCount).keyId, (rows[0] as SequencedDiscardCount).day, rows)),
+  );
+  const failed = writes.find((write): write is PromiseRejectedResult => write.status === 'rejected');
+  if (failed) throw failed.reason;
+  return { discardRows: discards.length };
 }

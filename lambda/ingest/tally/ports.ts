@@ -75,6 +75,16 @@ export interface IssueAliases {
 /** A session count with its factory and its record's place in the stream (lambda/infrastructure/store/reports/session-records.ts). */
 export type SequencedSessionCount = SessionCount & { factoryId: string; seq: Sequence };
 
+/** A client report's row with the key it came with and its record's place in the stream. */
+export interface SequencedDiscardCount {
+  keyId: string;
+  day: string;
+  reason: string;
+  category: string;
+  quantity: number;
+  seq: Sequence;
+}
+
 /** The counts of one batch for one release of one factory (ReleaseDelta's grouping), in stream order. */
 export interface ReleaseCounts {
   factoryId: string;
@@ -90,5 +100,7 @@ export interface ReleaseCounts {
  */
 export interface ReleaseCountsStore {
   addToRelease(shardKey: string, counts: ReleaseCounts): Promise<void>;
+  /** What SDKs said they discarded, for one key and UTC day (docs/release-health.md#what-the-sdks-dropped), exactly once as the rest. */
+  addDiscards(shardKey: string, keyId: string, day: string, counts: readonly SequencedDiscardCount[]): Promise<void>;
   addToFactory(shardKey: string, factoryId: string, counts: readonly SequencedSessionCount[]): Promise<void>;
 }

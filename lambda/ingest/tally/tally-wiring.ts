@@ -1,6 +1,6 @@
 import { createDocumentClient, dynamoConfigFromEnv } from '../../infrastructure/store/dynamo-client';
 import { DynamoReleaseStore } from '../../infrastructure/store/reports/release-writes';
-import { sessionCounts } from '../../infrastructure/store/reports/session-records';
+import { discardCounts, sessionCounts } from '../../infrastructure/store/reports/session-records';
 import { insertedEvents } from '../../infrastructure/store/reports/stream-records';
 import { DynamoTallyStore } from '../../infrastructure/store/reports/tally-writes';
 import { tableNamesFromEnv } from '../../infrastructure/store/schema';
@@ -10,5 +10,9 @@ import type { TallyDependencies } from './tally';
 export function tallyFromEnv(env: NodeJS.ProcessEnv = process.env): TallyDependencies {
   const doc = createDocumentClient(dynamoConfigFromEnv(env));
   const table = tableNamesFromEnv(env).reports;
-  return { store: new DynamoTallyStore(doc, table), insertedEvents, sessions: { store: new DynamoReleaseStore(doc, table), counts: sessionCounts } };
+  return {
+    store: new DynamoTallyStore(doc, table),
+    insertedEvents,
+    sessions: { store: new DynamoReleaseStore(doc, table), counts: sessionCounts, discards: discardCounts },
+  };
 }

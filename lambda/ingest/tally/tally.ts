@@ -4,8 +4,8 @@ import { StorageUnavailableError } from '../../kernel/errors';
 import { sha256Hex } from '../../kernel/hash';
 import { loggerFromEnv } from '../../infrastructure/observability/logger';
 import { TALLY_SERVICE_NAME } from '../../infrastructure/observability/names';
-import { countSessions } from './count-sessions';
-import type { ReadBatch, ReleaseCountsStore, SequencedSessionCount, TallyStore } from './ports';
+import { countDiscards, countSessions } from './count-sessions';
+import type { ReadBatch, ReleaseCountsStore, SequencedDiscardCount, SequencedSessionCount, TallyStore } from './ports';
 import { tallyBatch } from './tally-batch';
 
 /**
@@ -23,7 +23,11 @@ export interface TallyDependencies {
   store: TallyStore;
   insertedEvents: (records: TallyEvent['Records']) => ReadBatch;
   /** Release health (docs/release-health.md): where sessions are counted, and the store's reading of the session counts a batch's records add. */
-  sessions?: { store: ReleaseCountsStore; counts: (records: TallyEvent['Records']) => SequencedSessionCount[] };
+  sessions?: {
+    store: ReleaseCountsStore;
+    counts: (records: TallyEvent['Records']) => SequencedSessionCount[];
+    discards: (records: TallyEvent['Records']) => SequencedDiscardCount[];
+  };
   /** How long one invocation waits out a store that refuses for load or fails for a moment (PATIENCE_MS by default), and how it waits. */
   patienceMs?: number;
   sleep?: (ms: number) => Promise<void>;
@@ -91,7 +95,19 @@ export function createTallyHandler(
       sessions && sessionCounts.length > 0
         ? await withCallLog(calls, () => patiently(() => countSessions(sessions.store, shardKey, sessionCounts), patienceMs, sleep))
         : undefined;
-    const line = { records: records.length, ...outcome, ...(counted ?? {}), dynamoCalls: calls.calls, durationMs: Math.round(performance.now() - startedAt) };
+    const discards = sessions?.discards(records) ?? [];
+    const discarded =
+      sessions && discards.length > 0
+        ? await withCallLog(calls, () => patiently(() => countDiscards(sessions.store, shardKey, discards), patienceMs, sleep))
+        : undefined;
+    const line = {
+      records: records.length,
+      ...outcome,
+      ...(counted ?? {}),
+      ...(discarded ?? {}),
+      dynamoCalls: calls.calls,
+      durationMs: Math.round(performance.now() - startedAt),
+    };
     // A record set aside is counted on its factory; the line names it (ids and field names, never a value) for whoever looks.
     if (outcome.setAside) logger.warn('tally set records aside', line);
     else logger.info('tally', line);

@@ -4,7 +4,7 @@ import type { TableNames } from '../../../lambda/infrastructure/store/schema';
 import { insertedEvents, isTalliedRecord } from '../../../lambda/infrastructure/store/reports/stream-records';
 import { DynamoTallyStore } from '../../../lambda/infrastructure/store/reports/tally-writes';
 import { DynamoReleaseStore } from '../../../lambda/infrastructure/store/reports/release-writes';
-import { isSessionRecord, sessionCounts } from '../../../lambda/infrastructure/store/reports/session-records';
+import { discardCounts, isSessionRecord, sessionCounts } from '../../../lambda/infrastructure/store/reports/session-records';
 import { createTallyHandler } from '../../../lambda/ingest/tally/tally';
 import type { LocalStreamEvent, StreamConsumer } from './stream-consumer';
 
@@ -27,7 +27,7 @@ export function reportStreamConsumers(
     createTallyHandler({
       store: new DynamoTallyStore(doc, tables.reports),
       insertedEvents,
-      sessions: { store: new DynamoReleaseStore(doc, tables.reports), counts: sessionCounts },
+      sessions: { store: new DynamoReleaseStore(doc, tables.reports), counts: sessionCounts, discards: discardCounts },
     });
   return [{ name: 'tally', accepts: (record) => isTalliedRecord(record) || isSessionRecord(record), handle: (event) => tally(event) }];
 }

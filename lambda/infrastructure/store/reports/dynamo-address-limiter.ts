@@ -152,5 +152,6 @@ function carrySessions(expression: Expression, sessions: SessionCarry, request: 
       .set(SESSION_ATTRIBUTES.details, sessions.details)
       .when(expression.or(expression.notExists(slot), expression.sizeIs(slot, '<=', SLOT_CAP - sessions.elements.length)));
   }
-  if (sessions.aggregates.length > 0) expression.set(SESSION_ATTRIBUTES.aggregates, { t: request, r: sessions.aggregates });
+  if (sessions.aggregates.length > 0 || sessions.discards.length > 0)
+    expression.set(SESSION_ATTRIBUTES.aggregates, { t: request, r: sessions.aggregates, d: sessions.discards });
 }

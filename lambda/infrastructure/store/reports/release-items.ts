@@ -28,6 +28,18 @@ export const releaseKey = (factoryId: string, ref: ReleaseRef): string => `relea
 export const releaseHourKey = (factoryId: string, ref: ReleaseRef, hour: number): string => `relh#${factoryId}#${releaseRef(ref)}#${hour}`;
 export const releaseUsersKey = (factoryId: string, ref: ReleaseRef): string => `relu#${factoryId}#${releaseRef(ref)}`;
 export const factoryHourKey = (factoryId: string, hour: number): string => `fach#${factoryId}#${hour}`;
+/** What a key's SDKs said they discarded on one UTC day (docs/release-health.md#what-the-sdks-dropped). */
+export const clientReportKey = (keyId: string, day: string): string => `crep#${keyId}#${day}`;
+/** A client report counter's attribute: `d_<reason>__<category>` (both from the known lists or `other`: see session-reports.ts). */
+export const DISCARD_PREFIX = 'd_';
+export const discardAttribute = (reason: string, category: string): string => `${DISCARD_PREFIX}${reason}__${category}`;
+export function discardOf(attribute: string): { reason: string; category: string } | undefined {
+  if (!attribute.startsWith(DISCARD_PREFIX)) return undefined;
+  const [reason, category] = attribute.slice(DISCARD_PREFIX.length).split('__');
+  return reason && category ? { reason, category } : undefined;
+}
+/** Days a key's client report counts are kept. */
+export const CLIENT_REPORT_KEEP_DAYS = 90;
 
 /** The prefix of a counting item's per-shard marks. */
 export const MARK_PREFIX = 'mk_';

@@ -1,10 +1,21 @@
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { releaseRefId as refId, type ReleaseRef, type SessionCounters } from '../../../ingest/sessions/release-health';
-import type { ReleasePosition, ReleaseRecord, ReleaseStore } from '../../../ingest/sessions/ports';
+import type { ClientReportStore, DiscardedByKey, ReleasePosition, ReleaseRecord, ReleaseStore } from '../../../ingest/sessions/ports';
 import { batchGet } from '../batch-get';
 import { storageCall } from '../errors';
 import { REPORTS_BY_FEED } from '../schema';
-import { countersOf, decodeSketch, factoryHourKey, RELEASE_ATTRIBUTES, releaseHourKey, releaseKey, releasesFeed, releaseUsersKey } from './release-items';
+import {
+  clientReportKey,
+  countersOf,
+  decodeSketch,
+  discardOf,
+  factoryHourKey,
+  RELEASE_ATTRIBUTES,
+  releaseHourKey,
+  releaseKey,
+  releasesFeed,
+  releaseUsersKey,
+} from './release-items';
 
 type Item = Record<string, unknown>;
 
@@ -28,7 +39,7 @@ function recordOf(item: Item, users: Item | undefined): ReleaseRecord | undefine
 }
 
 /** The release items of the reports table (release-items.ts), read for the control room and `reports releases`. */
-export class DynamoReleaseReader implements ReleaseStore {
+export class DynamoReleaseReader implements ReleaseStore, ClientReportStore {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -92,6 +103,30 @@ export class DynamoReleaseReader implements ReleaseStore {
       { operation: 'BatchGetItem (factory hours)' },
     );
     return new Map(items.map((item) => [Number(item.hour), countersOf(item).started]));
+  }
+
+  async discardedByKeys(keyIds: readonly string[], days: readonly string[]): Promise<DiscardedByKey[]> {
+    const keys = keyIds.flatMap((keyId) => days.map((day) => ({ pk: clientReportKey(keyId, day) })));
+    const items = await batchGet<Item>(this.doc, this.tableName, keys, { operation: 'BatchGetItem (client reports)' });
+    const sums = new Map<string, Map<string, { reason: string; category: string; quantity: number }>>();
+    for (const item of items) {
+      const keyId = text(item.keyId);
+      const ofKey = sums.get(keyId) ?? new Map();
+      for (const [name, value] of Object.entries(item)) {
+        const pair = discardOf(name);
+        if (!pair || typeof value !== 'number') continue;
+        const id = `${pair.reason} ${pair.category}`;
+        const sum = ofKey.get(id) ?? { ...pair, quantity: 0 };
+        sum.quantity += value;
+        ofKey.set(id, sum);
+      }
+      sums.set(keyId, ofKey);
+    }
+    return keyIds.map((keyId) => ({
+      keyId,
+      days: days.length,
+      discarded: [...(sums.get(keyId)?.values() ?? [])].sort((a, b) => b.quantity - a.quantity || (a.reason < b.reason ? -1 : 1)),
+    }));
   }
 
   /** The release items of these keys with their users' items, in the keys' order. */

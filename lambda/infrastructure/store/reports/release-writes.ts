@@ -2,12 +2,15 @@ import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk
 import { StorageUnavailableError } from '../../../kernel/errors';
 import { addHashes, emptySketch, wouldChange } from '../../../kernel/distinct-sketch';
 import { afterMark, markedSequence, markOf, MAX_ROUNDS, staleMarks } from '../../../ingest/tally/exactly-once';
-import { releaseDeltas, SESSION_COUNTERS, type SessionCounters } from '../../../ingest/sessions/release-health';
-import type { ReleaseCounts, ReleaseCountsStore, SequencedSessionCount } from '../../../ingest/tally/ports';
+import { releaseDeltas, type SessionCounters } from '../../../ingest/sessions/release-health';
+import type { ReleaseCounts, ReleaseCountsStore, Sequence, SequencedDiscardCount, SequencedSessionCount } from '../../../ingest/tally/ports';
 import { isConditionalCheckFailed, itemOfFailure, storageCall } from '../errors';
 import { Expression } from '../expression';
 import { EXPIRES_AT } from '../schema';
 import {
+  CLIENT_REPORT_KEEP_DAYS,
+  clientReportKey,
+  discardAttribute,
   decodeSketch,
   encodeSketch,
   factoryHourKey,
@@ -26,13 +29,13 @@ const DAY_SECONDS = 86_400;
 
 /** What one counting write adds (numbers) and sets (values) on its item, beside its mark. */
 interface CounterWrite {
-  add: Partial<SessionCounters>;
+  add: Record<string, number>;
   set: Item;
   setOnce?: Item;
 }
 
 /** The counters a list of counts adds, by status. */
-function summed(counts: readonly SequencedSessionCount[]): Partial<SessionCounters> {
+function summed(counts: readonly SequencedSessionCount[]): Record<string, number> {
   const add: Partial<SessionCounters> = {};
   for (const count of counts) add[count.status] = (add[count.status] ?? 0) + count.count;
   return add;
@@ -101,24 +104,33 @@ export class DynamoReleaseStore implements ReleaseCountsStore {
     );
   }
 
+  async addDiscards(shardKey: string, keyId: string, day: string, counts: readonly SequencedDiscardCount[]): Promise<void> {
+    const dayStart = Math.floor(Date.parse(`${day}T00:00:00Z`) / 1000);
+    await this.countInto(clientReportKey(keyId, day), shardKey, counts, 'client reports', (pending) => {
+      const add: Record<string, number> = {};
+      for (const row of pending) add[discardAttribute(row.reason, row.category)] = (add[discardAttribute(row.reason, row.category)] ?? 0) + row.quantity;
+      return { add, set: { keyId, day, [EXPIRES_AT]: dayStart + CLIENT_REPORT_KEEP_DAYS * DAY_SECONDS } };
+    });
+  }
+
   /** Rounds of one conditional write counting the records after this shard's mark, until one lands or every record is found counted. */
-  private async countInto(
+  private async countInto<E extends { seq: Sequence }>(
     key: string,
     shardKey: string,
-    counts: readonly SequencedSessionCount[],
+    counts: readonly E[],
     what: string,
-    writeOf: (pending: readonly SequencedSessionCount[]) => CounterWrite,
+    writeOf: (pending: readonly E[]) => CounterWrite,
   ): Promise<void> {
     const markName = `${MARK_PREFIX}${shardKey}`;
     let pending = [...counts];
     for (let round = 0; round < MAX_ROUNDS && pending.length > 0; round += 1) {
-      const first = pending[0] as SequencedSessionCount;
-      const last = pending[pending.length - 1] as SequencedSessionCount;
+      const first = pending[0] as E;
+      const last = pending[pending.length - 1] as E;
       const { add, set, setOnce = {} } = writeOf(pending);
       const update = new Expression();
       for (const [name, value] of Object.entries(set)) update.set(name, value);
       for (const [name, value] of Object.entries(setOnce)) update.setOnce(name, value);
-      for (const name of SESSION_COUNTERS) if (add[name]) update.add(name, add[name]);
+      for (const [name, n] of Object.entries(add)) if (n) update.add(name, n);
       update.set(markName, markOf(last.seq, this.now()));
       // A mark is "<sequence>@<seconds>": below the first record's sequence exactly when it names an earlier record.
       update.when(update.or(update.notExists(markName), update.is(markName, '<', first.seq)));

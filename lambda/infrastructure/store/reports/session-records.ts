@@ -1,9 +1,9 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { countsOfNewElements, countsOfRow, decodeRow } from '../../../ingest/sessions/session-carry';
+import { countsOfNewElements, countsOfRow, decodeDiscard, decodeRow } from '../../../ingest/sessions/session-carry';
 import { padSequence } from '../../../ingest/tally/exactly-once';
-import type { SequencedSessionCount } from '../../../ingest/tally/ports';
+import type { SequencedDiscardCount, SequencedSessionCount } from '../../../ingest/tally/ports';
 import { SESSION_ATTRIBUTES, SLOT_ATTRIBUTES } from './session-attributes';
 import { withTypedEmptyMapsIn } from './stream-records';
 
@@ -60,13 +60,9 @@ function countsOfRecord(record: DynamoDBRecord, seq: string): SequencedSessionCo
   const factoryId = after[SESSION_ATTRIBUTES.factory];
   if (typeof factoryId !== 'string' || factoryId === '') return [];
   const counts = countsOfNewElements(elementsOf(before), elementsOf(after), objectOf(after[SESSION_ATTRIBUTES.details]));
-  const carried = objectOf(after[SESSION_ATTRIBUTES.aggregates]);
-  const token = after[SESSION_ATTRIBUTES.token];
-  if (carried.t === token && token !== undefined && before[SESSION_ATTRIBUTES.token] !== token && Array.isArray(carried.r)) {
-    for (const text of carried.r) {
-      const row = decodeRow(text);
-      if (row) counts.push(...countsOfRow(row));
-    }
+  for (const text of ownRows(record, 'r')) {
+    const row = decodeRow(text);
+    if (row) counts.push(...countsOfRow(row));
   }
   return counts.map((count) => ({ ...count, factoryId, seq }));
 }
@@ -78,6 +74,33 @@ export function sessionCounts(records: readonly DynamoDBRecord[]): SequencedSess
     const sequence = record.dynamodb?.SequenceNumber;
     if (!isSessionRecord(record) || typeof sequence !== 'string' || sequence === '') continue;
     counts.push(...countsOfRecord(record, padSequence(sequence)));
+  }
+  return counts.sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
+}
+
+/** The rows a record's own write set (its token is the record's, not the old image's): aggregates or client reports. */
+function ownRows(record: DynamoDBRecord, field: 'r' | 'd'): unknown[] {
+  const after = imageOf(record.dynamodb?.NewImage);
+  const before = imageOf(record.dynamodb?.OldImage);
+  const carried = objectOf(after[SESSION_ATTRIBUTES.aggregates]);
+  const token = after[SESSION_ATTRIBUTES.token];
+  const rows = carried[field];
+  return carried.t === token && token !== undefined && before[SESSION_ATTRIBUTES.token] !== token && Array.isArray(rows) ? rows : [];
+}
+
+/** The client report rows a batch of stream records adds, per key (the limiter item's), in stream order. */
+export function discardCounts(records: readonly DynamoDBRecord[]): SequencedDiscardCount[] {
+  const counts: SequencedDiscardCount[] = [];
+  for (const record of records) {
+    const sequence = record.dynamodb?.SequenceNumber;
+    const pk = record.dynamodb?.Keys?.pk?.S ?? '';
+    if (!isSessionRecord(record) || typeof sequence !== 'string' || sequence === '') continue;
+    const keyId = pk.slice(LIMITER_KEY_PREFIX.length).split('#')[0] ?? '';
+    if (keyId === '') continue;
+    for (const text of ownRows(record, 'd')) {
+      const row = decodeDiscard(text);
+      if (row) counts.push({ ...row, keyId, seq: padSequence(sequence) });
+    }
   }
   return counts.sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
 }

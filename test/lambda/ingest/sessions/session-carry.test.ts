@@ -3,6 +3,7 @@ import {
   countsOfNewElements,
   countsOfRow,
   decodeDetail,
+  decodeDiscard,
   decodeRow,
   encodeDetail,
   hourOf,
@@ -34,6 +35,8 @@ test('an update reaches started when it is the first, errored with an error or a
   expect(statusesReached(update({ status: 'crashed' }))).toEqual(['errored', 'crashed']);
   expect(statusesReached(update({ status: 'exited' }))).toEqual(['exited']);
   expect(statusesReached(update({ status: 'abnormal' }))).toEqual(['abnormal']);
+  // @sentry/browser 10+: an unhandled error that did not end the page; a crash here.
+  expect(statusesReached(update({ status: 'unhandled', errors: 1 }))).toEqual(['errored', 'crashed']);
   expect(statusesReached(update())).toEqual([]);
 });
 
@@ -65,6 +68,11 @@ test('past UPDATES_PER_REQUEST updates, the rest are dropped and counted', () =>
   const report = emptySessionReport();
   for (let i = 0; i < UPDATES_PER_REQUEST + 3; i += 1) report.updates.push(update({ sid: `s${i}`, init: true }));
   expect(carryOf(report, 'fac_a', NOW)).toMatchObject({ dropped: 3 });
+  const discards = emptySessionReport();
+  discards.discarded.push({ reason: 'ratelimit_backoff', category: 'error', quantity: 4 });
+  expect(carryOf(discards, 'fac_a', NOW)?.discards.map(decodeDiscard)).toEqual([
+    { day: '2031-03-01', reason: 'ratelimit_backoff', category: 'error', quantity: 4 },
+  ]);
   expect(carryOf(emptySessionReport(), 'fac_a', NOW)).toBeUndefined();
 });
 
@@ -74,6 +82,8 @@ test('details and rows read back as written; anything else is not counted', () =
   expect(decodeDetail('["x"]')).toBeUndefined();
   expect(decodeDetail('{')).toBeUndefined();
   expect(decodeRow('[1,2]')).toBeUndefined();
+  expect(decodeDiscard('["2031-03-01","r","c",0]')).toBeUndefined();
+  expect(decodeDiscard('["yesterday","r","c",1]')).toBeUndefined();
   expect(decodeRow(JSON.stringify([encodeDetail(detail), 1, -1, 0, 0]))).toBeUndefined();
   expect(decodeRow(JSON.stringify([encodeDetail(detail), 4, 1, 1, 0]))).toEqual({ ...detail, exited: 4, errored: 1, crashed: 1, abnormal: 0 });
 });

@@ -1,4 +1,10 @@
-import { addSessionItem, emptySessionReport, readSessionAggregates, readSessionUpdate } from '../../../../lambda/ingest/sessions/session-reports';
+import {
+  addSessionItem,
+  emptySessionReport,
+  readClientReport,
+  readSessionAggregates,
+  readSessionUpdate,
+} from '../../../../lambda/ingest/sessions/session-reports';
 
 /** What a Sentry `session` or `sessions` item is read as (lambda/ingest/sessions/session-reports.ts). */
 const update = (fields: Record<string, unknown> = {}) => ({
@@ -68,4 +74,31 @@ test("items are added to a request's report; what cannot be read is counted as i
 test('keys a sender names (__proto__, constructor) are plain data', () => {
   const hostile = JSON.parse('{"sid":"s1","started":"2031-03-01T12:00:00Z","attrs":{"release":"r","__proto__":{"environment":"x"}},"constructor":1}');
   expect(readSessionUpdate(hostile)).toMatchObject({ sid: 's1', release: 'r', environment: 'production' });
+});
+
+test("a row's unhandled sessions (SDKs 10 and later) count as crashed", () => {
+  const read = readSessionAggregates({ aggregates: [{ started: '2031-03-01T12:01:00Z', exited: 1, crashed: 1, unhandled: 2 }], attrs: { release: 'r' } });
+  expect(read.aggregates[0]).toMatchObject({ exited: 1, crashed: 3 });
+});
+
+test("a client report becomes its discarded counts by reason and category, summed; names not Sentry's are other, bad quantities left out", () => {
+  expect(
+    readClientReport({
+      timestamp: 1,
+      discarded_events: [
+        { reason: 'ratelimit_backoff', category: 'error', quantity: 3 },
+        { reason: 'ratelimit_backoff', category: 'error', quantity: 2 },
+        { reason: '<script>', category: 'error', quantity: 1 },
+        { reason: 'sample_rate', category: 'span', quantity: -4 },
+        { reason: 'sample_rate', category: 'span', quantity: 1.5 },
+      ],
+    }),
+  ).toEqual([
+    { reason: 'ratelimit_backoff', category: 'error', quantity: 5 },
+    { reason: 'other', category: 'error', quantity: 1 },
+  ]);
+  expect(readClientReport({ discarded_events: 'none' })).toEqual([]);
+  const report = emptySessionReport();
+  addSessionItem(report, 'client_report', { discarded_events: [{ reason: 'network_error', category: 'session', quantity: 1 }] });
+  expect(report.discarded).toEqual([{ reason: 'network_error', category: 'session', quantity: 1 }]);
 });
