@@ -99,18 +99,23 @@ export interface SessionCarry {
   dropped: number;
 }
 
+/** A carried text as the JSON array it encodes; undefined for anything else (damaged or foreign values count nothing). */
+function arrayOf(text: unknown): unknown[] | undefined {
+  if (typeof text !== 'string') return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export const encodeDetail = ({ hour, release, environment, user }: SessionDetail): string => JSON.stringify([hour, user ?? '', environment, release]);
 
 /** A detail as encodeDetail wrote it; undefined for anything else (a damaged or foreign value is never counted). */
 export function decodeDetail(text: unknown): SessionDetail | undefined {
-  if (typeof text !== 'string') return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (!Array.isArray(value) || value.length < 4) return undefined;
+  const value = arrayOf(text);
+  if (!value || value.length < 4) return undefined;
   const [hour, user, environment, release] = value as unknown[];
   if (!Number.isSafeInteger(hour) || typeof user !== 'string' || typeof environment !== 'string' || typeof release !== 'string') return undefined;
   return { hour: hour as number, release, environment, ...(user === '' ? {} : { user }) };
@@ -120,14 +125,8 @@ const encodeRow = (row: AggregateRow): string => JSON.stringify([encodeDetail(ro
 
 /** A row as encodeRow wrote it; undefined for anything else. */
 export function decodeRow(text: unknown): AggregateRow | undefined {
-  if (typeof text !== 'string') return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (!Array.isArray(value) || value.length !== 5) return undefined;
+  const value = arrayOf(text);
+  if (value?.length !== 5) return undefined;
   const detail = decodeDetail(value[0]);
   const counts = value.slice(1) as unknown[];
   if (!detail || counts.some((count) => !Number.isSafeInteger(count) || (count as number) < 0)) return undefined;
@@ -166,14 +165,8 @@ export function carryOf(report: SessionReport, factoryId: string, nowMs: number)
 
 /** A discarded-count row as carried: the key's UTC day, reason, category, quantity; undefined for anything else. */
 export function decodeDiscard(text: unknown): { day: string; reason: string; category: string; quantity: number } | undefined {
-  if (typeof text !== 'string') return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (!Array.isArray(value) || value.length !== 4) return undefined;
+  const value = arrayOf(text);
+  if (value?.length !== 4) return undefined;
   const [day, reason, category, quantity] = value as unknown[];
   if (typeof day !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(day) || typeof reason !== 'string' || typeof category !== 'string') return undefined;
   if (!Number.isSafeInteger(quantity) || (quantity as number) <= 0) return undefined;
