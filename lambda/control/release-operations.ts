@@ -135,3 +135,18 @@ export const RELEASE_OPERATIONS = {
     },
   }),
 };
+
+/** A release as `releases.list` and `releases.show` answer it. */
+export type ReleaseSummary = ReturnType<typeof releaseSummary>;
+
+export interface ReleaseListAnswer {
+  releases: ReleaseSummary[];
+  cursor?: string;
+}
+
+export type ReleaseShowAnswer = ReleaseSummary & {
+  /** Hourly buckets, oldest first: the release's first 7 days and the last 24 hours. */
+  hours: ReturnType<typeof hourlyBuckets>;
+  newIssues: ReturnType<typeof issueView>[];
+  regressedIssues: ReturnType<typeof issueView>[];
+};
