@@ -163,12 +163,18 @@ export function carryOf(report: SessionReport, factoryId: string, nowMs: number)
   return { factoryId, slot: slotAt(nowMs), elements: [...elements].sort(), details, aggregates, discards, dropped };
 }
 
+/** A UTC day as `YYYY-MM-DD`, the form carryOf writes. */
+const isUtcDay = (day: string): boolean => {
+  const ms = Date.parse(`${day}T00:00:00Z`);
+  return day.length === 10 && Number.isFinite(ms) && new Date(ms).toISOString().slice(0, 10) === day;
+};
+
 /** A discarded-count row as carried: the key's UTC day, reason, category, quantity; undefined for anything else. */
 export function decodeDiscard(text: unknown): { day: string; reason: string; category: string; quantity: number } | undefined {
   const value = arrayOf(text);
   if (value?.length !== 4) return undefined;
   const [day, reason, category, quantity] = value as unknown[];
-  if (typeof day !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(day) || typeof reason !== 'string' || typeof category !== 'string') return undefined;
+  if (typeof day !== 'string' || !isUtcDay(day) || typeof reason !== 'string' || typeof category !== 'string') return undefined;
   if (!Number.isSafeInteger(quantity) || (quantity as number) <= 0) return undefined;
   return { day, reason, category, quantity: quantity as number };
 }
