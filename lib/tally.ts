@@ -6,6 +6,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { TALLY_RECORD_FILTER } from '../lambda/infrastructure/store/reports/stream-records';
+import { SESSION_RECORD_FILTER } from '../lambda/infrastructure/store/reports/session-records';
 import { TALLY_SERVICE_NAME } from '../lambda/infrastructure/observability/names';
 import { grantTableCalls } from './grants';
 import type { GradualDeployment } from './gradual-deployment';
@@ -44,7 +45,7 @@ export const TALLY_STREAM = {
  * them on feed pages, once per batch, so that no item or index partition is
  * written once per event (docs/capacity.md). Only INSERTs of event items
  * reach it (the mapping's filter, the same as lambda/infrastructure/store/reports/stream-records.ts),
- * never its own writes. One batch per shard at a time (parallelization 1),
+ * and limiter items written with the sessions a request carried (docs/release-health.md), never its own writes. One batch per shard at a time (parallelization 1),
  * in order. A record it cannot count is set aside by its code, never thrown
  * on; a batch that fails anyway is split down to the record that fails, tried
  * a few times and given up, its place sent to a queue that alarms
@@ -74,6 +75,7 @@ export class Tally extends Construct {
       // throws (Lambda's Errors): it answers no failed items, so it needs no failed-items alarm.
       release: { name: 'tally', probes: tallyProbes, p99DurationMs: 10_000, consumer: true },
     }));
+    // GetItem: a release's users' sketches, read before they are merged (docs/release-health.md).
     grantTableCalls(props.reportsTable, this.handler, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:GetItem');
     grantTableCalls(props.contactsTable, this.handler, 'dynamodb:GetItem');
 
@@ -100,6 +102,14 @@ export class Tally extends Construct {
           FilterCriteria.filter({
             eventName: FilterRule.isEqual(TALLY_RECORD_FILTER.eventName),
             dynamodb: { Keys: { pk: { S: FilterRule.beginsWith(TALLY_RECORD_FILTER.keyPrefix) } } },
+          }),
+          // Sessions (docs/release-health.md): limiter items written with the sessions a request carried.
+          FilterCriteria.filter({
+            eventName: FilterRule.or(...SESSION_RECORD_FILTER.eventNames),
+            dynamodb: {
+              Keys: { pk: { S: FilterRule.beginsWith(SESSION_RECORD_FILTER.keyPrefix) } },
+              NewImage: { [SESSION_RECORD_FILTER.attribute]: { S: FilterRule.exists() } },
+            },
           }),
         ],
       }),

@@ -23,6 +23,7 @@ import type {
 import type { BulkAnswer, ENRICHMENT_OPERATIONS, RefreshAnswer, UsageAnswer } from './enrichment-operations';
 import type { IssueListAnswer, IssueShowAnswer, IssueStatusAnswer, ISSUE_OPERATIONS } from './issue-operations';
 import type { KeyCreateAnswer, KeyListAnswer, KeyRevokeAnswer, KEY_OPERATIONS } from './key-operations';
+import type { ReleaseListAnswer, ReleaseShowAnswer, RELEASE_OPERATIONS } from './release-operations';
 import type { EventAnswer, EventListAnswer, FeatureRequestAnswer, FeatureRequestListAnswer, REPORT_OPERATIONS } from './report-operations';
 
 /**
@@ -56,6 +57,8 @@ export interface ControlAnswers {
   'reports.feature-requests': FeatureRequestListAnswer;
   'reports.event': EventAnswer;
   'reports.feature-request': FeatureRequestAnswer;
+  'releases.list': ReleaseListAnswer;
+  'releases.show': ReleaseShowAnswer;
   'alerts.list': AlertListAnswer;
   'alerts.add': AlertSecretAnswer;
   'alerts.remove': AlertRemoveAnswer;
@@ -77,6 +80,7 @@ type TableNames =
   | keyof typeof ISSUE_OPERATIONS
   | keyof typeof KEY_OPERATIONS
   | keyof typeof REPORT_OPERATIONS
+  | keyof typeof RELEASE_OPERATIONS
   | keyof typeof ALERT_OPERATIONS
   | keyof typeof AFFECTED_OPERATIONS;
 

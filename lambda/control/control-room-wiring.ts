@@ -1,6 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoEnrichmentStore } from '../infrastructure/store/contacts/dynamo-enrichment-store';
 import { configuredSources } from '../contacts/enrichment/sources/sources-wiring';
+import { DynamoReleaseReader } from '../infrastructure/store/reports/release-reader';
 import { DynamoIssueStore } from '../infrastructure/store/reports/dynamo-issue-store';
 import { KeyAdmin } from '../infrastructure/store/keys/key-admin';
 import { readReport, readReportPage } from '../infrastructure/store/reports/report-page';
@@ -47,6 +48,8 @@ export interface KeyAndReportTables {
  * when `optional` names them (key and report operations). The function, the
  * `control` command, the control-room app and the tests all wire it here.
  */
+const releaseReaders = (reader: DynamoReleaseReader) => ({ releases: reader, clientReports: reader });
+
 export function controlDependencies(
   doc: DynamoDBDocumentClient,
   tables: Pick<TableNames, 'contacts' | 'reference' | 'reports'>,
@@ -62,6 +65,7 @@ export function controlDependencies(
       provider,
     },
     issues: new DynamoIssueStore(doc, tables.reports),
+    ...releaseReaders(new DynamoReleaseReader(doc, tables.reports)),
     ...(keys ? { keys: { admin: new KeyAdmin(doc, keys), defaultRateLimit } } : {}),
     ...(reports
       ? {

@@ -23,6 +23,25 @@ const origins = z.optional(
   ),
 );
 
+/** Days of client reports shown beside a publishable key's rate limit. */
+export const DISCARDED_DAYS = 7;
+
+/**
+ * Each publishable key with what its SDKs said they discarded over the last DISCARDED_DAYS UTC days, by reason and
+ * category (docs/release-health.md#what-the-sdks-dropped), when they said anything: beside the rate limit, what a
+ * limit cost.
+ */
+async function withDiscarded(deps: ControlDependencies, keys: KeyView[], now: Date): Promise<KeyView[]> {
+  const publishable = keys.filter((key) => key.type === 'publishable').map((key) => key.keyId);
+  if (!deps.clientReports || publishable.length === 0) return keys;
+  const days = Array.from({ length: DISCARDED_DAYS }, (_, i) => new Date(now.getTime() - i * 86_400_000).toISOString().slice(0, 10));
+  const found = new Map((await deps.clientReports.discardedByKeys(publishable, days)).map((entry) => [entry.keyId, entry]));
+  return keys.map((key) => {
+    const entry = found.get(key.keyId);
+    return entry && entry.discarded.length > 0 ? { ...key, discarded: { days: entry.days, counts: entry.discarded } } : key;
+  });
+}
+
 function keyAdmin(deps: ControlDependencies) {
   if (!deps.keys) throw new ControlError(500, 'key operations are not configured on this control room (no keys table)');
   return deps.keys;
@@ -32,9 +51,9 @@ function keyAdmin(deps: ControlDependencies) {
 export const KEY_OPERATIONS = {
   'keys.list': operation({
     request: z.strictObject({ factoryId }),
-    run: async ({ factoryId }, { deps }) => {
+    run: async ({ factoryId }, { deps, now }) => {
       const keys = await keyAdmin(deps).admin.list(factoryId);
-      return { body: { factoryId, keys }, audit: { count: keys.length } };
+      return { body: { factoryId, keys: await withDiscarded(deps, keys, now) }, audit: { count: keys.length } };
     },
   }),
 

@@ -5,6 +5,7 @@ import { ENRICHMENT_OPERATIONS } from './enrichment-operations';
 import { ISSUE_OPERATIONS } from './issue-operations';
 import { KEY_OPERATIONS } from './key-operations';
 import type { ControlOperation } from './operation';
+import { RELEASE_OPERATIONS } from './release-operations';
 import { REPORT_OPERATIONS } from './report-operations';
 
 /**
@@ -19,6 +20,7 @@ export const CONTROL_OPERATIONS: ReadonlyMap<string, ControlOperation> = new Map
     ...ISSUE_OPERATIONS,
     ...KEY_OPERATIONS,
     ...REPORT_OPERATIONS,
+    ...RELEASE_OPERATIONS,
     ...ALERT_OPERATIONS,
     ...AFFECTED_OPERATIONS,
   }),

@@ -1,3 +1,4 @@
+import type { ClientReportStore, ReleaseStore } from '../ingest/sessions/ports';
 import type { AddressPolicy } from '../alerts/address-policy';
 import type { Resolve } from '../alerts/guarded-lookup';
 import type { AlertStore } from '../alerts/ports';
@@ -107,6 +108,8 @@ export interface KeyView {
   sentryProjectId?: string;
   /** A secret key seen at the ingest API (it leaked): first and last sighting, how many. */
   exposed?: { firstSeenAt: string; lastSeenAt: string; count: number };
+  /** Publishable keys: what their SDKs said they discarded over the last days, by reason and category (none said: absent). */
+  discarded?: { days: number; counts: { reason: string; category: string; quantity: number }[] };
 }
 
 export interface NewKey {
@@ -212,6 +215,10 @@ export interface ControlDependencies {
     defaultRateLimit?: number;
   };
   reports?: ReportFeedPort;
+  /** Release health (docs/release-health.md): the releases' counters (there when the reports table is). */
+  releases?: ReleaseStore;
+  /** What the SDKs said they discarded, per key and day (docs/release-health.md#what-the-sdks-dropped). */
+  clientReports?: ClientReportStore;
   /** A person's data across the tables: erasure, export, a contact's reports (there when the keys and reports tables are). */
   people?: PersonStore;
   /** The factories' source maps, to show events' original frames (docs/source-maps.md#reading-original-frames); without, frames as resolved at ingest. */

@@ -1,3 +1,4 @@
+import type { SessionCarry } from './sessions/session-carry';
 import type { ReceiptFields, StoredEvent } from './issues/stored-event';
 import type { FeatureRequestInput } from './payloads';
 
@@ -51,7 +52,8 @@ export interface IngestKeyAuthorizer {
 /** The limits kept per key and client address. */
 export type AddressLimitName = 'requests' | 'featureRequests';
 
-export type AddressDecision = { admitted: true } | { admitted: false; limit: AddressLimitName; retryAfterSeconds: number };
+/** An admitted request says how many of the sessions it carried were dropped (its visitor's slot full: ./sessions/session-carry.ts). */
+export type AddressDecision = { admitted: true; sessionsDropped?: number } | { admitted: false; limit: AddressLimitName; retryAfterSeconds: number };
 
 /**
  * The day's salt of visitor hashes (./visitor-hash.ts): one random value per
@@ -66,9 +68,11 @@ export interface AddressLimiter {
   /**
    * Counts one request of a client (the key id and the hash of its address)
    * against the named limits, all or nothing, in one step; across every
-   * container.
+   * container. With `sessions`, the same write records the statuses the
+   * request's sessions reached (./sessions/session-carry.ts), only when it is
+   * admitted; with no limits named, the write records them alone.
    */
-  admit(subject: { keyId: string; addressHash: string }, limits: readonly AddressLimitName[], nowMs: number): Promise<AddressDecision>;
+  admit(subject: { keyId: string; addressHash: string }, limits: readonly AddressLimitName[], nowMs: number, sessions?: SessionCarry): Promise<AddressDecision>;
 }
 
 /**

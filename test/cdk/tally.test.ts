@@ -21,7 +21,7 @@ function tallyMapping(): Resource {
   return tallies[0] as Resource;
 }
 
-test('the tally reads the reports stream one batch per shard at a time, only inserted events, named by shard (tumbling window), from its live alias', () => {
+test('the tally reads the reports stream one batch per shard at a time, only inserted events and limiter items carrying sessions, named by shard (tumbling window), from its live alias', () => {
   template.hasResourceProperties('AWS::DynamoDB::Table', { StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' } });
   expect(tallyMapping().Properties).toMatchObject({
     // The live alias, never $LATEST: a release reaches the stream through its canary (lib/gradual-deployment.ts).
@@ -30,7 +30,18 @@ test('the tally reads the reports stream one batch per shard at a time, only ins
     ParallelizationFactor: 1,
     TumblingWindowInSeconds: expect.any(Number),
     MaximumBatchingWindowInSeconds: 1,
-    FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { Keys: { pk: { S: [{ prefix: 'event#' }] } } } }) }] },
+    FilterCriteria: {
+      Filters: [
+        { Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { Keys: { pk: { S: [{ prefix: 'event#' }] } } } }) },
+        // Sessions (docs/release-health.md#how-it-is-counted): a limiter item written with the sessions of a request.
+        {
+          Pattern: JSON.stringify({
+            eventName: ['INSERT', 'MODIFY'],
+            dynamodb: { Keys: { pk: { S: [{ prefix: 'limit#' }] } }, NewImage: { sfac: { S: [{ exists: true }] } } },
+          }),
+        },
+      ],
+    },
   });
 });
 

@@ -79,6 +79,10 @@ export const METRIC = {
   eventsFiltered: 'EventsFiltered',
   /** Sentry protocol, per request: items other than events, accepted and dropped; one metric per item type (`SentryItemsDropped_session`…). */
   sentryItemsDropped: 'SentryItemsDropped',
+  /** Ingest API, per request: session updates and aggregate rows recorded (docs/release-health.md), and those dropped (unreadable, or past a visitor's cap). */
+  sessionUpdates: 'SessionUpdates',
+  sessionAggregates: 'SessionAggregates',
+  sessionsDropped: 'SessionsDropped',
   /** Ingest API: feature requests created (not the repeats of one). */
   featureRequestsCreated: 'FeatureRequestsCreated',
   /** Ingest API: requests refused for their Origin (missing, or not on the key's list). */

@@ -13,6 +13,8 @@ import { note, type RequestState } from '../../infrastructure/http/request-state
 import { apiError } from '../../infrastructure/http/responses';
 import type { ApiEvent } from '../../infrastructure/http/types';
 import type { IngestSlot } from './ingest-slot';
+import { carryOf } from '../sessions/session-carry';
+import type { SessionReport } from '../sessions/session-reports';
 
 export const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="ingest"' };
 
@@ -106,12 +108,31 @@ export const SERVER_ORIGIN = 'server';
 export const addressLimitsFor = (from: string, limits: readonly AddressLimitName[]): readonly AddressLimitName[] =>
   from === SERVER_ORIGIN ? limits.filter((limit) => limit !== 'requests') : limits;
 
+/** The log line's and metrics' counts of the sessions a request recorded: counts only. */
+function noteSessions(state: RequestState, report: SessionReport, dropped: number): void {
+  const updates = report.updates.length;
+  const aggregates = report.aggregates.length;
+  if (updates + aggregates + report.invalid === 0) return;
+  note(
+    state,
+    {
+      sessionUpdates: updates,
+      sessionAggregates: aggregates,
+      ...(report.invalid > 0 ? { sessionsInvalid: report.invalid } : {}),
+      ...(dropped > 0 ? { sessionsDropped: dropped } : {}),
+    },
+    { [METRIC.sessionUpdates]: updates, [METRIC.sessionAggregates]: aggregates, [METRIC.sessionsDropped]: dropped + report.invalid },
+  );
+}
+
 /** Where a route reads the key of a request: the ingest API's own places (Authorization, ?key=) unless the route says (the Sentry protocol's). */
 export interface AccessOptions<Body> {
   /** Reads the key from the request and, on a body-first route, its body. */
   credential?: (event: ApiEvent, body: Body | undefined) => IngestCredential;
   /** The messages of the credential problems, when the route's places differ from the ingest API's. */
   rejections?: Partial<typeof REJECTIONS>;
+  /** The sessions a body-first route's body carries: recorded by the per-address limiter's write (../sessions/session-carry.ts). */
+  sessions?: (body: Body | undefined) => SessionReport | undefined;
 }
 
 /** The request's origin as the key allows it: its website's, SERVER_ORIGIN for a servers key called without one, or undefined when refused. */
@@ -170,10 +191,12 @@ export function ingestAccess<Body = undefined>(
     const sent = event.headers?.origin;
     const origin = sent === undefined ? undefined : normalizeRequestOrigin(sent);
     const at = now();
+    const report = options.sessions?.(body);
     const count = async (key: PublishableKey, from: string): Promise<AddressDecision> => {
       const held = addressLimitsFor(from, limits);
-      if (held.length === 0) return { admitted: true };
-      return deps.limiter.admit({ keyId: key.keyId, addressHash: addressHash(credential.key, sourceIp) }, held, at);
+      const carry = report && carryOf(report, key.factoryId, at);
+      if (held.length === 0 && !carry) return { admitted: true };
+      return deps.limiter.admit({ keyId: key.keyId, addressHash: addressHash(credential.key, sourceIp) }, held, at, carry);
     };
     const known = deps.keys.knownKey(keyHash);
     const knownFrom = known && allowedOrigin(known, origin);
@@ -193,6 +216,7 @@ export function ingestAccess<Body = undefined>(
     if (from === undefined) throw refusedOrigin(state, sent);
     if (counted.status === 'rejected') throw counted.reason;
     const address = counted.value ?? (await count(key, from));
+    if (address.admitted && report) noteSessions(state, report, address.sessionsDropped ?? 0);
     if (!address.admitted) {
       note(state, { limitedBy: address.limit });
       throw apiError(429, `${ADDRESS_LIMIT_TEXT[address.limit]}: retry after ${address.retryAfterSeconds} s.`, {

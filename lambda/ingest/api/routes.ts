@@ -53,7 +53,7 @@ const ingestChecks = (deps: IngestDependencies, limits: readonly AddressLimitNam
  * the DSN's project.
  */
 const sentryChecks = (deps: IngestDependencies): BodyCheck<IngestSlot, SentryRequest>[] => [
-  ingestAccess(deps, ['requests'], { credential: sentryCredential, rejections: SENTRY_KEY_REJECTIONS }),
+  ingestAccess(deps, ['requests'], { credential: sentryCredential, rejections: SENTRY_KEY_REJECTIONS, sessions: (body) => body?.sessions }),
   sentryProjectMatches(),
 ];
 

@@ -1,23 +1,23 @@
 import { SENTRY_LIMITS } from '../limits';
 import { jsonObjectOf, parseEnvelope } from './envelope';
 import { SentryProtocolError } from './protocol-error';
+import { addSessionItem, emptySessionReport, type SessionReport } from '../sessions/session-reports';
 
-/** What a Sentry request carries once its body is framed: the envelope header, its events (as sent), and the other items dropped, per type. */
+/** What a Sentry request carries once its body is framed: the envelope header, its events (as sent), its sessions (read), and the other items dropped, per type. */
 export interface SentryRequest {
   header: Record<string, unknown>;
   events: Record<string, unknown>[];
+  sessions: SessionReport;
   dropped: Record<string, number>;
 }
 
 /**
- * The item types the SDKs send besides events: accepted and dropped, counted
+ * The item types the SDKs send besides events and sessions (read: ../sessions/): accepted and dropped, counted
  * per type for the metrics; a type not listed is counted as `other`, so the
  * metric's names stay few whatever a client sends.
  */
 export const DROPPED_ITEM_TYPES = [
   'transaction',
-  'session',
-  'sessions',
   'client_report',
   'attachment',
   'user_report',
@@ -57,8 +57,15 @@ const JSON_ITEM_TYPES: ReadonlySet<string> = new Set(
 export function readEnvelopeRequest(body: Buffer): SentryRequest {
   const { header, items } = parseEnvelope(body, SENTRY_LIMITS.envelopeItems);
   const events: Record<string, unknown>[] = [];
+  const sessions = emptySessionReport();
   const dropped: Record<string, number> = {};
   items.forEach((item, index) => {
+    if (item.type === 'session' || item.type === 'sessions') {
+      addSessionItem(sessions, item.type, jsonObjectOf(item.payload, `Item ${index + 1} (${item.type})`));
+      return;
+    }
+    // A client report is read (docs/release-health.md#what-the-sdks-dropped) and still counted among the items not stored.
+    if (item.type === 'client_report') addSessionItem(sessions, item.type, jsonObjectOf(item.payload, `Item ${index + 1} (${item.type})`));
     if (item.type !== 'event') {
       // Read to be refused when broken, never used: a transaction of `{bad` refuses the event beside it too.
       if (JSON_ITEM_TYPES.has(item.type)) jsonObjectOf(item.payload, `Item ${index + 1} (${item.type.slice(0, 40)})`);
@@ -71,11 +78,11 @@ export function readEnvelopeRequest(body: Buffer): SentryRequest {
     }
     events.push(jsonObjectOf(item.payload, `Item ${index + 1} (event)`));
   });
-  return { header, events, dropped };
+  return { header, events, sessions, dropped };
 }
 
 /** The legacy store endpoint's body: one event as JSON (Python's sentry-sdk 1.x sends errors so). */
 export function readStoreRequest(body: Buffer): SentryRequest {
   if (body.length === 0) throw new SentryProtocolError('malformed', 'The body is empty: send one event as JSON.');
-  return { header: {}, events: [jsonObjectOf(body, 'The event')], dropped: {} };
+  return { header: {}, events: [jsonObjectOf(body, 'The event')], sessions: emptySessionReport(), dropped: {} };
 }

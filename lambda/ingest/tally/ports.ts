@@ -1,6 +1,7 @@
 import type { FilterReason, StoredEvent } from '../issues/stored-event';
 import type { EventPerson } from '../issues/affected';
 import type { IssueSeed, SetAsideReason } from '../issues/issue';
+import type { SessionCount } from '../sessions/session-carry';
 
 /**
  * What the tally needs from storage (docs/report-issues.md#exact-counts).
@@ -93,4 +94,37 @@ export interface IssueAliases {
   issuesOfHashes(factoryId: string, hashes: readonly string[]): Promise<Map<string, string>>;
   /** Ties each hash to the issue given unless it is tied already; answers the issue each is tied to after (the one given, or the earlier one). */
   tieHashes(factoryId: string, ties: ReadonlyMap<string, string>): Promise<Map<string, string>>;
+}
+
+/** A session count with its factory and its record's place in the stream (lambda/infrastructure/store/reports/session-records.ts). */
+export type SequencedSessionCount = SessionCount & { factoryId: string; seq: Sequence };
+
+/** A client report's row with the key it came with and its record's place in the stream. */
+export interface SequencedDiscardCount {
+  keyId: string;
+  day: string;
+  reason: string;
+  category: string;
+  quantity: number;
+  seq: Sequence;
+}
+
+/** The counts of one batch for one release of one factory (ReleaseDelta's grouping), in stream order. */
+export interface ReleaseCounts {
+  factoryId: string;
+  environment: string;
+  release: string;
+  counts: SequencedSessionCount[];
+}
+
+/**
+ * Where release health is counted (docs/release-health.md): per release its lifetime counts and distinct users, per
+ * release and hour its counts, per factory and hour the sessions started. Exactly once as the issues are: each
+ * counting item keeps per stream shard the last record it counted and counts only later ones, in the same write.
+ */
+export interface ReleaseCountsStore {
+  addToRelease(shardKey: string, counts: ReleaseCounts): Promise<void>;
+  /** What SDKs said they discarded, for one key and UTC day (docs/release-health.md#what-the-sdks-dropped), exactly once as the rest. */
+  addDiscards(shardKey: string, keyId: string, day: string, counts: readonly SequencedDiscardCount[]): Promise<void>;
+  addToFactory(shardKey: string, factoryId: string, counts: readonly SequencedSessionCount[]): Promise<void>;
 }

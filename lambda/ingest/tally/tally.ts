@@ -4,7 +4,8 @@ import { StorageUnavailableError } from '../../kernel/errors';
 import { sha256Hex } from '../../kernel/hash';
 import { loggerFromEnv } from '../../infrastructure/observability/logger';
 import { TALLY_SERVICE_NAME } from '../../infrastructure/observability/names';
-import type { ReadBatch, TallyStore } from './ports';
+import { countDiscards, countSessions } from './count-sessions';
+import type { ReadBatch, ReleaseCountsStore, SequencedDiscardCount, SequencedSessionCount, TallyStore } from './ports';
 import { tallyBatch } from './tally-batch';
 
 /**
@@ -21,6 +22,12 @@ export type TallyEvent = DynamoDBStreamEvent & { shardId?: string };
 export interface TallyDependencies {
   store: TallyStore;
   insertedEvents: (records: TallyEvent['Records']) => ReadBatch;
+  /** Release health (docs/release-health.md): where sessions are counted, and the store's reading of the session counts a batch's records add. */
+  sessions?: {
+    store: ReleaseCountsStore;
+    counts: (records: TallyEvent['Records']) => SequencedSessionCount[];
+    discards: (records: TallyEvent['Records']) => SequencedDiscardCount[];
+  };
   /** How long one invocation waits out a store that refuses for load or fails for a moment (PATIENCE_MS by default), and how it waits. */
   patienceMs?: number;
   sleep?: (ms: number) => Promise<void>;
@@ -68,7 +75,7 @@ export const shardKeyOf = (shardId: string): string => sha256Hex(shardId).slice(
  * times at most: lib/tally.ts), and the marks make that count once.
  */
 export function createTallyHandler(
-  { store, insertedEvents, patienceMs = PATIENCE_MS, sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms)) }: TallyDependencies,
+  { store, insertedEvents, sessions, patienceMs = PATIENCE_MS, sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms)) }: TallyDependencies,
   logger = loggerFromEnv(process.env, TALLY_SERVICE_NAME),
 ) {
   return async (event: TallyEvent): Promise<TallyAnswer> => {
@@ -82,8 +89,25 @@ export function createTallyHandler(
     const startedAt = performance.now();
     const shardKey = shardKeyOf(event.shardId);
     const read = insertedEvents(records);
+    const sessionCounts = sessions?.counts(records) ?? [];
     const outcome = await withCallLog(calls, () => patiently(() => tallyBatch(store, shardKey, read.events, read.setAside), patienceMs, sleep));
-    const line = { records: records.length, ...outcome, dynamoCalls: calls.calls, durationMs: Math.round(performance.now() - startedAt) };
+    const counted =
+      sessions && sessionCounts.length > 0
+        ? await withCallLog(calls, () => patiently(() => countSessions(sessions.store, shardKey, sessionCounts), patienceMs, sleep))
+        : undefined;
+    const discards = sessions?.discards(records) ?? [];
+    const discarded =
+      sessions && discards.length > 0
+        ? await withCallLog(calls, () => patiently(() => countDiscards(sessions.store, shardKey, discards), patienceMs, sleep))
+        : undefined;
+    const line = {
+      records: records.length,
+      ...outcome,
+      ...(counted ?? {}),
+      ...(discarded ?? {}),
+      dynamoCalls: calls.calls,
+      durationMs: Math.round(performance.now() - startedAt),
+    };
     // A record set aside is counted on its factory; the line names it (ids and field names, never a value) for whoever looks.
     if (outcome.setAside) logger.warn('tally set records aside', line);
     else logger.info('tally', line);

@@ -3,6 +3,8 @@ import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 
 import type { TableNames } from '../../../lambda/infrastructure/store/schema';
 import { insertedEvents, isTalliedRecord } from '../../../lambda/infrastructure/store/reports/stream-records';
 import { DynamoTallyStore } from '../../../lambda/infrastructure/store/reports/tally-writes';
+import { DynamoReleaseStore } from '../../../lambda/infrastructure/store/reports/release-writes';
+import { discardCounts, isSessionRecord, sessionCounts } from '../../../lambda/infrastructure/store/reports/session-records';
 import { createTallyHandler } from '../../../lambda/ingest/tally/tally';
 import type { LocalStreamEvent, StreamConsumer } from './stream-consumer';
 
@@ -20,8 +22,14 @@ export function reportStreamConsumers(
   tables: Pick<TableNames, 'reports' | 'contacts'>,
   handlers: { tally?: StreamHandler } = {},
 ): StreamConsumer[] {
-  const tally = handlers.tally ?? createTallyHandler({ store: new DynamoTallyStore(doc, tables.reports, Date.now, tables.contacts), insertedEvents });
-  return [{ name: 'tally', accepts: isTalliedRecord, handle: (event) => tally(event) }];
+  const tally =
+    handlers.tally ??
+    createTallyHandler({
+      store: new DynamoTallyStore(doc, tables.reports, Date.now, tables.contacts),
+      insertedEvents,
+      sessions: { store: new DynamoReleaseStore(doc, tables.reports), counts: sessionCounts, discards: discardCounts },
+    });
+  return [{ name: 'tally', accepts: (record) => isTalliedRecord(record) || isSessionRecord(record), handle: (event) => tally(event) }];
 }
 
 /** The alert notifier's records, as its event source mapping's filter in lib/alerts.ts has them: inserts and changes of issue items. */

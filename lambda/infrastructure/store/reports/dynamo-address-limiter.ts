@@ -9,12 +9,20 @@ import { Expression } from '../expression';
 import { gcraUpdate } from '../keys/key-limiter';
 import { notRepeated } from '../request-token';
 import { EXPIRES_AT, limiterKey } from '../schema';
+import { SLOT_CAP, SLOT_COUNT, type SessionCarry } from '../../../ingest/sessions/session-carry';
+import { SESSION_ATTRIBUTES, slotAttribute } from './session-attributes';
 
 /** The attribute holding each limit's TAT on a limiter item (key-limiter.ts, gcraUpdate). */
 const TAT: Record<AddressLimitName, 'rqTat' | 'frTat'> = { requests: 'rqTat', featureRequests: 'frTat' };
 
 /** A limiter item: one per publishable key and client address. */
-type LimiterItem = Partial<Record<'rqTat' | 'frTat', number>> & { lastRequest?: string };
+type LimiterItem = Partial<Record<'rqTat' | 'frTat', number>> & { lastRequest?: string } & Record<string, unknown>;
+
+/** How many elements a slot's string set holds on an item as read (DocumentClient sets are Sets). */
+const slotSize = (item: LimiterItem, slot: number): number => {
+  const value = item[slotAttribute(slot)];
+  return value instanceof Set ? value.size : 0;
+};
 
 /** Seconds a limiter item must outlive its last write: past it, every TAT it can hold is in the past (an idle limit). */
 function horizonSeconds(limits: AddressLimits): number {
@@ -53,22 +61,30 @@ export class DynamoAddressLimiter implements AddressLimiter {
     this.horizon = horizonSeconds(limits);
   }
 
-  async admit(subject: { keyId: string; addressHash: string }, names: readonly AddressLimitName[], nowMs: number): Promise<AddressDecision> {
+  async admit(
+    subject: { keyId: string; addressHash: string },
+    names: readonly AddressLimitName[],
+    nowMs: number,
+    sessions?: SessionCarry,
+  ): Promise<AddressDecision> {
     const pk = limiterKey(subject.keyId, subject.addressHash);
     const nowUs = toMicroseconds(nowMs);
     const request = randomUUID();
     let known = this.seen.get(pk) ?? {};
+    let carry = sessions;
+    let dropped = sessions?.dropped ?? 0;
+    const admitted = (): AddressDecision => (dropped > 0 ? { admitted: true, sessionsDropped: dropped } : { admitted: true });
     for (let tries = 0; tries < 3; tries += 1) {
       try {
-        const result = await storageCall('UpdateItem (address limit)', () => this.doc.send(this.command(pk, names, known, nowUs, request)));
+        const result = await storageCall('UpdateItem (address limit)', () => this.doc.send(this.command(pk, names, known, nowUs, request, carry)));
         this.remember(pk, result.Attributes as LimiterItem);
-        return { admitted: true };
+        return admitted();
       } catch (error) {
         if (!isConditionalCheckFailed(error)) throw error;
         const old = itemOfFailure<LimiterItem>(error) ?? {};
         if (old.lastRequest === request) {
           this.remember(pk, old);
-          return { admitted: true };
+          return admitted();
         }
         known = this.remember(pk, old);
         const refusals = names.flatMap((name) => {
@@ -77,24 +93,32 @@ export class DynamoAddressLimiter implements AddressLimiter {
         });
         const worst = refusals.sort((a, b) => b.retryAfterSeconds - a.retryAfterSeconds)[0];
         if (worst) return { admitted: false, limit: worst.name, retryAfterSeconds: worst.retryAfterSeconds };
+        // The visitor's slot is full: the request is admitted, its session statuses dropped (the aggregates still go).
+        if (carry && carry.elements.length > 0 && slotSize(old, carry.slot) + carry.elements.length > SLOT_CAP) {
+          dropped += carry.elements.length;
+          carry = { ...carry, elements: [], details: {} };
+        }
       }
     }
     throw new StorageUnavailableError('UpdateItem (address limit)', new Error('the limiter item kept changing under three attempts'));
   }
 
-  private command(pk: string, names: readonly AddressLimitName[], known: LimiterItem, nowUs: number, request: string): UpdateCommand {
+  private command(pk: string, names: readonly AddressLimitName[], known: LimiterItem, nowUs: number, request: string, sessions?: SessionCarry): UpdateCommand {
     const expression = new Expression();
-    const now = expression.value(nowUs);
+    // No limit held (a servers key's request carrying sessions): no TAT is read, so no time value either.
+    const now = names.length > 0 ? expression.value(nowUs) : undefined;
     const token = expression.value(request);
     expression
       .set('lastRequest', token)
       .set(EXPIRES_AT, Math.ceil(nowUs / 1e6) + this.horizon)
       .when(notRepeated(expression, 'lastRequest', token));
     for (const name of names) {
+      if (now === undefined) break;
       const knownTat = known[TAT[name]];
       const from = knownTat !== undefined && knownTat > nowUs ? 'busy' : 'idle';
       gcraUpdate(expression, from, this.limits[name], { tat: TAT[name], now, nowUs });
     }
+    if (sessions) carrySessions(expression, sessions, request);
     return new UpdateCommand({
       TableName: this.tableName,
       Key: { pk },
@@ -110,4 +134,24 @@ export class DynamoAddressLimiter implements AddressLimiter {
     this.seen.set(pk, item);
     return item;
   }
+}
+
+/**
+ * The sessions a request carries, in its limiter write (lambda/ingest/sessions/session-carry.ts): the statuses
+ * reached added to the current slot's set (under SLOT_CAP, a condition: a full slot refuses the write, which is
+ * made again without them), the oldest slot emptied, the details of this request's sessions and its aggregate rows
+ * (with the request's token, so only this write's record counts them) in place of the last request's.
+ */
+function carrySessions(expression: Expression, sessions: SessionCarry, request: string): void {
+  expression.set(SESSION_ATTRIBUTES.factory, sessions.factoryId);
+  if (sessions.elements.length > 0) {
+    const slot = slotAttribute(sessions.slot);
+    expression
+      .add(slot, new Set(sessions.elements))
+      .remove(slotAttribute((sessions.slot + 1) % SLOT_COUNT))
+      .set(SESSION_ATTRIBUTES.details, sessions.details)
+      .when(expression.or(expression.notExists(slot), expression.sizeIs(slot, '<=', SLOT_CAP - sessions.elements.length)));
+  }
+  if (sessions.aggregates.length > 0 || sessions.discards.length > 0)
+    expression.set(SESSION_ATTRIBUTES.aggregates, { t: request, r: sessions.aggregates, d: sessions.discards });
 }

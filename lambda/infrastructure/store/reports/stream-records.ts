@@ -42,7 +42,7 @@ function withTypedEmptyMaps(value: AttributeValue): AttributeValue {
   return value;
 }
 
-const withTypedEmptyMapsIn = (image: Record<string, AttributeValue>): Record<string, AttributeValue> =>
+export const withTypedEmptyMapsIn = (image: Record<string, AttributeValue>): Record<string, AttributeValue> =>
   Object.fromEntries(Object.entries(image).map(([name, value]) => [name, withTypedEmptyMaps(value)]));
 
 /** One inserted event item's record read as its event, or set aside with the step that failed: never a throw. */

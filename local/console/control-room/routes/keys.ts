@@ -11,6 +11,14 @@ function exposedCell(key: KeyView): Html {
   return html`<span class="badge danger">exposed</span> seen ${text(exposed.count)}× at the ingest API, last ${time(exposed.lastSeenAt)}: rotate it`;
 }
 
+/** What the key's SDKs said they discarded lately (client reports), under its rate limit: what the limit cost. */
+function discardedNote(key: KeyView): Html | string {
+  const { discarded } = key;
+  if (!discarded || discarded.counts.length === 0) return '';
+  const parts = discarded.counts.map(({ reason, category, quantity }) => html`<li>${text(quantity)} ${text(category)} (${text(reason)})</li>`);
+  return html`<div class="muted discarded">the SDKs discarded, last ${text(discarded.days)} days:<ul class="plain">${parts}</ul></div>`;
+}
+
 function keyRow(key: KeyView): Html {
   const revoked = key.status === 'revoked';
   const origins = Array.isArray(key.origins) ? key.origins.map(text) : [];
@@ -19,7 +27,7 @@ function keyRow(key: KeyView): Html {
 <td class="words">${text(key.type)}</td>
 <td><code>${text(key.hint)}</code></td>
 <td class="words">${revoked ? html`revoked ${time(key.revokedAt)}` : 'active'}</td>
-<td>${text(key.rateLimit)}/min</td>
+<td>${text(key.rateLimit)}/min${discardedNote(key)}</td>
 <td class="words">${origins.length === 0 ? html`<span class="muted">—</span>` : html`<ul class="plain">${origins.map((origin) => html`<li>${origin}</li>`)}</ul>`}</td>
 <td>${time(key.createdAt)}</td>
 <td>${time(key.lastUsedAt)}</td>

@@ -14,6 +14,7 @@ export const REPORT_TABS = [
   { id: 'issues', label: 'Issues' },
   { id: 'events', label: 'Events' },
   { id: 'feature-requests', label: 'Feature requests' },
+  { id: 'releases', label: 'Releases' },
 ] as const;
 export type TabId = (typeof REPORT_TABS)[number]['id'];
 

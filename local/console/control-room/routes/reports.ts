@@ -1,4 +1,5 @@
 import { route, type Route } from '../context';
+import { releaseList } from './release-pages';
 import { path } from '../html';
 import { redirect } from '../respond';
 import { issueList, issuePage } from './issue-pages';
@@ -11,6 +12,7 @@ export const reportRoutes: Route[] = [
   route('GET', '/f/:factoryId/reports/issues', (context, { factoryId }) => issueList(context, factoryId)),
   route('GET', '/f/:factoryId/reports/issues/:issueId', (context, { factoryId, issueId }) => issuePage(context, factoryId, issueId)),
   route('GET', '/f/:factoryId/reports/events', (context, { factoryId }) => eventList(context, factoryId)),
+  route('GET', '/f/:factoryId/reports/releases', (context, { factoryId }) => releaseList(context, factoryId)),
   route('GET', '/f/:factoryId/reports/events/:eventId', (context, { factoryId, eventId }) => reportPage(context, factoryId, 'events', eventId)),
   route('GET', '/f/:factoryId/reports/feature-requests', (context, { factoryId }) => featureRequestList(context, factoryId)),
   route('GET', '/f/:factoryId/reports/feature-requests/:requestId', (context, { factoryId, requestId }) =>
