@@ -180,17 +180,17 @@ const timestamp: FieldReader<string> = (value, { problems }) => {
 
 /**
  * `tags`: at most 50 entries of strings; keys clipped to 64, values to 200.
- * More entries, or a value that is not a string, is a problem. A tag named
- * "__proto__" is dropped (as zod dropped it), so no reader of the stored
- * event can meet it as a prototype; the rest are built with
- * Object.fromEntries, where every key is a plain key. Names and values are
+ * More entries, or a value that is not a string, is a problem. The map is
+ * built with Object.fromEntries, where every key a sender names, "__proto__"
+ * and "constructor" included, is a plain own key (never a prototype); the
+ * stored event keeps it as JSON text (event-detail.ts). Names and values are
  * scrubbed; the value of a tag named like a credential (`authToken`) is
  * replaced whole.
  */
 const tags: FieldReader<Record<string, string>> = (value, { problems, scrubber }) => {
   if (omitted(value)) return undefined;
   if (!isObject(value)) return refuse(problems, 'tags must be an object of strings, like {"plan": "pro"}');
-  const entries = Object.entries(value).filter(([key]) => key !== '__proto__');
+  const entries = Object.entries(value);
   if (entries.length > MAX_TAGS) return refuse(problems, `tags has ${entries.length} entries: at most ${MAX_TAGS}`);
   const kept: [string, string][] = [];
   for (const [rawKey, rawValue] of entries) {
@@ -239,12 +239,12 @@ const fingerprint: FieldReader<string[]> = (value, { problems, scrubber }) => {
  * `debugIds`: script URL → debug id, at most 20 entries; URLs cleaned,
  * scrubbed (as the stack they name is) and clipped as pageUrl, ids UUIDs
  * stored lowercase. More entries, or an id that is not a UUID, is a problem;
- * a URL named "__proto__" or blank is dropped (as tags).
+ * a blank URL is dropped; any other name, "__proto__" included, is a plain key (as tags).
  */
 const debugIds: FieldReader<Record<string, string>> = (value, { problems, scrubber }) => {
   if (omitted(value)) return undefined;
   if (!isObject(value)) return refuse(problems, 'debugIds must be an object of script URL to debug id, like {"https://shop.example.com/app.js": "<uuid>"}');
-  const entries = Object.entries(value).filter(([key]) => key !== '__proto__');
+  const entries = Object.entries(value);
   if (entries.length > MAX_DEBUG_IDS) return refuse(problems, `debugIds has ${entries.length} entries: at most ${MAX_DEBUG_IDS}`);
   const kept: [string, string][] = [];
   for (const [rawKey, rawValue] of entries) {

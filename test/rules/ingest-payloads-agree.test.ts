@@ -60,7 +60,8 @@ const field = (plausible: fc.Arbitrary<unknown>) =>
 const textObject = (keys: Record<string, fc.Arbitrary<unknown>>) =>
   field(fc.oneof(fc.record(keys, { requiredKeys: [] }), fc.record({ ...keys, extra: fc.string() }, { requiredKeys: [] })));
 
-const tagKey = fc.oneof(text(8), longText(64), fc.constantFrom('__proto__', 'constructor', ' ', 'a\ud800'));
+// No tag named __proto__ here: zod's record drops it, where readEvent keeps it as a plain key (its own test below).
+const tagKey = fc.oneof(text(8), longText(64), fc.constantFrom('constructor', 'toString', ' ', 'a\ud800'));
 const tags = field(
   fc.oneof(
     fc.dictionary(tagKey, fc.oneof({ weight: 5, arbitrary: text(12) }, { weight: 1, arbitrary: longText(200) }, { weight: 1, arbitrary: wrongType }), {
@@ -215,12 +216,16 @@ describe('the ingest readers and the documented zod schemas agree', () => {
 });
 
 describe('readEvent', () => {
-  test('drops a tag named __proto__ and keeps "constructor" as a plain tag', () => {
+  test('keeps tags named __proto__ and "constructor" as plain own keys, the prototype untouched', () => {
     const reading = readEvent(
       JSON.parse('{"eventId": "8f0c1a52-3b6e-4c7e-9a43-2f5d1e0b7c11", "message": "m", "tags": {"__proto__": "x", "constructor": "y"}}'),
     );
-    expect(reading.ok && reading.value.tags).toEqual({ constructor: 'y' });
-    expect(reading.ok && Object.getPrototypeOf(reading.value.tags)).toBe(Object.prototype);
+    const tags = reading.ok ? (reading.value.tags ?? {}) : {};
+    expect(Object.entries(tags)).toEqual([
+      ['__proto__', 'x'],
+      ['constructor', 'y'],
+    ]);
+    expect(Object.getPrototypeOf(tags)).toBe(Object.prototype);
   });
 
   test('asks for a message or an exception only when every field is valid', () => {

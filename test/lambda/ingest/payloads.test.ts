@@ -47,10 +47,15 @@ describe('an event, read', () => {
     });
   });
 
-  test('tags: strings only, at most the limit; a tag named __proto__ is dropped as data, one named like a credential loses its value', () => {
+  test('tags: strings only, at most the limit; a tag named __proto__ is a plain own key, one named like a credential loses its value', () => {
     const reading = readEvent(event({ tags: JSON.parse('{"plan": "pro", "__proto__": "x", "authToken": "abc"}') }));
-    expect(reading.ok && reading.value.tags).toEqual({ plan: 'pro', authToken: '[Filtered:secret]' });
-    expect(reading.ok && Object.getPrototypeOf(reading.value.tags)).toBe(Object.prototype);
+    const tags = reading.ok ? (reading.value.tags ?? {}) : {};
+    expect(Object.entries(tags)).toEqual([
+      ['plan', 'pro'],
+      ['__proto__', 'x'],
+      ['authToken', '[Filtered:secret]'],
+    ]);
+    expect(Object.getPrototypeOf(tags)).toBe(Object.prototype);
     expect(problemsOf(readEvent(event({ tags: { plan: 3 } })))).toEqual(['tags.plan must be a string']);
     expect(problemsOf(readEvent(event({ tags: many(MAX_TAGS + 1, (i) => [`t${i}`, 'v']) })))).toEqual([
       `tags has ${MAX_TAGS + 1} entries: at most ${MAX_TAGS}`,
