@@ -125,11 +125,19 @@ describe('Lambda (issue point 5)', () => {
     });
   });
 
-  test("the tally function's role may call exactly PutItem/UpdateItem on reports (pages, counts), read its stream, and send its failures to its queue", () => {
+  test("the tally function's role may call exactly PutItem/UpdateItem/GetItem on reports (pages, counts, a release's users), GetItem on contacts (a new person's company), read its stream, and send its failures to its queue", () => {
     expect(dynamoGrants(functionId('Contacts tally'))).toEqual({
       // ListStreams takes no resource: the event source mapping needs it on "*" to find the stream.
       '"*"': ['dynamodb:ListStreams'],
-      TablesReports: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+      TablesContacts: ['dynamodb:GetItem'],
+      TablesReports: [
+        'dynamodb:DescribeStream',
+        'dynamodb:GetItem',
+        'dynamodb:GetRecords',
+        'dynamodb:GetShardIterator',
+        'dynamodb:PutItem',
+        'dynamodb:UpdateItem',
+      ],
     });
     const fn = (resources('AWS::Lambda::Function') as any)[functionId('Contacts tally')];
     const roleId = fn.Properties.Role['Fn::GetAtt'][0];
@@ -140,6 +148,8 @@ describe('Lambda (issue point 5)', () => {
       .sort();
     expect(actions).toEqual([
       'dynamodb:DescribeStream',
+      'dynamodb:GetItem',
+      'dynamodb:GetItem',
       'dynamodb:GetRecords',
       'dynamodb:GetShardIterator',
       'dynamodb:ListStreams',
@@ -405,10 +415,11 @@ describe('Lambda (issue point 5)', () => {
     expect(JSON.stringify(statements)).not.toMatch(/"dynamodb:\*"|"Action":"\*"/);
   });
 
-  test("the only grants on indexes are the control room's Queries on byCompany, the keys' byFactory and byKeyId, and the reports' byFeed, byIssue and byPerson", () => {
+  test("the only grants on indexes are Queries: the control room's on byCompany, the keys' byFactory and byKeyId, and the reports' byFeed, byIssue and byPerson; the notifier's on byFeed (an issue's people)", () => {
     const statements = Object.values(resources('AWS::IAM::Policy')).flatMap((p: any) => p.Properties.PolicyDocument.Statement);
     const onIndexes = statements.filter((statement: any) => JSON.stringify(statement.Resource).includes('/index'));
     expect(onIndexes.map((statement: any) => statement.Action)).toEqual([
+      'dynamodb:Query',
       'dynamodb:Query',
       'dynamodb:Query',
       'dynamodb:Query',
@@ -419,6 +430,7 @@ describe('Lambda (issue point 5)', () => {
     expect(onIndexes.map((statement: any) => /\/index\/(\w+)"/.exec(JSON.stringify(statement.Resource))?.[1]).sort()).toEqual([
       'byCompany',
       'byFactory',
+      'byFeed',
       'byFeed',
       'byIssue',
       'byKeyId',

@@ -128,9 +128,9 @@ describe('a command from its operation', () => {
 });
 
 describe("the audit line's ids", () => {
-  test('are the fields whose definition says so: a contact, an issue, a destination, never a key id or free text', () => {
+  test('are the fields whose definition says so: a contact, an issue, a destination, an erased person key, never a key id or free text', () => {
     const audited = [...CONTROL_OPERATIONS.values()].flatMap((entry) => entry.fields.filter((field) => field.audited).map((field) => field.key));
-    expect([...new Set(audited)].sort()).toEqual(['contactId', 'destinationId', 'issueId']);
+    expect([...new Set(audited)].sort()).toEqual(['contactId', 'destinationId', 'issueId', 'personKey']);
   });
 
   test("a request names its audited fields' values, and only those", () => {

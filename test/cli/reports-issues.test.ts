@@ -54,7 +54,17 @@ test('issues: one JSON object per line, most recently seen first, with id, title
     ['cart failed', 3, 'open'],
   ]);
   expect(listed[0]).toMatchObject({ issueId: expect.stringMatching(/^iss_[0-9a-f]{20}$/), firstSeen: expect.any(String), lastSeen: expect.any(String) });
-  expect(Object.keys(listed[0] ?? {}).slice(0, 8)).toEqual(['issueId', 'title', 'status', 'count', 'visitors', 'visitorsExact', 'firstSeen', 'lastSeen']);
+  expect(Object.keys(listed[0] ?? {}).slice(0, 9)).toEqual([
+    'issueId',
+    'title',
+    'status',
+    'count',
+    'visitors',
+    'visitorsExact',
+    'affected',
+    'firstSeen',
+    'lastSeen',
+  ]);
   // Every event came from the one address and user agent of the test: one visitor each.
   expect(listed.map((issue) => [issue.visitors, issue.visitorsExact])).toEqual([
     [1, true],
@@ -124,7 +134,7 @@ test.each([
   [['ignore', '--factory', 'fac_x', '--issue', `iss_${'a'.repeat(20)}`, '--limit', '3'], /ignore does not take --limit/],
   [['issue', '--factory', 'fac_x', '--issue', `iss_${'a'.repeat(20)}`, '--limit', '500'], /--limit must be a whole number from 1 to 100/],
   [['events', '--factory', 'fac_x', '--status', 'open'], /events does not take --status/],
-  [['issues', '--factory', 'fac_x', '--sort', 'title'], /--sort must be one of lastSeen, events, visitors, got "title"/],
+  [['issues', '--factory', 'fac_x', '--sort', 'title'], /--sort must be one of lastSeen, events, visitors, people, got "title"/],
   [['issue', '--factory', 'fac_x', '--issue', `iss_${'a'.repeat(20)}`, '--sort', 'events'], /issue does not take --sort/],
   [['events', '--factory', 'fac_x', '--search', 'x'], /events does not take --search/],
 ])('refuses %j with exit code 2, one error line and the usage', async (args, message) => {

@@ -150,7 +150,7 @@ test('a cursor goes on only in its own list: another order, search or factory is
   const garbage = await control.call({ operation: 'issues.list', factoryId, cursor: 'not-a-cursor' });
   expect(garbage).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^cursor is not one this service returned/) } });
   for (const [request, error] of [
-    [{ sort: 'title' }, 'sort must be one of lastSeen, events, visitors'],
+    [{ sort: 'title' }, 'sort must be one of lastSeen, events, visitors, people'],
     [{ search: '' }, 'search must not be empty'],
     [{ search: 'x'.repeat(201) }, 'search must be at most 200 characters'],
   ] as const) {

@@ -13,9 +13,16 @@ const refusal = (run: () => unknown) => {
 };
 
 describe('a Sentry envelope, framed', () => {
-  test('its events are kept as sent; every other item is dropped and counted by its type', () => {
-    const request = readEnvelopeRequest(envelope(['event', '{"message":"hi"}'], ['session', '{}'], ['session', '{}'], ['mystery', '{}']));
-    expect(request).toEqual({ header: { event_id: 'a'.repeat(32) }, events: [{ message: 'hi' }], dropped: { session: 2, other: 1 } });
+  test('its events are kept as sent, its sessions read (one without a release counted unreadable), every other item dropped and counted by its type', () => {
+    const request = readEnvelopeRequest(
+      envelope(['event', '{"message":"hi"}'], ['session', '{}'], ['session', '{}'], ['transaction', '{}'], ['mystery', '{}']),
+    );
+    expect(request).toEqual({
+      header: { event_id: 'a'.repeat(32) },
+      events: [{ message: 'hi' }],
+      dropped: { transaction: 1, other: 1 },
+      sessions: { updates: [], aggregates: [], discarded: [], invalid: 2 },
+    });
   });
 
   test('more events than one own-SDK request may carry is too large', () => {
@@ -33,7 +40,12 @@ describe('a Sentry envelope, framed', () => {
 
 describe("the legacy store endpoint's body", () => {
   test('is one event as JSON', () => {
-    expect(readStoreRequest(Buffer.from('{"message":"hi"}'))).toEqual({ header: {}, events: [{ message: 'hi' }], dropped: {} });
+    expect(readStoreRequest(Buffer.from('{"message":"hi"}'))).toEqual({
+      header: {},
+      events: [{ message: 'hi' }],
+      dropped: {},
+      sessions: { updates: [], aggregates: [], discarded: [], invalid: 0 },
+    });
   });
 
   test('empty or not JSON is refused in words', () => {
