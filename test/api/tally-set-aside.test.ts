@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { controlDependencies } from '../../lambda/control/control-room-wiring';
 import { handleControlRequest } from '../../lambda/control/handle-request';
 import { dsnFor, sentryProjectId } from '../../lambda/ingest/sentry/dsn';
+import { EVENT_DETAIL_ATTRIBUTE } from '../../lambda/infrastructure/store/reports/event-items';
 import { eventKey } from '../../lambda/infrastructure/store/schema';
 import { ingestTenant, storedReports, validEvent } from '../support/ingest';
 import { issuePublishableKey, newFactoryId, realIngestDependencies, startLocalHost, tables, testDoc, type LocalApi } from '../support/local-api';
@@ -41,8 +42,12 @@ test('a Sentry event whose only frame is {"lineno":-1} (stored without it now; s
   // The ingest drops a frame with nothing left once read (issue 48); an event an earlier version stored has it still.
   expect(stored.map((event) => event.sdkFrames)).toEqual([undefined]);
   const { Item: item } = await doc.send(new GetCommand({ TableName: tables.reports, Key: { pk: eventKey(factoryId, stored[0]?.eventId) } }));
+  // As the layout before the compressed detail stored it: every field an attribute of its own, the issue under `issue`.
+  const { issueId, ...fields } = stored[0] as Record<string, unknown>;
   const earlier = randomUUID();
-  await doc.send(new PutCommand({ TableName: tables.reports, Item: { ...item, pk: eventKey(factoryId, earlier), eventId: earlier, sdkFrames: [{}] } }));
+  const earlierItem = { ...fields, pk: eventKey(factoryId, earlier), eventId: earlier, expiresAt: item?.expiresAt, issue: issueId, sdkFrames: [{}] };
+  expect(earlierItem).not.toHaveProperty(EVENT_DETAIL_ATTRIBUTE);
+  await doc.send(new PutCommand({ TableName: tables.reports, Item: earlierItem }));
   const after = randomUUID().replace(/-/g, '');
   const second = await api.request('POST', path, { body: envelope(after, { message: 'after the odd frame', fingerprint: ['after'] }) });
   expect(second.status).toBe(200);
