@@ -90,8 +90,18 @@ async function launchChromium(): Promise<Engine> {
   };
 }
 
+/** The part of puppeteer's WebDriver BiDi browser that sends a raw command (not in its public types). */
+interface BidiSession {
+  connection: { send(method: string, params: object): Promise<unknown> };
+}
+
 async function launchFirefox(): Promise<Engine> {
-  const browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, headless: true });
+  // No network events to the driver: the tests observe requests through their own servers, and each request
+  // cost three BiDi events and a body collector.
+  const browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, headless: true, networkEnabled: false });
+  // Nor the page's log: every uncaught error (10,000 in sdk/noise's loop) was sent over BiDi to a driver that
+  // reads nothing of it (what a test observes goes through the page).
+  await (browser as unknown as BidiSession).connection.send('session.unsubscribe', { events: ['log.entryAdded'] });
   const version = await browser.version();
   return {
     name: 'firefox',
