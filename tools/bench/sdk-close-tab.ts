@@ -196,7 +196,9 @@ own close-time send.
 |---|${engines.map(() => '---|').join('')}
 ${CASES.map((item) => `| ${item.title} | ${engines.map((engine) => cell(engine, item.id)).join(' | ')} |`).join('\n')}
 
-What it means for the SDK: [docs/browser-sdk.md](../docs/browser-sdk.md#what-survives-a-closing-tab).
+What it means for the SDK: [docs/browser-sdk.md](../docs/browser-sdk.md#what-survives-a-closing-tab). Why Firefox's
+losses are Firefox's own and not the harness's: [docs/development.md](../docs/development.md#a-closed-tab-in-firefox)
+(\`npm run bench:firefox-close-groups\`).
 `;
 }
 

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chromium } from 'playwright-core';
-import puppeteer from 'puppeteer-core';
+import puppeteer, { type Browser } from 'puppeteer-core';
 import { freePort } from '../../local/harness/ports';
 import { CHROMIUM, FIREFOX, WEBKIT_DRIVER, XVFB } from './programs';
 
@@ -95,13 +95,19 @@ interface BidiSession {
   connection: { send(method: string, params: object): Promise<unknown> };
 }
 
-async function launchFirefox(): Promise<Engine> {
+/** Firefox ESR under puppeteer as the harness drives it (tools/bench/firefox-close-groups.ts needs the browser itself). */
+export async function launchFirefoxBrowser(): Promise<Browser> {
   // No network events to the driver: the tests observe requests through their own servers, and each request
   // cost three BiDi events and a body collector.
   const browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, headless: true, networkEnabled: false });
   // Nor the page's log: every uncaught error (10,000 in sdk/noise's loop) was sent over BiDi to a driver that
   // reads nothing of it (what a test observes goes through the page).
   await (browser as unknown as BidiSession).connection.send('session.unsubscribe', { events: ['log.entryAdded'] });
+  return browser;
+}
+
+async function launchFirefox(): Promise<Engine> {
+  const browser = await launchFirefoxBrowser();
   const version = await browser.version();
   return {
     name: 'firefox',
