@@ -9,6 +9,7 @@ import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { DELIVERER_SERVICE_NAME, NOTIFIER_SERVICE_NAME } from '../lambda/infrastructure/observability/names';
 import { REPORTS_BY_FEED } from '../lambda/infrastructure/store/schema';
+import { RELEASE_HOUR_PREFIX } from '../lambda/infrastructure/store/reports/release-items';
 import { grantIndexCalls, grantTableCalls } from './grants';
 import type { GradualDeployment } from './gradual-deployment';
 import { delivererProbes, notifierProbes } from './pre-traffic-probes';
@@ -123,8 +124,14 @@ export class Alerts extends Construct {
         retryAttempts: STREAM_FAILURES.retryAttempts,
         maxRecordAge: Duration.seconds(STREAM_FAILURES.maxRecordAgeSeconds),
         onFailure: new SqsDlq(this.streamFailures),
-        // Writes of issue items only: events, feature requests and limiters never wake the notifier.
-        filters: [FilterCriteria.filter({ eventName: FilterRule.or('INSERT', 'MODIFY'), dynamodb: { Keys: { pk: { S: [{ prefix: 'issue#' }] } } } })],
+        // Writes of issue items and of release hours' counters (release alerts) only: events, feature requests and
+        // limiters never wake the notifier.
+        filters: [
+          FilterCriteria.filter({
+            eventName: FilterRule.or('INSERT', 'MODIFY'),
+            dynamodb: { Keys: { pk: { S: [{ prefix: 'issue#' }, { prefix: RELEASE_HOUR_PREFIX }] } } },
+          }),
+        ],
       }),
     );
 

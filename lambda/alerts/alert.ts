@@ -3,9 +3,14 @@ import { noneAffected } from '../ingest/issues/affected';
 import type { Issue, IssueStatus } from '../ingest/issues/issue';
 import { visitorCount } from '../ingest/issues/visitors';
 
-/** What happened to an issue, as the webhook's `type` says it (docs/alerts.md#the-payload). */
-export const ALERT_TYPES = ['issue.created', 'issue.regressed', 'issue.spiking', 'issue.resolved'] as const;
+/** What happened, as the webhook's `type` says it (docs/alerts.md#the-payload): to an issue, or to a release's health. */
+export const ISSUE_ALERT_TYPES = ['issue.created', 'issue.regressed', 'issue.spiking', 'issue.resolved'] as const;
+export const RELEASE_ALERT_TYPES = ['release.unhealthy', 'release.recovered'] as const;
+export const ALERT_TYPES = [...ISSUE_ALERT_TYPES, ...RELEASE_ALERT_TYPES] as const;
+export type IssueAlertType = (typeof ISSUE_ALERT_TYPES)[number];
+export type ReleaseAlertType = (typeof RELEASE_ALERT_TYPES)[number];
 export type AlertType = (typeof ALERT_TYPES)[number];
+export const isReleaseAlertType = (type: AlertType): type is ReleaseAlertType => (RELEASE_ALERT_TYPES as readonly string[]).includes(type);
 
 /** An issue as an alert reads it (snapshotOf): what the payload shows, and its events per 5 minutes by the bucket's start. */
 export interface IssueSnapshot {
@@ -71,7 +76,7 @@ export interface SpikeFacts {
  */
 export interface Alert {
   alertId: string;
-  type: AlertType;
+  type: IssueAlertType;
   /** When it happened (deterministic, from the issue): the payload's `timestamp`. */
   occurredAt: string;
   issue: IssueSnapshot;

@@ -1,5 +1,6 @@
 import { trimEndOf } from '../kernel/text-ends';
-import type { Alert, AlertType, IssueSnapshot } from './alert';
+import { isReleaseAlertType, type Alert, type AlertType, type IssueAlertType, type IssueSnapshot, type ReleaseAlertType } from './alert';
+import type { ReleaseHealthFacts } from './release-triggers';
 import { scrubbedTitle } from './scrub';
 
 /** Where the links in payloads point when the stack names no control room address: the app `npm run control-room` serves. */
@@ -41,8 +42,70 @@ export function alertPayload(alert: Alert, linkBase: string): string {
   });
 }
 
-/** The example a "send a test" posts: the type asked for, a made-up issue, and `"test": true`. */
+/** A release's page in the control room's web app. */
+export function releaseLink(linkBase: string, facts: Pick<ReleaseHealthFacts, 'factoryId' | 'release' | 'environment'>): string {
+  const query = new URLSearchParams({ release: facts.release, environment: facts.environment });
+  return `${trimEndOf(linkBase, '/')}/f/${encodeURIComponent(facts.factoryId)}/reports/releases?${query.toString()}`;
+}
+
+/** A release health alert: the type, when, and the hour's counts and rate beside the factory's rule (docs/alerts.md#release-alerts). */
+export interface ReleaseAlert {
+  alertId: string;
+  type: ReleaseAlertType;
+  occurredAt: string;
+  health: ReleaseHealthFacts;
+}
+
+/**
+ * The body of a release alert's POST: the release, its environment, the hour's crash-free share of sessions, its
+ * sessions and crashes, and the threshold and minimum that made the rule. Counts only: nothing of a person.
+ */
+export function releaseAlertPayload(alert: ReleaseAlert, linkBase: string): string {
+  const { health } = alert;
+  return JSON.stringify({
+    type: alert.type,
+    timestamp: alert.occurredAt,
+    data: {
+      factoryId: health.factoryId,
+      release: health.release,
+      environment: health.environment,
+      hourStart: health.hourStart,
+      crashFreeSessions: health.crashFreeSessions,
+      sessions: health.sessions,
+      crashed: health.crashed,
+      threshold: health.crashFreeThreshold,
+      minSessions: health.minSessions,
+      link: releaseLink(linkBase, health),
+    },
+  });
+}
+
+/** The example a "send a test" posts: the type asked for, a made-up issue or release, and `"test": true`. */
 export function testPayload(type: AlertType, factoryId: string, at: Date, linkBase: string): string {
+  const body = JSON.parse(isReleaseAlertType(type) ? testReleaseBody(type, factoryId, at, linkBase) : testIssueBody(type, factoryId, at, linkBase)) as {
+    data: Record<string, unknown>;
+  };
+  return JSON.stringify({ ...body, data: { ...body.data, test: true } });
+}
+
+function testReleaseBody(type: ReleaseAlertType, factoryId: string, at: Date, linkBase: string): string {
+  const hourStart = new Date(Math.floor(at.getTime() / 3_600_000) * 3_600_000).toISOString();
+  const unhealthy = type === 'release.unhealthy';
+  const health: ReleaseHealthFacts = {
+    factoryId,
+    release: 'test',
+    environment: 'production',
+    hourStart,
+    crashFreeSessions: unhealthy ? 0.95 : 0.995,
+    sessions: 200,
+    crashed: unhealthy ? 10 : 1,
+    crashFreeThreshold: 0.99,
+    minSessions: 100,
+  };
+  return releaseAlertPayload({ alertId: 'test', type, occurredAt: at.toISOString(), health }, linkBase);
+}
+
+function testIssueBody(type: IssueAlertType, factoryId: string, at: Date, linkBase: string): string {
   const iso = at.toISOString();
   const issue: IssueSnapshot = {
     factoryId,
@@ -63,8 +126,5 @@ export function testPayload(type: AlertType, factoryId: string, at: Date, linkBa
       ? { contactIds: ['ct_0000000000000001', 'ct_0000000000000002'] }
       : { topCompanies: [{ companyId: 'co_0000000000000001', people: 2 }] };
   const spike = type === 'issue.spiking' ? { bucketStart: iso, events: 240, threshold: 20, baselinePerFiveMinutes: 0 } : undefined;
-  const body = JSON.parse(alertPayload({ alertId: 'test', type, occurredAt: iso, issue, people, ...(spike ? { spike } : {}) }, linkBase)) as {
-    data: Record<string, unknown>;
-  };
-  return JSON.stringify({ ...body, data: { ...body.data, test: true } });
+  return alertPayload({ alertId: 'test', type, occurredAt: iso, issue, people, ...(spike ? { spike } : {}) }, linkBase);
 }

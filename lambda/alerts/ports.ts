@@ -62,7 +62,10 @@ export interface Delivery extends DeliveryRef {
   alertId: string;
   webhookId: string;
   type: AlertType;
-  issueId: string;
+  /** The issue an issue alert is of; a release alert has none, but its release and environment. */
+  issueId?: string;
+  release?: string;
+  environment?: string;
   occurredAt: string;
   /** The exact body every attempt sends. */
   body: string;
@@ -122,12 +125,23 @@ export interface AlertStore {
     factoryId: string;
     alertId: string;
     type: AlertType;
-    issueId: string;
+    issueId?: string;
     occurredAt: string;
     at: string;
     expiresAt: number;
   }): Promise<{ created: boolean; fannedOut: boolean }>;
   markFannedOut(factoryId: string, alertId: string, at: string): Promise<void>;
+
+  /**
+   * A release's unhealthy spell (docs/alerts.md#release-alerts), one item per factory, environment and release
+   * (`spellKey`). Opening sets the hour it began unless one is open. Closing, at a healthy hour not before it began,
+   * moves the open spell to `closing` in one conditional write and answers its first hour: the recovery to send.
+   * Until `spellClosed` clears it, every close answers that same hour again, so a notifier that stopped between
+   * the write and the alert sends it on its retry; with nothing open nor closing it answers undefined.
+   */
+  openSpell(factoryId: string, spellKey: string, hour: number, expiresAt: number): Promise<void>;
+  closeSpell(factoryId: string, spellKey: string, hour: number): Promise<number | undefined>;
+  spellClosed(factoryId: string, spellKey: string, spellHour: number): Promise<void>;
 
   /** Stores the delivery once per alert and destination; the stored one when it existed. */
   createDelivery(delivery: Delivery): Promise<{ created: true } | { created: false; existing: Delivery }>;

@@ -1,5 +1,5 @@
 import type { Alert, IssueSnapshot, SpikeFacts } from './alert';
-import type { AlertSettings } from './settings';
+import type { SpikeSettings } from './settings';
 
 /** Length of a spike bucket, and the baseline before it: the hour of 12 buckets. */
 export const BUCKET_MS = 5 * 60_000;
@@ -13,7 +13,7 @@ export function baselineBefore(counts: Record<number, number>, bucket: number): 
 }
 
 /** Events in `bucket` that make a spike: the multiple of the baseline, never under the floor. */
-export function spikeThreshold(counts: Record<number, number>, bucket: number, settings: AlertSettings): number {
+export function spikeThreshold(counts: Record<number, number>, bucket: number, settings: SpikeSettings): number {
   return Math.max(settings.spikeFloor, Math.ceil(settings.spikeMultiple * baselineBefore(counts, bucket)));
 }
 
@@ -32,7 +32,7 @@ export function spikeThreshold(counts: Record<number, number>, bucket: number, s
  *   was under it before; never for an ignored issue;
  * - issue.resolved: the write resolved it (an operator's status change).
  */
-export function alertsOf(before: IssueSnapshot | undefined, after: IssueSnapshot | undefined, settings: AlertSettings): Alert[] {
+export function alertsOf(before: IssueSnapshot | undefined, after: IssueSnapshot | undefined, settings: SpikeSettings): Alert[] {
   if (!after) return [];
   const alerts: Alert[] = [];
   const { issueId } = after;

@@ -14,7 +14,7 @@ import {
   type Destination,
   type LogPositions,
 } from '../alerts/ports';
-import { SPIKE_FLOOR_RANGE, SPIKE_MULTIPLE_RANGE, settingsOf } from '../alerts/settings';
+import { CRASH_FREE_THRESHOLD_RANGE, RELEASE_MIN_SESSIONS_RANGE, SPIKE_FLOOR_RANGE, SPIKE_MULTIPLE_RANGE, settingsOf } from '../alerts/settings';
 import { newWebhookSecret, testWebhookId } from '../alerts/signature';
 import { decodeCursor, encodeCursor, type CursorScope } from '../kernel/cursor';
 import { between, cursor, described, factoryId, upTo } from './fields';
@@ -30,10 +30,12 @@ import type { AlertSettings, StoredSettings } from '../alerts/settings';
  *   alerts.disable     {factoryId, destinationId, reason}
  *   alerts.test        {factoryId, destinationId, type?}    one signed example, sent now
  *   alerts.deliveries  {factoryId, destinationId?, limit?, cursor?}  the log, newest first
- *   alerts.settings    {factoryId}                          the spike rule's settings
- *   alerts.configure   {factoryId, spikeMultiple?, spikeFloor?}
+ *   alerts.settings    {factoryId}                          the spike and release rules' settings
+ *   alerts.configure   {factoryId, spikeMultiple?, spikeFloor?, crashFreeThreshold?, releaseMinSessions?}
  */
 export const DELIVERIES_DEFAULT = 50;
+/** The settings `alerts.configure` changes, in the order its error names them. */
+const SETTING_FIELDS = ['spikeMultiple', 'spikeFloor', 'crashFreeThreshold', 'releaseMinSessions'] as const;
 export const DELIVERIES_MAX = 200;
 export const DESCRIPTION_MAX = 200;
 export const DISABLE_REASON_MAX = 500;
@@ -44,6 +46,12 @@ const destinationId = described(
     .check(z.regex(/^dst_[0-9a-f]{16}$/, { error: 'destinationId must be a destination id: dst_ + 16 hex characters (from `alerts list`)' })),
   { flag: 'destination', placeholder: 'dst_id', audited: true },
 );
+/** A crash-free share under which a release's hour is unhealthy: a fraction, as `reports releases` shows rates. */
+const crashFreeThreshold = (() => {
+  const { min, max } = CRASH_FREE_THRESHOLD_RANGE;
+  const error = `crashFreeThreshold must be a number from ${min} to ${max} (a share of sessions: 0.99 is 99 %)`;
+  return z.optional(described(z.number({ error }).check(z.minimum(min, { error }), z.maximum(max, { error })), { fraction: true, placeholder: 'share' }));
+})();
 const alertType = z.enum(ALERT_TYPES, { error: `type must be one of ${ALERT_TYPES.join(', ')}` });
 const boundedText = (name: string, max: number) =>
   z
@@ -83,6 +91,8 @@ export function deliveryView(delivery: Delivery) {
   return {
     type,
     issueId,
+    release: delivery.release,
+    environment: delivery.environment,
     status,
     attempts,
     httpStatus: last?.status,
@@ -334,17 +344,18 @@ export const ALERT_OPERATIONS = {
       factoryId,
       spikeMultiple: between('spikeMultiple', SPIKE_MULTIPLE_RANGE.min, SPIKE_MULTIPLE_RANGE.max),
       spikeFloor: upTo('spikeFloor', SPIKE_FLOOR_RANGE.max),
+      crashFreeThreshold,
+      releaseMinSessions: between('releaseMinSessions', RELEASE_MIN_SESSIONS_RANGE.min, RELEASE_MIN_SESSIONS_RANGE.max),
     }),
     defaults: (request) => {
-      if (request.spikeMultiple === undefined && request.spikeFloor === undefined)
-        throw new ControlError(400, 'say what to change: spikeMultiple, spikeFloor or both');
+      if (SETTING_FIELDS.every((name) => request[name] === undefined))
+        throw new ControlError(400, `say what to change: ${SETTING_FIELDS.slice(0, -1).join(', ')} or ${SETTING_FIELDS[SETTING_FIELDS.length - 1]}`);
       return request;
     },
     run: async (request, { deps, caller, now }) => {
-      const change = {
-        ...(request.spikeMultiple === undefined ? {} : { spikeMultiple: request.spikeMultiple }),
-        ...(request.spikeFloor === undefined ? {} : { spikeFloor: request.spikeFloor }),
-      };
+      const change = Object.fromEntries(
+        SETTING_FIELDS.flatMap((name) => (request[name] === undefined ? [] : [[name, request[name]]])),
+      ) as Partial<AlertSettings>;
       const settings = await alertsOf(deps).store.saveSettings(request.factoryId, change, now.toISOString(), caller.principal);
       return {
         body: { factoryId: request.factoryId, settings: { ...settingsOf(settings), updatedAt: settings.updatedAt, updatedBy: settings.updatedBy } },

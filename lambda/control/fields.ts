@@ -29,6 +29,8 @@ export interface FieldMeta {
   audited?: boolean;
   /** A yes-or-no field whose flag is a switch: given means yes (`--servers`), left out means the default. */
   switch?: boolean;
+  /** A number that may have a fractional part (a share, 0.99): written as a decimal on the command line. */
+  fraction?: boolean;
 }
 
 /** Each described field's metadata, by schema (optional fields are looked up through their inner schema). */

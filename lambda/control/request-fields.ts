@@ -1,8 +1,8 @@
 import type * as z from 'zod/mini';
 import { FIELD_META, type FieldMeta } from './fields';
 
-/** How a field's value is written outside JSON: as text, a whole number, yes or no, a switch (given: yes), or one value per repeat of its flag. */
-export type FieldKind = 'text' | 'number' | 'yes-no' | 'switch' | 'list';
+/** How a field's value is written outside JSON: as text, a whole number, a decimal (a share), yes or no, a switch (given: yes), or one value per repeat of its flag. */
+export type FieldKind = 'text' | 'number' | 'fraction' | 'yes-no' | 'switch' | 'list';
 
 /**
  * One field of an operation's request, as its schema and its metadata
@@ -64,7 +64,7 @@ export function requestFields(shape: Record<string, Schema>): RequestField[] {
     const meta: FieldMeta = FIELD_META.get(inner) ?? FIELD_META.get(schema) ?? {};
     const read = kindOf(inner);
     const { choices } = read;
-    const kind: FieldKind = read.kind === 'yes-no' && meta.switch ? 'switch' : read.kind;
+    const kind: FieldKind = read.kind === 'yes-no' && meta.switch ? 'switch' : read.kind === 'number' && meta.fraction ? 'fraction' : read.kind;
     // A list's flag is given once per item: named in the singular (--field name --field title).
     const flag = meta.flag ?? (kind === 'list' ? kebab(key).replace(/s$/, '') : kebab(key));
     const placeholder =

@@ -63,7 +63,8 @@ test('the notifier reads the stream of issue items only, retries from the failed
   });
   expect(JSON.parse(mapping.Properties.FilterCriteria.Filters[0].Pattern)).toEqual({
     eventName: ['INSERT', 'MODIFY'],
-    dynamodb: { Keys: { pk: { S: [{ prefix: 'issue#' }] } } },
+    // Issue items (issue alerts) and release hours (release alerts) only.
+    dynamodb: { Keys: { pk: { S: [{ prefix: 'issue#' }, { prefix: 'relh#' }] } } },
   });
 });
 

@@ -54,7 +54,7 @@ test('bad input: a usage error (exit 2) before anything connects; a refused URL 
   const badType = await alerts('add', '--factory', factoryId, '--url', receiver.url, '--type', 'issue.sneezed');
   expect([badType.status, badType.stderr.split('\n')[0]]).toEqual([
     2,
-    'error: --type must be one of issue.created, issue.regressed, issue.spiking, issue.resolved, got "issue.sneezed"',
+    'error: --type must be one of issue.created, issue.regressed, issue.spiking, issue.resolved, release.unhealthy, release.recovered, got "issue.sneezed"',
   ]);
   const badDestination = await alerts('remove', '--factory', factoryId, '--destination', 'nope');
   expect(badDestination.status).toBe(2);
@@ -66,4 +66,19 @@ test('bad input: a usage error (exit 2) before anything connects; a refused URL 
   );
   const unknown = await alerts('disable', '--factory', factoryId, '--destination', 'dst_0000000000000000', '--reason', 'x');
   expect([unknown.status, unknown.stderr.trim().split('\n').slice(-1)[0]]).toEqual([1, `error: no destination dst_0000000000000000 in ${factoryId}`]);
+});
+
+test('settings changes the release rule: a decimal threshold and a minimum of sessions, read back; a threshold that is no number or out of range is a usage error', async () => {
+  const factoryId = newFactoryId('clirel');
+  const changed = await alerts('settings', '--factory', factoryId, '--crash-free-threshold', '0.95', '--release-min-sessions', '50');
+  expect(changed.status).toBe(0);
+  expect(JSON.parse(changed.stdout).settings).toMatchObject({ crashFreeThreshold: 0.95, releaseMinSessions: 50, spikeMultiple: 10 });
+  expect(JSON.parse((await alerts('settings', '--factory', factoryId)).stdout).settings).toMatchObject({ crashFreeThreshold: 0.95, releaseMinSessions: 50 });
+  const word = await alerts('settings', '--factory', factoryId, '--crash-free-threshold', 'high');
+  expect([word.status, word.stderr.split('\n')[0]]).toEqual([2, 'error: --crash-free-threshold must be a number such as 0.99, got "high"']);
+  const over = await alerts('settings', '--factory', factoryId, '--crash-free-threshold', '1.5');
+  expect([over.status, over.stderr.split('\n')[0]]).toEqual([
+    2,
+    'error: --crash-free-threshold must be a number from 0.5 to 1 (a share of sessions: 0.99 is 99 %)',
+  ]);
 });

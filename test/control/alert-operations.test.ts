@@ -47,7 +47,7 @@ test("alerts.add answers the destination and its secret once; the audit line nam
   const list = await local.call({ operation: 'alerts.list', factoryId });
   expect(list.body.destinations).toHaveLength(1);
   expect(JSON.stringify(list.body)).not.toContain('whsec_');
-  expect(list.body.settings).toEqual({ spikeMultiple: 10, spikeFloor: 20 });
+  expect(list.body.settings).toEqual({ spikeMultiple: 10, spikeFloor: 20, crashFreeThreshold: 0.99, releaseMinSessions: 100 });
 });
 
 test('a stack refuses a destination on a private, loopback or metadata address, and plain http; npm start takes a loopback receiver', async () => {

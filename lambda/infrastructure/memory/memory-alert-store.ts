@@ -28,6 +28,8 @@ interface StoredAlert {
 export class MemoryAlertStore implements AlertStore {
   /** Each factory's settings item as written: what was set, and by whom. */
   private readonly settingsByFactory = new Map<string, Record<string, unknown>>();
+  /** Each release's unhealthy spell: the hour it began, or the one whose recovery is being sent. */
+  private readonly spells = new Map<string, { since?: number; closing?: number }>();
   private readonly destinationsById = new Map<string, Destination>();
   private readonly alerts = new Map<string, StoredAlert>();
   private readonly deliveriesByRef = new Map<string, Delivery>();
@@ -105,7 +107,7 @@ export class MemoryAlertStore implements AlertStore {
     factoryId: string;
     alertId: string;
     type: AlertType;
-    issueId: string;
+    issueId?: string;
     occurredAt: string;
     at: string;
     expiresAt: number;
@@ -122,6 +124,26 @@ export class MemoryAlertStore implements AlertStore {
     const key = `${factoryId}#${alertId}`;
     const stored = this.alerts.get(key) ?? { created: false };
     this.alerts.set(key, { ...stored, fannedOutAt: stored.fannedOutAt ?? at });
+  }
+
+  async openSpell(factoryId: string, spellKey: string, hour: number): Promise<void> {
+    const key = `${factoryId}#${spellKey}`;
+    const spell = this.spells.get(key) ?? {};
+    this.spells.set(key, { ...spell, since: spell.since ?? hour });
+  }
+
+  async closeSpell(factoryId: string, spellKey: string, hour: number): Promise<number | undefined> {
+    const key = `${factoryId}#${spellKey}`;
+    const spell = this.spells.get(key) ?? {};
+    if (spell.since === undefined || spell.since > hour || spell.closing !== undefined) return spell.closing;
+    this.spells.set(key, { closing: spell.since });
+    return spell.since;
+  }
+
+  async spellClosed(factoryId: string, spellKey: string, spellHour: number): Promise<void> {
+    const key = `${factoryId}#${spellKey}`;
+    const spell = this.spells.get(key);
+    if (spell?.closing === spellHour) this.spells.set(key, { ...(spell.since === undefined ? {} : { since: spell.since }) });
   }
 
   async createDelivery(delivery: Delivery): Promise<{ created: true } | { created: false; existing: Delivery }> {

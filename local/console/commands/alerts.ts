@@ -10,7 +10,7 @@
  */
 import { ALERT_TYPES } from '../../../lambda/alerts/alert';
 import { DESTINATIONS_MAX } from '../../../lambda/alerts/ports';
-import { DEFAULT_ALERT_SETTINGS, SPIKE_MULTIPLE_RANGE } from '../../../lambda/alerts/settings';
+import { CRASH_FREE_THRESHOLD_RANGE, DEFAULT_ALERT_SETTINGS, SPIKE_MULTIPLE_RANGE } from '../../../lambda/alerts/settings';
 import { DELIVERIES_DEFAULT, DELIVERIES_MAX } from '../../../lambda/control/alert-operations';
 import type { ControlOperation } from '../../../lambda/control/operation';
 import { CONTROL_OPERATIONS } from '../../../lambda/control/operations';
@@ -37,20 +37,24 @@ const CONFIGURE = tableCommand('settings', 'configure');
 
 /** What each command's usage says besides its flags. */
 const ABOUT: Partial<Record<Command, string>> = {
-  add: `adds a webhook destination for the factory's issue alerts (all types
+  add: `adds a webhook destination for the factory's alerts (all types
                           unless --type names some: ${ALERT_TYPES.join(', ')}); prints it with its
                           secret (whsec_…), shown this once. At most ${DESTINATIONS_MAX} per factory.`,
   list: `the destinations, one JSON object per line: never a secret; status
                           (enabled, or disabled with the reason), and the last delivery's outcome`,
   rotate: 'a new secret, shown once; the previous one signs too for 24 hours',
   test: 'sends one signed example now ("test": true in its data) and prints how it went',
-  deliveries: `the delivery log, newest first, one JSON object per line (type, issueId,
+  deliveries: `the delivery log, newest first, one JSON object per line (type, issueId or, for a
+                          release alert, release and environment,
                           status, attempts, httpStatus, latencyMs, …), then {"cursor": "…"} when
                           more remain (default ${DELIVERIES_DEFAULT}, at most ${DELIVERIES_MAX})`,
-  settings: `shows the spike rule's settings, or changes them: a 5-minute bucket is a
+  settings: `shows the alert rules' settings, or changes them. Spikes: a 5-minute bucket is a
                           spike at N times the issue's rate over the hour before it (${SPIKE_MULTIPLE_RANGE.min}-${SPIKE_MULTIPLE_RANGE.max},
                           default ${DEFAULT_ALERT_SETTINGS.spikeMultiple}), and never under the floor (events in 5 minutes,
-                          default ${DEFAULT_ALERT_SETTINGS.spikeFloor})`,
+                          default ${DEFAULT_ALERT_SETTINGS.spikeFloor}). Releases: release.unhealthy when a release's hour
+                          has at least --release-min-sessions sessions (default ${DEFAULT_ALERT_SETTINGS.releaseMinSessions}) and its
+                          crash-free share falls below --crash-free-threshold (${CRASH_FREE_THRESHOLD_RANGE.min}-${CRASH_FREE_THRESHOLD_RANGE.max},
+                          default ${DEFAULT_ALERT_SETTINGS.crashFreeThreshold}); release.recovered when it is back`,
 };
 
 const usageOf = (command: Command) => usageLine(command === 'settings' ? CONFIGURE : TABLE[command], {});
@@ -79,7 +83,7 @@ const WHERE = ['stack', 'region', 'function-url'];
 
 /** The control-room request of a command line, checked as the function checks it: a bad one is a usage error before anything connects. */
 function requestOf(command: Command, values: Record<string, unknown>): ControlCall {
-  const changes = values['spike-multiple'] !== undefined || values['spike-floor'] !== undefined;
+  const changes = ['spike-multiple', 'spike-floor', 'crash-free-threshold', 'release-min-sessions'].some((flag) => values[flag] !== undefined);
   const table = command === 'settings' && changes ? CONFIGURE : TABLE[command];
   return checkedCall(requestFromFlags(table, {}, values, WHERE), inFlagWords(table));
 }

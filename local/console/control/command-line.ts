@@ -91,6 +91,11 @@ function fieldValue(field: RequestField, raw: string | string[] | boolean): unkn
       if (one.trim() === '' || !Number.isInteger(number)) throw new UsageError(`--${field.flag} must be a whole number, got "${one}"`);
       return number;
     }
+    case 'fraction': {
+      const number = Number(one);
+      if (one.trim() === '' || !Number.isFinite(number)) throw new UsageError(`--${field.flag} must be a number such as 0.99, got "${one}"`);
+      return number;
+    }
     case 'yes-no':
       if (one !== 'yes' && one !== 'no') throw new UsageError(`--${field.flag} must be yes or no, got "${one}"`);
       return one === 'yes';

@@ -4,6 +4,7 @@ import type { TableNames } from '../../../lambda/infrastructure/store/schema';
 import { insertedEvents, isTalliedRecord } from '../../../lambda/infrastructure/store/reports/stream-records';
 import { DynamoTallyStore } from '../../../lambda/infrastructure/store/reports/tally-writes';
 import { DynamoReleaseStore } from '../../../lambda/infrastructure/store/reports/release-writes';
+import { RELEASE_HOUR_PREFIX } from '../../../lambda/infrastructure/store/reports/release-items';
 import { discardCounts, isSessionRecord, sessionCounts } from '../../../lambda/infrastructure/store/reports/session-records';
 import { createTallyHandler } from '../../../lambda/ingest/tally/tally';
 import type { LocalStreamEvent, StreamConsumer } from './stream-consumer';
@@ -32,9 +33,11 @@ export function reportStreamConsumers(
   return [{ name: 'tally', accepts: (record) => isTalliedRecord(record) || isSessionRecord(record), handle: (event) => tally(event) }];
 }
 
-/** The alert notifier's records, as its event source mapping's filter in lib/alerts.ts has them: inserts and changes of issue items. */
-export const isIssueItemWrite = (record: DynamoDBRecord): boolean =>
-  (record.eventName === 'INSERT' || record.eventName === 'MODIFY') && (record.dynamodb?.Keys?.pk?.S ?? '').startsWith('issue#');
+/** The alert notifier's records, as its event source mapping's filter in lib/alerts.ts has them: inserts and changes of issue items and release hours. */
+export const isIssueItemWrite = (record: DynamoDBRecord): boolean => {
+  const pk = record.dynamodb?.Keys?.pk?.S ?? '';
+  return (record.eventName === 'INSERT' || record.eventName === 'MODIFY') && (pk.startsWith('issue#') || pk.startsWith(RELEASE_HOUR_PREFIX));
+};
 
 /**
  * The alert notifier as a consumer (docs/alerts.md#under-npm-start). It

@@ -38,6 +38,6 @@ describe('an issue as an alert reads it', () => {
   });
 });
 
-test('an alert is one of four kinds, as the webhook names them', () => {
-  expect(ALERT_TYPES).toEqual(['issue.created', 'issue.regressed', 'issue.spiking', 'issue.resolved']);
+test('an alert is one of four issue kinds or two release kinds, as the webhook names them', () => {
+  expect(ALERT_TYPES).toEqual(['issue.created', 'issue.regressed', 'issue.spiking', 'issue.resolved', 'release.unhealthy', 'release.recovered']);
 });

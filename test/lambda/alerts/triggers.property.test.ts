@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { Alert, IssueSnapshot } from '../../../lambda/alerts/alert';
-import { DEFAULT_ALERT_SETTINGS, type AlertSettings } from '../../../lambda/alerts/settings';
+import { DEFAULT_ALERT_SETTINGS, type SpikeSettings } from '../../../lambda/alerts/settings';
 import { alertsOf, BASELINE_BUCKETS, BUCKET_MS, spikeThreshold } from '../../../lambda/alerts/triggers';
 
 /**
@@ -35,7 +35,7 @@ function snapshot(issueId: string, fields: Partial<IssueSnapshot>): IssueSnapsho
 }
 
 /** Delivers every record at least once, in a shuffled order with repeats, and keeps each alert id once. */
-function deliver(records: Record[], order: number[], settings: AlertSettings): { accepted: Alert[]; seen: number } {
+function deliver(records: Record[], order: number[], settings: SpikeSettings): { accepted: Alert[]; seen: number } {
   const stored = new Set<string>();
   const accepted: Alert[] = [];
   let seen = 0;

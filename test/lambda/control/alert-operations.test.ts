@@ -111,7 +111,7 @@ describe('the spike settings', () => {
     expect((await call({ operation: 'alerts.settings' })).body.settings).toMatchObject({ spikeMultiple: 7 });
     expect(await call({ operation: 'alerts.configure' })).toMatchObject({
       status: 400,
-      body: { error: 'say what to change: spikeMultiple, spikeFloor or both' },
+      body: { error: 'say what to change: spikeMultiple, spikeFloor, crashFreeThreshold or releaseMinSessions' },
     });
     expect((await call({ operation: 'alerts.configure', spikeMultiple: 1 })).status).toBe(400);
   });

@@ -30,6 +30,11 @@ const destinationSk = (destinationId: string) => `dest#${destinationId}`;
 const alertPk = (factoryId: string, alertId: string) => `alert#${factoryId}#${alertId}`;
 const ALERT_SK = 'alert';
 const deliveryPk = (factoryId: string, destinationId: string) => `delivery#${factoryId}#${destinationId}`;
+/** A release's unhealthy spell: its own partition, written only when the release's health changes. */
+const spellPk = (factoryId: string, spellKey: string) => `spell#${factoryId}#${spellKey}`;
+const SPELL_SK = 'spell';
+
+const numberOr = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
 
 function withoutKeys<T>(item: Record<string, unknown>): T {
   const { pk: _pk, sk: _sk, ...rest } = item;
@@ -57,8 +62,7 @@ export class DynamoAlertStore implements AlertStore {
 
   async saveSettings(factoryId: string, change: Partial<AlertSettings>, at: string, by: string): Promise<StoredSettings> {
     const update = new Expression().set('updatedAt', at).set('updatedBy', by);
-    if (change.spikeMultiple !== undefined) update.set('spikeMultiple', change.spikeMultiple);
-    if (change.spikeFloor !== undefined) update.set('spikeFloor', change.spikeFloor);
+    for (const [name, value] of Object.entries(change)) if (value !== undefined) update.set(name, value);
     const result = await storageCall('UpdateItem (alert settings)', () =>
       this.doc.send(
         new UpdateCommand({ TableName: this.tableName, Key: { pk: factoryPk(factoryId), sk: SETTINGS_SK }, ...update.forUpdate(), ReturnValues: 'ALL_NEW' }),
@@ -208,7 +212,7 @@ export class DynamoAlertStore implements AlertStore {
     factoryId: string;
     alertId: string;
     type: AlertType;
-    issueId: string;
+    issueId?: string;
     occurredAt: string;
     at: string;
     expiresAt: number;
@@ -240,6 +244,49 @@ export class DynamoAlertStore implements AlertStore {
     await storageCall('UpdateItem (alert fanned out)', () =>
       this.doc.send(new UpdateCommand({ TableName: this.tableName, Key: { pk: alertPk(factoryId, alertId), sk: ALERT_SK }, ...update.forUpdate() })),
     );
+  }
+
+  async openSpell(factoryId: string, spellKey: string, hour: number, expiresAt: number): Promise<void> {
+    const update = new Expression().setOnce('since', hour).set('expiresAt', expiresAt);
+    await storageCall('UpdateItem (release spell opened)', () =>
+      this.doc.send(new UpdateCommand({ TableName: this.tableName, Key: { pk: spellPk(factoryId, spellKey), sk: SPELL_SK }, ...update.forUpdate() })),
+    );
+  }
+
+  async closeSpell(factoryId: string, spellKey: string, hour: number): Promise<number | undefined> {
+    const update = new Expression();
+    update.set('closing', update.attribute('since')).remove('since');
+    update.when(update.exists('since'), update.is('since', '<=', hour), update.notExists('closing'));
+    try {
+      const result = await storageCall('UpdateItem (release spell closed)', () =>
+        this.doc.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: { pk: spellPk(factoryId, spellKey), sk: SPELL_SK },
+            ...update.forUpdate(),
+            ReturnValues: 'ALL_NEW',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        ),
+      );
+      return numberOr(result.Attributes?.closing);
+    } catch (error) {
+      if (!isConditionalCheckFailed(error)) throw error;
+      // Nothing open (or not yet at this hour); or a recovery written but not yet sent: send it now.
+      return numberOr(itemOfFailure<{ closing?: unknown }>(error)?.closing);
+    }
+  }
+
+  async spellClosed(factoryId: string, spellKey: string, spellHour: number): Promise<void> {
+    const update = new Expression().remove('closing');
+    update.when(update.is('closing', '=', spellHour));
+    try {
+      await storageCall('UpdateItem (release spell recovered)', () =>
+        this.doc.send(new UpdateCommand({ TableName: this.tableName, Key: { pk: spellPk(factoryId, spellKey), sk: SPELL_SK }, ...update.forUpdate() })),
+      );
+    } catch (error) {
+      if (!isConditionalCheckFailed(error)) throw error;
+    }
   }
 
   async createDelivery(delivery: Delivery): Promise<{ created: true } | { created: false; existing: Delivery }> {

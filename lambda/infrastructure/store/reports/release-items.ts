@@ -25,7 +25,9 @@ export const releasesFeed = (factoryId: string): string => `${factoryId}#release
 export const releaseRef = ({ environment, release }: ReleaseRef): string => sha256Hex(JSON.stringify([environment, release])).slice(0, 24);
 
 export const releaseKey = (factoryId: string, ref: ReleaseRef): string => `release#${factoryId}#${releaseRef(ref)}`;
-export const releaseHourKey = (factoryId: string, ref: ReleaseRef, hour: number): string => `relh#${factoryId}#${releaseRef(ref)}#${hour}`;
+/** The release hour items' key prefix: the alert notifier's stream filter takes them (lib/alerts.ts). */
+export const RELEASE_HOUR_PREFIX = 'relh#';
+export const releaseHourKey = (factoryId: string, ref: ReleaseRef, hour: number): string => `${RELEASE_HOUR_PREFIX}${factoryId}#${releaseRef(ref)}#${hour}`;
 export const releaseUsersKey = (factoryId: string, ref: ReleaseRef): string => `relu#${factoryId}#${releaseRef(ref)}`;
 export const factoryHourKey = (factoryId: string, hour: number): string => `fach#${factoryId}#${hour}`;
 /** What a key's SDKs said they discarded on one UTC day (docs/release-health.md#what-the-sdks-dropped). */

@@ -82,7 +82,8 @@ export class DynamoReleaseStore implements ReleaseCountsStore {
       ...[...byHour(counts)].map(([hour, list]) =>
         this.countInto(releaseHourKey(factoryId, ref, hour), shardKey, list, 'release hour', (pending) => ({
           add: summed(pending),
-          set: { factoryId, hour, [EXPIRES_AT]: (hour + 1) * 3600 + HOUR_KEEP_DAYS * DAY_SECONDS },
+          // The release and environment by name: the alert notifier reads the hour's health from this item alone.
+          set: { factoryId, environment, release, hour, [EXPIRES_AT]: (hour + 1) * 3600 + HOUR_KEEP_DAYS * DAY_SECONDS },
         })),
       ),
     ];

@@ -100,11 +100,13 @@ settings?.addEventListener('submit', async (event) => {
     factoryId,
     spikeMultiple: Number(settings.elements.spikeMultiple.value),
     spikeFloor: Number(settings.elements.spikeFloor.value),
+    crashFreeThreshold: Number(settings.elements.crashFreeThreshold.value),
+    releaseMinSessions: Number(settings.elements.releaseMinSessions.value),
   };
   const reply = await runOperation(request);
   const result = document.getElementById('settings-result');
   if (reply.status !== 200) return showError(result, reply);
   showLines(result, [
-    `Saved: a spike at ${reply.body.settings.spikeMultiple}× the hour before, at least ${reply.body.settings.spikeFloor} events in 5 minutes.`,
+    `Saved: a spike at ${reply.body.settings.spikeMultiple}× the hour before, at least ${reply.body.settings.spikeFloor} events in 5 minutes; a release unhealthy under ${reply.body.settings.crashFreeThreshold} crash-free after ${reply.body.settings.releaseMinSessions} sessions in its hour.`,
   ]);
 });

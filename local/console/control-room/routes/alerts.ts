@@ -1,6 +1,6 @@
 import { ALERT_TYPES } from '../../../../lambda/alerts/alert';
 import type { StoredSettings } from '../../../../lambda/alerts/settings';
-import { SPIKE_FLOOR_RANGE, SPIKE_MULTIPLE_RANGE } from '../../../../lambda/alerts/settings';
+import { CRASH_FREE_THRESHOLD_RANGE, RELEASE_MIN_SESSIONS_RANGE, SPIKE_FLOOR_RANGE, SPIKE_MULTIPLE_RANGE } from '../../../../lambda/alerts/settings';
 import type { DeliveryView, DestinationView } from '../../../../lambda/control/alert-operations';
 import { route, type Route } from '../context';
 import { appLink, errorBox, text, time } from '../display';
@@ -40,8 +40,15 @@ ${disabled ? html`<button type="button" class="alert-enable" data-destination="$
 </tr>`;
 }
 
+/** What a delivery is about: its issue (linked), or for a release alert the release and its environment. */
+function subjectCell(delivery: DeliveryView): Html {
+  if (delivery.issueId === undefined) return html`${text(delivery.release)} <span class="muted">${text(delivery.environment)}</span>`;
+  const id = html`<code>${text(delivery.issueId)}</code>`;
+  return delivery.test ? id : appLink(['f', delivery.factoryId, 'reports', 'issues', delivery.issueId], id);
+}
+
 function deliveryRow(delivery: DeliveryView): Html {
-  return html`<tr><td>${time(delivery.lastAttemptAt ?? delivery.createdAt)}</td><td class="words">${text(delivery.type)}${delivery.test ? ' (test)' : ''}</td><td>${delivery.test ? html`<code>${text(delivery.issueId)}</code>` : appLink(['f', delivery.factoryId, 'reports', 'issues', delivery.issueId], html`<code>${text(delivery.issueId)}</code>`)}</td><td><code>${text(delivery.destinationId)}</code></td><td class="words">${text(delivery.status)}</td><td>${text(delivery.attempts)}</td><td>${delivery.httpStatus === undefined ? text(delivery.error) : `HTTP ${text(delivery.httpStatus)}`}</td><td>${delivery.latencyMs === undefined ? '' : `${text(delivery.latencyMs)} ms`}</td><td>${delivery.status === 'pending' ? time(delivery.nextAttemptAt) : text(delivery.reason)}</td></tr>`;
+  return html`<tr><td>${time(delivery.lastAttemptAt ?? delivery.createdAt)}</td><td class="words">${text(delivery.type)}${delivery.test ? ' (test)' : ''}</td><td>${subjectCell(delivery)}</td><td><code>${text(delivery.destinationId)}</code></td><td class="words">${text(delivery.status)}</td><td>${text(delivery.attempts)}</td><td>${delivery.httpStatus === undefined ? text(delivery.error) : `HTTP ${text(delivery.httpStatus)}`}</td><td>${delivery.latencyMs === undefined ? '' : `${text(delivery.latencyMs)} ms`}</td><td>${delivery.status === 'pending' ? time(delivery.nextAttemptAt) : text(delivery.reason)}</td></tr>`;
 }
 
 function addForm(factoryId: string): Html {
@@ -74,6 +81,12 @@ function settingsForm(factoryId: string, settings: Partial<StoredSettings>): Htm
 <input id="spike-multiple" name="spikeMultiple" type="number" min="${SPIKE_MULTIPLE_RANGE.min}" max="${SPIKE_MULTIPLE_RANGE.max}" value="${text(settings.spikeMultiple)}" inputmode="numeric">
 <label for="spike-floor">Floor: events in 5 minutes (at least ${SPIKE_FLOOR_RANGE.min})</label>
 <input id="spike-floor" name="spikeFloor" type="number" min="${SPIKE_FLOOR_RANGE.min}" max="${SPIKE_FLOOR_RANGE.max}" value="${text(settings.spikeFloor)}" inputmode="numeric">
+<h2>Release rule</h2>
+<p>A release's hour is unhealthy when it has at least the minimum of sessions and its share of sessions that did not crash falls below the threshold: release.unhealthy once per release and hour, release.recovered when it is back.</p>
+<label for="crash-free-threshold">Crash-free threshold (a share: ${CRASH_FREE_THRESHOLD_RANGE.min}–${CRASH_FREE_THRESHOLD_RANGE.max}, 0.99 is 99 %)</label>
+<input id="crash-free-threshold" name="crashFreeThreshold" type="number" step="any" min="${CRASH_FREE_THRESHOLD_RANGE.min}" max="${CRASH_FREE_THRESHOLD_RANGE.max}" value="${text(settings.crashFreeThreshold)}" inputmode="decimal">
+<label for="release-min-sessions">Minimum sessions in the hour (at least ${RELEASE_MIN_SESSIONS_RANGE.min})</label>
+<input id="release-min-sessions" name="releaseMinSessions" type="number" min="${RELEASE_MIN_SESSIONS_RANGE.min}" max="${RELEASE_MIN_SESSIONS_RANGE.max}" value="${text(settings.releaseMinSessions)}" inputmode="numeric">
 <button type="submit">Save</button>
 <div class="result" id="settings-result" role="status" aria-live="polite"></div>
 </form>`;
@@ -97,7 +110,7 @@ export const alertRoutes: Route[] = [
       ? errorBox(log.status, log.body.error)
       : deliveries.length === 0
         ? html`<p class="empty">No delivery yet.</p>`
-        : html`<div class="table-wrap"><table class="list" id="deliveries"><thead><tr><th scope="col">When</th><th scope="col">Alert</th><th scope="col">Issue</th><th scope="col">Destination</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Answer</th><th scope="col">Latency</th><th scope="col">Next attempt or why</th></tr></thead>
+        : html`<div class="table-wrap"><table class="list" id="deliveries"><thead><tr><th scope="col">When</th><th scope="col">Alert</th><th scope="col">Issue or release</th><th scope="col">Destination</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Answer</th><th scope="col">Latency</th><th scope="col">Next attempt or why</th></tr></thead>
 <tbody>${deliveries.map(deliveryRow)}</tbody></table></div>`;
     renderPage(context, reply.status, {
       title: 'Alerts',
@@ -105,7 +118,7 @@ export const alertRoutes: Route[] = [
       section: 'alerts',
       scripts: ['alerts.js'],
       body: html`<h1>Alerts</h1>
-<p>New issues, regressions and spikes, sent as signed webhooks (Standard Webhooks) to these destinations.</p>
+<p>New issues, regressions, spikes and unhealthy releases, sent as signed webhooks (Standard Webhooks) to these destinations.</p>
 <div class="result" id="row-result" role="status" aria-live="polite"></div>
 ${list}
 <div class="confirm card" id="alert-confirm" hidden data-factory="${factoryId}">
