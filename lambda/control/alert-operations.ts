@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as z from 'zod/mini';
-import { ALERT_TYPES, type AlertType } from '../alerts/alert';
+import { ALERT_TYPES, isReleaseAlertType, type AlertType } from '../alerts/alert';
 import { attemptOnce } from '../alerts/deliver';
 import { checkDestinationUrl, literalAddress, URL_MAX } from '../alerts/destination-url';
 import { allowedAddresses, RefusedDestinationError, systemResolve } from '../alerts/guarded-lookup';
@@ -291,7 +291,8 @@ export const ALERT_OPERATIONS = {
         alertId: 'test',
         webhookId: testWebhookId(),
         type,
-        issueId: 'iss_00000000000000000000',
+        // What the example is about, as a real delivery of its type names it.
+        ...(isReleaseAlertType(type) ? { release: 'test', environment: 'production' } : { issueId: 'iss_00000000000000000000' }),
         occurredAt: at,
         body: testPayload(type, request.factoryId, now, alerts.linkBase),
         status: 'pending',

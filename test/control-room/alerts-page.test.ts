@@ -50,3 +50,17 @@ test('a factory without destinations says where its alerts go', async () => {
   const page = await room.get(`/f/${await newFactory('crnone')}/alerts`);
   expect(page.text).toContain('No webhook destination yet');
 });
+
+test("the release rule's settings are on the page, and a release alert's delivery names its release and environment, not an issue", async () => {
+  const factoryId = await newFactory('crrel');
+  const added = await room.operation({ operation: 'alerts.add', factoryId, url: receiver.url });
+  const { destinationId } = JSON.parse(added.text) as { destinationId: string };
+  expect((await room.operation({ operation: 'alerts.test', factoryId, destinationId, type: 'release.unhealthy' })).status).toBe(200);
+  expect((await room.operation({ operation: 'alerts.configure', factoryId, crashFreeThreshold: 0.97, releaseMinSessions: 40 })).status).toBe(200);
+
+  const page = await room.get(`/f/${factoryId}/alerts`);
+  expect(page.text).toContain('<h2>Release rule</h2>');
+  expect(page.text).toContain('name="crashFreeThreshold" type="number" step="any" min="0.5" max="1" value="0.97"');
+  expect(page.text).toContain('name="releaseMinSessions" type="number" min="1" max="1000000" value="40"');
+  expect(page.text).toMatch(/<td class="words">release\.unhealthy \(test\)<\/td><td>test <span class="muted">production<\/span><\/td>/);
+});

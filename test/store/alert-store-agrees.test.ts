@@ -21,6 +21,8 @@ const destinationId = fc.constantFrom(...DESTINATIONS);
 const alertId = fc.constantFrom(...ALERTS);
 /** A delivery's place in its destination's log: when its alert happened, then the alert. */
 const sk = fc.tuple(fc.nat(3), alertId).map(([n, id]) => `${minute(n)}#${id}`);
+const spellKey = fc.constantFrom('relA', 'relB');
+const spellHour = fc.integer({ min: 490_000, max: 490_002 });
 const disabled = fc.record({ at, by: fc.constantFrom('arn:a', 'arn:b'), reason: fc.constantFrom('noisy', 'gone') });
 const end: fc.Arbitrary<AttemptEnd> = fc.oneof(
   fc.record({ status: fc.constant('delivered' as const), record: fc.record({ attempt: fc.nat(3), at, latencyMs: fc.nat(99), status: fc.constant(200) }) }),
@@ -41,6 +43,7 @@ const step = fc.oneof(
     call: fc.constant('saveSettings' as const),
     spikeMultiple: fc.option(fc.constantFrom(2, 5), { nil: undefined }),
     spikeFloor: fc.option(fc.constantFrom(1, 40), { nil: undefined }),
+    crashFreeThreshold: fc.option(fc.constantFrom(0.9, 0.995), { nil: undefined }),
     at,
   }),
   fc.record({ call: fc.constant('addDestination' as const), destinationId, at, types: fc.constantFrom<AlertType[]>([], ['issue.created']) }),
@@ -57,6 +60,9 @@ const step = fc.oneof(
   fc.record({ call: fc.constant('finishAttempt' as const), destinationId, sk, attempt: fc.integer({ min: 1, max: 3 }), end }),
   fc.record({ call: fc.constant('skipDelivery' as const), destinationId, sk }),
   fc.record({ call: fc.constant('deliveryLog' as const), limit: fc.integer({ min: 1, max: 4 }) }),
+  fc.record({ call: fc.constant('openSpell' as const), spellKey, hour: spellHour }),
+  fc.record({ call: fc.constant('closeSpell' as const), spellKey, hour: spellHour }),
+  fc.record({ call: fc.constant('spellClosed' as const), spellKey, hour: spellHour }),
 );
 type Step = typeof step extends fc.Arbitrary<infer T> ? T : never;
 
@@ -68,6 +74,7 @@ async function run(store: AlertStore, factoryId: string, taken: Step): Promise<u
         const change = {
           ...(taken.spikeMultiple === undefined ? {} : { spikeMultiple: taken.spikeMultiple }),
           ...(taken.spikeFloor === undefined ? {} : { spikeFloor: taken.spikeFloor }),
+          ...(taken.crashFreeThreshold === undefined ? {} : { crashFreeThreshold: taken.crashFreeThreshold }),
         };
         return await store.saveSettings(factoryId, change, taken.at, 'arn:op');
       }
@@ -115,6 +122,12 @@ async function run(store: AlertStore, factoryId: string, taken: Step): Promise<u
         return await store.skipDelivery({ factoryId, destinationId: taken.destinationId, sk: taken.sk }, 'destination removed');
       case 'deliveryLog':
         return await wholeLog(store, factoryId, taken.limit);
+      case 'openSpell':
+        return await store.openSpell(factoryId, taken.spellKey, taken.hour, 1_950_000_000);
+      case 'closeSpell':
+        return await store.closeSpell(factoryId, taken.spellKey, taken.hour);
+      case 'spellClosed':
+        return await store.spellClosed(factoryId, taken.spellKey, taken.hour);
     }
   } catch (error) {
     return { threw: error instanceof Error ? error.name : String(error) };
@@ -184,5 +197,21 @@ test('the delivery log of several destinations: one alert delivered to two desti
     const rest = await store.deliveryLog(factoryId, DESTINATIONS, { limit: 5, ...(log.next ? { after: log.next } : {}) });
     expect(rest.deliveries.map((delivery) => delivery.destinationId)).toEqual(['dst_000000000000000a']);
     expect(rest.next).toBeUndefined();
+  }
+});
+
+test("a release's spell on both stores: opened once, closed once into the recovery to send, answered again until marked sent", async () => {
+  for (const store of [new DynamoAlertStore(doc, tables.alerts), new MemoryAlertStore()]) {
+    const factoryId = newFactoryId('spell');
+    expect(await store.closeSpell(factoryId, 'rel', 490_005)).toBeUndefined();
+    await store.openSpell(factoryId, 'rel', 490_001, 1_950_000_000);
+    await store.openSpell(factoryId, 'rel', 490_002, 1_950_000_000);
+    // A healthy hour before the spell began closes nothing.
+    expect(await store.closeSpell(factoryId, 'rel', 490_000)).toBeUndefined();
+    expect(await store.closeSpell(factoryId, 'rel', 490_003)).toBe(490_001);
+    // A notifier stopped before sending it: the retry is answered the same spell, until the recovery is marked sent.
+    expect(await store.closeSpell(factoryId, 'rel', 490_003)).toBe(490_001);
+    await store.spellClosed(factoryId, 'rel', 490_001);
+    expect(await store.closeSpell(factoryId, 'rel', 490_003)).toBeUndefined();
   }
 });

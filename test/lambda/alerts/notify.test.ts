@@ -155,3 +155,38 @@ describe('alerts that say who', () => {
     expect(published[0]?.subject).toBe('Resolved in fac_r: TypeError: x is undefined');
   });
 });
+
+describe("a release hour's write", () => {
+  const HOUR = Math.floor(NOW.getTime() / 3_600_000);
+  const hour = (started: number, crashed: number) => ({ factoryId: 'fac_r', environment: 'production', release: 'web@9', hour: HOUR, started, crashed });
+
+  test('turning unhealthy: one release.unhealthy to the destinations taking it (not those taking issue alerts only), its line on the platform topic naming the release', async () => {
+    const { queue, published, deps, lookups } = await notifier(
+      destination('fac_r', '1', { types: ['release.unhealthy', 'release.recovered'] }),
+      destination('fac_r', '2', { types: ['issue.created'] }),
+    );
+    const change = { releaseHour: { before: hour(90, 0), after: hour(120, 30), at: '2026-11-21T09:04:10.000Z' } };
+    const stored = await notifyIssueChange(change, deps, lookups);
+    expect(stored).toEqual([expect.stringMatching(new RegExp(`^release-unhealthy:[0-9a-f]{24}:${HOUR}$`))]);
+    expect(queue.take().map(({ message }) => message.destinationId)).toEqual([destination('fac_r', '1').destinationId]);
+    expect(published).toHaveLength(1);
+    expect(published[0]?.subject).toBe('Unhealthy release in fac_r: web@9 (production)');
+    expect(JSON.parse(published[0]?.message ?? '{}')).toMatchObject({
+      type: 'release.unhealthy',
+      timestamp: '2026-11-21T09:04:10.000Z',
+      data: { sessions: 120, crashed: 30 },
+    });
+    // The same record again: stored already, nothing sent.
+    expect(await notifyIssueChange(change, deps, lookups)).toEqual([]);
+    expect(published).toHaveLength(1);
+  });
+
+  test('turning healthy with no unhealthy spell open sends nothing; after one, one release.recovered', async () => {
+    const { published, deps, lookups } = await notifier(destination('fac_r', '1'));
+    expect(await notifyIssueChange({ releaseHour: { before: hour(90, 0), after: hour(120, 0) } }, deps, lookups)).toEqual([]);
+    await notifyIssueChange({ releaseHour: { before: hour(120, 0), after: hour(130, 10) } }, deps, lookups);
+    const recovered = await notifyIssueChange({ releaseHour: { before: hour(130, 10), after: hour(1100, 10) } }, deps, lookups);
+    expect(recovered).toEqual([expect.stringMatching(new RegExp(`^release-recovered:[0-9a-f]{24}:${HOUR}$`))]);
+    expect(published.map((line) => line.subject)).toEqual(['Unhealthy release in fac_r: web@9 (production)', 'Recovered release in fac_r: web@9 (production)']);
+  });
+});

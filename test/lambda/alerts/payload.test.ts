@@ -1,5 +1,5 @@
 import type { Alert } from '../../../lambda/alerts/alert';
-import { alertPayload, DEFAULT_LINK_BASE, issueLink, testPayload } from '../../../lambda/alerts/payload';
+import { alertPayload, DEFAULT_LINK_BASE, issueLink, releaseAlertPayload, testPayload } from '../../../lambda/alerts/payload';
 
 const ISSUE = {
   factoryId: 'fac_a',
@@ -81,5 +81,47 @@ describe("an alert's payload", () => {
       type: 'issue.spiking',
       data: { factoryId: 'fac_a', issueId: 'iss_00000000000000000000', test: true, spike: { events: 240 } },
     });
+  });
+});
+
+describe('a release alert', () => {
+  const health = {
+    factoryId: 'fac_acme',
+    release: 'web@1.0 beta',
+    environment: 'staging',
+    hourStart: '2026-11-25T14:00:00.000Z',
+    crashFreeSessions: 0.95,
+    sessions: 200,
+    crashed: 10,
+    crashFreeThreshold: 0.99,
+    minSessions: 100,
+  };
+
+  test("its body holds the release, its environment, the hour's crash-free share and sessions, the rule, and a link to the release's page", () => {
+    const body = JSON.parse(
+      releaseAlertPayload({ alertId: 'a', type: 'release.unhealthy', occurredAt: '2026-11-25T14:31:07.000Z', health }, 'https://control.example.com/'),
+    );
+    expect(body).toEqual({
+      type: 'release.unhealthy',
+      timestamp: '2026-11-25T14:31:07.000Z',
+      data: {
+        factoryId: 'fac_acme',
+        release: 'web@1.0 beta',
+        environment: 'staging',
+        hourStart: '2026-11-25T14:00:00.000Z',
+        crashFreeSessions: 0.95,
+        sessions: 200,
+        crashed: 10,
+        threshold: 0.99,
+        minSessions: 100,
+        link: 'https://control.example.com/f/fac_acme/reports/releases?release=web%401.0+beta&environment=staging',
+      },
+    });
+  });
+
+  test('a test of a release type is a made-up release with "test": true, no issue', () => {
+    const body = JSON.parse(testPayload('release.recovered', 'fac_acme', new Date('2026-11-25T14:31:07.000Z'), 'http://127.0.0.1:4000'));
+    expect(body).toMatchObject({ type: 'release.recovered', data: { release: 'test', threshold: 0.99, test: true } });
+    expect(body.data.issueId).toBeUndefined();
   });
 });
