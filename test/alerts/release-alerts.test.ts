@@ -16,6 +16,7 @@ import type { ReachedStatus } from '../../lambda/ingest/sessions/session-carry';
 import { padSequence } from '../../lambda/ingest/tally/exactly-once';
 import { countSessions } from '../../lambda/ingest/tally/count-sessions';
 import type { SequencedSessionCount } from '../../lambda/ingest/tally/ports';
+import { isIssueItemWrite } from '../../local/harness/streams/consumers';
 import { CapturingQueue, startReceiver, streamEvent, streamRecord, type Receiver } from '../support/alerts';
 import { newFactoryId, tables, testDoc } from '../support/local-api';
 
@@ -107,6 +108,8 @@ describe('release.unhealthy and release.recovered', () => {
 
     // 60 sessions, 20 of them crashed: under the default minimum of 100 sessions, nothing.
     const few = await run.write(run.batch(60, 20));
+    // npm start hands the notifier these records as the stack's filter does (lib/alerts.ts).
+    expect(isIssueItemWrite(few)).toBe(true);
     expect(await run.notify(few)).toEqual({ batchItemFailures: [] });
     expect(run.queued()).toHaveLength(0);
 
