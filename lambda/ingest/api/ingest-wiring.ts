@@ -25,6 +25,12 @@ export interface IngestWiring {
   leaseMs?: number;
   /** Where the factories' source maps are (docs/source-maps.md); without, frames are grouped as sent. */
   sourceMaps?: SourceMapStore;
+  /**
+   * Count a visitor's plain requests in the container and write its limiter item only near its limit
+   * (lambda/kernel/rate-view.ts; docs/capacity.md#the-visitors-limit-counted-in-the-container). The deployed
+   * function does; without, every request writes and the per-address limit holds exactly across containers.
+   */
+  countVisitorsInContainer?: boolean;
   /** Bytes of parsed maps a container keeps (map-cache.ts). */
   sourceMapCacheBytes?: number;
   /** The most a request waits for maps (RESOLVE_BUDGET_MS unless given). */
@@ -49,7 +55,9 @@ export function ingestDynamoDependencies(
 ): IngestDependencies {
   return {
     keys: new DynamoIngestKeys(doc, tables.keys, wiring.leaseMs ?? KEY_LEASE_MS),
-    limiter: new DynamoAddressLimiter(doc, tables.reports, wiring.addressLimits ?? DEFAULT_ADDRESS_LIMITS),
+    limiter: new DynamoAddressLimiter(doc, tables.reports, wiring.addressLimits ?? DEFAULT_ADDRESS_LIMITS, {
+      countInContainer: wiring.countVisitorsInContainer === true,
+    }),
     issueLimits: new DynamoIssueLimiter(doc, tables.reports, wiring.leaseMs ?? ISSUE_LEASE_MS),
     // Reports naming a reporter's email carry its person key (docs/privacy.md#finding-a-persons-data).
     reports: new DynamoReportStore(doc, tables.reports, new PersonKeys(new DynamoPersonSecret(doc, tables.keys))),
@@ -69,6 +77,7 @@ export function retentionDaysFromEnv(env: NodeJS.ProcessEnv = process.env): numb
 export function ingestContainerDependencies(env: NodeJS.ProcessEnv = process.env): IngestDependencies {
   return ingestDynamoDependencies(createDocumentClient(dynamoConfigFromEnv(env)), tableNamesFromEnv(env), {
     retentionDays: retentionDaysFromEnv(env),
+    countVisitorsInContainer: true,
     ...sourceMapsFromEnv(env),
   });
 }

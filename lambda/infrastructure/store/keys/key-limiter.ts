@@ -46,15 +46,17 @@ export function gcraUpdate(
   from: 'idle' | 'busy',
   policy: RatePolicy,
   operands: { tat: AttributePath; now: Operand; nowUs: number },
+  /** Admissions a container made without writing, as an interval (lambda/kernel/rate-view.ts): added, and within the tolerance. */
+  unchargedUs = 0,
 ): void {
   const { tat, now, nowUs } = operands;
   if (from === 'idle') {
-    expression.setSum(tat, now, intervalUs(policy)).when(isIdle(expression, tat, now));
+    expression.setSum(tat, now, intervalUs(policy) + unchargedUs).when(isIdle(expression, tat, now));
     return;
   }
   expression
-    .setSum(tat, expression.attribute(tat), intervalUs(policy))
-    .when(expression.is(tat, '>', now), expression.is(tat, '<=', nowUs + toleranceUs(policy)));
+    .setSum(tat, expression.attribute(tat), intervalUs(policy) + unchargedUs)
+    .when(expression.is(tat, '>', now), expression.is(tat, '<=', nowUs + toleranceUs(policy) - unchargedUs));
 }
 
 /** TAT ≤ now, or no TAT yet: the limit is idle. */

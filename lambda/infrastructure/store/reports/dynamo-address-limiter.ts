@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { StorageUnavailableError } from '../../../kernel/errors';
 import { decideRate, intervalUs, toleranceUs, toMicroseconds, type RatePolicy } from '../../../kernel/rate-limit';
+import { admitInView, unchargedUs } from '../../../kernel/rate-view';
 import type { AddressLimiter, AddressDecision, AddressLimitName } from '../../../ingest/ports';
 import type { AddressLimits } from '../../../ingest/limits';
 import { isConditionalCheckFailed, itemOfFailure, storageCall } from '../errors';
@@ -17,6 +18,28 @@ const TAT: Record<AddressLimitName, 'rqTat' | 'frTat'> = { requests: 'rqTat', fe
 
 /** A limiter item: one per publishable key and client address. */
 type LimiterItem = Partial<Record<'rqTat' | 'frTat', number>> & { lastRequest?: string } & Record<string, unknown>;
+
+/** What a container keeps of one client: the item as last seen (the next write's guess) and its view of the per-request limit (rate-view.ts). */
+interface ClientView {
+  item: LimiterItem;
+  /** The per-request TAT with the requests admitted here since the item was seen (undefined: none). */
+  viewTatUs?: number;
+  /** This client's writes in flight here: while one is, every request of it writes too (the view is not settled). */
+  writing: number;
+}
+
+/** Clients a container keeps a view of: past it, drained views are dropped first, then all (rate-view.ts: the limit errs loose by at most one burst each). */
+const MAX_VIEWS = 10_000;
+
+export interface AddressLimiterOptions {
+  /**
+   * Admit a client's plain requests from this container's own view while it
+   * stays within the burst (lambda/kernel/rate-view.ts), writing the item only
+   * when it nears its limit. Off: every request writes, and the limit holds
+   * exactly across containers.
+   */
+  countInContainer?: boolean;
+}
 
 /** How many elements a slot's string set holds on an item as read (DocumentClient sets are Sets). */
 const slotSize = (item: LimiterItem, slot: number): number => {
@@ -49,14 +72,15 @@ function horizonSeconds(limits: AddressLimits): number {
  * stops calling leaves nothing behind for long.
  */
 export class DynamoAddressLimiter implements AddressLimiter {
-  /** What this container last saw of each item's TATs: the next request's guess. */
-  private readonly seen = new Map<string, LimiterItem>();
+  /** What this container keeps of each client: the item's TATs last seen (the next write's guess) and its view. */
+  private readonly views = new Map<string, ClientView>();
   private readonly horizon: number;
 
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly tableName: string,
     private readonly limits: AddressLimits,
+    private readonly options: AddressLimiterOptions = {},
   ) {
     this.horizon = horizonSeconds(limits);
   }
@@ -69,30 +93,70 @@ export class DynamoAddressLimiter implements AddressLimiter {
   ): Promise<AddressDecision> {
     const pk = limiterKey(subject.keyId, subject.addressHash);
     const nowUs = toMicroseconds(nowMs);
+    const view = this.viewOf(pk, nowUs);
+    const inView = this.options.countInContainer === true && names.includes('requests');
+    // A plain request (no session to record, no feature request's hourly limit) within the view's burst: no write.
+    if (inView && !sessions && names.length === 1 && view.writing === 0) {
+      const next = admitInView({ sharedTatUs: view.item.rqTat, viewTatUs: view.viewTatUs }, nowUs, this.limits.requests);
+      if (next !== undefined) {
+        view.viewTatUs = next;
+        return { admitted: true };
+      }
+    }
+    // This write carries what the view admitted since the item was seen; taken now so a write beside it does not carry it twice.
+    const uncharged = inView ? unchargedUs({ sharedTatUs: view.item.rqTat, viewTatUs: view.viewTatUs }, nowUs) : 0;
+    view.viewTatUs = undefined;
+    view.writing += 1;
+    try {
+      return await this.write(pk, view, names, nowUs, uncharged, sessions);
+    } catch (error) {
+      // The write failed: what the view admitted is still owed, by the next one.
+      if (uncharged > 0) view.viewTatUs = Math.max(view.item.rqTat ?? 0, nowUs) + uncharged;
+      throw error;
+    } finally {
+      view.writing -= 1;
+    }
+  }
+
+  private async write(
+    pk: string,
+    view: ClientView,
+    names: readonly AddressLimitName[],
+    nowUs: number,
+    uncharged: number,
+    sessions?: SessionCarry,
+  ): Promise<AddressDecision> {
     const request = randomUUID();
-    let known = this.seen.get(pk) ?? {};
+    let known = view.item;
     let carry = sessions;
     let dropped = sessions?.dropped ?? 0;
     const admitted = (): AddressDecision => (dropped > 0 ? { admitted: true, sessionsDropped: dropped } : { admitted: true });
     for (let tries = 0; tries < 3; tries += 1) {
       try {
-        const result = await storageCall('UpdateItem (address limit)', () => this.doc.send(this.command(pk, names, known, nowUs, request, carry)));
-        this.remember(pk, result.Attributes as LimiterItem);
+        const result = await storageCall('UpdateItem (address limit)', () =>
+          this.doc.send(this.command(pk, names, known, nowUs, request, uncharged, carry)),
+        );
+        view.item = result.Attributes as LimiterItem;
         return admitted();
       } catch (error) {
         if (!isConditionalCheckFailed(error)) throw error;
         const old = itemOfFailure<LimiterItem>(error) ?? {};
-        if (old.lastRequest === request) {
-          this.remember(pk, old);
-          return admitted();
-        }
-        known = this.remember(pk, old);
+        view.item = old;
+        if (old.lastRequest === request) return admitted();
+        known = old;
         const refusals = names.flatMap((name) => {
-          const decision = decideRate({ tatUs: old[TAT[name]] }, nowUs, this.limits[name]);
+          // The per-request limit as if the view's admissions had been written one by one.
+          const extra = name === 'requests' ? uncharged : 0;
+          const tatUs = extra > 0 ? Math.max(old[TAT[name]] ?? 0, nowUs) + extra : old[TAT[name]];
+          const decision = decideRate({ tatUs }, nowUs, this.limits[name]);
           return decision.admitted ? [] : [{ name, retryAfterSeconds: decision.retryAfterSeconds }];
         });
         const worst = refusals.sort((a, b) => b.retryAfterSeconds - a.retryAfterSeconds)[0];
-        if (worst) return { admitted: false, limit: worst.name, retryAfterSeconds: worst.retryAfterSeconds };
+        if (worst) {
+          // Refused: what the view admitted is still owed, by the next write.
+          if (uncharged > 0) view.viewTatUs = Math.max(old.rqTat ?? 0, nowUs) + uncharged;
+          return { admitted: false, limit: worst.name, retryAfterSeconds: worst.retryAfterSeconds };
+        }
         // The visitor's slot is full: the request is admitted, its session statuses dropped (the aggregates still go).
         if (carry && carry.elements.length > 0 && slotSize(old, carry.slot) + carry.elements.length > SLOT_CAP) {
           dropped += carry.elements.length;
@@ -103,7 +167,15 @@ export class DynamoAddressLimiter implements AddressLimiter {
     throw new StorageUnavailableError('UpdateItem (address limit)', new Error('the limiter item kept changing under three attempts'));
   }
 
-  private command(pk: string, names: readonly AddressLimitName[], known: LimiterItem, nowUs: number, request: string, sessions?: SessionCarry): UpdateCommand {
+  private command(
+    pk: string,
+    names: readonly AddressLimitName[],
+    known: LimiterItem,
+    nowUs: number,
+    request: string,
+    uncharged: number,
+    sessions?: SessionCarry,
+  ): UpdateCommand {
     const expression = new Expression();
     // No limit held (a servers key's request carrying sessions): no TAT is read, so no time value either.
     const now = names.length > 0 ? expression.value(nowUs) : undefined;
@@ -116,7 +188,7 @@ export class DynamoAddressLimiter implements AddressLimiter {
       if (now === undefined) break;
       const knownTat = known[TAT[name]];
       const from = knownTat !== undefined && knownTat > nowUs ? 'busy' : 'idle';
-      gcraUpdate(expression, from, this.limits[name], { tat: TAT[name], now, nowUs });
+      gcraUpdate(expression, from, this.limits[name], { tat: TAT[name], now, nowUs }, name === 'requests' ? uncharged : 0);
     }
     if (sessions) carrySessions(expression, sessions, request);
     return new UpdateCommand({
@@ -128,11 +200,22 @@ export class DynamoAddressLimiter implements AddressLimiter {
     });
   }
 
-  private remember(pk: string, item: LimiterItem): LimiterItem {
-    // Bounded: a container forgets its guesses rather than grow with every visitor.
-    if (this.seen.size > 10_000) this.seen.clear();
-    this.seen.set(pk, item);
-    return item;
+  /** This container's view of a client, made when first needed. Bounded: a container forgets rather than grow with every visitor. */
+  private viewOf(pk: string, nowUs: number): ClientView {
+    const kept = this.views.get(pk);
+    if (kept) return kept;
+    if (this.views.size >= MAX_VIEWS) this.forget(nowUs);
+    const view: ClientView = { item: {}, writing: 0 };
+    this.views.set(pk, view);
+    return view;
+  }
+
+  /** Drops the views that owe nothing (drained, no write in flight); if that is not enough, every view not writing. */
+  private forget(nowUs: number): void {
+    const idle = (view: ClientView) => view.writing === 0 && (view.viewTatUs ?? 0) <= nowUs;
+    for (const [pk, view] of this.views) if (idle(view)) this.views.delete(pk);
+    if (this.views.size < MAX_VIEWS / 2) return;
+    for (const [pk, view] of this.views) if (view.writing === 0) this.views.delete(pk);
   }
 }
 
