@@ -34,7 +34,9 @@ test('a burst on one container: the first B requests write nothing, the (B+1)-th
   answers.push(await limiter.admit(subject, ['requests'], T0));
   expect(counted.writes).toBe(1);
   expect(answers).toEqual(Array(burst + 1).fill({ admitted: true }));
-  const { Item } = await doc.send(new GetCommand({ TableName: tables.reports, Key: { pk: `limit#${subject.keyId}#${subject.addressHash}` }, ConsistentRead: true }));
+  const { Item } = await doc.send(
+    new GetCommand({ TableName: tables.reports, Key: { pk: `limit#${subject.keyId}#${subject.addressHash}` }, ConsistentRead: true }),
+  );
   // Where B + 1 one-by-one writes would have left it.
   expect(Item?.rqTat).toBe(T0 * 1000 + (burst + 1) * 1_000_000);
   expect(await limiter.admit(subject, ['requests'], T0)).toEqual({ admitted: false, limit: 'requests', retryAfterSeconds: 1 });

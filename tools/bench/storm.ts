@@ -65,7 +65,9 @@ then the same storm on the design of --baseline, for comparison.
   --mix              the event mix sites send: the pages take turns as own-SDK and Sentry-SDK pages, and as pages of
                      the mapped app (its maps uploaded first, as --source-maps) and of an unmapped one (the typical
                      5-frame error, no map): two bugs, each its own issue; a page reports --events errors, the own
-                     SDK in one request, Sentry's SDK in an envelope each
+                     SDK in one request, Sentry's SDK in an envelope each. Its defaults are issue 50's model:
+                     --ceiling 20 --rate 200 --duration 30 --events 5; the report's first table gives its five
+                     figures (lost, 5xx, exact counts, p99, write units per stored event) against the targets
   --key-limit N      the key's limit in requests a minute (default 1,000,000: no limit; each issue may take half)
   --other-rate N     events a second of a second bug on the same key during the storm (default 0): its share
   --baseline REF     the git commit of the design to compare with (default ${'24ff828'}, before issue 29), or
@@ -84,6 +86,8 @@ const SITE = 'https://shop.example.com';
  * measures is the design, not the machine (docs/capacity.md#the-storm-benchmark).
  */
 const DEFAULT_CEILING = 5;
+/** What --mix runs unless told otherwise: issue 50's model (1:50, ten times a partition's ceiling, 5 events a page). */
+const MIX_MODEL = { ceiling: 20, rate: 200, durationS: 30, eventsPerRequest: 5 };
 
 /** The last commit of the design before issue 29: one transaction per request on the issue item. */
 const DEFAULT_BASELINE = '24ff828';
@@ -642,6 +646,23 @@ const count = (values: Record<string, number>) =>
     .map(([name, n]) => `${name}: ${n}`)
     .join(', ');
 
+/** Issue 50's targets for a storm (docs/capacity.md#the-event-mix-issue-50-where-the-proof-stands), each run's five figures in one table. */
+const TARGETS = { p99Ms: 1500, unitsPerEvent: 1.2 };
+
+function proofTable(runs: RunResult[], machine: Machine): string[] {
+  const verdict = (ok: boolean) => (ok ? 'met' : '**not met**');
+  const load = `${machine.loadAtStart.toFixed(1)} → ${machine.loadAtEnd?.toFixed(1) ?? '?'}`;
+  return [
+    `| the proof | lost after acknowledgment | 5xx | counts exact | p99 per try (ms) | write units per stored event | load |`,
+    '|---|---:|---:|---|---:|---:|---|',
+    ...runs.map((r) => {
+      const units = r.stored === 0 ? Number.NaN : r.units / r.stored;
+      return `| ${r.design} | ${cell(r.check.lostAfterAcknowledgment)} (${verdict(r.check.lostAfterAcknowledgment === 0)}) | ${cell(r.serverErrors)} (${verdict(r.serverErrors === 0)}) | ${r.check.exact ? 'yes' : '**no**'} | ${cell(r.tryLatency.p99)} (${verdict(r.tryLatency.p99 <= TARGETS.p99Ms)}: ≤ ${cell(TARGETS.p99Ms)}; under a load over 1.5 it is the machine's) | ${perEvent(r.units, r.stored)} (${verdict(units <= TARGETS.unitsPerEvent)}: ≤ ${TARGETS.unitsPerEvent}) | ${load} |`;
+    }),
+    '',
+  ];
+}
+
 function report(settings: Settings, baseline: string, machine: Machine, runs: RunResult[]): string {
   const sentry = settings.protocol === 'sentry' || settings.mix;
   // The storm's pages: its one bug, or under --mix both of its bugs together.
@@ -756,6 +777,7 @@ function report(settings: Settings, baseline: string, machine: Machine, runs: Ru
   const lines = [
     `## Storm: ${settings.rate} events/s on one issue for ${settings.durationS} s, ${kind}, ceiling ${settings.ceiling} WCU/s per partition`,
     '',
+    ...proofTable(runs, machine),
     `Measured ${machine.date} on ${machine.cores} × ${machine.cpuModel}, Node ${machine.node}, DynamoDB Local ${machine.dynamodb}; 1-minute load average ${machine.loadAtStart.toFixed(1)} at the start, ${machine.loadAtEnd?.toFixed(1)} at the end. Command: \`${commandOf(settings, baseline)}\` (npm start with ${settings.concurrency} handler calls at once).`,
     '',
     `| | ${runs.map((run) => run.design).join(' | ')} |`,
@@ -784,11 +806,13 @@ runCommand(USAGE, async (argv) => {
     append: { type: 'boolean' },
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  // --mix alone runs issue 50's model: 1:50 (20 units a second), 200 events a second for 30 s, 5 events a page.
+  const model = values.mix === true ? MIX_MODEL : { ceiling: DEFAULT_CEILING, rate: DEFAULT_CEILING * 10, durationS: 60, eventsPerRequest: 1 };
   const settings: Settings = {
-    ceiling: positiveIntArg('--ceiling', values.ceiling, 1_000) ?? DEFAULT_CEILING,
-    rate: positiveIntArg('--rate', values.rate, 5_000) ?? DEFAULT_CEILING * 10,
-    durationS: positiveIntArg('--duration', values.duration, 3_600) ?? 60,
-    eventsPerRequest: positiveIntArg('--events', values.events, 20) ?? 1,
+    ceiling: positiveIntArg('--ceiling', values.ceiling, 1_000) ?? model.ceiling,
+    rate: positiveIntArg('--rate', values.rate, 5_000) ?? model.rate,
+    durationS: positiveIntArg('--duration', values.duration, 3_600) ?? model.durationS,
+    eventsPerRequest: positiveIntArg('--events', values.events, 20) ?? model.eventsPerRequest,
     settleS: positiveIntArg('--settle', values.settle, 3_600) ?? 60,
     concurrency: positiveIntArg('--concurrency', values.concurrency, 1_000) ?? 64,
     protocol: protocolArg(values.protocol),

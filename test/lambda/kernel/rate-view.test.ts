@@ -37,7 +37,7 @@ describe('unchargedUs', () => {
     expect(unchargedUs({ viewTatUs: NOW - T }, NOW)).toBe(0);
   });
 
-  test("for one container, the view and its writes decide every request exactly as the rule written one by one (property)", () => {
+  test('for one container, the view and its writes decide every request exactly as the rule written one by one (property)', () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: 3 * T }), { minLength: 1, maxLength: 60 }), (gaps) => {
         let now = NOW;

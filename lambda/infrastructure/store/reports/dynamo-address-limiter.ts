@@ -133,9 +133,7 @@ export class DynamoAddressLimiter implements AddressLimiter {
     const admitted = (): AddressDecision => (dropped > 0 ? { admitted: true, sessionsDropped: dropped } : { admitted: true });
     for (let tries = 0; tries < 3; tries += 1) {
       try {
-        const result = await storageCall('UpdateItem (address limit)', () =>
-          this.doc.send(this.command(pk, names, known, nowUs, request, uncharged, carry)),
-        );
+        const result = await storageCall('UpdateItem (address limit)', () => this.doc.send(this.command(pk, names, known, nowUs, request, uncharged, carry)));
         view.item = result.Attributes as LimiterItem;
         return admitted();
       } catch (error) {
