@@ -49,6 +49,23 @@ test('a visitor at the steady rate on one container is never refused and never w
   expect(counted.writes).toBe(0);
 });
 
+test('a request carrying Sentry sessions writes every time, and its statuses are on the item (the tally counts them from it)', async () => {
+  const { limiter, counted } = container();
+  const subject = newSubject();
+  const carry = { factoryId: 'fac_sessions', slot: 0, elements: ['s1o'], details: {}, aggregates: [], discards: [], dropped: 0 };
+  await limiter.admit(subject, ['requests'], T0);
+  expect(counted.writes).toBe(0);
+  expect(await limiter.admit(subject, ['requests'], T0, carry)).toEqual({ admitted: true });
+  expect(await limiter.admit(subject, ['requests'], T0, { ...carry, elements: ['s2o'] })).toEqual({ admitted: true });
+  expect(counted.writes).toBe(2);
+  const { Item } = await doc.send(
+    new GetCommand({ TableName: tables.reports, Key: { pk: `limit#${subject.keyId}#${subject.addressHash}` }, ConsistentRead: true }),
+  );
+  // The first write carried the request the view had admitted: three requests on the item.
+  expect(Item?.rqTat).toBe(T0 * 1000 + 3 * 1_000_000);
+  expect([...(Item?.sr0 ?? [])].sort()).toEqual(['s1o', 's2o']);
+});
+
 test('feature requests and the hourly limit always write', async () => {
   const { limiter, counted } = container();
   await limiter.admit(newSubject(), ['requests', 'featureRequests'], T0);
