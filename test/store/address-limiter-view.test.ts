@@ -42,6 +42,13 @@ test('a burst on one container: the first B requests write nothing, the (B+1)-th
   expect(await limiter.admit(subject, ['requests'], T0)).toEqual({ admitted: false, limit: 'requests', retryAfterSeconds: 1 });
 });
 
+test('20 concurrent requests of one visitor on one container: exactly B + 1 admitted, as the rule admits them', async () => {
+  const { limiter } = container();
+  const subject = newSubject();
+  const answers = await Promise.all(Array.from({ length: 20 }, () => limiter.admit(subject, ['requests'], T0)));
+  expect(answers.filter((answer) => answer.admitted)).toHaveLength(burst + 1);
+});
+
 test('a visitor at the steady rate on one container is never refused and never written', async () => {
   const { limiter, counted } = container();
   const subject = newSubject();

@@ -24,8 +24,11 @@ interface ClientView {
   item: LimiterItem;
   /** The per-request TAT with the requests admitted here since the item was seen (undefined: none). */
   viewTatUs?: number;
-  /** This client's writes in flight here: while one is, every request of it writes too (the view is not settled). */
-  writing: number;
+  /**
+   * This client's write in flight here: the next of its requests waits for it, so that the view's backlog is
+   * carried by one write at a time and concurrent requests are decided in turn, as the rule decides them.
+   */
+  pending?: Promise<unknown>;
 }
 
 /** Clients a container keeps a view of: past it, drained views are dropped first, then all (rate-view.ts: the limit errs loose by at most one burst each). */
@@ -95,8 +98,9 @@ export class DynamoAddressLimiter implements AddressLimiter {
     const nowUs = toMicroseconds(nowMs);
     const view = this.viewOf(pk, nowUs);
     const inView = this.options.countInContainer === true && names.includes('requests');
+    if (inView) while (view.pending) await view.pending.catch(() => undefined);
     // A plain request (no session to record, no feature request's hourly limit) within the view's burst: no write.
-    if (inView && !sessions && names.length === 1 && view.writing === 0) {
+    if (inView && !sessions && names.length === 1) {
       const next = admitInView({ sharedTatUs: view.item.rqTat, viewTatUs: view.viewTatUs }, nowUs, this.limits.requests);
       if (next !== undefined) {
         view.viewTatUs = next;
@@ -106,15 +110,17 @@ export class DynamoAddressLimiter implements AddressLimiter {
     // This write carries what the view admitted since the item was seen; taken now so a write beside it does not carry it twice.
     const uncharged = inView ? unchargedUs({ sharedTatUs: view.item.rqTat, viewTatUs: view.viewTatUs }, nowUs) : 0;
     view.viewTatUs = undefined;
-    view.writing += 1;
+    const written = this.write(pk, view, names, nowUs, uncharged, sessions);
+    if (!inView) return written;
+    view.pending = written;
     try {
-      return await this.write(pk, view, names, nowUs, uncharged, sessions);
+      return await written;
     } catch (error) {
       // The write failed: what the view admitted is still owed, by the next one.
       if (uncharged > 0) view.viewTatUs = Math.max(view.item.rqTat ?? 0, nowUs) + uncharged;
       throw error;
     } finally {
-      view.writing -= 1;
+      if (view.pending === written) view.pending = undefined;
     }
   }
 
@@ -203,17 +209,17 @@ export class DynamoAddressLimiter implements AddressLimiter {
     const kept = this.views.get(pk);
     if (kept) return kept;
     if (this.views.size >= MAX_VIEWS) this.forget(nowUs);
-    const view: ClientView = { item: {}, writing: 0 };
+    const view: ClientView = { item: {} };
     this.views.set(pk, view);
     return view;
   }
 
   /** Drops the views that owe nothing (drained, no write in flight); if that is not enough, every view not writing. */
   private forget(nowUs: number): void {
-    const idle = (view: ClientView) => view.writing === 0 && (view.viewTatUs ?? 0) <= nowUs;
+    const idle = (view: ClientView) => !view.pending && (view.viewTatUs ?? 0) <= nowUs;
     for (const [pk, view] of this.views) if (idle(view)) this.views.delete(pk);
     if (this.views.size < MAX_VIEWS / 2) return;
-    for (const [pk, view] of this.views) if (view.writing === 0) this.views.delete(pk);
+    for (const [pk, view] of this.views) if (!view.pending) this.views.delete(pk);
   }
 }
 
