@@ -151,7 +151,9 @@ function allowedOrigin(key: PublishableKey, origin: string | undefined): string 
  * counted per key and client address (`limits`: every request; feature
  * requests also per hour) in one conditional UpdateItem: beside the key
  * check when this container already knows the key and its list admits the
- * page (one round), after it otherwise. The key's own per-minute limit is
+ * page (one round), after it otherwise. The deployed function counts a
+ * visitor's plain requests in the container and writes only near the limit
+ * (docs/capacity.md#the-visitors-limit-counted-in-the-container). The key's own per-minute limit is
  * counted later, once the body says what the request carries
  * (lambda/ingest/receive-events.ts): the refused part of a storm of one
  * error must not spend the key's budget for every other error.
