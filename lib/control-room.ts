@@ -13,6 +13,8 @@ import {
   REPORTS_BY_FEED,
   REPORTS_BY_ISSUE,
   REPORTS_BY_PERSON,
+  FEEDBACK_KEY_PREFIX,
+  FEEDBACK_LINK_PREFIX,
 } from '../lambda/infrastructure/store/schema';
 import { grantIndexCalls, grantTableCalls, grantTableCallsOnKeys } from './grants';
 import type { GradualDeployment } from './gradual-deployment';
@@ -127,6 +129,9 @@ export class ControlRoom extends Construct {
     grantIndexCalls(props.reportsTable, REPORTS_BY_ISSUE.indexName, this.handler, 'dynamodb:Query');
     // A person's reports (erasure, export, a contact's page): Query on byPerson; forgetting a reporter is an UpdateItem.
     grantIndexCalls(props.reportsTable, REPORTS_BY_PERSON.indexName, this.handler, 'dynamodb:Query');
+    // Erasing a person deletes their feedback and its issue link (docs/feedback.md#erasure): DeleteItem on those keys only, never an event.
+    grantTableCallsOnKeys(props.reportsTable, this.handler, `${FEEDBACK_KEY_PREFIX}*`, 'dynamodb:DeleteItem');
+    grantTableCallsOnKeys(props.reportsTable, this.handler, `${FEEDBACK_LINK_PREFIX}*`, 'dynamodb:DeleteItem');
 
     // Alerts (docs/alerts.md#destinations): settings, destinations and the log (GetItem, Query), adding and removing a
     // destination (a transaction of PutItem or DeleteItem with the count's UpdateItem), changes (UpdateItem), a test's record (PutItem).

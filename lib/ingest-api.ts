@@ -57,7 +57,8 @@ export class IngestApi extends Construct {
 
     // Least privilege: exactly the calls the handler makes.
     grantTableCalls(props.keysTable, this.handler, 'dynamodb:UpdateItem');
-    grantTableCalls(props.reportsTable, this.handler, 'dynamodb:PutItem', 'dynamodb:UpdateItem');
+    // GetItem: a feedback's associated event, read once per feedback for its issue (docs/feedback.md).
+    grantTableCalls(props.reportsTable, this.handler, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem');
 
     // /ingest/v1/{proxy+} → this function. /ingest and /ingest/v1 themselves stay the contacts
     // function's, as they were before these resources existed (and as npm start dispatches).

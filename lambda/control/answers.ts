@@ -21,6 +21,7 @@ import type {
   CONTACT_OPERATIONS,
 } from './contact-operations';
 import type { BulkAnswer, ENRICHMENT_OPERATIONS, RefreshAnswer, UsageAnswer } from './enrichment-operations';
+import type { FeedbackListAnswer, FEEDBACK_OPERATIONS } from './feedback-operations';
 import type { IssueListAnswer, IssueShowAnswer, IssueStatusAnswer, ISSUE_OPERATIONS } from './issue-operations';
 import type { KeyCreateAnswer, KeyListAnswer, KeyRevokeAnswer, KEY_OPERATIONS } from './key-operations';
 import type { ReleaseListAnswer, ReleaseShowAnswer, RELEASE_OPERATIONS } from './release-operations';
@@ -59,6 +60,7 @@ export interface ControlAnswers {
   'reports.feature-request': FeatureRequestAnswer;
   'releases.list': ReleaseListAnswer;
   'releases.show': ReleaseShowAnswer;
+  'feedback.list': FeedbackListAnswer;
   'alerts.list': AlertListAnswer;
   'alerts.add': AlertSecretAnswer;
   'alerts.remove': AlertRemoveAnswer;
@@ -81,6 +83,7 @@ type TableNames =
   | keyof typeof KEY_OPERATIONS
   | keyof typeof REPORT_OPERATIONS
   | keyof typeof RELEASE_OPERATIONS
+  | keyof typeof FEEDBACK_OPERATIONS
   | keyof typeof ALERT_OPERATIONS
   | keyof typeof AFFECTED_OPERATIONS;
 

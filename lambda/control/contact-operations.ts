@@ -179,7 +179,7 @@ export const CONTACT_OPERATIONS = {
     run: async ({ factoryId, person }, { deps, now, keepGoing }) => {
       const erased = await erasePerson(deps, factoryId, person, now, keepGoing);
       const { contactId: id, personKey: key, ...found } = erased;
-      const removed = found.contact || found.vendorRecord || found.passMarkers + found.events + found.featureRequests + found.issues > 0;
+      const removed = found.contact || found.vendorRecord || found.passMarkers + found.events + found.featureRequests + found.feedback + found.issues > 0;
       const ids = { ...(id ? { contactId: id } : {}), ...(key ? { personKey: key } : {}) };
       return {
         body: { factoryId, ...ids, erased: removed, ...found },

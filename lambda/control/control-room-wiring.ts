@@ -5,6 +5,7 @@ import { DynamoReleaseReader } from '../infrastructure/store/reports/release-rea
 import { DynamoIssueStore } from '../infrastructure/store/reports/dynamo-issue-store';
 import { KeyAdmin } from '../infrastructure/store/keys/key-admin';
 import { readReport, readReportPage } from '../infrastructure/store/reports/report-page';
+import { dynamoFeedbackReader } from '../infrastructure/store/feedback/feedback-reader';
 import type { TableNames } from '../infrastructure/store/schema';
 import { DynamoControlStore } from '../infrastructure/store/contacts/dynamo-control-store';
 import { DynamoPersonStore } from '../infrastructure/store/people/dynamo-person-store';
@@ -73,6 +74,7 @@ export function controlDependencies(
             page: (factoryId, kind, query) => readReportPage(doc, reports, factoryId, kind, query),
             get: (factoryId, kind, id) => readReport(doc, reports, factoryId, kind, id),
           },
+          feedback: dynamoFeedbackReader(doc, { reports, contacts: tables.contacts }),
         }
       : {}),
     // A person's data spans the contacts and reports tables, keyed by the person secret in the keys table,

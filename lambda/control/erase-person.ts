@@ -25,6 +25,8 @@ export interface Erasure {
   vendorRecord: boolean;
   events: number;
   featureRequests: number;
+  /** The person's feedback deleted (docs/feedback.md#erasure). */
+  feedback: number;
   /** The issues the person was counted in and taken out of (docs/report-issues.md#who-is-affected); 0 when named by person key alone (no contact id to find them by). */
   issues: number;
   /** False when the call ran out of time before every report was seen: erasing again finishes (the forgotten ones are no longer found). */
@@ -93,20 +95,22 @@ async function forgetReports(
   factoryId: string,
   person: string | undefined,
   keepGoing: () => boolean,
-): Promise<Pick<Erasure, 'events' | 'featureRequests' | 'complete'>> {
+): Promise<Pick<Erasure, 'events' | 'featureRequests' | 'feedback' | 'complete'>> {
   const people = peopleOf(deps);
   let events = 0;
   let featureRequests = 0;
+  let feedback = 0;
   let cursor: string | undefined;
   do {
-    if (!keepGoing()) return { events, featureRequests, complete: false };
+    if (!keepGoing()) return { events, featureRequests, feedback, complete: false };
     const page = await reportPage(deps, factoryId, person, cursor, REPORT_PAGE);
     const forgotten = await Promise.all(
       page.items.map(async (report) => ((await people.forgetReporter(factoryId, report, person as string)) ? report.kind : undefined)),
     );
     events += forgotten.filter((kind) => kind === 'events').length;
     featureRequests += forgotten.filter((kind) => kind === 'feature-requests').length;
+    feedback += forgotten.filter((kind) => kind === 'feedback').length;
     cursor = page.next;
   } while (cursor !== undefined);
-  return { events, featureRequests, complete: true };
+  return { events, featureRequests, feedback, complete: true };
 }

@@ -2,6 +2,7 @@ import { AFFECTED_OPERATIONS } from './affected-operations';
 import { ALERT_OPERATIONS } from './alert-operations';
 import { CONTACT_OPERATIONS } from './contact-operations';
 import { ENRICHMENT_OPERATIONS } from './enrichment-operations';
+import { FEEDBACK_OPERATIONS } from './feedback-operations';
 import { ISSUE_OPERATIONS } from './issue-operations';
 import { KEY_OPERATIONS } from './key-operations';
 import type { ControlOperation } from './operation';
@@ -21,6 +22,7 @@ export const CONTROL_OPERATIONS: ReadonlyMap<string, ControlOperation> = new Map
     ...KEY_OPERATIONS,
     ...REPORT_OPERATIONS,
     ...RELEASE_OPERATIONS,
+    ...FEEDBACK_OPERATIONS,
     ...ALERT_OPERATIONS,
     ...AFFECTED_OPERATIONS,
   }),

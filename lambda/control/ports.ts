@@ -11,6 +11,7 @@ import type { EnrichmentContext } from '../contacts/enrichment/run-pass';
 import type { ReferenceRecord } from '../contacts/enrichment/sources/reference-dataset';
 import type { IssueStore } from '../ingest/issues/issue';
 import type { ReportKind } from '../ingest/issues/stored-event';
+import type { FeedbackReader } from '../ingest/feedback/stored-feedback';
 import type { SourceMapLoader } from '../ingest/sourcemaps/map-loader';
 import type { ClearPlan } from './plan-clear';
 
@@ -151,8 +152,11 @@ export interface ReportFeedPort {
 }
 
 /** A report one person sent, as the byPerson index lists it: which kind, its eventId or requestId, when it came. */
+/** A person's report: an event, a feature request, or their feedback (docs/feedback.md). */
+export type PersonReportKind = ReportKind | 'feedback';
+
 export interface PersonReportRef {
-  kind: ReportKind;
+  kind: PersonReportKind;
   id: string;
   receivedAt: string;
 }
@@ -170,7 +174,10 @@ export interface PersonStore {
   reportsOf(factoryId: string, person: string, cursor: string | undefined, limit: number): Promise<Page<PersonReportRef>>;
   /** The reports as the control room shows them, in the order given; gone or expired ones left out. */
   readReports(factoryId: string, refs: readonly PersonReportRef[], nowMs: number): Promise<Record<string, unknown>[]>;
-  /** Removes the reporter (email, name) and the person key from a report still carrying `person`; false when it no longer did. */
+  /**
+   * Removes the reporter (email, name) and the person key from a report still carrying `person`; false when it no
+   * longer did. Feedback, the person's own words, is deleted whole (with its issue link).
+   */
   forgetReporter(factoryId: string, ref: PersonReportRef, person: string): Promise<boolean>;
   /** Deletes the contact if it is still as read (`updatedAt`); 'conflict' when it changed or is gone meanwhile. */
   deleteContact(factoryId: string, contactId: string, seenUpdatedAt: string): Promise<'deleted' | 'conflict'>;
@@ -221,6 +228,8 @@ export interface ControlDependencies {
   clientReports?: ClientReportStore;
   /** A person's data across the tables: erasure, export, a contact's reports (there when the keys and reports tables are). */
   people?: PersonStore;
+  /** User feedback (docs/feedback.md): a factory's and an issue's (there when the reports table is). */
+  feedback?: FeedbackReader;
   /** The factories' source maps, to show events' original frames (docs/source-maps.md#reading-original-frames); without, frames as resolved at ingest. */
   sourceMaps?: SourceMapLoader;
   /** How long showing an event waits for maps, when not DISPLAY_BUDGET_MS (sourceMapBudgetFromEnv). */

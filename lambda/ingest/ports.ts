@@ -1,6 +1,7 @@
 import type { SessionCarry } from './sessions/session-carry';
 import type { ReceiptFields, StoredEvent } from './issues/stored-event';
 import type { FeatureRequestInput } from './payloads';
+import type { StoredFeedback } from './feedback/stored-feedback';
 
 /**
  * What the ingest API needs from storage. The DynamoDB adapters in
@@ -116,4 +117,17 @@ export interface ReportStore {
  */
 export interface FrameResolver {
   resolve<T extends StoredEvent>(events: readonly T[]): Promise<T[]>;
+}
+
+/** What became of one feedback given to the store: stored, or found stored already (the same id sent again). */
+export type FeedbackOutcome = 'stored' | 'duplicate';
+
+/** User feedback in storage (docs/feedback.md): one item per feedback, found by factory, issue and person without a scan. */
+export interface FeedbackStore {
+  /**
+   * Stores each feedback unless the factory has one with its id, with its
+   * reporter's person key, and ties it to the issue of its associated event
+   * when that event is stored already (otherwise its readers find the issue).
+   */
+  putFeedback(feedback: readonly StoredFeedback[]): Promise<FeedbackOutcome[]>;
 }

@@ -118,10 +118,10 @@ describe('Lambda (issue point 5)', () => {
     });
   });
 
-  test("the ingest function's role may call exactly UpdateItem on keys and PutItem/UpdateItem on reports: nothing on contacts", () => {
+  test("the ingest function's role may call exactly UpdateItem on keys and GetItem (a feedback's event)/PutItem/UpdateItem on reports: nothing on contacts", () => {
     expect(dynamoGrants(functionId('Contacts ingest API'))).toEqual({
       TablesKeys: ['dynamodb:UpdateItem'],
-      TablesReports: ['dynamodb:PutItem', 'dynamodb:UpdateItem'],
+      TablesReports: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
     });
   });
 
@@ -520,7 +520,7 @@ describe('the control-room function (internal)', () => {
     expect(permissions).toHaveLength(2);
   });
 
-  test("may only read, update and erase contacts, query the byCompany index, read the reference dataset and erase a vendor record, manage keys, read reports and a person's reports, read and update issues, and manage alert destinations", () => {
+  test("may only read, update and erase contacts, query the byCompany index, read the reference dataset and erase a vendor record, manage keys, read reports and a person's reports (and delete their feedback), read and update issues, and manage alert destinations", () => {
     expect(dynamoGrants(functionId('Contacts control room'))).toEqual({
       TablesAlerts: ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
       TablesContacts: ['dynamodb:BatchGetItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
@@ -529,11 +529,24 @@ describe('the control-room function (internal)', () => {
       TablesKeys: ['dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
       'TablesKeys/index/byFactory': ['dynamodb:Query'],
       'TablesKeys/index/byKeyId': ['dynamodb:Query'],
-      TablesReports: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'],
+      TablesReports: ['dynamodb:BatchGetItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'],
       'TablesReports/index/byFeed': ['dynamodb:Query'],
       'TablesReports/index/byIssue': ['dynamodb:Query'],
       'TablesReports/index/byPerson': ['dynamodb:Query'],
     });
+  });
+
+  test("may delete from the reports table only feedback and its issue links (an erasure's), never an event or an issue", () => {
+    const fn = (resources('AWS::Lambda::Function') as any)[functionId('Contacts control room')];
+    const roleId = fn.Properties.Role['Fn::GetAtt'][0];
+    const deletes = (Object.values(resources('AWS::IAM::Policy')) as any[])
+      .filter((p) => p.Properties.Roles.some((r: any) => r.Ref === roleId))
+      .flatMap((p) => p.Properties.PolicyDocument.Statement)
+      .filter((st: any) => /"TablesReports[0-9A-F]{8}"/.test(JSON.stringify(st.Resource)) && [st.Action].flat().includes('dynamodb:DeleteItem'));
+    expect(deletes.map((st: any) => [st.Action, st.Condition])).toEqual([
+      ['dynamodb:DeleteItem', { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['feedback#*'] } }],
+      ['dynamodb:DeleteItem', { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['flink#*'] } }],
+    ]);
   });
 
   test("may write to the reference table only suppression items (an erasure's), never a vendor record, and takes no part in a load's transactions", () => {

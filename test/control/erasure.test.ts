@@ -172,7 +172,7 @@ test('erasing the same person again, or someone unknown, finds nothing, removes 
   const again = await call({ operation: 'contacts.erase', factoryId: person.factoryId, email: person.email });
   const unknown = await call({ operation: 'contacts.erase', factoryId: person.factoryId, contactId: 'ct_0123456789abcdef' });
 
-  const nothing = { erased: false, contact: false, passMarkers: 0, vendorRecord: false, events: 0, featureRequests: 0, complete: true };
+  const nothing = { erased: false, contact: false, passMarkers: 0, vendorRecord: false, events: 0, featureRequests: 0, feedback: 0, complete: true };
   expect(again).toMatchObject({ status: 200, body: nothing, audit: { erasure: true, contact: false, principal: BY.principal } });
   expect(unknown).toMatchObject({ status: 200, body: { ...nothing, contactId: 'ct_0123456789abcdef' }, audit: { erasure: true, contact: false } });
 });
@@ -205,6 +205,7 @@ test('after a restore brings back a person known only from bug reports, the pers
     vendorRecord: false,
     events: 1,
     featureRequests: 0,
+    feedback: 0,
     // By the key alone there is no contact id to find the person's issues by (docs/privacy.md#erasure).
     issues: 0,
     complete: true,

@@ -13,7 +13,7 @@ interface Reported {
   writeToken?: string;
 }
 
-const KIND_LABEL = { events: 'event', 'feature-requests': 'feature-request' } as const;
+const KIND_LABEL = { events: 'event', 'feature-requests': 'feature-request', feedback: 'feedback' } as const;
 
 /**
  * PersonStore in memory, over the maps of the other memory stores: a
@@ -37,6 +37,8 @@ export class MemoryPersonStore implements PersonStore {
   }
 
   private map(kind: PersonReportRef['kind']): Map<string, Reported> {
+    // The in-memory ingest keeps no feedback (it has no feedback store: feedback items are answered and dropped).
+    if (kind === 'feedback') return new Map();
     return (kind === 'events' ? this.reports.events : this.reports.featureRequests) as Map<string, Reported>;
   }
 

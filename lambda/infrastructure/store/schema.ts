@@ -33,6 +33,10 @@ import type { ReportKind } from '../../ingest/issues/stored-event';
  *   limiter item   pk = "limit#" + keyId + "#" + address hash    (no feed: never in the index)
  *   issue item     pk = "issue#" + factoryId + "#" + issueId      (events grouped by fingerprint: docs/report-issues.md)
  *   filtered item  pk = "filtered#" + factoryId                   (events filtered out of issues, counted)
+ *   feedback item  pk = "feedback#" + factoryId + "#" + feedbackId  (user feedback: docs/feedback.md), in byFeed under
+ *                  factoryId + "#feedback#" + shard (FEEDBACK_SHARDS), and in byPerson when it names an email
+ *   feedback link  pk = "flink#" + factoryId + "#" + feedbackId     (its issue: in byFeed under factoryId +
+ *                  "#feedback-of#" + issueId, or "#feedback-pending" while its event is not stored yet)
  *   GSI byFeed     PK feed = factoryId + "#events" | "#feature-requests" | "#issues#" + status, SK receivedAt
  *                  (an issue's last seen), projecting type and expiresAt: newest first per factory
  *   GSI byIssue    PK issueId (events only), SK receivedAt, projecting expiresAt: an issue's latest events
@@ -82,6 +86,21 @@ export const SUPPRESSION_SECRET_KEY = 'suppression-secret';
 
 export const eventKey = (factoryId: string, eventId: string): string => `event#${factoryId}#${eventId}`;
 export const featureRequestKey = (factoryId: string, requestId: string): string => `fr#${factoryId}#${requestId}`;
+export const FEEDBACK_KEY_PREFIX = 'feedback#';
+export const feedbackKey = (factoryId: string, feedbackId: string): string => `${FEEDBACK_KEY_PREFIX}${factoryId}#${feedbackId}`;
+export const FEEDBACK_LINK_PREFIX = 'flink#';
+export const feedbackLinkKey = (factoryId: string, feedbackId: string): string => `${FEEDBACK_LINK_PREFIX}${factoryId}#${feedbackId}`;
+/**
+ * A factory's feedback is spread over this many byFeed partitions (by its id's first hex digit), so no one index
+ * partition takes every feedback of a factory (docs/capacity.md#user-feedback); a listing merges them.
+ */
+export const FEEDBACK_SHARDS = 4;
+export const feedbackShardOf = (feedbackId: string): number => Number.parseInt(feedbackId.slice(0, 1), 16) % FEEDBACK_SHARDS;
+export const feedbackFeed = (factoryId: string, shard: number): string => `${factoryId}#feedback#${shard}`;
+/** An issue's feedback links; its partition is written once per feedback of that issue. */
+export const issueFeedbackFeed = (factoryId: string, issueId: string): string => `${factoryId}#feedback-of#${issueId}`;
+/** Links of feedback whose associated event was not stored when the feedback came: their readers look the event up. */
+export const pendingFeedbackFeed = (factoryId: string): string => `${factoryId}#feedback-pending`;
 export const visitorSaltKey = (day: string): string => `salt#${day}`;
 export const limiterKey = (keyId: string, addressHash: string): string => `limit#${keyId}#${addressHash}`;
 export const issueLimiterKey = (keyId: string, issueId: string): string => `ilimit#${keyId}#${issueId}`;

@@ -7,6 +7,7 @@ import { DynamoIssueLimiter, ISSUE_LEASE_MS } from '../../infrastructure/store/r
 import { DynamoReportStore } from '../../infrastructure/store/reports/dynamo-report-store';
 import { DynamoPersonSecret } from '../../infrastructure/store/keys/dynamo-person-secret';
 import { PersonKeys } from '../../kernel/person-key';
+import { DynamoFeedbackStore } from '../../infrastructure/store/feedback/dynamo-feedback-store';
 import { DynamoVisitorSalts } from '../../infrastructure/store/keys/dynamo-visitor-salts';
 import { tableNamesFromEnv, type TableNames } from '../../infrastructure/store/schema';
 import { IngestFrameResolver, RESOLVE_BUDGET_MS } from '../sourcemaps/ingest-frames';
@@ -53,6 +54,7 @@ export function ingestDynamoDependencies(
   tables: Pick<TableNames, 'keys' | 'reports'>,
   wiring: IngestWiring = {},
 ): IngestDependencies {
+  const persons = new PersonKeys(new DynamoPersonSecret(doc, tables.keys));
   return {
     keys: new DynamoIngestKeys(doc, tables.keys, wiring.leaseMs ?? KEY_LEASE_MS),
     limiter: new DynamoAddressLimiter(doc, tables.reports, wiring.addressLimits ?? DEFAULT_ADDRESS_LIMITS, {
@@ -60,7 +62,8 @@ export function ingestDynamoDependencies(
     }),
     issueLimits: new DynamoIssueLimiter(doc, tables.reports, wiring.leaseMs ?? ISSUE_LEASE_MS),
     // Reports naming a reporter's email carry its person key (docs/privacy.md#finding-a-persons-data).
-    reports: new DynamoReportStore(doc, tables.reports, new PersonKeys(new DynamoPersonSecret(doc, tables.keys))),
+    reports: new DynamoReportStore(doc, tables.reports, persons),
+    feedback: new DynamoFeedbackStore(doc, tables, persons),
     visitorSalts: new DynamoVisitorSalts(doc, tables.keys),
     retentionDays: wiring.retentionDays ?? DEFAULT_REPORT_RETENTION_DAYS,
     ...(wiring.sourceMaps ? { frames: frameResolverOf(wiring.sourceMaps, wiring.sourceMapCacheBytes, wiring.sourceMapBudgetMs) } : {}),

@@ -10,7 +10,10 @@ import { note, type RequestState } from '../../infrastructure/http/request-state
 import { apiError, json } from '../../infrastructure/http/responses';
 import { CHALLENGE } from './ingest-access';
 import type { IngestSlot } from './ingest-slot';
+import { receiptOf } from './ingest-receipt';
+import { storeSentryFeedback } from './receive-feedback';
 import { senderOf, storeAndAnswer } from './store-and-answer';
+import type { FeedbackStore } from '../ports';
 
 /** The metric counting a dropped item type (`SentryItemsDropped_session`…): the names are bounded (sentry-request.ts). */
 const droppedMetric = (type: string) => `${METRIC.sentryItemsDropped}_${type}`;
@@ -50,9 +53,14 @@ function readSentryEvents(request: SentryRequest, receipt: RequestReceipt, state
  * events go the one store path (storeAndAnswer). 200 `{"id"}` (the first
  * event's id, as Sentry writes it); 422 when an event is invalid (none is
  * stored); 429 with Retry-After (and X-Sentry-Rate-Limits: sentry-answers.ts).
+ * Its feedback is stored after its events (receive-feedback.ts), only when
+ * they were: an envelope refused is refused whole.
  */
-export function receiveSentryOperation(deps: ReceiveDependencies & { retentionDays: number; now?: () => number }): Operation<SentryRequest, IngestSlot> {
-  return storeAndAnswer(deps, {
+export function receiveSentryOperation(
+  deps: ReceiveDependencies & { retentionDays: number; now?: () => number; feedback?: FeedbackStore },
+): Operation<SentryRequest, IngestSlot> {
+  const now = deps.now ?? Date.now;
+  const events = storeAndAnswer(deps, {
     read: readSentryEvents,
     listsRejected: false,
     answer: (_outcome, { valid }, request) => {
@@ -60,4 +68,9 @@ export function receiveSentryOperation(deps: ReceiveDependencies & { retentionDa
       return json(200, { id: firstId === undefined ? null : firstId.replace(/-/g, '') });
     },
   });
+  return async (input) => {
+    const answer = await events(input);
+    await storeSentryFeedback(deps.feedback, input.body, receiptOf(input.state, now(), deps.retentionDays), input.state);
+    return answer;
+  };
 }

@@ -1,7 +1,7 @@
 import { INGEST_SERVICE_NAME } from '../../infrastructure/observability/names';
 import { INGEST_BODY_LIMIT_BYTES } from '../limits';
 import { readFeatureRequest } from '../payloads';
-import type { AddressLimitName, AddressLimiter, FrameResolver, IngestKeyAuthorizer, IssueLimiter, ReportStore, VisitorSalts } from '../ports';
+import type { AddressLimitName, AddressLimiter, FeedbackStore, FrameResolver, IngestKeyAuthorizer, IssueLimiter, ReportStore, VisitorSalts } from '../ports';
 import { bodyLimit } from '../../infrastructure/http/steps/body-limit';
 import { jsonBody } from '../../infrastructure/http/steps/json-body';
 import { readBody } from '../../infrastructure/http/steps/read-body';
@@ -33,6 +33,8 @@ export interface IngestDependencies {
   now?: () => number;
   /** Resolves events' frames through source maps (docs/source-maps.md); without, frames stay as sent. */
   frames?: FrameResolver;
+  /** Where user feedback goes (docs/feedback.md); without, feedback items are answered and dropped, as before. */
+  feedback?: FeedbackStore;
 }
 
 /** The media types an ingest body may be sent as: JSON, or text (what navigator.sendBeacon sends for a string). */

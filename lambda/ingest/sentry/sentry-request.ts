@@ -2,17 +2,25 @@ import { SENTRY_LIMITS } from '../limits';
 import { jsonObjectOf, parseEnvelope } from './envelope';
 import { SentryProtocolError } from './protocol-error';
 import { addSessionItem, emptySessionReport, type SessionReport } from '../sessions/session-reports';
+import type { FeedbackSource } from '../feedback/stored-feedback';
 
-/** What a Sentry request carries once its body is framed: the envelope header, its events (as sent), its sessions (read), and the other items dropped, per type. */
+/** One `feedback` or `user_report` item, as sent (read by ../feedback/stored-feedback.ts once the key is checked). */
+export interface SentFeedback {
+  source: FeedbackSource;
+  raw: Record<string, unknown>;
+}
+
+/** What a Sentry request carries once its body is framed: the envelope header, its events (as sent), its sessions (read), its feedback (as sent), and the other items dropped, per type. */
 export interface SentryRequest {
   header: Record<string, unknown>;
   events: Record<string, unknown>[];
   sessions: SessionReport;
+  feedback: SentFeedback[];
   dropped: Record<string, number>;
 }
 
 /**
- * The item types the SDKs send besides events and sessions (read: ../sessions/): accepted and dropped, counted
+ * The item types the SDKs send besides events, sessions (read: ../sessions/) and feedback (../feedback/): accepted and dropped, counted
  * per type for the metrics; a type not listed is counted as `other`, so the
  * metric's names stay few whatever a client sends.
  */
@@ -58,8 +66,13 @@ export function readEnvelopeRequest(body: Buffer): SentryRequest {
   const { header, items } = parseEnvelope(body, SENTRY_LIMITS.envelopeItems);
   const events: Record<string, unknown>[] = [];
   const sessions = emptySessionReport();
+  const feedback: SentFeedback[] = [];
   const dropped: Record<string, number> = {};
   items.forEach((item, index) => {
+    if (item.type === 'feedback' || item.type === 'user_report') {
+      feedback.push({ source: item.type, raw: jsonObjectOf(item.payload, `Item ${index + 1} (${item.type})`) });
+      return;
+    }
     if (item.type === 'session' || item.type === 'sessions') {
       addSessionItem(sessions, item.type, jsonObjectOf(item.payload, `Item ${index + 1} (${item.type})`));
       return;
@@ -78,11 +91,11 @@ export function readEnvelopeRequest(body: Buffer): SentryRequest {
     }
     events.push(jsonObjectOf(item.payload, `Item ${index + 1} (event)`));
   });
-  return { header, events, sessions, dropped };
+  return { header, events, sessions, feedback, dropped };
 }
 
 /** The legacy store endpoint's body: one event as JSON (Python's sentry-sdk 1.x sends errors so). */
 export function readStoreRequest(body: Buffer): SentryRequest {
   if (body.length === 0) throw new SentryProtocolError('malformed', 'The body is empty: send one event as JSON.');
-  return { header: {}, events: [jsonObjectOf(body, 'The event')], sessions: emptySessionReport(), dropped: {} };
+  return { header: {}, events: [jsonObjectOf(body, 'The event')], sessions: emptySessionReport(), feedback: [], dropped: {} };
 }

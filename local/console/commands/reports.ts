@@ -4,6 +4,7 @@
  *   npm run --silent reports -- feature-requests --factory fac_… [--since <ISO>] [--limit <N>]
  *   npm run --silent reports -- issues | issue | resolve | ignore | reopen …  (./report-issues.ts)
  *   npm run --silent reports -- releases | release …  (./report-releases.ts)
+ *   npm run --silent reports -- feedback --factory fac_… [--limit <N>] [--cursor <C>]  (./report-feedback.ts)
  * One JSON object per line, newest first, read page by page from DynamoDB
  * (the factory's feed in the reports table's byFeed index, nothing else).
  * With no flags it works on the same store as `npm start`; add
@@ -16,6 +17,7 @@ import { COMMON_OPTIONS, factoryIdArg, parseCommandLine, positiveIntArg, runComm
 import { connectStore } from '../../harness/store';
 import { ISSUE_KINDS, ISSUE_OPTIONS, ISSUE_USAGE, runIssueCommand, type IssueKind } from './report-issues';
 import { RELEASE_KINDS, RELEASE_OPTIONS, RELEASE_USAGE, runReleaseCommand, type ReleaseKind } from './report-releases';
+import { FEEDBACK_KINDS, FEEDBACK_OPTIONS, FEEDBACK_USAGE, runFeedbackCommand } from './report-feedback';
 
 const USAGE = `usage: npm run --silent reports -- <kind> --factory <fac_id> [options]
 
@@ -23,6 +25,7 @@ const USAGE = `usage: npm run --silent reports -- <kind> --factory <fac_id> [opt
   feature-requests --factory <fac_id>   feature requests the ingest API stored
 ${ISSUE_USAGE}
 ${RELEASE_USAGE}
+${FEEDBACK_USAGE}
 
 Events and feature requests: one JSON object per line, newest first (by the time the server received it).
 
@@ -48,6 +51,7 @@ runCommand(USAGE, async (argv) => {
   const { values, positionals } = parseCommandLine(argv, {
     ...ISSUE_OPTIONS,
     ...RELEASE_OPTIONS,
+    ...FEEDBACK_OPTIONS,
     factory: { type: 'string' },
     since: { type: 'string' },
     type: { type: 'string' },
@@ -57,11 +61,12 @@ runCommand(USAGE, async (argv) => {
     ...COMMON_OPTIONS,
   });
   const [kind, extra] = positionals;
-  const kinds = [...KINDS, ...ISSUE_KINDS, ...RELEASE_KINDS].join(', ');
+  const kinds = [...KINDS, ...ISSUE_KINDS, ...RELEASE_KINDS, ...FEEDBACK_KINDS].join(', ');
   if (kind === undefined) throw new UsageError(`say what to read: ${kinds}`);
   if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
   if ((ISSUE_KINDS as readonly string[]).includes(kind)) return runIssueCommand(kind as IssueKind, values);
   if ((RELEASE_KINDS as readonly string[]).includes(kind)) return runReleaseCommand(kind as ReleaseKind, values);
+  if ((FEEDBACK_KINDS as readonly string[]).includes(kind)) return runFeedbackCommand(values);
   if (!(KINDS as readonly string[]).includes(kind)) throw new UsageError(`unknown kind "${kind}": use ${kinds}`);
   // The issue subcommands' flags and --url are not the stored reports' (these read the table itself).
   const given: Record<string, unknown> = values;

@@ -47,6 +47,7 @@ describe('an erasure', () => {
       vendorRecord: true,
       events: 2,
       featureRequests: 0,
+      feedback: 0,
       // Bug reports of no issue: nobody to take out of an issue's people.
       issues: 0,
       complete: true,
@@ -68,6 +69,7 @@ describe('an erasure', () => {
       vendorRecord: false,
       events: 0,
       featureRequests: 0,
+      feedback: 0,
       complete: true,
     });
   });

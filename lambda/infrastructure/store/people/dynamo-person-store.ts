@@ -1,13 +1,23 @@
 import { DeleteCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Page, PersonReportRef, PersonStore, VendorRecords } from '../../../control/ports';
+import type { Page, PersonReportKind, PersonReportRef, PersonStore, VendorRecords } from '../../../control/ports';
 import { InvalidCursorError } from '../../../kernel/errors';
 import type { PersonKeys } from '../../../kernel/person-key';
 import { batchGet } from '../batch-get';
 import { isConditionalCheckFailed, storageCall } from '../errors';
 import { Expression, QueryExpression } from '../expression';
 import { reportOf } from '../reports/report-reader';
-import { CONTACT_SK_PREFIX, CONTACTS_KEY, eventKey, featureRequestKey, passSortKey, PERSON_ATTRIBUTE, REPORTS_BY_PERSON, REPORTS_KEY } from '../schema';
-import type { ReportKind } from '../../../ingest/issues/stored-event';
+import {
+  CONTACT_SK_PREFIX,
+  CONTACTS_KEY,
+  eventKey,
+  featureRequestKey,
+  feedbackKey,
+  feedbackLinkKey,
+  passSortKey,
+  PERSON_ATTRIBUTE,
+  REPORTS_BY_PERSON,
+  REPORTS_KEY,
+} from '../schema';
 
 interface Position {
   pk: string;
@@ -40,14 +50,20 @@ function refOf(factoryId: string, pk: string, receivedAt: string): PersonReportR
   for (const [prefix, kind] of [
     [`event#${factoryId}#`, 'events'],
     [`fr#${factoryId}#`, 'feature-requests'],
+    [feedbackKey(factoryId, ''), 'feedback'],
   ] as const) {
     if (pk.startsWith(prefix)) return { kind, id: pk.slice(prefix.length), receivedAt };
   }
   return undefined;
 }
 
-const keyOf = (factoryId: string, ref: PersonReportRef): string => (ref.kind === 'events' ? eventKey(factoryId, ref.id) : featureRequestKey(factoryId, ref.id));
-const KIND_LABEL: Record<ReportKind, string> = { events: 'event', 'feature-requests': 'feature-request' };
+const KEY_OF: Record<PersonReportKind, (factoryId: string, id: string) => string> = {
+  events: eventKey,
+  'feature-requests': featureRequestKey,
+  feedback: feedbackKey,
+};
+const keyOf = (factoryId: string, ref: PersonReportRef): string => KEY_OF[ref.kind](factoryId, ref.id);
+const KIND_LABEL: Record<PersonReportKind, string> = { events: 'event', 'feature-requests': 'feature-request', feedback: 'feedback' };
 
 /**
  * A person's data on DynamoDB: reports through the byPerson index of the
@@ -114,6 +130,7 @@ export class DynamoPersonStore implements PersonStore {
   }
 
   async forgetReporter(factoryId: string, ref: PersonReportRef, person: string): Promise<boolean> {
+    if (ref.kind === 'feedback') return this.deleteFeedback(factoryId, ref.id, person);
     const forget = new Expression().remove('reporter').remove(PERSON_ATTRIBUTE);
     forget.when(forget.is(PERSON_ATTRIBUTE, '=', person));
     try {
@@ -125,6 +142,32 @@ export class DynamoPersonStore implements PersonStore {
       if (isConditionalCheckFailed(error)) return false; // forgotten already, or expired and gone
       throw error;
     }
+  }
+
+  /** Feedback is the person's own words: deleted whole while it still carries their key, then its link to its issue. */
+  private async deleteFeedback(factoryId: string, feedbackId: string, person: string): Promise<boolean> {
+    const condition = new Expression();
+    condition.when(condition.is(PERSON_ATTRIBUTE, '=', person));
+    let deleted = true;
+    try {
+      await storageCall('DeleteItem (feedback erasure)', () =>
+        this.doc.send(
+          new DeleteCommand({
+            TableName: this.tables.reports,
+            Key: { [REPORTS_KEY.partitionKey]: feedbackKey(factoryId, feedbackId) },
+            ...condition.forCondition(),
+          }),
+        ),
+      );
+    } catch (error) {
+      if (!isConditionalCheckFailed(error)) throw error;
+      deleted = false; // deleted already, or expired and gone
+    }
+    // The link holds no words and no email, only which issue: deleted too, even when the feedback went before (a retry).
+    await storageCall('DeleteItem (feedback link)', () =>
+      this.doc.send(new DeleteCommand({ TableName: this.tables.reports, Key: { [REPORTS_KEY.partitionKey]: feedbackLinkKey(factoryId, feedbackId) } })),
+    );
+    return deleted;
   }
 
   async deleteContact(factoryId: string, contactId: string, seenUpdatedAt: string): Promise<'deleted' | 'conflict'> {

@@ -1,8 +1,9 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { eventViewOf } from './event-items';
+import { feedbackViewOf } from '../feedback/feedback-items';
 import { newestItems, type Partition } from './newest-first';
 import type { ReportKind } from '../../../ingest/issues/stored-event';
-import { feedOf, REPORT_BOOKKEEPING, REPORTS_BY_FEED } from '../schema';
+import { FEEDBACK_KEY_PREFIX, feedOf, REPORT_BOOKKEEPING, REPORTS_BY_FEED } from '../schema';
 
 export interface ReadOptions {
   /** Only reports received at or after this time (ISO 8601 UTC). */
@@ -20,6 +21,7 @@ export interface ReadOptions {
 /** A stored report as the control room reads it: the item without its bookkeeping (an event's issue under `issueId`). */
 export function reportOf(item: Record<string, unknown>): Record<string, unknown> {
   if (String(item.pk).startsWith('event#')) return eventViewOf(item);
+  if (String(item.pk).startsWith(FEEDBACK_KEY_PREFIX)) return feedbackViewOf(item);
   const report = { ...item };
   for (const name of REPORT_BOOKKEEPING) delete report[name];
   return report;

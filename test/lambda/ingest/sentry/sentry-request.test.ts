@@ -20,9 +20,19 @@ describe('a Sentry envelope, framed', () => {
     expect(request).toEqual({
       header: { event_id: 'a'.repeat(32) },
       events: [{ message: 'hi' }],
+      feedback: [],
       dropped: { transaction: 1, other: 1 },
       sessions: { updates: [], aggregates: [], discarded: [], invalid: 2 },
     });
+  });
+
+  test('its feedback and user reports are kept as sent, in order, for the feedback reader (never counted dropped here)', () => {
+    const request = readEnvelopeRequest(envelope(['feedback', '{"contexts":{"feedback":{"message":"a"}}}'], ['user_report', '{"comments":"b"}']));
+    expect(request.feedback).toEqual([
+      { source: 'feedback', raw: { contexts: { feedback: { message: 'a' } } } },
+      { source: 'user_report', raw: { comments: 'b' } },
+    ]);
+    expect(request.dropped).toEqual({});
   });
 
   test('more events than one own-SDK request may carry is too large', () => {
@@ -43,6 +53,7 @@ describe("the legacy store endpoint's body", () => {
     expect(readStoreRequest(Buffer.from('{"message":"hi"}'))).toEqual({
       header: {},
       events: [{ message: 'hi' }],
+      feedback: [],
       dropped: {},
       sessions: { updates: [], aggregates: [], discarded: [], invalid: 0 },
     });
