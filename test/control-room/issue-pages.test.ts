@@ -202,3 +202,44 @@ describe('between an issue and its events', () => {
     expect((await room().get(`/f/fac_pages/reports/events/${EVENT.eventId}`)).text).not.toContain('event-issue');
   });
 });
+
+test("an issue's page lists its user feedback newest first, asking feedback.list for the issue; strangers' words, names and pages stay text", async () => {
+  const evil = '"><script>window.__pwned=1</script><img src=x onerror="window.__pwned=1">';
+  answers.set('issues.show', { status: 200, body: { issue: ISSUE, trend: { hourly: [], daily: [] }, events: [] } });
+  answers.set('feedback.list', {
+    status: 200,
+    body: {
+      feedback: [
+        {
+          feedbackId: '0b7c1a52-7f0e-4a5e-9a43-3f1e2b8c9d10',
+          receivedAt: '2026-11-26T10:59:00.000Z',
+          message: `It broke\n${evil}`,
+          source: 'feedback',
+          contactId: 'ct_0123456789abcdef',
+          reporter: { name: evil, email: 'ada@example.com' },
+          url: evil,
+        },
+        { feedbackId: '1c8d2b63-8a1f-4b6f-8b54-4a2f3c9daf21', receivedAt: '2026-11-26T10:00:00.000Z', message: 'Second thoughts', source: 'user_report' },
+      ],
+    },
+  });
+  asked.length = 0;
+  const page = (await room().get(`/f/fac_pages/reports/issues/${ISSUE.issueId}`)).text;
+  expect(asked).toEqual(expect.arrayContaining([expect.objectContaining({ operation: 'feedback.list', factoryId: 'fac_pages', issueId: ISSUE.issueId })]));
+  const section = page.slice(page.indexOf('id="issue-feedback"'));
+  expect(section.indexOf('It broke')).toBeLessThan(section.indexOf('Second thoughts'));
+  expect(page).not.toContain(evil);
+  expect(page).toContain('&lt;script&gt;window.__pwned=1&lt;/script&gt;');
+  expect(inlineCode(page)).toEqual([]);
+  expect(page).toContain('href="/f/fac_pages/contacts/ct_0123456789abcdef"');
+  // The contact link stands for the person: their email is not on the page.
+  expect(page).not.toContain('ada@example.com');
+});
+
+test("an issue's page says when it has no feedback, and when feedback could not be read", async () => {
+  answers.set('issues.show', { status: 200, body: { issue: ISSUE, trend: { hourly: [], daily: [] }, events: [] } });
+  answers.set('feedback.list', { status: 200, body: { feedback: [] } });
+  expect((await room().get(`/f/fac_pages/reports/issues/${ISSUE.issueId}`)).text).toContain('No user feedback on this issue.');
+  answers.set('feedback.list', { status: 500, body: { error: 'user feedback is not wired to this control room (no reports table)' } });
+  expect((await room().get(`/f/fac_pages/reports/issues/${ISSUE.issueId}`)).text).toContain('Feedback could not be read: user feedback is not wired');
+});

@@ -99,6 +99,32 @@ test("a contact's reports show what strangers wrote as text, link each report, a
   expect(page).toContain(`href="/f/fac_pages/erase?contact=${CONTACT.id}"`);
 });
 
+test("a contact's page lists the person's feedback among their reports, its words as text, its time linked to its issue", async () => {
+  const evil = '<img src=x onerror="window.__pwned=1">';
+  answers.set('contacts.show', {
+    status: 200,
+    body: {
+      contact: CONTACT,
+      passes: [],
+      reports: [
+        {
+          kind: 'feedback',
+          feedbackId: '2d9e3c74-9b2a-4c7d-9c65-5b3d4daeb032',
+          receivedAt: '2026-11-26T10:00:00.000Z',
+          message: evil,
+          issueId: 'iss_0123456789abcdef0123',
+          url: evil,
+        },
+      ],
+    },
+  });
+  const page = (await room().get(`/f/fac_pages/contacts/${CONTACT.id}`)).text;
+  expect(page).toContain('<tr data-kind="feedback">');
+  expect(page).toContain('<span class="badge">feedback</span> &lt;img src=x onerror=&quot;window.__pwned=1&quot;&gt;');
+  expect(page).not.toContain(evil);
+  expect(page).toContain('href="/f/fac_pages/reports/issues/iss_0123456789abcdef0123"');
+});
+
 test('the erasure page takes only a well-formed contact id from its address into the form', async () => {
   answers.set('contacts.show', { status: 200, body: { contact: CONTACT, passes: [], reports: [] } });
   const named = (await room().get(`/f/fac_pages/erase?contact=${CONTACT.id}`)).text;

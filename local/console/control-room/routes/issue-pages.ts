@@ -1,3 +1,4 @@
+import { issueFeedbackSection } from './feedback-section';
 import { ISSUE_STATUSES } from '../../../../lambda/ingest/issues/issue';
 import type { IssueListItem } from '../../../../lambda/control/issue-operations';
 import { REPORTS_DEFAULT } from '../../../../lambda/control/report-operations';
@@ -81,6 +82,7 @@ ${button('resolved', 'issues.resolve', 'Resolve')}${button('ignored', 'issues.ig
 
 /** One issue: everything it holds, its latest events, and its status buttons. */
 export async function issuePage(context: RouteContext, factoryId: string, issueId: string): Promise<void> {
+  const feedback = issueFeedbackSection(context, factoryId, issueId); // asked beside the issue; it never rejects
   const reply = await context.ask({ operation: 'issues.show', factoryId, issueId });
   const back = html`<p><a href="${path`/f/${factoryId}/reports/issues`}">Back to the issues</a></p>`;
   if (!reply.ok) {
@@ -137,6 +139,7 @@ ${framesSection(newest.frames)}${stack === undefined ? html`<p class="empty">It 
 ${facts}${trendSection(reply.body.trend)}
 ${affectedSection(factoryId, issue, affected)}
 ${latestStack}
+${await feedback}
 <h3>Everything it holds</h3>${details(issue, order)}
 <h3>Latest events</h3>${latest}`,
     },
