@@ -5,6 +5,7 @@ import { controlDependencies } from '../../lambda/control/control-room-wiring';
 import { handleControlRequest } from '../../lambda/control/handle-request';
 import { dsnFor } from '../../lambda/ingest/sentry/dsn';
 import { CONTROL_CALLER } from '../support/control-memory';
+import { tallied } from '../support/tally';
 import {
   bearer,
   issueKey,
@@ -67,6 +68,8 @@ pythonTest(version === undefined ? `${title} (skipped: ${PYTHON} cannot import s
     }),
   ]);
   expect(feedback[0]?.message).toMatch(/^Charged twice, card \[Filtered:card\]$/);
+  // The issue item is the tally's: counted from the table's stream.
+  await tallied();
   const issue = await handleControlRequest(control, { operation: 'issues.show', factoryId, issueId: feedback[0]?.issueId }, { principal: CONTROL_CALLER });
   expect((issue.body.issue as { title: string }).title).toContain('payment 42 declined');
 });

@@ -3,12 +3,12 @@ import { join } from 'node:path';
 
 /**
  * The unmodified @sentry/browser as a page loads it: the package ships ES modules only, so the tests bundle the
- * three calls they use into one minified script (global `Sentry`) with the repository's esbuild. The caller stops
+ * calls they use (`names`: init, captureException and flush unless named) into one minified script (global `Sentry`) with the repository's esbuild. The caller stops
  * esbuild's service once its builds are done (the run's teardown counts a left-over process).
  */
-export function sentryBrowserBundle(): string {
+export function sentryBrowserBundle(names: readonly string[] = ['init', 'captureException', 'flush']): string {
   const built = buildSync({
-    stdin: { contents: "export { init, captureException, flush } from '@sentry/browser';", resolveDir: join(__dirname, '..', '..'), loader: 'js' },
+    stdin: { contents: `export { ${names.join(', ')} } from '@sentry/browser';`, resolveDir: join(__dirname, '..', '..'), loader: 'js' },
     bundle: true,
     format: 'iife',
     globalName: 'Sentry',

@@ -68,7 +68,7 @@ function feedbackOf(source: FeedbackSource, said: Said): FeedbackReading {
 
 /**
  * A `feedback` item's event: its words under contexts.feedback; the email is
- * `contact_email`, else the event's user's (as Sentry's widget falls back to);
+ * `contact_email`, else the event's user's (as Sentry's widget falls back to), the page `url`, else the event's request's;
  * its id the event's `event_id`, else the envelope header's.
  */
 export function readFeedbackEvent(raw: Record<string, unknown>, headerEventId?: unknown): FeedbackReading {
@@ -79,7 +79,8 @@ export function readFeedbackEvent(raw: Record<string, unknown>, headerEventId?: 
     message: own(context, 'message'),
     email: own(context, 'contact_email') ?? own(own(raw, 'user'), 'email'),
     name: own(context, 'name') ?? own(own(raw, 'user'), 'name'),
-    url: own(context, 'url'),
+    // The widget writes the page into the context; captureFeedback leaves it to the event's request (HttpContext).
+    url: own(context, 'url') ?? own(own(raw, 'request'), 'url'),
     associatedEventId: own(context, 'associated_event_id'),
   });
 }

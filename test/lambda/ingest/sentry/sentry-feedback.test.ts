@@ -25,9 +25,15 @@ describe('a feedback event (contexts.feedback)', () => {
     });
   });
 
-  test("takes the envelope header's event_id when the event has none, and the user's email when no contact_email", () => {
-    const reading = readFeedbackEvent({ contexts: { feedback: { message: 'hi' } }, user: { email: 'bob@example.com' } }, ID);
-    expect(reading).toEqual({ ok: true, value: expect.objectContaining({ feedbackId: UUID, reporter: { email: 'bob@example.com' } }) });
+  test("takes the envelope header's event_id when the event has none, the user's email when no contact_email, the request's url when no url", () => {
+    const reading = readFeedbackEvent(
+      { contexts: { feedback: { message: 'hi' } }, user: { email: 'bob@example.com' }, request: { url: 'https://app.example/cart' } },
+      ID,
+    );
+    expect(reading).toEqual({
+      ok: true,
+      value: expect.objectContaining({ feedbackId: UUID, reporter: { email: 'bob@example.com' }, url: 'https://app.example/cart' }),
+    });
   });
 
   test('scrubs secrets from the message and emails from the name before clipping, counting what it replaced', () => {
