@@ -134,6 +134,9 @@ test("a feedback event is stored scrubbed, tied to its event's issue and to its 
   expect(message).not.toContain('4111');
   expect(message).not.toContain('abcdefghijklmnopqrstuvwxyz0123');
   expect(await issueFeedback(testDoc(), tables, factoryId, issueId, { limit: 10 })).toEqual([expect.objectContaining({ feedbackId: uuidOf(feedbackId) })]);
+  // One write unit: the item as JSON (longer than DynamoDB counts it: quotes, colons, commas) stays under 1 KB.
+  const stored = await testDoc().send(new GetCommand({ TableName: tables.reports, Key: { pk: feedbackKey(factoryId, uuidOf(feedbackId)) } }));
+  expect(JSON.stringify(stored.Item).length).toBeLessThan(1024);
 });
 
 test("a legacy user_report is tied by its event_id; feedback sent before its event finds the event's issue when read", async () => {
