@@ -1,11 +1,12 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { StorageUnavailableError } from '../../../kernel/errors';
 import { addHashes, emptySketch, wouldChange } from '../../../kernel/distinct-sketch';
-import { afterMark, markedSequence, markOf, MAX_ROUNDS, staleMarks } from '../../../ingest/tally/exactly-once';
+import { countExactlyOnce, markedSequence, markOf, MAX_ROUNDS, staleMarks, type FoundItem } from '../../../ingest/tally/exactly-once';
 import { releaseDeltas, type SessionCounters } from '../../../ingest/sessions/release-health';
 import type { ReleaseCounts, ReleaseCountsStore, Sequence, SequencedDiscardCount, SequencedSessionCount } from '../../../ingest/tally/ports';
 import { isConditionalCheckFailed, itemOfFailure, storageCall } from '../errors';
 import { Expression } from '../expression';
+import { applyDelta, conditionalUpdate, notCountedYet, type CounterDelta } from './counting-writes';
 import { EXPIRES_AT } from '../schema';
 import {
   CLIENT_REPORT_KEEP_DAYS,
@@ -27,11 +28,10 @@ import {
 type Item = Record<string, unknown>;
 const DAY_SECONDS = 86_400;
 
-/** What one counting write adds (numbers) and sets (values) on its item, beside its mark. */
-interface CounterWrite {
-  add: Record<string, number>;
-  set: Item;
-  setOnce?: Item;
+/** A counter item as the protocol sees it: marked always (its marks are top-level attributes), with this shard's mark. */
+function markedAt(item: Item, markName: string): FoundItem {
+  const mark = markedSequence(item[markName]);
+  return { marked: true, ...(mark === undefined ? {} : { mark }) };
 }
 
 /** The counters a list of counts adds, by status. */
@@ -50,10 +50,10 @@ function byHour(counts: readonly SequencedSessionCount[]): Map<number, Sequenced
 /**
  * The tally's writes of release health (docs/release-health.md#how-it-is-counted): per batch, one counting write per
  * release, one per release and hour, one per factory and hour, and the release's users' sketches when they change.
- * Counting writes are exactly once as the issues' are (lambda/ingest/tally/exactly-once.ts): each item keeps per
- * stream shard the last record it counted (a top-level `mk_<shard>`, so a new item needs no map made first), and a
- * write counts only the records after it, moving it in the same conditional write. A refused write returns the item,
- * whose mark drops what it counted already. The sketches need no mark: adding the same user twice changes nothing;
+ * Counting writes are driven by the issues' one protocol (lambda/ingest/tally/exactly-once.ts, countExactlyOnce)
+ * through the same conditional write (counting-writes.ts): each item keeps per stream shard the last record it counted
+ * (a top-level `mk_<shard>`, so a new item needs no map made first), and a write counts only the records after it,
+ * moving it in the same conditional write. A refused write returns the item, whose mark drops what it counted already. The sketches need no mark: adding the same user twice changes nothing;
  * their write is conditional on the version read, so two consumers never lose each other's users.
  */
 export class DynamoReleaseStore implements ReleaseCountsStore {
@@ -114,47 +114,38 @@ export class DynamoReleaseStore implements ReleaseCountsStore {
     });
   }
 
-  /** Rounds of one conditional write counting the records after this shard's mark, until one lands or every record is found counted. */
+  /**
+   * Counts the records into one counter item by the tally's protocol (countExactlyOnce) and its shared counting write
+   * (counting-writes.ts). Its marks are top-level attributes, so an item is never unmarked, and the UpdateItem that
+   * counts also makes an item not there yet: every row of the decision table is the same write, conditional only on
+   * this shard's mark being before the first record still to count. A counter never expires by the tally's rule (its
+   * expiry is DynamoDB's time to live), so its state does not depend on the time.
+   */
   private async countInto<E extends { seq: Sequence }>(
     key: string,
     shardKey: string,
     counts: readonly E[],
     what: string,
-    writeOf: (pending: readonly E[]) => CounterWrite,
+    writeOf: (pending: readonly E[]) => CounterDelta,
   ): Promise<void> {
     const markName = `${MARK_PREFIX}${shardKey}`;
-    let pending = [...counts];
-    for (let round = 0; round < MAX_ROUNDS && pending.length > 0; round += 1) {
-      const first = pending[0] as E;
-      const last = pending[pending.length - 1] as E;
-      const { add, set, setOnce = {} } = writeOf(pending);
-      const update = new Expression();
-      for (const [name, value] of Object.entries(set)) update.set(name, value);
-      for (const [name, value] of Object.entries(setOnce)) update.setOnce(name, value);
-      for (const [name, n] of Object.entries(add)) if (n) update.add(name, n);
-      update.set(markName, markOf(last.seq, this.now()));
-      // A mark is "<sequence>@<seconds>": below the first record's sequence exactly when it names an earlier record.
-      update.when(update.or(update.notExists(markName), update.is(markName, '<', first.seq)));
-      try {
-        const result = await storageCall(`UpdateItem (${what} tally)`, () =>
-          this.doc.send(
-            new UpdateCommand({
-              TableName: this.tableName,
-              Key: { pk: key },
-              ...update.forUpdate(),
-              ReturnValues: 'ALL_NEW',
-              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-            }),
-          ),
-        );
-        await this.pruneMarks(key, (result.Attributes ?? {}) as Item);
-        return;
-      } catch (error) {
-        if (!isConditionalCheckFailed(error)) throw error;
-        pending = afterMark(pending, markedSequence(itemOfFailure<Item>(error)?.[markName]));
-      }
-    }
-    if (pending.length > 0) throw new StorageUnavailableError(`UpdateItem (${what} tally)`, new Error(`the item kept changing under ${MAX_ROUNDS} attempts`));
+    const operation = `UpdateItem (${what} tally)`;
+    const target = { doc: this.doc, tableName: this.tableName, key, operation, foundOf: (item: Item) => markedAt(item, markName) };
+    let after: Item | undefined;
+    await countExactlyOnce<E, FoundItem>(counts, {
+      operation,
+      believed: 'active',
+      nowSeconds: () => 0,
+      write: async ({ pending }) => {
+        const update = applyDelta(new Expression(), writeOf(pending));
+        update.set(markName, markOf((pending[pending.length - 1] as E).seq, this.now()));
+        update.when(notCountedYet(update, markName, (pending[0] as E).seq));
+        const outcome = await conditionalUpdate(target, update);
+        if (outcome.landed) after = outcome.item;
+        return outcome;
+      },
+    });
+    if (after) await this.pruneMarks(key, after);
   }
 
   /** Removes the marks no record can come back for (older than a day and an hour): a release item outlives many shards. */

@@ -1,10 +1,11 @@
-import { PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds, filteredDeltas, issueDeltas, type FilteredDelta, type IssueDelta } from '../../../ingest/issues/deltas';
 import { itemStateOf, type ItemState } from '../../../ingest/issues/lifecycle';
-import { countExactlyOnce, markOf, type FoundItem, type Round, type WriteOutcome } from '../../../ingest/tally/exactly-once';
+import { countExactlyOnce, markOf, type FoundItem, type Round } from '../../../ingest/tally/exactly-once';
 import type { FilteredEvent, IssueEvent, PageBatch, PersonEvents, PersonPair, SequencedEvent, SetAsideRecord, TallyStore } from '../../../ingest/tally/ports';
-import { isConditionalCheckFailed, itemOfFailure, storageCall } from '../errors';
-import { Expression, type Condition } from '../expression';
+import { storageCall } from '../errors';
+import { Expression } from '../expression';
+import { applyDelta, conditionalUpdate, notCountedYet, refusedAs, type CounterDelta, type Written as CountingWritten } from './counting-writes';
 import { pageItem, paginate } from './feed-pages';
 import {
   counterKinds,
@@ -47,13 +48,7 @@ interface IssueGuess {
 }
 
 /** A write's outcome, with the item after it when it landed and the store returned it (ALL_NEW): what the prune after a count reads. */
-type Written = WriteOutcome<IssueFound> & { item?: Item };
-
-/** What one write to a counter item adds (numbers) and sets (values), beside its mark. */
-interface CounterDelta {
-  add: Record<string, number>;
-  set: Item;
-}
+type Written = CountingWritten<IssueFound>;
 
 export class DynamoTallyStore implements TallyStore {
   /** What this container last found each issue to be. */
@@ -176,9 +171,10 @@ export class DynamoTallyStore implements TallyStore {
           return this.put({ pk: key, ...set, ...add, [MARKS_ATTRIBUTE]: { [shardKey]: mark } }, `PutItem (${kind.name} tally)`, guard, kind, shardKey);
         }
         if (decision.write === 'mark') return this.addMarks(key, kind, shardKey, 0);
-        for (const [name, value] of Object.entries(set)) guard.set(name, value);
-        for (const [name, n] of Object.entries(add)) guard.add(name, n);
-        guard.set([MARKS_ATTRIBUTE, shardKey], mark).when(...stateCondition(guard, kind, state, 0), notCountedYet(guard, shardKey, (pending[0] as E).seq));
+        applyDelta(guard, { add, set });
+        guard
+          .set([MARKS_ATTRIBUTE, shardKey], mark)
+          .when(...stateCondition(guard, kind, state, 0), notCountedYet(guard, [MARKS_ATTRIBUTE, shardKey], (pending[0] as E).seq));
         return this.update(key, guard, `UpdateItem (${kind.name} tally)`, kind, shardKey);
       },
     });
@@ -199,7 +195,11 @@ export class DynamoTallyStore implements TallyStore {
     const update = new Expression();
     const guess = countIssue(update, delta, found, decision.regression);
     update.set([MARKS_ATTRIBUTE, shardKey], mark);
-    update.when(...stateCondition(update, ISSUE_ITEM, state, nowSeconds), ...guess, notCountedYet(update, shardKey, (pending[0] as IssueEvent).seq));
+    update.when(
+      ...stateCondition(update, ISSUE_ITEM, state, nowSeconds),
+      ...guess,
+      notCountedYet(update, [MARKS_ATTRIBUTE, shardKey], (pending[0] as IssueEvent).seq),
+    );
     return this.update(key, update, 'UpdateItem (issue tally)', ISSUE_ITEM, shardKey);
   }
 
@@ -225,24 +225,9 @@ export class DynamoTallyStore implements TallyStore {
     }
   }
 
-  /** A conditional UpdateItem: landed with the item after it, or refused with the item before. */
-  private async update(key: string, update: Expression, operation: string, kind: ItemKind, shardKey: string): Promise<Written> {
-    try {
-      const result = await storageCall(operation, () =>
-        this.doc.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: { pk: key },
-            ...update.forUpdate(),
-            ReturnValues: 'ALL_NEW',
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          }),
-        ),
-      );
-      return { landed: true, ...(result.Attributes ? { after: foundOf(result.Attributes, kind, shardKey), item: result.Attributes } : {}) };
-    } catch (error) {
-      return refusal(error, kind, shardKey);
-    }
+  /** The shared counting write (counting-writes.ts) on this item, read back as an item of `kind` for this shard. */
+  private update(key: string, update: Expression, operation: string, kind: ItemKind, shardKey: string): Promise<Written> {
+    return conditionalUpdate({ doc: this.doc, tableName: this.tableName, key, operation, foundOf: (item) => foundOf(item, kind, shardKey) }, update);
   }
 
   /** A conditional PutItem: landed, or refused with the item that was there. */
@@ -253,7 +238,7 @@ export class DynamoTallyStore implements TallyStore {
       );
       return { landed: true };
     } catch (error) {
-      return refusal(error, kind, shardKey);
+      return refusedAs(error, (old) => foundOf(old, kind, shardKey));
     }
   }
 
@@ -261,18 +246,6 @@ export class DynamoTallyStore implements TallyStore {
     if (this.guesses.size > 10_000) this.guesses.clear();
     this.guesses.set(key, guess);
   }
-}
-
-/** A refused condition as the item it returned (none: no item); any other failure is thrown on. */
-function refusal(error: unknown, kind: ItemKind, shardKey: string): Written {
-  if (!isConditionalCheckFailed(error)) throw error;
-  const old = itemOfFailure<Item>(error);
-  return { landed: false, ...(old ? { found: foundOf(old, kind, shardKey) } : {}) };
-}
-
-/** The shard's mark is before this record: it has not been counted. */
-function notCountedYet(expression: Expression, shardKey: string, firstSeq: string): Condition {
-  return expression.or(expression.notExists([MARKS_ATTRIBUTE, shardKey]), expression.is([MARKS_ATTRIBUTE, shardKey], '<', firstSeq));
 }
 
 /** Waits for every write; throws the first failure once all have settled. */
