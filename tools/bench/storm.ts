@@ -42,6 +42,7 @@ import { envelopeUrlOf, eventEnvelope, sentryBrowserEvent, sentryPage, type Sent
 import { checkStorm, type ScannedEvent, type ScannedIssue, type StormCheck } from '../storm/storm-check';
 import { typicalError } from '../storm/typical-error';
 import { describeMachine, finishMachine, type Machine } from './machine';
+import { sessionStormCommand } from './session-storm';
 import { postFrom, startChild, stopChild, visitorAddress, worktreeOf } from './served';
 import { percentile } from './stats';
 
@@ -74,6 +75,9 @@ then the same storm on the design of --baseline, for comparison.
                      "none" (the default with --source-maps or --protocol sentry, which that design lacks)
   --settle S         seconds to wait after the storm for the count to be exact (default 60)
   --concurrency N    handler calls at once in npm start (LOCAL_CONCURRENCY; default 64: Lambda adds containers)
+  --sessions         a session storm instead (docs/capacity.md#the-session-storm): Sentry \`session\` updates and
+                     \`sessions\` aggregates into one release's hour, --rate session updates a second (default 200,
+                     10x a ceiling of 20: the 1:50 model), --users distinct users (default 2,000), --seed N
   --out FILE         where to write the report (default bench/storm-results.md)
   --append           add this run's section to the report instead of starting it anew`;
 
@@ -88,6 +92,9 @@ const SITE = 'https://shop.example.com';
 const DEFAULT_CEILING = 5;
 /** What --mix runs unless told otherwise: issue 50's model (1:50, ten times a partition's ceiling, 5 events a page). */
 const MIX_MODEL = { ceiling: 20, rate: 200, durationS: 30, eventsPerRequest: 5 };
+
+/** The session storm's scale model: 1:50, 20 write units a second per partition (offered 10x that). */
+const SESSION_CEILING = 20;
 
 /** The last commit of the design before issue 29: one transaction per request on the issue item. */
 const DEFAULT_BASELINE = '24ff828';
@@ -804,8 +811,25 @@ runCommand(USAGE, async (argv) => {
     'other-rate': { type: 'string' },
     out: { type: 'string' },
     append: { type: 'boolean' },
+    sessions: { type: 'boolean' },
+    users: { type: 'string' },
+    seed: { type: 'string' },
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  if (values.sessions === true) {
+    const ceiling = positiveIntArg('--ceiling', values.ceiling, 1_000) ?? SESSION_CEILING;
+    const sessions = {
+      ceiling,
+      rate: positiveIntArg('--rate', values.rate, 5_000) ?? ceiling * 10,
+      durationS: positiveIntArg('--duration', values.duration, 3_600) ?? 60,
+      users: positiveIntArg('--users', values.users, 1_000_000) ?? 2_000,
+      settleS: positiveIntArg('--settle', values.settle, 3_600) ?? 120,
+      concurrency: positiveIntArg('--concurrency', values.concurrency, 1_000) ?? 64,
+      seed: positiveIntArg('--seed', values.seed, 2 ** 31) ?? 52,
+    };
+    const out = resolve(PROJECT_ROOT, values.out ?? 'bench/storm-results.md');
+    return sessionStormCommand(sessions, out, values.append === true, dynamoDbLocalVersion());
+  }
   // --mix alone runs issue 50's model: 1:50 (20 units a second), 200 events a second for 30 s, 5 events a page.
   const model = values.mix === true ? MIX_MODEL : { ceiling: DEFAULT_CEILING, rate: DEFAULT_CEILING * 10, durationS: 60, eventsPerRequest: 1 };
   const settings: Settings = {
