@@ -6,8 +6,8 @@
  * down (20 write units a second by default, a 1:50 model), offered 10 times that in session updates a second.
  * Reports what was sent, acknowledged and lost, the 5xx, the counters against what was acknowledged, the
  * distinct-user estimate against the users, and the write units the sessions added per session update: what the
- * ride adds to the visitors' limiter items past their first unit, and the tally's counter writes. Appends to
- * bench/storm-results.md.
+ * ride adds to the visitors' limiter items past their first unit, and the tally's counter writes. Writes
+ * bench/session-storm-results.md.
  */
 import { randomUUID } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
@@ -299,6 +299,9 @@ export async function sessionStormCommand(settings: SessionStormSettings, out: s
   process.stdout.write(`${text}\n`);
   if (append && existsSync(out)) appendFileSync(out, `\n${text}`);
   else
-    writeFileSync(out, `# Storm benchmark\n\nWritten by \`npm run bench:storm\` (tools/bench/storm.ts); see docs/capacity.md#the-storm-benchmark.\n\n${text}`);
+    writeFileSync(
+      out,
+      `# Session storm benchmark\n\nWritten by \`npm run bench:storm -- --sessions\` (tools/bench/session-storm.ts); see docs/capacity.md#the-session-storm.\n\n${text}`,
+    );
   process.stderr.write(`wrote ${relative(process.cwd(), out)}\n`);
 }

@@ -78,7 +78,8 @@ then the same storm on the design of --baseline, for comparison.
   --sessions         a session storm instead (docs/capacity.md#the-session-storm): Sentry \`session\` updates and
                      \`sessions\` aggregates into one release's hour, --rate session updates a second (default 200,
                      10x a ceiling of 20: the 1:50 model), --users distinct users (default 2,000), --seed N
-  --out FILE         where to write the report (default bench/storm-results.md)
+  --out FILE         where to write the report (default bench/storm-results.md; with --sessions,
+                     bench/session-storm-results.md)
   --append           add this run's section to the report instead of starting it anew`;
 
 const SITE = 'https://shop.example.com';
@@ -827,7 +828,7 @@ runCommand(USAGE, async (argv) => {
       concurrency: positiveIntArg('--concurrency', values.concurrency, 1_000) ?? 64,
       seed: positiveIntArg('--seed', values.seed, 2 ** 31) ?? 52,
     };
-    const out = resolve(PROJECT_ROOT, values.out ?? 'bench/storm-results.md');
+    const out = resolve(PROJECT_ROOT, values.out ?? 'bench/session-storm-results.md');
     return sessionStormCommand(sessions, out, values.append === true, dynamoDbLocalVersion());
   }
   // --mix alone runs issue 50's model: 1:50 (20 units a second), 200 events a second for 30 s, 5 events a page.
