@@ -1,5 +1,6 @@
+import { contactOfEvent } from '../ingest/issues/affected';
 import { StorageUnavailableError } from '../kernel/errors';
-import type { ControlDependencies } from './ports';
+import type { ControlDependencies, PersonReportRef } from './ports';
 import { findPerson, passesOf, peopleOf, reportPage, type PersonRef } from './person-data';
 
 /** Reads of the contact an erasure makes, the first included, before a contact that keeps changing is a 503 to retry. */
@@ -27,7 +28,11 @@ export interface Erasure {
   featureRequests: number;
   /** The person's feedback deleted (docs/feedback.md#erasure). */
   feedback: number;
-  /** The issues the person was counted in and taken out of (docs/report-issues.md#who-is-affected); 0 when named by person key alone (no contact id to find them by). */
+  /**
+   * The issues the person was counted in and taken out of (docs/report-issues.md#who-is-affected). Named by person key
+   * alone, they are found through the person's reports: each report's email derives the contact id the issues know
+   * the person by.
+   */
   issues: number;
   /** False when the call ran out of time before every report was seen: erasing again finishes (the forgotten ones are no longer found). */
   complete: boolean;
@@ -47,9 +52,19 @@ export interface Erasure {
  */
 export async function erasePerson(deps: ControlDependencies, factoryId: string, ref: ErasureRef, now: Date, keepGoing: () => boolean): Promise<Erasure> {
   if ('personKey' in ref) {
-    // By the key alone there is no email: no contact id to derive, no vendor record to find; the reports carry the key.
-    const forgotten = await forgetReports(deps, factoryId, ref.personKey, keepGoing);
-    return { personKey: ref.personKey, contact: false, passMarkers: 0, vendorRecord: false, issues: 0, ...forgotten };
+    // By the key alone there is no email given: no contact to delete, no vendor record to find. The reports carry the
+    // key, and each still holds the email it was sent with: the issues' pairs are found by the contact id it derives.
+    const issues = new Set<string>();
+    const seen = new Set<string>();
+    const forgotten = await forgetReports(deps, factoryId, ref.personKey, keepGoing, async (refs) => {
+      const reports = await peopleOf(deps).readReports(factoryId, refs, now.getTime());
+      for (const contactId of contactIdsOf(factoryId, reports)) {
+        if (seen.has(contactId)) continue;
+        seen.add(contactId);
+        for (const issueId of await deps.issues.forgetPerson(factoryId, contactId, now.getTime())) issues.add(issueId);
+      }
+    });
+    return { personKey: ref.personKey, contact: false, passMarkers: 0, vendorRecord: false, issues: issues.size, ...forgotten };
   }
   const people = peopleOf(deps);
   let found = await findPerson(deps, factoryId, ref);
@@ -89,12 +104,17 @@ export async function erasePerson(deps: ControlDependencies, factoryId: string, 
   };
 }
 
-/** Removes the reporter from every report carrying `person`, page after page while there is time; none without a key. */
+/**
+ * Removes the reporter from every report carrying `person`, page after page while there is time; none without a key.
+ * `beforeForgetting`, when given, first hears each page's reports while they still hold the email: an erasure cut
+ * short between the two finds them again when run again.
+ */
 async function forgetReports(
   deps: ControlDependencies,
   factoryId: string,
   person: string | undefined,
   keepGoing: () => boolean,
+  beforeForgetting?: (refs: readonly PersonReportRef[]) => Promise<void>,
 ): Promise<Pick<Erasure, 'events' | 'featureRequests' | 'feedback' | 'complete'>> {
   const people = peopleOf(deps);
   let events = 0;
@@ -104,6 +124,7 @@ async function forgetReports(
   do {
     if (!keepGoing()) return { events, featureRequests, feedback, complete: false };
     const page = await reportPage(deps, factoryId, person, cursor, REPORT_PAGE);
+    if (beforeForgetting && page.items.length > 0) await beforeForgetting(page.items);
     const forgotten = await Promise.all(
       page.items.map(async (report) => ((await people.forgetReporter(factoryId, report, person as string)) ? report.kind : undefined)),
     );
@@ -113,4 +134,16 @@ async function forgetReports(
     cursor = page.next;
   } while (cursor !== undefined);
   return { events, featureRequests, feedback, complete: true };
+}
+
+/** The distinct contact ids the reports' emails derive (as the tally derived them when it counted the person). */
+function contactIdsOf(factoryId: string, reports: readonly Record<string, unknown>[]): string[] {
+  const ids = new Set<string>();
+  for (const report of reports) {
+    const reporter = report.reporter as { email?: unknown } | undefined;
+    const email = typeof reporter?.email === 'string' ? reporter.email : undefined;
+    const id = email === undefined ? undefined : contactOfEvent({ factoryId, reporter: { email } });
+    if (id !== undefined) ids.add(id);
+  }
+  return [...ids];
 }

@@ -20,6 +20,9 @@ import { MemoryAlertStore } from '../../lambda/infrastructure/memory/memory-aler
 import { DynamoIssueStore } from '../../lambda/infrastructure/store/reports/dynamo-issue-store';
 import { CapturingQueue } from '../support/alerts';
 import { tallied } from '../support/tally';
+import { runScriptInProcess } from '../support/commands';
+import { startControlRoom } from '../support/control-room';
+import { endpoint } from '../support/local-api';
 
 /**
  * Who is affected (issue 51, docs/report-issues.md#who-is-affected), end to end on DynamoDB Local: contacts created
@@ -154,4 +157,71 @@ test('three contacts at two companies and one visitor hit a bug: 3 people, 2 com
   expect(after.affected.companies.map((company: { companyId: string }) => company.companyId)).toEqual([ada?.companyId]);
   expect((await ok({ operation: 'companies.issues', factoryId: site.factoryId, companyId: linus?.companyId })).issues).toEqual([]);
   expect((await ok({ operation: 'issues.list', factoryId: site.factoryId })).issues[0].affected).toMatchObject({ contacts: 2, companies: 1 });
+});
+
+test('a person known only by person key (an email never upserted as a contact) is erased from every issue they hit: `reports issue` and the issue page show them no more; export-person listed the issues before', async () => {
+  const site = await tenant();
+  const tag = randomUUID().slice(0, 8);
+  const ada = await site.upsert({ email: `ada@engines-${tag}.example`, companyDomain: `engines-${tag}.example` });
+  const stranger = `stranger@elsewhere-${tag}.example`;
+  // The stranger hits two bugs (twice the first); Ada the first only.
+  await site.events([
+    validEvent({ message: `TypeError: cart is undefined ${tag}`, reporter: { email: stranger } }),
+    validEvent({ message: `TypeError: cart is undefined ${tag}`, reporter: { email: stranger.toUpperCase() } }),
+    validEvent({ message: `RangeError: bad page ${tag}`, reporter: { email: stranger } }),
+    validEvent({ message: `TypeError: cart is undefined ${tag}`, reporter: { email: `ada@engines-${tag}.example` } }),
+  ]);
+  await tallied();
+  const { issues } = await ok({ operation: 'issues.list', factoryId: site.factoryId });
+  const cart = issues.find((issue: { title: string }) => issue.title.startsWith('TypeError')).issueId as string;
+  const page = issues.find((issue: { title: string }) => issue.title.startsWith('RangeError')).issueId as string;
+
+  const exported = await ok({ operation: 'contacts.export-person', factoryId: site.factoryId, email: stranger });
+  expect(exported.contact).toBeUndefined();
+  expect(exported.issues.map((issue: { issueId: string }) => issue.issueId).sort()).toEqual([cart, page].sort());
+  const strangerId = exported.contactId as string;
+  const personKey = exported.personKey as string;
+  expect(personKey).toMatch(/^person_[0-9a-f]{32}$/);
+
+  const env = { DYNAMODB_ENDPOINT: endpoint(), PLATFORM_NAME: 'Test Platform' };
+  const shownByCli = async (issueId: string) => {
+    const result = await runScriptInProcess('reports', ['issue', '--factory', site.factoryId, '--issue', issueId], env);
+    expect(result.status).toBe(0);
+    return JSON.parse(result.stdout) as Record<string, any>;
+  };
+  const cartBefore = await shownByCli(cart);
+  expect(cartBefore.issue.affected).toMatchObject({ contacts: 1, notInCrm: 1 });
+  expect(cartBefore.affected.people.map((person: { contactId: string }) => person.contactId).sort()).toEqual([ada.id, strangerId].sort());
+
+  // By the person key alone, as an erasure replayed from its audit line after a restore names them.
+  const erased = await runScriptInProcess('control', ['contacts', 'erase', '--factory', site.factoryId, '--person-key', personKey], env);
+  expect(erased.status).toBe(0);
+  expect(JSON.parse(erased.stdout)).toMatchObject({ personKey, erased: true, contact: false, events: 3, issues: 2, complete: true });
+  expect(erased.stdout).not.toContain(strangerId);
+
+  for (const issueId of [cart, page]) {
+    const shown = await shownByCli(issueId);
+    expect(shown.affected.people.map((person: { contactId: string }) => person.contactId)).not.toContain(strangerId);
+    expect(shown.issue.affected.notInCrm).toBe(0);
+  }
+  expect((await shownByCli(cart)).affected.people.map((person: { contactId: string }) => person.contactId)).toEqual([ada.id]);
+  const room = await startControlRoom();
+  try {
+    for (const issueId of [cart, page]) {
+      const html = await room.get(`/f/${site.factoryId}/reports/issues/${issueId}`);
+      expect(html.status).toBe(200);
+      expect(html.text).not.toContain(strangerId);
+    }
+    expect((await room.get(`/f/${site.factoryId}/reports/issues/${cart}`)).text).toContain(ada.id);
+  } finally {
+    await room.close();
+  }
+  // Nothing left to find: the same erasure again removes nothing, and the export lists no issue.
+  expect(
+    JSON.parse((await runScriptInProcess('control', ['contacts', 'erase', '--factory', site.factoryId, '--person-key', personKey], env)).stdout),
+  ).toMatchObject({
+    erased: false,
+    issues: 0,
+  });
+  expect((await ok({ operation: 'contacts.export-person', factoryId: site.factoryId, email: stranger })).issues).toEqual([]);
 });
