@@ -1,5 +1,5 @@
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { addHashes, emptySketch, PRECISION, wouldChange, type DistinctSketch } from '../../../kernel/distinct-sketch';
+import { deflateRawSync } from 'node:zlib';
+import { addHashes, emptySketch, inflateRegisters, wouldChange, type DistinctSketch } from '../../../kernel/distinct-sketch';
 import { visitorsOfSample, type IssueVisitors } from '../../../ingest/issues/visitors';
 import type { Condition, Expression } from '../expression';
 
@@ -11,8 +11,9 @@ type Item = Record<string, unknown>;
  *
  *   visitors  a string set of the hashes themselves while there are at most 100 (EXACT_LIMIT): the count is exact;
  *             the same attribute the older sample kept, so an issue it left at level 0 reads as it was;
- *   vsk       past that, the sketch's 4,096 registers, a byte each, deflated (about 250 bytes at 150 visitors,
- *             1.7 KB from 10,000 on, where the 6-bit packing would take 3 KB), with `vver`, its version;
+ *   vsk       past that, the sketch's 16,384 registers (4,096 in an issue whose sketch began before: it keeps that
+ *             precision, the hashes behind it being gone), a byte each, deflated (sizes in docs/capacity.md), with
+ *             `vver`, its version;
  *   vbase     what an issue counted with the older sample above level 0 (`vlevel`), kept as a count from before.
  *
  * Writes need no read: hashes join the set by `ADD` (a set union, whatever other shards add at once), under the one
@@ -29,10 +30,6 @@ export const VISITOR_VERSION_ATTRIBUTE = 'vver';
 export const VISITORS_BEFORE_ATTRIBUTE = 'vbase';
 export const VISITOR_ATTRIBUTES = [VISITORS_ATTRIBUTE, VISITOR_LEVEL_ATTRIBUTE, VISITOR_SKETCH_ATTRIBUTE, VISITOR_VERSION_ATTRIBUTE, VISITORS_BEFORE_ATTRIBUTE];
 
-const REGISTERS = 1 << PRECISION;
-/** A register's largest rank: 1 + the 36 bits a 48-bit hash has past its register index. */
-const MAX_RANK = 48 - PRECISION + 1;
-
 /** The visitor attributes as stored: what a write is shaped by, and what a refused one shows. */
 export interface StoredVisitors {
   /** The string set's hashes (in registers mode, those a writer added there since the registers were made). */
@@ -45,19 +42,10 @@ export interface StoredVisitors {
 }
 
 /** Registers as stored: a byte each, deflated. */
-export const encodeRegisters = (registers: Uint8Array): Uint8Array => new Uint8Array(deflateRawSync(registers));
+export const encodeRegisters = (registers: Uint8Array): Uint8Array => new Uint8Array(deflateRawSync(registers, { level: 9 }));
 
-/** The registers of a stored value; undefined for anything that is not one (damaged, or foreign). */
-export function decodeRegisters(value: unknown): Uint8Array | undefined {
-  if (!(value instanceof Uint8Array)) return undefined;
-  let bytes: Uint8Array;
-  try {
-    bytes = new Uint8Array(inflateRawSync(value, { maxOutputLength: REGISTERS }));
-  } catch {
-    return undefined;
-  }
-  return bytes.length === REGISTERS && bytes.every((rank) => rank <= MAX_RANK) ? bytes : undefined;
-}
+/** The registers of a stored value, of either precision; undefined for anything that is not one (damaged, or foreign). */
+export const decodeRegisters = (value: unknown): Uint8Array | undefined => (value instanceof Uint8Array ? inflateRegisters(value) : undefined);
 
 /** The visitor attributes of an item, as a writer reads them. */
 export function storedVisitorsOf(item: Item): StoredVisitors {
