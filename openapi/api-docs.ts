@@ -2,6 +2,7 @@ import { CONTACT_ID_PATTERN } from '../lambda/kernel/contact-id-digest';
 import { EMAIL_MAX_CHARS, TEXT_LIMITS } from '../lambda/kernel/limits';
 import type { Method } from '../lambda/infrastructure/http/router';
 import { FEATURE_REQUEST_TEXT, INGEST_BODY_LIMIT_BYTES, MAX_EVENTS_PER_REQUEST, SENTRY_LIMITS } from '../lambda/ingest/limits';
+import { SESSION_BODY_LIMIT_BYTES } from '../lambda/ingest/sessions/own-session';
 import type { API_TABLE } from './api-table';
 import { INGEST_CORS_HEADERS, RATE_LIMIT_HEADERS, type ErrorResponseName, type HeaderName, type JsonSchema } from './http-docs';
 
@@ -9,7 +10,7 @@ import { INGEST_CORS_HEADERS, RATE_LIMIT_HEADERS, type ErrorResponseName, type H
 export type RouteKey = `${Method} ${string}`;
 
 /** The schemas answers are made of (components.schemas, from the zod schemas: document.ts). */
-export type AnswerSchemaName = 'ContactAnswer' | 'UpsertContactAnswer' | 'EventsReceipt' | 'FeatureRequestAnswer' | 'SentryAnswer';
+export type AnswerSchemaName = 'ContactAnswer' | 'UpsertContactAnswer' | 'EventsReceipt' | 'FeatureRequestAnswer' | 'SentryAnswer' | 'SessionReceipt';
 
 /** The schemas a request field may stand for as a whole (components.schemas, shared with the answers). */
 export type SharedSchemaName = 'Source';
@@ -354,7 +355,32 @@ const INGEST_DOC: ApiDoc = {
         ...INGEST_POST_ERRORS,
       },
     },
+    'POST /ingest/v1/sessions': {
+      operationId: 'reportSession',
+      summary: "Report the page load's session (release health)",
+      description: `One update of one session, as the browser SDK sends at each page load with a release set and again when the page first captures an error (\`errored\`) or has an unhandled one (\`crashed\`). Each update carries the whole state; it is recorded in the write that counts the per-address limit, so a resent one counts nothing twice (docs/release-health.md). Nothing is stored per session: only counters per release, environment and hour. At most ${SESSION_BODY_LIMIT_BYTES.toLocaleString('en-US')} bytes; \`text/plain\` is taken. Not counted against the key's per-minute limit.`,
+      requestBody: {
+        schemaName: 'ReportSessionRequest',
+        description: 'The session. Unknown fields are ignored.',
+        fields: {
+          session: {
+            description:
+              '`sid` (a UUID the page made), `init` (true until an update was answered: it counts the session as started), `started` (ISO 8601 with a zone), `status` (`ok` by default, `errored`, `crashed`, `exited`), `errors` (0 to 1,000,000), `release` (required, 200) and `environment` (64, `production` by default), the last two scrubbed and clipped as any text.',
+          },
+        },
+      },
+      responses: {
+        202: {
+          description: "Taken (past a visitor's per-address cap of sessions, dropped and counted).",
+          schema: 'SessionReceipt',
+          headers: ['Vary'],
+          optionalHeaders: INGEST_CORS_HEADERS,
+        },
+        ...INGEST_POST_ERRORS,
+      },
+    },
     'OPTIONS /ingest/v1/events': { ...PREFLIGHT, operationId: 'preflightEvents' },
+    'OPTIONS /ingest/v1/sessions': { ...PREFLIGHT, operationId: 'preflightSessions' },
     'OPTIONS /ingest/v1/feature-requests': { ...PREFLIGHT, operationId: 'preflightFeatureRequests' },
     'POST /ingest/sentry/api/{projectId}/envelope': sentryRoute(
       'sentryEnvelope',

@@ -5,6 +5,7 @@ import {
   eventsReceiptSchema,
   featureRequestAnswerSchema,
   sentryAnswerSchema,
+  sessionReceiptSchema,
   upsertAnswerSchema,
 } from '../lambda/infrastructure/http/answers';
 import { contactSchema, enrichmentSchema, sourceSchema } from '../lambda/contacts/domain/contact-schema';
@@ -47,6 +48,7 @@ const ANSWER_SCHEMAS: Record<string, z.ZodMiniType> = {
   EventsReceipt: eventsReceiptSchema,
   FeatureRequestAnswer: featureRequestAnswerSchema,
   SentryAnswer: sentryAnswerSchema,
+  SessionReceipt: sessionReceiptSchema,
 };
 
 /** A component schema without the standalone document's keywords. */

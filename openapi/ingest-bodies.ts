@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { OWN_SESSION_STATUSES, SESSION_ERRORS_MAX } from '../lambda/ingest/sessions/own-session';
 import { charCount } from '../lambda/kernel/clip';
 import { cleanText, type TextLines } from '../lambda/kernel/free-text';
 import { EVENT_TEXT, FEATURE_REQUEST_TEXT, MAX_DEBUG_IDS, MAX_FINGERPRINT_PARTS, MAX_TAGS } from '../lambda/ingest/limits';
@@ -261,10 +262,28 @@ export const featureRequestSchema = z.object(
   { error: 'Request body must be a JSON object, like {"requestId": "…", "title": "Dark mode"}' },
 );
 
+/**
+ * The body of `POST /ingest/v1/sessions`, for the document: the function
+ * reads it by hand (lambda/ingest/sessions/own-session.ts), where each
+ * field's rule and message are.
+ */
+export const sessionRequestSchema = z.object({
+  session: z.object({
+    sid: z.string(),
+    init: z.optional(z.boolean()),
+    started: z.string(),
+    status: z.optional(z.enum(OWN_SESSION_STATUSES)),
+    errors: z.optional(z.int().check(z.minimum(0), z.maximum(SESSION_ERRORS_MAX))),
+    release: z.string(),
+    environment: z.optional(z.string()),
+  }),
+});
+
 /** The schema each ingest route's body is documented with, by route. */
 export const DOCUMENTED_BODIES: Readonly<Record<string, z.ZodMiniType>> = {
   'POST /ingest/v1/events': eventsRequestSchema,
   'POST /ingest/v1/feature-requests': featureRequestSchema,
+  'POST /ingest/v1/sessions': sessionRequestSchema,
   'POST /ingest/sentry/api/{projectId}/envelope': sentryEnvelopeSchema,
   'POST /ingest/sentry/api/{projectId}/store': sentryStoreEventSchema,
 };

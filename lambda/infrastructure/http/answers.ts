@@ -46,6 +46,11 @@ export const featureRequestAnswerSchema = z.object({
 });
 
 /** The Sentry protocol's answer (docs/sentry-sdks.md): the id of the envelope's first event, as Sentry writes it (32 hex), or null when it had none. */
+/** The ingest API's answer to `POST /ingest/v1/sessions` (202): the session was recorded. */
+export const sessionReceiptSchema = z.object({
+  accepted: z.literal(true).check(z.describe('The session update was taken: counted once per status it reached (docs/release-health.md).')),
+});
+
 export const sentryAnswerSchema = z.object({
   id: z.nullable(z.string().check(z.describe('The event id, 32 lowercase hex digits.'))),
 });

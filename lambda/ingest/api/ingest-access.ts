@@ -131,8 +131,8 @@ export interface AccessOptions<Body> {
   credential?: (event: ApiEvent, body: Body | undefined) => IngestCredential;
   /** The messages of the credential problems, when the route's places differ from the ingest API's. */
   rejections?: Partial<typeof REJECTIONS>;
-  /** The sessions a body-first route's body carries: recorded by the per-address limiter's write (../sessions/session-carry.ts). */
-  sessions?: (body: Body | undefined) => SessionReport | undefined;
+  /** The sessions a request carries (a body-first route's body, or the request itself): recorded by the per-address limiter's write (../sessions/session-carry.ts). */
+  sessions?: (body: Body | undefined, event: ApiEvent) => SessionReport | undefined;
 }
 
 /** The request's origin as the key allows it: its website's, SERVER_ORIGIN for a servers key called without one, or undefined when refused. */
@@ -193,7 +193,7 @@ export function ingestAccess<Body = undefined>(
     const sent = event.headers?.origin;
     const origin = sent === undefined ? undefined : normalizeRequestOrigin(sent);
     const at = now();
-    const report = options.sessions?.(body);
+    const report = options.sessions?.(body, event);
     const count = async (key: PublishableKey, from: string): Promise<AddressDecision> => {
       const held = addressLimitsFor(from, limits);
       const carry = report && carryOf(report, key.factoryId, at);

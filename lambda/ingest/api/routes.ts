@@ -7,6 +7,8 @@ import { jsonBody } from '../../infrastructure/http/steps/json-body';
 import { readBody } from '../../infrastructure/http/steps/read-body';
 import { notedCounts } from '../../infrastructure/http/middleware/request-metrics';
 import { receiveEventsOperation } from './receive-events';
+import { receiveSessionOperation, sessionBody, sessionReportOf } from './receive-sessions';
+import { SESSION_BODY_LIMIT_BYTES } from '../sessions/own-session';
 import { submitFeatureRequestOperation } from './submit-feature-request';
 import { createHandler, NO_BODY, route, type ApiHandler, type ApiSpec, type BodyCheck, type Check } from '../../infrastructure/http/pipeline';
 import { API_PREFIXES } from '../../infrastructure/http/prefixes';
@@ -86,7 +88,7 @@ export const INGEST_API: ApiSpec<IngestDependencies, IngestSlot> = {
   name: 'ingest',
   service: INGEST_SERVICE_NAME,
   prefix: API_PREFIXES.ingest,
-  home: 'The ingest API takes POST /ingest/v1/events and POST /ingest/v1/feature-requests.',
+  home: 'The ingest API takes POST /ingest/v1/events, POST /ingest/v1/sessions and POST /ingest/v1/feature-requests.',
   slot: newIngestSlot,
   guards: () => [],
   // In this order, so that the Sentry headers are added after (outside) the CORS ones.
@@ -104,6 +106,18 @@ export const INGEST_API: ApiSpec<IngestDependencies, IngestSlot> = {
     }),
     route({
       method: 'POST',
+      path: '/ingest/v1/sessions',
+      // The session rides the per-address limiter's write, so the access check reads the body (once: receive-sessions.ts).
+      checks: (deps) => [
+        requireContentType(INGEST_CONTENT_TYPES),
+        bodyLimit(SESSION_BODY_LIMIT_BYTES),
+        ingestAccess(deps, ['requests'], { sessions: (_body, event) => sessionReportOf(event) }),
+      ],
+      body: sessionBody,
+      operation: () => receiveSessionOperation(),
+    }),
+    route({
+      method: 'POST',
       path: '/ingest/v1/feature-requests',
       checks: (deps) => ingestChecks(deps, ['requests', 'featureRequests']),
       body: readBody(readFeatureRequest, '{"requestId": "<uuid>", "title": "Dark mode"}'),
@@ -111,6 +125,7 @@ export const INGEST_API: ApiSpec<IngestDependencies, IngestSlot> = {
     }),
     route({ method: 'OPTIONS', path: '/ingest/v1/events', body: NO_BODY, operation: () => preflightOperation() }),
     route({ method: 'OPTIONS', path: '/ingest/v1/feature-requests', body: NO_BODY, operation: () => preflightOperation() }),
+    route({ method: 'OPTIONS', path: '/ingest/v1/sessions', body: NO_BODY, operation: () => preflightOperation() }),
     // The Sentry protocol: the SDKs post to <DSN path>/api/<project id>/envelope/ (and, Python 1.x, /store/).
     ...SENTRY_ROUTES.flatMap((kind) => [
       route({
