@@ -7,6 +7,7 @@ import { describeError, describeMessage, uuid, type Problem } from './describe.j
 import { ALWAYS_IGNORED, isExtensionUrl, matches, topFrameUrl } from './filters.js';
 import { tokenBuckets, type TokenBuckets } from './token-bucket.js';
 import { createTransport, type Transport } from './transport.js';
+import { noteError, sessionBody, type PageSession } from './session.js';
 import type { CaptureOptions, Config, FeatureRequest, FeatureRequestAnswer, IngestEvent, InitOptions, MessageOptions } from './types.js';
 
 /** The SDK's state on this page: one init() at a time. */
@@ -16,14 +17,30 @@ let buckets: TokenBuckets;
 let previous = '';
 let sent = 0;
 let listening = false;
+/** The page load's session, once an init() named a release (one per page load, whatever init() follows). */
+let session: PageSession | undefined;
+/** The session updates in flight, for flush() to wait on. */
+let sessionSends: Promise<unknown> = Promise.resolve();
+
+/** Sends the session as it is now, at once and by the retry rule: each update is the whole state, so a resent one counts nothing twice. */
+function sendSession(): void {
+  const [page, settings, sender] = [session, config, transport];
+  if (!page || !settings?.release || !sender) return;
+  const sending = retried(() => sender.post('sessions', sessionBody(page, settings.release as string, settings.environment)), settings).then((answer) => {
+    if (answer && answer.status < 300) page.acked = true;
+  });
+  sessionSends = Promise.all([sessionSends, sending]);
+}
 
 /** Reports one event, through every noise filter in turn; its eventId, or '' when it is dropped. */
-function capture(type: IngestEvent['type'], problem: Problem, options: CaptureOptions = {}, scriptUrl?: string): string {
+function capture(type: IngestEvent['type'], problem: Problem, options: CaptureOptions = {}, scriptUrl?: string, unhandled = false): string {
   if (!config || !transport) return '';
   const { message = '', exception } = problem;
   if (matches(message, ALWAYS_IGNORED) || matches(message, config.ignoreErrors)) return '';
   const url = topFrameUrl(exception?.stack) ?? scriptUrl;
   if (url && (matches(url, config.denyUrls) || (config.dropExtensionErrors && isExtensionUrl(url)))) return '';
+  // The page had the error whether or not the event goes (dedupe, limits, sampling): its session says so.
+  if (type === 'error' && session && noteError(session, unhandled)) sendSession();
   const signature = `${type}\n${message}\n${exception?.stack ?? ''}`;
   const repeated = signature === previous;
   previous = signature;
@@ -74,11 +91,11 @@ const onError = guarded((event: ErrorEvent) => {
   if (!config?.captureUnhandled) return;
   // Without an error object (a cross-origin script's "Script error.", say) the event's text is all there is.
   const problem = event.error == null ? describeMessage(event.message) : describeError(event.error);
-  capture('error', { exception: { type: 'Error', value: problem.message ?? '' }, ...problem }, {}, event.filename || undefined);
+  capture('error', { exception: { type: 'Error', value: problem.message ?? '' }, ...problem }, {}, event.filename || undefined, true);
 });
 
 const onRejection = guarded((event: PromiseRejectionEvent) => {
-  if (config?.captureUnhandled) capture('error', describeError(event.reason, 'Unhandled promise rejection: '));
+  if (config?.captureUnhandled) capture('error', describeError(event.reason, 'Unhandled promise rejection: '), {}, undefined, true);
 });
 
 const onHide = guarded(() => {
@@ -98,6 +115,10 @@ export function init(options: InitOptions): void {
   buckets = tokenBuckets(config.errorBurst, config.errorRefillMs);
   previous = '';
   sent = 0;
+  if (!session && config.release && config.sessions) {
+    session = { sid: uuid(), started: new Date().toISOString(), status: 'ok', errors: 0 };
+    sendSession();
+  }
   if (listening) return;
   listening = true;
   // Beside the page's own handlers, never in place of them (window.onerror stays the page's).
@@ -135,7 +156,8 @@ export async function submitFeatureRequest(request: FeatureRequest): Promise<Fea
   return { ok: false, status: answer.status, error: answer.error };
 }
 
-/** Sends every pending event now; true once all were sent, false if `timeoutMs` passed first. */
-export function flush(timeoutMs = 5000): Promise<boolean> {
-  return transport ? transport.flush(timeoutMs) : Promise.resolve(true);
+/** Sends every pending event now; true once all were sent (and the session's updates answered), false if `timeoutMs` passed first. */
+export async function flush(timeoutMs = 5000): Promise<boolean> {
+  const sessionsDone = Promise.race([sessionSends.then(() => true), new Promise<boolean>((resolve) => setTimeout(resolve, timeoutMs, false))]);
+  return (await (transport ? transport.flush(timeoutMs) : true)) && (await sessionsDone);
 }

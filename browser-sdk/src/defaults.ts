@@ -3,6 +3,7 @@ import type { Config, InitOptions } from './types.js';
 /** The defaults of init()'s options (docs/browser-sdk.md, "Options"). */
 export const DEFAULTS = {
   captureUnhandled: true,
+  sessions: true,
   sampleRate: 1,
   ignoreErrors: [],
   denyUrls: [],
@@ -19,7 +20,7 @@ export const DEFAULTS = {
   maxRetries: 3,
   retryBaseMs: 1000,
   retryMaxMs: 60_000,
-} satisfies Omit<Config, 'key' | 'baseUrl' | 'release' | 'tags' | 'reporter' | 'beforeSend'>;
+} satisfies Omit<Config, 'key' | 'baseUrl' | 'release' | 'environment' | 'tags' | 'reporter' | 'beforeSend'>;
 
 /** The options with defaults filled in; `baseUrl` without its trailing slashes. */
 export function configure(options: InitOptions): Config {

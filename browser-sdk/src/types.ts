@@ -43,7 +43,12 @@ export interface InitOptions {
   key: string;
   /** The service's base address; the SDK appends /ingest/v1/…. */
   baseUrl: string;
+  /** The release this page runs: its events say it, and with it the page load is a session (release health). */
   release?: string;
+  /** The release's environment its session counts under (`production` when not given). */
+  environment?: string;
+  /** Send the page load's session when a release is set (docs/release-health.md); false sends none. */
+  sessions?: boolean;
   tags?: Record<string, string>;
   reporter?: Reporter;
   /** Report the page's unhandled errors and promise rejections. */
@@ -82,8 +87,8 @@ export interface InitOptions {
   retryMaxMs?: number;
 }
 
-export type Config = Required<Omit<InitOptions, 'release' | 'tags' | 'reporter' | 'beforeSend'>> &
-  Pick<InitOptions, 'release' | 'tags' | 'reporter' | 'beforeSend'>;
+export type Config = Required<Omit<InitOptions, 'release' | 'environment' | 'tags' | 'reporter' | 'beforeSend'>> &
+  Pick<InitOptions, 'release' | 'environment' | 'tags' | 'reporter' | 'beforeSend'>;
 
 /** A feature request, as submitFeatureRequest() takes it. */
 export interface FeatureRequest {

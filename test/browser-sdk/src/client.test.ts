@@ -88,7 +88,7 @@ describe('a captured error', () => {
     sdk.init({ ...OPTIONS, release: 'web@1', tags: { plan: 'pro' }, reporter: { email: 'ada@example.com' } });
     const id = sdk.captureException(new TypeError('x is undefined'), { tags: { step: 'pay' } });
     expect(await sdk.flush()).toBe(true);
-    expect(sent[0]?.url).toBe('https://api.example.com/ingest/v1/events?key=dfpk_test');
+    expect(sent.find((request) => request.url.includes('/events'))?.url).toBe('https://api.example.com/ingest/v1/events?key=dfpk_test');
     expect(eventsSent()).toEqual([
       expect.objectContaining({
         eventId: id,
@@ -184,6 +184,83 @@ describe("the page's own errors", () => {
     sdk.init(OPTIONS);
     sdk.init(OPTIONS);
     expect(listeners.get('error')).toHaveLength(1);
+  });
+});
+
+/** The session updates sent so far, in order (POST /ingest/v1/sessions). */
+const sessionsSent = () =>
+  sent
+    .filter((request) => request.url === 'https://api.example.com/ingest/v1/sessions?key=dfpk_test')
+    .map((request) => (JSON.parse(request.body) as { session: Record<string, unknown> }).session);
+
+describe("the page load's session", () => {
+  test('init() with a release sends it at once: its id, init, its start, ok, no errors, the release and environment', async () => {
+    sdk.init({ ...OPTIONS, release: 'web@2', environment: 'staging' });
+    expect(await sdk.flush()).toBe(true);
+    const [update] = sessionsSent();
+    expect(update).toEqual({
+      sid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      init: true,
+      started: expect.any(String),
+      status: 'ok',
+      errors: 0,
+      release: 'web@2',
+      environment: 'staging',
+    });
+    expect(Date.parse(update?.started as string)).toBeLessThanOrEqual(Date.now());
+  });
+
+  test('a captured error makes it errored and an unhandled one crashed, each change sent once, as the same session', async () => {
+    sdk.init({ ...OPTIONS, release: 'web@2' });
+    expect(await sdk.flush()).toBe(true);
+    sdk.captureException(new Error('handled'));
+    sdk.captureException(new Error('handled again'));
+    sdk.captureMessage('a message is no error');
+    fire('error', { error: new TypeError('boom'), message: 'boom' });
+    fire('unhandledrejection', { reason: 'after the crash' });
+    await sdk.flush();
+    const updates = sessionsSent();
+    expect(updates.map(({ status, errors }) => [status, errors])).toEqual([
+      ['ok', 0],
+      ['errored', 1],
+      ['crashed', 3],
+    ]);
+    expect(new Set(updates.map((update) => update.sid)).size).toBe(1);
+    // Answered 2xx: the later updates no longer count the session as started.
+    expect(updates.map((update) => update.init)).toEqual([true, false, false]);
+  });
+
+  test('an unhandled rejection crashes it; an ignored error ("Script error.") does not touch it', async () => {
+    sdk.init({ ...OPTIONS, release: 'web@2' });
+    fire('error', { error: null, message: 'Script error.' });
+    fire('unhandledrejection', { reason: 'nope' });
+    await sdk.flush();
+    expect(sessionsSent()[1]).toMatchObject({ status: 'crashed', errors: 1 });
+    expect(sessionsSent()).toHaveLength(2);
+  });
+
+  test('until an update is answered 2xx, each says init, so a lost start is counted by the next one', async () => {
+    status = 400;
+    sdk.init({ ...OPTIONS, release: 'web@2' });
+    await sdk.flush();
+    status = 202;
+    sdk.captureException(new Error('handled'));
+    await sdk.flush();
+    fire('error', { error: new TypeError('boom'), message: 'boom' });
+    await sdk.flush();
+    expect(sessionsSent().map((update) => update.init)).toEqual([true, true, false]);
+  });
+
+  test('none without a release or with sessions: false, and a second init() starts no second one', async () => {
+    sdk.init(OPTIONS);
+    sdk.init({ ...OPTIONS, release: 'web@2', sessions: false });
+    sdk.captureException(new Error('handled'));
+    await sdk.flush();
+    expect(sessionsSent()).toEqual([]);
+    sdk.init({ ...OPTIONS, release: 'web@2' });
+    sdk.init({ ...OPTIONS, release: 'web@3' });
+    await sdk.flush();
+    expect(sessionsSent()).toEqual([expect.objectContaining({ release: 'web@2' })]);
   });
 });
 
