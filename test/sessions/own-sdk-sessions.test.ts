@@ -24,7 +24,7 @@ afterAll(async () => {
   await api.close();
 });
 
-test("own updates count once per status reached, whatever is resent, into the same counters as a Sentry session's; an invalid one counts nothing", async () => {
+test("own updates count once per status reached, whatever is resent, into the same counters as a Sentry session's, their user the visitor; an invalid one counts nothing", async () => {
   const factoryId = newFactoryId('ownsess');
   const { key, keyId } = await issuePublishableKey(factoryId, [SITE]);
   const visitor = randomClient();
@@ -44,6 +44,13 @@ test("own updates count once per status reached, whatever is resent, into the sa
     page(c, { init: true, status: 'crashed', errors: 1 }), // a start that was lost, said again with the crash
   ];
   for (const session of sends) expect((await own(session)).status).toBe(202);
+  // Another visitor (address), whose page did not crash: the user is the visitor the ingest names, nothing the page keeps.
+  const other = await api.request('POST', `/ingest/v1/sessions?key=${key}`, {
+    headers,
+    body: JSON.stringify({ session: page(randomUUID(), { init: true }) }),
+    localAddress: randomClient(),
+  });
+  expect(other.status).toBe(202);
   expect((await own(page(randomUUID(), { init: true, status: 'unknown' }))).status).toBe(422);
   // A Sentry SDK's page of the same release and environment counts into the same items.
   const publicKey = new URL(dsnFor(api.baseUrl, key, keyId)).username;
@@ -58,12 +65,16 @@ test("own updates count once per status reached, whatever is resent, into the sa
   expect(shown.body).toMatchObject({
     release: 'shop@2.0.0',
     environment: 'production',
-    sessions: 4,
+    sessions: 5,
     errored: 2,
     crashed: 2,
     exited: 0,
     abnormal: 0,
+    users: 2,
+    crashedUsers: 1,
+    usersExact: true,
     adoption: 1,
   });
-  expect(shown.body.crashFreeSessions).toBeCloseTo(2 / 4, 10);
+  expect(shown.body.crashFreeSessions).toBeCloseTo(3 / 5, 10);
+  expect(shown.body.crashFreeUsers).toBeCloseTo(1 / 2, 10);
 });

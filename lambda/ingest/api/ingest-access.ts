@@ -132,7 +132,9 @@ export interface AccessOptions<Body> {
   /** The messages of the credential problems, when the route's places differ from the ingest API's. */
   rejections?: Partial<typeof REJECTIONS>;
   /** The sessions a request carries (a body-first route's body, or the request itself): recorded by the per-address limiter's write (../sessions/session-carry.ts). */
-  sessions?: (body: Body | undefined, event: ApiEvent) => SessionReport | undefined;
+  sessions?: (body: Body | undefined, event: ApiEvent, visitor: string | undefined) => SessionReport | undefined;
+  /** The sessions' user is the request's visitor (the own SDK's, which keeps no id in the browser): its hash is made before the limiter's write. */
+  visitorSessions?: boolean;
 }
 
 /** The request's origin as the key allows it: its website's, SERVER_ORIGIN for a servers key called without one, or undefined when refused. */
@@ -193,9 +195,16 @@ export function ingestAccess<Body = undefined>(
     const sent = event.headers?.origin;
     const origin = sent === undefined ? undefined : normalizeRequestOrigin(sent);
     const at = now();
-    const report = options.sessions?.(body, event);
+    const agent = event.headers?.['user-agent'];
+    const cleaned = agent === undefined ? undefined : cleanText(agent, { field: 'User-Agent', lines: 'single-line', max: EVENT_TEXT.userAgent });
+    const userAgent = cleaned?.ok && cleaned.text !== '' ? cleaned.text : undefined;
+    // One visitor hash per request, made once whether the sessions or the reports ask first.
+    let visitor: Promise<string | undefined> | undefined;
+    const visitorFor = (factoryId: string) => (visitor ??= visitorOf(deps, state, factoryId, sourceIp, userAgent, at));
+    let report: SessionReport | undefined;
     const count = async (key: PublishableKey, from: string): Promise<AddressDecision> => {
       const held = addressLimitsFor(from, limits);
+      report = options.sessions?.(body, event, options.visitorSessions ? await visitorFor(key.factoryId) : undefined);
       const carry = report && carryOf(report, key.factoryId, at);
       if (held.length === 0 && !carry) return { admitted: true };
       return deps.limiter.admit({ keyId: key.keyId, addressHash: addressHash(credential.key, sourceIp) }, held, at, carry);
@@ -225,10 +234,7 @@ export function ingestAccess<Body = undefined>(
         'Retry-After': String(address.retryAfterSeconds),
       });
     }
-    const agent = event.headers?.['user-agent'];
-    const cleaned = agent === undefined ? undefined : cleanText(agent, { field: 'User-Agent', lines: 'single-line', max: EVENT_TEXT.userAgent });
-    const userAgent = cleaned?.ok && cleaned.text !== '' ? cleaned.text : undefined;
-    state.slot.client = { origin: from, userAgent, visitor: await visitorOf(deps, state, key.factoryId, sourceIp, userAgent, at) };
+    state.slot.client = { origin: from, userAgent, visitor: await visitorFor(key.factoryId) };
     note(state, { origin: from });
   };
 }

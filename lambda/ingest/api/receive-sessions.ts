@@ -1,5 +1,5 @@
 import type { Reading } from '../../kernel/reading';
-import { readOwnSession, SESSION_EXAMPLE } from '../sessions/own-session';
+import { ownSessionReport, readOwnSession, SESSION_EXAMPLE } from '../sessions/own-session';
 import type { SessionReport, SessionUpdate } from '../sessions/session-reports';
 import type { BodyReader, Operation } from '../../infrastructure/http/pipeline';
 import { apiError, json } from '../../infrastructure/http/responses';
@@ -33,11 +33,11 @@ function sessionReadingOf(event: ApiEvent): Reading<SessionUpdate> {
   return read.reading;
 }
 
-/** The session a request carries, for the access check's limiter write; none when the body is not JSON or not a valid session (answered 400 or 422 after the checks). */
-export function sessionReportOf(event: ApiEvent): SessionReport | undefined {
+/** The session a request carries, its user the visitor, for the access check's limiter write; none when the body is not JSON or not a valid session (answered 400 or 422 after the checks). */
+export function sessionReportOf(event: ApiEvent, visitor: string | undefined): SessionReport | undefined {
   try {
     const reading = sessionReadingOf(event);
-    return reading.ok ? { updates: [reading.value], aggregates: [], discarded: [], invalid: 0 } : undefined;
+    return reading.ok ? ownSessionReport(reading.value, visitor) : undefined;
   } catch {
     return undefined;
   }

@@ -111,7 +111,7 @@ export const INGEST_API: ApiSpec<IngestDependencies, IngestSlot> = {
       checks: (deps) => [
         requireContentType(INGEST_CONTENT_TYPES),
         bodyLimit(SESSION_BODY_LIMIT_BYTES),
-        ingestAccess(deps, ['requests'], { sessions: (_body, event) => sessionReportOf(event) }),
+        ingestAccess(deps, ['requests'], { sessions: (_body, event, visitor) => sessionReportOf(event, visitor), visitorSessions: true }),
       ],
       body: sessionBody,
       operation: () => receiveSessionOperation(),

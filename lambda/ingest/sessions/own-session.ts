@@ -2,7 +2,7 @@ import { cleanText } from '../../kernel/free-text';
 import type { Reading } from '../../kernel/reading';
 import { scrubText } from '../scrub/scrubber';
 import { RELEASE_MAX } from './release-name';
-import { DEFAULT_ENVIRONMENT, ENVIRONMENT_MAX, type SessionUpdate } from './session-reports';
+import { DEFAULT_ENVIRONMENT, ENVIRONMENT_MAX, type SessionReport, type SessionUpdate } from './session-reports';
 
 /**
  * The body of `POST /ingest/v1/sessions` (docs/ingest-api.md#sessions): the
@@ -91,4 +91,15 @@ export function readOwnSession(raw: unknown): Reading<SessionUpdate> {
       environment: environment ?? DEFAULT_ENVIRONMENT,
     },
   };
+}
+
+/**
+ * The report of one own session, its user the request's visitor (the day's
+ * hash the ingest computes of the client's address and user agent,
+ * docs/report-issues.md#visitors-affected) when there is one: the SDK keeps
+ * nothing in the browser, so the server names the user. The same person on
+ * another day, or another browser, is another user.
+ */
+export function ownSessionReport(update: SessionUpdate, visitor: string | undefined): SessionReport {
+  return { updates: [visitor === undefined ? update : { ...update, did: visitor }], aggregates: [], discarded: [], invalid: 0 };
 }

@@ -65,8 +65,13 @@ describe.each(engineCases())('in $engine', ({ engine: name, skip }) => {
 
       await tallied();
       const shown = await handleControlRequest(control, { operation: 'releases.show', factoryId, release: 'shop@4.2.0' }, { principal: CONTROL_CALLER });
-      expect(shown).toMatchObject({ status: 200, body: { release: 'shop@4.2.0', environment: 'production', sessions: 3, errored: 2, crashed: 1 } });
+      expect(shown).toMatchObject({
+        status: 200,
+        body: { release: 'shop@4.2.0', environment: 'production', sessions: 3, errored: 2, crashed: 1, users: 1, crashedUsers: 1 },
+      });
       expect(shown.body.crashFreeSessions).toBeCloseTo(2 / 3, 10);
+      // One browser on one address: one visitor, the user of all three sessions, whose one crash makes the users' rate 0.
+      expect(shown.body.crashFreeUsers).toBe(0);
     },
     120_000,
   );

@@ -1,4 +1,4 @@
-import { readOwnSession, SESSION_ERRORS_MAX } from '../../../../lambda/ingest/sessions/own-session';
+import { ownSessionReport, readOwnSession, SESSION_ERRORS_MAX } from '../../../../lambda/ingest/sessions/own-session';
 
 /** The own SDK's session body (lambda/ingest/sessions/own-session.ts): read into the update a Sentry session becomes, or every problem listed. */
 const SID = '8F0C1A52-3B6E-4C7E-9A43-2F5D1E0B7C11';
@@ -91,5 +91,17 @@ describe('readOwnSession', () => {
       ok: false,
       problems: [`session.started must be an ISO 8601 time with a zone, like 2026-12-06T12:00:00Z (got "${started.slice(0, 60)}…")`],
     });
+  });
+});
+
+describe('ownSessionReport', () => {
+  const reading = readOwnSession(body({ init: true }));
+  const update = reading.ok ? reading.value : undefined;
+
+  test("the request's visitor is the session's user; without one (no salt) it has none", () => {
+    if (!update) throw new Error('the body did not read');
+    expect(ownSessionReport(update, 'Vh4x9Q2a')).toEqual({ updates: [{ ...update, did: 'Vh4x9Q2a' }], aggregates: [], discarded: [], invalid: 0 });
+    expect(ownSessionReport(update, undefined).updates).toEqual([update]);
+    expect(ownSessionReport(update, undefined).updates[0]).not.toHaveProperty('did');
   });
 });
