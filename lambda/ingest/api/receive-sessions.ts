@@ -8,7 +8,7 @@ import type { ApiEvent } from '../../infrastructure/http/types';
 import type { IngestSlot } from './ingest-slot';
 
 /**
- * POST /ingest/v1/sessions (docs/ingest-api.md#sessions): the own SDK's
+ * POST /ingest/v1/sessions (docs/ingest-api.md#a-session): the own SDK's
  * page-load session. Its update rides the per-address limiter's write as a
  * Sentry session does (ingestAccess's `sessions`, ../sessions/session-carry.ts),
  * so the route itself writes nothing: once the checks passed, the session is

@@ -5,7 +5,7 @@ import { RELEASE_MAX } from './release-name';
 import { DEFAULT_ENVIRONMENT, ENVIRONMENT_MAX, type SessionReport, type SessionUpdate } from './session-reports';
 
 /**
- * The body of `POST /ingest/v1/sessions` (docs/ingest-api.md#sessions): the
+ * The body of `POST /ingest/v1/sessions` (docs/ingest-api.md#a-session): the
  * own SDK's page-load session, one update of it, as the same SessionUpdate a
  * Sentry `session` item becomes, so it is recorded and counted the same way
  * (./session-carry.ts). Unlike an envelope's session item, which is dropped
