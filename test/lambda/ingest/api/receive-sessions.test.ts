@@ -55,6 +55,22 @@ describe('POST /ingest/v1/sessions', () => {
     });
   });
 
+  test('hostile bodies are plain data: __proto__ and constructor keys, deep nesting, huge numbers get 202 or a clear 422', async () => {
+    const { send } = memoryIngestApi();
+    const proto = `{"__proto__": {"accepted": false}, "session": {"constructor": {"x": 1}, "__proto__": {"status": "crashed"}, ${body().slice(12, -1)}}`;
+    expect(await send({ path: PATH, body: proto, headers: HEADERS })).toMatchObject({ status: 202, body: { accepted: true } });
+    const deep = `{"session": ${'['.repeat(900)}${']'.repeat(900)}}`;
+    expect(await send({ path: PATH, body: deep, headers: HEADERS })).toMatchObject({
+      status: 422,
+      body: { error: expect.stringMatching(/^session must be an object/) },
+    });
+    const huge = body({ ...SESSION, errors: 1e308, started: 1e308 });
+    expect(await send({ path: PATH, body: huge, headers: HEADERS })).toMatchObject({
+      status: 422,
+      body: { error: expect.stringMatching(/session\.started must be an ISO 8601 time.*session\.errors must be a whole number/) },
+    });
+  });
+
   test('the key and the origin come before the body: 401 and 403 for an invalid session too', async () => {
     const { send } = memoryIngestApi();
     const invalid = body({ sid: 'x' });
