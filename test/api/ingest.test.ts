@@ -509,7 +509,7 @@ describe('HTTP layer of the ingest API', () => {
     expect(get.status).toBe(405);
     expect(get.headers.allow).toBe('OPTIONS, POST');
     expectCors(get, SITE);
-    const missing = await api.request('POST', '/ingest/v1/sessions', { headers: { Origin: SITE } });
+    const missing = await api.request('POST', '/ingest/v1/transactions', { headers: { Origin: SITE } });
     expect(missing.status).toBe(404);
     expect(missing.json.error).toMatch(/ingest API takes POST \/ingest\/v1\/events/);
   });
