@@ -106,6 +106,8 @@ export interface ReceiveDependencies {
 export interface Sender {
   key: PublishableKey;
   keyHash: string;
+  /** The key's request was taken already (a request carrying sessions: before the write that records them). */
+  keyCounted?: boolean;
 }
 
 /**
@@ -137,7 +139,14 @@ async function admit(deps: ReceiveDependencies, events: StoredEvent[], sender: S
       retryAfterSeconds,
     );
   }
-  const key = await deps.keys.admitRequest(sender.key, sender.keyHash, nowMs);
+  // A request carrying sessions took the key's request before the write that recorded them (ingest-access.ts).
+  if (!sender.keyCounted) await admitKey(deps.keys, sender, nowMs);
+  return { admitted, heldBack, retryAfterSeconds };
+}
+
+/** One request of the key's per-minute limit: throws LimitedError (429) when refused, KeyRevokedError (401) when the key was revoked under way. */
+export async function admitKey(keys: Pick<IngestKeyAuthorizer, 'admitRequest'>, sender: Sender, nowMs: number): Promise<void> {
+  const key = await keys.admitRequest(sender.key, sender.keyHash, nowMs);
   if ('revoked' in key) throw new KeyRevokedError('This API key has been revoked: ask your platform team for a new one.');
   if (!key.admitted) {
     throw new LimitedError(
@@ -146,7 +155,6 @@ async function admit(deps: ReceiveDependencies, events: StoredEvent[], sender: S
       key.retryAfterSeconds,
     );
   }
-  return { admitted, heldBack, retryAfterSeconds };
 }
 
 /** A request's events once read: the valid ones as they will be stored, and the invalid ones with their index and why. */

@@ -15,6 +15,8 @@ import type { ApiEvent } from '../../infrastructure/http/types';
 import type { IngestSlot } from './ingest-slot';
 import { carryOf } from '../sessions/session-carry';
 import type { SessionReport } from '../sessions/session-reports';
+import { KeyRevokedError, LimitedError } from '../errors';
+import { admitKey, type Sender } from '../receive-events';
 
 export const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="ingest"' };
 
@@ -125,6 +127,26 @@ function noteSessions(state: RequestState, report: SessionReport, dropped: numbe
   );
 }
 
+/**
+ * The key's request taken before the write that records a request's sessions
+ * (docs/capacity.md#refusals-before-the-sessions-are-written): refused
+ * there, the request is answered 429 (or 401) with nothing stored, so a
+ * client's retry cannot count a `sessions` aggregate twice. From the
+ * container's lease of the key this is no call (the lease authenticate()
+ * took covers it); the events' store path then does not take it again.
+ */
+async function countKeyFirst(deps: IngestAccessDependencies, state: RequestState<IngestSlot>, sender: Sender, at: number): Promise<void> {
+  try {
+    await admitKey(deps.keys, sender, at);
+  } catch (error) {
+    if (error instanceof KeyRevokedError) throw apiError(401, REVOKED_INGEST_KEY, CHALLENGE);
+    if (!(error instanceof LimitedError)) throw error;
+    note(state, { limitedBy: error.limit });
+    throw apiError(429, error.message, { 'Retry-After': String(error.retryAfterSeconds) });
+  }
+  state.slot.sender = { ...sender, keyCounted: true };
+}
+
 /** Where a route reads the key of a request: the ingest API's own places (Authorization, ?key=) unless the route says (the Sentry protocol's). */
 export interface AccessOptions<Body> {
   /** Reads the key from the request and, on a body-first route, its body. */
@@ -211,7 +233,8 @@ export function ingestAccess<Body = undefined>(
     };
     const known = deps.keys.knownKey(keyHash);
     const knownFrom = known && allowedOrigin(known, origin);
-    const early = known && knownFrom !== undefined ? count(known, knownFrom) : undefined;
+    // A request carrying sessions writes them with its address count: that write waits for the key's limit (below).
+    const early = known && knownFrom !== undefined && !report ? count(known, knownFrom) : undefined;
     // Both calls settle before any answer: no write is left in flight.
     const [checked, counted] = await Promise.allSettled([deps.keys.authenticate(keyHash, at), early]);
     if (checked.status === 'rejected') throw checked.reason;
@@ -226,6 +249,7 @@ export function ingestAccess<Body = undefined>(
     const from = allowedOrigin(key, origin);
     if (from === undefined) throw refusedOrigin(state, sent);
     if (counted.status === 'rejected') throw counted.reason;
+    if (report) await countKeyFirst(deps, state, { key, keyHash }, at);
     const address = counted.value ?? (await count(key, from));
     if (address.admitted && report) noteSessions(state, report, address.sessionsDropped ?? 0);
     if (!address.admitted) {
