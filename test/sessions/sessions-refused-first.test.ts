@@ -87,9 +87,15 @@ test("a request carrying sessions refused by the key's limit is 429 and stores n
   expect(refused.status).toBe(429);
   expect(refused.headers['retry-after']).toMatch(/^[1-9]\d*$/);
   expect(refused.json.error).toMatch(/Rate limit of 20 requests per minute exceeded for this key/);
-  // The sessions-only envelope takes the key's request first too.
-  expect((await send(sessions())).status).toBe(429);
   expect(await releases()).toEqual([]);
+  // An envelope of sessions alone spends none of the key's limit (nothing after its write can refuse it): taken, and counted once.
+  expect((await send(sessions())).status).toBe(200);
+  expect((await releases()).map((release) => [release.release, release.sessions])).toEqual(
+    expect.arrayContaining([
+      ['api@1', 6],
+      ['web@1', 1],
+    ]),
+  );
 });
 
 test("a request carrying sessions refused because the key's item is throttled stores nothing; its retry counts the aggregate once", async () => {
@@ -109,4 +115,15 @@ test("a request carrying sessions refused because the key's item is throttled st
   const counted = Object.fromEntries((await releases()).map((release) => [release.release, release]));
   expect(counted['api@1']).toMatchObject({ sessions: 6, exited: 5, crashed: 1 });
   expect(counted['web@1']).toMatchObject({ sessions: 1, crashed: 1 });
+});
+
+test("an envelope without sessions keeps the order: an error held back by its issue's share spends none of the key's limit", async () => {
+  // 20 a minute: the key admits 3 at once, an issue's share (half) 2.
+  const { send } = await tenant('sessorder', 20);
+  const same = error();
+  const statuses: number[] = [];
+  for (let i = 0; i < 4; i += 1) statuses.push((await send([['event', { ...(same[1] as object), event_id: randomUUID().replace(/-/g, '') }]])).status);
+  expect(statuses).toEqual([200, 200, 429, 429]);
+  // Two of the key's 3 spent, not four: another error still passes.
+  expect((await send([error()])).status).toBe(200);
 });

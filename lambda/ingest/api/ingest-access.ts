@@ -13,7 +13,7 @@ import { note, type RequestState } from '../../infrastructure/http/request-state
 import { apiError } from '../../infrastructure/http/responses';
 import type { ApiEvent } from '../../infrastructure/http/types';
 import type { IngestSlot } from './ingest-slot';
-import { carryOf } from '../sessions/session-carry';
+import { carriesAnything, carryOf } from '../sessions/session-carry';
 import type { SessionReport } from '../sessions/session-reports';
 import { KeyRevokedError, LimitedError } from '../errors';
 import { admitKey, type Sender } from '../receive-events';
@@ -128,7 +128,8 @@ function noteSessions(state: RequestState, report: SessionReport, dropped: numbe
 }
 
 /**
- * The key's request taken before the write that records a request's sessions
+ * The key's request taken before the write that records the sessions of a
+ * request whose events would take it later
  * (docs/capacity.md#refusals-before-the-sessions-are-written): refused
  * there, the request is answered 429 (or 401) with nothing stored, so a
  * client's retry cannot count a `sessions` aggregate twice. From the
@@ -155,6 +156,11 @@ export interface AccessOptions<Body> {
   rejections?: Partial<typeof REJECTIONS>;
   /** The sessions a request carries (a body-first route's body, or the request itself): recorded by the per-address limiter's write (../sessions/session-carry.ts). */
   sessions?: (body: Body | undefined, event: ApiEvent, visitor: string | undefined) => SessionReport | undefined;
+  /**
+   * Whether the request's events will take the key's per-minute limit once the body is read (a Sentry envelope with
+   * events): its sessions then wait for the key's limit (countKeyFirst), so that a refusal there stores nothing.
+   */
+  keyLimitLater?: (body: Body | undefined) => boolean;
   /** The sessions' user is the request's visitor (the own SDK's, which keeps no id in the browser): its hash is made before the limiter's write. */
   visitorSessions?: boolean;
 }
@@ -233,8 +239,10 @@ export function ingestAccess<Body = undefined>(
     };
     const known = deps.keys.knownKey(keyHash);
     const knownFrom = known && allowedOrigin(known, origin);
-    // A request carrying sessions writes them with its address count: that write waits for the key's limit (below).
-    const early = known && knownFrom !== undefined && !report ? count(known, knownFrom) : undefined;
+    // Sessions that ride the address count while the key's limit would be taken later (beside events): the key's first.
+    const probe = options.keyLimitLater?.(body) ? options.sessions?.(body, event, undefined) : undefined;
+    const keyFirst = probe !== undefined && carriesAnything(probe);
+    const early = known && knownFrom !== undefined && !keyFirst ? count(known, knownFrom) : undefined;
     // Both calls settle before any answer: no write is left in flight.
     const [checked, counted] = await Promise.allSettled([deps.keys.authenticate(keyHash, at), early]);
     if (checked.status === 'rejected') throw checked.reason;
@@ -249,7 +257,7 @@ export function ingestAccess<Body = undefined>(
     const from = allowedOrigin(key, origin);
     if (from === undefined) throw refusedOrigin(state, sent);
     if (counted.status === 'rejected') throw counted.reason;
-    if (report) await countKeyFirst(deps, state, { key, keyHash }, at);
+    if (keyFirst) await countKeyFirst(deps, state, { key, keyHash }, at);
     const address = counted.value ?? (await count(key, from));
     if (address.admitted && report) noteSessions(state, report, address.sessionsDropped ?? 0);
     if (!address.admitted) {

@@ -57,7 +57,12 @@ const ingestChecks = (deps: IngestDependencies, limits: readonly AddressLimitNam
  * the DSN's project.
  */
 const sentryChecks = (deps: IngestDependencies): BodyCheck<IngestSlot, SentryRequest>[] => [
-  ingestAccess(deps, ['requests'], { credential: sentryCredential, rejections: SENTRY_KEY_REJECTIONS, sessions: (body) => body?.sessions }),
+  ingestAccess(deps, ['requests'], {
+    credential: sentryCredential,
+    rejections: SENTRY_KEY_REJECTIONS,
+    sessions: (body) => body?.sessions,
+    keyLimitLater: (body) => (body?.events.length ?? 0) > 0,
+  }),
   sentryProjectMatches(),
 ];
 

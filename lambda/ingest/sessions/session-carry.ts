@@ -135,8 +135,11 @@ export function decodeRow(text: unknown): AggregateRow | undefined {
 }
 
 /** The carry of a request's sessions for one factory at `nowMs`; undefined when it has none. */
+/** Whether a report has anything for the limiter's write to record (a Sentry envelope of events only has none). */
+export const carriesAnything = (report: SessionReport): boolean => report.updates.length > 0 || report.aggregates.length > 0 || report.discarded.length > 0;
+
 export function carryOf(report: SessionReport, factoryId: string, nowMs: number): SessionCarry | undefined {
-  if (report.updates.length === 0 && report.aggregates.length === 0 && report.discarded.length === 0) return undefined;
+  if (!carriesAnything(report)) return undefined;
   const elements = new Set<string>();
   const details: Record<string, string> = {};
   for (const update of report.updates.slice(0, UPDATES_PER_REQUEST)) {
