@@ -10,10 +10,11 @@ import { isUtf8 } from 'node:buffer';
 import { headerValues, type FuzzRequest } from './request';
 import type { Expectation } from './expectation';
 import type { FuzzWorld } from './world';
+import { SESSION_BODY_LIMIT_BYTES } from '../../lambda/ingest/sessions/own-session';
 
 /** The ingest body limit: 64 KiB. */
 const LIMIT = 64 * 1024;
-const ROUTE = /^\/ingest\/v1\/(events|feature-requests)\/?$/;
+const ROUTE = /^\/ingest\/v1\/(events|sessions|feature-requests)\/?$/;
 const SECRET = /^dfsk_[A-Za-z0-9_-]{16,128}$/;
 /** docs/ingest-api.md#cors: an Origin echoed back is `null` or a serialized origin. */
 const ECHOABLE = /^(null|[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/?#,"'<>\\]{1,253})$/;
@@ -102,13 +103,17 @@ export function ingestExpectation(request: FuzzRequest, path: string, query: str
   if (request.method === 'OPTIONS') return { statuses: [204], reason: 'preflight' };
   if (request.method !== 'POST') return { statuses: [405], reason: `${request.method} not allowed` };
   if (!contentTypeOk(last(request, 'content-type'))) return { statuses: [415], reason: 'content type' };
-  if (request.body.length > LIMIT) return { statuses: [413], reason: 'body over 64 KiB' };
+  const sessions = route[1] === 'sessions';
+  if (request.body.length > (sessions ? SESSION_BODY_LIMIT_BYTES : LIMIT))
+    return { statuses: [413], reason: sessions ? 'session body over 2 KiB' : 'body over 64 KiB' };
   const key = keyVerdict(request, query, world);
   let passed: Expectation;
   if (key.verdict === 'refused') passed = { statuses: [401], reason: 'no usable publishable key' };
   else if (!originAllowed(last(request, 'origin'), world)) passed = { statuses: [403], reason: "Origin missing or not on the key's list" };
   else if (jsonText(request.body) === undefined) passed = { statuses: [400], reason: 'body is not JSON' };
   // The key's limit is counted once the body says what the request carries: a throttled key's request with a valid body is 429, an invalid one 422.
+  // A session spends none of the key's limit (docs/ingest-api.md): the throttled key's session is answered as any other.
+  else if (sessions) passed = { statuses: [202, 422], reason: 'a session' };
   else if (key.verdict === 'throttled') passed = { statuses: [422, 429], reason: "key over its limit (after the body's content)" };
   else passed = route[1] === 'events' ? { statuses: [202, 422], reason: 'events' } : { statuses: [200, 201, 422], reason: 'a feature request' };
   return key.sure ? passed : { ...passed, statuses: [401, ...passed.statuses], reason: `${passed.reason}, or 401 (odd separator)` };

@@ -168,6 +168,7 @@ const PATHS = [
   '/ingest/v1/',
   '/ingest/v1/events/x',
   '/ingest/v1/sessions',
+  '/ingest/v1/transactions',
 ];
 
 /** A request to the ingest API: mostly POSTs a page would send, some preflights and other methods. */
