@@ -12,7 +12,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { distinctCount } from '../../lambda/kernel/distinct-sketch';
@@ -31,6 +30,7 @@ import { envelopeOf, expectedOf, judgeCounters, seeded, STATUSES, stormTraffic, 
 import { describeMachine, finishMachine } from './machine';
 import { percentile } from './stats';
 import { postFrom, startChild, stopChild, visitorAddress } from './served';
+import { proxyCall } from '../storm/proxy-stats';
 
 export interface SessionStormSettings {
   ceiling: number;
@@ -57,18 +57,6 @@ const KINDS = {
   tally: `table=${LOCAL_TABLE_NAMES.reports}&prefix=release%23&prefix=relh%23&prefix=relu%23&prefix=fach%23&prefix=crep%23`,
   releaseHour: `table=${LOCAL_TABLE_NAMES.reports}&index=&prefix=relh%23`,
 } as const;
-
-function proxyCall(endpoint: string, method: 'GET' | 'POST', path: string): Promise<string> {
-  return new Promise((resolvePromise, reject) => {
-    const req = httpRequest(`${endpoint}${path}`, { method }, (res) => {
-      let body = '';
-      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      res.on('end', () => resolvePromise(body));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 export interface SessionStormResult {
   requests: number;

@@ -21,7 +21,6 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { createDynamoClient, documentClientOf, LOCAL_DYNAMO_CONFIG } from '../../lambda/infrastructure/store/dynamo-client';
@@ -45,6 +44,7 @@ import { describeMachine, finishMachine, type Machine } from './machine';
 import { sessionStormCommand } from './session-storm';
 import { postFrom, startChild, stopChild, visitorAddress, worktreeOf } from './served';
 import { percentile } from './stats';
+import { proxyCall } from '../storm/proxy-stats';
 
 const USAGE = `usage: npm run bench:storm [-- options]
 
@@ -212,19 +212,6 @@ interface RunResult {
   throttles: number;
   conflicts: number;
   hottest: { key: string; units: number; throttles: number }[];
-}
-
-/** GET or POST on the proxy's stats endpoint. */
-function proxyCall(endpoint: string, method: 'GET' | 'POST', path: string): Promise<string> {
-  return new Promise((resolvePromise, reject) => {
-    const req = httpRequest(`${endpoint}${path}`, { method }, (res) => {
-      let body = '';
-      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      res.on('end', () => resolvePromise(body));
-    });
-    req.on('error', reject);
-    req.end();
-  });
 }
 
 /** A try's answer; its value: the milliseconds it took, X-Sentry-Rate-Limits, and a refusal's `error`. */
