@@ -15,6 +15,8 @@ import {
   REPORTS_BY_PERSON,
   FEEDBACK_KEY_PREFIX,
   FEEDBACK_LINK_PREFIX,
+  PERSON_PAIR_PREFIX,
+  COMPANY_PAIR_PREFIX,
 } from '../lambda/infrastructure/store/schema';
 import { grantIndexCalls, grantTableCalls, grantTableCallsOnKeys } from './grants';
 import type { GradualDeployment } from './gradual-deployment';
@@ -132,6 +134,8 @@ export class ControlRoom extends Construct {
     // Erasing a person deletes their feedback and its issue link (docs/feedback.md#erasure): DeleteItem on those keys only, never an event.
     grantTableCallsOnKeys(props.reportsTable, this.handler, `${FEEDBACK_KEY_PREFIX}*`, 'dynamodb:DeleteItem');
     grantTableCallsOnKeys(props.reportsTable, this.handler, `${FEEDBACK_LINK_PREFIX}*`, 'dynamodb:DeleteItem');
+    // And takes the person out of every issue they were counted in: their (issue, person) pairs, and a company's pair left with no one.
+    for (const pairs of [PERSON_PAIR_PREFIX, COMPANY_PAIR_PREFIX]) grantTableCallsOnKeys(props.reportsTable, this.handler, `${pairs}*`, 'dynamodb:DeleteItem');
 
     // Alerts (docs/alerts.md#destinations): settings, destinations and the log (GetItem, Query), adding and removing a
     // destination (a transaction of PutItem or DeleteItem with the count's UpdateItem), changes (UpdateItem), a test's record (PutItem).

@@ -78,6 +78,17 @@ function dynamoGrants(fnId: string): Record<string, string[]> {
   return grants;
 }
 
+/** A function's DeleteItem statements on the reports table, with the keys each is limited to. */
+function deletesOnReports(description: string): unknown[] {
+  const fn = (resources('AWS::Lambda::Function') as any)[functionId(description)];
+  const roleId = fn.Properties.Role['Fn::GetAtt'][0];
+  return (Object.values(resources('AWS::IAM::Policy')) as any[])
+    .filter((p) => p.Properties.Roles.some((r: any) => r.Ref === roleId))
+    .flatMap((p) => p.Properties.PolicyDocument.Statement)
+    .filter((st: any) => /"TablesReports[0-9A-F]{8}"/.test(JSON.stringify(st.Resource)) && [st.Action].flat().includes('dynamodb:DeleteItem'))
+    .map((st: any) => [st.Action, st.Condition]);
+}
+
 describe('Lambda (issue point 5)', () => {
   test('the API function: Node.js 22, arm64, bundled handler, bounded timeout, table names in env', () => {
     // Seven functions of the service (the API, ingest, source maps, control room, tally, alert notifier and deliverer), a pre-traffic
@@ -536,16 +547,12 @@ describe('the control-room function (internal)', () => {
     });
   });
 
-  test("may delete from the reports table only feedback and its issue links (an erasure's), never an event or an issue", () => {
-    const fn = (resources('AWS::Lambda::Function') as any)[functionId('Contacts control room')];
-    const roleId = fn.Properties.Role['Fn::GetAtt'][0];
-    const deletes = (Object.values(resources('AWS::IAM::Policy')) as any[])
-      .filter((p) => p.Properties.Roles.some((r: any) => r.Ref === roleId))
-      .flatMap((p) => p.Properties.PolicyDocument.Statement)
-      .filter((st: any) => /"TablesReports[0-9A-F]{8}"/.test(JSON.stringify(st.Resource)) && [st.Action].flat().includes('dynamodb:DeleteItem'));
-    expect(deletes.map((st: any) => [st.Action, st.Condition])).toEqual([
+  test("may delete from the reports table only feedback, its issue links and a person's (issue, person) and (issue, company) pairs (an erasure's), never an event or an issue", () => {
+    expect(deletesOnReports('Contacts control room')).toEqual([
       ['dynamodb:DeleteItem', { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['feedback#*'] } }],
       ['dynamodb:DeleteItem', { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['flink#*'] } }],
+      ['dynamodb:DeleteItem', { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['affected#*'] } }],
+      ['dynamodb:DeleteItem', { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['affco#*'] } }],
     ]);
   });
 

@@ -90,6 +90,9 @@ export const FEEDBACK_KEY_PREFIX = 'feedback#';
 export const feedbackKey = (factoryId: string, feedbackId: string): string => `${FEEDBACK_KEY_PREFIX}${factoryId}#${feedbackId}`;
 export const FEEDBACK_LINK_PREFIX = 'flink#';
 export const feedbackLinkKey = (factoryId: string, feedbackId: string): string => `${FEEDBACK_LINK_PREFIX}${factoryId}#${feedbackId}`;
+/** Who an issue affects (./reports/affected-items.ts): its (issue, person) and (issue, company) pairs. */
+export const PERSON_PAIR_PREFIX = 'affected#';
+export const COMPANY_PAIR_PREFIX = 'affco#';
 /**
  * A factory's feedback is spread over this many byFeed partitions (by its id's first hex digit), so no one index
  * partition takes every feedback of a factory (docs/capacity.md#user-feedback); a listing merges them.
