@@ -5,10 +5,11 @@ import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources'
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
+import { COMPANY_PAIR_PREFIX, PERSON_PAIR_PREFIX } from '../lambda/infrastructure/store/schema';
 import { TALLY_RECORD_FILTER } from '../lambda/infrastructure/store/reports/stream-records';
 import { SESSION_RECORD_FILTER } from '../lambda/infrastructure/store/reports/session-records';
 import { TALLY_SERVICE_NAME } from '../lambda/infrastructure/observability/names';
-import { grantTableCalls } from './grants';
+import { grantTableCalls, grantTableCallsOnKeys } from './grants';
 import type { GradualDeployment } from './gradual-deployment';
 import { tallyProbes } from './pre-traffic-probes';
 import { releasedFunction, type ReleaseSettings } from './released-function';
@@ -50,8 +51,9 @@ export const TALLY_STREAM = {
  * on; a batch that fails anyway is split down to the record that fails, tried
  * a few times and given up, its place sent to a queue that alarms
  * (./stream-failures.ts): no record holds its shard for more than minutes.
- * Least privilege: PutItem, UpdateItem and GetItem on the reports table, GetItem on the contacts table (a newly
- * counted person's company), nothing else.
+ * Least privilege: PutItem, UpdateItem, GetItem and BatchGetItem on the reports table, DeleteItem there only on
+ * (issue, person) and (issue, company) pairs, GetItem on the contacts table (a newly counted person's company),
+ * nothing else.
  */
 export class Tally extends Construct {
   readonly handler: ServiceFunction;
@@ -76,7 +78,11 @@ export class Tally extends Construct {
       release: { name: 'tally', probes: tallyProbes, p99DurationMs: 10_000, consumer: true },
     }));
     // GetItem: a release's users' sketches, read before they are merged (docs/release-health.md).
-    grantTableCalls(props.reportsTable, this.handler, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:GetItem');
+    // BatchGetItem: the check of a batch's people against their events' items as stored now (an erasure may have
+    // stripped them since: lambda/ingest/tally/count-people.ts); DeleteItem only on the (issue, person) and (issue,
+    // company) pairs, which that check takes back.
+    grantTableCalls(props.reportsTable, this.handler, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:GetItem', 'dynamodb:BatchGetItem');
+    for (const pairs of [PERSON_PAIR_PREFIX, COMPANY_PAIR_PREFIX]) grantTableCallsOnKeys(props.reportsTable, this.handler, `${pairs}*`, 'dynamodb:DeleteItem');
     grantTableCalls(props.contactsTable, this.handler, 'dynamodb:GetItem');
 
     this.failures = new Queue(this, 'Failures', {

@@ -56,14 +56,21 @@ export async function erasePerson(deps: ControlDependencies, factoryId: string, 
     // key, and each still holds the email it was sent with: the issues' pairs are found by the contact id it derives.
     const issues = new Set<string>();
     const seen = new Set<string>();
+    const forgetPairs = async (contactId: string) => {
+      for (const issueId of await deps.issues.forgetPerson(factoryId, contactId, now.getTime())) issues.add(issueId);
+    };
     const forgotten = await forgetReports(deps, factoryId, ref.personKey, keepGoing, async (refs) => {
       const reports = await peopleOf(deps).readReports(factoryId, refs, now.getTime());
       for (const contactId of contactIdsOf(factoryId, reports)) {
         if (seen.has(contactId)) continue;
         seen.add(contactId);
-        for (const issueId of await deps.issues.forgetPerson(factoryId, contactId, now.getTime())) issues.add(issueId);
+        // Before the strip too: an erasure cut short after it would find no email left to derive the contact id from.
+        await forgetPairs(contactId);
       }
     });
+    // After the strip, again: a tally that wrote a pair before the strip is undone here; one after it undoes its own
+    // write (docs/privacy.md#an-erasure-and-the-tally).
+    for (const contactId of seen) await forgetPairs(contactId);
     return { personKey: ref.personKey, contact: false, passMarkers: 0, vendorRecord: false, issues: issues.size, ...forgotten };
   }
   const people = peopleOf(deps);
@@ -91,6 +98,8 @@ export async function erasePerson(deps: ControlDependencies, factoryId: string, 
   const vendorRecord = found.email === undefined ? false : await people.vendor.erase(found.email, now.toISOString());
   const forgotten = await forgetReports(deps, factoryId, found.person, keepGoing);
   // Out of every issue's people (the counts taken down by one): the contact id is the person there, email or not.
+  // After the reports are stripped, never before: a tally that counts one of them later sees the strip and takes
+  // back its own pair (docs/privacy.md#an-erasure-and-the-tally).
   const issues = (await deps.issues.forgetPerson(factoryId, found.contactId, now.getTime())).length;
 
   return {

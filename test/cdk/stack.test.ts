@@ -136,12 +136,14 @@ describe('Lambda (issue point 5)', () => {
     });
   });
 
-  test("the tally function's role may call exactly PutItem/UpdateItem/GetItem on reports (pages, counts, a release's users), GetItem on contacts (a new person's company), read its stream, and send its failures to its queue", () => {
+  test("the tally function's role may call exactly PutItem/UpdateItem/GetItem/BatchGetItem on reports (pages, counts, a release's users, the people check), DeleteItem on its pairs only, GetItem on contacts (a new person's company), read its stream, and send its failures to its queue", () => {
     expect(dynamoGrants(functionId('Contacts tally'))).toEqual({
       // ListStreams takes no resource: the event source mapping needs it on "*" to find the stream.
       '"*"': ['dynamodb:ListStreams'],
       TablesContacts: ['dynamodb:GetItem'],
       TablesReports: [
+        'dynamodb:BatchGetItem',
+        'dynamodb:DeleteItem',
         'dynamodb:DescribeStream',
         'dynamodb:GetItem',
         'dynamodb:GetRecords',
@@ -158,6 +160,9 @@ describe('Lambda (issue point 5)', () => {
       .flatMap((st: any) => [st.Action].flat())
       .sort();
     expect(actions).toEqual([
+      'dynamodb:BatchGetItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:DeleteItem',
       'dynamodb:DescribeStream',
       'dynamodb:GetItem',
       'dynamodb:GetItem',
@@ -171,6 +176,10 @@ describe('Lambda (issue point 5)', () => {
       'sqs:GetQueueAttributes',
       'sqs:GetQueueUrl',
       'sqs:SendMessage',
+    ]);
+    expect(deletesOnReports('Contacts tally')).toEqual([
+      ['dynamodb:DeleteItem', { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['affected#*'] } }],
+      ['dynamodb:DeleteItem', { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['affco#*'] } }],
     ]);
   });
 

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { StoredEvent } from '../../lambda/ingest/issues/stored-event';
+import { padSequence } from '../../lambda/ingest/tally/exactly-once';
+import type { SequencedEvent } from '../../lambda/ingest/tally/ports';
+import { tallyBatch } from '../../lambda/ingest/tally/tally-batch';
+import { storedEventOf } from '../../lambda/infrastructure/store/reports/event-items';
+import { DynamoTallyStore } from '../../lambda/infrastructure/store/reports/tally-writes';
+import { eventKey } from '../../lambda/infrastructure/store/schema';
 import { controlDependencies } from '../../lambda/control/control-room-wiring';
 import { handleControlRequest } from '../../lambda/control/handle-request';
-import type { ControlDependencies } from '../../lambda/control/ports';
+import type { ControlDependencies, PersonStore } from '../../lambda/control/ports';
 import { EVENTS, randomClient, SITE, validEvent } from '../support/ingest';
 import {
   bearer,
@@ -224,4 +232,141 @@ test('a person known only by person key (an email never upserted as a contact) i
     issues: 0,
   });
   expect((await ok({ operation: 'contacts.export-person', factoryId: site.factoryId, email: stranger })).issues).toEqual([]);
+});
+
+/**
+ * An erasure that overtakes the tally (docs/privacy.md#an-erasure-and-the-tally): the stream holds each report as it
+ * was stored, reporter included, so a tally running after the erasure would count the person again unless it checks
+ * the report as it is now. The run's tally counts the reports first, on its own shard; then the tally is run by hand
+ * on the stream's image of the reports (read before the erasure), on a shard of its own, as a delivery the erasure
+ * overtook or raced. These tests state what the lists show after (counts may keep a number).
+ */
+describe('an erasure that overtakes the tally', () => {
+  /** The report as the stream recorded it on insert: its item as stored, before any erasure. */
+  async function asStreamed(factoryId: string, eventId: string): Promise<SequencedEvent> {
+    const { Item } = await testDoc().send(new GetCommand({ TableName: tables.reports, Key: { pk: eventKey(factoryId, eventId) }, ConsistentRead: true }));
+    expect(Item).toBeDefined();
+    return { seq: padSequence('1'), event: storedEventOf(Item as Record<string, unknown>) };
+  }
+  const tallyStore = () => new DynamoTallyStore(testDoc(), tables.reports, Date.now, tables.contacts);
+
+  /** Ada (erased) and Grace of one company, one report each; what the lists show of them once both tallies are done. */
+  async function twoColleagues() {
+    const site = await tenant();
+    const tag = randomUUID().slice(0, 8);
+    const domain = `engines-${tag}.example`;
+    const [ada, grace] = [
+      await site.upsert({ email: `ada@${domain}`, companyDomain: domain }),
+      await site.upsert({ email: `grace@${domain}`, companyDomain: domain }),
+    ];
+    const reports = [`ada@${domain}`, `grace@${domain}`].map((email) => validEvent({ message: `TypeError: cart is undefined ${tag}`, reporter: { email } }));
+    await site.events(reports);
+    // The run's tally counts them first, on its own shard, so that nothing it does later can mend what a test breaks.
+    await tallied();
+    const streamed = await Promise.all(reports.map((report) => asStreamed(site.factoryId, report.eventId)));
+    const shown = async () => {
+      await tallied();
+      const { issues } = await ok({ operation: 'issues.list', factoryId: site.factoryId });
+      const issueId = issues[0].issueId as string;
+      const page = await ok({ operation: 'issues.show', factoryId: site.factoryId, issueId });
+      return {
+        issueId,
+        people: page.affected.people.map((person: { contactId: string }) => person.contactId),
+        companies: page.affected.companies.map((company: { companyId: string; people: number }) => [company.companyId, company.people]),
+        companyIssues: (await ok({ operation: 'companies.issues', factoryId: site.factoryId, companyId: ada.companyId })).issues.map(
+          (issue: { issueId: string }) => issue.issueId,
+        ),
+        adasIssues: (await ok({ operation: 'contacts.export-person', factoryId: site.factoryId, email: `ada@${domain}` })).issues,
+      };
+    };
+    /** The lists show Grace alone, her company still on the issue, and none of Ada. */
+    const onlyGraceShown = async () => {
+      const after = await shown();
+      expect(after).toEqual({
+        issueId: expect.any(String),
+        people: [grace.id],
+        companies: [[ada.companyId, 1]],
+        companyIssues: [after.issueId],
+        adasIssues: [],
+      });
+    };
+    return { site, grace, email: `ada@${domain}`, streamed, shown, onlyGraceShown };
+  }
+
+  test.each(['email', 'person key'])(
+    'erased (by %s) before a delivery of her report is tallied, she is on no issue page, company page or export; her colleague keeps the company on the issue',
+    async (by) => {
+      const { site, email, streamed, onlyGraceShown } = await twoColleagues();
+      const { personKey } = await ok({ operation: 'contacts.export-person', factoryId: site.factoryId, email });
+      await ok({ operation: 'contacts.erase', factoryId: site.factoryId, ...(by === 'email' ? { email } : { personKey }) });
+      await tallyBatch(tallyStore(), `shard-overtaken-${randomUUID()}`, streamed);
+      await onlyGraceShown();
+    },
+  );
+
+  test.each(['before', 'after'])('erased right after the tally wrote her pair, %s its check reads her report: no pair of hers survives', async (when) => {
+    const { site, email, streamed, onlyGraceShown } = await twoColleagues();
+    const store = tallyStore();
+    const erasures: Record<string, unknown>[] = [];
+    const erase = async () => erasures.push(await ok({ operation: 'contacts.erase', factoryId: site.factoryId, email }));
+    // The fault: the erasure lands between the pairs' write and the check's read, or just after that read.
+    const racing = Object.assign(Object.create(store) as DynamoTallyStore, {
+      reportersNow: async (events: readonly StoredEvent[]) => {
+        if (when === 'before') await erase();
+        const now = await store.reportersNow(events);
+        if (when === 'after') await erase();
+        return now;
+      },
+    });
+    await tallyBatch(racing, `shard-raced-${randomUUID()}`, streamed);
+    // Her pair was there for the erasure to find (this tally's write, or the run's tally's before it).
+    expect(erasures).toEqual([expect.objectContaining({ erased: true, issues: 1 })]);
+    await onlyGraceShown();
+  });
+
+  test.each(['email', 'person key'])(
+    'erased (by %s) with a whole tally falling between its look-up of her and its strip of her reports: no pair of hers survives',
+    async (by) => {
+      const { site, email, streamed, onlyGraceShown } = await twoColleagues();
+      const { personKey } = await ok({ operation: 'contacts.export-person', factoryId: site.factoryId, email });
+      const people = control.people as PersonStore;
+      let tallies = 0;
+      // The fault: the tally writes her pair and reads her report just before the erasure strips its first report.
+      const racing: ControlDependencies = {
+        ...control,
+        people: Object.assign(Object.create(people) as PersonStore, {
+          forgetReporter: async (...args: Parameters<PersonStore['forgetReporter']>) => {
+            if (tallies++ === 0) await tallyBatch(tallyStore(), `shard-inside-${randomUUID()}`, streamed);
+            return people.forgetReporter(...args);
+          },
+        }),
+      };
+      const erased = await handleControlRequest(
+        racing,
+        { operation: 'contacts.erase', factoryId: site.factoryId, ...(by === 'email' ? { email } : { personKey }) },
+        BY,
+      );
+      expect([erased.status, tallies]).toEqual([200, 1]);
+      await onlyGraceShown();
+    },
+  );
+
+  test.each(['before', 'after'])('the batch delivered again, erased %s its first delivery, changes no count and brings no pair of hers back', async (when) => {
+    const { site, grace, email, streamed, shown } = await twoColleagues();
+    const shard = `shard-again-${randomUUID()}`;
+    if (when === 'after') await tallyBatch(tallyStore(), shard, streamed);
+    await ok({ operation: 'contacts.erase', factoryId: site.factoryId, email });
+    if (when === 'before') await tallyBatch(tallyStore(), shard, streamed);
+    const first = await shown();
+    const counts = async () => {
+      const { issues } = await ok({ operation: 'issues.list', factoryId: site.factoryId });
+      return [issues[0].count, issues[0].affected];
+    };
+    const before = await counts();
+    await tallyBatch(tallyStore(), shard, streamed);
+    expect(await shown()).toEqual(first);
+    expect(await counts()).toEqual(before);
+    expect(first.people).toEqual([grace.id]);
+    expect(first.adasIssues).toEqual([]);
+  });
 });

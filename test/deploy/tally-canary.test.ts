@@ -74,6 +74,8 @@ class LosesAnswerOnce implements TallyStore {
   writePages: TallyStore['writePages'] = (...args) => this.store.writePages(...args);
   addFiltered: TallyStore['addFiltered'] = (...args) => this.store.addFiltered(...args);
   addToPerson: TallyStore['addToPerson'] = (...args) => this.store.addToPerson(...args);
+  reportersNow: TallyStore['reportersNow'] = (...args) => this.store.reportersNow(...args);
+  withdrawPerson: TallyStore['withdrawPerson'] = (...args) => this.store.withdrawPerson(...args);
   addSetAside: TallyStore['addSetAside'] = (...args) => this.store.addSetAside(...args);
   issuesOfHashes: TallyStore['issuesOfHashes'] = (...args) => this.store.issuesOfHashes(...args);
   tieHashes: TallyStore['tieHashes'] = (...args) => this.store.tieHashes(...args);

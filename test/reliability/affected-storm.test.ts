@@ -219,7 +219,11 @@ test(
       const counter = await startTestProxy({ clock: Date.now, throttling: false });
       const doc = documentClientOf(createDynamoClient({ ...LOCAL_DYNAMO_CONFIG, endpoint: counter.endpoint }));
       const pairs = new DynamoAffectedPairs(doc, { reports: tables.reports, contacts: tables.contacts });
-      const store = { addToPerson: (shard, batch) => pairs.add(shard, batch) } as Pick<TallyStore, 'addToPerson'> as TallyStore;
+      const store = {
+        addToPerson: (shard, batch) => pairs.add(shard, batch),
+        reportersNow: (events) => pairs.reportersNow(events),
+        withdrawPerson: (batch, pair, heir) => pairs.withdraw(batch, pair, heir),
+      } as Pick<TallyStore, 'addToPerson' | 'reportersNow' | 'withdrawPerson'> as TallyStore;
       const replayIssue = `iss_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
       const inOrder = [...stored].sort((a, b) => String(a.receivedAt).localeCompare(String(b.receivedAt)));
       const replayed: IssueEvent[] = inOrder.map((event, i) => ({
@@ -237,6 +241,9 @@ test(
       const firstPass = counter.stats({ prefix: [`affected#${factoryId}#${replayIssue}`, `affco#${factoryId}#${replayIssue}`] });
       const indexes = counter.stats({ prefix: [`${factoryId}#affected#${replayIssue}`, `${factoryId}#company-issues#`, 'ct_'] });
       const reads = counter.stats().operations.GetItem?.requests ?? 0;
+      // The check after the pairs' write (docs/privacy.md#an-erasure-and-the-tally): one consistent BatchGetItem per batch of at most 100 events.
+      const checkReads = counter.stats().operations.BatchGetItem?.requests ?? 0;
+      expect(checkReads).toBe(batches.length);
       await countPeople(store, 'shard-replay', batches[0] ?? []);
       const again = counter.stats({ prefix: [`affected#${factoryId}#${replayIssue}`, `affco#${factoryId}#${replayIssue}`] });
       const replayPeople = await pairs.peopleOf(factoryId, replayIssue, PEOPLE + 10, Date.now());
@@ -267,6 +274,7 @@ test(
           unitsPerNewPair: round(units / people.size),
           unitsPerEvent: round(units / stored.length),
           contactReads: reads,
+          checkReads,
           redeliveredBatchWrites: again.matched.writes - firstPass.matched.writes,
         },
       };

@@ -24,7 +24,17 @@ import {
 import type { ListPosition } from '../../ingest/issues/issue';
 import { newestEventFirst, type EventView, type StoredEvent } from '../../ingest/issues/stored-event';
 import type { EventOutcome, ReportStore, StoredFeatureRequest } from '../../ingest/ports';
-import type { FilteredEvent, IssueEvent, PageBatch, PersonEvents, PersonPair, SequencedEvent, SetAsideRecord, TallyStore } from '../../ingest/tally/ports';
+import type {
+  FilteredEvent,
+  IssueEvent,
+  PageBatch,
+  PersonEvents,
+  PersonPair,
+  ReportersNow,
+  SequencedEvent,
+  SetAsideRecord,
+  TallyStore,
+} from '../../ingest/tally/ports';
 import { tallyBatch } from '../../ingest/tally/tally-batch';
 
 /**
@@ -127,7 +137,7 @@ export class MemoryReportStore implements ReportStore, IssueStore, TallyStore, A
           this.companyPairs.set(companyKey, { factoryId, issueId, companyId: link.companyId, openedBy: contactId, expiresAt: 0 });
       }
     }
-    if (!pair) return { openedBy: '', inCrm: false, opensCompany: false };
+    if (!pair) return { openedBy: '', inCrm: false, opensCompany: false, events: 0 };
     for (const { event } of fresh) {
       pair.events += 1;
       if (event.receivedAt < pair.firstSeen) pair.firstSeen = event.receivedAt;
@@ -141,7 +151,29 @@ export class MemoryReportStore implements ReportStore, IssueStore, TallyStore, A
       inCrm: pair.inCrm,
       ...(pair.companyId === undefined ? {} : { companyId: pair.companyId }),
       opensCompany: company?.openedBy === contactId,
+      events: pair.events,
     };
+  }
+
+  async reportersNow(events: readonly StoredEvent[]): Promise<ReportersNow> {
+    return events.map((event) => {
+      const stored = this.events.get(`${event.factoryId}#${event.eventId}`);
+      if (!stored) return undefined;
+      return stored.reporter === undefined ? {} : { reporter: { ...stored.reporter } };
+    });
+  }
+
+  async withdrawPerson(batch: PersonEvents, pair: PersonPair, heir?: string): Promise<void> {
+    const { factoryId, issueId, contactId } = batch;
+    const key = `${factoryId}#${issueId}#${contactId}`;
+    // As DynamoDB's conditional writes: only the pair as this batch's write left it, only the company's pair this person opened.
+    if (this.pairs.get(key)?.contactId !== contactId || this.pairs.get(key)?.events !== pair.events) return;
+    this.pairs.delete(key);
+    const companyKey = `${factoryId}#${issueId}#${pair.companyId}`;
+    const company = this.companyPairs.get(companyKey);
+    if (company?.openedBy !== contactId) return;
+    if (heir === undefined) this.companyPairs.delete(companyKey);
+    else company.openedBy = heir;
   }
 
   async peopleOf(factoryId: string, issueId: string, limit: number, nowMs: number): Promise<Bounded<AffectedPerson>> {

@@ -61,7 +61,12 @@ export interface PersonPair {
   inCrm: boolean;
   companyId?: string;
   opensCompany: boolean;
+  /** The pair's events as this write left it: a withdrawal deletes the pair only while no write counted into it since. */
+  events: number;
 }
+
+/** What each event's stored item says of its reporter now, in the order the events were asked for; undefined for an item that is gone. */
+export type ReportersNow = readonly (Pick<StoredEvent, 'reporter'> | undefined)[];
 
 export interface TallyStore extends IssueAliases {
   /** Lists the events on their pages (idempotent: a page written again is the same page). */
@@ -78,6 +83,17 @@ export interface TallyStore extends IssueAliases {
    * (issue, company) pair. Answers the pair, so that the issue's write counts the person with the event that opened it.
    */
   addToPerson(shardKey: string, batch: PersonEvents): Promise<PersonPair>;
+  /**
+   * The events' items as stored now, read after their pairs are written, consistently (./count-people.ts): an
+   * erasure may have stripped their reporter since the stream recorded them.
+   */
+  reportersNow(events: readonly StoredEvent[]): Promise<ReportersNow>;
+  /**
+   * Takes back a pair this batch wrote for a person none of its events names any more: deletes the pair while it is
+   * still as the write left it (`pair.events`); when this person opened the company's pair, hands it to `heir` (a
+   * contact id of the same company the batch keeps), or, with no heir, deletes it.
+   */
+  withdrawPerson(batch: PersonEvents, pair: PersonPair, heir?: string): Promise<void>;
   /** Adds filtered events (all of one factory, in stream order) to the factory's filtered counts, exactly once likewise. */
   addFiltered(shardKey: string, events: readonly FilteredEvent[]): Promise<void>;
   /** Adds records set aside (all of one factory, in stream order) to the factory's set-aside counts, exactly once likewise. */

@@ -1,11 +1,22 @@
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { peopleBusiestFirst, type AffectedEraser, type AffectedPerson, type AffectedReader, type Bounded, type CrmLink } from '../../../ingest/issues/affected';
 import { markedSequence, markOf, staleMarks } from '../../../ingest/tally/exactly-once';
-import type { IssueEvent, PersonEvents, PersonPair } from '../../../ingest/tally/ports';
+import type { StoredEvent } from '../../../ingest/issues/stored-event';
+import type { IssueEvent, PersonEvents, PersonPair, ReportersNow } from '../../../ingest/tally/ports';
 import { batchGet } from '../batch-get';
 import { isConditionalCheckFailed, itemOfFailure, storageCall } from '../errors';
 import { Expression, QueryExpression } from '../expression';
-import { CONTACTS_KEY, EXPIRES_AT, PERSON_ATTRIBUTE, REPORTS_BY_FEED, REPORTS_BY_PERSON, REPORTS_KEY } from '../schema';
+import {
+  COMPANY_PAIR_PREFIX,
+  CONTACTS_KEY,
+  eventKey,
+  EXPIRES_AT,
+  PERSON_PAIR_PREFIX,
+  PERSON_ATTRIBUTE,
+  REPORTS_BY_FEED,
+  REPORTS_BY_PERSON,
+  REPORTS_KEY,
+} from '../schema';
 import { writeAffected } from './issue-affected';
 import { issueKey } from './issue-items';
 
@@ -21,10 +32,12 @@ type Item = Record<string, unknown>;
  *   company pair  pk = "affco#" + factoryId + "#" + issueId + "#" + companyId: the contact that opened it; listed per
  *                 company in byFeed (feed = factoryId + "#company-issues#" + companyId).
  * A person's pair is written once per batch that names them (never per event); a new pair costs one GetItem of the
- * contact and, when they have a company, one UpdateItem of the company's pair. Both expire with their events.
+ * contact and, when they have a company, one UpdateItem of the company's pair. Both expire with their events. After
+ * the writes, one consistent BatchGetItem of the batch's events that name someone (reportersNow) tells which still do;
+ * a pair none of them names is taken back (withdraw: lambda/ingest/tally/count-people.ts says why this order).
  */
-const personPairKey = (factoryId: string, issueId: string, contactId: string): string => `affected#${factoryId}#${issueId}#${contactId}`;
-const companyPairKey = (factoryId: string, issueId: string, companyId: string): string => `affco#${factoryId}#${issueId}#${companyId}`;
+const personPairKey = (factoryId: string, issueId: string, contactId: string): string => `${PERSON_PAIR_PREFIX}${factoryId}#${issueId}#${contactId}`;
+const companyPairKey = (factoryId: string, issueId: string, companyId: string): string => `${COMPANY_PAIR_PREFIX}${factoryId}#${issueId}#${companyId}`;
 export const issuePeopleFeed = (factoryId: string, issueId: string): string => `${factoryId}#affected#${issueId}`;
 export const companyIssuesFeed = (factoryId: string, companyId: string): string => `${factoryId}#company-issues#${companyId}`;
 const PERSON_PAIR_TYPE = 'affected-person';
@@ -81,7 +94,72 @@ export class DynamoAffectedPairs implements AffectedReader, AffectedEraser {
     const companyId = text(pair.companyId);
     const opener = batch.events.find((item) => item.event.eventId === openedBy);
     const opensCompany = companyId !== undefined && opener !== undefined && (await this.openCompany(batch, companyId, opener)) === batch.contactId;
-    return { openedBy, inCrm: pair.inCrm === true, ...(companyId === undefined ? {} : { companyId }), opensCompany };
+    const events = typeof pair.events === 'number' ? pair.events : 0;
+    return { openedBy, inCrm: pair.inCrm === true, ...(companyId === undefined ? {} : { companyId }), opensCompany, events };
+  }
+
+  /**
+   * One BatchGetItem per 100 events, consistent: an eventually consistent read could miss an erasure's strip that
+   * came before it, and the check's argument (lambda/ingest/tally/count-people.ts) rests on the read's order.
+   */
+  async reportersNow(events: readonly StoredEvent[]): Promise<ReportersNow> {
+    const keys = [...new Set(events.map((event) => eventKey(event.factoryId, event.eventId)))];
+    const items = await batchGet(
+      this.doc,
+      this.tables.reports,
+      keys.map((pk) => ({ [REPORTS_KEY.partitionKey]: pk })),
+      { operation: 'BatchGetItem (reporters now)', consistentRead: true },
+    );
+    const byKey = new Map(items.map((item) => [String(item[REPORTS_KEY.partitionKey]), item]));
+    return events.map((event) => {
+      const item = byKey.get(eventKey(event.factoryId, event.eventId));
+      if (!item) return undefined;
+      // Only the email matters to who the event names (contactOfEvent); the item's other fields stay unread.
+      const reporter = item.reporter;
+      const email = typeof reporter === 'object' && reporter !== null ? (reporter as { email?: unknown }).email : undefined;
+      return typeof email === 'string' ? { reporter: { email } } : {};
+    });
+  }
+
+  /**
+   * Takes back a pair the batch wrote for a person its events no longer name (lambda/ingest/tally/count-people.ts):
+   * deleted while it is still the person's and counts what the batch's write left (a write since, by another shard,
+   * has its own check, which decides then); with it, the company's pair when this person opened it. The issue's
+   * counts are left as they are: they may keep a number, never the person.
+   */
+  async withdraw(batch: PersonEvents, pair: PersonPair, heir?: string): Promise<void> {
+    const person = new Expression();
+    person.when(person.is('contactId', '=', batch.contactId), person.is('events', '=', pair.events));
+    const removed = await this.conditionally('DeleteItem (person pair, withdrawn)', () =>
+      this.doc.send(
+        new DeleteCommand({
+          TableName: this.tables.reports,
+          Key: { [REPORTS_KEY.partitionKey]: personPairKey(batch.factoryId, batch.issueId, batch.contactId) },
+          ...person.forCondition(),
+        }),
+      ),
+    );
+    if (!removed || pair.companyId === undefined) return;
+    const Key = { [REPORTS_KEY.partitionKey]: companyPairKey(batch.factoryId, batch.issueId, pair.companyId) };
+    const company = new Expression();
+    if (heir !== undefined) company.set('openedBy', heir);
+    company.when(company.is('openedBy', '=', batch.contactId));
+    await this.conditionally(heir === undefined ? 'DeleteItem (company pair, withdrawn)' : 'UpdateItem (company pair, handed over)', () =>
+      heir === undefined
+        ? this.doc.send(new DeleteCommand({ TableName: this.tables.reports, Key, ...company.forCondition() }))
+        : this.doc.send(new UpdateCommand({ TableName: this.tables.reports, Key, ...company.forUpdate() })),
+    );
+  }
+
+  /** A conditional write: answers whether it landed (false when its condition did not hold). */
+  private async conditionally(operation: string, write: () => Promise<unknown>): Promise<boolean> {
+    try {
+      await storageCall(operation, write);
+      return true;
+    } catch (error) {
+      if (isConditionalCheckFailed(error)) return false;
+      throw error;
+    }
   }
 
   /** The pair after counting `pending` (or, when all were counted, as it is). */

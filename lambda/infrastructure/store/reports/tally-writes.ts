@@ -2,7 +2,18 @@ import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds, filteredDeltas, issueDeltas, type FilteredDelta, type IssueDelta } from '../../../ingest/issues/deltas';
 import { itemStateOf, type ItemState } from '../../../ingest/issues/lifecycle';
 import { countExactlyOnce, markOf, type FoundItem, type Round } from '../../../ingest/tally/exactly-once';
-import type { FilteredEvent, IssueEvent, PageBatch, PersonEvents, PersonPair, SequencedEvent, SetAsideRecord, TallyStore } from '../../../ingest/tally/ports';
+import type { StoredEvent } from '../../../ingest/issues/stored-event';
+import type {
+  FilteredEvent,
+  IssueEvent,
+  PageBatch,
+  PersonEvents,
+  PersonPair,
+  ReportersNow,
+  SequencedEvent,
+  SetAsideRecord,
+  TallyStore,
+} from '../../../ingest/tally/ports';
 import { storageCall } from '../errors';
 import { Expression } from '../expression';
 import { applyDelta, conditionalUpdate, notCountedYet, refusedAs, type CounterDelta, type Written as CountingWritten } from './counting-writes';
@@ -69,6 +80,14 @@ export class DynamoTallyStore implements TallyStore {
 
   addToPerson(shardKey: string, batch: PersonEvents): Promise<PersonPair> {
     return this.people.add(shardKey, batch);
+  }
+
+  reportersNow(events: readonly StoredEvent[]): Promise<ReportersNow> {
+    return this.people.reportersNow(events);
+  }
+
+  withdrawPerson(batch: PersonEvents, pair: PersonPair, heir?: string): Promise<void> {
+    return this.people.withdraw(batch, pair, heir);
   }
 
   /** The issues' aliases (issue-aliases.ts): which issue an event is counted into; made on first use. */
