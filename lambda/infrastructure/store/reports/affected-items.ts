@@ -1,10 +1,11 @@
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { peopleBusiestFirst, type AffectedEraser, type AffectedPerson, type AffectedReader, type Bounded, type CrmLink } from '../../../ingest/issues/affected';
-import { markedSequence, markOf, staleMarks } from '../../../ingest/tally/exactly-once';
+import { countExactlyOnce, markOf, staleMarks, type FoundItem } from '../../../ingest/tally/exactly-once';
 import type { StoredEvent } from '../../../ingest/issues/stored-event';
 import type { IssueEvent, PersonEvents, PersonPair, ReportersNow } from '../../../ingest/tally/ports';
 import { batchGet } from '../batch-get';
-import { isConditionalCheckFailed, itemOfFailure, storageCall } from '../errors';
+import { isConditionalCheckFailed, storageCall } from '../errors';
+import { applyDelta, conditionalUpdate, markedAt, notCountedYet, type CounterDelta } from './counting-writes';
 import { Expression, QueryExpression } from '../expression';
 import {
   COMPANY_PAIR_PREFIX,
@@ -74,6 +75,25 @@ function personOf(item: Item, nowMs: number): (AffectedPerson & { issueId: strin
   };
 }
 
+/** What counting these events (of one batch, in stream order) writes on their pair, beside the shard's mark. */
+function pairDelta(batch: PersonEvents, pending: readonly IssueEvent[]): CounterDelta {
+  const times = pending.map((item) => item.event.receivedAt).sort();
+  return {
+    add: { events: pending.length },
+    set: {
+      factoryId: batch.factoryId,
+      issue: batch.issueId,
+      contactId: batch.contactId,
+      [PERSON_ATTRIBUTE]: batch.contactId,
+      type: PERSON_PAIR_TYPE,
+      [REPORTS_BY_FEED.partitionKey]: issuePeopleFeed(batch.factoryId, batch.issueId),
+      lastSeen: times[times.length - 1],
+      [EXPIRES_AT]: Math.max(...pending.map((item) => item.event.expiresAt)),
+    },
+    setOnce: { [REPORTS_BY_FEED.sortKey]: times[0], firstSeen: times[0], openedBy: (pending[0] as IssueEvent).event.eventId },
+  };
+}
+
 export class DynamoAffectedPairs implements AffectedReader, AffectedEraser {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
@@ -88,7 +108,7 @@ export class DynamoAffectedPairs implements AffectedReader, AffectedEraser {
    * contact once; the batch holding the event that opened the pair writes the company's pair.
    */
   async add(shardKey: string, batch: PersonEvents): Promise<PersonPair> {
-    let pair = await this.count(shardKey, batch, batch.events);
+    let pair = await this.count(shardKey, batch);
     if (pair.inCrm === undefined) pair = await this.link(batch, await this.crmOf(batch.factoryId, batch.contactId));
     const openedBy = text(pair.openedBy) ?? '';
     const companyId = text(pair.companyId);
@@ -162,53 +182,37 @@ export class DynamoAffectedPairs implements AffectedReader, AffectedEraser {
     }
   }
 
-  /** The pair after counting `pending` (or, when all were counted, as it is). */
-  private async count(shardKey: string, batch: PersonEvents, pending: readonly IssueEvent[]): Promise<Item> {
-    const first = pending[0];
-    const last = pending[pending.length - 1];
-    if (!first || !last) return this.read(batch);
-    const times = pending.map((item) => item.event.receivedAt).sort();
-    const update = new Expression()
-      .set('factoryId', batch.factoryId)
-      .set('issue', batch.issueId)
-      .set('contactId', batch.contactId)
-      .set(PERSON_ATTRIBUTE, batch.contactId)
-      .set('type', PERSON_PAIR_TYPE)
-      .set(REPORTS_BY_FEED.partitionKey, issuePeopleFeed(batch.factoryId, batch.issueId))
-      .setOnce(REPORTS_BY_FEED.sortKey, times[0])
-      .setOnce('firstSeen', times[0])
-      .setOnce('openedBy', first.event.eventId)
-      .set('lastSeen', times[times.length - 1])
-      .set(EXPIRES_AT, Math.max(...pending.map((item) => item.event.expiresAt)))
-      .add('events', pending.length)
-      .set(markAttribute(shardKey), markOf(last.seq, this.now()));
-    update.when(update.or(update.notExists(markAttribute(shardKey)), update.is(markAttribute(shardKey), '<', first.seq)));
-    try {
-      const result = await storageCall('UpdateItem (person pair)', () =>
-        this.doc.send(
-          new UpdateCommand({
-            TableName: this.tables.reports,
-            Key: { [REPORTS_KEY.partitionKey]: personPairKey(batch.factoryId, batch.issueId, batch.contactId) },
-            ...update.forUpdate(),
-            ReturnValues: 'ALL_NEW',
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          }),
-        ),
-      );
-      const pair = result.Attributes ?? {};
-      await this.pruneMarks(pair);
-      return pair;
-    } catch (error) {
-      if (!isConditionalCheckFailed(error)) throw error;
-      const old = itemOfFailure<Item>(error) ?? {};
-      const mark = markedSequence(old[markAttribute(shardKey)]);
-      // Counted up to the mark already (the batch delivered again, or cut elsewhere): the rest, if any.
-      return this.count(
-        shardKey,
-        batch,
-        pending.filter((item) => mark === undefined || item.seq > mark),
-      );
-    }
+  /**
+   * The pair after counting the batch's events into it by the tally's protocol (countExactlyOnce) and its shared
+   * counting write (counting-writes.ts), as a release counter is: every round the same UpdateItem (it opens the pair
+   * too), conditional on this shard's mark being before the first event still to count. When every event was counted
+   * already (the batch delivered again, or cut elsewhere), the pair as it is.
+   */
+  private async count(shardKey: string, batch: PersonEvents): Promise<Item> {
+    const markName = markAttribute(shardKey);
+    const operation = 'UpdateItem (person pair)';
+    const key = personPairKey(batch.factoryId, batch.issueId, batch.contactId);
+    const target = { doc: this.doc, tableName: this.tables.reports, key, operation, foundOf: (item: Item) => markedAt(item, markName) };
+    let pair: Item | undefined;
+    await countExactlyOnce<IssueEvent, FoundItem>(batch.events, {
+      operation,
+      believed: 'active',
+      // A pair's state does not depend on the time: its expiry is DynamoDB's time to live, as a counter's.
+      nowSeconds: () => 0,
+      write: async ({ pending }) => {
+        const first = pending[0] as IssueEvent;
+        const last = pending[pending.length - 1] as IssueEvent;
+        const update = applyDelta(new Expression(), pairDelta(batch, pending));
+        update.set(markName, markOf(last.seq, this.now()));
+        update.when(notCountedYet(update, markName, first.seq));
+        const outcome = await conditionalUpdate(target, update);
+        if (outcome.landed) pair = outcome.item;
+        return outcome;
+      },
+    });
+    if (!pair) return this.read(batch);
+    await this.pruneMarks(pair);
+    return pair;
   }
 
   /** Removes the marks of shards that can send nothing again (a second write, once a shard has been closed a day). */

@@ -1,5 +1,5 @@
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { FoundItem, WriteOutcome } from '../../../ingest/tally/exactly-once';
+import { markedSequence, type FoundItem, type WriteOutcome } from '../../../ingest/tally/exactly-once';
 import { isConditionalCheckFailed, itemOfFailure, storageCall } from '../errors';
 import type { AttributePath, Condition, Expression } from '../expression';
 
@@ -73,4 +73,13 @@ export function applyDelta(update: Expression, { add, set, setOnce = {} }: Count
   for (const [name, value] of Object.entries(setOnce)) update.setOnce(name, value);
   for (const [name, n] of Object.entries(add)) if (n !== 0) update.add(name, n);
   return update;
+}
+
+/**
+ * An item whose marks are top-level attributes (`mark_<shard>`: a release counter, an (issue, person) pair) as the
+ * protocol sees it: marked always, with this shard's mark.
+ */
+export function markedAt(item: Item, markName: string): FoundItem {
+  const mark = markedSequence(item[markName]);
+  return { marked: true, ...(mark === undefined ? {} : { mark }) };
 }

@@ -1,12 +1,12 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { StorageUnavailableError } from '../../../kernel/errors';
 import { addHashes, emptySketch, wouldChange } from '../../../kernel/distinct-sketch';
-import { countExactlyOnce, markedSequence, markOf, MAX_ROUNDS, staleMarks, type FoundItem } from '../../../ingest/tally/exactly-once';
+import { countExactlyOnce, markOf, MAX_ROUNDS, staleMarks, type FoundItem } from '../../../ingest/tally/exactly-once';
 import { releaseDeltas, type SessionCounters } from '../../../ingest/sessions/release-health';
 import type { ReleaseCounts, ReleaseCountsStore, Sequence, SequencedDiscardCount, SequencedSessionCount } from '../../../ingest/tally/ports';
 import { isConditionalCheckFailed, itemOfFailure, storageCall } from '../errors';
 import { Expression } from '../expression';
-import { applyDelta, conditionalUpdate, notCountedYet, type CounterDelta } from './counting-writes';
+import { applyDelta, conditionalUpdate, markedAt, notCountedYet, type CounterDelta } from './counting-writes';
 import { EXPIRES_AT } from '../schema';
 import {
   CLIENT_REPORT_KEEP_DAYS,
@@ -27,12 +27,6 @@ import {
 
 type Item = Record<string, unknown>;
 const DAY_SECONDS = 86_400;
-
-/** A counter item as the protocol sees it: marked always (its marks are top-level attributes), with this shard's mark. */
-function markedAt(item: Item, markName: string): FoundItem {
-  const mark = markedSequence(item[markName]);
-  return { marked: true, ...(mark === undefined ? {} : { mark }) };
-}
 
 /** The counters a list of counts adds, by status. */
 function summed(counts: readonly SequencedSessionCount[]): Record<string, number> {
