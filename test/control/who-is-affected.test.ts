@@ -6,7 +6,7 @@ import type { SequencedEvent } from '../../lambda/ingest/tally/ports';
 import { tallyBatch } from '../../lambda/ingest/tally/tally-batch';
 import { storedEventOf } from '../../lambda/infrastructure/store/reports/event-items';
 import { DynamoTallyStore } from '../../lambda/infrastructure/store/reports/tally-writes';
-import { eventKey } from '../../lambda/infrastructure/store/schema';
+import { COMPANY_PAIR_PREFIX, eventKey, PERSON_PAIR_PREFIX } from '../../lambda/infrastructure/store/schema';
 import { controlDependencies } from '../../lambda/control/control-room-wiring';
 import { handleControlRequest } from '../../lambda/control/handle-request';
 import type { ControlDependencies, PersonStore } from '../../lambda/control/ports';
@@ -260,9 +260,12 @@ describe('an erasure that overtakes the tally', () => {
       await site.upsert({ email: `grace@${domain}`, companyDomain: domain }),
     ];
     const reports = [`ada@${domain}`, `grace@${domain}`].map((email) => validEvent({ message: `TypeError: cart is undefined ${tag}`, reporter: { email } }));
-    await site.events(reports);
-    // The run's tally counts them first, on its own shard, so that nothing it does later can mend what a test breaks.
-    await tallied();
+    // The run's tally counts them first, on its own shard, so that nothing it does later can mend what a test breaks;
+    // Ada's first, so that she is the one who opened their company's pair.
+    for (const report of reports) {
+      await site.events([report]);
+      await tallied();
+    }
     const streamed = await Promise.all(reports.map((report) => asStreamed(site.factoryId, report.eventId)));
     const shown = async () => {
       await tallied();
@@ -279,7 +282,7 @@ describe('an erasure that overtakes the tally', () => {
         adasIssues: (await ok({ operation: 'contacts.export-person', factoryId: site.factoryId, email: `ada@${domain}` })).issues,
       };
     };
-    /** The lists show Grace alone, her company still on the issue, and none of Ada. */
+    /** The lists show Grace alone, her company still on the issue, and none of Ada; no pair names Ada, the company's included. */
     const onlyGraceShown = async () => {
       const after = await shown();
       expect(after).toEqual({
@@ -289,6 +292,12 @@ describe('an erasure that overtakes the tally', () => {
         companyIssues: [after.issueId],
         adasIssues: [],
       });
+      const pairs = [
+        `${PERSON_PAIR_PREFIX}${site.factoryId}#${after.issueId}#${ada.id}`,
+        `${COMPANY_PAIR_PREFIX}${site.factoryId}#${after.issueId}#${ada.companyId}`,
+      ];
+      const items = await Promise.all(pairs.map(async (pk) => (await testDoc().send(new GetCommand({ TableName: tables.reports, Key: { pk } }))).Item));
+      expect(items.map((item) => item && { openedBy: item.openedBy })).toEqual([undefined, { openedBy: grace.id }]);
     };
     return { site, grace, email: `ada@${domain}`, streamed, shown, onlyGraceShown };
   }

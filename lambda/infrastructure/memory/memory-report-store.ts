@@ -200,10 +200,14 @@ export class MemoryReportStore implements ReportStore, IssueStore, TallyStore, A
       const issueKey = `${factoryId}#${pair.issueId}`;
       const issue = this.issues.get(issueKey);
       // The person's company leaves the issue with its last person counted in it.
-      const companyLeft =
-        pair.companyId !== undefined &&
-        ![...this.pairs.values()].some((other) => other.factoryId === factoryId && other.issueId === pair.issueId && other.companyId === pair.companyId);
+      const colleague = [...this.pairs.values()].find(
+        (other) => other.factoryId === factoryId && other.issueId === pair.issueId && other.companyId === pair.companyId,
+      );
+      const companyLeft = pair.companyId !== undefined && colleague === undefined;
+      const companyPair = this.companyPairs.get(`${factoryId}#${pair.issueId}#${pair.companyId}`);
       if (companyLeft) this.companyPairs.delete(`${factoryId}#${pair.issueId}#${pair.companyId}`);
+      // A company's pair left to colleagues names none of them as the one erased: it is handed to one who is left.
+      else if (colleague && companyPair?.openedBy === contactId) companyPair.openedBy = colleague.contactId;
       if (issue) {
         const taken = { contacts: pair.inCrm ? -1 : 0, notInCrm: pair.inCrm ? 0 : -1, companies: companyLeft ? -1 : 0 };
         this.issues.set(issueKey, { ...issue, affected: addAffected(issue.affected, taken) });

@@ -377,7 +377,7 @@ export class DynamoAffectedPairs implements AffectedReader, AffectedEraser {
       if (!old || !issueId) continue;
       forgotten.push(issueId);
       const companyId = text(old.companyId);
-      const companyLeft = companyId !== undefined && (await this.companyLeaves(factoryId, issueId, companyId, nowMs));
+      const companyLeft = companyId !== undefined && (await this.companyLeaves(factoryId, issueId, companyId, contactId, nowMs));
       const update = new Expression();
       writeAffected(update, { contacts: old.inCrm === true ? -1 : 0, notInCrm: old.inCrm === true ? 0 : -1, companies: companyLeft ? -1 : 0 });
       update.when(update.exists(REPORTS_KEY.partitionKey));
@@ -394,11 +394,28 @@ export class DynamoAffectedPairs implements AffectedReader, AffectedEraser {
     return forgotten;
   }
 
-  /** Whether nobody else of the company is left in the issue; if so, its pair deleted: answers whether this call deleted it. */
-  private async companyLeaves(factoryId: string, issueId: string, companyId: string, nowMs: number): Promise<boolean> {
+  /**
+   * Whether nobody else of the company is left in the issue; if so, its pair deleted: answers whether this call
+   * deleted it. Otherwise a pair this person opened is handed to one of those left, so that it names no erased person.
+   */
+  private async companyLeaves(factoryId: string, issueId: string, companyId: string, contactId: string, nowMs: number): Promise<boolean> {
     const keys = await this.keysOf(REPORTS_BY_FEED, issuePeopleFeed(factoryId, issueId), Number.MAX_SAFE_INTEGER, `affected#${factoryId}#${issueId}#`);
     const people = await this.items(keys, "BatchGetItem (an issue's people, erasure)");
-    if (people.some((item) => text(item.companyId) === companyId && personOf(item, nowMs) !== undefined)) return false;
+    const left = people.find((item) => text(item.companyId) === companyId && text(item.contactId) !== contactId && personOf(item, nowMs) !== undefined);
+    if (left) {
+      const handover = new Expression().set('openedBy', text(left.contactId));
+      handover.when(handover.is('openedBy', '=', contactId));
+      await this.conditionally('UpdateItem (company pair, handed over)', () =>
+        this.doc.send(
+          new UpdateCommand({
+            TableName: this.tables.reports,
+            Key: { [REPORTS_KEY.partitionKey]: companyPairKey(factoryId, issueId, companyId) },
+            ...handover.forUpdate(),
+          }),
+        ),
+      );
+      return false;
+    }
     const deleted = await storageCall('DeleteItem (company pair, erasure)', () =>
       this.doc.send(
         new DeleteCommand({
