@@ -31,6 +31,7 @@ import { envelopeUrlOf, eventEnvelope, sentryPage } from '../storm/sentry-page';
 import { TYPICAL_SITE, TYPICAL_USER_AGENT, typicalOwnEvent, typicalSentryEvent } from '../storm/typical-error';
 import { mapAssetFrames, monotonicUs, withinWindows, type TimedProfile } from './asset-profile';
 import { describeMachine, finishMachine } from './machine';
+import { designNodeOptions, functionNode, NODE_USAGE, type FunctionNode } from './function-node';
 import { summarizeProfiles, type CostLine } from './profile';
 import { commitOf, postFrom, startChild, stopChild, treeCpuMs, visitorAddress, worktreeOf } from './served';
 import { median } from './stats';
@@ -49,6 +50,7 @@ tally has counted every stored event), beside the design of --baseline.
   --protocol P     own, sentry or both (default both)
   --baseline REF   the commit to compare with (default ${'c1effd8'}, the release before issue 50), or none
   --sources        serve the TypeScript sources (npm start) instead of the bundled assets
+${NODE_USAGE}
   --profile DIR    profile this design's server (node --cpu-prof, files in DIR) and add where its CPU
                    went during the measured batches to the report, charged to the sources
   --out FILE       where to write the report (default bench/cpu-results.md)`;
@@ -75,6 +77,8 @@ interface Server {
   /** Visitors used so far: each request comes from an address of its own. */
   visitors: number;
   acknowledged: number;
+  /** The NODE_OPTIONS its server ran with ('' for none). */
+  nodeOptions: string;
 }
 
 interface Batch {
@@ -99,7 +103,7 @@ async function counted(server: Server): Promise<number> {
   return issues.reduce((sum, issue) => sum + issue.count, 0);
 }
 
-async function startServer(design: string, root: string, bundle: boolean, profileDir: string | undefined): Promise<Server> {
+async function startServer(design: string, root: string, bundle: boolean, profileDir: string | undefined, node: FunctionNode): Promise<Server> {
   const dynamo = await startDynamoDbLocal({ port: await freePort() });
   const children: ChildProcess[] = [];
   try {
@@ -117,8 +121,12 @@ async function startServer(design: string, root: string, bundle: boolean, profil
       CONTACTS_STREAMS: 'on',
     };
     delete env.S3_ENDPOINT;
+    // npm start runs the assets in its own process: it gets the functions' Node options, as Lambda's node does.
+    const nodeOptions = await designNodeOptions(root, node, env.NODE_OPTIONS);
+    if (nodeOptions) env.NODE_OPTIONS = nodeOptions;
+    else delete env.NODE_OPTIONS;
     const profiling = profileDir ? [`--cpu-prof`, `--cpu-prof-dir=${profileDir}`] : [];
-    const started = startChild(process.execPath, [...profiling, '--import', 'tsx', 'local/harness/commands/start.ts', ...(bundle ? ['--bundle'] : [])], {
+    const started = startChild(node.path, [...profiling, '--import', 'tsx', 'local/harness/commands/start.ts', ...(bundle ? ['--bundle'] : [])], {
       cwd: root,
       env,
       ready: /Contacts API listening on (http:\/\/localhost:\d+)/,
@@ -130,7 +138,20 @@ async function startServer(design: string, root: string, bundle: boolean, profil
     const raw = documentClientOf(createDynamoClient({ ...LOCAL_DYNAMO_CONFIG, requestTimeoutMs: 30_000, endpoint: dynamo.endpoint }));
     const factoryId = `fac_cpu_${randomUUID().slice(0, 8)}`;
     const { key, keyId } = await new KeyAdmin(raw, LOCAL_TABLE_NAMES.keys).create({ factoryId, type: 'publishable', origins: [SITE], rateLimit: 1_000_000 });
-    return { design, root, child: started.child, baseUrl, key, keyId, factoryId, raw, dynamo, visitors: 0, acknowledged: 0 };
+    return {
+      design,
+      root,
+      child: started.child,
+      baseUrl,
+      key,
+      keyId,
+      factoryId,
+      raw,
+      dynamo,
+      visitors: 0,
+      acknowledged: 0,
+      nodeOptions: env.NODE_OPTIONS ?? '',
+    };
   } catch (error) {
     for (const child of children) await stopChild(child);
     await dynamo.stop();
@@ -250,6 +271,9 @@ function report(options: {
   idle: Record<string, number>;
   sources: boolean;
   profile: string[];
+  /** The servers' node and each design's NODE_OPTIONS. */
+  serverNode: string;
+  nodeOptions: Record<string, string>;
 }): string {
   const designs = [...new Set(options.batches.map((batch) => batch.design))];
   const protocols = [...new Set(options.batches.map((batch) => batch.protocol))];
@@ -288,7 +312,11 @@ function report(options: {
     '',
     'Written by `npm run bench:cpu` (tools/bench/ingest-cpu.ts); see docs/performance.md#cpu-per-event.',
     '',
-    `Measured ${machine.date} on ${machine.cores} × ${machine.cpuModel}, Node ${machine.node}, DynamoDB Local ${machine.dynamodb}; 1-minute load average ${machine.loadAtStart.toFixed(1)} at the start, ${machine.loadAtEnd?.toFixed(1)} at the end. Command: \`${options.command}\`. Served: ${options.sources ? 'the TypeScript sources (npm start)' : 'the bundled Lambda assets (npm start -- --bundle)'}, LOG_LEVEL=INFO.`,
+    `Measured ${machine.date} on ${machine.cores} × ${machine.cpuModel}, Node ${machine.node}, DynamoDB Local ${machine.dynamodb}; 1-minute load average ${machine.loadAtStart.toFixed(1)} at the start, ${machine.loadAtEnd?.toFixed(1)} at the end. Command: \`${options.command}\`. Served: ${options.sources ? 'the TypeScript sources (npm start)' : 'the bundled Lambda assets (npm start -- --bundle)'}, LOG_LEVEL=INFO, on Node ${options.serverNode} (${Object.entries(
+      options.nodeOptions,
+    )
+      .map(([design, flags]) => `${design}: ${flags ? `NODE_OPTIONS=${flags}` : 'no NODE_OPTIONS'}`)
+      .join('; ')}).`,
     '',
     "Server CPU: npm start's process tree (the HTTP adapter, the ingest function, the stream poller and the tally, the alert notifier), user + system, from /proc; DynamoDB Local's is not counted. A batch ends when the tally has counted all its events.",
     '',
@@ -321,6 +349,7 @@ runCommand(USAGE, async (argv) => {
     sources: { type: 'boolean' },
     profile: { type: 'string' },
     out: { type: 'string' },
+    node: { type: 'string' },
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const requests = positiveIntArg('--requests', values.requests, 100_000) ?? 1000;
@@ -336,6 +365,7 @@ runCommand(USAGE, async (argv) => {
   if (profileDir) mkdirSync(profileDir, { recursive: true });
   const out = resolve(PROJECT_ROOT, values.out ?? 'bench/cpu-results.md');
   const say = (line: string) => process.stderr.write(`${line}\n`);
+  const node = await functionNode(values.node, say);
 
   const machine = describeMachine(dynamoDbLocalVersion());
   const tree = baseline === 'none' ? undefined : worktreeOf(baseline);
@@ -346,8 +376,8 @@ runCommand(USAGE, async (argv) => {
     say(
       `starting this design's server${tree ? ` and ${baseline}'s` : ''} (${bundle ? 'npm start -- --bundle: a cdk synth each, unless kept' : 'npm start'}) …`,
     );
-    servers.push(await startServer(THIS_DESIGN, PROJECT_ROOT, bundle, profileDir));
-    if (tree) servers.push(await startServer(`before (${commitOf(baseline)})`, tree.root, bundle, undefined));
+    servers.push(await startServer(THIS_DESIGN, PROJECT_ROOT, bundle, profileDir, node));
+    if (tree) servers.push(await startServer(`before (${commitOf(baseline)})`, tree.root, bundle, undefined, node));
     for (const server of servers) {
       for (const protocol of protocols) {
         say(`[${server.design}] warm-up: ${warmup} ${protocol} requests …`);
@@ -374,7 +404,16 @@ runCommand(USAGE, async (argv) => {
   }
   const command = ['npm run bench:cpu', ...(argv.length > 0 ? ['--', ...argv] : [])].join(' ');
   const profile = profileDir ? await profileLines(profileDir, batches) : [];
-  const text = report({ command, machine: finishMachine(machine), batches, idle, sources: !bundle, profile });
+  const text = report({
+    command,
+    machine: finishMachine(machine),
+    batches,
+    idle,
+    sources: !bundle,
+    profile,
+    serverNode: node.version,
+    nodeOptions: Object.fromEntries(servers.map((server) => [server.design, server.nodeOptions])),
+  });
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, text);
   process.stdout.write(`${text}\n`);

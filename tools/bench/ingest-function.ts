@@ -24,6 +24,7 @@ import { ensureTables } from '../../local/harness/tables';
 import { TYPICAL_SITE, TYPICAL_USER_AGENT, typicalOwnEvent } from '../storm/typical-error';
 import { describeMachine, finishMachine } from './machine';
 import { commitOf, worktreeOf } from './served';
+import { designNodeOptions, functionNode, NODE_USAGE } from './function-node';
 import { median } from './stats';
 
 const USAGE = `usage: npm run bench:ingest-function [-- options]
@@ -34,7 +35,8 @@ with a call log that does nothing (no AsyncLocalStorage), and the release of
 
   --requests N     requests per process after 500 of warm-up (default 2000)
   --rounds N       processes per build, alternating (default 6)
-  --baseline REF   the release to compare with (default ${'c1effd8'}), or none`;
+  --baseline REF   the release to compare with (default ${'c1effd8'}), or none
+${NODE_USAGE}`;
 
 const DEFAULT_BASELINE = 'c1effd8';
 
@@ -103,11 +105,17 @@ async function buildAsset(root: string, outfile: string, withoutCallLog: boolean
 }
 
 runCommand(USAGE, async (argv) => {
-  const { values, positionals } = parseCommandLine(argv, { requests: { type: 'string' }, rounds: { type: 'string' }, baseline: { type: 'string' } });
+  const { values, positionals } = parseCommandLine(argv, {
+    requests: { type: 'string' },
+    rounds: { type: 'string' },
+    baseline: { type: 'string' },
+    node: { type: 'string' },
+  });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const requests = positiveIntArg('--requests', values.requests, 100_000) ?? 2000;
   const rounds = positiveIntArg('--rounds', values.rounds, 100) ?? 6;
   const baseline = values.baseline ?? DEFAULT_BASELINE;
+  const node = await functionNode(values.node, (line) => process.stderr.write(`${line}\n`));
   const tree = baseline === 'none' ? undefined : worktreeOf(baseline);
   const machine = describeMachine(dynamoDbLocalVersion());
   const dir = mkdtempSync(join(tmpdir(), 'bench-call-log-'));
@@ -128,11 +136,14 @@ runCommand(USAGE, async (argv) => {
       ...(tree ? [{ name: `before (${commitOf(baseline)})`, root: tree.root, withoutCallLog: false }] : []),
     ];
     const variants: Record<string, string> = {};
+    // Each build runs with the NODE_OPTIONS its design's stack gives the function, as Lambda's node would.
+    const nodeOptions: Record<string, string> = {};
     for (const [index, { name, root, withoutCallLog }] of builds.entries()) {
       const folder = join(dir, `build-${index}`);
       await buildAsset(root, join(folder, 'index.mjs'), withoutCallLog);
       writeFileSync(join(folder, 'driver.mjs'), DRIVER(requests));
       variants[name] = folder;
+      nodeOptions[name] = await designNodeOptions(root, node);
     }
     const event = {
       resource: '/{proxy+}',
@@ -166,7 +177,8 @@ runCommand(USAGE, async (argv) => {
       for (let k = 0; k < round % order.length; k += 1) order.push(order.shift() as [string, string]);
       for (const [name, folder] of order) {
         // The function's log lines go to a pipe read and dropped here, as Lambda's runtime reads them.
-        const run = spawnSync(process.execPath, ['driver.mjs'], { cwd: folder, env, encoding: 'utf8', maxBuffer: 1 << 30 });
+        const options = nodeOptions[name] ? { NODE_OPTIONS: nodeOptions[name] } : {};
+        const run = spawnSync(node.path, ['driver.mjs'], { cwd: folder, env: { ...env, ...options }, encoding: 'utf8', maxBuffer: 1 << 30 });
         const line = run.stdout
           .trim()
           .split('\n')
@@ -186,7 +198,11 @@ runCommand(USAGE, async (argv) => {
     const callLog = shipped - (medians[NO_CALL_LOG_BUILD] as number);
     process.stdout.write(
       [
-        `Measured ${done.date} on ${done.cores} × ${done.cpuModel}, Node ${done.node}; 1-minute load average ${done.loadAtStart.toFixed(1)} at the start, ${done.loadAtEnd?.toFixed(1)} at the end. Command: \`${['npm run bench:ingest-function', ...(argv.length > 0 ? ['--', ...argv] : [])].join(' ')}\`.`,
+        `Measured ${done.date} on ${done.cores} × ${done.cpuModel}, the function on Node ${node.version} (${Object.entries(nodeOptions)
+          .map(([name, flags]) => `${name}: ${flags ? `NODE_OPTIONS=${flags}` : 'no NODE_OPTIONS'}`)
+          .join(
+            '; ',
+          )}); 1-minute load average ${done.loadAtStart.toFixed(1)} at the start, ${done.loadAtEnd?.toFixed(1)} at the end. Command: \`${['npm run bench:ingest-function', ...(argv.length > 0 ? ['--', ...argv] : [])].join(' ')}\`.`,
         '',
         `| the ingest function (in-process, ${requests} lone errors a process after 500) | CPU µs per request, median | each process | requests per CPU-second |`,
         '|---|---:|---|---:|',
