@@ -1,4 +1,4 @@
-import { deflateRawSync } from 'node:zlib';
+import { constants, deflateRawSync } from 'node:zlib';
 import {
   addHashes,
   foldRegisters,
@@ -6,11 +6,13 @@ import {
   PRECISION,
   precisionOf,
   decodeRegisters,
+  deflateRegisters,
   type DistinctSketch,
   distinctCount,
   EXACT_LIMIT,
   emptySketch,
   encodeRegisters,
+  inflateRegisters,
   isSketchHash,
   mergeSketches,
   sketchHashOf,
@@ -80,6 +82,19 @@ describe('distinct sketch', () => {
     expect(decodeRegisters('~not deflate')).toBeUndefined();
     // Ranks past the largest a 48-bit hash can make: not registers.
     expect(decodeRegisters(`~${deflateRawSync(new Uint8Array(1 << PRECISION).fill(60)).toString('base64url')}`)).toBeUndefined();
+  });
+
+  test('registers deflate to the smaller of run-length and Huffman-only coding, and what level 9 wrote before still reads', () => {
+    for (const size of [101, 1_000, 10_000, 100_000]) {
+      const sketch = sketchOf(hashes(21, size));
+      if (sketch.kind !== 'registers') throw new Error('expected registers');
+      const stored = deflateRegisters(sketch.registers);
+      expect(inflateRegisters(stored)).toEqual(sketch.registers);
+      const runs = deflateRawSync(sketch.registers, { strategy: constants.Z_RLE }).length;
+      const codes = deflateRawSync(sketch.registers, { strategy: constants.Z_HUFFMAN_ONLY }).length;
+      expect(stored.length).toBe(Math.min(runs, codes));
+      expect(inflateRegisters(deflateRawSync(sketch.registers, { level: 9 }))).toEqual(sketch.registers);
+    }
   });
 
   test('a sketch stored before (4,096 registers, 6-bit packed text) still reads, counts, takes hashes and merges at its precision', () => {

@@ -1,5 +1,4 @@
-import { deflateRawSync } from 'node:zlib';
-import { addHashes, emptySketch, inflateRegisters, wouldChange, type DistinctSketch } from '../../../kernel/distinct-sketch';
+import { addHashes, deflateRegisters, emptySketch, inflateRegisters, wouldChange, type DistinctSketch } from '../../../kernel/distinct-sketch';
 import { visitorsOfSample, type IssueVisitors } from '../../../ingest/issues/visitors';
 import type { Condition, Expression } from '../expression';
 
@@ -41,8 +40,8 @@ export interface StoredVisitors {
   before?: number;
 }
 
-/** Registers as stored: a byte each, deflated. */
-export const encodeRegisters = (registers: Uint8Array): Uint8Array => new Uint8Array(deflateRawSync(registers, { level: 9 }));
+/** Registers as stored: a byte each, deflated (the kernel's deflateRegisters). */
+export const encodeRegisters = (registers: Uint8Array): Uint8Array => new Uint8Array(deflateRegisters(registers));
 
 /** The registers of a stored value, of either precision; undefined for anything that is not one (damaged, or foreign). */
 export const decodeRegisters = (value: unknown): Uint8Array | undefined => (value instanceof Uint8Array ? inflateRegisters(value) : undefined);
