@@ -77,7 +77,7 @@ interface Server {
   /** Visitors used so far: each request comes from an address of its own. */
   visitors: number;
   acknowledged: number;
-  /** The NODE_OPTIONS its server ran with ('' for none). */
+  /** Its functions' Node options, which its server ran with ('' for none). */
   nodeOptions: string;
 }
 
@@ -122,16 +122,20 @@ async function startServer(design: string, root: string, bundle: boolean, profil
     };
     delete env.S3_ENDPOINT;
     // npm start runs the assets in its own process: it gets the functions' Node options, as Lambda's node does.
-    const nodeOptions = await designNodeOptions(root, node, env.NODE_OPTIONS);
-    if (nodeOptions) env.NODE_OPTIONS = nodeOptions;
-    else delete env.NODE_OPTIONS;
+    // Given on its command line, not in NODE_OPTIONS: the processes npm start runs itself (cdk synth on the node of
+    // PATH) are not the functions and need not take them.
+    const nodeOptions = await designNodeOptions(root, node);
     const profiling = profileDir ? [`--cpu-prof`, `--cpu-prof-dir=${profileDir}`] : [];
-    const started = startChild(node.path, [...profiling, '--import', 'tsx', 'local/harness/commands/start.ts', ...(bundle ? ['--bundle'] : [])], {
-      cwd: root,
-      env,
-      ready: /Contacts API listening on (http:\/\/localhost:\d+)/,
-      timeoutMs: 300_000,
-    });
+    const started = startChild(
+      node.path,
+      [...nodeOptions.split(' ').filter(Boolean), ...profiling, '--import', 'tsx', 'local/harness/commands/start.ts', ...(bundle ? ['--bundle'] : [])],
+      {
+        cwd: root,
+        env,
+        ready: /Contacts API listening on (http:\/\/localhost:\d+)/,
+        timeoutMs: 300_000,
+      },
+    );
     children.push(started.child);
     const baseUrl = ((await started.ready)[1] as string).replace('localhost', '127.0.0.1');
     // Patient: on a loaded machine DynamoDB Local may take seconds to answer the bench's own reads.
@@ -150,7 +154,7 @@ async function startServer(design: string, root: string, bundle: boolean, profil
       dynamo,
       visitors: 0,
       acknowledged: 0,
-      nodeOptions: env.NODE_OPTIONS ?? '',
+      nodeOptions,
     };
   } catch (error) {
     for (const child of children) await stopChild(child);
@@ -315,7 +319,7 @@ function report(options: {
     `Measured ${machine.date} on ${machine.cores} × ${machine.cpuModel}, Node ${machine.node}, DynamoDB Local ${machine.dynamodb}; 1-minute load average ${machine.loadAtStart.toFixed(1)} at the start, ${machine.loadAtEnd?.toFixed(1)} at the end. Command: \`${options.command}\`. Served: ${options.sources ? 'the TypeScript sources (npm start)' : 'the bundled Lambda assets (npm start -- --bundle)'}, LOG_LEVEL=INFO, on Node ${options.serverNode} (${Object.entries(
       options.nodeOptions,
     )
-      .map(([design, flags]) => `${design}: ${flags ? `NODE_OPTIONS=${flags}` : 'no NODE_OPTIONS'}`)
+      .map(([design, flags]) => `${design}: ${flags ? `its functions' ${flags}` : 'no Node options of its functions'}`)
       .join('; ')}).`,
     '',
     "Server CPU: npm start's process tree (the HTTP adapter, the ingest function, the stream poller and the tally, the alert notifier), user + system, from /proc; DynamoDB Local's is not counted. A batch ends when the tally has counted all its events.",
