@@ -2,10 +2,11 @@
  * npm run bench:ingest-function: the ingest function's own CPU per lone error (docs/performance.md#cpu-per-event):
  * its asset built with the stack's bundling options, driven in-process (no HTTP, no npm start around it: what a
  * Lambda container runs), the typical 5-frame error of the own SDK a request, from an address each, against a
- * DynamoDB Local of the bench's own; the process's CPU per request after a warm-up, fresh processes alternating.
- * Three builds: as it ships; as it ships with a call log that does nothing (no AsyncLocalStorage, whose promise
- * hooks every promise of the process pays for: the call log's share, docs/performance.md#the-call-log); and the
- * release of --baseline (its own entry and bundling options, from a git worktree).
+ * DynamoDB Local of the bench's own; the process's CPU per request after a warm-up (or, with --instructions, its
+ * instructions, counted by valgrind), fresh processes alternating, on Node.js 22 with the NODE_OPTIONS the stack
+ * gives the function. The builds: as it ships; the same without those options; as it ships with a call log that
+ * does nothing (no AsyncLocalStorage: the call log's share, docs/performance.md#the-call-log); and the release of
+ * --baseline (its own entry, bundling and Node options, from a git worktree).
  */
 import './env';
 import { spawnSync } from 'node:child_process';
@@ -25,6 +26,7 @@ import { TYPICAL_SITE, TYPICAL_USER_AGENT, typicalOwnEvent } from '../storm/typi
 import { describeMachine, finishMachine } from './machine';
 import { commitOf, worktreeOf } from './served';
 import { designNodeOptions, functionNode, NODE_USAGE } from './function-node';
+import { hasValgrind, instructionsOf } from './instruction-count';
 import { median } from './stats';
 
 const USAGE = `usage: npm run bench:ingest-function [-- options]
@@ -36,6 +38,8 @@ with a call log that does nothing (no AsyncLocalStorage), and the release of
   --requests N     requests per process after 500 of warm-up (default 2000)
   --rounds N       processes per build, alternating (default 6)
   --baseline REF   the release to compare with (default ${'c1effd8'}), or none
+  --instructions   count instructions per request with valgrind instead of timing CPU (does not move
+                   with the machine's load; --requests then defaults to 300, about a minute a process)
 ${NODE_USAGE}`;
 
 const DEFAULT_BASELINE = 'c1effd8';
@@ -48,9 +52,11 @@ export const counting = () => false;
 `;
 
 const SHIPPED = 'as it ships';
+const WITHOUT_OPTIONS = "as it ships, without its functions' Node options";
 const NO_CALL_LOG_BUILD = 'as it ships, no call log';
 
-const DRIVER = (requests: number) => `const { handler } = await import('./index.mjs');
+const DRIVER = `const requests = Number(process.env.BENCH_REQUESTS);
+const { handler } = await import('./index.mjs');
 const events = JSON.parse(process.env.BENCH_EVENTS);
 const context = { awsRequestId: 'call-log', getRemainingTimeInMillis: () => 10000 };
 let n = 0;
@@ -66,11 +72,41 @@ const one = async () => {
 };
 for (let i = 0; i < 500; i += 1) await one();
 const before = process.cpuUsage();
-for (let i = 0; i < ${requests}; i += 1) await one();
+for (let i = 0; i < requests; i += 1) await one();
 const used = process.cpuUsage(before);
-process.stdout.write(JSON.stringify({ cpuUsPerRequest: (used.user + used.system) / ${requests}, userUs: used.user / ${requests}, systemUs: used.system / ${requests} }) + '\\n');
+process.stdout.write(JSON.stringify({ cpuUsPerRequest: (used.user + used.system) / requests, userUs: used.user / requests, systemUs: used.system / requests }) + '\\n');
 process.exit(0);
 `;
+
+/** A build run with some NODE_OPTIONS ('' for none). */
+interface Variant {
+  name: string;
+  folder: string;
+  nodeOptions: string;
+}
+
+/** One process's CPU per request (user and system, after the warm-up). */
+function cpuPerRequest(node: string, folder: string, env: NodeJS.ProcessEnv, name: string): number {
+  // The function's log lines go to a pipe read and dropped here, as Lambda's runtime reads them.
+  const run = spawnSync(node, ['driver.mjs'], { cwd: folder, env, encoding: 'utf8', maxBuffer: 1 << 30 });
+  const line = run.stdout
+    .trim()
+    .split('\n')
+    .find((text) => text.startsWith('{"cpuUsPerRequest"'));
+  if (run.status !== 0 || !line) throw new Error(`${name}: ${run.stderr.slice(-800)}`);
+  return (JSON.parse(line) as { cpuUsPerRequest: number }).cpuUsPerRequest;
+}
+
+/**
+ * Instructions per request, counted by valgrind (cachegrind, no cache simulation): two processes of `requests` and
+ * 3 × `requests` requests after the same warm-up, the difference divided by the requests between them, so start-up,
+ * warm-up and the JIT's first compiles cancel out (the method of instruction-count.ts). Unlike CPU time, the count does
+ * not move with the machine's load.
+ */
+async function instructionsPerRequest(node: string, folder: string, envOf: (requests: number) => NodeJS.ProcessEnv, requests: number): Promise<number> {
+  const [few, many] = await Promise.all([requests, 3 * requests].map((count) => instructionsOf([node, 'driver.mjs'], { cwd: folder, env: envOf(count) })));
+  return ((many as number) - (few as number)) / (2 * requests);
+}
 
 /** The ingest entry of the project in `root`, bundled with that project's own options (lib/service-function.ts). */
 async function buildAsset(root: string, outfile: string, withoutCallLog: boolean): Promise<void> {
@@ -110,11 +146,14 @@ runCommand(USAGE, async (argv) => {
     rounds: { type: 'string' },
     baseline: { type: 'string' },
     node: { type: 'string' },
+    instructions: { type: 'boolean' },
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-  const requests = positiveIntArg('--requests', values.requests, 100_000) ?? 2000;
+  const instructions = values.instructions === true;
+  const requests = positiveIntArg('--requests', values.requests, 100_000) ?? (instructions ? 300 : 2000);
   const rounds = positiveIntArg('--rounds', values.rounds, 100) ?? 6;
   const baseline = values.baseline ?? DEFAULT_BASELINE;
+  if (instructions && !hasValgrind()) throw new UsageError('--instructions counts with valgrind, which is not on PATH (Debian package valgrind)');
   const node = await functionNode(values.node, (line) => process.stderr.write(`${line}\n`));
   const tree = baseline === 'none' ? undefined : worktreeOf(baseline);
   const machine = describeMachine(dynamoDbLocalVersion());
@@ -135,15 +174,16 @@ runCommand(USAGE, async (argv) => {
       { name: NO_CALL_LOG_BUILD, root: PROJECT_ROOT, withoutCallLog: true },
       ...(tree ? [{ name: `before (${commitOf(baseline)})`, root: tree.root, withoutCallLog: false }] : []),
     ];
-    const variants: Record<string, string> = {};
-    // Each build runs with the NODE_OPTIONS its design's stack gives the function, as Lambda's node would.
-    const nodeOptions: Record<string, string> = {};
+    // Each build runs with the NODE_OPTIONS its design's stack gives the function, as Lambda's node would; the
+    // shipped build also without them, which is what they change.
+    const variants: Variant[] = [];
     for (const [index, { name, root, withoutCallLog }] of builds.entries()) {
       const folder = join(dir, `build-${index}`);
       await buildAsset(root, join(folder, 'index.mjs'), withoutCallLog);
-      writeFileSync(join(folder, 'driver.mjs'), DRIVER(requests));
-      variants[name] = folder;
-      nodeOptions[name] = await designNodeOptions(root, node);
+      writeFileSync(join(folder, 'driver.mjs'), DRIVER);
+      const nodeOptions = await designNodeOptions(root, node);
+      variants.push({ name, folder, nodeOptions });
+      if (name === SHIPPED && nodeOptions !== '') variants.push({ name: WITHOUT_OPTIONS, folder, nodeOptions: '' });
     }
     const event = {
       resource: '/{proxy+}',
@@ -170,46 +210,59 @@ runCommand(USAGE, async (argv) => {
       POWERTOOLS_METRICS_DISABLED: 'true',
       BENCH_EVENTS: JSON.stringify(event),
     };
-    const cpu: Record<string, number[]> = Object.fromEntries(builds.map(({ name }) => [name, []]));
+    const envOf = (variant: Variant, count: number) => ({
+      ...env,
+      BENCH_REQUESTS: String(count),
+      ...(variant.nodeOptions ? { NODE_OPTIONS: variant.nodeOptions } : {}),
+    });
+    const figures: Record<string, number[]> = Object.fromEntries(variants.map(({ name }) => [name, []]));
     for (let round = 0; round < rounds; round += 1) {
-      // Each round starts with another build, so that a drift of the machine's load meets them alike.
-      const order = Object.entries(variants);
-      for (let k = 0; k < round % order.length; k += 1) order.push(order.shift() as [string, string]);
-      for (const [name, folder] of order) {
-        // The function's log lines go to a pipe read and dropped here, as Lambda's runtime reads them.
-        const options = nodeOptions[name] ? { NODE_OPTIONS: nodeOptions[name] } : {};
-        const run = spawnSync(node.path, ['driver.mjs'], { cwd: folder, env: { ...env, ...options }, encoding: 'utf8', maxBuffer: 1 << 30 });
-        const line = run.stdout
-          .trim()
-          .split('\n')
-          .find((text) => text.startsWith('{"cpuUsPerRequest"'));
-        if (run.status !== 0 || !line) throw new Error(`${name}: ${run.stderr.slice(-800)}`);
-        (cpu[name] as number[]).push((JSON.parse(line) as { cpuUsPerRequest: number }).cpuUsPerRequest);
-        process.stderr.write(`${name}: ${(cpu[name] as number[]).at(-1)?.toFixed(0)} µs of CPU per request\n`);
+      // Each round starts with another variant, so that a drift of the machine's load meets them alike.
+      const order = [...variants];
+      for (let k = 0; k < round % order.length; k += 1) order.push(order.shift() as Variant);
+      for (const variant of order) {
+        const figure = instructions
+          ? await instructionsPerRequest(node.path, variant.folder, (count) => envOf(variant, count), requests)
+          : cpuPerRequest(node.path, variant.folder, envOf(variant, requests), variant.name);
+        (figures[variant.name] as number[]).push(figure);
+        process.stderr.write(`${variant.name}: ${figure.toFixed(0)} ${instructions ? 'instructions' : 'µs of CPU'} per request\n`);
       }
     }
     const done = finishMachine(machine);
-    const medians = Object.fromEntries(Object.entries(cpu).map(([name, values]) => [name, median(values)])) as Record<string, number>;
+    const medians = Object.fromEntries(Object.entries(figures).map(([name, values]) => [name, median(values)])) as Record<string, number>;
     const shipped = medians[SHIPPED] as number;
-    const lines = Object.entries(cpu).map(
+    const unit = instructions ? 'instructions per request' : 'CPU µs per request';
+    const lines = Object.entries(figures).map(
       ([name, values]) =>
-        `| ${name} | ${(medians[name] as number).toFixed(0)} | ${values.map((us) => us.toFixed(0)).join(', ')} | ${Math.round(1e6 / (medians[name] as number))} |`,
+        `| ${name} | ${(medians[name] as number).toFixed(0)} | ${values.map((value) => value.toFixed(0)).join(', ')} |${instructions ? '' : ` ${Math.round(1e6 / (medians[name] as number))} |`}`,
     );
-    const callLog = shipped - (medians[NO_CALL_LOG_BUILD] as number);
+    const unitWord = instructions ? 'instructions' : 'µs';
+    // What a variant adds to (positive) or takes from (negative) the function as it ships.
+    const difference = (name: string, what: string) => {
+      const other = medians[name];
+      if (other === undefined) return [];
+      const delta = shipped - other;
+      return [
+        `${what}: ${delta.toFixed(0)} ${unitWord} a request, ${((100 * delta) / shipped).toFixed(1)} % of the function's ${instructions ? 'instructions' : 'CPU'} as it ships.`,
+        '',
+      ];
+    };
     process.stdout.write(
       [
-        `Measured ${done.date} on ${done.cores} × ${done.cpuModel}, the function on Node ${node.version} (${Object.entries(nodeOptions)
-          .map(([name, flags]) => `${name}: ${flags ? `NODE_OPTIONS=${flags}` : 'no NODE_OPTIONS'}`)
+        `Measured ${done.date} on ${done.cores} × ${done.cpuModel}, the function on Node ${node.version} (${variants
+          .map(({ name, nodeOptions }) => `${name}: ${nodeOptions ? `NODE_OPTIONS=${nodeOptions}` : 'no NODE_OPTIONS'}`)
           .join(
             '; ',
           )}); 1-minute load average ${done.loadAtStart.toFixed(1)} at the start, ${done.loadAtEnd?.toFixed(1)} at the end. Command: \`${['npm run bench:ingest-function', ...(argv.length > 0 ? ['--', ...argv] : [])].join(' ')}\`.`,
         '',
-        `| the ingest function (in-process, ${requests} lone errors a process after 500) | CPU µs per request, median | each process | requests per CPU-second |`,
-        '|---|---:|---|---:|',
+        instructions
+          ? `| the ingest function (in-process, lone errors after 500 of warm-up; valgrind, ${requests} and ${3 * requests} requests a process) | ${unit}, median | each pair of processes |`
+          : `| the ingest function (in-process, ${requests} lone errors a process after 500) | ${unit}, median | each process | requests per CPU-second |`,
+        instructions ? '|---|---:|---|' : '|---|---:|---|---:|',
         ...lines,
         '',
-        `The call log (AsyncLocalStorage): ${callLog.toFixed(0)} µs a request, ${((100 * callLog) / shipped).toFixed(1)} % of the function's CPU.`,
-        '',
+        ...difference(NO_CALL_LOG_BUILD, 'The call log as it ships (its AsyncLocalStorage, the timing and counting of each storage call)'),
+        ...difference(WITHOUT_OPTIONS, "The functions' Node options (negative: what they save)"),
       ].join('\n'),
     );
   } finally {

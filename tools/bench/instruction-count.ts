@@ -51,17 +51,14 @@ export const DEFAULT_INSTRUCTION_REQUESTS: [number, number] = [1800, 3000];
 
 export const hasValgrind = (): boolean => spawnSync('valgrind', ['--version']).status === 0;
 
-/** Total instructions (cachegrind's "I refs") of one driver process. */
-function instructionsOf(bundle: string, env: NodeJS.ProcessEnv): Promise<number> {
+/** Total instructions (cachegrind's "I refs") of one process: `command` (a program and its arguments) under valgrind. */
+export function instructionsOf(command: readonly string[], options: { env: NodeJS.ProcessEnv; cwd?: string }): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      'valgrind',
-      ['--tool=cachegrind', '--cache-sim=no', '--smc-check=all-non-file', '--cachegrind-out-file=/dev/null', process.execPath, bundle],
-      {
-        env,
-        stdio: ['ignore', 'ignore', 'pipe'],
-      },
-    );
+    const child = spawn('valgrind', ['--tool=cachegrind', '--cache-sim=no', '--smc-check=all-non-file', '--cachegrind-out-file=/dev/null', ...command], {
+      env: options.env,
+      cwd: options.cwd,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
@@ -83,7 +80,10 @@ function driverEnv(store: BenchStore, setup: DriverSetup): NodeJS.ProcessEnv {
 /** Instructions per request of one mode: two processes side by side (one per core), N2 − N1 requests apart. */
 async function perRequest(store: BenchStore, bundle: string, workload: Workload, mode: DriverSetup['mode'], [n1, n2]: [number, number]) {
   const setup = (requests: number): DriverSetup => ({ mode, shape: workload.shape, requests, target: workload.target, request: requestOf(workload) });
-  const [few, many] = await Promise.all([instructionsOf(bundle, driverEnv(store, setup(n1))), instructionsOf(bundle, driverEnv(store, setup(n2)))]);
+  const [few, many] = await Promise.all([
+    instructionsOf([process.execPath, bundle], { env: driverEnv(store, setup(n1)) }),
+    instructionsOf([process.execPath, bundle], { env: driverEnv(store, setup(n2)) }),
+  ]);
   return (many - few) / (n2 - n1);
 }
 
