@@ -6,7 +6,6 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { join } from 'node:path';
-import { FUNCTION_NODE_OPTIONS } from './node-options';
 
 export const PROJECT_ROOT = join(__dirname, '..');
 
@@ -92,8 +91,7 @@ export class ServiceFunction extends NodejsFunction {
       memorySize: props.memorySize,
       timeout: props.timeout,
       bundling: props.bundling ?? BUNDLING,
-      // The Node.js options of every function (lib/node-options.ts), before any of the function's own.
-      environment: { NODE_OPTIONS: FUNCTION_NODE_OPTIONS.join(' '), ...props.environment },
+      environment: props.environment,
       retryAttempts: NO_ASYNC_RETRIES,
       ...(props.onFailure ? { onFailure: props.onFailure } : {}),
       role,

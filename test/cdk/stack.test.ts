@@ -5,7 +5,6 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ContactsStack } from '../../lib/contacts-stack';
 import { OUTPUTS } from '../../lib/outputs';
-import { runnableNodeOptions } from '../../lib/node-options';
 import { CONTROL_ROOM_SERVICE_NAME, INGEST_SERVICE_NAME, METRIC, SERVICE_NAME, stackMetricsNamespace } from '../../lambda/infrastructure/observability/names';
 import {
   CONTACTS_BY_COMPANY,
@@ -91,12 +90,6 @@ function deletesOnReports(description: string): unknown[] {
 }
 
 describe('Lambda (issue point 5)', () => {
-  test("every function runs with the functions' Node options (lib/node-options.ts): AsyncLocalStorage without promise hooks", () => {
-    const functions = Object.values(resources('AWS::Lambda::Function')) as any[];
-    expect(functions).toHaveLength(23);
-    for (const fn of functions) expect(fn.Properties.Environment.Variables.NODE_OPTIONS).toBe('--experimental-async-context-frame');
-  });
-
   test('the API function: Node.js 22, arm64, bundled handler, bounded timeout, table names in env', () => {
     // Seven functions of the service (the API, ingest, source maps, control room, tally, alert notifier and deliverer), a pre-traffic
     // hook for each (test/cdk/deployments.test.ts), and the canary receiver the deliverer's hook delivers to (lib/canary-receiver.ts).
@@ -331,8 +324,7 @@ describe('Lambda (issue point 5)', () => {
       ) as Record<string, string>;
       const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
         encoding: 'utf8',
-        // The stack's NODE_OPTIONS as far as this node takes them (lib/node-options.ts).
-        env: runnableNodeOptions({
+        env: {
           PATH: process.env.PATH,
           AWS_ACCESS_KEY_ID: 'local',
           AWS_SECRET_ACCESS_KEY: 'local',
@@ -344,7 +336,7 @@ describe('Lambda (issue point 5)', () => {
           CONTACTS_TABLE_NAME: process.env.CONTACTS_TABLE_NAME,
           KEYS_TABLE_NAME: process.env.KEYS_TABLE_NAME,
           REPORTS_TABLE_NAME: process.env.REPORTS_TABLE_NAME,
-        }),
+        },
       });
       expect(run.stderr).toBe('');
       const lines = run.stdout.split('\n').filter(Boolean);
@@ -354,8 +346,7 @@ describe('Lambda (issue point 5)', () => {
       const emf = lines.filter((line) => line.includes('"_aws"')).map((line) => JSON.parse(line));
       const totals = emf.find((m) => m._aws.CloudWatchMetrics[0].Metrics.some((d: { Name: string }) => d.Name === METRIC.requestsTotal));
       expect(totals).toMatchObject({ service, [METRIC.requestsTotal]: 1 });
-      // The request's call log (an AsyncLocalStorage: under the stack's NODE_OPTIONS, on Node.js 22, one without promise
-      // hooks) counted its DynamoDB calls, each with its latency.
+      // The request's call log (its async context) counted its DynamoDB calls in the bundle too, each with its latency.
       expect(totals[METRIC.dynamoCalls]).toBeGreaterThanOrEqual(1);
       expect(totals[METRIC.dynamoLatency]).toHaveLength(totals[METRIC.dynamoCalls]);
       expect(totals._aws.CloudWatchMetrics[0].Namespace).toBe(stackMetricsNamespace('TestContacts'));
@@ -411,7 +402,7 @@ describe('Lambda (issue point 5)', () => {
     ) as Record<string, string>;
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
       encoding: 'utf8',
-      env: runnableNodeOptions({
+      env: {
         PATH: process.env.PATH,
         AWS_ACCESS_KEY_ID: 'local',
         AWS_SECRET_ACCESS_KEY: 'local',
@@ -421,7 +412,7 @@ describe('Lambda (issue point 5)', () => {
         LOG_LEVEL: 'SILENT',
         DYNAMODB_ENDPOINT: endpoint(),
         REPORTS_TABLE_NAME: process.env.REPORTS_TABLE_NAME,
-      }),
+      },
     });
     expect(run.stderr).toBe('');
     const result = JSON.parse(

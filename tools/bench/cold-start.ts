@@ -5,7 +5,6 @@ import { dirname, join, parse } from 'node:path';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
 import { findApiAsset, synthesize } from '../../local/harness/bundle/api-asset';
 import { PROJECT_ROOT } from '../../local/harness/paths';
-import { runnableNodeOptions } from '../../lib/node-options';
 import { familyOf, packageOf } from './packages';
 import { median, percentile } from './stats';
 
@@ -111,7 +110,7 @@ function measureInit(assetFile: string, env: NodeJS.ProcessEnv, runs: number, di
   const initMs: number[] = [];
   const sinceProcessStartMs: number[] = [];
   for (let run = 0; run < runs; run += 1) {
-    const result = spawnSync(process.execPath, ['init.mjs'], { cwd: dir, env: runnableNodeOptions(env), encoding: 'utf8', timeout: 30_000 });
+    const result = spawnSync(process.execPath, ['init.mjs'], { cwd: dir, env, encoding: 'utf8', timeout: 30_000 });
     if (result.status !== 0) throw new Error(`loading the bundle failed: ${result.stderr || result.error?.message}`);
     const line = JSON.parse(result.stdout.trim().split('\n').pop() ?? '{}') as { importMs: number; sinceProcessStartMs: number };
     initMs.push(line.importMs);

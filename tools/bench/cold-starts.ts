@@ -22,7 +22,6 @@ import { ensureTables } from '../../local/harness/tables';
 import { describeMachine, finishMachine } from './machine';
 import { commitOf, worktreeOf } from './served';
 import { median } from './stats';
-import { runnableNodeOptions } from '../../lib/node-options';
 
 const USAGE = `usage: npm run bench:cold-start [-- options]
 
@@ -169,7 +168,7 @@ function coldStart(fn: FunctionAsset, dir: string, endpoint: string): Run {
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     BENCH_PROBES: JSON.stringify(fn.probes),
   };
-  const run = spawnSync(process.execPath, ['runner.mjs'], { cwd: dir, env: runnableNodeOptions(env), encoding: 'utf8', timeout: 120_000 });
+  const run = spawnSync(process.execPath, ['runner.mjs'], { cwd: dir, env, encoding: 'utf8', timeout: 120_000 });
   const line = run.stdout.trim().split('\n').pop() ?? '';
   if (run.status !== 0 || !line.startsWith('{')) throw new Error(`${fn.description}: the cold start failed: ${run.stderr.slice(-500)}`);
   return JSON.parse(line) as Run;

@@ -31,7 +31,7 @@ import { envelopeUrlOf, eventEnvelope, sentryPage } from '../storm/sentry-page';
 import { TYPICAL_SITE, TYPICAL_USER_AGENT, typicalOwnEvent, typicalSentryEvent } from '../storm/typical-error';
 import { mapAssetFrames, monotonicUs, withinWindows, type TimedProfile } from './asset-profile';
 import { describeMachine, finishMachine } from './machine';
-import { designNodeOptions, functionNode, NODE_USAGE, type FunctionNode } from './function-node';
+import { functionNode, NODE_USAGE, type FunctionNode } from './function-node';
 import { summarizeProfiles, type CostLine } from './profile';
 import { commitOf, postFrom, startChild, stopChild, treeCpuMs, visitorAddress, worktreeOf } from './served';
 import { median } from './stats';
@@ -77,8 +77,6 @@ interface Server {
   /** Visitors used so far: each request comes from an address of its own. */
   visitors: number;
   acknowledged: number;
-  /** Its functions' Node options, which its server ran with ('' for none). */
-  nodeOptions: string;
 }
 
 interface Batch {
@@ -121,21 +119,14 @@ async function startServer(design: string, root: string, bundle: boolean, profil
       CONTACTS_STREAMS: 'on',
     };
     delete env.S3_ENDPOINT;
-    // npm start runs the assets in its own process: it gets the functions' Node options, as Lambda's node does.
-    // Given on its command line, not in NODE_OPTIONS: the processes npm start runs itself (cdk synth on the node of
-    // PATH) are not the functions and need not take them.
-    const nodeOptions = await designNodeOptions(root, node);
+    // npm start runs the assets in its own process: its node is the functions' node.
     const profiling = profileDir ? [`--cpu-prof`, `--cpu-prof-dir=${profileDir}`] : [];
-    const started = startChild(
-      node.path,
-      [...nodeOptions.split(' ').filter(Boolean), ...profiling, '--import', 'tsx', 'local/harness/commands/start.ts', ...(bundle ? ['--bundle'] : [])],
-      {
-        cwd: root,
-        env,
-        ready: /Contacts API listening on (http:\/\/localhost:\d+)/,
-        timeoutMs: 300_000,
-      },
-    );
+    const started = startChild(node.path, [...profiling, '--import', 'tsx', 'local/harness/commands/start.ts', ...(bundle ? ['--bundle'] : [])], {
+      cwd: root,
+      env,
+      ready: /Contacts API listening on (http:\/\/localhost:\d+)/,
+      timeoutMs: 300_000,
+    });
     children.push(started.child);
     const baseUrl = ((await started.ready)[1] as string).replace('localhost', '127.0.0.1');
     // Patient: on a loaded machine DynamoDB Local may take seconds to answer the bench's own reads.
@@ -154,7 +145,6 @@ async function startServer(design: string, root: string, bundle: boolean, profil
       dynamo,
       visitors: 0,
       acknowledged: 0,
-      nodeOptions,
     };
   } catch (error) {
     for (const child of children) await stopChild(child);
@@ -275,9 +265,8 @@ function report(options: {
   idle: Record<string, number>;
   sources: boolean;
   profile: string[];
-  /** The servers' node and each design's NODE_OPTIONS. */
+  /** The servers' node. */
   serverNode: string;
-  nodeOptions: Record<string, string>;
 }): string {
   const designs = [...new Set(options.batches.map((batch) => batch.design))];
   const protocols = [...new Set(options.batches.map((batch) => batch.protocol))];
@@ -316,11 +305,7 @@ function report(options: {
     '',
     'Written by `npm run bench:cpu` (tools/bench/ingest-cpu.ts); see docs/performance.md#cpu-per-event.',
     '',
-    `Measured ${machine.date} on ${machine.cores} × ${machine.cpuModel}, Node ${machine.node}, DynamoDB Local ${machine.dynamodb}; 1-minute load average ${machine.loadAtStart.toFixed(1)} at the start, ${machine.loadAtEnd?.toFixed(1)} at the end. Command: \`${options.command}\`. Served: ${options.sources ? 'the TypeScript sources (npm start)' : 'the bundled Lambda assets (npm start -- --bundle)'}, LOG_LEVEL=INFO, on Node ${options.serverNode} (${Object.entries(
-      options.nodeOptions,
-    )
-      .map(([design, flags]) => `${design}: ${flags ? `its functions' ${flags}` : 'no Node options of its functions'}`)
-      .join('; ')}).`,
+    `Measured ${machine.date} on ${machine.cores} × ${machine.cpuModel}, Node ${machine.node}, DynamoDB Local ${machine.dynamodb}; 1-minute load average ${machine.loadAtStart.toFixed(1)} at the start, ${machine.loadAtEnd?.toFixed(1)} at the end. Command: \`${options.command}\`. Served: ${options.sources ? 'the TypeScript sources (npm start)' : 'the bundled Lambda assets (npm start -- --bundle)'}, LOG_LEVEL=INFO, both servers on Node ${options.serverNode}.`,
     '',
     "Server CPU: npm start's process tree (the HTTP adapter, the ingest function, the stream poller and the tally, the alert notifier), user + system, from /proc; DynamoDB Local's is not counted. A batch ends when the tally has counted all its events.",
     '',
@@ -416,7 +401,6 @@ runCommand(USAGE, async (argv) => {
     sources: !bundle,
     profile,
     serverNode: node.version,
-    nodeOptions: Object.fromEntries(servers.map((server) => [server.design, server.nodeOptions])),
   });
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, text);

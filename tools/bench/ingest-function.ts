@@ -3,10 +3,10 @@
  * its asset built with the stack's bundling options, driven in-process (no HTTP, no npm start around it: what a
  * Lambda container runs), the typical 5-frame error of the own SDK a request, from an address each, against a
  * DynamoDB Local of the bench's own; the process's CPU per request after a warm-up (or, with --instructions, its
- * instructions, counted by valgrind), fresh processes alternating, on Node.js 22 with the NODE_OPTIONS the stack
- * gives the function. The builds: as it ships; the same without those options; as it ships with a call log that
- * does nothing (no AsyncLocalStorage: the call log's share, docs/performance.md#the-call-log); and the release of
- * --baseline (its own entry, bundling and Node options, from a git worktree).
+ * instructions, counted by valgrind), fresh processes alternating, on Node.js 22 (the functions' runtime). The
+ * builds: as it ships; as it ships with a call log that does nothing (no AsyncLocalStorage, no timing of the calls:
+ * the call log's share, docs/performance.md#the-call-log); and the release of --baseline (its own entry and bundling
+ * options, from a git worktree).
  */
 import './env';
 import { spawnSync } from 'node:child_process';
@@ -25,7 +25,7 @@ import { ensureTables } from '../../local/harness/tables';
 import { TYPICAL_SITE, TYPICAL_USER_AGENT, typicalOwnEvent } from '../storm/typical-error';
 import { describeMachine, finishMachine } from './machine';
 import { commitOf, worktreeOf } from './served';
-import { designNodeOptions, functionNode, NODE_USAGE } from './function-node';
+import { functionNode, NODE_USAGE } from './function-node';
 import { hasValgrind, instructionsOf } from './instruction-count';
 import { median } from './stats';
 
@@ -52,7 +52,6 @@ export const counting = () => false;
 `;
 
 const SHIPPED = 'as it ships';
-const WITHOUT_OPTIONS = "as it ships, without its functions' Node options";
 const NO_CALL_LOG_BUILD = 'as it ships, no call log';
 
 const DRIVER = `const requests = Number(process.env.BENCH_REQUESTS);
@@ -78,11 +77,10 @@ process.stdout.write(JSON.stringify({ cpuUsPerRequest: (used.user + used.system)
 process.exit(0);
 `;
 
-/** A build run with some NODE_OPTIONS ('' for none). */
+/** A build, in its folder. */
 interface Variant {
   name: string;
   folder: string;
-  nodeOptions: string;
 }
 
 /** One process's CPU per request (user and system, after the warm-up). */
@@ -174,16 +172,12 @@ runCommand(USAGE, async (argv) => {
       { name: NO_CALL_LOG_BUILD, root: PROJECT_ROOT, withoutCallLog: true },
       ...(tree ? [{ name: `before (${commitOf(baseline)})`, root: tree.root, withoutCallLog: false }] : []),
     ];
-    // Each build runs with the NODE_OPTIONS its design's stack gives the function, as Lambda's node would; the
-    // shipped build also without them, which is what they change.
     const variants: Variant[] = [];
     for (const [index, { name, root, withoutCallLog }] of builds.entries()) {
       const folder = join(dir, `build-${index}`);
       await buildAsset(root, join(folder, 'index.mjs'), withoutCallLog);
       writeFileSync(join(folder, 'driver.mjs'), DRIVER);
-      const nodeOptions = await designNodeOptions(root, node);
-      variants.push({ name, folder, nodeOptions });
-      if (name === SHIPPED && nodeOptions !== '') variants.push({ name: WITHOUT_OPTIONS, folder, nodeOptions: '' });
+      variants.push({ name, folder });
     }
     const event = {
       resource: '/{proxy+}',
@@ -210,11 +204,7 @@ runCommand(USAGE, async (argv) => {
       POWERTOOLS_METRICS_DISABLED: 'true',
       BENCH_EVENTS: JSON.stringify(event),
     };
-    const envOf = (variant: Variant, count: number) => ({
-      ...env,
-      BENCH_REQUESTS: String(count),
-      ...(variant.nodeOptions ? { NODE_OPTIONS: variant.nodeOptions } : {}),
-    });
+    const envOf = (count: number) => ({ ...env, BENCH_REQUESTS: String(count) });
     const figures: Record<string, number[]> = Object.fromEntries(variants.map(({ name }) => [name, []]));
     for (let round = 0; round < rounds; round += 1) {
       // Each round starts with another variant, so that a drift of the machine's load meets them alike.
@@ -222,8 +212,8 @@ runCommand(USAGE, async (argv) => {
       for (let k = 0; k < round % order.length; k += 1) order.push(order.shift() as Variant);
       for (const variant of order) {
         const figure = instructions
-          ? await instructionsPerRequest(node.path, variant.folder, (count) => envOf(variant, count), requests)
-          : cpuPerRequest(node.path, variant.folder, envOf(variant, requests), variant.name);
+          ? await instructionsPerRequest(node.path, variant.folder, envOf, requests)
+          : cpuPerRequest(node.path, variant.folder, envOf(requests), variant.name);
         (figures[variant.name] as number[]).push(figure);
         process.stderr.write(`${variant.name}: ${figure.toFixed(0)} ${instructions ? 'instructions' : 'µs of CPU'} per request\n`);
       }
@@ -249,11 +239,7 @@ runCommand(USAGE, async (argv) => {
     };
     process.stdout.write(
       [
-        `Measured ${done.date} on ${done.cores} × ${done.cpuModel}, the function on Node ${node.version} (${variants
-          .map(({ name, nodeOptions }) => `${name}: ${nodeOptions ? `NODE_OPTIONS=${nodeOptions}` : 'no NODE_OPTIONS'}`)
-          .join(
-            '; ',
-          )}); 1-minute load average ${done.loadAtStart.toFixed(1)} at the start, ${done.loadAtEnd?.toFixed(1)} at the end. Command: \`${['npm run bench:ingest-function', ...(argv.length > 0 ? ['--', ...argv] : [])].join(' ')}\`.`,
+        `Measured ${done.date} on ${done.cores} × ${done.cpuModel}, the function on Node ${node.version}; 1-minute load average ${done.loadAtStart.toFixed(1)} at the start, ${done.loadAtEnd?.toFixed(1)} at the end. Command: \`${['npm run bench:ingest-function', ...(argv.length > 0 ? ['--', ...argv] : [])].join(' ')}\`.`,
         '',
         instructions
           ? `| the ingest function (in-process, lone errors after 500 of warm-up; valgrind, ${requests} and ${3 * requests} requests a process) | ${unit}, median | each pair of processes |`
@@ -262,7 +248,6 @@ runCommand(USAGE, async (argv) => {
         ...lines,
         '',
         ...difference(NO_CALL_LOG_BUILD, 'The call log as it ships (its AsyncLocalStorage, the timing and counting of each storage call)'),
-        ...difference(WITHOUT_OPTIONS, "The functions' Node options (negative: what they save)"),
       ].join('\n'),
     );
   } finally {

@@ -3,7 +3,6 @@ import { copyFileSync, existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, parse } from 'node:path';
 import { build, stop as stopEsbuild } from 'esbuild';
-import { FUNCTION_NODE_OPTIONS, runnableNodeOptions } from '../../../lib/node-options';
 import type { ApiAsset, ApiFunction } from './api-asset';
 
 /** The file each function's asset is copied to in a prepared folder. */
@@ -48,16 +47,15 @@ export interface BundledServer {
 
 /**
  * Starts `node serve-asset.mjs index.mjs [<prefix>=ingest.mjs]` in a prepared
- * folder, with only the environment given (plus PATH and the functions' own
- * NODE_OPTIONS, as far as this node takes them: lib/node-options.ts): no
- * NODE_PATH, nothing from the project. Paths under `ingestPrefix` go to
+ * folder, with only the environment given (plus PATH): no NODE_PATH, no
+ * NODE_OPTIONS, nothing from the project. Paths under `ingestPrefix` go to
  * the ingest asset when the folder has one. Resolves once it listens.
  */
 export function startBundledServer(dir: string, env: Record<string, string>, timeoutMs = 15_000, ingestPrefix?: string): Promise<BundledServer> {
   const mounts = ingestPrefix && existsSync(join(dir, ASSET_FILES.ingest)) ? [`${ingestPrefix}=${ASSET_FILES.ingest}`] : [];
   const child = spawn(process.execPath, ['serve-asset.mjs', ASSET_FILES.contacts, ...mounts], {
     cwd: dir,
-    env: runnableNodeOptions({ PATH: process.env.PATH ?? '', PORT: '0', NODE_OPTIONS: FUNCTION_NODE_OPTIONS.join(' '), ...env }),
+    env: { PATH: process.env.PATH ?? '', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
