@@ -6,7 +6,11 @@ import { marker, type ScrubRule } from './rule';
  * log may lower it), whose country is one that issues IBANs and whose check
  * digits hold (ISO 13616: the number mod 97 is 1). Written with small
  * letters it must also have its country's length: a hex id that happens to
- * start like one (`de12…`, a digest) is not taken for an IBAN.
+ * start like one (`de12…`, a digest) is not taken for an IBAN. Where a
+ * country's account number is digits only, a candidate of it with letters
+ * after its check digits is not one either, in any case: a file's content hash
+ * such as `app-be65a154eb6ebfac.js` has Belgium's length, and one in 97 such
+ * hashes passes the checksum.
  */
 const IBAN = /(?<![A-Za-z0-9])([A-Za-z]{2})(\d{2})((?:[A-Za-z0-9]{11,30})|(?: [A-Za-z0-9]{4}){2,7}(?: [A-Za-z0-9]{1,4})?)(?![A-Za-z0-9])/g;
 
@@ -22,6 +26,20 @@ const LENGTHS: ReadonlyMap<string, number> = new Map(
     .split(' ')
     .map((entry): [string, number] => [entry.slice(0, 2), Number(entry.slice(2))]),
 );
+
+/**
+ * Countries whose account number after the check digits is digits only (the SWIFT IBAN registry's BBAN formats,
+ * all `n`): a candidate of theirs with a letter there is a digest or a word, not an IBAN.
+ */
+const DIGITS_ONLY: ReadonlySet<string> = new Set('AE AT BA BE CZ DE DK EE EG ES FI FO GL HR IL IS LT LY ME NO PL PT RS SD SE SI SK TL TN XK'.split(' '));
+
+function digitsOnly(text: string): boolean {
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code < 48 || code > 57) return false;
+  }
+  return true;
+}
 
 /** ISO 13616's check: the country and check digits moved to the end, letters as 10–35, the number mod 97 is 1. */
 export function ibanChecksumHolds(iban: string): boolean {
@@ -41,6 +59,7 @@ function isIban(compact: string, written: string): boolean {
   const length = LENGTHS.get(upper.slice(0, 2));
   if (length === undefined || upper.length < 15 || upper.length > 34) return false;
   if (written !== written.toUpperCase() && upper.length !== length) return false;
+  if (DIGITS_ONLY.has(upper.slice(0, 2)) && !digitsOnly(upper.slice(4))) return false;
   return ibanChecksumHolds(upper);
 }
 

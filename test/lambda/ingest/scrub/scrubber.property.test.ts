@@ -42,8 +42,16 @@ const card: fc.Arbitrary<Secret> = fc
     return { written, sensitive: [written, number], rule: 'card' as const };
   });
 
+// Germany, Spain, Norway and Poland number accounts with digits only: an IBAN of theirs has no letter (the rule knows it).
 const ibanSecret: fc.Arbitrary<Secret> = fc
-  .tuple(fc.constantFrom('DE', 'GB', 'FR', 'NL', 'ES', 'IT', 'NO', 'CH', 'PL'), chars('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ', 11, 26), fc.boolean())
+  .constantFrom('DE', 'GB', 'FR', 'NL', 'ES', 'IT', 'NO', 'CH', 'PL')
+  .chain((country) =>
+    fc.tuple(
+      fc.constant(country),
+      chars(['DE', 'ES', 'NO', 'PL'].includes(country) ? '0123456789' : '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ', 11, 26),
+      fc.boolean(),
+    ),
+  )
   .map(([country, bban, grouped]) => {
     const compact = iban(country, bban);
     const written = grouped ? (compact.match(/.{1,4}/g) as string[]).join(' ') : compact;
