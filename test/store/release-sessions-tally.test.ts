@@ -15,7 +15,7 @@ import { countSessions } from '../../lambda/ingest/tally/count-sessions';
 import type { SequencedSessionCount } from '../../lambda/ingest/tally/ports';
 import { newFactoryId, tables, testDoc } from '../support/local-api';
 import { createTestTable } from '../support/semantics';
-import { deliveryArbitrary, type Delivery } from '../support/stream-deliveries';
+import { deliveryArbitrary, playDeliveriesTo, type Delivery } from '../support/stream-deliveries';
 
 /**
  * Release counting from the sessions as sent to what the tally stores (docs/release-health.md#how-it-is-counted),
@@ -127,20 +127,9 @@ async function written(factoryId: string, specs: RequestSpec[]) {
   return { shards, expected };
 }
 
-async function deliver(stores: DynamoReleaseStore[], shards: SequencedSessionCount[][][], deliveries: Delivery[]): Promise<void> {
-  const reached = shards.map(() => 0);
-  for (let i = 0; i < deliveries.length; i += 2) {
-    await Promise.all(
-      deliveries.slice(i, i + 2).map(({ from, size, consumer }, j) => {
-        const s = (i + j) % shards.length;
-        const shard = shards[s] as SequencedSessionCount[][];
-        const start = Math.min(from, reached[s] as number);
-        reached[s] = Math.max(reached[s] as number, start + size);
-        return countSessions(stores[consumer] as DynamoReleaseStore, `shard${s}`, shard.slice(start, start + size).flat());
-      }),
-    );
-  }
-}
+/** The deliveries played over the shards, each to its consumer's release store. */
+const deliver = (stores: DynamoReleaseStore[], shards: SequencedSessionCount[][][], deliveries: Delivery[]): Promise<void> =>
+  playDeliveriesTo(shards, deliveries, (consumer, shardKey, records) => countSessions(stores[consumer] as DynamoReleaseStore, shardKey, records.flat()));
 
 test('each status a session reached counts once into its release, and each aggregate once per request, whatever the updates resent and the deliveries repeated, cut or raced over two shards', async () => {
   const reader = new DynamoReleaseReader(doc, tables.reports);

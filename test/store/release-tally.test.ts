@@ -7,7 +7,7 @@ import { padSequence } from '../../lambda/ingest/tally/exactly-once';
 import { countSessions } from '../../lambda/ingest/tally/count-sessions';
 import type { SequencedSessionCount } from '../../lambda/ingest/tally/ports';
 import { newFactoryId, tables, testDoc } from '../support/local-api';
-import { deliveryArbitrary, type Delivery } from '../support/stream-deliveries';
+import { deliveryArbitrary, playDeliveriesTo, type Delivery } from '../support/stream-deliveries';
 
 /**
  * Release health counted exactly once (docs/release-health.md#how-it-is-counted) on DynamoDB Local, with the
@@ -47,20 +47,9 @@ const countsOf = (factoryId: string, spec: RecordSpec, seq: string): SequencedSe
     seq,
   }));
 
-async function deliver(stores: DynamoReleaseStore[], shards: SequencedSessionCount[][][], deliveries: Delivery[]): Promise<void> {
-  const reached = shards.map(() => 0);
-  for (let i = 0; i < deliveries.length; i += 2) {
-    await Promise.all(
-      deliveries.slice(i, i + 2).map(({ from, size, consumer }, j) => {
-        const s = (i + j) % shards.length;
-        const shard = shards[s] as SequencedSessionCount[][];
-        const start = Math.min(from, reached[s] as number);
-        reached[s] = Math.max(reached[s] as number, start + size);
-        return countSessions(stores[consumer] as DynamoReleaseStore, `shard${s}`, shard.slice(start, start + size).flat());
-      }),
-    );
-  }
-}
+/** The deliveries played over the shards, each to its consumer's release store. */
+const deliver = (stores: DynamoReleaseStore[], shards: SequencedSessionCount[][][], deliveries: Delivery[]): Promise<void> =>
+  playDeliveriesTo(shards, deliveries, (consumer, shardKey, records) => countSessions(stores[consumer] as DynamoReleaseStore, shardKey, records.flat()));
 
 test("every status a record carries is counted once into its release, its hour and its factory's hour, whatever the deliveries", async () => {
   const reader = new DynamoReleaseReader(doc, tables.reports);

@@ -29,19 +29,30 @@ export function twoShards(stored: StoredEvent[]): SequencedEvent[][] {
 /**
  * Plays `deliveries` (repeats and overlaps included) over the shards, two at
  * a time, alternating shards, each to its consumer: what the stream and
- * Lambda's retries may hand the tally before it gets to the end of each shard.
+ * Lambda's retries may hand a consumer before it gets to the end of each
+ * shard. `consume` gets the consumer's number, the shard's key and the run of
+ * records delivered.
  */
-export async function playDeliveries(shards: SequencedEvent[][], consumers: DynamoTallyStore[], deliveries: Delivery[]): Promise<void> {
+export async function playDeliveriesTo<T>(
+  shards: readonly (readonly T[])[],
+  deliveries: readonly Delivery[],
+  consume: (consumer: 0 | 1, shardKey: string, records: T[]) => Promise<unknown>,
+): Promise<void> {
   const reached = shards.map(() => 0);
   for (let i = 0; i < deliveries.length; i += 2) {
     await Promise.all(
       deliveries.slice(i, i + 2).map(({ from, size, consumer }, j) => {
         const s = (i + j) % shards.length;
-        const shard = shards[s] as SequencedEvent[];
+        const shard = shards[s] as readonly T[];
         const start = Math.min(from, reached[s] as number);
         reached[s] = Math.max(reached[s] as number, start + size);
-        return tallyBatch(consumers[consumer] as DynamoTallyStore, `shard${s}`, shard.slice(start, start + size));
+        return consume(consumer, `shard${s}`, shard.slice(start, start + size));
       }),
     );
   }
+}
+
+/** playDeliveriesTo with the tally's batches, each to its consumer's store. */
+export function playDeliveries(shards: SequencedEvent[][], consumers: DynamoTallyStore[], deliveries: Delivery[]): Promise<void> {
+  return playDeliveriesTo(shards, deliveries, (consumer, shardKey, records) => tallyBatch(consumers[consumer] as DynamoTallyStore, shardKey, records));
 }
