@@ -16,7 +16,7 @@ import type { IssueEvent, PersonEvents, PersonPair, TallyStore } from './ports';
  * strip came after it, and so after the pair's write: the erasure removes the person's pairs only once its strip is
  * done, and finds this one. If the read saw the strip, the tally deletes its pair itself. No pair outlives the erasure.
  */
-export async function countPeople(store: TallyStore, shardKey: string, events: readonly IssueEvent[]): Promise<IssueEvent[]> {
+export async function countPeople(store: TallyStore, shardKey: string, events: readonly IssueEvent[]): Promise<PeopleCounted> {
   const pairs = new Map<string, PersonEvents & { events: IssueEvent[] }>();
   const keyOf = new Map<IssueEvent, string>();
   for (const item of events) {
@@ -28,7 +28,7 @@ export async function countPeople(store: TallyStore, shardKey: string, events: r
     if (pair) pair.events.push(item);
     else pairs.set(key, { factoryId: item.event.factoryId, issueId: item.issue.issueId, contactId, events: [item] });
   }
-  if (pairs.size === 0) return [...events];
+  if (pairs.size === 0) return { events: [...events], people: 0, takenBack: 0 };
   const written = await settled([...pairs].map(async ([key, batch]) => [key, await store.addToPerson(shardKey, batch)] as const));
   // Only after every pair is written: a read before a write would not order it before an erasure's strip.
   const named = [...keyOf.keys()];
@@ -36,21 +36,29 @@ export async function countPeople(store: TallyStore, shardKey: string, events: r
   const now = new Map(named.map((item, i) => [item, answers[i]]));
   const people = new Map(written.map(([key, pair]) => [key, personOfBatch(pairs.get(key) as PersonEvents, pair, now)]));
   const kept = [...people.values()].filter((person) => person.named.size > 0);
+  const erased = [...people.values()].filter((person) => person.named.size === 0);
   await settled(
-    [...people.values()]
-      .filter((person) => person.named.size === 0)
-      .map(async (person) => {
-        const heir = heirOf(person, kept);
-        await store.withdrawPerson(person.batch, person.pair, heir?.batch.contactId);
-        // The company this person opened is counted by the one it passed to, when that one's opening event is here.
-        if (heir?.opener && person.pair.opensCompany) heir.opening.opensCompany = true;
-      }),
+    erased.map(async (person) => {
+      const heir = heirOf(person, kept);
+      await store.withdrawPerson(person.batch, person.pair, heir?.batch.contactId);
+      // The company this person opened is counted by the one it passed to, when that one's opening event is here.
+      if (heir?.opener && person.pair.opensCompany) heir.opening.opensCompany = true;
+    }),
   );
-  return events.map((item) => {
+  const counted = events.map((item) => {
     const person = people.get(keyOf.get(item) ?? '');
     if (!person?.named.has(item)) return item;
     return { ...item, person: person.opener === item ? person.opening : person.counted };
   });
+  return { events: counted, people: kept.length, takenBack: erased.length };
+}
+
+/** The batch's events, each with its person; how many (issue, person) pairs it counted into, and how many it took back. */
+export interface PeopleCounted {
+  events: IssueEvent[];
+  people: number;
+  /** Pairs whose events no longer name their person (an erasure overtook the batch): taken back, not counted. */
+  takenBack: number;
 }
 
 /** One pair's answer for its events: which still name the person, and the event that opens the pair, if one of them. */

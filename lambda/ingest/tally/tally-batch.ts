@@ -9,6 +9,9 @@ export interface TallyOutcome {
   issues: number;
   factories: number;
   filtered: number;
+  /** (issue, person) pairs counted into, and those taken back because an erasure overtook the batch (absent when none). */
+  people?: number;
+  peopleTakenBack?: number;
   /** Records set aside, per reason (none: absent), and the first few of them, for the log line (ids and field names only). */
   setAside?: Partial<Record<SetAsideReason, number>>;
   setAsideRecords?: { eventId: string; reason: SetAsideReason; detail?: string }[];
@@ -78,7 +81,8 @@ export async function tallyBatch(
   ];
   await store.writePages(shardKey, pages);
   // The people before the issues: an issue's write counts the people its events opened (./count-people.ts).
-  const byIssue = groupBy(await countPeople(store, shardKey, [...byIssueSeeded.values()].flat()), (item) => item.issue.issueId);
+  const people = await countPeople(store, shardKey, [...byIssueSeeded.values()].flat());
+  const byIssue = groupBy(people.events, (item) => item.issue.issueId);
   const filteredByFactory = groupBy(filtered, (item) => item.event.factoryId);
   // Every write settles before the batch ends (none left in flight when the function is frozen); the first failure fails the batch, which is delivered again.
   const writes = await Promise.allSettled([
@@ -88,7 +92,14 @@ export async function tallyBatch(
   ]);
   const failed = writes.find((write): write is PromiseRejectedResult => write.status === 'rejected');
   if (failed) throw failed.reason;
-  const outcome: TallyOutcome = { events: kept.length, issues: byIssue.size, factories: byFactory.size, filtered: filtered.length };
+  const outcome: TallyOutcome = {
+    events: kept.length,
+    issues: byIssue.size,
+    factories: byFactory.size,
+    filtered: filtered.length,
+    ...(people.people > 0 ? { people: people.people } : {}),
+    ...(people.takenBack > 0 ? { peopleTakenBack: people.takenBack } : {}),
+  };
   if (setAside.length === 0) return outcome;
   const counts: Partial<Record<SetAsideReason, number>> = {};
   for (const { reason } of setAside) counts[reason] = (counts[reason] ?? 0) + 1;

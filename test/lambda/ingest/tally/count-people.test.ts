@@ -40,7 +40,8 @@ describe("counting a batch's people", () => {
   test('one pair write per person and batch, never per event; anonymous events come back as they were', async () => {
     const { store, writes, stored } = recording();
     const batch = stored([event(1, 'ada@x.example'), event(2, 'ada@x.example'), event(3), event(4, 'ADA@x.example'), event(5, 'bob@x.example')]);
-    const counted = await countPeople(store, 'shard', batch);
+    const { events: counted, people, takenBack } = await countPeople(store, 'shard', batch);
+    expect([people, takenBack]).toEqual([2, 0]);
     expect(writes.map((write) => write.events.length)).toEqual([3, 1]);
     expect(counted[2]).toBe(batch[2]);
     expect(counted.map((item) => item.person?.contactId)).toEqual(batch.map((item) => contactOfEvent(item.event)));
@@ -50,20 +51,21 @@ describe("counting a batch's people", () => {
     const { store, stored } = recording();
     const batch = stored([event(1, 'ada@x.example'), event(2, 'ada@x.example'), event(3, 'bob@x.example')]);
     const opened = (items: IssueEvent[]) => items.map((item) => [item.person?.opens === true, item.person?.opensCompany === true]);
-    expect(opened(await countPeople(store, 'shard', batch))).toEqual([
+    expect(opened((await countPeople(store, 'shard', batch)).events)).toEqual([
       [true, true],
       [false, false],
       [true, false],
     ]);
-    expect(opened(await countPeople(store, 'shard', batch))).toEqual(opened(await countPeople(store, 'shard', batch)));
-    expect(opened(await countPeople(store, 'shard', stored([event(4, 'ada@x.example')])))).toEqual([[false, false]]);
+    expect(opened((await countPeople(store, 'shard', batch)).events)).toEqual(opened((await countPeople(store, 'shard', batch)).events));
+    expect(opened((await countPeople(store, 'shard', stored([event(4, 'ada@x.example')]))).events)).toEqual([[false, false]]);
   });
 
   test('an event whose stored item no longer names its person (erased since the stream recorded it) comes back anonymous, and its pair is taken back', async () => {
     const { store, memory, stored } = recording();
     const batch = stored([event(1, 'ada@x.example'), event(2, 'bob@x.example')]);
     delete memory.events.get(keyOf((batch[0] as IssueEvent).event))?.reporter;
-    const counted = await countPeople(store, 'shard', batch);
+    const { events: counted, people, takenBack } = await countPeople(store, 'shard', batch);
+    expect([people, takenBack]).toEqual([1, 1]);
     expect(counted[0]).toBe(batch[0]);
     // Bob found the company opened by Ada: it passes to him, and he counts it.
     expect(counted[1]?.person).toMatchObject({ contactId: contactOfEvent((batch[1] as IssueEvent).event), opens: true, opensCompany: true });
@@ -75,7 +77,7 @@ describe("counting a batch's people", () => {
     const { store, memory } = recording();
     const batch = [event(1, 'ada@x.example')];
     for (let delivery = 0; delivery < 2; delivery += 1) {
-      expect(await countPeople(store, 'shard', batch)).toEqual(batch);
+      expect(await countPeople(store, 'shard', batch)).toEqual({ events: batch, people: 0, takenBack: 1 });
       expect([memory.pairs.size, memory.companyPairs.size]).toEqual([0, 0]);
     }
   });
@@ -84,7 +86,7 @@ describe("counting a batch's people", () => {
     const { store, memory, stored } = recording();
     const batch = stored([event(1, 'ada@x.example'), event(2, 'ada@x.example')]);
     delete memory.events.get(keyOf((batch[0] as IssueEvent).event))?.reporter;
-    const counted = await countPeople(store, 'shard', batch);
+    const { events: counted } = await countPeople(store, 'shard', batch);
     expect(counted.map((item) => [item.person?.contactId !== undefined, item.person?.opens === true])).toEqual([
       [false, false],
       [true, true],

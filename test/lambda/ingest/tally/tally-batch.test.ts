@@ -39,6 +39,19 @@ describe('a batch of newly stored events', () => {
     expect((await store.filteredCounts('fac_a')).counts).toEqual({ 'script-error': 1 });
   });
 
+  test('the outcome says how many (issue, person) pairs it counted and how many it took back because an erasure overtook the batch', async () => {
+    const store = new MemoryReportStore();
+    const ada = item('TypeError: people', { reporter: { email: 'ada@x.example' } });
+    const bob = item('TypeError: people', { reporter: { email: 'bob@x.example' } });
+    const carol = item('TypeError: people', { reporter: { email: 'carol@x.example' } });
+    // As stored now: Ada's and Bob's items still name them, Carol's was stripped by an erasure after the stream recorded it.
+    for (const { event } of [ada, bob]) store.events.set(`${event.factoryId}#${event.eventId}`, structuredClone(event));
+    const { reporter: _erased, ...stripped } = carol.event;
+    store.events.set(`${carol.event.factoryId}#${carol.event.eventId}`, stripped as StoredEvent);
+    expect(await tallyBatch(store, 'shard1', [ada, bob, carol])).toMatchObject({ events: 3, issues: 1, people: 2, peopleTakenBack: 1 });
+    expect(await tallyBatch(store, 'shard1', [item('TypeError: nobody')])).not.toHaveProperty('people');
+  });
+
   test('the same batch delivered again counts nothing more', async () => {
     const store = new MemoryReportStore();
     const batch = [item('TypeError: again')];
