@@ -11,7 +11,7 @@
  */
 import './env';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
@@ -47,8 +47,8 @@ typical error, the headers of bench:cpu), and the two compared.
   --instructions   count instructions per request with valgrind instead of timing CPU (does not move
                    with the machine's load; --requests then defaults to 300, about a minute a process)
   --profile DIR    (CPU timing only) run each process under node --cpu-prof, its profile written to
-                   DIR/<build and protocol>/ (open in Chrome's DevTools, or summarize with the
-                   tools of bench:cpu --profile)
+                   DIR/<build and protocol>/ with the asset and its source map, which reads the
+                   profile's frames in the minified asset back to their sources
 ${NODE_USAGE}`;
 
 const DEFAULT_BASELINE = 'c1effd8';
@@ -104,6 +104,8 @@ interface CpuFigure {
 
 function cpuPerRequest(node: string, folder: string, env: NodeJS.ProcessEnv, name: string, profileDir: string | undefined): CpuFigure {
   const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  // The asset and its map beside the profile: the profile's frames are in the minified asset, the map reads them back.
+  if (profileDir) for (const file of ['index.mjs', 'index.mjs.map']) cpSync(join(folder, file), join(profileDir, file));
   // The function's log lines go to a pipe read and dropped here, as Lambda's runtime reads them.
   const run = spawnSync(node, [...profiling, 'driver.mjs'], { cwd: folder, env, encoding: 'utf8', maxBuffer: 1 << 30 });
   const line = run.stdout
