@@ -234,8 +234,9 @@ async function profileLines(profileDir: string, batches: readonly Batch[]): Prom
     .sort((a, b) => statSync(b).size - statSync(a).size);
   const main = files[0];
   if (!main) return ['(no profile was written)'];
+  const whole = JSON.parse(readFileSync(main, 'utf8')) as TimedProfile;
   const windows = batches.filter((batch) => batch.design === THIS_DESIGN).map((batch) => batch.window);
-  const profile = await mapAssetFrames(withinWindows(JSON.parse(readFileSync(main, 'utf8')) as TimedProfile, windows));
+  const profile = await mapAssetFrames(withinWindows(whole, windows));
   const summary = summarizeProfiles([profile], 25);
   const events = batches.filter((batch) => batch.design === THIS_DESIGN).reduce((sum, batch) => sum + batch.acknowledged, 0);
   const table = (title: string, lines: CostLine[]) => [
@@ -255,6 +256,59 @@ async function profileLines(profileDir: string, batches: readonly Batch[]): Prom
     ...table('by family', summary.byOwnerFamily),
     ...table('by package or folder', summary.byOwner),
     ...table('by function (self time)', summary.topFunctions),
+    ...(await protocolLines(whole, batches)),
+  ];
+}
+
+/**
+ * The two protocols side by side (when both ran): each one's samples (its own batches' windows) charged as above,
+ * per stored event, and what an own-protocol event costs more (or less) than an envelope's, part by part, largest
+ * difference first. Where one protocol's event goes dearer outside the function, this names the part.
+ */
+async function protocolLines(whole: TimedProfile, batches: readonly Batch[]): Promise<string[]> {
+  const mine = batches.filter((batch) => batch.design === THIS_DESIGN);
+  const perProtocol = new Map<Protocol, { events: number; owners: CostLine[]; functions: CostLine[] }>();
+  for (const protocol of ['own', 'sentry'] as const) {
+    const of = mine.filter((batch) => batch.protocol === protocol);
+    if (of.length === 0) return [];
+    const summary = summarizeProfiles(
+      [
+        await mapAssetFrames(
+          withinWindows(
+            whole,
+            of.map((batch) => batch.window),
+          ),
+        ),
+      ],
+      10_000,
+    );
+    perProtocol.set(protocol, { events: of.reduce((sum, batch) => sum + batch.acknowledged, 0), owners: summary.byOwner, functions: summary.topFunctions });
+  }
+  const own = perProtocol.get('own') as { events: number; owners: CostLine[]; functions: CostLine[] };
+  const sentry = perProtocol.get('sentry') as typeof own;
+  const compare = (title: string, pick: 'owners' | 'functions', top: number) => {
+    const perEvent = (lines: CostLine[], events: number) => new Map(lines.map((line) => [line.name, (1000 * line.ms) / Math.max(1, events)]));
+    const a = perEvent(own[pick], own.events);
+    const b = perEvent(sentry[pick], sentry.events);
+    const rows = [...new Set([...a.keys(), ...b.keys()])]
+      .map((name) => ({ name, own: a.get(name) ?? 0, sentry: b.get(name) ?? 0 }))
+      .sort((x, y) => Math.abs(y.own - y.sentry) - Math.abs(x.own - x.sentry))
+      .slice(0, top);
+    return [
+      `| ${title} | own µs per event | Sentry µs per event | own − Sentry |`,
+      '|---|---:|---:|---:|',
+      ...rows.map((row) => `| ${row.name.replace(/\|/g, '\\|')} | ${Math.round(row.own)} | ${Math.round(row.sentry)} | ${Math.round(row.own - row.sentry)} |`),
+      '',
+    ];
+  };
+  const total = (lines: CostLine[], events: number) => (1000 * lines.reduce((sum, line) => sum + line.ms, 0)) / Math.max(1, events);
+  return [
+    '## Own protocol against Sentry envelopes, part by part',
+    '',
+    `The same profile, each protocol's measured batches apart (${own.events.toLocaleString('en-US')} own events, ${sentry.events.toLocaleString('en-US')} Sentry): ${Math.round(total(own.owners, own.events))} against ${Math.round(total(sentry.owners, sentry.events))} busy µs per event. The largest differences first.`,
+    '',
+    ...compare('by package or folder', 'owners', 15),
+    ...compare('by function (self time)', 'functions', 25),
   ];
 }
 
@@ -375,8 +429,9 @@ runCommand(USAGE, async (argv) => {
       idle[server.design] = await idleCpuPerSecond(server, 5);
     }
     for (let round = 0; round < rounds; round += 1) {
-      for (const protocol of protocols) {
-        // Alternating which design goes first, so a drift of the machine's load meets both alike.
+      // Alternating which protocol goes first, and which design, so that a drift of the machine's load, and the
+      // dearer first batch after the warm-up, meet both alike (until 6 December the own protocol always went first).
+      for (const protocol of round % 2 === 0 ? protocols : [...protocols].reverse()) {
         const order = round % 2 === 0 ? servers : [...servers].reverse();
         for (const server of order) {
           const batch = await measuredBatch(server, protocol, requests, concurrency);

@@ -1,18 +1,19 @@
 /**
  * npm run bench:ingest-function: the ingest function's own CPU per lone error (docs/performance.md#cpu-per-event):
  * its asset built with the stack's bundling options, driven in-process (no HTTP, no npm start around it: what a
- * Lambda container runs), the typical 5-frame error of the own SDK a request, from an address each, against a
+ * Lambda container runs), the typical 5-frame error a request (the own SDK's or Sentry's), from an address each, against a
  * DynamoDB Local of the bench's own; the process's CPU per request after a warm-up (or, with --instructions, its
  * instructions, counted by valgrind), fresh processes alternating, on Node.js 22 (the functions' runtime). The
  * builds: as it ships; as it ships with a call log that does nothing (no AsyncLocalStorage, no timing of the calls:
  * the call log's share, docs/performance.md#the-call-log); and the release of --baseline (its own entry and bundling
- * options, from a git worktree).
+ * options, from a git worktree). Each build is driven with the own SDK's request and with the envelope Sentry's
+ * browser SDK sends for the same error (lone-error-requests.ts), so the two protocols compare on the function alone.
  */
 import './env';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { createDynamoClient, documentClientOf, LOCAL_DYNAMO_CONFIG } from '../../lambda/infrastructure/store/dynamo-client';
 import { KeyAdmin } from '../../lambda/infrastructure/store/keys/key-admin';
@@ -22,7 +23,8 @@ import { dynamoDbLocalVersion, startDynamoDbLocal } from '../../local/harness/dy
 import { PROJECT_ROOT } from '../../local/harness/paths';
 import { freePort } from '../../local/harness/ports';
 import { ensureTables } from '../../local/harness/tables';
-import { TYPICAL_SITE, TYPICAL_USER_AGENT, typicalOwnEvent } from '../storm/typical-error';
+import { TYPICAL_SITE } from '../storm/typical-error';
+import { loneErrorRequest, type LoneErrorProtocol } from './lone-error-requests';
 import { describeMachine, finishMachine } from './machine';
 import { commitOf, worktreeOf } from './served';
 import { functionNode, NODE_USAGE } from './function-node';
@@ -33,13 +35,20 @@ const USAGE = `usage: npm run bench:ingest-function [-- options]
 
 The ingest function's own CPU per lone-error request, in-process: as it ships,
 with a call log that does nothing (no AsyncLocalStorage), and the release of
---baseline, in fresh processes alternately.
+--baseline, in fresh processes alternately; each build driven with the own
+SDK's request and with Sentry's browser SDK's envelope of the same error (the
+typical error, the headers of bench:cpu), and the two compared.
 
   --requests N     requests per process after 500 of warm-up (default 2000)
-  --rounds N       processes per build, alternating (default 6)
+  --rounds N       processes per build and protocol, alternating (default 6)
+  --protocol P     own, sentry or both (default both)
   --baseline REF   the release to compare with (default ${'c1effd8'}), or none
+  --skip-call-log  leave out the build with a call log that does nothing
   --instructions   count instructions per request with valgrind instead of timing CPU (does not move
                    with the machine's load; --requests then defaults to 300, about a minute a process)
+  --profile DIR    (CPU timing only) run each process under node --cpu-prof, its profile written to
+                   DIR/<build and protocol>/ with the asset and its source map, which reads the
+                   profile's frames in the minified asset back to their sources
 ${NODE_USAGE}`;
 
 const DEFAULT_BASELINE = 'c1effd8';
@@ -56,18 +65,17 @@ const NO_CALL_LOG_BUILD = 'as it ships, no call log';
 
 const DRIVER = `const requests = Number(process.env.BENCH_REQUESTS);
 const { handler } = await import('./index.mjs');
-const events = JSON.parse(process.env.BENCH_EVENTS);
+const { event: template, placeholder, idForm } = JSON.parse(process.env.BENCH_REQUEST);
 const context = { awsRequestId: 'call-log', getRemainingTimeInMillis: () => 10000 };
 let n = 0;
+// Each request a new event (a fresh id in the body) from an address of its own; the rest as the template.
 const one = async () => {
-  const event = structuredClone(events);
-  const body = JSON.parse(event.body);
-  body.events[0].eventId = crypto.randomUUID();
-  event.body = JSON.stringify(body);
-  event.requestContext.identity.sourceIp = '10.' + ((n >> 16) & 255) + '.' + ((n >> 8) & 255) + '.' + (n & 255);
+  const id = idForm === 'hex' ? crypto.randomUUID().replaceAll('-', '') : crypto.randomUUID();
+  const identity = { ...template.requestContext.identity, sourceIp: '10.' + ((n >> 16) & 255) + '.' + ((n >> 8) & 255) + '.' + (n & 255) };
+  const event = { ...template, body: template.body.replaceAll(placeholder, id), requestContext: { ...template.requestContext, identity } };
   n += 1;
   const answer = await handler(event, context);
-  if (answer.statusCode !== 202) throw new Error('answered ' + answer.statusCode + ' ' + answer.body);
+  if (answer.statusCode < 200 || answer.statusCode > 299) throw new Error('answered ' + answer.statusCode + ' ' + answer.body);
 };
 for (let i = 0; i < 500; i += 1) await one();
 const before = process.cpuUsage();
@@ -77,22 +85,35 @@ process.stdout.write(JSON.stringify({ cpuUsPerRequest: (used.user + used.system)
 process.exit(0);
 `;
 
-/** A build, in its folder. */
+/** A build, in its folder, driven with one protocol's request. */
 interface Variant {
   name: string;
+  build: string;
+  protocol: LoneErrorProtocol;
   folder: string;
 }
 
-/** One process's CPU per request (user and system, after the warm-up). */
-function cpuPerRequest(node: string, folder: string, env: NodeJS.ProcessEnv, name: string): number {
+const PROTOCOL_NAMES: Record<LoneErrorProtocol, string> = { own: 'own protocol', sentry: 'Sentry envelope' };
+
+/** One process's CPU per request after the warm-up: user and system together, and each. */
+interface CpuFigure {
+  cpuUsPerRequest: number;
+  userUs: number;
+  systemUs: number;
+}
+
+function cpuPerRequest(node: string, folder: string, env: NodeJS.ProcessEnv, name: string, profileDir: string | undefined): CpuFigure {
+  const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  // The asset and its map beside the profile: the profile's frames are in the minified asset, the map reads them back.
+  if (profileDir) for (const file of ['index.mjs', 'index.mjs.map']) cpSync(join(folder, file), join(profileDir, file));
   // The function's log lines go to a pipe read and dropped here, as Lambda's runtime reads them.
-  const run = spawnSync(node, ['driver.mjs'], { cwd: folder, env, encoding: 'utf8', maxBuffer: 1 << 30 });
+  const run = spawnSync(node, [...profiling, 'driver.mjs'], { cwd: folder, env, encoding: 'utf8', maxBuffer: 1 << 30 });
   const line = run.stdout
     .trim()
     .split('\n')
     .find((text) => text.startsWith('{"cpuUsPerRequest"'));
   if (run.status !== 0 || !line) throw new Error(`${name}: ${run.stderr.slice(-800)}`);
-  return (JSON.parse(line) as { cpuUsPerRequest: number }).cpuUsPerRequest;
+  return JSON.parse(line) as CpuFigure;
 }
 
 /**
@@ -124,6 +145,8 @@ async function buildAsset(root: string, outfile: string, withoutCallLog: boolean
     banner: BUNDLING.banner ? { js: BUNDLING.banner } : undefined,
     alias,
     outfile,
+    // A map beside the asset, so that a --profile's frames can be read back to their sources (the code is the same).
+    sourcemap: 'external',
     logLevel: 'error',
     plugins: withoutCallLog
       ? [
@@ -145,12 +168,20 @@ runCommand(USAGE, async (argv) => {
     baseline: { type: 'string' },
     node: { type: 'string' },
     instructions: { type: 'boolean' },
+    protocol: { type: 'string' },
+    'skip-call-log': { type: 'boolean' },
+    profile: { type: 'string' },
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const instructions = values.instructions === true;
   const requests = positiveIntArg('--requests', values.requests, 100_000) ?? (instructions ? 300 : 2000);
   const rounds = positiveIntArg('--rounds', values.rounds, 100) ?? 6;
   const baseline = values.baseline ?? DEFAULT_BASELINE;
+  const protocolValue = values.protocol ?? 'both';
+  if (!['own', 'sentry', 'both'].includes(protocolValue)) throw new UsageError(`--protocol must be own, sentry or both, got "${protocolValue}"`);
+  const protocols: LoneErrorProtocol[] = protocolValue === 'both' ? ['own', 'sentry'] : [protocolValue as LoneErrorProtocol];
+  const profileDir = values.profile === undefined ? undefined : resolve(values.profile);
+  if (profileDir && instructions) throw new UsageError('--profile profiles the CPU-timed processes; leave out --instructions');
   if (instructions && !hasValgrind()) throw new UsageError('--instructions counts with valgrind, which is not on PATH (Debian package valgrind)');
   const node = await functionNode(values.node, (line) => process.stderr.write(`${line}\n`));
   const tree = baseline === 'none' ? undefined : worktreeOf(baseline);
@@ -160,7 +191,7 @@ runCommand(USAGE, async (argv) => {
   try {
     const client = createDynamoClient({ ...LOCAL_DYNAMO_CONFIG, requestTimeoutMs: 30_000, endpoint: dynamo.endpoint });
     await ensureTables(client, LOCAL_TABLE_NAMES);
-    const { key } = await new KeyAdmin(documentClientOf(client), LOCAL_TABLE_NAMES.keys).create({
+    const { key, keyId } = await new KeyAdmin(documentClientOf(client), LOCAL_TABLE_NAMES.keys).create({
       factoryId: 'fac_call_log',
       type: 'publishable',
       origins: [TYPICAL_SITE],
@@ -169,7 +200,7 @@ runCommand(USAGE, async (argv) => {
     client.destroy();
     const builds: { name: string; root: string; withoutCallLog: boolean }[] = [
       { name: SHIPPED, root: PROJECT_ROOT, withoutCallLog: false },
-      { name: NO_CALL_LOG_BUILD, root: PROJECT_ROOT, withoutCallLog: true },
+      ...(values['skip-call-log'] === true ? [] : [{ name: NO_CALL_LOG_BUILD, root: PROJECT_ROOT, withoutCallLog: true }]),
       ...(tree ? [{ name: `before (${commitOf(baseline)})`, root: tree.root, withoutCallLog: false }] : []),
     ];
     const variants: Variant[] = [];
@@ -177,21 +208,11 @@ runCommand(USAGE, async (argv) => {
       const folder = join(dir, `build-${index}`);
       await buildAsset(root, join(folder, 'index.mjs'), withoutCallLog);
       writeFileSync(join(folder, 'driver.mjs'), DRIVER);
-      variants.push({ name, folder });
+      for (const protocol of protocols) variants.push({ name: `${name}, ${PROTOCOL_NAMES[protocol]}`, build: name, protocol, folder });
     }
-    const event = {
-      resource: '/{proxy+}',
-      path: '/ingest/v1/events',
-      httpMethod: 'POST',
-      headers: { origin: TYPICAL_SITE, authorization: `Bearer ${key}`, 'content-type': 'text/plain;charset=UTF-8', 'user-agent': TYPICAL_USER_AGENT },
-      multiValueHeaders: {},
-      queryStringParameters: null,
-      multiValueQueryStringParameters: null,
-      pathParameters: { proxy: 'ingest/v1/events' },
-      requestContext: { requestId: 'call-log', identity: { sourceIp: '10.0.0.1' } },
-      body: JSON.stringify({ events: [typicalOwnEvent()] }),
-      isBase64Encoded: false,
-    };
+    const requestOf = Object.fromEntries(
+      await Promise.all(protocols.map(async (protocol) => [protocol, JSON.stringify(await loneErrorRequest(protocol, key, keyId))] as const)),
+    ) as Record<LoneErrorProtocol, string>;
     const env = {
       PATH: process.env.PATH,
       AWS_REGION: 'us-east-1',
@@ -202,41 +223,56 @@ runCommand(USAGE, async (argv) => {
       REPORTS_TABLE_NAME: LOCAL_TABLE_NAMES.reports,
       LOG_LEVEL: 'INFO',
       POWERTOOLS_METRICS_DISABLED: 'true',
-      BENCH_EVENTS: JSON.stringify(event),
     };
-    const envOf = (count: number) => ({ ...env, BENCH_REQUESTS: String(count) });
+    const envOf = (protocol: LoneErrorProtocol) => (count: number) => ({ ...env, BENCH_REQUEST: requestOf[protocol], BENCH_REQUESTS: String(count) });
     const figures: Record<string, number[]> = Object.fromEntries(variants.map(({ name }) => [name, []]));
     for (let round = 0; round < rounds; round += 1) {
       // Each round starts with another variant, so that a drift of the machine's load meets them alike.
       const order = [...variants];
       for (let k = 0; k < round % order.length; k += 1) order.push(order.shift() as Variant);
       for (const variant of order) {
-        const figure = instructions
-          ? await instructionsPerRequest(node.path, variant.folder, envOf, requests)
-          : cpuPerRequest(node.path, variant.folder, envOf(requests), variant.name);
+        const cpu = instructions
+          ? undefined
+          : cpuPerRequest(
+              node.path,
+              variant.folder,
+              envOf(variant.protocol)(requests),
+              variant.name,
+              profileDir && join(profileDir, variant.name.replace(/[^\w.-]+/g, '-')),
+            );
+        const figure = cpu ? cpu.cpuUsPerRequest : await instructionsPerRequest(node.path, variant.folder, envOf(variant.protocol), requests);
         (figures[variant.name] as number[]).push(figure);
-        process.stderr.write(`${variant.name}: ${figure.toFixed(0)} ${instructions ? 'instructions' : 'µs of CPU'} per request\n`);
+        const split = cpu ? ` (user ${cpu.userUs.toFixed(0)}, system ${cpu.systemUs.toFixed(0)})` : '';
+        process.stderr.write(`${variant.name}: ${figure.toFixed(0)} ${instructions ? 'instructions' : 'µs of CPU'} per request${split}\n`);
       }
     }
     const done = finishMachine(machine);
     const medians = Object.fromEntries(Object.entries(figures).map(([name, values]) => [name, median(values)])) as Record<string, number>;
-    const shipped = medians[SHIPPED] as number;
     const unit = instructions ? 'instructions per request' : 'CPU µs per request';
     const lines = Object.entries(figures).map(
       ([name, values]) =>
         `| ${name} | ${(medians[name] as number).toFixed(0)} | ${values.map((value) => value.toFixed(0)).join(', ')} |${instructions ? '' : ` ${Math.round(1e6 / (medians[name] as number))} |`}`,
     );
     const unitWord = instructions ? 'instructions' : 'µs';
-    // What a variant adds to (positive) or takes from (negative) the function as it ships.
-    const difference = (name: string, what: string) => {
-      const other = medians[name];
-      if (other === undefined) return [];
+    const medianOf = (build: string, protocol: LoneErrorProtocol) => medians[`${build}, ${PROTOCOL_NAMES[protocol]}`];
+    // What the call log adds to the function as it ships, per protocol (the build without it driven too).
+    const callLogShare = protocols.flatMap((protocol) => {
+      const shipped = medianOf(SHIPPED, protocol);
+      const other = medianOf(NO_CALL_LOG_BUILD, protocol);
+      if (shipped === undefined || other === undefined) return [];
       const delta = shipped - other;
       return [
-        `${what}: ${delta.toFixed(0)} ${unitWord} a request, ${((100 * delta) / shipped).toFixed(1)} % of the function's ${instructions ? 'instructions' : 'CPU'} as it ships.`,
+        `The call log as it ships (its AsyncLocalStorage, the timing and counting of each storage call), ${PROTOCOL_NAMES[protocol]}: ${delta.toFixed(0)} ${unitWord} a request, ${((100 * delta) / shipped).toFixed(1)} % of the function's ${instructions ? 'instructions' : 'CPU'} as it ships.`,
         '',
       ];
-    };
+    });
+    // The two protocols side by side, per build: the question of issue 50 (why an own request cost more than an envelope).
+    const sentryVsOwn = [...new Set(variants.map((variant) => variant.build))].flatMap((build) => {
+      const own = medianOf(build, 'own');
+      const sentry = medianOf(build, 'sentry');
+      if (own === undefined || sentry === undefined) return [];
+      return [`Sentry envelope ÷ own request, ${build}: ${(sentry / own).toFixed(3)} (${(sentry - own).toFixed(0)} ${unitWord} a request).`, ''];
+    });
     process.stdout.write(
       [
         `Measured ${done.date} on ${done.cores} × ${done.cpuModel}, the function on Node ${node.version}; 1-minute load average ${done.loadAtStart.toFixed(1)} at the start, ${done.loadAtEnd?.toFixed(1)} at the end. Command: \`${['npm run bench:ingest-function', ...(argv.length > 0 ? ['--', ...argv] : [])].join(' ')}\`.`,
@@ -247,7 +283,8 @@ runCommand(USAGE, async (argv) => {
         instructions ? '|---|---:|---|' : '|---|---:|---|---:|',
         ...lines,
         '',
-        ...difference(NO_CALL_LOG_BUILD, 'The call log as it ships (its AsyncLocalStorage, the timing and counting of each storage call)'),
+        ...sentryVsOwn,
+        ...callLogShare,
       ].join('\n'),
     );
   } finally {

@@ -61,6 +61,16 @@ describe('normalizeFile', () => {
   ])('%s → %s', (file, normalized) => {
     expect(normalizeFile(file)).toBe(normalized);
   });
+
+  test('answers alike when asked again, past the answers it keeps, and for a file too long to keep', () => {
+    const files = Array.from({ length: 600 }, (_, i) => `https://h.com/assets/chunk-${i}.3f9a1c2b.js`);
+    const first = files.map(normalizeFile);
+    expect(first[7]).toBe('/assets/chunk-7.js');
+    expect(files.map(normalizeFile)).toEqual(first);
+    const long = `https://h.com/${'a/'.repeat(400)}app.3f9a1c.js`;
+    expect(normalizeFile(long)).toBe(`/${'a/'.repeat(400)}app.js`);
+    expect(normalizeFile(long)).toBe(normalizeFile(long));
+  });
 });
 
 describe('parseStackLocations', () => {
