@@ -3,42 +3,98 @@ import { cleanText } from '../../kernel/free-text';
 import type { IngestEvent, SdkFrame } from '../issues/stored-event';
 import { readEvent } from '../payloads';
 import type { ScrubCounts } from '../scrub/rule';
-import { Scrubber } from '../scrub/scrubber';
+import { scrubText } from '../scrub/scrubber';
 import { mapSentryEvent, type RawFrame } from './event-map';
 
 /** Characters kept of a frame's texts: a function or module name, a file or URL, a line of source. */
 const FRAME_TEXT = { function: 256, module: 256, file: 1024, contextLine: 512 } as const;
 
-/** A frame's text cleaned (one line), scrubbed and clipped; dropped when it cannot be kept (a lone surrogate). */
-function frameText(value: string | undefined, max: number, scrubber: Scrubber): string | undefined {
-  if (value === undefined) return undefined;
-  const checked = cleanText(value, { field: 'a frame', lines: 'single-line', max, scrub: (cleaned) => scrubber.text(cleaned) });
-  return checked.ok && checked.text !== '' ? checked.text : undefined;
+/** Distinct texts one event's frames remember: more (an event of 50 frames each with its own lines) are cleaned each time. */
+const REMEMBERED_TEXTS = 512;
+
+interface CleanedText {
+  text: string | undefined;
+  /** What the scrubber replaced in it, replayed each time the same text comes again. */
+  counts: ScrubCounts;
 }
 
-/** A source line cleaned and scrubbed, its indentation (spaces and tabs, which cleaning trims) kept: the page shows code as written. */
-function sourceLine(line: string | undefined, scrubber: Scrubber): string | undefined {
-  if (line === undefined) return undefined;
-  const text = frameText(line, FRAME_TEXT.contextLine, scrubber);
-  return text === undefined ? undefined : `${/^[ \t]{0,40}/.exec(line)?.[0] ?? ''}${text}`;
+/**
+ * One event's frame texts cleaned (one line), scrubbed and clipped, each
+ * distinct text once: a script's URL comes in frame after frame, and the
+ * twelve scrubbing rules run over it once. Exact: cleaning and scrubbing are
+ * pure, so a text met again gets the same result, and what the scrubber
+ * replaced in it is counted again, as if it had run (the stored `scrubbed`
+ * and the metrics see no difference).
+ */
+class FrameTexts {
+  readonly counts: ScrubCounts = {};
+  private readonly cleaned = new Map<number, Map<string, CleanedText>>();
+  private remembered = 0;
+
+  /** A frame's text, dropped when it cannot be kept (a lone surrogate) or is blank. */
+  text(value: string | undefined, max: number): string | undefined {
+    if (value === undefined) return undefined;
+    let byText = this.cleaned.get(max);
+    if (byText === undefined) {
+      byText = new Map();
+      this.cleaned.set(max, byText);
+    }
+    let entry = byText.get(value);
+    if (entry === undefined) {
+      const counts: ScrubCounts = {};
+      const checked = cleanText(value, { field: 'a frame', lines: 'single-line', max, scrub: (text) => scrubText(text, counts) });
+      entry = { text: checked.ok && checked.text !== '' ? checked.text : undefined, counts };
+      if (this.remembered < REMEMBERED_TEXTS) {
+        byText.set(value, entry);
+        this.remembered += 1;
+      }
+    }
+    for (const rule in entry.counts) {
+      const name = rule as keyof ScrubCounts;
+      this.counts[name] = (this.counts[name] ?? 0) + (entry.counts[name] ?? 0);
+    }
+    return entry.text;
+  }
+
+  /** A source line, its indentation (spaces and tabs, which cleaning trims) kept: the page shows code as written. */
+  sourceLine(line: string | undefined): string | undefined {
+    if (line === undefined) return undefined;
+    const text = this.text(line, FRAME_TEXT.contextLine);
+    return text === undefined ? undefined : `${/^[ \t]{0,40}/.exec(line)?.[0] ?? ''}${text}`;
+  }
+
+  /** Source lines around a frame's line, each as its line is (an unkeepable one kept empty, so lines stay in place). */
+  sourceLines(lines: string[] | undefined): string[] | undefined {
+    return lines?.map((line) => this.sourceLine(line) ?? '');
+  }
+
+  /** The replacements made, or undefined when none (as Scrubber.replaced). */
+  get replaced(): ScrubCounts | undefined {
+    return Object.keys(this.counts).length === 0 ? undefined : { ...this.counts };
+  }
 }
 
-/** Source lines around a frame's line, each as its line is (an unkeepable one kept empty, so lines stay in place). */
-const contextTexts = (lines: string[] | undefined, scrubber: Scrubber): string[] | undefined => lines?.map((line) => sourceLine(line, scrubber) ?? '');
-
-function cleanFrame(raw: RawFrame, scrubber: Scrubber): SdkFrame {
-  const frame: SdkFrame = {
-    function: frameText(raw.function, FRAME_TEXT.function, scrubber),
-    module: frameText(raw.module, FRAME_TEXT.module, scrubber),
-    file: frameText(raw.file, FRAME_TEXT.file, scrubber),
-    line: raw.line,
-    column: raw.column,
-    contextLine: sourceLine(raw.contextLine, scrubber),
-    pre: contextTexts(raw.pre, scrubber),
-    post: contextTexts(raw.post, scrubber),
-    inApp: raw.inApp,
-  };
-  for (const key of Object.keys(frame) as (keyof SdkFrame)[]) if (frame[key] === undefined) delete frame[key];
+/**
+ * A frame cleaned, with only the fields it has (in the stored order): no
+ * `undefined` field set and deleted, which leaves V8 a slow object.
+ */
+function cleanFrame(raw: RawFrame, texts: FrameTexts): SdkFrame {
+  const frame: SdkFrame = {};
+  const fn = texts.text(raw.function, FRAME_TEXT.function);
+  if (fn !== undefined) frame.function = fn;
+  const module = texts.text(raw.module, FRAME_TEXT.module);
+  if (module !== undefined) frame.module = module;
+  const file = texts.text(raw.file, FRAME_TEXT.file);
+  if (file !== undefined) frame.file = file;
+  if (raw.line !== undefined) frame.line = raw.line;
+  if (raw.column !== undefined) frame.column = raw.column;
+  const contextLine = texts.sourceLine(raw.contextLine);
+  if (contextLine !== undefined) frame.contextLine = contextLine;
+  const pre = texts.sourceLines(raw.pre);
+  if (pre !== undefined) frame.pre = pre;
+  const post = texts.sourceLines(raw.post);
+  if (post !== undefined) frame.post = post;
+  if (raw.inApp !== undefined) frame.inApp = raw.inApp;
   return frame;
 }
 
@@ -60,12 +116,12 @@ export function readSentryEvent(raw: Record<string, unknown>, fallbackId?: unkno
   const mapped = mapSentryEvent(raw, fallbackId);
   const reading = readEvent(mapped.event);
   if (!reading.ok) return reading;
-  const scrubber = new Scrubber();
+  const texts = new FrameTexts();
   // A frame with nothing left once read (`{"lineno": -1}`: no text, no valid position) says nothing: not stored.
-  const frames = mapped.frames.map((frame) => cleanFrame(frame, scrubber)).filter((frame) => Object.keys(frame).length > 0);
+  const frames = mapped.frames.map((frame) => cleanFrame(frame, texts)).filter((frame) => Object.keys(frame).length > 0);
   const event: IngestEvent = { ...reading.value };
   if (frames.length > 0) event.sdkFrames = frames;
-  const scrubbed = addCounts(event.scrubbed, scrubber.replaced);
+  const scrubbed = addCounts(event.scrubbed, texts.replaced);
   if (scrubbed) event.scrubbed = scrubbed;
   return { ok: true, value: event };
 }

@@ -25,6 +25,19 @@ describe('a Sentry event read by the own reader', () => {
     expect(reading.ok && reading.value.scrubbed).toMatchObject({ bearer: 1 });
   });
 
+  test('a secret in a text repeated frame after frame is scrubbed in each and counted once per frame', () => {
+    const file = 'https://shop.example.com/app.js?token=ghp_abcdefghijklmnopqrstuvwxyz0123456789';
+    const frames = ['a', 'b', 'a'].map((fn, index) => ({ function: fn, abs_path: file, lineno: index + 1, context_line: 'x', pre_context: ['x', 'x'] }));
+    const reading = readSentryEvent({ event_id: ID, exception: { values: [{ type: 'E', value: 'v', stacktrace: { frames } }] } });
+    expect(reading.ok).toBe(true);
+    if (!reading.ok) return;
+    const stored = reading.value.sdkFrames ?? [];
+    expect(stored.map((frame) => frame.function)).toEqual(['a', 'b', 'a']);
+    expect(new Set(stored.map((frame) => frame.file))).toEqual(new Set(['https://shop.example.com/app.js?token=[Filtered:token]']));
+    // Three frames' URLs, and the stack text's three lines that name them (the own reader's): six.
+    expect(reading.value.scrubbed).toEqual({ token: 6 });
+  });
+
   test('an event the own reader refuses (no message, no exception) is refused in its words', () => {
     const reading = readSentryEvent({ event_id: ID });
     expect(reading.ok).toBe(false);
