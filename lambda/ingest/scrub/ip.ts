@@ -66,9 +66,16 @@ function replaceIpv6(text: string, replaced: () => void): string {
     }
     const start = at;
     let colons = 0;
-    for (; at < text.length && isHexColonDot(text.charCodeAt(at)); at += 1) if (text.charCodeAt(at) === 58) colons += 1;
+    let doubled = false;
+    for (; at < text.length && isHexColonDot(text.charCodeAt(at)); at += 1) {
+      if (text.charCodeAt(at) !== 58) continue;
+      colons += 1;
+      if (at > start && text.charCodeAt(at - 1) === 58) doubled = true;
+    }
     // Every IPv6 address has two colons or more: most runs (a word's hex letters, `:120:17`… ) end here.
     if (colons < 2) continue;
+    // Uncompressed (no `::`), it has seven (six before an IPv4 tail): a stack line's `:12:345` is none, not parsed.
+    if (colons < 6 && !doubled) continue;
     // A run inside a word (`Bad::cast`, `0xdead:beefy`) is not an address.
     const before = start > 0 ? text.charCodeAt(start - 1) : -1;
     const after = at < text.length ? text.charCodeAt(at) : -1;
