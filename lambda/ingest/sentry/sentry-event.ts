@@ -119,7 +119,8 @@ export function readSentryEvent(raw: Record<string, unknown>, fallbackId?: unkno
   const texts = new FrameTexts();
   // A frame with nothing left once read (`{"lineno": -1}`: no text, no valid position) says nothing: not stored.
   const frames = mapped.frames.map((frame) => cleanFrame(frame, texts)).filter((frame) => Object.keys(frame).length > 0);
-  const event: IngestEvent = { ...reading.value };
+  // The reader's own new object: completed in place, not copied.
+  const event: IngestEvent = reading.value;
   if (frames.length > 0) event.sdkFrames = frames;
   const scrubbed = addCounts(event.scrubbed, texts.replaced);
   if (scrubbed) event.scrubbed = scrubbed;
