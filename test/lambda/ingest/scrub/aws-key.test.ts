@@ -6,6 +6,7 @@ describe('aws-key rule', () => {
     ['an access key id', 'AccessDenied for AKIAIOSFODNN7EXAMPLE', 'AccessDenied for [Filtered:aws-key]'],
     ["a session's key id", 'key ASIAY34FZKBOKMUTVV7A expired', 'key [Filtered:aws-key] expired'],
     ['a secret access key', 'secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY.', 'secret [Filtered:aws-key].'],
+    ['a secret access key that is the whole text (40 characters, no more)', 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', '[Filtered:aws-key]'],
     [
       'both, in an environment dump',
       'AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE AWS_SECRET=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',

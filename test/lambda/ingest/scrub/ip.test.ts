@@ -11,6 +11,7 @@ describe('ip rule', () => {
     ['IPv6 with a zone', 'peer fe80::1ff:fe23:4567:890a%eth0 gone', 'peer [Filtered:ip]%eth0 gone'],
     ['IPv4-mapped IPv6', 'addr ::ffff:192.0.2.128.', 'addr [Filtered:ip].'],
     ['IPv6 after a label', 'addr:fe80::1 down', 'addr:[Filtered:ip] down'],
+    ['IPv6 full with an IPv4 tail (six colons, no ::)', 'nat64 64:ff9b:0:0:0:0:192.0.2.33 up', 'nat64 [Filtered:ip] up'],
   ])('replaces %s', (_, text, expected) => {
     expect(applied(ipRule, text).text).toBe(expected);
   });
@@ -25,6 +26,7 @@ describe('ip rule', () => {
     ['a MAC address', '00:1a:2b:3c:4d:5e'],
     ['numbers over 255', '300.1.1.1'],
     ['a ratio', 'ratio 16:9'],
+    ["a stack line's line and column", '    at f (https://shop.example.com/app.js:12:345)'],
   ])('keeps %s', (_, text) => {
     expect(applied(ipRule, text)).toEqual({ text, count: 0 });
   });
