@@ -73,6 +73,9 @@ then the same storm on the design of --baseline, for comparison.
   --other-rate N     events a second of a second bug on the same key during the storm (default 0): its share
   --baseline REF     the git commit of the design to compare with (default ${'24ff828'}, before issue 29), or
                      "none" (the default with --source-maps or --protocol sentry, which that design lacks)
+  --warmup S         seconds of the same storm on a factory of its own first, not measured (default 30 with --mix,
+                     otherwise 0): DynamoDB Local's JIT compiler and npm start's warm up, as DynamoDB and a storm's
+                     Lambda containers need not (docs/capacity.md#warm-up); --warmup 0 measures a cold machine
   --settle S         seconds to wait after the storm for the count to be exact (default 60)
   --concurrency N    handler calls at once in npm start (LOCAL_CONCURRENCY; default 64: Lambda adds containers)
   --sessions         a session storm instead (docs/capacity.md#the-session-storm): Sentry \`session\` updates and
@@ -92,7 +95,7 @@ const SITE = 'https://shop.example.com';
  */
 const DEFAULT_CEILING = 5;
 /** What --mix runs unless told otherwise: issue 50's model (1:50, ten times a partition's ceiling, 5 events a page). */
-const MIX_MODEL = { ceiling: 20, rate: 200, durationS: 30, eventsPerRequest: 5 };
+const MIX_MODEL = { ceiling: 20, rate: 200, durationS: 30, eventsPerRequest: 5, warmupS: 30 };
 
 /** The session storm's scale model: 1:50, 20 write units a second per partition (offered 10x that). */
 const SESSION_CEILING = 20;
@@ -148,6 +151,8 @@ interface Settings {
   keyLimit: number;
   /** Events a second of the second bug (0: none). */
   otherRate: number;
+  /** Seconds of the same storm on a factory of its own before the measured one (0: none). */
+  warmupS: number;
 }
 
 /** What one bug's pages met. */
@@ -331,6 +336,25 @@ async function uploadApp(baseUrl: string, admin: KeyAdmin, factoryId: string): P
   }
 }
 
+/**
+ * Waits until the factory's stored events stay the same for STABLE_POLLS polls and its issues' counts add up to them:
+ * the seconds after `from` when that held, or undefined when it did not by `deadline`.
+ */
+async function untilCounted(raw: ReturnType<typeof documentClientOf>, factoryId: string, from: number, deadline: number): Promise<number | undefined> {
+  let stable = 0;
+  let last = -1;
+  for (;;) {
+    const stored = (await scanItems(raw, `event#${factoryId}#`)).count;
+    const issues = (await scanItems(raw, `issue#${factoryId}#`, ['pk', 'count'])).items;
+    const counted = issues.reduce((sum, item) => sum + Number(item.count ?? 0), 0);
+    stable = stored === last ? stable + 1 : 0;
+    last = stored;
+    if (stored > 0 && counted === stored && stable >= STABLE_POLLS) return Math.round((performance.now() - from) / 100) / 10;
+    if (performance.now() > deadline) return undefined;
+    await new Promise((resolvePromise) => setTimeout(resolvePromise, 500));
+  }
+}
+
 /** One storm against the project in `root` (this one, or a worktree of the baseline). */
 async function runStorm(design: string, root: string, settings: Settings): Promise<RunResult> {
   const say = (line: string) => process.stderr.write(`[${design}] ${line}\n`);
@@ -375,155 +399,174 @@ async function runStorm(design: string, root: string, settings: Settings): Promi
     children.push(server.child);
     const baseUrl = ((await server.ready)[1] as string).replace('localhost', '127.0.0.1');
     const doc = documentClientOf(createDynamoClient({ ...LOCAL_DYNAMO_CONFIG, endpoint: proxyEndpoint }));
-    const factoryId = `fac_storm_${randomUUID().slice(0, 8)}`;
     const admin = new KeyAdmin(doc, LOCAL_TABLE_NAMES.keys);
-    const { key, keyId } = await admin.create({ factoryId, type: 'publishable', origins: [SITE], rateLimit: settings.keyLimit });
-    let upload: RunResult['upload'];
-    let mappedErrors: PageError[] | undefined;
-    if (settings.sourceMaps || settings.mix) {
+    /** A factory of its own for a storm: its key, and its app's maps uploaded (source-mapped runs and the mix). */
+    const prepareFactory = async () => {
+      const factoryId = `fac_storm_${randomUUID().slice(0, 8)}`;
+      const { key, keyId } = await admin.create({ factoryId, type: 'publishable', origins: [SITE], rateLimit: settings.keyLimit });
+      if (!(settings.sourceMaps || settings.mix)) return { factoryId, key, keyId };
       const app = await uploadApp(baseUrl, admin, factoryId);
-      mappedErrors = app.errors;
-      upload = { maps: app.maps, ms: app.ms };
-      say(`uploaded ${app.maps} maps in ${app.ms} ms`);
+      return { factoryId, key, keyId, mappedErrors: app.errors, upload: { maps: app.maps, ms: app.ms } };
+    };
+    const target = await prepareFactory();
+    const { factoryId, upload } = target;
+    if (upload) say(`uploaded ${upload.maps} maps in ${upload.ms} ms`);
+    const raw = documentClientOf(rawClient);
+    if (settings.warmupS > 0) {
+      // DynamoDB does not compile itself as it warms, and the containers of a storm that has lasted a while are warm: a
+      // cold DynamoDB Local spends about half its CPU of the first 30 s in its JIT compiler (docs/capacity.md#warm-up).
+      const warm = await prepareFactory();
+      say(`warm-up (not measured): the same storm for ${settings.warmupS} s on a factory of its own`);
+      const warmed = await sendStorm(warm, settings.warmupS);
+      const settledAfterS = await untilCounted(raw, warm.factoryId, warmed.ended, warmed.ended + settings.settleS * 1000);
+      say(`warm-up over; its events all counted ${settledAfterS === undefined ? 'not within --settle' : `${settledAfterS} s after`}`);
     }
     await proxyCall(proxyEndpoint, 'POST', '/__semantics/reset');
     say(
       `storm: ${settings.rate} events/s for ${settings.durationS}s, ${settings.mix ? 'the mix' : `${settings.protocol} protocol${settings.sourceMaps ? ', source-mapped' : ''}`}, ${settings.eventsPerRequest} per page, ceiling ${settings.ceiling} WCU/s`,
     );
-
-    const sentryUrl = envelopeUrlOf(dsnFor(baseUrl, key, keyId));
-    const tryLatencies: number[] = [];
-    const deliveries: number[] = [];
-    const answers: Record<string, number> = {};
-    let tries = 0;
-    let bare429 = 0;
-    const sent = new Map<string, Set<string>>();
-    const acknowledgedIds = new Map<string, Set<string>>();
-    const bugs: Record<string, BugResult> = {};
-    const refusals: Record<string, Record<string, number>> = {};
-    const noteAnswer = (bug: string, { status, retryAfter, value: { ms, rateLimits, error } }: PostAnswer) => {
-      if (status === undefined || status >= 400) {
-        const reasons = (refusals[bug] ??= {});
-        const reason = status === undefined ? 'no answer' : `${status} ${error ?? '?'}`;
-        reasons[reason] = (reasons[reason] ?? 0) + 1;
-      }
-      tries += 1;
-      tryLatencies.push(ms);
-      const label = status === undefined ? 'no answer' : String(status);
-      answers[label] = (answers[label] ?? 0) + 1;
-      if (status === 429 && (!retryAfter || (settings.protocol === 'sentry' && !rateLimits))) bare429 += 1;
-    };
-
-    /** A page's errors, the release it runs and the SDK it reports with. */
-    interface Page {
-      bug: string;
-      errors: PageError[];
-      release: string;
-      protocol: 'own' | 'sentry';
-    }
-
-    /** One page of `bug` reports its errors; answers when its SDK is done with them. */
-    const page = async (index: number, { bug, errors, release, protocol }: Page): Promise<void> => {
-      const from = visitorAddress(index);
-      const result = (bugs[bug] ??= { pages: 0, eventsSent: 0, acknowledged: 0, notAcknowledged: 0 });
-      const ids = setOf(sent, bug);
-      const acked = setOf(acknowledgedIds, bug);
-      result.pages += 1;
-      result.eventsSent += errors.length;
-      const first = performance.now();
-      if (protocol === 'own') {
-        const events = errors.map((error) => ownEvent(error, release));
-        for (const event of events) ids.add(event.eventId as string);
-        const body = JSON.stringify({ events });
-        const headers = { Origin: SITE, Authorization: `Bearer ${key}`, 'Content-Type': 'text/plain;charset=UTF-8' };
-        const outcome = await sendAsTheSdk(() => post(`${baseUrl}/ingest/v1/events`, headers, body, from));
-        for (const answer of outcome.answers) noteAnswer(bug, answer);
-        if (outcome.delivered) {
-          result.acknowledged += events.length;
-          for (const event of events) acked.add(event.eventId as string);
-          deliveries.push(performance.now() - first);
-        } else {
-          result.notAcknowledged += events.length;
-          result.ownGaveUp = (result.ownGaveUp ?? 0) + events.length;
-        }
-        return;
-      }
-      // Sentry's SDK: one envelope per event, through its own transport; the page's fetch is the bench's (its address, its Origin).
-      const transport = sentryPage(sentryUrl, (async (url: string, init: { body: string }) => {
-        const answer = await post(url, { Origin: SITE, 'Content-Type': 'text/plain;charset=UTF-8' }, init.body, from);
-        noteAnswer(bug, answer);
-        if (answer.status === undefined) throw new TypeError('Failed to fetch');
-        const headers = { 'retry-after': answer.retryAfter, 'x-sentry-rate-limits': answer.value.rateLimits };
-        return { status: answer.status, headers: { get: (name: string) => headers[name.toLowerCase() as keyof typeof headers] ?? null } };
-      }) as unknown as Parameters<typeof sentryPage>[1]);
-      for (const error of errors) {
-        const eventId = randomUUID();
-        ids.add(eventId);
-        const event = sentryBrowserEvent(error, { eventId, pageUrl: `${SITE}/cart`, release, timestampS: Date.now() / 1000 });
-        const answer = await transport.send(eventEnvelope(event, new Date().toISOString()));
-        if (answer.outcome === 'acknowledged') {
-          result.acknowledged += 1;
-          acked.add(eventId);
-          deliveries.push(performance.now() - first);
-        } else {
-          result.notAcknowledged += 1;
-          result.sentry ??= { 'dropped-on-429': 0, 'held-back': 0, failed: 0 };
-          result.sentry[answer.outcome] += 1;
-        }
-      }
-    };
-
-    /** Errors a page reports: one per Sentry page alone (one envelope each); otherwise --events (the own SDK's one request, or the mix's envelopes). */
-    const perPage = settings.protocol === 'own' || settings.mix ? settings.eventsPerRequest : 1;
-    /** The pages of `rate` events a second: an open arrival schedule, each page at its time whatever the answers before it. */
-    const schedule = async (rate: number, firstVisitor: number, pageOf: (i: number) => Page) => {
-      const pagesPerSecond = rate / perPage;
-      const total = Math.round(pagesPerSecond * settings.durationS);
-      const pages: Promise<void>[] = [];
-      for (let i = 0; i < total; i += 1) {
-        const wait = started + (i * 1000) / pagesPerSecond - performance.now();
-        if (wait > 0) await new Promise((resolvePromise) => setTimeout(resolvePromise, wait));
-        pages.push(page(firstVisitor + i, pageOf(i)));
-      }
-      await Promise.all(pages);
-      return total;
-    };
-    const errorsOf = (make: () => PageError) => Array.from({ length: perPage }, make);
-    /** The storm's page i: one bug from a build with maps (half the pages each build) or without, through its SDK. */
-    const stormPage = (i: number): Page => {
-      if (settings.mix) {
-        // Four kinds in turn: own mapped, Sentry mapped, own unmapped, Sentry unmapped.
-        const protocol = i % 2 === 0 ? 'own' : 'sentry';
-        const mapped = Math.floor(i / 2) % 2 === 0;
-        if (!mapped || !mappedErrors) return { bug: 'unmapped', errors: errorsOf(() => typicalError()), release: 'web@4.2.0', protocol };
-        const build = Math.floor(i / 4) % mappedErrors.length;
-        return { bug: 'mapped', errors: errorsOf(() => mappedErrors[build] as PageError), release: `web@4.${2 + build}.0`, protocol };
-      }
-      // Source-mapped: half the pages run build 1, half build 2 (the minifier's names differ): one bug, one issue.
-      const error = (): PageError => (mappedErrors ? (mappedErrors[i % mappedErrors.length] as PageError) : unmappedError());
-      return {
-        bug: 'storm',
-        errors: errorsOf(error),
-        release: mappedErrors ? `web@4.${2 + (i % mappedErrors.length)}.0` : 'web@4.2.0',
-        protocol: settings.protocol,
-      };
-    };
-    const started = performance.now();
-    const [requests] = await Promise.all([
-      schedule(settings.rate, 0, stormPage),
-      settings.otherRate > 0
-        ? schedule(settings.otherRate, OTHER_VISITORS, () => ({
-            bug: 'other',
-            errors: errorsOf(otherError),
-            release: 'web@4.2.0',
-            protocol: settings.protocol,
-          }))
-        : Promise.resolve(0),
-    ]);
-    const ended = performance.now();
+    const { tryLatencies, deliveries, answers, tries, bare429, sent, acknowledgedIds, bugs, refusals, requests, started, ended } = await sendStorm(
+      target,
+      settings.durationS,
+    );
     say(`storm over after ${Math.round((ended - started) / 1000)} s; waiting for the count`);
 
-    const raw = documentClientOf(rawClient);
+    /** The pages of one storm on `storm`'s factory for `durationS` seconds, and what they met. */
+    async function sendStorm(storm: { key: string; keyId: string; mappedErrors?: PageError[] }, durationS: number) {
+      const { key, keyId, mappedErrors } = storm;
+      const sentryUrl = envelopeUrlOf(dsnFor(baseUrl, key, keyId));
+      const tryLatencies: number[] = [];
+      const deliveries: number[] = [];
+      const answers: Record<string, number> = {};
+      let tries = 0;
+      let bare429 = 0;
+      const sent = new Map<string, Set<string>>();
+      const acknowledgedIds = new Map<string, Set<string>>();
+      const bugs: Record<string, BugResult> = {};
+      const refusals: Record<string, Record<string, number>> = {};
+      const noteAnswer = (bug: string, { status, retryAfter, value: { ms, rateLimits, error } }: PostAnswer) => {
+        if (status === undefined || status >= 400) {
+          const reasons = (refusals[bug] ??= {});
+          const reason = status === undefined ? 'no answer' : `${status} ${error ?? '?'}`;
+          reasons[reason] = (reasons[reason] ?? 0) + 1;
+        }
+        tries += 1;
+        tryLatencies.push(ms);
+        const label = status === undefined ? 'no answer' : String(status);
+        answers[label] = (answers[label] ?? 0) + 1;
+        if (status === 429 && (!retryAfter || (settings.protocol === 'sentry' && !rateLimits))) bare429 += 1;
+      };
+
+      /** A page's errors, the release it runs and the SDK it reports with. */
+      interface Page {
+        bug: string;
+        errors: PageError[];
+        release: string;
+        protocol: 'own' | 'sentry';
+      }
+
+      /** One page of `bug` reports its errors; answers when its SDK is done with them. */
+      const page = async (index: number, { bug, errors, release, protocol }: Page): Promise<void> => {
+        const from = visitorAddress(index);
+        const result = (bugs[bug] ??= { pages: 0, eventsSent: 0, acknowledged: 0, notAcknowledged: 0 });
+        const ids = setOf(sent, bug);
+        const acked = setOf(acknowledgedIds, bug);
+        result.pages += 1;
+        result.eventsSent += errors.length;
+        const first = performance.now();
+        if (protocol === 'own') {
+          const events = errors.map((error) => ownEvent(error, release));
+          for (const event of events) ids.add(event.eventId as string);
+          const body = JSON.stringify({ events });
+          const headers = { Origin: SITE, Authorization: `Bearer ${key}`, 'Content-Type': 'text/plain;charset=UTF-8' };
+          const outcome = await sendAsTheSdk(() => post(`${baseUrl}/ingest/v1/events`, headers, body, from));
+          for (const answer of outcome.answers) noteAnswer(bug, answer);
+          if (outcome.delivered) {
+            result.acknowledged += events.length;
+            for (const event of events) acked.add(event.eventId as string);
+            deliveries.push(performance.now() - first);
+          } else {
+            result.notAcknowledged += events.length;
+            result.ownGaveUp = (result.ownGaveUp ?? 0) + events.length;
+          }
+          return;
+        }
+        // Sentry's SDK: one envelope per event, through its own transport; the page's fetch is the bench's (its address, its Origin).
+        const transport = sentryPage(sentryUrl, (async (url: string, init: { body: string }) => {
+          const answer = await post(url, { Origin: SITE, 'Content-Type': 'text/plain;charset=UTF-8' }, init.body, from);
+          noteAnswer(bug, answer);
+          if (answer.status === undefined) throw new TypeError('Failed to fetch');
+          const headers = { 'retry-after': answer.retryAfter, 'x-sentry-rate-limits': answer.value.rateLimits };
+          return { status: answer.status, headers: { get: (name: string) => headers[name.toLowerCase() as keyof typeof headers] ?? null } };
+        }) as unknown as Parameters<typeof sentryPage>[1]);
+        for (const error of errors) {
+          const eventId = randomUUID();
+          ids.add(eventId);
+          const event = sentryBrowserEvent(error, { eventId, pageUrl: `${SITE}/cart`, release, timestampS: Date.now() / 1000 });
+          const answer = await transport.send(eventEnvelope(event, new Date().toISOString()));
+          if (answer.outcome === 'acknowledged') {
+            result.acknowledged += 1;
+            acked.add(eventId);
+            deliveries.push(performance.now() - first);
+          } else {
+            result.notAcknowledged += 1;
+            result.sentry ??= { 'dropped-on-429': 0, 'held-back': 0, failed: 0 };
+            result.sentry[answer.outcome] += 1;
+          }
+        }
+      };
+
+      /** Errors a page reports: one per Sentry page alone (one envelope each); otherwise --events (the own SDK's one request, or the mix's envelopes). */
+      const perPage = settings.protocol === 'own' || settings.mix ? settings.eventsPerRequest : 1;
+      /** The pages of `rate` events a second: an open arrival schedule, each page at its time whatever the answers before it. */
+      const schedule = async (rate: number, firstVisitor: number, pageOf: (i: number) => Page) => {
+        const pagesPerSecond = rate / perPage;
+        const total = Math.round(pagesPerSecond * durationS);
+        const pages: Promise<void>[] = [];
+        for (let i = 0; i < total; i += 1) {
+          const wait = started + (i * 1000) / pagesPerSecond - performance.now();
+          if (wait > 0) await new Promise((resolvePromise) => setTimeout(resolvePromise, wait));
+          pages.push(page(firstVisitor + i, pageOf(i)));
+        }
+        await Promise.all(pages);
+        return total;
+      };
+      const errorsOf = (make: () => PageError) => Array.from({ length: perPage }, make);
+      /** The storm's page i: one bug from a build with maps (half the pages each build) or without, through its SDK. */
+      const stormPage = (i: number): Page => {
+        if (settings.mix) {
+          // Four kinds in turn: own mapped, Sentry mapped, own unmapped, Sentry unmapped.
+          const protocol = i % 2 === 0 ? 'own' : 'sentry';
+          const mapped = Math.floor(i / 2) % 2 === 0;
+          if (!mapped || !mappedErrors) return { bug: 'unmapped', errors: errorsOf(() => typicalError()), release: 'web@4.2.0', protocol };
+          const build = Math.floor(i / 4) % mappedErrors.length;
+          return { bug: 'mapped', errors: errorsOf(() => mappedErrors[build] as PageError), release: `web@4.${2 + build}.0`, protocol };
+        }
+        // Source-mapped: half the pages run build 1, half build 2 (the minifier's names differ): one bug, one issue.
+        const error = (): PageError => (mappedErrors ? (mappedErrors[i % mappedErrors.length] as PageError) : unmappedError());
+        return {
+          bug: 'storm',
+          errors: errorsOf(error),
+          release: mappedErrors ? `web@4.${2 + (i % mappedErrors.length)}.0` : 'web@4.2.0',
+          protocol: settings.protocol,
+        };
+      };
+      const started = performance.now();
+      const [requests] = await Promise.all([
+        schedule(settings.rate, 0, stormPage),
+        settings.otherRate > 0
+          ? schedule(settings.otherRate, OTHER_VISITORS, () => ({
+              bug: 'other',
+              errors: errorsOf(otherError),
+              release: 'web@4.2.0',
+              protocol: settings.protocol,
+            }))
+          : Promise.resolve(0),
+      ]);
+      const ended = performance.now();
+      return { tryLatencies, deliveries, answers, tries, bare429, sent, acknowledgedIds, bugs, refusals, requests, started, ended };
+    }
+
     const judge = async () =>
       checkStorm({
         events: await talliedEvents(raw, factoryId),
@@ -631,6 +674,7 @@ function commandOf(settings: Settings, baseline: string): string {
   if (settings.sourceMaps && !settings.mix) options.push('--source-maps');
   if (settings.keyLimit !== NO_KEY_LIMIT) options.push(`--key-limit ${settings.keyLimit}`);
   if (settings.otherRate > 0) options.push(`--other-rate ${settings.otherRate}`);
+  options.push(`--warmup ${settings.warmupS}`);
   options.push(`--ceiling ${settings.ceiling}`, `--concurrency ${settings.concurrency}`);
   if (baseline === 'none') options.push('--baseline none');
   return `npm run bench:storm -- ${options.join(' ')}`;
@@ -797,6 +841,7 @@ runCommand(USAGE, async (argv) => {
     protocol: { type: 'string' },
     'key-limit': { type: 'string' },
     'other-rate': { type: 'string' },
+    warmup: { type: 'string' },
     out: { type: 'string' },
     append: { type: 'boolean' },
     sessions: { type: 'boolean' },
@@ -819,7 +864,7 @@ runCommand(USAGE, async (argv) => {
     return sessionStormCommand(sessions, out, values.append === true, dynamoDbLocalVersion());
   }
   // --mix alone runs issue 50's model: 1:50 (20 units a second), 200 events a second for 30 s, 5 events a page.
-  const model = values.mix === true ? MIX_MODEL : { ceiling: DEFAULT_CEILING, rate: DEFAULT_CEILING * 10, durationS: 60, eventsPerRequest: 1 };
+  const model = values.mix === true ? MIX_MODEL : { ceiling: DEFAULT_CEILING, rate: DEFAULT_CEILING * 10, durationS: 60, eventsPerRequest: 1, warmupS: 0 };
   const settings: Settings = {
     ceiling: positiveIntArg('--ceiling', values.ceiling, 1_000) ?? model.ceiling,
     rate: positiveIntArg('--rate', values.rate, 5_000) ?? model.rate,
@@ -832,6 +877,7 @@ runCommand(USAGE, async (argv) => {
     mix: values.mix === true,
     keyLimit: positiveIntArg('--key-limit', values['key-limit'], NO_KEY_LIMIT) ?? NO_KEY_LIMIT,
     otherRate: positiveIntArg('--other-rate', values['other-rate'], 5_000) ?? 0,
+    warmupS: values.warmup === '0' ? 0 : (positiveIntArg('--warmup', values.warmup, 600) ?? model.warmupS),
   };
   if (settings.protocol === 'sentry' && values.events !== undefined)
     throw new UsageError("--events is for the own protocol: Sentry's SDK sends one event an envelope");
