@@ -274,11 +274,13 @@ export async function serveStore(options: {
   let endpoint = process.env.DYNAMODB_ENDPOINT;
   if (!endpoint) {
     say(`starting DynamoDB Local on port ${port} (data in ${relative(process.cwd(), dataDir) || '.'}) …`);
-    const first = await startDynamoDbLocal({ port, dataDir });
+    // The tests' npm starts live seconds: the JIT's first tier only (docs/development.md#where-the-cpu-goes-by-kind-of-process).
+    const fastStart = process.env.DYNAMODB_LOCAL_FAST_START === '1';
+    const first = await startDynamoDbLocal({ port, dataDir, fastStart });
     const served = first.endpoint;
     endpoint = served;
     watch = watchDynamoDbLocal(first, {
-      restart: () => startDynamoDbLocal({ port, dataDir }),
+      restart: () => startDynamoDbLocal({ port, dataDir, fastStart }),
       say,
       dataLabel: shown(dataDir),
       // The lock names the java process, so that a kill -9 of npm start leaves no orphan behind.
