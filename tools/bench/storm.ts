@@ -42,7 +42,7 @@ import { checkStorm, type ScannedEvent, type ScannedIssue, type StormCheck } fro
 import { typicalError } from '../storm/typical-error';
 import { describeMachine, finishMachine, type Machine } from './machine';
 import { sessionStormCommand } from './session-storm';
-import { postFrom, startChild, stopChild, visitorAddress, worktreeOf } from './served';
+import { commitOf, postFrom, startChild, stopChild, visitorAddress, worktreeOf } from './served';
 import { percentile } from './stats';
 import { proxyCall } from '../storm/proxy-stats';
 
@@ -72,7 +72,8 @@ then the same storm on the design of --baseline, for comparison.
   --key-limit N      the key's limit in requests a minute (default 1,000,000: no limit; each issue may take half)
   --other-rate N     events a second of a second bug on the same key during the storm (default 0): its share
   --baseline REF     the git commit of the design to compare with (default ${'24ff828'}, before issue 29), or
-                     "none" (the default with --source-maps or --protocol sentry, which that design lacks)
+                     "none" (the default with --source-maps, --protocol sentry or --mix, which that design lacks;
+                     name a later release for those, such as c1effd8, the release before issue 50)
   --warmup S         seconds of the same storm on a factory of its own first, not measured (default 30 with --mix,
                      otherwise 0): DynamoDB Local's JIT compiler and npm start's warm up, as DynamoDB and a storm's
                      Lambda containers need not (docs/capacity.md#warm-up); --warmup 0 measures a cold machine
@@ -676,7 +677,8 @@ function commandOf(settings: Settings, baseline: string): string {
   if (settings.otherRate > 0) options.push(`--other-rate ${settings.otherRate}`);
   options.push(`--warmup ${settings.warmupS}`);
   options.push(`--ceiling ${settings.ceiling}`, `--concurrency ${settings.concurrency}`);
-  if (baseline === 'none') options.push('--baseline none');
+  const newMode = settings.protocol !== 'own' || settings.sourceMaps || settings.mix;
+  if (baseline !== (newMode ? 'none' : DEFAULT_BASELINE)) options.push(`--baseline ${baseline}`);
   return `npm run bench:storm -- ${options.join(' ')}`;
 }
 
@@ -884,8 +886,10 @@ runCommand(USAGE, async (argv) => {
   if (settings.mix && values.protocol !== undefined) throw new UsageError('--mix sends through both protocols: leave out --protocol');
   const newMode = settings.protocol !== 'own' || settings.sourceMaps || settings.mix;
   const baseline = values.baseline ?? (newMode ? 'none' : DEFAULT_BASELINE);
-  if (newMode && baseline !== 'none')
-    throw new UsageError(`--baseline ${baseline}: the design before issue 29 had no source maps and no Sentry protocol; use --baseline none`);
+  if (newMode && commitOf(baseline) === commitOf(DEFAULT_BASELINE))
+    throw new UsageError(
+      `--baseline ${baseline}: the design before issue 29 had no source maps and no Sentry protocol; name a later release (c1effd8, the release before issue 50) or none`,
+    );
   const out = resolve(PROJECT_ROOT, values.out ?? 'bench/storm-results.md');
   const machine = describeMachine(dynamoDbLocalVersion());
   const runs = [await runStorm('this design', PROJECT_ROOT, settings)];
