@@ -22,12 +22,16 @@ export function hostHandler(handlers: HostHandlers): ApiHandler {
   return dispatchByPrefix(mounted, handlers.contacts);
 }
 
-/** The Lambda entry points' handlers, from the TypeScript sources, configured by the environment as on AWS. */
+/**
+ * The Lambda entry points' handlers, from the TypeScript sources, configured by the environment as on AWS. Required,
+ * not imported: the commands run on tsx's CommonJS hooks alone (package.json), under which an `import()` of a
+ * TypeScript file finds no loader; a third less CPU per command start (docs/development.md#where-the-time-goes).
+ */
 export async function sourceHandlers(env: NodeJS.ProcessEnv = process.env): Promise<HostHandlers> {
-  const [contacts, ingest, sourcemaps] = await Promise.all([
-    import('../../lambda/contacts/api/contacts-entry'),
-    import('../../lambda/ingest/api/ingest-entry'),
-    env.SOURCE_MAPS_BUCKET ? import('../../lambda/ingest/sourcemaps/api/sourcemaps-entry') : undefined,
-  ]);
+  const contacts = require('../../lambda/contacts/api/contacts-entry') as typeof import('../../lambda/contacts/api/contacts-entry');
+  const ingest = require('../../lambda/ingest/api/ingest-entry') as typeof import('../../lambda/ingest/api/ingest-entry');
+  const sourcemaps = env.SOURCE_MAPS_BUCKET
+    ? (require('../../lambda/ingest/sourcemaps/api/sourcemaps-entry') as typeof import('../../lambda/ingest/sourcemaps/api/sourcemaps-entry'))
+    : undefined;
   return { contacts: contacts.handler, ingest: ingest.handler, ...(sourcemaps ? { sourcemaps: sourcemaps.handler } : {}) };
 }

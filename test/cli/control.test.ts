@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { CSV_COLUMNS } from '../../lambda/control/export-format';
-import { NODE_TS, ROOT, jsonLines, runScript, runScriptInProcess } from '../support/commands';
+import { commandLine, ROOT, jsonLines, runScript, runScriptInProcess } from '../support/commands';
 import { loadControlHandler } from '../support/control';
 import { referencePerson, uniqueEmail } from '../support/enrichment';
 import { startFunctionUrl, TEST_CALLER_ARN, TEST_CREDENTIALS, TEST_REGION } from '../support/function-url';
@@ -137,7 +137,7 @@ describe('show and export', () => {
   test('contacts export draws a count on a terminal, on stderr', async () => {
     const { factoryId } = await factory([uniqueEmail(), uniqueEmail()]);
     // `script` runs the command on a pseudo-terminal, as a person at a terminal would.
-    const command = `${NODE_TS.join(' ')} local/console/commands/control.ts contacts export --factory ${factoryId} --limit 1`;
+    const command = `${commandLine('control').join(' ')} contacts export --factory ${factoryId} --limit 1`;
     const run = spawnSync('script', ['-qec', command, '/dev/null'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, DYNAMODB_ENDPOINT: endpoint() } });
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/\r2 contacts · [\d.]+ s/);

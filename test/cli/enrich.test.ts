@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { uniqueEmail } from '../support/enrichment';
 import { spawnSync } from 'node:child_process';
-import { NODE_TS, ROOT, runScript, runScriptInProcess } from '../support/commands';
+import { commandLine, ROOT, runScript, runScriptInProcess } from '../support/commands';
 import { bearer, endpoint, issueKey, newFactoryId, startLocalApi, type LocalApi } from '../support/local-api';
 
 /**
@@ -141,7 +141,7 @@ describe('npm run enrich -- --factory … --all / --contact / --email, and usage
   test('--all draws a progress bar when stderr is a terminal', async () => {
     const { factoryId } = await factoryWith([uniqueEmail(), uniqueEmail()]);
     // `script` runs the command on a pseudo-terminal, as a person at a terminal would.
-    const command = `${NODE_TS.join(' ')} local/console/commands/enrich.ts --factory ${factoryId} --all`;
+    const command = `${commandLine('enrich').join(' ')} --factory ${factoryId} --all`;
     const run = spawnSync('script', ['-qec', command, '/dev/null'], {
       cwd: ROOT,
       encoding: 'utf8',

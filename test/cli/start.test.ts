@@ -4,7 +4,7 @@ import { connect, createServer } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { freePort, isPortInUse } from '../../local/harness/ports';
-import { dynamoDbLocalPids, isAlive, NODE_TS, ROOT, runScript, runScriptInProcess, startScript } from '../support/commands';
+import { dynamoDbLocalPids, isAlive, NODE, ROOT, runScript, runScriptInProcess, startScript } from '../support/commands';
 import { send } from '../support/http';
 import { until } from '../support/until';
 
@@ -154,7 +154,7 @@ describe('npm start', () => {
 
   test('without java it is a one-line error that says how to install it', async () => {
     // PATH with node only: no java to be found.
-    const result = await runScript('start', [], { ...env, PATH: dirname(NODE_TS[0]) === '/usr/bin' ? '/nonexistent' : dirname(NODE_TS[0]) });
+    const result = await runScript('start', [], { ...env, PATH: dirname(NODE) === '/usr/bin' ? '/nonexistent' : dirname(NODE) });
     expect(result.status).toBe(1);
     expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^error: Java 17\+ is needed .*openjdk-17-jre-headless/)]);
   });

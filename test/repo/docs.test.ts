@@ -70,7 +70,7 @@ function unknownTo(usage: string, args: string[]): string[] {
 }
 
 /** The project's own commands: scripts that run one of its TypeScript files (they all answer --help with their usage). */
-const ownCommand = (script: string) => /--import tsx \S+\.ts$/.test(scripts[script] ?? '');
+const ownCommand = (script: string) => /(--import tsx|--require tsx\/cjs) \S+\.ts$/.test(scripts[script] ?? '');
 
 describe('documentation', () => {
   test('covers the README, docs/, the client README and bench/', () => {

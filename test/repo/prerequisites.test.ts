@@ -1,26 +1,25 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { NODE_TS, ROOT } from '../support/commands';
+import { commandLine, NODE, ROOT } from '../support/commands';
+import { scriptCommand } from '../../local/harness/scripts';
 import { atLeast, missingPrerequisites, report, type Machine } from '../support/prerequisites';
 
 /** `npm test`'s first step: it says what is missing, and the line that fixes it, before anything starts. */
 const CHECK = join(ROOT, 'test', 'support', 'prerequisites.ts');
-const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
 
 /** The check as `npm test` runs it, with the PATH given (node itself by its absolute path). */
 function runCheck(path: string) {
-  return spawnSync(NODE_TS[0], [...NODE_TS.slice(1), CHECK], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, PATH: path } });
+  return spawnSync(NODE, [...scriptCommand('test').nodeOptions, CHECK], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, PATH: path } });
 }
 
 const ready: Machine = { nodeVersion: '20.19.0', engines: '>=20.19', javaMajor: 17, missingPrograms: [] };
 
 describe('npm test prerequisites', () => {
   test("are the first thing the test script runs: without java its first step stops with the check's answer alone, having started nothing", () => {
-    const first = /^node --import tsx (\S+\.ts)\b/.exec(scripts.test)?.[1];
-    expect(first).toBe('test/support/npm-test.ts');
-    const nodeDir = dirname(NODE_TS[0]);
-    const result = spawnSync(NODE_TS[0], [...NODE_TS.slice(1), join(ROOT, first as string)], {
+    expect(scriptCommand('test').entry).toBe(join(ROOT, 'test/support/npm-test.ts'));
+    const [node, ...rest] = commandLine('test') as [string, ...string[]];
+    const nodeDir = dirname(node);
+    const result = spawnSync(node, rest, {
       cwd: ROOT,
       encoding: 'utf8',
       env: { ...process.env, PATH: nodeDir === '/usr/bin' ? '/nonexistent' : nodeDir },
@@ -34,7 +33,7 @@ describe('npm test prerequisites', () => {
 
   test('without java on PATH, the check stops with exit code 1, the problem and the apt-get line, and nothing else', () => {
     // PATH with nothing on it, or only node's folder when that is not /usr/bin (where java lives too).
-    const nodeDir = dirname(NODE_TS[0]);
+    const nodeDir = dirname(NODE);
     const result = runCheck(nodeDir === '/usr/bin' ? '/nonexistent' : nodeDir);
     expect(result.status).toBe(1);
     expect(result.stdout).toBe('');

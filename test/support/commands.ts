@@ -3,14 +3,20 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../local/harness/ports';
+import { scriptCommand } from '../../local/harness/scripts';
 
 export const ROOT = join(__dirname, '..', '..');
 /**
- * How package.json runs the scripts: node with tsx as a loader, one process. The node is the one `npm test` was
- * started with (CONTACTS_TEST_COMMAND_NODE, test/support/npm-test.ts), as `npm run` would use, even when jest
- * itself runs on Node 22; else this process's.
+ * The node `npm run` would start the scripts with: the one `npm test` was started with (CONTACTS_TEST_COMMAND_NODE,
+ * test/support/npm-test.ts), even when jest itself runs on Node 22; else this process's.
  */
-export const NODE_TS = [process.env.CONTACTS_TEST_COMMAND_NODE || process.execPath, '--import', 'tsx'] as const;
+export const NODE = process.env.CONTACTS_TEST_COMMAND_NODE || process.execPath;
+
+/** A package script as `npm run` starts it, one process: the node, its options as package.json gives them (tsx's hooks), the file. */
+export function commandLine(name: string): string[] {
+  const { nodeOptions, entry } = scriptCommand(name);
+  return [NODE, ...nodeOptions, entry];
+}
 
 export interface CommandResult {
   status: number | null;
@@ -18,13 +24,8 @@ export interface CommandResult {
   stderr: string;
 }
 
-/** The file package.json runs for a command (`"keys": "node --import tsx local/console/commands/keys.ts"`). */
-function entryOf(name: string): string {
-  const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-  const entry = /--import tsx (\S+\.ts)/.exec(scripts[name] ?? '')?.[1];
-  if (!entry) throw new Error(`package.json runs no TypeScript file for "${name}"`);
-  return join(ROOT, entry);
-}
+/** The file package.json runs for a command (`"keys": "node --require tsx/cjs local/console/commands/keys.ts"`). */
+const entryOf = (name: string): string => scriptCommand(name).entry;
 
 /**
  * Whether a script's entry file starts its run through local/harness/setup-error.ts's runMain (directly or through
@@ -42,7 +43,8 @@ export const jsonLines = (stdout: string): Record<string, any>[] =>
 /** Runs a project command the way `npm run` does, and waits for it. */
 export function runScript(name: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CommandResult> {
   return new Promise((resolve) => {
-    const child = spawn(NODE_TS[0], [...NODE_TS.slice(1), entryOf(name), ...args], {
+    const [node, ...rest] = commandLine(name) as [string, ...string[]];
+    const child = spawn(node, [...rest, ...args], {
       cwd: ROOT,
       env: { ...process.env, ...env },
     });
@@ -173,7 +175,8 @@ async function runInProcess(name: string, args: string[], env: NodeJS.ProcessEnv
  * leaves nothing running. Keep `timeoutMs` under the test's own timeout.
  */
 export function startScript(name: string, env: NodeJS.ProcessEnv, ready: RegExp, timeoutMs = 60_000, args: string[] = []) {
-  const child: ChildProcess = spawn(NODE_TS[0], [...NODE_TS.slice(1), entryOf(name), ...args], {
+  const [node, ...rest] = commandLine(name) as [string, ...string[]];
+  const child: ChildProcess = spawn(node, [...rest, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     // A process group of its own, to kill it with its children.

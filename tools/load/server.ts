@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../local/harness/paths';
+import { scriptCommand } from '../../local/harness/scripts';
 
 /** `npm start`, run as a child process on a given DynamoDB, and what it logged. */
 export interface StartedServer {
@@ -20,21 +21,19 @@ export interface StartedServer {
  */
 export function startServer(options: { endpoint: string; port: number; bundle: boolean; logLevel: string }): Promise<StartedServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'contacts-load-'));
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(PROJECT_ROOT, 'local', 'commands', 'start.ts'), ...(options.bundle ? ['--bundle'] : [])],
-    {
-      cwd: PROJECT_ROOT,
-      env: {
-        ...process.env,
-        PORT: String(options.port),
-        DYNAMODB_ENDPOINT: options.endpoint,
-        CONTACTS_DATA_DIR: dataDir,
-        LOG_LEVEL: options.logLevel,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  // As package.json starts it: a path written out here went stale once already, when the house moved its rooms.
+  const { nodeOptions, entry } = scriptCommand('start');
+  const child: ChildProcess = spawn(process.execPath, [...nodeOptions, entry, ...(options.bundle ? ['--bundle'] : [])], {
+    cwd: PROJECT_ROOT,
+    env: {
+      ...process.env,
+      PORT: String(options.port),
+      DYNAMODB_ENDPOINT: options.endpoint,
+      CONTACTS_DATA_DIR: dataDir,
+      LOG_LEVEL: options.logLevel,
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let requests = 0;
   const errors: string[] = [];
   let pending = '';
