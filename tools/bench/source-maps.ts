@@ -1,6 +1,7 @@
 /**
  * npm run bench:source-maps: what resolving frames costs at ingest (docs/source-maps.md#what-it-costs), on a
- * 5 MB map (the TypeScript compiler, minified by the repository's esbuild without sourcesContent), in this
+ * 6 MB map (aws-cdk-lib's EC2 module and all it imports, bundled and minified by the repository's esbuild without
+ * sourcesContent), in this
  * process, from the in-memory map store (no S3 round trip is measured: add a GET's latency for a cold container):
  *   - the time resolving adds per event with the map cached (p50, p99), a 10-frame stack each;
  *   - a cold container's first event needing the map: read from the store, parsed, first lookup;
@@ -41,8 +42,12 @@ const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 
 async function main(): Promise<void> {
   if (!gc) throw new Error('run with node --expose-gc (npm run bench:source-maps does)');
+  // A program of many modules as a site ships one: aws-cdk-lib's EC2 module with all it imports, bundled (the
+  // TypeScript compiler's one file, used before, is no JavaScript since TypeScript 7).
   const built = buildSync({
-    entryPoints: [join(PROJECT_ROOT, 'node_modules/typescript/lib/typescript.js')],
+    entryPoints: [join(PROJECT_ROOT, 'node_modules/aws-cdk-lib/aws-ec2/index.js')],
+    bundle: true,
+    platform: 'node',
     minify: true,
     sourcemap: 'external',
     sourcesContent: false,
@@ -54,7 +59,8 @@ async function main(): Promise<void> {
   const mapText = built.outputFiles.find((file) => file.path.endsWith('.map'))?.text ?? '';
   const debugId = randomUUID();
   // Injected as `sourcemaps inject` does: one line on top, the map shifted by one line.
-  const json = JSON.parse(mapText) as { mappings: string };
+  const json = JSON.parse(mapText) as { mappings: string; sources: string[] };
+  const sources = json.sources.length.toLocaleString('en-US');
   const injected = JSON.stringify({ ...json, mappings: `;${json.mappings}`, debugId });
   const lines = `${debugIdSnippet(debugId)}\n${code}`.split('\n');
   const store = new MemorySourceMapStore();
@@ -110,8 +116,8 @@ async function main(): Promise<void> {
   const report = `# Source maps: what resolving costs at ingest
 
 Measured by \`npm run bench:source-maps\` (tools/bench/source-maps.ts) on ${machineLine()}.
-The map: the TypeScript compiler minified by the repository's esbuild without sourcesContent, injected:
-${mb(code.length)} of JavaScript, **${mb(Buffer.byteLength(injected))} map**. Each event: a 10-frame stack at
+The map: aws-cdk-lib's EC2 module with everything it imports (${sources} source files), bundled and minified by the
+repository's esbuild without sourcesContent, injected: ${mb(code.length)} of JavaScript, **${mb(Buffer.byteLength(injected))} map**. Each event: a 10-frame stack at
 positions spread over the bundle (${resolvedFrames} of 10 frames of the first event resolved). The map store is the
 **in-memory twin** (lambda/infrastructure/memory/memory-source-map-store.ts): the cold figure has no S3 round trip in it.
 
