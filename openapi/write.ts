@@ -1,5 +1,6 @@
 /** `npm run openapi`: writes the OpenAPI document, and the typed client's types generated from it. */
 import { writeFileSync } from 'node:fs';
+import { runWithoutOptions } from '../local/harness/cli';
 import { relative } from 'node:path';
 import { renderClientTypes } from './client-types';
 import { API_DOCS, schemaNamesOf } from './api-docs';
@@ -18,9 +19,16 @@ export function generatedFiles(): [path: string, text: string][] {
   ];
 }
 
+const USAGE = `usage: npm run openapi
+
+Writes the OpenAPI document (openapi/contacts-service.json) and the typed client's types generated from it
+(client/src/schema.ts). Takes no options.`;
+
 if (require.main === module) {
-  for (const [path, text] of generatedFiles()) {
-    writeFileSync(path, text);
-    console.log(`wrote ${relative(process.cwd(), path)} (${Buffer.byteLength(text).toLocaleString('en-US')} bytes)`);
-  }
+  runWithoutOptions(USAGE, () => {
+    for (const [path, text] of generatedFiles()) {
+      writeFileSync(path, text);
+      console.log(`wrote ${relative(process.cwd(), path)} (${Buffer.byteLength(text).toLocaleString('en-US')} bytes)`);
+    }
+  });
 }

@@ -114,6 +114,18 @@ export function parseCommandLine<T extends NonNullable<ParseArgsConfig['options'
 }
 
 /**
+ * Runs a script that takes no options (a benchmark, a generator) as runCommand runs a command: `--help` prints
+ * its usage instead of doing its work (which may rewrite a committed file), and any argument is refused with it.
+ */
+export function runWithoutOptions(usage: string, main: () => Promise<void> | void): void {
+  runCommand(usage, async (argv) => {
+    const { positionals } = parseCommandLine(argv, {});
+    if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}": this script takes no options`);
+    await main();
+  });
+}
+
+/**
  * Runs a command: `--help`, `-h` or `help` prints the usage; a UsageError
  * prints the message and the usage and exits with 2; other failures go
  * through runMain (one line, exit 1).

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { readEvent } from '../../lambda/ingest/payloads';
 import { Scrubber } from '../../lambda/ingest/scrub/scrubber';
 import { PROJECT_ROOT } from '../../local/harness/paths';
+import { runWithoutOptions } from '../../local/harness/cli';
 import { cpuTimed } from './cpu-timed';
 import { describeMachine, finishMachine } from './machine';
 import { percentile } from './stats';
@@ -66,34 +67,40 @@ const timed = (work: () => void) => cpuTimed(work, ROUNDS, WARM_UP);
 
 const micro = (value: number) => value.toFixed(1);
 
-const machine = describeMachine('none');
-const rows: string[] = [];
-for (const [name, event] of [
-  ['ordinary error (12 frames, 1.4 KB)', ordinary],
-  ['the same with secrets in every field', hostile],
-  ['largest (8 KB message, 16 KB stack)', largest],
-] as const) {
-  const texts = textsOf(event as typeof ordinary);
-  const read = timed(() => readEvent(event));
-  const scrub = timed(() => {
-    const scrubber = new Scrubber();
-    for (const text of texts) scrubber.text(text);
-  });
-  const cells = [read, scrub].flatMap(({ samples, cpuMean }) => [percentile(samples, 0.5), percentile(samples, 0.99), cpuMean].map(micro));
-  rows.push(`| ${name} | ${cells.join(' | ')} |`);
-}
+const USAGE = `usage: npm run bench:scrub
 
-const done = finishMachine(machine);
-const report = [
-  '# Scrubbing: CPU per event',
-  '',
-  `\`npm run bench:scrub\`, ${ROUNDS} events per shape after ${WARM_UP} of warm-up, timed one by one (µs).`,
-  `${done.cpuModel}, ${done.cores} cores, Node.js ${done.node}, ${done.date}; load average ${done.loadAtStart.toFixed(2)} at the start, ${(done.loadAtEnd ?? 0).toFixed(2)} at the end.`,
-  '',
-  '| event | read p50 | read p99 | read, CPU mean | of which scrubbing p50 | scrubbing p99 | scrubbing, CPU mean |',
-  '|---|---:|---:|---:|---:|---:|---:|',
-  ...rows,
-  '',
-].join('\n');
-process.stdout.write(report);
-writeFileSync(join(PROJECT_ROOT, 'bench', 'scrub-results.md'), report);
+Times reading and scrubbing one event of three shapes (ordinary, secrets in every field, the largest\nthe limits let through), prints p50 and p99 in microseconds and the mean CPU, and writes\nbench/scrub-results.md. Takes no options.`;
+
+runWithoutOptions(USAGE, () => {
+  const machine = describeMachine('none');
+  const rows: string[] = [];
+  for (const [name, event] of [
+    ['ordinary error (12 frames, 1.4 KB)', ordinary],
+    ['the same with secrets in every field', hostile],
+    ['largest (8 KB message, 16 KB stack)', largest],
+  ] as const) {
+    const texts = textsOf(event as typeof ordinary);
+    const read = timed(() => readEvent(event));
+    const scrub = timed(() => {
+      const scrubber = new Scrubber();
+      for (const text of texts) scrubber.text(text);
+    });
+    const cells = [read, scrub].flatMap(({ samples, cpuMean }) => [percentile(samples, 0.5), percentile(samples, 0.99), cpuMean].map(micro));
+    rows.push(`| ${name} | ${cells.join(' | ')} |`);
+  }
+
+  const done = finishMachine(machine);
+  const report = [
+    '# Scrubbing: CPU per event',
+    '',
+    `\`npm run bench:scrub\`, ${ROUNDS} events per shape after ${WARM_UP} of warm-up, timed one by one (µs).`,
+    `${done.cpuModel}, ${done.cores} cores, Node.js ${done.node}, ${done.date}; load average ${done.loadAtStart.toFixed(2)} at the start, ${(done.loadAtEnd ?? 0).toFixed(2)} at the end.`,
+    '',
+    '| event | read p50 | read p99 | read, CPU mean | of which scrubbing p50 | scrubbing p99 | scrubbing, CPU mean |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...rows,
+    '',
+  ].join('\n');
+  process.stdout.write(report);
+  writeFileSync(join(PROJECT_ROOT, 'bench', 'scrub-results.md'), report);
+});

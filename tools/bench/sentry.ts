@@ -21,6 +21,7 @@ import { readSentryEvent } from '../../lambda/ingest/sentry/sentry-event';
 import { readEnvelopeRequest, readStoreRequest, type SentryRequest } from '../../lambda/ingest/sentry/sentry-request';
 import { SENTRY_LIMITS } from '../../lambda/ingest/limits';
 import { PROJECT_ROOT } from '../../local/harness/paths';
+import { runWithoutOptions } from '../../local/harness/cli';
 import { cpuTimed } from './cpu-timed';
 import { describeMachine, finishMachine } from './machine';
 import { percentile } from './stats';
@@ -119,22 +120,28 @@ const cases: [string, number, () => void][] = [
   ['Python-style store body, gzip', storeGzip.length, sentryWork(storeGzip, 'gzip', readStoreRequest)],
 ];
 
-const machine = describeMachine('none');
-const rows = cases.map(([name, bytes, work]) => {
-  const { samples, cpuMean } = timed(work);
-  return `| ${name} | ${bytes.toLocaleString('en-US')} | ${[percentile(samples, 0.5), percentile(samples, 0.99), cpuMean].map((value) => value.toFixed(1)).join(' | ')} |`;
+const USAGE = `usage: npm run bench:sentry
+
+Times turning one request into events ready to store, for Sentry SDKs' requests against the own SDK's,\nand writes bench/sentry-results.md. Takes no options.`;
+
+runWithoutOptions(USAGE, () => {
+  const machine = describeMachine('none');
+  const rows = cases.map(([name, bytes, work]) => {
+    const { samples, cpuMean } = timed(work);
+    return `| ${name} | ${bytes.toLocaleString('en-US')} | ${[percentile(samples, 0.5), percentile(samples, 0.99), cpuMean].map((value) => value.toFixed(1)).join(' | ')} |`;
+  });
+  const done = finishMachine(machine);
+  const report = [
+    '# Sentry protocol: parse cost per request',
+    '',
+    `\`npm run bench:sentry\`, ${ROUNDS} requests per shape after ${WARM_UP} of warm-up, timed one by one (µs): decode, frame, map, read (clean, scrub), group. Storing is the same code and calls for both (tools/bench/sentry.ts says why).`,
+    `${done.cpuModel}, ${done.cores} cores, Node.js ${done.node}, ${done.date}; load average ${done.loadAtStart.toFixed(2)} at the start, ${(done.loadAtEnd ?? 0).toFixed(2)} at the end.`,
+    '',
+    '| request | bytes sent | p50 | p99 | CPU mean |',
+    '|---|---:|---:|---:|---:|',
+    ...rows,
+    '',
+  ].join('\n');
+  process.stdout.write(report);
+  writeFileSync(join(PROJECT_ROOT, 'bench', 'sentry-results.md'), report);
 });
-const done = finishMachine(machine);
-const report = [
-  '# Sentry protocol: parse cost per request',
-  '',
-  `\`npm run bench:sentry\`, ${ROUNDS} requests per shape after ${WARM_UP} of warm-up, timed one by one (µs): decode, frame, map, read (clean, scrub), group. Storing is the same code and calls for both (tools/bench/sentry.ts says why).`,
-  `${done.cpuModel}, ${done.cores} cores, Node.js ${done.node}, ${done.date}; load average ${done.loadAtStart.toFixed(2)} at the start, ${(done.loadAtEnd ?? 0).toFixed(2)} at the end.`,
-  '',
-  '| request | bytes sent | p50 | p99 | CPU mean |',
-  '|---|---:|---:|---:|---:|',
-  ...rows,
-  '',
-].join('\n');
-process.stdout.write(report);
-writeFileSync(join(PROJECT_ROOT, 'bench', 'sentry-results.md'), report);

@@ -1,3 +1,4 @@
+import { runWithoutOptions } from '../../local/harness/cli';
 import { patternsToCheck, recheckVersion, verdictOf, writeVerdicts, type Verdict } from './verdicts';
 
 /**
@@ -27,4 +28,9 @@ async function main(): Promise<void> {
   process.exit(0);
 }
 
-void main();
+const USAGE = `usage: npm run regexes
+
+Checks every regular expression of lambda/ with recheck, writes the verdicts to tools/regex/verdicts.json
+(commit it) and exits 1 naming each one not proven linear. Takes no options.`;
+
+runWithoutOptions(USAGE, main);

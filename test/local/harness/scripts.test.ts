@@ -29,6 +29,14 @@ describe('scriptCommand', () => {
     expect(scriptCommand('client:build').nodeOptions).toEqual(['--import', 'tsx']);
   });
 
+  test('every script but the test runners and the builds starts its run through runMain: --help prints its usage and does none of its work', () => {
+    // The test runners hand their arguments to jest; the builds and size checks take none and refuse any.
+    const own = new Set(['test', 'test:node22', 'sdk:build', 'client:build', 'sdk:size', 'sdk:anchors']);
+    const throughRunMain = /\brun(Command|Main|WithoutOptions)\(/;
+    const others = fileScripts.filter((name) => !own.has(name) && !throughRunMain.test(readFileSync(scriptCommand(name).entry, 'utf8')));
+    expect(others).toEqual([]);
+  });
+
   test('a script that runs no file of the project is refused by name', () => {
     expect(() => scriptCommand('lint')).toThrow('package.json runs no TypeScript file of the project for "lint"');
     expect(() => scriptCommand('no-such-script')).toThrow('"no-such-script"');
