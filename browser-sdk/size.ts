@@ -18,8 +18,14 @@ interface Anchor {
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 async function main(): Promise<void> {
-  if (process.argv.length > 2) {
-    console.error('usage: npm run sdk:size   (no arguments)');
+  const usage = 'usage: npm run sdk:size   (no arguments)';
+  const args = process.argv.slice(2);
+  if (args.length === 1 && (args[0] === '--help' || args[0] === '-h')) {
+    console.log(usage);
+    return;
+  }
+  if (args.length > 0) {
+    console.error(`error: unexpected argument "${args[0]}"\n\n${usage}`);
     process.exit(2);
   }
   const { bytes, gzipBytes } = await measureScript();

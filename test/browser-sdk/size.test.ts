@@ -15,7 +15,12 @@ test('the one-file build stays within its 5 KB gzipped budget (npm run sdk:size)
 test('npm run sdk:size takes no arguments, and says so', async () => {
   const run = await runScript('sdk:size', ['--budget', '1']);
   expect(run.status).toBe(2);
-  expect(run.stderr).toMatch(/^usage: npm run sdk:size/);
+  expect(run.stderr).toMatch(/^error: unexpected argument "--budget"\n\nusage: npm run sdk:size/);
+});
+
+test('npm run sdk:size -- --help prints its usage and measures nothing', async () => {
+  const run = await runScript('sdk:size', ['--help']);
+  expect(run).toEqual({ status: 0, stdout: 'usage: npm run sdk:size   (no arguments)\n', stderr: '' });
 });
 
 test("the size the docs state is the build's, to the tenth of a KB (README, docs/browser-sdk.md)", async () => {

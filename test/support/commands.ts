@@ -28,8 +28,9 @@ export interface CommandResult {
 const entryOf = (name: string): string => scriptCommand(name).entry;
 
 /**
- * Whether a script's entry file starts its run through local/harness/setup-error.ts's runMain (directly or through
- * runCommand), which is what runScriptInProcess waits on: a build script that runs at import and exits is not.
+ * Whether a script's entry file starts its run through local/harness/setup-error.ts's runMain (directly, or through
+ * runCommand or runWithoutOptions), which is what runScriptInProcess waits on: a build script that runs at import and
+ * exits is not.
  */
 export const startsItsRunThroughRunMain = (name: string): boolean => /\brun(Command|Main|WithoutOptions)\(/.test(readFileSync(entryOf(name), 'utf8'));
 

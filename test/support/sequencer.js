@@ -21,47 +21,47 @@ const Sequencer = require('@jest/test-sequencer').default;
 const LAST_FOLDER = '/test/browser/';
 
 /**
- * The files that took 8 s or more in CI's last fresh-clone `npm test` (main at 89aae91, two workers; jest's
- * durations as `npm run test-times` prints them), longest first. Only the order depends on it: a file missing
- * here runs in jest's order, after the listed ones of its group. Refresh it from `npm run test-times` after a
- * full run when files come or go.
+ * The files that took 8 s or more in a fresh clone's `npm test` (main at 634150e, two workers, the machine otherwise
+ * idle; jest's durations as `npm run test-times -- --root <clone>` prints them), longest first. Only the order
+ * depends on it: a file missing here runs in jest's order, after the listed ones of its group. Refresh it from
+ * `npm run test-times` after a full run when files come or go.
  */
 const SLOW_FILES = [
   'test/cli/start.test.ts',
-  // Added since that run, by their times on a loaded machine: the affected-people storm (50-78 s), the session
-  // storm (26-35 s), the release tally's property test (16-23 s).
-  'test/reliability/affected-storm.test.ts',
-  'test/reliability/session-storm.test.ts',
-  'test/store/release-sessions-tally.test.ts',
   'test/alerts/npm-start.test.ts',
+  'test/reliability/storm.test.ts',
   'test/cli/store-discovery.test.ts',
   'test/cli/start-tally.test.ts',
-  'test/reliability/storm.test.ts',
   'test/cli/start-watch.test.ts',
   'test/cdk/stack.test.ts',
-  'test/cli/keys.test.ts',
-  'test/cli/sourcemaps.test.ts',
-  'test/cli/control.test.ts',
-  'test/cdk/nag.test.ts',
   'test/control/issue-list.test.ts',
+  'test/semantics/command.test.ts',
+  'test/cli/sourcemaps.test.ts',
+  'test/reliability/affected-storm.test.ts',
+  'test/control/erasure.test.ts',
   'test/cli/control-room.test.ts',
   'test/cdk/options.test.ts',
+  'test/cdk/nag.test.ts',
+  'test/fuzz/hostile-input.test.ts',
+  'test/sessions/sentry-browser-sessions.test.ts',
+  'test/control/feedback-people.test.ts',
+  'test/sourcemaps/upload-api.test.ts',
+  'test/cli/store-lock.test.ts',
+  'test/cli/keys.test.ts',
+  'test/cli/control.test.ts',
   'test/reliability/issue-races.test.ts',
-  'test/cli/reports-issues.test.ts',
-  'test/api/ingest-limits.test.ts',
-  'test/semantics/command.test.ts',
-  'test/reliability/clear-races.test.ts',
-  // The browser files, handed out last: the longest first, so that the last to start are short (129, 108, 67, 45,
-  // 44, 38, 11 and 8 s in that run).
+  // The browser files, handed out last: the longest first, so that the last to start are short (162, 131, 61, 48,
+  // 48, 44, 30, 17, 9 and 6 s in that run).
   'test/browser/sdk/transport.test.ts',
   'test/browser/sdk/capture.test.ts',
   'test/browser/sdk/noise.test.ts',
-  'test/browser/sdk/sessions.test.ts',
-  'test/browser/source-maps.test.ts',
   'test/browser/control-room-browser.test.ts',
+  'test/browser/source-maps.test.ts',
   'test/browser/sentry-source-maps.test.ts',
+  'test/browser/sdk/sessions.test.ts',
   'test/browser/sdk/package.test.ts',
   'test/browser/ingest-browser.test.ts',
+  'test/browser/chromium-stacks.test.ts',
 ];
 
 /** @param {import('@jest/test-result').Test} test */

@@ -100,8 +100,14 @@ async function measure(anchor: Anchor, scratch: string) {
 }
 
 async function main(): Promise<void> {
-  if (process.argv.length > 2) {
-    console.error('usage: npm run sdk:anchors   (no arguments; needs the npm registry)');
+  const usage = 'usage: npm run sdk:anchors   (no arguments; needs the npm registry)';
+  const args = process.argv.slice(2);
+  if (args.length === 1 && (args[0] === '--help' || args[0] === '-h')) {
+    console.log(usage);
+    return;
+  }
+  if (args.length > 0) {
+    console.error(`error: unexpected argument "${args[0]}"\n\n${usage}`);
     process.exit(2);
   }
   const scratch = mkdtempSync(join(tmpdir(), 'contacts-sdk-anchors-'));

@@ -30,7 +30,7 @@ describe('scriptCommand', () => {
   });
 
   test('every script but the test runners and the builds starts its run through runMain: --help prints its usage and does none of its work', () => {
-    // The test runners hand their arguments to jest; the builds and size checks take none and refuse any.
+    // The test runners hand their arguments to jest; the builds take none; the size checks answer --help themselves.
     const own = new Set(['test', 'test:node22', 'sdk:build', 'client:build', 'sdk:size', 'sdk:anchors']);
     const throughRunMain = /\brun(Command|Main|WithoutOptions)\(/;
     const others = fileScripts.filter((name) => !own.has(name) && !throughRunMain.test(readFileSync(scriptCommand(name).entry, 'utf8')));
