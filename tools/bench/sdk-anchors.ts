@@ -14,6 +14,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { runWithoutOptions } from '../../local/harness/cli';
 
 interface Anchor {
   package: string;
@@ -100,16 +101,6 @@ async function measure(anchor: Anchor, scratch: string) {
 }
 
 async function main(): Promise<void> {
-  const usage = 'usage: npm run sdk:anchors   (no arguments; needs the npm registry)';
-  const args = process.argv.slice(2);
-  if (args.length === 1 && (args[0] === '--help' || args[0] === '-h')) {
-    console.log(usage);
-    return;
-  }
-  if (args.length > 0) {
-    console.error(`error: unexpected argument "${args[0]}"\n\n${usage}`);
-    process.exit(2);
-  }
   const scratch = mkdtempSync(join(tmpdir(), 'contacts-sdk-anchors-'));
   try {
     const anchors = [];
@@ -132,7 +123,5 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+// As every tool script: --help prints this, an argument is refused with it (local/harness/cli.ts).
+runWithoutOptions('usage: npm run sdk:anchors   (no arguments; needs the npm registry)', main);
